@@ -1,0 +1,42 @@
+# Two commands for a new user (see README.md):
+#   make play   set up (first time only) and play on the board, or on the virtual board
+#   make test   set up (first time only) and run the whole test suite
+# Everything installs into .venv inside the repository; nothing system-wide.
+
+PYTHON ?= python3
+VENV   := .venv
+BIN    := $(VENV)/bin
+STUBS  := $(VENV)/pico-stubs
+STAMP  := $(VENV)/.installed
+ARGS   ?=
+
+.PHONY: play test setup lint format clean bench
+
+play: $(STAMP)
+	$(BIN)/zuni play $(ARGS)
+
+test: $(STAMP)
+	$(BIN)/python -m pytest $(ARGS)
+
+setup: $(STAMP)
+
+# Re-run the install whenever the dependency list or this file changes.
+$(STAMP): pyproject.toml Makefile
+	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --upgrade pip
+	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	# The Pico stubs shadow CPython's stdlib, so they live apart from the venv's
+	# site-packages and only the firmware type check looks at them.
+	rm -rf $(STUBS)
+	$(BIN)/python -m pip install --quiet --no-deps --target $(STUBS) \
+		'micropython-rp2-rpi_pico-stubs>=1.29,<1.30' 'micropython-stdlib-stubs>=1.29,<1.30'
+	touch $(STAMP)
+
+lint: $(STAMP)
+	$(BIN)/ruff check . && $(BIN)/ruff format --check .
+
+format: $(STAMP)
+	$(BIN)/ruff format . && $(BIN)/ruff check --fix .
+
+clean:
+	rm -rf $(VENV) build *.egg-info host/*.egg-info .pytest_cache .mypy_cache .ruff_cache

@@ -1,0 +1,435 @@
+"""Types shared by every game: sides, pieces, moves, geometry, outcomes, the game base.
+
+Conventions (the firmware, the host and the tests rely on them):
+
+- A point is a small integer index into ``Geometry.names``.
+- A board is a ``bytearray`` with one byte per point: 0 is empty, otherwise
+  ``piece_code(side, kind)``.
+- Sides are numbered in the seating order of four players, so that a two-player game
+  uses SOUTH and NORTH and no table changes size between games.
+- A move's ``path`` follows RULES.md: origin, then for a step the point moved to, and
+  for each jump the point jumped over and the point landed on; a drop is ``(square,)``
+  and a pass is ``()``.
+"""
+
+from micropython import const
+from zuni.errors import GameOverError, IllegalMoveError, MoveParseError
+
+SOUTH = const(0)
+WEST = const(1)
+NORTH = const(2)
+EAST = const(3)
+SIDE_NAMES = ("south", "west", "north", "east")
+
+# Piece kinds. Line games only have MAN; Awithlaknakwe has warriors (MAN) and priests.
+MAN = const(0)
+PRIEST = const(1)
+
+# Move kinds.
+STEP = const(0)
+JUMP = const(1)
+DROP = const(2)
+PASS = const(3)
+
+
+def piece_code(side, kind):
+    """The board byte for a piece: ``piece_code(NORTH, MAN) == 5``."""
+    return 1 + side * 2 + kind
+
+
+def piece_side(code):
+    return (code - 1) >> 1
+
+
+def piece_kind(code):
+    return (code - 1) & 1
+
+
+def side_from_name(name):
+    """``side_from_name("north") == NORTH``; raises ValueError for anything else."""
+    for i in range(4):
+        if SIDE_NAMES[i] == name:
+            return i
+    raise ValueError("unknown side %r (allowed: south, west, north, east)" % (name,))
+
+
+class Move:
+    """One whole turn, identified by its path (see the module docstring).
+
+    ``captures`` lists the points whose pieces the move removes, in the order they are
+    taken: the jumped points of a jump, the custody captures of Awithlaknakwe.
+    ``names`` is the geometry's name list, shared, so that a move prints itself.
+
+    >>> str(move), repr(move)
+    ('s3xm4-m5', "Move('s3xm4-m5')")
+    """
+
+    def __init__(self, kind, path, captures, names):
+        self.kind = kind
+        self.path = path
+        self.captures = captures
+        self.names = names
+
+    @property
+    def origin(self):
+        """The point the mover leaves, or -1 for a drop or a pass."""
+        if self.kind == STEP or self.kind == JUMP:
+            return self.path[0]
+        return -1
+
+    @property
+    def dest(self):
+        """The point the mover ends on, or -1 for a pass."""
+        if self.path:
+            return self.path[-1]
+        return -1
+
+    def landings(self):
+        """The landing points of a jump in order (the last one is ``dest``)."""
+        if self.kind != JUMP:
+            return ()
+        return self.path[2::2]
+
+    def empties(self):
+        """Points that are occupied before the move and empty after it."""
+        out = list(self.captures)
+        origin = self.origin
+        if origin >= 0 and origin != self.dest:
+            out.append(origin)
+        return out
+
+    def fills(self):
+        """The point that is empty before the move and occupied after it, or -1.
+
+        A chain that comes back to its origin fills nothing new."""
+        dest = self.dest
+        if dest < 0 or dest == self.origin:
+            return -1
+        return dest
+
+    def text(self):
+        kind = self.kind
+        names = self.names
+        path = self.path
+        if kind == PASS:
+            return "pass"
+        if kind == DROP:
+            return "@" + names[path[0]]
+        if kind == STEP:
+            return names[path[0]] + "-" + names[path[1]]
+        parts = [names[path[0]]]
+        for i in range(1, len(path), 2):
+            parts.append("x" + names[path[i]] + "-" + names[path[i + 1]])
+        return "".join(parts)
+
+    def __str__(self):
+        return self.text()
+
+    def __repr__(self):
+        return "Move(%r)" % (self.text(),)
+
+    def __eq__(self, other):
+        return isinstance(other, Move) and self.kind == other.kind and self.path == other.path
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __hash__(self):
+        return hash(self.path) ^ self.kind
+
+
+class Geometry:
+    """The fixed points of a board and how to draw them.
+
+    - ``names[i]``: the point's name (RULES.md), ``index[name]`` the reverse.
+    - ``coords[i]``: (x, y) in board units, x to the East, y to the North. Line
+      boards use half units for the outer rows (``(3.5, 1)``); square boards use the
+      square's (c, r).
+    - ``edges``: pairs (i, j), i < j, along which pieces move on line boards (empty
+      for square boards).
+    - ``neighbors[i]``: tuple of the points joined to i by an edge.
+    - ``lines``: polylines to draw, each a tuple of points.
+    - ``homes``: side -> tuple of points (start rows of line games, home rows of
+      Awithlaknakwe).
+    - ``shape``: "lines" or "squares".
+    """
+
+    def __init__(self, shape, names, coords, edges, lines, homes):
+        self.shape = shape
+        self.names = names
+        self.coords = coords
+        self.edges = edges
+        self.lines = lines
+        self.homes = homes
+        index = {}
+        for i in range(len(names)):
+            index[names[i]] = i
+        self.index = index
+        neighbors = [[] for _ in names]  # type: list[list[int]]
+        for a, b in edges:
+            neighbors[a].append(b)
+            neighbors[b].append(a)
+        self.neighbors = tuple(tuple(sorted(n)) for n in neighbors)
+
+    def __len__(self):
+        return len(self.names)
+
+    def point(self, name):
+        """The index of a point by name; MoveParseError names an unknown one."""
+        try:
+            return self.index[name]
+        except KeyError:
+            raise MoveParseError("unknown point %r" % (name,))
+
+
+class Outcome:
+    """How a finished game ended.
+
+    - ``result``: "south", "north", "draw"; with four players "south+east" or
+      "north+west" (the text ``zuni moves`` prints after ``over``).
+    - ``winner``: the winning team index (0: South's side, 1: North's side), or None.
+    - ``termination``: why it ended, e.g. "no-pieces", "no-moves", "quiet", "blocked",
+      "resign", "agreed-draw", "agreed-count".
+    - ``scores``: (team 0 score, team 1 score) where the game keeps one, else None.
+    """
+
+    def __init__(self, winner, termination, scores=None):
+        self.winner = winner
+        self.termination = termination
+        self.scores = scores
+        self.result = "draw"
+
+    def __repr__(self):
+        return "Outcome(result=%r, termination=%r, scores=%r)" % (
+            self.result,
+            self.termination,
+            self.scores,
+        )
+
+    def __eq__(self, other):
+        return (
+            isinstance(other, Outcome)
+            and self.winner == other.winner
+            and self.termination == other.termination
+            and self.scores == other.scores
+        )
+
+
+class Game:
+    """Base of every game: what does not depend on the rules.
+
+    A subclass calls ``Game.__init__`` with its ruleset, geometry, start board
+    (bytearray) and first side to move, and implements the methods below that raise
+    NotImplementedError.
+    """
+
+    def __init__(self, ruleset, geometry, board, turn):
+        self.ruleset = ruleset
+        self.geometry = geometry
+        self.board = board
+        self.turn = turn
+        self.move_stack = []
+        # An end that is not a board position: resignation or agreement. Set by
+        # resign()/agree(), cleared by pop() of any move and by clear_agreement().
+        self._declared = None
+
+    # -- what each game implements -----------------------------------------
+    def legal_moves(self):
+        """List of the legal moves (empty once the game is over)."""
+        raise NotImplementedError
+
+    def push(self, move):
+        """Play a legal move (not checked: use push_text or is_legal on untrusted input)."""
+        raise NotImplementedError
+
+    def pop(self):
+        """Take back the last move exactly and return it."""
+        raise NotImplementedError
+
+    def team_of(self, side):
+        """0 for South's team, 1 for North's team."""
+        raise NotImplementedError
+
+    def team_names(self):
+        """Result names of the two teams: ("south", "north") or ("south+east", "north+west")."""
+        raise NotImplementedError
+
+    def copy(self):
+        """An independent game with the same history."""
+        raise NotImplementedError
+
+    def _natural_outcome(self):
+        """The Outcome the rules give this position, or None while play goes on."""
+        raise NotImplementedError
+
+    def _state_bytes(self):
+        """Bytes for the side to move and every counter or right that is not on the board."""
+        raise NotImplementedError
+
+    # -- position -----------------------------------------------------------
+    def piece_at(self, point):
+        """(side, kind) of the piece on a point, or None."""
+        code = self.board[point]
+        if code == 0:
+            return None
+        return (piece_side(code), piece_kind(code))
+
+    def occupancy(self):
+        """bytearray with 1 where a piece stands: what the reed switches see."""
+        board = self.board
+        out = bytearray(len(board))
+        for i in range(len(board)):
+            if board[i]:
+                out[i] = 1
+        return out
+
+    def key(self):
+        """Bytes that equal exactly when two positions are the same for the rules:
+        the board, the side to move and every counter or right that changes what
+        happens next. Usable as a dict key (transposition tables, repetition)."""
+        return bytes(self.board) + self._state_bytes()
+
+    def ply(self):
+        return len(self.move_stack)
+
+    # -- moves --------------------------------------------------------------
+    def parse_move(self, text):
+        """The legal move written ``text`` in this position.
+
+        Raises MoveParseError for text that is not a move of this game and
+        IllegalMoveError for a move that is not legal here; both name the position."""
+        text = text.strip()
+        if not text:
+            raise MoveParseError("empty move text")
+        self._check_syntax(text)
+        for move in self.legal_moves():
+            if move.text() == text:
+                return move
+        if self.is_game_over():
+            raise IllegalMoveError("%s: the game is over (%s)" % (text, self.describe()))
+        raise IllegalMoveError("%s is not legal in %s" % (text, self.describe()))
+
+    def push_text(self, text):
+        move = self.parse_move(text)
+        self.push(move)
+        return move
+
+    def _check_syntax(self, text):
+        """Check names and punctuation, so that typos are told apart from illegal moves."""
+        geometry = self.geometry
+        if text == "pass":
+            return
+        if text[0] == "@":
+            geometry.point(text[1:])
+            return
+        chunks = text.replace("x", " x").replace("-", " -").split()
+        if len(chunks) < 2 or chunks[0][0] in "x-":
+            raise MoveParseError("malformed move %r (expected e.g. m6-m5, n4xm5-s4, @e1, pass)" % (text,))
+        geometry.point(chunks[0])
+        jump = "x" in text
+        expect = "x" if jump else "-"
+        for chunk in chunks[1:]:
+            if len(chunk) < 2 or chunk[0] != expect:
+                raise MoveParseError("malformed move %r" % (text,))
+            geometry.point(chunk[1:])
+            if jump:
+                expect = "-" if expect == "x" else "x"
+        if jump and expect != "x":
+            raise MoveParseError("malformed move %r: a jump needs a landing point" % (text,))
+        if not jump and len(chunks) != 2:
+            raise MoveParseError("malformed move %r: a step has two points" % (text,))
+
+    def is_legal(self, move):
+        return move in self.legal_moves()
+
+    # -- end ----------------------------------------------------------------
+    def is_game_over(self):
+        return self.outcome() is not None
+
+    def outcome(self):
+        """An Outcome when the game is over, else None."""
+        if self._declared is not None:
+            return self._declared
+        outcome = self._natural_outcome()
+        if outcome is not None:
+            self._name_result(outcome)
+        return outcome
+
+    def resign(self, side):
+        """``side`` resigns: its team loses."""
+        self._require_in_progress()
+        outcome = Outcome(1 - self.team_of(side), "resign")
+        self._declared = self._name_result(outcome)
+        return outcome
+
+    def agree(self, what):
+        """Both sides agree an end: ``"draw"``, or ``"count"`` (the side with more
+        pieces on the board wins, equal counts draw)."""
+        self._require_in_progress()
+        if what == "draw":
+            outcome = Outcome(None, "agreed-draw")
+        elif what == "count":
+            outcome = self._count_outcome("agreed-count")
+        else:
+            raise ValueError("unknown agreement %r (allowed: draw, count)" % (what,))
+        self._declared = self._name_result(outcome)
+        return outcome
+
+    def clear_agreement(self):
+        self._declared = None
+
+    def _require_in_progress(self):
+        if self.is_game_over():
+            raise GameOverError("the game is already over (%s)" % (self.describe(),))
+
+    def _name_result(self, outcome):
+        if outcome.winner is None:
+            outcome.result = "draw"
+        else:
+            outcome.result = self.team_names()[outcome.winner]
+        return outcome
+
+    def _count_outcome(self, termination):
+        counts = [0, 0]
+        board = self.board
+        for i in range(len(board)):
+            code = board[i]
+            if code:
+                counts[self.team_of(piece_side(code))] += 1
+        if counts[0] > counts[1]:
+            return Outcome(0, termination, (counts[0], counts[1]))
+        if counts[1] > counts[0]:
+            return Outcome(1, termination, (counts[0], counts[1]))
+        return Outcome(None, termination, (counts[0], counts[1]))
+
+    # -- text ---------------------------------------------------------------
+    def describe(self):
+        """Short text naming the position, for error messages: ruleset, ply, mover."""
+        return "%s after %d moves, %s to move" % (
+            self.ruleset,
+            len(self.move_stack),
+            SIDE_NAMES[self.turn],
+        )
+
+    def __repr__(self):
+        return "<%s %s ply=%d turn=%s>" % (
+            type(self).__name__,
+            self.ruleset,
+            len(self.move_stack),
+            SIDE_NAMES[self.turn],
+        )
+
+
+def perft(game, depth):
+    """Number of legal move sequences of exactly ``depth`` moves (RULES.md)."""
+    if depth == 0:
+        return 1
+    moves = game.legal_moves()
+    if depth == 1:
+        return len(moves)
+    total = 0
+    for move in moves:
+        game.push(move)
+        total += perft(game, depth - 1)
+        game.pop()
+    return total

@@ -1,0 +1,48 @@
+"""The `zuni` command."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from collections.abc import Sequence
+
+from zuniboard import __version__
+from zuniboard.errors import UsageError
+
+# Modules under zuniboard.commands, each with register(subparsers).
+COMMAND_MODULES = ("rules", "play")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="zuni",
+        description="zuniboard: play the Zuni games on the electronic board or the virtual board.",
+    )
+    parser.add_argument("--version", action="version", version="zuni " + __version__)
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name in COMMAND_MODULES:
+        module = importlib.import_module("zuniboard.commands." + name)
+        module.register(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if not getattr(args, "func", None):
+        parser.print_help()
+        return 2
+    try:
+        status: int = args.func(args)
+    except UsageError as exc:
+        print("zuni: error: %s" % exc, file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("\nzuni: interrupted", file=sys.stderr)
+        return 130
+    return status
+
+
+if __name__ == "__main__":
+    sys.exit(main())
