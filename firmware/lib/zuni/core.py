@@ -88,7 +88,9 @@ class Move:
         """The landing points of a jump in order (the last one is ``dest``)."""
         if self.kind != JUMP:
             return ()
-        return self.path[2::2]
+        # No extended slices: this MicroPython build supports only step 1.
+        path = self.path
+        return tuple(path[i] for i in range(2, len(path), 2))
 
     def empties(self):
         """Points that are occupied before the move and empty after it."""
