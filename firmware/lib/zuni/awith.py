@@ -1,0 +1,601 @@
+"""Awithlaknakwe (RULES.md, "Awithlaknakwe"): 168 squares, warriors, bow priests, custody.
+
+>>> game = AwithGame(parse_ruleset("awithlaknakwe"))
+>>> [str(m) for m in game.legal_moves()][:3]
+['e1-d2', 'e1-f2', 'f1-e2']
+
+Representation (all fixed-size, nothing grows during play):
+
+- ``board``: bytearray of the 168 squares (core.py piece codes).
+- ``_pcs[side]``: bytearray(7) with the squares of the side's pieces, 255 where a
+  piece is gone; slots 0-5 are warriors, slot 6 the bow priest. It lets move
+  generation visit 6-12 pieces instead of 168 squares.
+- ``prs``: bytearray(4), the priest state of each side: ``P_NONE`` (none, or not yet
+  earned), ``P_HAND`` (earned, off the board), ``P_BOARD``, ``P_GONE`` (captured; it
+  never comes back). With a team priest (4 players, ``priests=team`` or
+  ``teams=combined``) at most one partner is ever out of ``P_NONE``: the owner.
+- ``quiet``: consecutive moves with no capture, no warrior move and no drop.
+- ``taken``: bytearray(2), pieces captured by each team (the score's first part).
+
+With ``teams=combined`` the side to move is the team, written as its first player:
+``turn`` is SOUTH for South+East and NORTH for North+West.
+"""
+
+from array import array
+
+from micropython import const
+from zuni.core import (
+    DROP,
+    EAST,
+    MAN,
+    NORTH,
+    PASS,
+    PRIEST,
+    SIDE_NAMES,
+    SOUTH,
+    STEP,
+    WEST,
+    Game,
+    Geometry,
+    Move,
+    Outcome,
+    piece_code,
+    piece_kind,
+    piece_side,
+)
+from zuni.errors import MoveParseError, ZuniError
+from zuni.ruleset import Ruleset, parse_ruleset
+
+P_NONE = const(0)
+P_HAND = const(1)
+P_BOARD = const(2)
+P_GONE = const(3)
+PRIEST_STATES = ("none", "hand", "board", "gone")
+
+_GONE = const(255)  # an empty slot of _pcs
+_PRIEST_SLOT = const(6)
+SIDE_LETTERS = "swne"  # SOUTH, WEST, NORTH, EAST, as in the `order` option
+TEAM = b"\x00\x01\x01\x00"  # side -> team: South+East 0, North+West 1
+
+# Directions, clockwise from North: (dc, dr). Side s looks forward in direction 2*s
+# (South N, West E, North S, East W), so its forward-left/right diagonals are 2s-1, 2s+1
+# and a priest's five moves are 2s-2 .. 2s+2 (mod 8).
+_DC = (0, 1, 1, 1, 0, -1, -1, -1)
+_DR = (1, 1, 0, -1, -1, -1, 0, 1)
+
+
+def on_board(c, r):
+    """True for the 168 squares: the 12x12 main board and the four 6-square extensions."""
+    if 0 <= c <= 11 and 0 <= r <= 11:
+        return True
+    if (r == -1 or r == 12) and 3 <= c <= 8:
+        return True
+    return (c == -1 or c == 12) and 3 <= r <= 8
+
+
+def square_name(c, r):
+    """``square_name(-1, 3) == "a5"``: file a + (c + 1), rank r + 2."""
+    return chr(97 + c + 1) + str(r + 2)
+
+
+def _build():
+    names = []  # type: list[str]
+    coords = []  # type: list[tuple[int, int]]
+    at = {}  # type: dict[tuple[int, int], int]
+    for r in range(-1, 13):
+        for c in range(-1, 13):
+            if on_board(c, r):
+                at[(c, r)] = len(names)
+                names.append(square_name(c, r))
+                coords.append((c, r))
+    n = len(names)
+    # One table per direction: NB[d][p] is the square next to p in direction d, or -1.
+    nb = []
+    for d in range(8):
+        table = array("h", [-1] * n)
+        for p in range(n):
+            c, r = coords[p]
+            table[p] = at.get((c + _DC[d], r + _DR[d]), -1)
+        nb.append(table)
+    homes = {
+        SOUTH: tuple(at[(c, -1)] for c in range(3, 9)),
+        NORTH: tuple(at[(c, 12)] for c in range(3, 9)),
+        WEST: tuple(at[(-1, r)] for r in range(3, 9)),
+        EAST: tuple(at[(12, r)] for r in range(3, 9)),
+    }
+    # Lines to draw: the diagonal trails through the squares' centres, each maximal run
+    # of two or more squares (the board is drawn with a diagonal grid, seed 000).
+    lines = []
+    for d in (1, 7):  # NE and NW runs, started where the SW (resp. SE) neighbour is off-board
+        back = nb[(d + 4) % 8]
+        step = nb[d]
+        for p in range(n):
+            if back[p] >= 0:
+                continue
+            run = [p]
+            q = step[p]
+            while q >= 0:
+                run.append(q)
+                q = step[q]
+            if len(run) >= 2:
+                lines.append(tuple(run))
+    geometry = Geometry("squares", tuple(names), tuple(coords), (), tuple(lines), homes)
+    return geometry, tuple(nb)
+
+
+GEOMETRY, NB = _build()
+NAMES = GEOMETRY.names
+N_SQUARES = const(168)
+HOMES = GEOMETRY.homes
+# The home a side's pieces aim for (and score on): the opposite side's home.
+TARGET = (NORTH, EAST, SOUTH, WEST)
+# Per side: the two warrior directions and the five priest directions (tables).
+WARRIOR_NB = tuple((NB[(2 * s - 1) % 8], NB[(2 * s + 1) % 8]) for s in range(4))
+PRIEST_NB = tuple(tuple(NB[(2 * s + k) % 8] for k in (-2, -1, 0, 1, 2)) for s in range(4))
+
+
+def _team_table(team, friendly):
+    # Indexed by piece code (0 = empty): 1 where the piece is a friend (or an enemy) of team.
+    out = bytearray(9)
+    for code in range(1, 9):
+        same = TEAM[piece_side(code)] == team
+        out[code] = 1 if same == friendly else 0
+    return bytes(out)
+
+
+FRIEND = (_team_table(0, True), _team_table(1, True))
+ENEMY = (_team_table(0, False), _team_table(1, False))
+_EMPTY = ()
+
+
+def _custody(board, sq, enemy, friend, nbs):
+    """The squares of the enemy pieces a piece arriving on ``sq`` captures (a tuple).
+
+    ``nbs`` are the neighbour tables of the custody directions. Only the arriving piece
+    captures: an enemy on sq+d is taken when a friend stands on sq+2d."""
+    out = _EMPTY  # type: tuple[int, ...]
+    for nb in nbs:
+        e = nb[sq]
+        if e >= 0 and enemy[board[e]]:
+            f = nb[e]
+            if f >= 0 and friend[board[f]]:
+                out = out + (e,)
+    return out
+
+
+class AwithGame(Game):
+    """An Awithlaknakwe game; ``AwithGame(ruleset)`` is the start position.
+
+    ``ruleset`` is a Ruleset or its text. See ``from_position`` for hand-made positions.
+    """
+
+    def __init__(self, ruleset):
+        if not isinstance(ruleset, Ruleset):
+            ruleset = parse_ruleset(ruleset)
+        if ruleset.game_id != "awithlaknakwe":
+            raise ZuniError("AwithGame plays awithlaknakwe, not %r" % (ruleset.game_id,))
+        four = ruleset["players"] == "4"
+        combined = four and ruleset["teams"] == "combined"
+        self.players = 4 if four else 2
+        self.combined = combined
+        # One priest per team (seed 000) unless 2 players or priests=each.
+        self.team_priest = four and (combined or ruleset["priests"] == "team")
+        self.sides = (SOUTH, WEST, NORTH, EAST) if four else (SOUTH, NORTH)
+        order = tuple(SIDE_LETTERS.index(ch) for ch in ruleset["order"])
+        self.order = order if four else (SOUTH, NORTH)
+        # The counter lives in 3 bytes of the undo record and the key; no game lasts that long.
+        self.quiet_limit = min(ruleset.get_int("quiet"), 0xFFFFFF)
+        self.arrivals = ruleset["scoring"] == "captures+arrivals"
+        if ruleset["custody"] == "all":
+            self._cnb = NB
+        else:
+            self._cnb = (NB[1], NB[3], NB[5], NB[7])
+        # Turn tables: who moves after `turn`, and which sides' pieces `turn` moves.
+        nxt = bytearray(4)
+        movers = [(s,) for s in range(4)]  # type: list[tuple[int, ...]]
+        if combined:
+            nxt[SOUTH] = NORTH
+            nxt[NORTH] = SOUTH
+            movers[SOUTH] = tuple(s for s in order if TEAM[s] == 0)
+            movers[NORTH] = tuple(s for s in order if TEAM[s] == 1)
+            first = NORTH if ruleset["first"] == "north" else SOUTH
+        elif four:
+            for i in range(4):
+                nxt[order[i]] = order[(i + 1) % 4]
+            first = order[0]
+        else:
+            nxt[SOUTH] = NORTH
+            nxt[NORTH] = SOUTH
+            first = NORTH if ruleset["first"] == "north" else SOUTH
+        self._next = bytes(nxt)
+        self._movers = tuple(movers)
+        board = bytearray(N_SQUARES)
+        Game.__init__(self, ruleset, GEOMETRY, board, first)
+        self._pcs = [bytearray(b"\xff" * 7) for _ in range(4)]
+        for s in self.sides:
+            pcs = self._pcs[s]
+            code = piece_code(s, MAN)
+            k = 0
+            for sq in HOMES[s]:
+                board[sq] = code
+                pcs[k] = sq
+                k += 1
+        self.prs = bytearray(4)
+        self.quiet = 0
+        self.taken = bytearray(2)
+        self._undo = []
+
+    # -- hand-made positions ------------------------------------------------
+    @classmethod
+    def from_position(cls, ruleset, pieces, turn, priests=None, quiet=0, taken=(0, 0)):
+        """A game in a hand-made position, with an empty history.
+
+        - ``pieces``: dict square name -> piece letter: ``s w n e`` a warrior of South,
+          West, North, East; ``S W N E`` that side's bow priest.
+        - ``turn``: side name to move ("south"; with teams=combined the team's first
+          player, "south" or "north").
+        - ``priests``: dict side name -> "none", "hand" or "gone" for priests that are
+          not on the board (default "none"; a priest on the board is "board").
+        - ``quiet``: the quiet counter; ``taken``: captures made so far by each team.
+
+        >>> g = AwithGame.from_position("awithlaknakwe", {"f5": "s", "g6": "n"}, "south",
+        ...                             priests={"north": "hand"})
+
+        ZuniError names the bad part; the position must be one the rules can reach in
+        kind (at most 6 warriors and one priest per side, only the sides in play, a
+        team priest owned by at most one partner)."""
+        game = cls(ruleset)
+        board = game.board
+        for i in range(N_SQUARES):
+            board[i] = 0
+        for s in range(4):
+            pcs = game._pcs[s]
+            for k in range(7):
+                pcs[k] = _GONE
+        counts = bytearray(4)
+        for name in pieces:
+            letter = pieces[name]
+            if name not in GEOMETRY.index:
+                raise ZuniError("unknown square %r in position (squares are a5..n10, b2..m13, e1..j14)" % (name,))
+            sq = GEOMETRY.index[name]
+            if not isinstance(letter, str) or len(letter) != 1 or letter.lower() not in SIDE_LETTERS:
+                raise ZuniError("bad piece %r on %s (allowed: s w n e warriors, S W N E priests)" % (letter, name))
+            side = SIDE_LETTERS.index(letter.lower())
+            if side not in game.sides:
+                raise ZuniError("piece %r on %s: %s does not play with 2 players" % (letter, name, SIDE_NAMES[side]))
+            pcs = game._pcs[side]
+            if letter.isupper():
+                if pcs[_PRIEST_SLOT] != _GONE:
+                    raise ZuniError("%s has two bow priests (%s and %s)" % (SIDE_NAMES[side], NAMES[pcs[6]], name))
+                pcs[_PRIEST_SLOT] = sq
+                board[sq] = piece_code(side, PRIEST)
+                game.prs[side] = P_BOARD
+            else:
+                if counts[side] == 6:
+                    raise ZuniError("%s has more than 6 warriors (the 7th on %s)" % (SIDE_NAMES[side], name))
+                pcs[counts[side]] = sq
+                counts[side] += 1
+                board[sq] = piece_code(side, MAN)
+        if priests:
+            for side_name in priests:
+                side = _side(side_name, game.sides)
+                state = priests[side_name]
+                if state not in ("none", "hand", "gone"):
+                    raise ZuniError("bad priest state %r for %s (allowed: none, hand, gone)" % (state, side_name))
+                if game.prs[side] == P_BOARD:
+                    raise ZuniError("%s's priest is on the board, so it cannot be %r" % (side_name, state))
+                game.prs[side] = PRIEST_STATES.index(state)
+        if game.team_priest:
+            for s in (SOUTH, NORTH):
+                if game.prs[s] != P_NONE and game.prs[3 - s] != P_NONE:
+                    raise ZuniError(
+                        "%s and %s share one bow priest: only one can own it" % (SIDE_NAMES[s], SIDE_NAMES[3 - s])
+                    )
+        turn_side = _side(turn, game.sides) if isinstance(turn, str) else turn
+        if turn_side not in game.sides:
+            raise ZuniError("bad turn %r" % (turn,))
+        if game.combined and turn_side not in (SOUTH, NORTH):
+            raise ZuniError("with teams=combined the turn is a team: 'south' (south+east) or 'north' (north+west)")
+        game.turn = turn_side
+        if not isinstance(quiet, int) or quiet < 0 or quiet >= 1 << 24:
+            raise ZuniError("bad quiet counter %r (a count >= 0)" % (quiet,))
+        game.quiet = quiet
+        for t in (0, 1):
+            if not isinstance(taken[t], int) or not 0 <= taken[t] <= 14:
+                raise ZuniError("bad capture count %r for team %d (0..14)" % (taken[t], t))
+            game.taken[t] = taken[t]
+        return game
+
+    def position(self):
+        """``(pieces, turn, priests)`` in the form ``from_position`` takes."""
+        pieces = {}
+        for sq in range(N_SQUARES):
+            code = self.board[sq]
+            if code:
+                letter = SIDE_LETTERS[piece_side(code)]
+                pieces[NAMES[sq]] = letter.upper() if piece_kind(code) == PRIEST else letter
+        priests = {}
+        for s in self.sides:
+            if self.prs[s] != P_BOARD:
+                priests[SIDE_NAMES[s]] = PRIEST_STATES[self.prs[s]]
+        return pieces, SIDE_NAMES[self.turn], priests
+
+    # -- moves ----------------------------------------------------------------
+    def legal_moves(self):
+        if self._declared is not None or self.quiet >= self.quiet_limit:
+            return []
+        moves = []  # type: list[Move]
+        for s in self._movers[self.turn]:
+            self._gen(s, moves)
+        if moves:
+            return moves
+        if self._anyone_can_move():
+            return [Move(PASS, (), _EMPTY, NAMES)]
+        return []
+
+    def _gen(self, s, moves):
+        board = self.board
+        team = TEAM[s]
+        enemy = ENEMY[team]
+        friend = FRIEND[team]
+        cnb = self._cnb
+        pcs = self._pcs[s]
+        wa, wb = WARRIOR_NB[s]
+        for k in range(6):
+            p = pcs[k]
+            if p == _GONE:
+                continue
+            d = wa[p]
+            if d >= 0 and not board[d]:
+                moves.append(Move(STEP, (p, d), _custody(board, d, enemy, friend, cnb), NAMES))
+            d = wb[p]
+            if d >= 0 and not board[d]:
+                moves.append(Move(STEP, (p, d), _custody(board, d, enemy, friend, cnb), NAMES))
+        state = self.prs[s]
+        if state == P_BOARD:
+            p = pcs[_PRIEST_SLOT]
+            for nb in PRIEST_NB[s]:
+                d = nb[p]
+                if d >= 0 and not board[d]:
+                    moves.append(Move(STEP, (p, d), _custody(board, d, enemy, friend, cnb), NAMES))
+        elif state == P_HAND:
+            for d in HOMES[s]:
+                if not board[d]:
+                    moves.append(Move(DROP, (d,), _custody(board, d, enemy, friend, cnb), NAMES))
+
+    def _can_move(self, s):
+        """Whether side s has any legal move of its own (a pass excluded)."""
+        board = self.board
+        pcs = self._pcs[s]
+        wa, wb = WARRIOR_NB[s]
+        for k in range(6):
+            p = pcs[k]
+            if p != _GONE:
+                d = wa[p]
+                if d >= 0 and not board[d]:
+                    return True
+                d = wb[p]
+                if d >= 0 and not board[d]:
+                    return True
+        state = self.prs[s]
+        if state == P_BOARD:
+            p = pcs[_PRIEST_SLOT]
+            for nb in PRIEST_NB[s]:
+                d = nb[p]
+                if d >= 0 and not board[d]:
+                    return True
+        elif state == P_HAND:
+            for d in HOMES[s]:
+                if not board[d]:
+                    return True
+        return False
+
+    def _anyone_can_move(self):
+        for s in self.sides:
+            if self._can_move(s):
+                return True
+        return False
+
+    def push(self, move):
+        board = self.board
+        kind = move.kind
+        caps = move.captures
+        # Undo record: turn, quiet (3 bytes: the counter never passes quiet=N), priest
+        # states, then (code, slot) of each capture.
+        rec = bytearray(8 + 2 * len(caps))
+        rec[0] = self.turn
+        q = self.quiet
+        rec[1] = q & 255
+        rec[2] = (q >> 8) & 255
+        rec[3] = q >> 16
+        rec[4:8] = self.prs
+        quiet = True
+        if kind == STEP:
+            o = move.path[0]
+            d = move.path[1]
+            code = board[o]
+            board[o] = 0
+            board[d] = code
+            side = piece_side(code)
+            pcs = self._pcs[side]
+            if piece_kind(code) == PRIEST:
+                pcs[_PRIEST_SLOT] = d
+            else:
+                quiet = False
+                for k in range(6):
+                    if pcs[k] == o:
+                        pcs[k] = d
+                        break
+        elif kind == DROP:
+            d = move.path[0]
+            side = self._priest_in_hand(d)
+            board[d] = piece_code(side, PRIEST)
+            self._pcs[side][_PRIEST_SLOT] = d
+            self.prs[side] = P_BOARD
+            quiet = False
+        if caps:
+            quiet = False
+            lost = 0  # bit per side that lost a warrior in this move
+            i = 8
+            for e in caps:
+                code = board[e]
+                board[e] = 0
+                victim = piece_side(code)
+                pcs = self._pcs[victim]
+                rec[i] = code
+                if piece_kind(code) == PRIEST:
+                    pcs[_PRIEST_SLOT] = _GONE
+                    self.prs[victim] = P_GONE
+                    rec[i + 1] = _PRIEST_SLOT
+                else:
+                    for k in range(6):
+                        if pcs[k] == e:
+                            pcs[k] = _GONE
+                            rec[i + 1] = k
+                            break
+                    lost |= 1 << victim
+                i += 2
+            if lost:
+                self._earn_priests(lost)
+            self.taken[TEAM[self.turn]] += len(caps)
+        if quiet:
+            self.quiet += 1
+        else:
+            self.quiet = 0
+        self.turn = self._next[self.turn]
+        self.move_stack.append(move)
+        self._undo.append(rec)
+
+    def _priest_in_hand(self, sq):
+        # The side whose priest in hand a drop on sq enters: the mover, or with
+        # teams=combined the team member who owns the priest (its home holds sq).
+        for s in self._movers[self.turn]:
+            if self.prs[s] == P_HAND and sq in HOMES[s]:
+                return s
+        raise ZuniError("drop on %s: no bow priest in hand enters there (%s)" % (NAMES[sq], self.describe()))
+
+    def _earn_priests(self, lost):
+        # A side's first warrior loss makes its priest available; a team priest goes to
+        # the partner who lost first, and on a tie to the one first in `order`.
+        prs = self.prs
+        for s in self.order:
+            if lost & (1 << s) and prs[s] == P_NONE:
+                if self.team_priest and prs[3 - s] != P_NONE:
+                    continue
+                prs[s] = P_HAND
+
+    def pop(self):
+        move = self.move_stack.pop()
+        rec = self._undo.pop()
+        board = self.board
+        kind = move.kind
+        caps = move.captures
+        i = 8
+        for e in caps:
+            code = rec[i]
+            board[e] = code
+            self._pcs[piece_side(code)][rec[i + 1]] = e
+            i += 2
+        if caps:
+            self.taken[TEAM[rec[0]]] -= len(caps)
+        if kind == STEP:
+            o = move.path[0]
+            d = move.path[1]
+            code = board[d]
+            board[d] = 0
+            board[o] = code
+            pcs = self._pcs[piece_side(code)]
+            if piece_kind(code) == PRIEST:
+                pcs[_PRIEST_SLOT] = o
+            else:
+                for k in range(6):
+                    if pcs[k] == d:
+                        pcs[k] = o
+                        break
+        elif kind == DROP:
+            d = move.path[0]
+            code = board[d]
+            board[d] = 0
+            self._pcs[piece_side(code)][_PRIEST_SLOT] = _GONE
+        self.turn = rec[0]
+        self.quiet = rec[1] | (rec[2] << 8) | (rec[3] << 16)
+        self.prs[0:4] = rec[4:8]
+        self._declared = None
+        return move
+
+    def _check_syntax(self, text):
+        Game._check_syntax(self, text)
+        if "x" in text:
+            raise MoveParseError("malformed move %r: Awithlaknakwe has no jumps (e.g. e1-f2, @e1, pass)" % (text,))
+
+    # -- teams, end, score ---------------------------------------------------
+    def team_of(self, side):
+        return TEAM[side]
+
+    def team_names(self):
+        if self.players == 4:
+            return ("south+east", "north+west")
+        return ("south", "north")
+
+    def scores(self):
+        """(team 0 score, team 1 score) now: captures, plus arrivals unless scoring=captures."""
+        s0 = self.taken[0]
+        s1 = self.taken[1]
+        if self.arrivals:
+            board = self.board
+            for s in self.sides:
+                count = 0
+                home = HOMES[TARGET[s]]
+                for sq in home:
+                    code = board[sq]
+                    if code and piece_side(code) == s:
+                        count += 1
+                if TEAM[s] == 0:
+                    s0 += count
+                else:
+                    s1 += count
+        return (s0, s1)
+
+    def _natural_outcome(self):
+        if self.quiet >= self.quiet_limit:
+            termination = "quiet"
+        elif self._anyone_can_move():
+            return None
+        else:
+            termination = "blocked"
+        scores = self.scores()
+        winner = None
+        if scores[0] > scores[1]:
+            winner = 0
+        elif scores[1] > scores[0]:
+            winner = 1
+        return Outcome(winner, termination, scores)
+
+    def _state_bytes(self):
+        q = self.quiet
+        return bytes((self.turn, q & 255, (q >> 8) & 255, q >> 16)) + bytes(self.prs) + bytes(self.taken)
+
+    def copy(self):
+        game = AwithGame(self.ruleset)
+        game.board[:] = self.board
+        for s in range(4):
+            game._pcs[s][:] = self._pcs[s]
+        game.prs[:] = self.prs
+        game.taken[:] = self.taken
+        game.quiet = self.quiet
+        game.turn = self.turn
+        game.move_stack = list(self.move_stack)
+        game._undo = [bytearray(r) for r in self._undo]
+        game._declared = self._declared
+        return game
+
+
+def _side(name, sides):
+    side = -1
+    for s in sides:
+        if SIDE_NAMES[s] == name:
+            side = s
+    if side < 0:
+        allowed = ", ".join(SIDE_NAMES[s] for s in sides)
+        raise ZuniError("bad side %r (allowed: %s)" % (name, allowed))
+    return side
