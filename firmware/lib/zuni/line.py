@@ -1,0 +1,439 @@
+"""Rules engine of the line games: Awithlaknannai Mosona and Kolowis Awithlaknannai.
+
+RULES.md ("Line games") is the contract: point names, edges, start, jumps, chains, end.
+
+>>> game = LineGame("mosona")
+>>> [str(m) for m in game.legal_moves()]
+['s3xm4-m5']
+>>> game = LineGame.from_position("kolowis size=short", "south s3 north m4", "south")
+
+Per board and jump reading, the engine precomputes once (module-level cache) for each
+point A a bytes object of pairs (B, C): jump over the neighbour B, land on C. Move
+generation then only reads the board and these tables; a chain is searched by lifting
+the mover and removing each jumped piece on the board itself, and putting everything
+back afterwards, so that "removed at once" holds by construction.
+"""
+
+from micropython import const
+from zuni.core import JUMP, MAN, NORTH, SIDE_NAMES, SOUTH, STEP, Game, Geometry, Move, Outcome, piece_code
+from zuni.errors import MoveParseError, RulesetError, ZuniError
+from zuni.ruleset import Ruleset, parse_ruleset
+
+# Board byte of each side's man, indexed by side (SOUTH=0, NORTH=2).
+_CODES = (piece_code(SOUTH, MAN), 0, piece_code(NORTH, MAN))
+
+_CHAIN_NONE = const(0)
+_CHAIN_OPTIONAL = const(1)
+_CHAIN_FORCED = const(2)
+_CHAINS = {"none": _CHAIN_NONE, "optional": _CHAIN_OPTIONAL, "forced": _CHAIN_FORCED}
+
+_NO_CAPTURES = ()
+
+# (k, lined) -> Geometry; (k, lined, jumps) -> jump table. One board is live at a time
+# on the Pico, so these hold one or two entries there.
+_GEOMETRIES = {}  # type: dict
+_JUMP_TABLES = {}  # type: dict
+
+
+def board_size(ruleset):
+    """(K, lined) for a line-game ruleset: K points on each outer row."""
+    if ruleset.game_id == "mosona":
+        return 8, ruleset["board"] == "lined"
+    return (16 if ruleset["size"] == "long" else 8), True
+
+
+def _doubled(k):
+    """Point coordinates with x doubled, so that every coordinate is an int."""
+    out = []
+    for i in range(1, k + 1):
+        out.append((2 * i + 1, 1))
+    for i in range(1, k + 2):
+        out.append((2 * i, 0))
+    for i in range(1, k + 1):
+        out.append((2 * i + 1, -1))
+    return out
+
+
+def line_geometry(k, lined):
+    """The Geometry of a line board with K points on the outer rows (cached).
+
+    Points are numbered n1..nK, m1..m(K+1), s1..sK."""
+    key = (k, lined)
+    geometry = _GEOMETRIES.get(key)
+    if geometry is not None:
+        return geometry
+    names = []
+    coords = []
+    for i in range(1, k + 1):
+        names.append("n%d" % i)
+        coords.append((i + 0.5, 1))
+    for i in range(1, k + 2):
+        names.append("m%d" % i)
+        coords.append((i, 0))
+    for i in range(1, k + 1):
+        names.append("s%d" % i)
+        coords.append((i + 0.5, -1))
+
+    def n(i):
+        return i - 1
+
+    def m(i):
+        return k + i - 1
+
+    def s(i):
+        return 2 * k + i
+
+    edges = []
+    for i in range(1, k + 1):
+        edges.append((m(i), m(i + 1)))
+        edges.append((n(i), m(i)))
+        edges.append((n(i), m(i + 1)))
+        edges.append((m(i), s(i)))
+        edges.append((m(i + 1), s(i)))
+        if lined and i < k:
+            edges.append((n(i), n(i + 1)))
+            edges.append((s(i), s(i + 1)))
+    edges.sort()
+    lines = []
+    if lined:
+        lines.append(tuple(n(i) for i in range(1, k + 1)))
+    lines.append(tuple(m(i) for i in range(1, k + 2)))
+    if lined:
+        lines.append(tuple(s(i) for i in range(1, k + 1)))
+    # The diagonals are straight lines through a middle point: n(i)-m(i+1)-s(i+1)
+    # and s(i)-m(i+1)-n(i+1), drawn south to north; the ends are two-point lines.
+    lines.append((s(1), m(1)))
+    lines.append((m(1), n(1)))
+    for i in range(1, k + 1):
+        if i < k:
+            lines.append((s(i + 1), m(i + 1), n(i)))
+            lines.append((s(i), m(i + 1), n(i + 1)))
+        else:
+            lines.append((m(k + 1), n(k)))
+            lines.append((s(k), m(k + 1)))
+    half = k // 2
+    south = tuple(s(i) for i in range(1, k + 1)) + tuple(m(i) for i in range(half + 2, k + 2))
+    north = tuple(n(i) for i in range(1, k + 1)) + tuple(m(i) for i in range(1, half + 1))
+    homes = {SOUTH: south, NORTH: north}
+    geometry = Geometry("lines", tuple(names), tuple(coords), tuple(edges), tuple(lines), homes)
+    _GEOMETRIES[key] = geometry
+    return geometry
+
+
+def jump_table(k, lined, jumps):
+    """For each point A, a tuple with one pair ``(B, landings)`` per neighbour B, where
+    ``landings`` is bytes of the points C that a jump from A over B may land on under
+    the reading ``jumps`` (beyond, straight, pattern), whatever is on the board.
+
+    beyond: u . v > 0 with u = B - A, v = C - B; straight: v == u; pattern: any C != A.
+    One table serves steps too (every neighbour is listed), so that generation looks
+    at each neighbour once."""
+    key = (k, lined, jumps)
+    table = _JUMP_TABLES.get(key)
+    if table is not None:
+        return table
+    if jumps not in ("beyond", "straight", "pattern"):
+        raise RulesetError("bad value %r for option 'jumps' (allowed: beyond, straight, pattern)" % (jumps,))
+    geometry = line_geometry(k, lined)
+    nbs = geometry.neighbors
+    xy = _doubled(k)
+    shared = {}  # type: dict
+    rows = []
+    for a in range(len(nbs)):
+        ax, ay = xy[a]
+        row = []
+        for b in nbs[a]:
+            bx, by = xy[b]
+            ux = bx - ax
+            uy = by - ay
+            landings = bytearray()
+            for c in nbs[b]:
+                if c == a:
+                    continue
+                cx, cy = xy[c]
+                vx = cx - bx
+                vy = cy - by
+                if jumps == "straight":
+                    ok = vx == ux and vy == uy
+                elif jumps == "beyond":
+                    # The dot product in real units, times 4 (x is doubled).
+                    ok = ux * vx + 4 * uy * vy > 0
+                else:
+                    ok = True
+                if ok:
+                    landings.append(c)
+            # Many landing sets are equal: share one bytes object (heap on the Pico).
+            land = bytes(landings)
+            land = shared.setdefault(land, land)
+            row.append((b, land))
+        rows.append(tuple(row))
+    table = tuple(rows)
+    _JUMP_TABLES[key] = table
+    return table
+
+
+def _line_ruleset(ruleset):
+    if not isinstance(ruleset, Ruleset):
+        ruleset = parse_ruleset(ruleset)
+    if ruleset.game_id not in ("mosona", "kolowis"):
+        raise RulesetError("%r is not a line game (allowed: mosona, kolowis)" % (str(ruleset),))
+    return ruleset
+
+
+def _side_arg(turn):
+    if turn == SOUTH or turn == "south":
+        return SOUTH
+    if turn == NORTH or turn == "north":
+        return NORTH
+    raise ZuniError("bad side %r for a line game (allowed: south, north)" % (turn,))
+
+
+class LineGame(Game):
+    """A game of Mosona or Kolowis, from the start position (or see ``from_position``).
+
+    Besides the base Game API: ``quiet`` (moves since the last capture), ``counts``
+    (pieces per team: [south, north]) and ``position_text()``."""
+
+    def __init__(self, ruleset):
+        ruleset = _line_ruleset(ruleset)
+        k, lined = board_size(ruleset)
+        geometry = line_geometry(k, lined)
+        board = bytearray(len(geometry.names))
+        for side in (SOUTH, NORTH):
+            for p in geometry.homes[side]:
+                board[p] = _CODES[side]
+        turn = SOUTH if ruleset["first"] == "south" else NORTH
+        Game.__init__(self, ruleset, geometry, board, turn)
+        self._jumps = jump_table(k, lined, ruleset["jumps"])
+        self._chain = _CHAINS[ruleset["chain"]]
+        self._must_capture = ruleset["capture"] == "forced"
+        self._quiet_limit = ruleset.get_int("quiet")
+        self._stall_draw = ruleset["stall"] == "draw"
+        self.quiet = 0
+        self._quiet_stack = []  # type: list[int]
+        n = len(geometry.homes[SOUTH])
+        self.counts = [n, n]
+
+    @classmethod
+    def from_position(cls, ruleset, pieces, turn="south", quiet=0):
+        """A game at a hand-made position with no history.
+
+        ``pieces`` is text: a side name, then the points it holds, then the other side:
+        ``"south s3 m6 north m4 n5"``. ``turn``: "south"/"north" (or SOUTH/NORTH);
+        ``quiet``: moves since the last capture. ZuniError names any bad part.
+
+        >>> game = LineGame.from_position("mosona", "south s3 north m4", "south")
+        >>> [str(m) for m in game.legal_moves()]
+        ['s3xm4-m5']
+        """
+        game = cls(ruleset)
+        geometry = game.geometry
+        board = game.board
+        for i in range(len(board)):
+            board[i] = 0
+        counts = [0, 0]
+        side = -1
+        for word in pieces.split():
+            if word == "south" or word == "north":
+                side = _side_arg(word)
+                continue
+            if side < 0:
+                raise ZuniError("position %r: name a side (south or north) before the points" % (pieces,))
+            p = geometry.index.get(word)
+            if p is None:
+                raise ZuniError("position %r: unknown point %r" % (pieces, word))
+            if board[p]:
+                raise ZuniError("position %r: point %r is given twice" % (pieces, word))
+            board[p] = _CODES[side]
+            counts[side >> 1] += 1
+        if not isinstance(quiet, int) or quiet < 0:
+            raise ZuniError("bad quiet count %r (allowed: an integer >= 0)" % (quiet,))
+        game.turn = _side_arg(turn)
+        game.quiet = quiet
+        game.counts = counts
+        return game
+
+    def position_text(self):
+        """The position in ``from_position``'s form: ``"south s3 m6 north m4 n5"``."""
+        names = self.geometry.names
+        board = self.board
+        parts = []
+        for side in (SOUTH, NORTH):
+            parts.append(SIDE_NAMES[side])
+            for p in range(len(board)):
+                if board[p] == _CODES[side]:
+                    parts.append(names[p])
+        return " ".join(parts)
+
+    # -- moves ------------------------------------------------------------------
+    def legal_moves(self):
+        if self._declared is not None or self._ended():
+            return []
+        return self._generate()
+
+    def _ended(self):
+        """Over without looking at the moves: no pieces, or the quiet limit reached."""
+        counts = self.counts
+        return counts[0] == 0 or counts[1] == 0 or self.quiet >= self._quiet_limit
+
+    def _generate(self):
+        board = self.board
+        turn = self.turn
+        me = _CODES[turn]
+        foe = _CODES[2 - turn]
+        table = self._jumps
+        names = self.geometry.names
+        chain = self._chain
+        moves = []  # type: list[Move]
+        steps = []  # type: list[Move]
+        for a in range(len(board)):
+            if board[a] != me:
+                continue
+            for b, landings in table[a]:
+                there = board[b]
+                if not there:
+                    # A step is wasted work once a jump is forced; skip it then.
+                    if not (moves and self._must_capture):
+                        steps.append(Move(STEP, (a, b), _NO_CAPTURES, names))
+                    continue
+                if there != foe:
+                    continue
+                for c in landings:
+                    if board[c]:
+                        continue
+                    if chain == _CHAIN_NONE:
+                        moves.append(Move(JUMP, (a, b, c), (b,), names))
+                        continue
+                    # Lift the mover and take the jumped piece at once: the rest of
+                    # the chain sees both points empty.
+                    board[a] = 0
+                    board[b] = 0
+                    self._extend([a, b, c], moves, foe, chain == _CHAIN_OPTIONAL)
+                    board[b] = foe
+                    board[a] = me
+        if moves and self._must_capture:
+            return moves
+        return moves + steps
+
+    def _extend(self, path, moves, foe, optional):
+        """Add the chains that go on from ``path`` (its jumped pieces already off)."""
+        board = self.board
+        if optional:
+            moves.append(Move(JUMP, tuple(path), tuple(path[1::2]), self.geometry.names))
+        more = False
+        for b, landings in self._jumps[path[-1]]:
+            if board[b] != foe:
+                continue
+            for c in landings:
+                if board[c]:
+                    continue
+                more = True
+                board[b] = 0
+                path.append(b)
+                path.append(c)
+                self._extend(path, moves, foe, optional)
+                path.pop()
+                path.pop()
+                board[b] = foe
+        if not more and not optional:
+            moves.append(Move(JUMP, tuple(path), tuple(path[1::2]), self.geometry.names))
+
+    def _has_move(self):
+        board = self.board
+        me = _CODES[self.turn]
+        foe = _CODES[2 - self.turn]
+        table = self._jumps
+        for a in range(len(board)):
+            if board[a] != me:
+                continue
+            for b, landings in table[a]:
+                there = board[b]
+                if not there:
+                    return True
+                if there == foe:
+                    for c in landings:
+                        if not board[c]:
+                            return True
+        return False
+
+    def _check_syntax(self, text):
+        if text == "pass" or text[0] == "@":
+            raise MoveParseError("line games have no drops or passes (expected e.g. m6-m5, n4xm5-s4)")
+        Game._check_syntax(self, text)
+
+    def push(self, move):
+        board = self.board
+        turn = self.turn
+        path = move.path
+        captures = move.captures
+        # Origin first and landing last: a chain may end on its origin or on a point
+        # it emptied itself.
+        board[path[0]] = 0
+        for p in captures:
+            board[p] = 0
+        board[path[-1]] = _CODES[turn]
+        self._quiet_stack.append(self.quiet)
+        if captures:
+            self.quiet = 0
+            self.counts[1 - (turn >> 1)] -= len(captures)
+        else:
+            self.quiet += 1
+        self.turn = 2 - turn
+        self.move_stack.append(move)
+
+    def pop(self):
+        if not self.move_stack:
+            raise IndexError("no move to take back (%s)" % (self.describe(),))
+        move = self.move_stack.pop()
+        self._declared = None
+        turn = 2 - self.turn
+        self.turn = turn
+        board = self.board
+        path = move.path
+        captures = move.captures
+        board[path[-1]] = 0
+        foe = _CODES[2 - turn]
+        for p in captures:
+            board[p] = foe
+        board[path[0]] = _CODES[turn]
+        self.quiet = self._quiet_stack.pop()
+        if captures:
+            self.counts[1 - (turn >> 1)] += len(captures)
+        return move
+
+    # -- sides, copies, state ------------------------------------------------------
+    def team_of(self, side):
+        return 0 if side == SOUTH else 1
+
+    def team_names(self):
+        return ("south", "north")
+
+    def copy(self):
+        game = LineGame(self.ruleset)
+        game.board = bytearray(self.board)
+        game.turn = self.turn
+        game.move_stack = list(self.move_stack)
+        game._declared = self._declared
+        game.quiet = self.quiet
+        game._quiet_stack = list(self._quiet_stack)
+        game.counts = list(self.counts)
+        return game
+
+    def _state_bytes(self):
+        q = self.quiet
+        return bytes((self.turn, q & 255, (q >> 8) & 255, (q >> 16) & 255, (q >> 24) & 255))
+
+    def _natural_outcome(self):
+        counts = self.counts
+        mover = self.turn >> 1
+        if counts[mover] == 0:
+            return Outcome(1 - mover, "no-pieces")
+        if counts[1 - mover] == 0:
+            return Outcome(mover, "no-pieces")
+        if not self._has_move():
+            return Outcome(1 - mover, "no-moves")
+        if self.quiet >= self._quiet_limit:
+            if self._stall_draw:
+                return Outcome(None, "quiet")
+            return self._count_outcome("quiet")
+        return None
