@@ -1,0 +1,487 @@
+"""Iterative-deepening alpha-beta search over the rules engine ``zuni``.
+
+Scores are in hundredths of a piece (see ``evaluate``), always from the point of view of
+the *team* to move at the node searched. Four-player Awithlaknakwe does not alternate
+teams (``order=swne`` plays South, West, North, East: two team-1 moves follow each
+other), so a child's score is negated only when the child's mover is on the other team:
+a minimax on team value, written as a negamax that flips only at team changes.
+
+Parts:
+
+- transposition table keyed by ``game.key()`` (board, mover, counters), fresh per search
+  so that a search depends on the position only;
+- move ordering: table move, then captures by size, then killer moves, then history;
+- quiescence: at the horizon the side to move may still play captures (and must, when
+  every legal move is a capture, as under ``capture=forced``), so the search never stops
+  in the middle of an exchange; a move with a single legal reply does not use depth;
+- limits: a time limit (wall clock), or a node budget, which makes the search fully
+  deterministic; a ``stop`` flag (``threading.Event`` or anything with ``is_set()``)
+  checked every few nodes, for Ctrl-C;
+- a progress callback called after each completed depth with ``SearchInfo``.
+
+>>> import zuni
+>>> result = Searcher().search(zuni.new_game("mosona"), node_limit=2000)
+>>> str(result.best_move)
+'s3xm4-m5'
+"""
+
+from __future__ import annotations
+
+import random
+import time
+import zlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+import zuni
+from zuniboard.ai.evaluate import Evaluator, make_evaluator
+
+INF = 10**9
+WIN = 10**6
+# Scores above WIN - MAX_PLY are "win in (WIN - score) plies".
+MAX_PLY = 200
+WIN_BOUND = WIN - MAX_PLY
+# Quiescence plies at most (captures shrink the board, but optional chains can branch).
+MAX_QPLY = 12
+# Nodes between clock / stop-flag checks.
+CHECK_EVERY = 64
+# Table entries before it is cleared (a dict entry is about 200 bytes).
+TT_MAX = 400_000
+
+EXACT, LOWER, UPPER = 0, 1, 2
+
+
+class StopFlag(Protocol):
+    def is_set(self) -> bool: ...
+
+
+@dataclass
+class SearchInfo:
+    """What the search knows so far: shown by the terminal's thinking display.
+
+    ``score`` is from the point of view of the team to move at the root; ``pv`` is the
+    principal variation (best line) as far as the table remembers it."""
+
+    depth: int
+    nodes: int
+    best_move: zuni.Move | None
+    score: int
+    elapsed: float
+    pv: list[zuni.Move] = field(default_factory=list)
+
+    def score_text(self) -> str:
+        return score_text(self.score)
+
+
+@dataclass
+class SearchResult(SearchInfo):
+    """The search's answer. ``completed_depth`` is the deepest depth fully searched;
+    ``stopped`` tells whether the stop flag ended the search."""
+
+    completed_depth: int = 0
+    stopped: bool = False
+
+
+ProgressCallback = Callable[[SearchInfo], None]
+
+
+def score_text(score: int) -> str:
+    """A score for people: ``+1.50`` (pieces), ``win in 3``, ``loss in 2``."""
+    if score >= WIN_BOUND:
+        return "win in %d" % (WIN - score)
+    if score <= -WIN_BOUND:
+        return "loss in %d" % (WIN + score)
+    return "%+.2f" % (score / 100.0)
+
+
+class _Abort(Exception):
+    """Raised inside the search when the time, the node budget or the stop flag ends it."""
+
+
+class Searcher:
+    """An alpha-beta searcher. One instance may search many positions (one at a time).
+
+    ``evaluator``: a function game -> score for team 0; built from the ruleset by default.
+    """
+
+    def __init__(self, evaluator: Evaluator | None = None) -> None:
+        self._evaluator = evaluator
+        self._evaluator_for: str | None = None
+        self.nodes = 0
+        self._tt: dict[bytes, tuple[int, int, int, zuni.Move | None]] = {}
+        self._killers: list[list[zuni.Move | None]] = []
+        self._history: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._deadline = 0.0
+        self._node_limit = 0
+        self._next_check = 0
+        self._stop: StopFlag | None = None
+        self._game: zuni.Game = None
+        self._evaluate: Evaluator = _zero
+
+    # -- public -------------------------------------------------------------
+    def search(
+        self,
+        game: zuni.Game,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        max_depth: int = 64,
+        progress: ProgressCallback | None = None,
+        stop: StopFlag | None = None,
+        seed: int | None = None,
+    ) -> SearchResult:
+        """Search ``game``'s position (the game itself is not changed) and return the best move.
+
+        Give ``time_limit`` (seconds), ``node_limit`` (nodes) or both; with neither the
+        search goes to ``max_depth``. A node limit alone makes the result a function of
+        the position and ``seed`` only. ``seed`` breaks ties between equal moves.
+        Raises GameOverError when the game is over."""
+        if game.is_game_over():
+            raise zuni.GameOverError("no move to search: the game is over (%s)" % (game.describe(),))
+        start = time.monotonic()
+        self._prepare(game, start, time_limit, node_limit, stop)
+        work = self._game
+        root_moves = list(work.legal_moves())
+        rng = random.Random(_position_seed(seed, work.key()))
+        rng.shuffle(root_moves)
+        root_moves = self._order(root_moves, None, 0)
+        root_team = work.team_of(work.turn)
+        root_len = len(work.move_stack)
+
+        best_move = root_moves[0]
+        best_score = self._static_for_mover(work)
+        completed = 0
+        stopped = False
+        pv: list[zuni.Move] = [best_move]
+        if len(root_moves) > 1 or max_depth <= 0:
+            for depth in range(1, max_depth + 1):
+                try:
+                    score, move = self._root(root_moves, depth, root_team)
+                except _Abort:
+                    while len(work.move_stack) > root_len:
+                        work.pop()
+                    stopped = self._stop is not None and self._stop.is_set()
+                    # A move that beat the previous best in the unfinished depth is kept.
+                    if self._partial_move is not None:
+                        best_move = self._partial_move
+                        best_score = self._partial_score
+                        pv = [best_move]
+                    break
+                best_move, best_score, completed = move, score, depth
+                # The next depth starts with this depth's best move.
+                root_moves.remove(move)
+                root_moves.insert(0, move)
+                pv = self._principal_variation(work, move)
+                if progress is not None:
+                    progress(SearchInfo(depth, self.nodes, move, score, time.monotonic() - start, pv))
+                if abs(score) >= WIN_BOUND and WIN - abs(score) <= depth:
+                    break  # a forced result inside the horizon: deeper search cannot change it
+        return SearchResult(
+            depth=completed,
+            nodes=self.nodes,
+            best_move=best_move,
+            score=best_score,
+            elapsed=time.monotonic() - start,
+            pv=pv,
+            completed_depth=completed,
+            stopped=stopped,
+        )
+
+    def score_moves(
+        self,
+        game: zuni.Game,
+        *,
+        time_limit: float | None = None,
+        node_limit: int | None = None,
+        max_depth: int = 64,
+        stop: StopFlag | None = None,
+    ) -> tuple[list[tuple[zuni.Move, int]], int]:
+        """Every legal move with its exact score for the mover's team, best first,
+        from the deepest depth completed for all moves; and that depth."""
+        if game.is_game_over():
+            raise zuni.GameOverError("no move to score: the game is over (%s)" % (game.describe(),))
+        start = time.monotonic()
+        self._prepare(game, start, time_limit, node_limit, stop)
+        work = self._game
+        moves = self._order(list(work.legal_moves()), None, 0)
+        root_team = work.team_of(work.turn)
+        root_len = len(work.move_stack)
+        scored: list[tuple[zuni.Move, int]] = []
+        done = 0
+        for depth in range(1, max_depth + 1):
+            this: list[tuple[zuni.Move, int]] = []
+            try:
+                for move in moves:
+                    this.append((move, self._child(move, depth, 1, root_team, -INF, INF)))
+            except _Abort:
+                while len(work.move_stack) > root_len:
+                    work.pop()
+                break
+            this.sort(key=lambda item: -item[1])
+            scored, done = this, depth
+            moves = [m for m, _ in this]
+            if all(abs(s) >= WIN_BOUND for _, s in this):
+                break
+        if not scored:  # not even depth 1 finished: fall back on the static evaluation
+            for move in moves:
+                work.push(move)
+                s = self._static_for_mover(work)
+                scored.append((move, s if work.team_of(work.turn) == root_team else -s))
+                work.pop()
+            scored.sort(key=lambda item: -item[1])
+        return scored, done
+
+    # -- set-up -------------------------------------------------------------
+    def _prepare(
+        self,
+        game: zuni.Game,
+        start: float,
+        time_limit: float | None,
+        node_limit: int | None,
+        stop: StopFlag | None,
+    ) -> None:
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError("time_limit must be positive, not %r" % (time_limit,))
+        if node_limit is not None and node_limit <= 0:
+            raise ValueError("node_limit must be positive, not %r" % (node_limit,))
+        ruleset = str(game.ruleset)
+        if self._evaluator is not None:
+            self._evaluate = self._evaluator
+        elif self._evaluator_for != ruleset:
+            self._evaluate = make_evaluator(game)
+            self._evaluator_for = ruleset
+        self._game = game.copy()
+        self._deadline = start + time_limit if time_limit is not None else 0.0
+        self._node_limit = node_limit or 0
+        self._stop = stop
+        self.nodes = 0
+        self._next_check = CHECK_EVERY
+        self._tt = {}
+        self._killers = [[None, None] for _ in range(MAX_PLY + MAX_QPLY + 2)]
+        self._history = {}
+        self._partial_move: zuni.Move | None = None
+        self._partial_score = 0
+
+    # -- the search ---------------------------------------------------------
+    def _check(self) -> None:
+        self._next_check = self.nodes + CHECK_EVERY
+        if self._node_limit and self.nodes >= self._node_limit:
+            raise _Abort
+        if self._deadline and time.monotonic() >= self._deadline:
+            raise _Abort
+        if self._stop is not None and self._stop.is_set():
+            raise _Abort
+
+    def _root(self, moves: list[zuni.Move], depth: int, team: int) -> tuple[int, zuni.Move]:
+        alpha = -INF
+        best_move = moves[0]
+        self._partial_move = None
+        for i, move in enumerate(moves):
+            score = self._child(move, depth, 1, team, alpha, INF)
+            if score > alpha:
+                alpha = score
+                best_move = move
+                if i > 0:
+                    self._partial_move, self._partial_score = move, score
+        self._store(self._game.key(), depth, EXACT, alpha, best_move, 0)
+        return alpha, best_move
+
+    def _child(self, move: zuni.Move, depth: int, ply: int, team: int, alpha: int, beta: int) -> int:
+        """Score of ``move`` for ``team`` (the mover's team), searched to ``depth - 1``."""
+        game = self._game
+        game.push(move)
+        if game.team_of(game.turn) == team:
+            score = self._negamax(depth - 1, ply, alpha, beta)
+        else:
+            score = -self._negamax(depth - 1, ply, -beta, -alpha)
+        game.pop()
+        return score
+
+    def _negamax(self, depth: int, ply: int, alpha: int, beta: int) -> int:
+        self.nodes += 1
+        if self.nodes >= self._next_check:
+            self._check()
+        game = self._game
+        outcome = game.outcome()
+        if outcome is not None:
+            return self._terminal(outcome, ply)
+        if depth <= 0 or ply >= MAX_PLY:
+            return self._quiesce(ply, alpha, beta, 0)
+        key = game.key()
+        entry = self._tt.get(key)
+        tt_move = None
+        if entry is not None:
+            e_depth, flag, e_score, tt_move = entry
+            if e_depth >= depth:
+                score = _from_tt(e_score, ply)
+                if flag == EXACT:
+                    return score
+                if flag == LOWER and score >= beta:
+                    return score
+                if flag == UPPER and score <= alpha:
+                    return score
+        moves = game.legal_moves()
+        if len(moves) == 1:
+            depth += 1  # a forced reply costs no depth
+        elif len(moves) > 1:
+            moves = self._order(moves, tt_move, ply)
+        team = game.team_of(game.turn)
+        original_alpha = alpha
+        best = -INF
+        best_move = None
+        for move in moves:
+            game.push(move)
+            if game.team_of(game.turn) == team:
+                score = self._negamax(depth - 1, ply + 1, alpha, beta)
+            else:
+                score = -self._negamax(depth - 1, ply + 1, -beta, -alpha)
+            game.pop()
+            if score > best:
+                best = score
+                best_move = move
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        if not move.captures:
+                            self._remember_cutoff(move, ply, depth)
+                        break
+        if best <= original_alpha:
+            flag = UPPER
+        elif best >= beta:
+            flag = LOWER
+        else:
+            flag = EXACT
+        self._store(key, depth, flag, best, best_move, ply)
+        return best
+
+    def _quiesce(self, ply: int, alpha: int, beta: int, qply: int) -> int:
+        """Captures only, until the position is quiet. The side to move may decline
+        them ("stand pat" on the static evaluation) unless every legal move captures."""
+        game = self._game
+        if qply:
+            self.nodes += 1
+            if self.nodes >= self._next_check:
+                self._check()
+            outcome = game.outcome()
+            if outcome is not None:
+                return self._terminal(outcome, ply)
+        moves = game.legal_moves()
+        captures = [m for m in moves if m.captures]
+        if len(captures) < len(moves) or qply >= MAX_QPLY or ply >= MAX_PLY + MAX_QPLY:
+            best = self._static_for_mover(game)
+            if not captures or best >= beta or qply >= MAX_QPLY or ply >= MAX_PLY + MAX_QPLY:
+                return best
+            if best > alpha:
+                alpha = best
+        else:
+            best = -INF
+        if len(captures) > 1:
+            captures.sort(key=_capture_size, reverse=True)
+        team = game.team_of(game.turn)
+        for move in captures:
+            game.push(move)
+            if game.team_of(game.turn) == team:
+                score = self._quiesce(ply + 1, alpha, beta, qply + 1)
+            else:
+                score = -self._quiesce(ply + 1, -beta, -alpha, qply + 1)
+            game.pop()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    # -- helpers ------------------------------------------------------------
+    def _static_for_mover(self, game: zuni.Game) -> int:
+        score = self._evaluate(game)
+        return -score if game.team_of(game.turn) else score
+
+    def _terminal(self, outcome: zuni.Outcome, ply: int) -> int:
+        winner = outcome.winner
+        if winner is None:
+            return 0
+        game = self._game
+        if winner == game.team_of(game.turn):
+            return WIN - ply
+        return -(WIN - ply)
+
+    def _order(self, moves: Sequence[zuni.Move], tt_move: zuni.Move | None, ply: int) -> list[zuni.Move]:
+        killers = self._killers[ply] if ply < len(self._killers) else [None, None]
+        history = self._history
+        turn = self._game.turn
+
+        def rank(move: zuni.Move) -> int:
+            if tt_move is not None and move == tt_move:
+                return 1 << 40
+            n = len(move.captures)
+            if n:
+                return (1 << 30) + (n << 20)
+            if move == killers[0] or move == killers[1]:
+                return 1 << 19
+            return history.get((turn, move.path), 0)
+
+        return sorted(moves, key=rank, reverse=True)
+
+    def _remember_cutoff(self, move: zuni.Move, ply: int, depth: int) -> None:
+        killers = self._killers[ply]
+        if killers[0] != move:
+            killers[1] = killers[0]
+            killers[0] = move
+        key = (self._game.turn, move.path)
+        self._history[key] = min(self._history.get(key, 0) + depth * depth, 1 << 18)
+
+    def _store(self, key: bytes, depth: int, flag: int, score: int, move: zuni.Move | None, ply: int) -> None:
+        if len(self._tt) >= TT_MAX:
+            self._tt.clear()
+        self._tt[key] = (depth, flag, _to_tt(score, ply), move)
+
+    def _principal_variation(self, game: zuni.Game, first: zuni.Move) -> list[zuni.Move]:
+        """The best line: ``first``, then the table's moves while they stay legal."""
+        line = [first]
+        game.push(first)
+        seen = {game.key()}
+        while len(line) < 16 and not game.is_game_over():
+            entry = self._tt.get(game.key())
+            if entry is None or entry[3] is None or entry[3] not in game.legal_moves():
+                break
+            line.append(entry[3])
+            game.push(entry[3])
+            if game.key() in seen:
+                break
+            seen.add(game.key())
+        for _ in line:
+            game.pop()
+        return line
+
+
+def _zero(game: zuni.Game) -> int:
+    return 0
+
+
+def _capture_size(move: zuni.Move) -> int:
+    return len(move.captures)
+
+
+def _to_tt(score: int, ply: int) -> int:
+    # Wins are stored relative to the node, so that they read right from any ply.
+    if score >= WIN_BOUND:
+        return score + ply
+    if score <= -WIN_BOUND:
+        return score - ply
+    return score
+
+
+def _from_tt(score: int, ply: int) -> int:
+    if score >= WIN_BOUND:
+        return score - ply
+    if score <= -WIN_BOUND:
+        return score + ply
+    return score
+
+
+def _position_seed(seed: int | None, key: bytes) -> int:
+    """A tie-break seed from the player's seed and the position only (not the history)."""
+    return ((seed or 0) * 1_000_003) ^ zlib.crc32(key)
