@@ -1,0 +1,512 @@
+"""The game database: one SQLite file (stdlib ``sqlite3``) holding every game and move.
+
+Where: ``--db PATH``, else the environment variable ``ZUNI_DB``, else
+``games.sqlite3`` in ``platformdirs.user_data_dir("zuniboard")``.
+
+Durability: every move is its own committed transaction, written as it happens. The
+journal is in WAL mode, so readers (``zuni log list`` while a game is played) never
+block the writer, and a killed process loses nothing that was committed.
+``synchronous=FULL`` also fsyncs the WAL at every commit, so that a committed move
+survives a power cut of the PC too: a move comes at most every second or so and an fsync
+costs a few milliseconds, so there is nothing to save by running with NORMAL.
+
+Moves are keyed by (game, index), index 0 being the first move. Writing a move that is
+already stored is a no-op (the board resends unacknowledged moves after a reconnect);
+writing a different move at a stored index is a MoveConflictError. Every move is checked
+with the rules engine before it is written.
+
+>>> db = Database(":memory:")
+>>> game_id = db.new_game("mosona", players={"south": "human", "north": "ai:3"})
+>>> db.add_move(game_id, 0, "s3xm4-m5"), db.add_move(game_id, 0, "s3xm4-m5")
+(True, False)
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import sqlite3
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import platformdirs
+
+import zuni
+from zuniboard.records.record import (
+    SIDES,
+    UNFINISHED,
+    GameRecord,
+    MoveEntry,
+    RecordError,
+    check_players,
+    now_iso,
+    parse_ruleset,
+    replay,
+)
+
+DB_ENV = "ZUNI_DB"
+DB_FILENAME = "games.sqlite3"
+
+# (version, description, statements). Append only: a database records which versions it
+# has applied in schema_migrations and gets the missing ones, each in one transaction.
+MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
+    (
+        1,
+        "games and moves",
+        (
+            """CREATE TABLE games (
+                id INTEGER PRIMARY KEY AUTOINCREMENT,
+                ruleset TEXT NOT NULL,
+                south TEXT, west TEXT, north TEXT, east TEXT,
+                board TEXT,
+                layout TEXT,
+                board_game_id TEXT,
+                started TEXT,
+                ended TEXT,
+                result TEXT NOT NULL DEFAULT '*',
+                termination TEXT,
+                score TEXT,
+                source TEXT NOT NULL DEFAULT 'host',
+                tags TEXT NOT NULL DEFAULT '{}',
+                CHECK (board_game_id IS NULL OR board IS NOT NULL)
+            )""",
+            "CREATE UNIQUE INDEX games_board_game ON games (board, board_game_id) WHERE board_game_id IS NOT NULL",
+            "CREATE INDEX games_started ON games (started)",
+            """CREATE TABLE moves (
+                game_id INTEGER NOT NULL REFERENCES games (id) ON DELETE CASCADE,
+                idx INTEGER NOT NULL CHECK (idx >= 0),
+                text TEXT NOT NULL,
+                side TEXT NOT NULL,
+                time TEXT,
+                PRIMARY KEY (game_id, idx)
+            ) WITHOUT ROWID""",
+        ),
+    ),
+)
+SCHEMA_VERSION = MIGRATIONS[-1][0]
+
+
+class DatabaseError(Exception):
+    """The database file cannot be opened or is of an unknown schema; names the file."""
+
+
+class UnknownGameError(LookupError):
+    """No game with that id."""
+
+    def __str__(self) -> str:
+        return str(self.args[0]) if self.args else "unknown game"
+
+
+class MoveConflictError(RecordError):
+    """A move resent at a stored index differs from the stored move."""
+
+
+def default_db_path() -> Path:
+    """``$ZUNI_DB``, else games.sqlite3 in the user's data directory."""
+    env = os.environ.get(DB_ENV, "")
+    if env:
+        return Path(env)
+    return Path(platformdirs.user_data_dir("zuniboard")) / DB_FILENAME
+
+
+@dataclass
+class GameSummary:
+    """One row of ``zuni log list``."""
+
+    id: int
+    ruleset: str
+    players: dict[str, str]
+    started: str | None
+    ended: str | None
+    result: str
+    termination: str | None
+    score: str | None
+    board: str | None
+    board_game_id: str | None
+    source: str
+    moves: int
+
+
+_GAME_COLUMNS = (
+    "id, ruleset, south, west, north, east, board, layout, board_game_id, "
+    "started, ended, result, termination, score, source, tags"
+)
+
+
+class Database:
+    """An open game database. Use as a context manager, or call ``close()``."""
+
+    def __init__(self, path: Path | str | None = None) -> None:
+        if path is None:
+            path = default_db_path()
+            path.parent.mkdir(parents=True, exist_ok=True)
+        self.path = str(path)
+        try:
+            # isolation_level=None: no implicit transactions; every write below opens its
+            # own BEGIN IMMEDIATE ... COMMIT, so what is committed is exactly one step.
+            self._conn = sqlite3.connect(self.path, isolation_level=None, timeout=10.0)
+            self._conn.execute("PRAGMA busy_timeout = 10000")
+            if self.path != ":memory:":
+                mode = self._conn.execute("PRAGMA journal_mode = WAL").fetchone()[0]
+                if str(mode).lower() != "wal":
+                    raise DatabaseError("%s: cannot use write-ahead logging (journal mode %s)" % (self.path, mode))
+            self._conn.execute("PRAGMA synchronous = FULL")
+            self._conn.execute("PRAGMA foreign_keys = ON")
+            self._migrate()
+        except sqlite3.DatabaseError as exc:
+            raise DatabaseError("cannot open game database %s: %s" % (self.path, exc))
+        # Games being written by this process, at their current position, so that each
+        # add_move checks one move instead of replaying the game.
+        self._live: dict[int, zuni.Game] = {}
+
+    # -- life cycle -----------------------------------------------------------
+    def close(self) -> None:
+        self._conn.close()
+
+    def __enter__(self) -> Database:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    @contextmanager
+    def _write(self) -> Iterator[sqlite3.Connection]:
+        """One write transaction: committed when the block ends, rolled back on any error."""
+        conn = self._conn
+        conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield conn
+        except BaseException:
+            conn.execute("ROLLBACK")
+            raise
+        conn.execute("COMMIT")
+
+    def _migrate(self) -> None:
+        conn = self._conn
+        conn.execute(
+            "CREATE TABLE IF NOT EXISTS schema_migrations "
+            "(version INTEGER PRIMARY KEY, description TEXT NOT NULL, applied TEXT NOT NULL)"
+        )
+        applied = {row[0] for row in conn.execute("SELECT version FROM schema_migrations")}
+        newer = [v for v in applied if v > SCHEMA_VERSION]
+        if newer:
+            raise DatabaseError(
+                "%s has schema version %d, newer than this zuni knows (%d): update zuniboard"
+                % (self.path, max(newer), SCHEMA_VERSION)
+            )
+        for version, description, statements in MIGRATIONS:
+            if version in applied:
+                continue
+            with self._write():
+                for statement in statements:
+                    conn.execute(statement)
+                conn.execute(
+                    "INSERT INTO schema_migrations (version, description, applied) VALUES (?, ?, ?)",
+                    (version, description, now_iso()),
+                )
+                conn.execute("PRAGMA user_version = %d" % version)
+
+    def schema_version(self) -> int:
+        row = self._conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
+        return int(row[0] or 0)
+
+    def migrations(self) -> list[tuple[int, str, str]]:
+        """(version, description, time applied) of every applied migration."""
+        return [
+            (int(v), str(d), str(t))
+            for v, d, t in self._conn.execute(
+                "SELECT version, description, applied FROM schema_migrations ORDER BY version"
+            )
+        ]
+
+    # -- writing a game as it is played -----------------------------------------
+    def new_game(
+        self,
+        ruleset: str,
+        *,
+        players: dict[str, str] | None = None,
+        board: str | None = None,
+        layout: str | None = None,
+        board_game_id: str | None = None,
+        started: str | None = None,
+        source: str = "host",
+        tags: dict[str, str] | None = None,
+    ) -> int:
+        """Start a game record and return its id. ``players`` maps a side name to who
+        plays it (``human``, ``ai:3``, ``board``...). ``board``/``board_game_id`` are the
+        board's identity and its own id for the game (see ``board_game``)."""
+        record = GameRecord(
+            ruleset=ruleset,
+            players=dict(players or {}),
+            board=board,
+            layout=layout,
+            board_game_id=board_game_id,
+            started=started or now_iso(),
+            tags=dict(tags or {}),
+        )
+        game = replay(record, complete=False)
+        with self._write() as conn:
+            game_id = self._insert_game(conn, record, source)
+        self._live[game_id] = game
+        return game_id
+
+    def _insert_game(self, conn: sqlite3.Connection, record: GameRecord, source: str) -> int:
+        if record.board_game_id is not None and not record.board:
+            raise RecordError("board game id %r needs the board's identity" % (record.board_game_id,))
+        if record.board_game_id is not None and self.board_game(record.board or "", record.board_game_id) is not None:
+            raise RecordError(
+                "board %r already has a game with id %r in %s" % (record.board, record.board_game_id, self.path)
+            )
+        cursor = conn.execute(
+            "INSERT INTO games (ruleset, south, west, north, east, board, layout, board_game_id, started, ended, "
+            "result, termination, score, source, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            (
+                record.ruleset,
+                *[record.players.get(side) for side in SIDES],
+                record.board,
+                record.layout,
+                record.board_game_id,
+                record.started,
+                record.ended,
+                record.result,
+                record.termination,
+                record.score,
+                source,
+                json.dumps(record.tags, sort_keys=True),
+            ),
+        )
+        game_id = cursor.lastrowid
+        assert game_id is not None
+        return int(game_id)
+
+    def add_move(self, game_id: int, index: int, text: str, *, time: str | None = None) -> bool:
+        """Store move ``index`` (0 = first move) of a game, committed before returning.
+
+        Returns True if written, False if that very move was already stored (a resend).
+        Raises MoveConflictError if a different move is stored at ``index``, and
+        RecordError for a move out of order, an illegal move or a finished game; nothing
+        is written then."""
+        text = text.strip()
+        with self._write() as conn:
+            row = conn.execute("SELECT text FROM moves WHERE game_id = ? AND idx = ?", (game_id, index)).fetchone()
+            if row is not None:
+                if row[0] == text:
+                    return False
+                raise MoveConflictError(
+                    "game %d move %d: received %r but %r is stored at that index" % (game_id, index + 1, text, row[0])
+                )
+            head = self._game_row(conn, game_id)
+            count = self.move_count(game_id)
+            if index != count:
+                raise RecordError(
+                    "game %d: move index %d out of order (%d moves stored, the next index is %d)"
+                    % (game_id, index, count, count)
+                )
+            if head["result"] != UNFINISHED:
+                raise RecordError("game %d is over (%s): cannot add move %r" % (game_id, head["result"], text))
+            game = self._live_game(game_id, count)
+            try:
+                move = game.parse_move(text)
+            except zuni.MoveError as exc:
+                raise RecordError("game %d move %d %r: %s" % (game_id, index + 1, text, exc))
+            conn.execute(
+                "INSERT INTO moves (game_id, idx, text, side, time) VALUES (?, ?, ?, ?, ?)",
+                (game_id, index, text, SIDES[game.turn], time or now_iso()),
+            )
+        game.push(move)
+        return True
+
+    def _live_game(self, game_id: int, count: int) -> zuni.Game:
+        game = self._live.get(game_id)
+        if game is None or game.ply() != count:
+            game = replay(self.get(game_id), complete=False)
+            self._live[game_id] = game
+        return game
+
+    def finish_game(
+        self,
+        game_id: int,
+        result: str,
+        termination: str | None = None,
+        *,
+        score: str | None = None,
+        ended: str | None = None,
+    ) -> GameRecord:
+        """Record how a game ended. The rules engine checks it: a game the rules have
+        ended takes their result; otherwise the termination must say why (resign,
+        agreed-draw, agreed-count), or result "*" with "abandoned" for a game left
+        unfinished. Returns the stored record."""
+        record = self.get(game_id)
+        record.result = result
+        record.termination = termination
+        record.score = score
+        record.ended = ended or now_iso()
+        replay(record)
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE games SET result = ?, termination = ?, score = ?, ended = ? WHERE id = ?",
+                (record.result, record.termination, record.score, record.ended, game_id),
+            )
+        self._live.pop(game_id, None)
+        return record
+
+    def set_players(self, game_id: int, players: dict[str, str]) -> None:
+        record = self.get(game_id)
+        record.players.update(players)
+        check_players(record, parse_ruleset(record.ruleset))
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE games SET south = ?, west = ?, north = ?, east = ? WHERE id = ?",
+                (*[record.players.get(side) for side in SIDES], game_id),
+            )
+
+    # -- games the board played on its own ------------------------------------------
+    def board_game(self, board: str, board_game_id: str) -> int | None:
+        """The id of the game a board knows as ``board_game_id``, or None."""
+        row = self._conn.execute(
+            "SELECT id FROM games WHERE board = ? AND board_game_id = ?", (board, board_game_id)
+        ).fetchone()
+        return None if row is None else int(row[0])
+
+    def attach_board_moves(
+        self,
+        board: str,
+        board_game_id: str,
+        ruleset: str,
+        moves: Sequence[tuple[int, str]],
+        *,
+        layout: str | None = None,
+        players: dict[str, str] | None = None,
+        started: str | None = None,
+    ) -> tuple[int, int]:
+        """Attach moves that a board sent for its game ``board_game_id``: creates the game
+        on first sight, then adds each (index, text) idempotently, in index order.
+        Returns (game id, number of moves newly written). Used when a board that played
+        standalone reconnects, and for every resend after a reconnect."""
+        game_id = self.board_game(board, board_game_id)
+        if game_id is None:
+            game_id = self.new_game(
+                ruleset,
+                players=players,
+                board=board,
+                layout=layout,
+                board_game_id=board_game_id,
+                started=started,
+                source="board",
+            )
+        else:
+            stored = parse_ruleset(self.get_ruleset(game_id))
+            if stored != parse_ruleset(ruleset):
+                raise RecordError(
+                    "board %r game %r is stored as %r, not %r" % (board, board_game_id, str(stored), ruleset)
+                )
+        added = 0
+        for index, text in sorted(moves):
+            if self.add_move(game_id, index, text):
+                added += 1
+        return game_id, added
+
+    # -- reading ----------------------------------------------------------------
+    def _game_row(self, conn: sqlite3.Connection, game_id: int) -> sqlite3.Row:
+        cursor = conn.execute("SELECT %s FROM games WHERE id = ?" % _GAME_COLUMNS, (game_id,))
+        cursor.row_factory = sqlite3.Row
+        row: sqlite3.Row | None = cursor.fetchone()
+        if row is None:
+            raise UnknownGameError("no game %d in %s" % (game_id, self.path))
+        return row
+
+    def get_ruleset(self, game_id: int) -> str:
+        return str(self._game_row(self._conn, game_id)["ruleset"])
+
+    def move_count(self, game_id: int) -> int:
+        row = self._conn.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()
+        return int(row[0])
+
+    def get(self, game_id: int) -> GameRecord:
+        """The whole record of a game; UnknownGameError if there is none."""
+        row = self._game_row(self._conn, game_id)
+        record = GameRecord(
+            ruleset=row["ruleset"],
+            players={side: row[side] for side in SIDES if row[side] is not None},
+            started=row["started"],
+            ended=row["ended"],
+            result=row["result"],
+            termination=row["termination"],
+            score=row["score"],
+            board=row["board"],
+            layout=row["layout"],
+            board_game_id=row["board_game_id"],
+            tags=json.loads(row["tags"]),
+            id=int(row["id"]),
+        )
+        for text, side, time in self._conn.execute(
+            "SELECT text, side, time FROM moves WHERE game_id = ? ORDER BY idx", (game_id,)
+        ):
+            record.moves.append(MoveEntry(text, side, time))
+        return record
+
+    def list_games(self, limit: int | None = None) -> list[GameSummary]:
+        """Games, newest first, with their move counts."""
+        sql = (
+            "SELECT %s, (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id) AS n "
+            "FROM games ORDER BY id DESC" % _GAME_COLUMNS
+        )
+        params: tuple[int, ...] = ()
+        if limit is not None:
+            sql += " LIMIT ?"
+            params = (limit,)
+        cursor = self._conn.execute(sql, params)
+        cursor.row_factory = sqlite3.Row
+        return [
+            GameSummary(
+                id=int(row["id"]),
+                ruleset=row["ruleset"],
+                players={side: row[side] for side in SIDES if row[side] is not None},
+                started=row["started"],
+                ended=row["ended"],
+                result=row["result"],
+                termination=row["termination"],
+                score=row["score"],
+                board=row["board"],
+                board_game_id=row["board_game_id"],
+                source=row["source"],
+                moves=int(row["n"]),
+            )
+            for row in cursor
+        ]
+
+    def game_ids(self) -> list[int]:
+        return [int(row[0]) for row in self._conn.execute("SELECT id FROM games ORDER BY id")]
+
+    # -- import -----------------------------------------------------------------
+    def find_same(self, record: GameRecord) -> int | None:
+        """The id of a stored game with the same ruleset, start time and moves as
+        ``record`` (so that importing a file twice does not store its games twice)."""
+        if record.started is None:
+            return None
+        for (game_id,) in self._conn.execute(
+            "SELECT id FROM games WHERE ruleset = ? AND started = ?", (record.ruleset, record.started)
+        ).fetchall():
+            if self.get(int(game_id)).move_texts() == record.move_texts():
+                return int(game_id)
+        return None
+
+    def import_record(self, record: GameRecord) -> tuple[int, bool]:
+        """Validate ``record`` with the rules engine and store it in one transaction.
+
+        Returns (game id, True), or (id of the stored copy, False) when the same game is
+        already there. Raises RecordError (naming the line) and stores nothing for a bad
+        record."""
+        replay(record)
+        same = self.find_same(record)
+        if same is not None:
+            return same, False
+        with self._write() as conn:
+            game_id = self._insert_game(conn, record, "import")
+            conn.executemany(
+                "INSERT INTO moves (game_id, idx, text, side, time) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, i, m.text, m.side, m.time) for i, m in enumerate(record.moves)],
+            )
+        return game_id, True

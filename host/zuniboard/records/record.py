@@ -1,0 +1,248 @@
+"""One game record, independent of where it is stored, and its validation by the rules engine.
+
+A record is the ruleset, who played each side, the moves in RULES.md's text form (each
+with the side that played it and when), and how the game ended. ``replay`` plays it
+through the rules engine: every move must be legal, and the result, termination and
+score must be what the rules (or a resignation or agreement) give.
+
+>>> record = GameRecord("mosona", moves=[MoveEntry("s3xm4-m5")])
+>>> replay(record).ply()
+1
+"""
+
+from __future__ import annotations
+
+import datetime
+import re
+from dataclasses import dataclass, field
+
+import zuni
+
+SIDES: tuple[str, ...] = ("south", "west", "north", "east")  # zuni.SIDE_NAMES, typed
+UNFINISHED = "*"
+RESULTS = ("south", "north", "south+east", "north+west", "draw", UNFINISHED)
+# Ends that are not a position of the board: the record says so and replay applies them.
+DECLARED_TERMINATIONS = ("resign", "agreed-draw", "agreed-count")
+# Terminations an unfinished game may carry.
+OPEN_TERMINATIONS = ("abandoned", "unfinished")
+
+_SCORE = re.compile(r"^(\d+)-(\d+)$")
+
+
+class RecordError(ValueError):
+    """A record that cannot be stored or imported; names the line of its source where known.
+
+    >>> str(RecordError("move 3 'm6-m5': not legal", line=12))
+    'line 12: move 3 \\'m6-m5\\': not legal'
+    """
+
+    def __init__(self, message: str, line: int | None = None) -> None:
+        super().__init__(message)
+        self.message = message
+        self.line = line
+
+    def __str__(self) -> str:
+        if self.line is None:
+            return self.message
+        return "line %d: %s" % (self.line, self.message)
+
+
+@dataclass
+class MoveEntry:
+    """One move: its text, the side that played it ("" = not yet known) and its time
+    (ISO 8601, UTC, or None). ``line`` is where it was read from, for error messages."""
+
+    text: str
+    side: str = ""
+    time: str | None = None
+    line: int | None = field(default=None, compare=False, repr=False)
+
+
+@dataclass
+class GameRecord:
+    """A game: tags, moves and end. ``result`` is a result name of RULES.md ("south",
+    "north", "south+east", "north+west", "draw") or "*" while unfinished; ``score`` is
+    "team0-team1" (South's team first) where the game keeps one."""
+
+    ruleset: str
+    players: dict[str, str] = field(default_factory=dict)
+    moves: list[MoveEntry] = field(default_factory=list)
+    started: str | None = None
+    ended: str | None = None
+    result: str = UNFINISHED
+    termination: str | None = None
+    score: str | None = None
+    board: str | None = None
+    layout: str | None = None
+    board_game_id: str | None = None
+    # Any other tags (Event, Site, Round, Annotator...), kept as they are.
+    tags: dict[str, str] = field(default_factory=dict)
+    id: int | None = field(default=None, compare=False)
+    # Source lines of the record and of its fields ("ruleset", "result", ...), for errors.
+    line: int | None = field(default=None, compare=False, repr=False)
+    lines: dict[str, int] = field(default_factory=dict, compare=False, repr=False)
+
+    def line_of(self, what: str) -> int | None:
+        return self.lines.get(what, self.line)
+
+    def move_texts(self) -> list[str]:
+        return [move.text for move in self.moves]
+
+
+def now_iso() -> str:
+    """The current time as stored in records: ``2024-05-01T12:00:03.250Z``."""
+    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="milliseconds").replace("+00:00", "Z")
+
+
+def check_time(value: str, what: str, line: int | None = None) -> str:
+    """``value`` if it is an ISO 8601 date or time, else RecordError naming ``what``."""
+    try:
+        datetime.datetime.fromisoformat(value)
+    except ValueError:
+        raise RecordError("%s %r is not an ISO 8601 time (e.g. 2024-05-01T12:00:03.250Z)" % (what, value), line)
+    return value
+
+
+def sides_in_play(ruleset: zuni.Ruleset) -> tuple[str, ...]:
+    """The seats of a ruleset: ("south", "north"), or all four with ``players=4``."""
+    if ruleset.game_id == "awithlaknakwe" and ruleset["players"] == "4":
+        return SIDES
+    return ("south", "north")
+
+
+def parse_ruleset(text: str, line: int | None = None) -> zuni.Ruleset:
+    try:
+        return zuni.parse_ruleset(text)
+    except zuni.RulesetError as exc:
+        raise RecordError("ruleset %r: %s" % (text, exc), line)
+
+
+def check_players(record: GameRecord, ruleset: zuni.Ruleset) -> None:
+    seats = sides_in_play(ruleset)
+    for side, player in record.players.items():
+        if side not in seats:
+            raise RecordError(
+                "player for side %r, which %s does not have (sides: %s)" % (side, ruleset, ", ".join(seats)),
+                record.line_of("player:" + side),
+            )
+        if not player or player != player.strip() or any(c in player for c in '"\n\r\t'):
+            raise RecordError(
+                "player %r for %s: give a word such as human, ai:3, board" % (player, side),
+                record.line_of("player:" + side),
+            )
+
+
+def _score_text(scores: tuple[int, int] | None) -> str | None:
+    if scores is None:
+        return None
+    return "%d-%d" % (scores[0], scores[1])
+
+
+def _game_for(ruleset: zuni.Ruleset) -> zuni.Game:
+    return zuni.new_game(ruleset)
+
+
+def replay(record: GameRecord, *, complete: bool = True) -> zuni.Game:
+    """Play ``record`` through the rules engine and return the game at its end.
+
+    Checks the ruleset, the players, the times, every move (filling in ``side`` and
+    putting the ruleset into canonical form), and, with ``complete``, the end: a game
+    the rules have ended must carry that result (a "*" is filled in), a finished game
+    that the rules have not ended must say why (resign, agreed-draw, agreed-count).
+    Raises RecordError naming the line, the move and the position; ``record`` is then
+    left partly filled and must not be stored."""
+    ruleset = parse_ruleset(record.ruleset, record.line_of("ruleset"))
+    record.ruleset = str(ruleset)
+    check_players(record, ruleset)
+    for what in ("started", "ended"):
+        value = getattr(record, what)
+        if value is not None:
+            check_time(value, what, record.line_of(what))
+    game = _game_for(ruleset)
+    for index, entry in enumerate(record.moves):
+        if entry.time is not None:
+            check_time(entry.time, "time of move %d" % (index + 1), entry.line)
+        side = SIDES[game.turn]
+        if entry.side and entry.side != side:
+            raise RecordError(
+                "move %d %r is marked as played by %s, but %s is to move (%s)"
+                % (index + 1, entry.text, entry.side, side, game.describe()),
+                entry.line,
+            )
+        try:
+            game.push_text(entry.text)
+        except zuni.MoveError as exc:
+            raise RecordError("move %d %r: %s" % (index + 1, entry.text, exc), entry.line)
+        entry.side = side
+    if complete:
+        _check_end(record, game)
+    return game
+
+
+def _check_end(record: GameRecord, game: zuni.Game) -> None:
+    if record.result not in RESULTS:
+        raise RecordError(
+            "unknown result %r (allowed: %s)" % (record.result, ", ".join(RESULTS)), record.line_of("result")
+        )
+    if record.score is not None and not _SCORE.match(record.score):
+        raise RecordError(
+            "score %r: write South's team then North's team, e.g. 3-2" % (record.score,), record.line_of("score")
+        )
+    natural = game.outcome()
+    if natural is not None:
+        _check_outcome(record, natural, "the rules end the game after %d moves" % game.ply())
+        return
+    termination = record.termination
+    if record.result == UNFINISHED:
+        if termination is not None and termination not in OPEN_TERMINATIONS:
+            raise RecordError(
+                "termination %r for an unfinished game (allowed: %s, or none)"
+                % (termination, ", ".join(OPEN_TERMINATIONS)),
+                record.line_of("termination"),
+            )
+        return
+    if termination not in DECLARED_TERMINATIONS:
+        raise RecordError(
+            "result %r, but the game is not over in %s, and termination %r does not say why (allowed: %s)"
+            % (record.result, game.describe(), termination, ", ".join(DECLARED_TERMINATIONS)),
+            record.line_of("result"),
+        )
+    if termination == "resign":
+        teams = game.team_names()
+        if record.result not in teams:
+            raise RecordError(
+                "result %r with termination resign: name the winning team (%s)" % (record.result, ", ".join(teams)),
+                record.line_of("result"),
+            )
+        winner = teams.index(record.result)
+        seats = sides_in_play(game.ruleset)
+        loser = next(SIDES.index(side) for side in seats if game.team_of(SIDES.index(side)) == 1 - winner)
+        outcome = game.resign(loser)
+    elif termination == "agreed-draw":
+        outcome = game.agree("draw")
+    else:
+        outcome = game.agree("count")
+    _check_outcome(record, outcome, "%s in %s" % (termination, game.describe()))
+
+
+def _check_outcome(record: GameRecord, outcome: zuni.Outcome, why: str) -> None:
+    score = _score_text(outcome.scores)
+    if record.result == UNFINISHED:
+        record.result = outcome.result
+        record.termination = outcome.termination if record.termination in (None, "unfinished") else record.termination
+    if record.result != outcome.result:
+        raise RecordError(
+            "result %r, but %s with result %r (%s)" % (record.result, why, outcome.result, outcome.termination),
+            record.line_of("result"),
+        )
+    if record.termination is None:
+        record.termination = outcome.termination
+    if record.termination != outcome.termination:
+        raise RecordError(
+            "termination %r, but %s by %r" % (record.termination, why, outcome.termination),
+            record.line_of("termination"),
+        )
+    if record.score is None:
+        record.score = score
+    elif score is not None and record.score != score:
+        raise RecordError("score %r, but %s with score %s" % (record.score, why, score), record.line_of("score"))
