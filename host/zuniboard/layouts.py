@@ -1,0 +1,185 @@
+"""Board layouts on the host: find them, load them with the firmware's own loader,
+pick the one for a ruleset, and the rules geometry they are drawn from.
+
+>>> layout_for_ruleset("kolowis size=short").name
+'board25'
+>>> [p.stem for p in layout_paths()]
+['board168', 'board25', 'board25-matrix', 'board49']
+
+The loader is ``firmware/lib/zuni_board/layout.py`` (the board runs the same code), so
+the host and the firmware can never read a layout differently.
+"""
+
+from __future__ import annotations
+
+import importlib
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import zuni
+from zuniboard.paths import FIRMWARE_LIB, HARDWARE_DIR
+
+LAYOUTS_DIR = HARDWARE_DIR / "layouts"
+
+# Of several layouts for the same ruleset (board25 and its diode-matrix variant), the
+# one listed first here is the default.
+PREFERRED = ("board25", "board49", "board168")
+
+
+def _loader() -> ModuleType:
+    # zuni_board is firmware, not an installed host package: reach it in firmware/lib.
+    if str(FIRMWARE_LIB) not in sys.path:
+        sys.path.append(str(FIRMWARE_LIB))
+    return importlib.import_module("zuni_board.layout")
+
+
+def layout_error() -> type[ValueError]:
+    """The loader's LayoutError class (for ``except``)."""
+    cls: type[ValueError] = _loader().LayoutError
+    return cls
+
+
+def layout_paths(directory: Path = LAYOUTS_DIR) -> list[Path]:
+    """The layout files, sorted by name."""
+    return sorted(directory.glob("*.json"))
+
+
+def load_layout(name_or_path: str | Path) -> Any:
+    """A checked ``zuni_board.layout.Layout`` by name (``board25``) or by file path.
+
+    Raises the loader's LayoutError naming the file and field, or naming the layouts
+    that exist when no such layout is found."""
+    text = str(name_or_path)
+    path = Path(text)
+    if not text.endswith(".json"):
+        path = LAYOUTS_DIR / (text + ".json")
+        if not path.exists():
+            known = ", ".join(p.stem for p in layout_paths())
+            raise layout_error()("no layout named %r (known: %s)" % (text, known))
+    return _loader().Layout.load(str(path))
+
+
+def load_all(directory: Path = LAYOUTS_DIR) -> list[Any]:
+    return [_loader().Layout.load(str(p)) for p in layout_paths(directory)]
+
+
+def canonical_ruleset(text: str) -> str:
+    """The ruleset's canonical text: ``canonical_ruleset("kolowis  size=short") == "kolowis size=short"``."""
+    return str(zuni.parse_ruleset(text))
+
+
+def layouts_for_ruleset(text: str, directory: Path = LAYOUTS_DIR) -> list[Any]:
+    """Every layout whose points are exactly the ruleset's geometry, preferred first."""
+    names = set(board_geometry(text).names)
+    found = [layout for layout in load_all(directory) if set(layout.points) == names]
+
+    def rank(layout: Any) -> tuple[int, str]:
+        order = PREFERRED.index(layout.name) if layout.name in PREFERRED else len(PREFERRED)
+        return (order, layout.name)
+
+    return sorted(found, key=rank)
+
+
+def layout_for_ruleset(text: str, directory: Path = LAYOUTS_DIR) -> Any:
+    """The default layout for a ruleset; LayoutError when no board fits it."""
+    found = layouts_for_ruleset(text, directory)
+    if not found:
+        raise layout_error()("no layout in %s fits the ruleset %r" % (directory, text))
+    return found[0]
+
+
+# -- rules geometry ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """What drawings need from ``zuni.Geometry``: names, coordinates (RULES.md units),
+    lines to draw (tuples of point indices), homes (side -> points) and shape."""
+
+    shape: str
+    names: tuple[str, ...]
+    coords: tuple[tuple[float, float], ...]
+    lines: tuple[tuple[int, ...], ...]
+    homes: dict[int, tuple[int, ...]]
+
+    @property
+    def index(self) -> dict[str, int]:
+        return {name: i for i, name in enumerate(self.names)}
+
+
+def board_geometry(text: str) -> BoardGeometry:
+    """The geometry of a ruleset: the rules engine's, or RULES.md's computed here while
+    the engine for that game is not in the tree yet."""
+    ruleset = zuni.parse_ruleset(text)
+    try:
+        geometry = zuni.new_game(ruleset).geometry
+    except ImportError:
+        return _geometry_from_rules(ruleset)
+    return BoardGeometry(
+        shape=str(geometry.shape),
+        names=tuple(str(n) for n in geometry.names),
+        coords=tuple((float(x), float(y)) for x, y in geometry.coords),
+        lines=tuple(tuple(int(p) for p in line) for line in geometry.lines),
+        homes={int(side): tuple(int(p) for p in points) for side, points in dict(geometry.homes).items()},
+    )
+
+
+def _geometry_from_rules(ruleset: Any) -> BoardGeometry:
+    if ruleset.game_id == "awithlaknakwe":
+        return _square_geometry(int(ruleset["players"]))
+    if ruleset.game_id == "mosona":
+        return _line_geometry(8, ruleset["board"] == "lined")
+    return _line_geometry(16 if ruleset["size"] == "long" else 8, True)
+
+
+def _line_geometry(k: int, lined: bool) -> BoardGeometry:
+    """RULES.md "Board" of the line games: m1..m(K+1) at (i, 0), n/s at (i + 0.5, +-1)."""
+    names: list[str] = []
+    coords: list[tuple[float, float]] = []
+    for i in range(1, k + 2):
+        names.append("m%d" % i)
+        coords.append((float(i), 0.0))
+    for row, y in (("n", 1.0), ("s", -1.0)):
+        for i in range(1, k + 1):
+            names.append("%s%d" % (row, i))
+            coords.append((i + 0.5, y))
+    at = {name: i for i, name in enumerate(names)}
+    middle = tuple(at["m%d" % i] for i in range(1, k + 2))
+    lines: list[tuple[int, ...]] = [middle]
+    for row in ("n", "s"):
+        zigzag: list[int] = [at["m1"]]
+        for i in range(1, k + 1):
+            zigzag += [at["%s%d" % (row, i)], at["m%d" % (i + 1)]]
+        lines.append(tuple(zigzag))
+        if lined:
+            lines.append(tuple(at["%s%d" % (row, i)] for i in range(1, k + 1)))
+    half = k // 2
+    south = tuple(at["s%d" % i] for i in range(1, k + 1)) + tuple(at["m%d" % i] for i in range(half + 2, k + 2))
+    north = tuple(at["n%d" % i] for i in range(1, k + 1)) + tuple(at["m%d" % i] for i in range(1, half + 1))
+    return BoardGeometry("lines", tuple(names), tuple(coords), tuple(lines), {zuni.SOUTH: south, zuni.NORTH: north})
+
+
+def _square_geometry(players: int) -> BoardGeometry:
+    """RULES.md's Awithlaknakwe board: 12x12 plus six squares centred on each side."""
+    squares: list[tuple[int, int]] = []
+    for r in range(-1, 13):
+        for c in range(-1, 13):
+            main = 0 <= c <= 11 and 0 <= r <= 11
+            ns_arm = r in (-1, 12) and 3 <= c <= 8
+            we_arm = c in (-1, 12) and 3 <= r <= 8
+            if main or ns_arm or we_arm:
+                squares.append((c, r))
+    names = tuple("%s%d" % (chr(ord("a") + c + 1), r + 2) for c, r in squares)
+    at = {name: i for i, name in enumerate(names)}
+    homes = {
+        zuni.SOUTH: tuple(at["%s1" % f] for f in "efghij"),
+        zuni.NORTH: tuple(at["%s14" % f] for f in "efghij"),
+    }
+    if players == 4:
+        homes[zuni.WEST] = tuple(at["a%d" % r] for r in range(5, 11))
+        homes[zuni.EAST] = tuple(at["n%d" % r] for r in range(5, 11))
+    coords = tuple((float(c), float(r)) for c, r in squares)
+    return BoardGeometry("squares", names, coords, (), homes)
