@@ -52,6 +52,7 @@ P_BOARD = const(2)
 P_GONE = const(3)
 PRIEST_STATES = ("none", "hand", "board", "gone")
 
+_STEP = const(0)  # = core.STEP, as a const that compiles inline
 _GONE = const(255)  # an empty slot of _pcs
 _PRIEST_SLOT = const(6)
 SIDE_LETTERS = "swne"  # SOUTH, WEST, NORTH, EAST, as in the `order` option
@@ -134,6 +135,10 @@ WARRIOR_NB = tuple((NB[(2 * s - 1) % 8], NB[(2 * s + 1) % 8]) for s in range(4))
 PRIEST_NB = tuple(tuple(NB[(2 * s + k) % 8] for k in (-2, -1, 0, 1, 2)) for s in range(4))
 
 
+DIAG_NB = (NB[1], NB[3], NB[5], NB[7])
+ORTH_NB = (NB[0], NB[2], NB[4], NB[6])
+
+
 def _team_table(team, friendly):
     # Indexed by piece code (0 = empty): 1 where the piece is a friend (or an enemy) of team.
     out = bytearray(9)
@@ -186,10 +191,9 @@ class AwithGame(Game):
         # The counter lives in 3 bytes of the undo record and the key; no game lasts that long.
         self.quiet_limit = min(ruleset.get_int("quiet"), 0xFFFFFF)
         self.arrivals = ruleset["scoring"] == "captures+arrivals"
-        if ruleset["custody"] == "all":
-            self._cnb = NB
-        else:
-            self._cnb = (NB[1], NB[3], NB[5], NB[7])
+        # Custody directions: the diagonals, and with custody=all the orthogonals too.
+        self._orth = ruleset["custody"] == "all"
+        self._cnb = NB if self._orth else DIAG_NB
         # Turn tables: who moves after `turn`, and which sides' pieces `turn` moves.
         nxt = bytearray(4)
         movers = [(s,) for s in range(4)]  # type: list[tuple[int, ...]]
@@ -340,17 +344,53 @@ class AwithGame(Game):
         friend = FRIEND[team]
         cnb = self._cnb
         pcs = self._pcs[s]
-        wa, wb = WARRIOR_NB[s]
+        wnb = WARRIOR_NB[s]
+        ne = NB[1]
+        se = NB[3]
+        sw = NB[5]
+        nw = NB[7]
+        orth = self._orth
+        move_cls = Move  # locals are faster than globals under MicroPython
+        names = NAMES
+        # Warrior steps are most of the moves: the custody test is written out here
+        # (no call per move), the rarer priest moves and drops call _custody.
         for k in range(6):
             p = pcs[k]
             if p == _GONE:
                 continue
-            d = wa[p]
-            if d >= 0 and not board[d]:
-                moves.append(Move(STEP, (p, d), _custody(board, d, enemy, friend, cnb), NAMES))
-            d = wb[p]
-            if d >= 0 and not board[d]:
-                moves.append(Move(STEP, (p, d), _custody(board, d, enemy, friend, cnb), NAMES))
+            for nb in wnb:
+                d = nb[p]
+                if d < 0 or board[d]:
+                    continue
+                caps = _EMPTY  # type: tuple[int, ...]
+                e = ne[d]
+                if e >= 0 and enemy[board[e]]:
+                    f = ne[e]
+                    if f >= 0 and friend[board[f]]:
+                        caps = (e,)
+                e = se[d]
+                if e >= 0 and enemy[board[e]]:
+                    f = se[e]
+                    if f >= 0 and friend[board[f]]:
+                        caps = caps + (e,)
+                e = sw[d]
+                if e >= 0 and enemy[board[e]]:
+                    f = sw[e]
+                    if f >= 0 and friend[board[f]]:
+                        caps = caps + (e,)
+                e = nw[d]
+                if e >= 0 and enemy[board[e]]:
+                    f = nw[e]
+                    if f >= 0 and friend[board[f]]:
+                        caps = caps + (e,)
+                if orth:
+                    for cn in ORTH_NB:
+                        e = cn[d]
+                        if e >= 0 and enemy[board[e]]:
+                            f = cn[e]
+                            if f >= 0 and friend[board[f]]:
+                                caps = caps + (e,)
+                moves.append(move_cls(_STEP, (p, d), caps, names))
         state = self.prs[s]
         if state == P_BOARD:
             p = pcs[_PRIEST_SLOT]
