@@ -1,0 +1,565 @@
+"""The board side of the link: ``BoardSession`` (docs/protocol.md).
+
+``session.poll(now_ms)`` does all the I/O from the scan loop and never blocks: it reads
+what the port has (at most RX_CHUNK bytes), answers, and writes what the port takes.
+Output waits in one bounded queue (QUEUE_BYTES) in which diagnostics go first when it is
+full. Moves are reliable: kept until the host acknowledges them and resent every
+RESEND_MS while a host is there; a host that missed them (queue overflow, absence,
+restart) fetches them with ``moves``, since the truth is the app's move list.
+
+The app provides ``hello_info()``, ``state_info()`` (dicts), ``moves_from(index)`` (move
+texts) and ``command(name, arg)`` (raises ValueError(message) to refuse); it calls
+``send_move``, ``send_event`` and ``send_state``.
+"""
+
+from micropython import const
+from zuni_link import codec
+from zuni_link.codec import (
+    E_ARGS,
+    E_CHANGED,
+    E_GARBAGE,
+    E_HELLO,
+    E_ILLEGAL,
+    E_INTERNAL,
+    E_READONLY,
+    E_TOOLONG,
+    E_UNKNOWN,
+    E_VERSION,
+    MAX_LINE,
+    PROTO,
+    READ_ONLY,
+    FrameError,
+    digest_seed,
+    digest_step,
+    encode,
+    esc,
+    hex8,
+    kv_decode,
+    kv_encode,
+    next_seq,
+    parse_digest,
+    parse_index,
+    snippet,
+    tokens,
+    unesc,
+)
+
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython (host-side tests): the same arithmetic as the Pico's
+    _PERIOD = const(1 << 30)
+
+    def ticks_diff(a, b):  # type: ignore
+        d = (a - b) & (_PERIOD - 1)
+        return d - _PERIOD if d >= _PERIOD // 2 else d
+
+    def ticks_add(a, b):  # type: ignore
+        return (a + b) & (_PERIOD - 1)
+
+
+RX_CHUNK = const(128)  # bytes read per poll: a flood of input cannot stall the scan loop
+QUEUE_BYTES = const(3072)  # all queued output
+LO_BYTES = const(768)  # of which diagnostics (raw sensor events, heartbeats, garbage errors)
+MAX_PENDING = const(32)  # unacknowledged moves kept for resending; older ones the host fetches
+RESEND_MS = const(1000)
+BEAT_MS = const(2000)
+HOST_TIMEOUT_MS = const(6000)  # no valid frame for this long: the host is away, stop resending
+STREAM_ROOM = const(600)  # a `moves` stream leaves this much queue room for other replies
+
+# Event kinds that are diagnostics: dropped first when the queue is full.
+DIAG_KINDS = ("raw", "sensor", "diag", "debug")
+
+VERBS = (
+    "hello",
+    "state",
+    "moves",
+    "ping",
+    "ack",
+    "new",
+    "takeback",
+    "hostmove",
+    "hint",
+    "ledtest",
+    "raw",
+    "resign",
+    "agree",
+    "button",
+)
+SIDES = ("south", "west", "north", "east")
+
+
+def _boot_id():
+    try:
+        import os
+
+        b = os.urandom(3)
+        return "%02x%02x%02x" % (b[0], b[1], b[2])
+    except Exception:  # no urandom: the clock is still unlikely to repeat
+        import time
+
+        return "%06x" % (int(time.time()) & 0xFFFFFF)
+
+
+def _printable(text, limit=200):
+    """Free text for an `err` or `event` line: printable ASCII, bounded length."""
+    out = []
+    for c in str(text)[:limit]:
+        out.append(c if " " <= c <= "~" else "?")
+    return "".join(out)
+
+
+def _value(v):
+    """A state/hello value as text: occupancy bytes as a string of 0 and 1."""
+    if isinstance(v, (bytes, bytearray)):
+        return "".join(["1" if b else "0" for b in v])
+    if isinstance(v, bool):
+        return "1" if v else "0"
+    if v is None:
+        return ""
+    if isinstance(v, (list, tuple)):
+        return ",".join([str(x) for x in v])
+    return str(v)
+
+
+class BoardSession:
+    """Board side of the link. ``BoardSession(port, app)``, then ``poll(now_ms)`` each scan.
+
+    Counters for diagnostics and tests: ``rx_frames``, ``rx_errors``, ``tx_frames``,
+    ``dropped`` (frames dropped from the full queue), ``resent``."""
+
+    def __init__(self, port, app, boot_id=None):
+        self.port = port
+        self.app = app
+        self.boot = boot_id or _boot_id()
+        self._rx = bytearray(RX_CHUNK)
+        self._asm = codec.LineAssembler(MAX_LINE)
+        self._hi = []  # type: list
+        self._lo = []  # type: list
+        self._queued = 0
+        self._lo_queued = 0
+        self._cur = None  # the frame being written (never interleaved with another)
+        self._off = 0
+        self._seq = 0
+        self._game = None  # type: str | None
+        self._digests = []  # type: list  # _digests[n]: digest after n moves of _game
+        self._pending = []  # type: list  # [index, text, digest] sent, not yet acknowledged
+        self._hello_ok = False
+        self._last_seq = -1  # last game-changing request done, and its reply
+        self._last_reply = None
+        self._seen = 0
+        self._seen_any = False
+        self._now = 0
+        self._started = False
+        self._beat_at = 0
+        self._resend_at = 0
+        self._stream = None  # type: list | None  # a `moves` reply in progress
+        self._stream_base = 0
+        self._stream_i = 0
+        self._stream_re = 0
+        self.rx_frames = 0
+        self.rx_errors = 0
+        self.tx_frames = 0
+        self.dropped = 0
+        self.resent = 0
+
+    # --- the app's side ----------------------------------------------------------------
+
+    def send_move(self, index, text):
+        """Queue committed move ``index`` (0-based) reliably: resent until acknowledged.
+
+        An index below the moves already sent means the history changed (take-back,
+        then another move): the later moves are forgotten."""
+        digests = self._digests
+        if self._game is None or index + 1 > len(digests):
+            self._sync()  # missed moves (journal resume): rebuild from the app
+            digests = self._digests
+            if index + 1 > len(digests):
+                raise ValueError("send_move(%d): the app's game has only %d moves" % (index, len(digests) - 1))
+        d = digest_step(digests[index], text)
+        if index + 1 < len(digests):
+            if index + 2 != len(digests) or digests[index + 1] != d:
+                self._truncate(index)  # take-back, then another move
+                digests.append(d)
+        else:
+            digests.append(d)
+        pending = self._pending
+        while pending and pending[-1][0] >= index:
+            pending.pop()
+        pending.append([index, text, d])
+        if len(pending) > MAX_PENDING:
+            pending.pop(0)  # the host fetches it with `moves` (it sees the gap)
+        self._send_move_frame(index, text, d)
+        self._resend_at = ticks_add(self._now, RESEND_MS)  # type: ignore
+
+    def send_event(self, kind, text=""):
+        """Best effort: ``event <kind> <text>``; diagnostics (DIAG_KINDS) dropped first."""
+        body = esc(str(kind))
+        if text:
+            body += " " + _printable(text, 400)
+        self._out("event", body, kind not in DIAG_KINDS)
+
+    def send_state(self):
+        """Tell the host the whole state now (after a new game, a take-back, game over)."""
+        self._sync()
+        self._send_state(0)
+
+    def host_present(self, now_ms):
+        """True while the host has sent a valid frame in the last HOST_TIMEOUT_MS."""
+        return self._seen_any and ticks_diff(now_ms, self._seen) < HOST_TIMEOUT_MS
+
+    # --- the loop -----------------------------------------------------------------------
+
+    def poll(self, now_ms):
+        self._now = now_ms
+        if not self._started:
+            self._started = True
+            self._beat_at = ticks_add(now_ms, BEAT_MS)
+            self._send_hello(0)  # a host already listening learns of the (re)boot
+        self._read(now_ms)
+        if self._stream is not None:
+            self._pump_stream()
+        if self._pending and ticks_diff(now_ms, self._resend_at) >= 0:
+            self._resend_at = ticks_add(now_ms, RESEND_MS)
+            if self.host_present(now_ms) and self._queued < QUEUE_BYTES // 2:
+                for index, text, d in self._pending:
+                    self._send_move_frame(index, text, d)
+                    self.resent += 1
+        if ticks_diff(now_ms, self._beat_at) >= 0:
+            self._beat_at = ticks_add(now_ms, BEAT_MS)
+            self._sync()
+            self._out("beat", self._triple_body(), False)
+        self._flush()
+
+    def _read(self, now_ms):
+        try:
+            n = self.port.read_into(self._rx)
+        except OSError:
+            return
+        if not n:
+            return
+        asm = self._asm
+        rx = self._rx
+        pos = 0
+        while pos < n:
+            pos = asm.push(rx, pos, n)
+            ready = asm.ready
+            if ready == codec.LINE:
+                self._on_line(now_ms, asm.line())
+            elif ready == codec.TOOLONG:
+                self.rx_errors += 1
+                self._err(0, E_TOOLONG, "line of %d bytes dropped (limit %d)" % (asm.length, MAX_LINE), False)
+            elif ready == codec.BADBYTES:
+                self.rx_errors += 1
+                self._err(0, E_GARBAGE, "control or non-ASCII byte in %s" % snippet(asm.bad()), False)
+
+    def _on_line(self, now_ms, line):
+        try:
+            seq, verb, body, checked = codec.decode(line)
+        except FrameError as e:
+            self.rx_errors += 1
+            self._err(0, e.code, e.message, False)
+            return
+        self.rx_frames += 1
+        self._seen = now_ms
+        self._seen_any = True
+        try:
+            self._handle(seq, verb, body, checked)
+        except FrameError as e:
+            self.rx_errors += 1
+            self._err(seq, e.code, e.message, True)
+
+    # --- requests -----------------------------------------------------------------------
+
+    def _handle(self, seq, verb, body, checked):
+        if verb not in VERBS:
+            raise FrameError(E_UNKNOWN, "unknown verb %s (known: %s)" % (snippet(verb), " ".join(VERBS)))
+        if not checked and verb not in READ_ONLY:
+            raise FrameError(E_READONLY, "%s needs a real checksum, not the '*' placeholder" % verb)
+        if verb == "ack":
+            self._on_ack(body)
+        elif verb == "hello":
+            self._on_hello(seq, body)
+        elif verb == "state":
+            self._no_args(verb, body)
+            self._sync()
+            self._send_state(seq)
+        elif verb == "ping":
+            self._no_args(verb, body)
+            self._ok(seq)
+        elif verb == "moves":
+            self._on_moves(seq, body)
+        elif verb in READ_ONLY:  # ledtest, raw: diagnostics, no hello needed
+            self._do(seq, verb, self._arg(verb, body))
+        else:
+            arg = self._arg(verb, body)
+            if not self._hello_ok:
+                raise FrameError(E_HELLO, "say hello first: hello proto=%d" % PROTO)
+            if seq == self._last_seq and self._last_reply is not None:
+                self._enqueue(self._last_reply, True)  # a resent request: done already
+                return
+            self._last_reply = self._do(seq, verb, arg)
+            self._last_seq = seq
+
+    def _no_args(self, verb, body):
+        if tokens(body):
+            raise FrameError(E_ARGS, "%s takes no arguments, got %s" % (verb, snippet(body)))
+
+    def _arg(self, verb, body):
+        """Checks the arguments of a command for the app; returns its one argument."""
+        t = tokens(body)
+        if verb == "new":
+            if not t:
+                raise FrameError(E_ARGS, "new needs a ruleset, e.g. 'new mosona'")
+            return " ".join(t)
+        if verb in ("takeback", "ledtest"):
+            self._no_args(verb, body)
+            return ""
+        if verb == "hint":
+            if len(t) > 1:
+                raise FrameError(E_ARGS, "hint takes one move or nothing, got %s" % snippet(body))
+            return t[0] if t else ""
+        allowed = None  # type: tuple | None
+        if verb == "raw":
+            allowed = ("on", "off")
+        elif verb == "resign":
+            allowed = SIDES
+        elif verb == "agree":
+            allowed = ("draw", "count")
+        elif verb == "button":
+            allowed = ("ok",)
+        if len(t) != 1 or (allowed is not None and t[0] not in allowed):
+            if allowed is None:
+                what = "one move"
+            else:
+                what = "one of " + "|".join(allowed)
+            raise FrameError(E_ARGS, "%s takes %s, got %s" % (verb, what, snippet(body)))
+        return t[0]
+
+    def _do(self, seq, verb, arg):
+        """Runs one command in the app; returns the reply frame it queued."""
+        name = "ok" if verb == "button" else verb
+        try:
+            self.app.command(name, arg)
+        except ValueError as e:
+            return self._err(seq, E_ILLEGAL, "%s %s: %s" % (verb, arg, e), True)
+        except Exception as e:  # an app bug must not stop the board
+            return self._err(seq, E_INTERNAL, "%s %s failed: %s" % (verb, arg, repr(e)), True)
+        self._sync()
+        return self._ok(seq)
+
+    def _on_hello(self, seq, body):
+        kv = kv_decode(body)
+        offered = kv.get("proto")
+        if offered is None:
+            raise FrameError(E_ARGS, "hello needs proto=<version>, e.g. hello proto=%d" % PROTO)
+        if str(PROTO) not in offered.split(","):
+            raise FrameError(E_VERSION, "board speaks protocol %d, host offered proto=%s" % (PROTO, esc(offered)))
+        # A new conversation: output queued for an earlier host is stale (the host
+        # re-syncs from this hello), and the request memory belongs to the old host.
+        self._hi = []
+        self._lo = []
+        self._queued = 0
+        self._lo_queued = 0
+        self._stream = None
+        self._hello_ok = True
+        self._last_seq = -1
+        self._last_reply = None
+        self._resend_at = self._now
+        self._send_hello(seq)
+
+    def _on_moves(self, seq, body):
+        t = tokens(body)
+        if len(t) != 1:
+            raise FrameError(E_ARGS, "moves takes the first index wanted, e.g. 'moves 0', got %s" % snippet(body))
+        start = parse_index(t[0], "moves index")
+        self._sync()
+        n = len(self._digests) - 1
+        if start > n:
+            raise FrameError(E_ARGS, "moves from %d: game %s has %d moves" % (start, self._game, n))
+        if self._stream is not None:
+            self._err(self._stream_re, E_CHANGED, "moves request replaced by a newer one", True)
+        self._stream = self.app.moves_from(start) if start < n else []
+        self._stream_base = start
+        self._stream_i = 0
+        self._stream_re = seq
+        self._pump_stream()
+
+    def _pump_stream(self):
+        stream = self._stream
+        if stream is None:
+            return
+        digests = self._digests
+        while self._stream_i < len(stream):
+            if self._queued > QUEUE_BYTES - STREAM_ROOM:
+                return  # go on at the next poll, as the port drains the queue
+            index = self._stream_base + self._stream_i
+            self._send_move_frame(index, stream[self._stream_i], digests[index + 1])
+            self._stream_i += 1
+        self._stream = None
+        self._ok(self._stream_re)
+
+    def _on_ack(self, body):
+        t = tokens(body)
+        if len(t) != 3:
+            raise FrameError(E_ARGS, "ack takes <game> <moves> <digest>, got %s" % snippet(body))
+        game = unesc(t[0])
+        n = parse_index(t[1], "ack moves")
+        d = parse_digest(t[2])
+        # Only an ack of our own history counts (a stale one, from before a take-back
+        # or of another game, releases nothing).
+        if game != self._game or n >= len(self._digests) or self._digests[n] != d:
+            return
+        pending = self._pending
+        while pending and pending[0][0] < n:
+            pending.pop(0)
+
+    # --- the game history --------------------------------------------------------------
+
+    def _sync(self):
+        """Brings the digest chain up to the app's game: new game, take-back, resume."""
+        info = self.app.state_info()
+        game = str(info.get("game", ""))
+        moves = info.get("moves")
+        if moves is None:
+            n = len(self.app.moves_from(0))
+        else:
+            n = int(moves)
+        if game != self._game:
+            self._game = game
+            self._digests = [digest_seed(game)]
+            self._pending = []
+            self._history_changed()
+        digests = self._digests
+        if n + 1 < len(digests):
+            self._truncate(n)
+        if n + 1 > len(digests):
+            for text in self.app.moves_from(len(digests) - 1):
+                digests.append(digest_step(digests[-1], text))
+
+    def _truncate(self, n):
+        """The history now has only n moves (take-back)."""
+        del self._digests[n + 1 :]
+        pending = self._pending
+        while pending and pending[-1][0] >= n:
+            pending.pop()
+        self._history_changed()
+
+    def _history_changed(self):
+        if self._stream is not None:
+            self._stream = None
+            self._err(self._stream_re, E_CHANGED, "the game changed during the moves reply: ask again", True)
+
+    def _triple_body(self):
+        n = len(self._digests) - 1
+        return "%s %d %s" % (esc(self._game or ""), n, hex8(self._digests[n]))
+
+    # --- frames out ---------------------------------------------------------------------
+
+    def _send_move_frame(self, index, text, d):
+        self._out("move", "%s %d %s %s" % (esc(self._game or ""), index, esc(text), hex8(d)), True)
+
+    def _send_hello(self, re):
+        self._sync()
+        info = self.app.hello_info()
+        n = len(self._digests) - 1
+        pairs = [
+            ("re", str(re)),
+            ("proto", str(PROTO)),
+            ("fw", _value(info.get("fw", "?"))),
+            ("layout", _value(info.get("layout", "?"))),
+            ("game", self._game or ""),
+            ("ruleset", _value(info.get("ruleset", ""))),
+            ("moves", str(n)),
+            ("digest", hex8(self._digests[n])),
+            ("boot", self.boot),
+        ]
+        self._add_extra(pairs, info)
+        self._out("hello", kv_encode(pairs), True)
+
+    def _send_state(self, re):
+        info = self.app.state_info()
+        n = len(self._digests) - 1
+        pairs = [("re", str(re)), ("game", self._game or ""), ("moves", str(n)), ("digest", hex8(self._digests[n]))]
+        self._add_extra(pairs, info)
+        self._out("state", kv_encode(pairs), True)
+
+    def _add_extra(self, pairs, info):
+        have = [k for k, _ in pairs]
+        for key in sorted(info):
+            if key not in have:
+                pairs.append((esc(str(key)), _value(info[key])))
+
+    def _ok(self, re):
+        return self._out("ok", "%d %s" % (re, self._ok_body()), True)
+
+    def _ok_body(self):
+        n = len(self._digests) - 1
+        return "game=%s moves=%d digest=%s" % (esc(self._game or ""), n, hex8(self._digests[n]))
+
+    def _err(self, re, code, message, hi):
+        return self._out("err", "%d %s %s" % (re, code, _printable(message)), hi)
+
+    def _out(self, verb, body, hi):
+        self._seq = next_seq(self._seq)
+        try:
+            line = encode(self._seq, verb, body)
+        except FrameError as e:
+            line = encode(self._seq, "err", "0 %s %s" % (E_INTERNAL, _printable(e.message)))
+        self._enqueue(line, hi)
+        return line
+
+    def _enqueue(self, line, hi):
+        size = len(line)
+        if hi:
+            lo = self._lo
+            while self._queued + size > QUEUE_BYTES and lo:
+                dropped = lo.pop(0)
+                self._queued -= len(dropped)
+                self._lo_queued -= len(dropped)
+                self.dropped += 1
+            if self._queued + size > QUEUE_BYTES:
+                self.dropped += 1  # moves are resent, replies re-asked: nothing is lost for good
+                return False
+            self._hi.append(line)
+        else:
+            if self._queued + size > QUEUE_BYTES or self._lo_queued + size > LO_BYTES:
+                self.dropped += 1
+                return False
+            self._lo.append(line)
+            self._lo_queued += size
+        self._queued += size
+        return True
+
+    def _flush(self):
+        port = self.port
+        for _ in range(8):
+            cur = self._cur
+            if cur is None:
+                if self._hi:
+                    cur = self._hi.pop(0)
+                elif self._lo:
+                    cur = self._lo.pop(0)
+                    self._lo_queued -= len(cur)
+                else:
+                    return
+                self._queued -= len(cur)
+                self._cur = cur
+                self._off = 0
+            off = self._off
+            try:
+                n = port.write(cur if off == 0 else memoryview(cur)[off:])
+            except OSError:
+                n = 0
+            if not n:
+                return
+            off += n
+            if off >= len(cur):
+                self._cur = None
+                self.tx_frames += 1
+            else:
+                self._off = off
+                return
+
+    def queued_bytes(self):
+        """Bytes waiting to be written (the current partial frame not counted)."""
+        return self._queued
