@@ -302,8 +302,13 @@ class Game:
         IllegalMoveError for a move that is not legal here; both name the position."""
         text = text.strip()
         if not text:
-            raise MoveParseError("empty move text")
-        self._check_syntax(text)
+            raise MoveParseError("empty move text (%s)" % (self.describe(),))
+        try:
+            self._check_syntax(text)
+        except MoveParseError as exc:
+            # The check knows what is wrong (an unknown point...); the reader also needs
+            # the move as typed and the position.
+            raise MoveParseError("%s: %s (%s)" % (text, exc, self.describe()))
         for move in self.legal_moves():
             if move.text() == text:
                 return move

@@ -308,18 +308,21 @@ class LineGame(Game):
                     # the chain sees both points empty.
                     board[a] = 0
                     board[b] = 0
-                    self._extend([a, b, c], moves, foe, chain == _CHAIN_OPTIONAL)
+                    self._extend([a, b, c], [b], moves, foe, chain == _CHAIN_OPTIONAL)
                     board[b] = foe
                     board[a] = me
         if moves and self._must_capture:
             return moves
         return moves + steps
 
-    def _extend(self, path, moves, foe, optional):
-        """Add the chains that go on from ``path`` (its jumped pieces already off)."""
+    def _extend(self, path, taken, moves, foe, optional):
+        """Add the chains that go on from ``path`` (its ``taken`` pieces already off).
+
+        ``taken`` is kept beside ``path`` because some MicroPython builds have no
+        extended slices (``path[1::2]``)."""
         board = self.board
         if optional:
-            moves.append(Move(JUMP, tuple(path), tuple(path[1::2]), self.geometry.names))
+            moves.append(Move(JUMP, tuple(path), tuple(taken), self.geometry.names))
         more = False
         for b, landings in self._jumps[path[-1]]:
             if board[b] != foe:
@@ -331,12 +334,14 @@ class LineGame(Game):
                 board[b] = 0
                 path.append(b)
                 path.append(c)
-                self._extend(path, moves, foe, optional)
+                taken.append(b)
+                self._extend(path, taken, moves, foe, optional)
+                taken.pop()
                 path.pop()
                 path.pop()
                 board[b] = foe
         if not more and not optional:
-            moves.append(Move(JUMP, tuple(path), tuple(path[1::2]), self.geometry.names))
+            moves.append(Move(JUMP, tuple(path), tuple(taken), self.geometry.names))
 
     def _has_move(self):
         board = self.board
