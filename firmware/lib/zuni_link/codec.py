@@ -60,7 +60,7 @@ class FrameError(Exception):
     ``code`` is one of the E_* codes, ``message`` says what was wrong with which input."""
 
     def __init__(self, code, message):  # type: (str, str) -> None
-        Exception.__init__(self, code + ": " + message)
+        super().__init__(code + ": " + message)
         self.code = code
         self.message = message
 

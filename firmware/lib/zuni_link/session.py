@@ -260,6 +260,8 @@ class BoardSession:
             self._err(0, e.code, e.message, False)
             return
         self.rx_frames += 1
+        if not self.host_present(now_ms):
+            self._resend_at = now_ms  # the host is back: resend unacknowledged moves now
         self._seen = now_ms
         self._seen_any = True
         try:
@@ -337,7 +339,10 @@ class BoardSession:
 
     def _do(self, seq, verb, arg):
         """Runs one command in the app; returns the reply frame it queued."""
-        name = "ok" if verb == "button" else verb
+        name = verb
+        if verb == "button":  # `button ok`: the app's "ok" command, as if OK were pressed
+            name = arg
+            arg = ""
         try:
             self.app.command(name, arg)
         except ValueError as e:
