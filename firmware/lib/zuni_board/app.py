@@ -1,0 +1,620 @@
+"""The board controller: debounced occupancy and buttons in, moves, LEDs, journal and link out.
+
+``BoardApp(layout, ruleset_text, journal_dir, link)``; the outer loop (firmware/main.py)
+calls ``step(now_ms, stable_or_None, buttons)`` every scan, then ``frame_dirty(now_ms)``
+and ``frame(now_ms)``. Everything is pure: times are arguments, tick arithmetic goes
+through ``ticks_diff``. A scan with no change costs two deadline checks.
+
+Phases (BOARD.md, "What a player sees and does"):
+
+- ``setup``: the LEDs show where the pieces belong (a new game, a game resumed from the
+  journal after a reset, a take-back); play starts when the board matches.
+- ``play``: each change of the stable occupancy is classified by ``infer``; a finished
+  move is committed ``commit_ms`` after the last change, a chain stopped early on OK,
+  on the opponent's lift or after ``chain_settle_ms``; a mistake is shown after
+  ``error_ms``; restoring the position before the last move takes it back.
+- ``over``: the result is shown; setting up the start position again (or OK) starts a
+  new game with the same rules.
+
+The link (LINK's ``zuni_link.session.BoardSession``) is optional: ``link=None`` plays
+standalone; ``attach(link)`` connects one later. The app calls only ``send_move``,
+``send_event`` and ``send_state`` on it and answers ``hello_info``, ``state_info``,
+``moves_from`` and ``command``.
+"""
+
+from zuni_board import leds as L
+from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
+from zuni_board.journal import Journal
+
+import zuni
+from micropython import const
+from zuni.core import SIDE_NAMES, piece_side, side_from_name
+
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython: the Pico's tick arithmetic (30-bit wrap)
+    _PERIOD = const(1 << 30)
+
+    def ticks_diff(a, b):  # type: ignore
+        d = (a - b) & (_PERIOD - 1)
+        return d - _PERIOD if d >= _PERIOD // 2 else d
+
+    def ticks_add(a, b):  # type: ignore
+        return (a + b) & (_PERIOD - 1)
+
+
+FIRMWARE_VERSION = "0.1.0"
+
+# Buttons bitmask (pressed edges), as the button driver reports them.
+OK = const(1)
+BACK = const(2)
+HINT = const(4)
+
+SETUP = const(0)
+PLAY = const(1)
+OVER = const(2)
+PHASE_NAMES = ("setup", "play", "over")
+
+# What the play-phase deadline does when it expires.
+_DUE_NONE = const(0)
+_DUE_COMMIT = const(1)
+_DUE_ERROR = const(2)
+
+# Overlays on top of the game picture.
+_OV_NONE = const(0)
+_OV_LEDTEST = const(1)
+_OV_NOTICE = const(2)
+NOTICE_MS = const(1500)
+
+
+class BoardApp:
+    def __init__(self, layout, ruleset_text=None, journal_dir=None, link=None):
+        self.layout = layout
+        timing = layout.timing
+        stable_ms = timing["stable_ms"]
+        # The debouncer reports a position stable_ms after its last change; the
+        # BOARD.md times count from that change, so the app waits the rest.
+        self.commit_delay = max(0, timing["commit_ms"] - stable_ms)
+        self.error_delay = max(0, timing["error_ms"] - stable_ms)
+        self.settle_delay = max(0, timing["chain_settle_ms"] - stable_ms)
+        self.link = link
+        self.journal = Journal(journal_dir) if journal_dir is not None else None
+        self.raw = False
+        n = len(layout.points)
+        self.n = n
+        self.stable = bytearray(n)
+        self.touched = bytearray(n)
+        self.renderer = L.Renderer(n)
+        self.overlay = L.Renderer(n)
+        self._overlay_kind = _OV_NONE
+        self._overlay_until = 0
+        self._overlay_step = 0
+        self.game_id = ""
+        self.phase = SETUP
+        self.target = bytearray(n)
+        self.pos = None  # type: Position | None
+        self.result = None  # type: ignore
+        self.host = None  # type: ignore  # footprint of the host's move to carry out
+        self.hint = None  # type: ignore
+        self._hint_i = -1
+        self._pending = None  # type: ignore  # finished move waiting to be committed
+        self._due = 0
+        self._due_what = _DUE_NONE
+        self._error_shown = False
+        self._prev_occ = None  # type: bytearray | None
+        self._start_occ = bytearray(n)
+        self.last_error = ""
+        self.commits = 0
+        self._now = 0
+        if ruleset_text is None:
+            ruleset_text = layout.rulesets[0]
+        self.game = self._ruleset_for_board(ruleset_text)  # a bad ruleset fails here, not later
+        if not self._resume(0):
+            self._new_game(ruleset_text, 0)
+
+    # -- the link -------------------------------------------------------------------
+    def attach(self, link):
+        """Connect the link session (created after the app, since it needs the app)."""
+        self.link = link
+
+    def _send_move(self, index, text):
+        if self.link is not None:
+            self.link.send_move(index, text)
+
+    def _send_event(self, kind, text=""):
+        if self.link is not None:
+            self.link.send_event(kind, text)
+
+    def _send_state(self):
+        if self.link is not None:
+            self.link.send_state()
+
+    # -- games ----------------------------------------------------------------------
+    def _ruleset_for_board(self, ruleset_text):
+        """The rules game for ``ruleset_text`` if this board can play it; ValueError otherwise."""
+        game = zuni.new_game(ruleset_text)
+        names = game.geometry.names
+        points = self.layout.points
+        if len(names) != len(points) or any(name not in points for name in names):
+            raise ValueError(
+                "ruleset %r needs a %d-point board; this board (%s) has %d points and plays: %s"
+                % (str(game.ruleset), len(names), self.layout.name, len(points), ", ".join(self.layout.rulesets))
+            )
+        return game
+
+    def _new_game(self, ruleset_text, now):
+        game = self._ruleset_for_board(ruleset_text)
+        self.game = game
+        self.game_id = "nojournal"
+        if self.journal is not None:
+            self.game_id = self.journal.start(str(game.ruleset))
+        self._start_occ = game.occupancy()
+        self._reset_game_state()
+        self._enter_setup(now)
+
+    def _resume(self, now):
+        """Continue the journal's newest game if it is unfinished and fits this board."""
+        if self.journal is None:
+            return False
+        try:
+            found = self.journal.resume()
+        except (OSError, ValueError):
+            return False
+        if found is None:
+            return False
+        game_id, ruleset_text, moves, end = found
+        try:
+            game = self._ruleset_for_board(ruleset_text)
+            for text in moves:
+                game.push_text(text)
+        except ValueError:
+            return False  # another board's game, or a journal the rules no longer accept
+        if end is not None or game.is_game_over():
+            return False
+        self.game = game
+        self.game_id = game_id
+        start = zuni.new_game(game.ruleset)
+        self._start_occ = start.occupancy()
+        self._reset_game_state()
+        self._enter_setup(now)
+        return True
+
+    def _reset_game_state(self):
+        self.pos = None
+        self.result = None
+        self.host = None
+        self.hint = None
+        self._hint_i = -1
+        self._pending = None
+        self._due_what = _DUE_NONE
+        self._error_shown = False
+        self._prev_occ = None
+        self.last_error = ""
+
+    # -- phases ---------------------------------------------------------------------
+    def _enter_setup(self, now):
+        """Wait until the board shows ``self.game``'s position (new game, resume, take-back)."""
+        self.phase = SETUP
+        self._due_what = _DUE_NONE
+        self._pending = None
+        self.target = self.game.occupancy()
+        self._check_setup(now)
+
+    def _check_setup(self, now):
+        if self.stable == self.target:
+            self._enter_play(now)
+        else:
+            L.paint_sync(self.renderer, self.target, self.stable)
+
+    def _enter_play(self, now):
+        self.phase = PLAY
+        game = self.game
+        if game.is_game_over():
+            self._enter_over(now)
+            return
+        self.pos = Position(game)
+        touched = self.touched
+        for i in range(self.n):
+            touched[i] = 0
+        self._pending = None
+        if self.pos.pass_move is not None:
+            self._commit_pass(now)
+            return
+        self._evaluate(now)
+
+    def _enter_over(self, now):
+        self.phase = OVER
+        self._due_what = _DUE_NONE
+        self._pending = None
+        self.host = None
+        self.hint = None
+        outcome = self.game.outcome()
+        game = self.game
+        L.paint_over(self.renderer, game.board, self._team_of_code, outcome.winner if outcome else None)
+        if outcome is not None:
+            self._send_event("over", "%s %s" % (outcome.result, outcome.termination))
+        self._send_state()
+
+    def _team_of_code(self, code):
+        return self.game.team_of(piece_side(code))
+
+    # -- the scan step --------------------------------------------------------------
+    def step(self, now, stable=None, buttons=0):
+        """One scan: ``stable`` is the debounced occupancy per point when it changed,
+        else None; ``buttons`` the pressed edges (OK=1, BACK=2, HINT=4)."""
+        self._now = now
+        if stable is not None:
+            self._sensed(now, stable)
+        if buttons:
+            self._buttons(now, buttons)
+        if self._due_what != _DUE_NONE and ticks_diff(now, self._due) >= 0:
+            self._fire(now)
+        if self._overlay_kind != _OV_NONE and ticks_diff(now, self._overlay_until) >= 0:
+            self._overlay_next(now)
+
+    def frame_dirty(self, now):
+        if self._overlay_kind != _OV_NONE:
+            return self.overlay.dirty(now)
+        return self.renderer.dirty(now)
+
+    def frame(self, now):
+        """bytearray, 3 bytes (r, g, b) per point, at full scale (the driver caps it)."""
+        if self._overlay_kind != _OV_NONE:
+            return self.overlay.frame(now)
+        return self.renderer.frame(now)
+
+    def _sensed(self, now, stable):
+        mine = self.stable
+        touched = self.touched
+        changes = None  # type: list[str] | None
+        if self.raw:
+            changes = []
+        for i in range(self.n):
+            v = 1 if stable[i] else 0
+            if mine[i] != v:
+                mine[i] = v
+                touched[i] = 1
+                if changes is not None:
+                    changes.append(("+" if v else "-") + self.game.geometry.names[i])
+        if changes:
+            self._send_event("raw", " ".join(changes))
+        phase = self.phase
+        if phase == PLAY:
+            self._evaluate(now)
+        elif phase == SETUP:
+            self._check_setup(now)
+        elif self.stable == self._start_occ:
+            # Game over and the pieces set up again: a new game with the same rules.
+            self._new_game(str(self.game.ruleset), now)
+            self._send_state()
+
+    def _buttons(self, now, buttons):
+        if buttons & BACK:
+            try:
+                self._takeback(now)
+            except ValueError:
+                pass  # nothing to take back: the button does nothing
+        if buttons & OK:
+            self._ok(now)
+        if buttons & HINT:
+            self._hint_button(now)
+
+    def _fire(self, now):
+        what = self._due_what
+        self._due_what = _DUE_NONE
+        if self.phase != PLAY:
+            return
+        if what == _DUE_COMMIT and self._pending is not None:
+            self._commit(now, self._pending)
+        elif what == _DUE_ERROR:
+            self._show_error(now)
+
+    def _set_due(self, now, delay, what):
+        self._due = ticks_add(now, delay)
+        self._due_what = what
+
+    # -- play -----------------------------------------------------------------------
+    def _evaluate(self, now):
+        """Classify the stable board in the current position and act on it."""
+        pos = self.pos
+        if pos is None:
+            return
+        r = infer(pos, self.stable, self.touched)
+        pending = self._pending
+        if r.kind == ERROR and pending is not None and self._commit_if_next(now, pending):
+            return
+        if r.kind == ERROR and self._is_previous_position():
+            self._auto_takeback(now)
+            return
+        self.result = r
+        self._pending = None
+        self._due_what = _DUE_NONE
+        self._error_shown = False
+        host = self.host
+        team = self.game.team_of(self.game.turn)
+        if host is not None:
+            if r.kind == FINISHED and host in r.finished:
+                self._pending = host
+                self._set_due(now, self.commit_delay, _DUE_COMMIT)
+                L.paint_progress(self.renderer, pos, r, team, host)
+            elif r.kind == SAME:
+                L.paint_idle(self.renderer, pos, team, None, host)
+            elif (r.kind == PROGRESS or r.kind == FINISHED) and host in r.candidates:
+                L.paint_progress(self.renderer, pos, r, team, host)
+            else:
+                # Not the host's move: say so after error_ms (a half-made move of the
+                # right one may pass through such a state only briefly).
+                self._set_due(now, self.error_delay, _DUE_ERROR)
+            return
+        if r.kind == SAME:
+            L.paint_idle(self.renderer, pos, team, self.hint)
+        elif r.kind == PROGRESS:
+            L.paint_progress(self.renderer, pos, r, team)
+        elif r.kind == FINISHED:
+            self._pending = r.finished[0]
+            self._set_due(now, self.settle_delay if r.extendable else self.commit_delay, _DUE_COMMIT)
+            L.paint_progress(self.renderer, pos, r, team)
+        else:
+            if r.stuck >= 0:
+                L.paint_stuck(self.renderer, pos, r.stuck)
+            self._set_due(now, self.error_delay, _DUE_ERROR)
+
+    def _commit_if_next(self, now, pending):
+        """The board moved on before ``pending`` was committed (a quick reply, or the
+        opponent's lift after a chain stopped early): if the board makes sense after
+        ``pending``, commit it and go on from there. Returns True if it did."""
+        game = self.game
+        game.push(pending.move)
+        after = Position(game)
+        r = infer(after, self.stable, None)
+        game.pop()
+        if r.kind == ERROR:
+            return False
+        self._commit(now, pending, after)
+        return True
+
+    def _is_previous_position(self):
+        game = self.game
+        if not game.move_stack:
+            return False
+        prev = self._prev_occ
+        if prev is None:
+            move = game.pop()
+            prev = game.occupancy()
+            game.push(move)
+            self._prev_occ = prev
+        return self.stable == prev
+
+    def _commit(self, now, foot, after=None):
+        game = self.game
+        before = self.pos.occ if self.pos is not None else None
+        game.push(foot.move)
+        if after is None:
+            after = Position(game)
+        index = len(game.move_stack) - 1
+        text = foot.move.text()
+        if self.journal is not None:
+            self.journal.move(index, text)
+        self._send_move(index, text)
+        self.commits += 1
+        self.pos = after
+        self._prev_occ = before
+        self._pending = None
+        self._due_what = _DUE_NONE
+        self.host = None
+        self.hint = None
+        self._hint_i = -1
+        self.result = None
+        # Points that differ from the new position were touched for the next move.
+        touched = self.touched
+        occ = after.occ
+        stable = self.stable
+        for i in range(self.n):
+            touched[i] = 1 if occ[i] != stable[i] else 0
+        if game.is_game_over():
+            self._enter_over(now)
+            return
+        if after.pass_move is not None:
+            self._commit_pass(now)
+            return
+        self._evaluate(now)
+
+    def _commit_pass(self, now):
+        """A forced pass needs no action: commit it and show it for a moment."""
+        game = self.game
+        team = game.team_of(game.turn)
+        L.paint_pass(self.overlay, game.board, self._team_of_code, team)
+        self._overlay_kind = _OV_NOTICE
+        self._overlay_until = ticks_add(now, NOTICE_MS)
+        pos = self.pos
+        if pos is None or pos.pass_move is None:
+            pos = Position(game)
+        self.pos = pos
+        self._commit(now, pos.foot[0])
+
+    def _show_error(self, now):
+        r = self.result
+        pos = self.pos
+        if r is None or pos is None:
+            return
+        self._error_shown = True
+        names = self.game.geometry.names
+        missing = " ".join([names[p] for p in r.gone])
+        extra = " ".join([names[p] for p in r.added])
+        if self.host is not None:
+            seen = r.move.text() if r.kind == FINISHED else "another position"
+            self.last_error = "expected %s, the board shows %s" % (self.host.move.text(), seen)
+            self._send_event("wrong", self.last_error)
+            L.paint_error(self.renderer, pos, r, self.host)
+            return
+        if r.stuck >= 0:
+            self.last_error = "%s may not move" % names[r.stuck]
+            self._send_event("error", self.last_error)
+            return  # the stuck picture stays: it says what may move instead
+        self.last_error = "missing: %s; extra: %s" % (missing or "-", extra or "-")
+        self._send_event("error", self.last_error)
+        L.paint_error(self.renderer, pos, r)
+
+    # -- take-back ------------------------------------------------------------------
+    def _auto_takeback(self, now):
+        """The player restored the position before the last move: take it back."""
+        self._takeback(now)
+
+    def _takeback(self, now):
+        game = self.game
+        if self.phase == OVER and game._declared is not None:
+            game.clear_agreement()
+            if self.journal is not None:
+                self.journal.end("clear", "")
+            self._send_event("takeback", "end")
+            self._send_state()
+            self._enter_setup(now)
+            return
+        if not game.move_stack:
+            raise ValueError("nothing to take back: no move has been played in this game")
+        game.clear_agreement()
+        game.pop()
+        index = len(game.move_stack)
+        if self.journal is not None:
+            self.journal.takeback(index)
+        self._reset_game_state()
+        self._send_event("takeback", str(index))
+        self._send_state()
+        self._enter_setup(now)
+
+    # -- buttons --------------------------------------------------------------------
+    def _ok(self, now):
+        if self.phase == PLAY and self._pending is not None:
+            self._commit(now, self._pending)
+        elif self.phase == OVER:
+            self._new_game(str(self.game.ruleset), now)
+            self._send_state()
+
+    def _hint_button(self, now):
+        """HINT: show the next legal move (cycling), and ask the host for its own."""
+        if self.phase != PLAY or self.pos is None or not self.pos.foot:
+            return
+        self._send_event("button", "hint")
+        foot = self.pos.foot
+        self._hint_i = (self._hint_i + 1) % len(foot)
+        self.hint = foot[self._hint_i]
+        self._evaluate(now)
+
+    # -- host commands (zuni_link.session calls these) -------------------------------
+    def command(self, name, arg, now=None):
+        """A host request; raises ValueError(message naming the input) to refuse it."""
+        if now is None:
+            # The session calls this from poll(now), in the same scan as step(now).
+            now = self._now
+        arg = arg.strip() if isinstance(arg, str) else " ".join(arg)
+        if name == "new":
+            self._ruleset_for_board(arg)
+            self._new_game(arg, now)
+        elif name == "takeback":
+            self._takeback(now)
+        elif name == "hostmove":
+            pos = self._require_play("hostmove " + arg)
+            self.host = pos.find(self.game.parse_move(arg))
+            self.hint = None
+            self._evaluate(now)
+        elif name == "hint":
+            pos = self._require_play("hint " + arg)
+            if arg:
+                self.hint = pos.find(self.game.parse_move(arg))
+            else:
+                self.hint = None
+            self._evaluate(now)
+        elif name == "ledtest":
+            self._overlay_kind = _OV_LEDTEST
+            self._overlay_step = 0
+            L.paint_ledtest(self.overlay, 0)
+            self._overlay_until = ticks_add(now, L.LEDTEST_STEP_MS)
+        elif name == "raw":
+            if arg not in ("on", "off"):
+                raise ValueError("raw takes on or off, not %r" % (arg,))
+            self.raw = arg == "on"
+        elif name == "resign":
+            side = side_from_name(arg)
+            if side >= len(SIDE_NAMES) or not self._plays(side):
+                raise ValueError("%s does not play in %s" % (arg, self.game.ruleset))
+            self._require_not_over("resign " + arg)
+            self.game.resign(side)
+            if self.journal is not None:
+                self.journal.end("resign", arg)
+            self._enter_over(now)
+        elif name == "agree":
+            if arg not in ("draw", "count"):
+                raise ValueError("agree takes draw or count, not %r" % (arg,))
+            self._require_not_over("agree " + arg)
+            self.game.agree(arg)
+            if self.journal is not None:
+                self.journal.end("agree", arg)
+            self._enter_over(now)
+        elif name == "ok":
+            self._ok(now)
+        else:
+            raise ValueError("unknown command %r" % (name,))
+
+    def _plays(self, side):
+        names = self.game.team_names()
+        if len(names) and "+" in names[0]:
+            return True  # four players: every side plays
+        return side == 0 or side == 2
+
+    def _require_play(self, what):
+        pos = self.pos
+        if self.phase != PLAY or pos is None:
+            raise ValueError("%s: no game in play (the board is in %s)" % (what, PHASE_NAMES[self.phase]))
+        return pos
+
+    def _require_not_over(self, what):
+        if self.phase == OVER or self.game.is_game_over():
+            raise ValueError("%s: the game is already over" % (what,))
+
+    def _overlay_next(self, now):
+        if self._overlay_kind == _OV_LEDTEST and self._overlay_step < len(L.LEDTEST_COLOURS) - 1:
+            self._overlay_step += 1
+            L.paint_ledtest(self.overlay, self._overlay_step)
+            self._overlay_until = ticks_add(now, L.LEDTEST_STEP_MS)
+            return
+        self._overlay_kind = _OV_NONE
+        self.renderer._drawn_version = -1  # the game picture must be drawn again
+
+    # -- what the link asks ---------------------------------------------------------
+    def hello_info(self):
+        return {
+            "fw": FIRMWARE_VERSION,
+            "layout": self.layout.name,
+            "ruleset": str(self.game.ruleset),
+            "phase": PHASE_NAMES[self.phase],
+        }
+
+    def state_info(self):
+        game = self.game
+        info = {
+            "game": self.game_id,
+            "moves": len(game.move_stack),
+            "ruleset": str(game.ruleset),
+            "phase": PHASE_NAMES[self.phase],
+            "turn": SIDE_NAMES[game.turn],
+        }
+        if self.phase == OVER:
+            outcome = game.outcome()
+            if outcome is not None:
+                info["result"] = outcome.result
+                info["termination"] = outcome.termination
+        if self.host is not None:
+            info["hostmove"] = self.host.move.text()
+        if self._error_shown and self.last_error:
+            info["error"] = self.last_error.replace(" ", "_")
+        return info
+
+    def moves_from(self, index):
+        stack = self.game.move_stack
+        return [m.text() for m in stack[index:]]
+
+    # -- for tests and tools --------------------------------------------------------
+    def describe(self):
+        """The LED picture as text (point:colour/pattern)."""
+        r = self.overlay if self._overlay_kind != _OV_NONE else self.renderer
+        return r.describe(self.game.geometry.names)

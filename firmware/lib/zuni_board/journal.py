@@ -1,0 +1,285 @@
+"""Append-only journal of the games played on the board, on the flash filesystem.
+
+One text file per game in ``journal_dir`` (``zj00007.txt``), one record per line, each
+line ending in ``*`` and a CRC-16 of the rest, so that a write torn by a power cut is
+detected and dropped::
+
+    Z1 00007-3fa2 mosona*1c2b          header: format, game id, ruleset
+    M 0 s3xm4-m5*8e01                  move 0 committed
+    M 1 n5xm5-m4*77a0
+    U 1*4d1e                           move 1 taken back
+    E resign north*02ff                an end that is not a board position
+
+Each record is appended and the file closed (which commits it on littlefs) as the
+move is committed. Only the newest ``keep`` games are kept, so flash use stays bounded.
+
+>>> j = Journal("/")
+>>> gid = j.start("mosona")
+>>> j.move(0, "s3xm4-m5")
+>>> j.resume()         # after a reset: (game id, ruleset text, [move texts], end or None)
+('00001-3fa2', 'mosona', ['s3xm4-m5'], None)
+"""
+
+import os
+
+PREFIX = "zj"
+SUFFIX = ".txt"
+FORMAT = "Z1"
+
+
+class JournalError(ValueError):
+    """A journal operation was given bad input (the message names it)."""
+
+
+def crc16(data):
+    """CRC-16/CCITT-FALSE of a str or bytes: ``crc16("123456789") == 0x29B1``."""
+    if isinstance(data, str):
+        data = data.encode()
+    crc = 0xFFFF
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+    return crc
+
+
+def seal(body):
+    """One journal line: ``seal("M 0 a-b") == "M 0 a-b*xxxx\\n"``."""
+    return "%s*%04x\n" % (body, crc16(body))
+
+
+def unseal(line):
+    """The body of a sound journal line, or None for a torn or corrupted one."""
+    if not line.endswith("\n"):
+        return None
+    line = line[:-1]
+    star = line.rfind("*")
+    if star < 0 or len(line) - star != 5:
+        return None
+    body = line[:star]
+    try:
+        crc = int(line[star + 1 :], 16)
+    except ValueError:
+        return None
+    if crc16(body) != crc:
+        return None
+    return body
+
+
+def _join(directory, name):
+    if directory.endswith("/"):
+        return directory + name
+    return directory + "/" + name
+
+
+def _random_hex():
+    try:
+        raw = os.urandom(2)
+        return "%02x%02x" % (raw[0], raw[1])
+    except (AttributeError, OSError):
+        return "0000"
+
+
+class Journal:
+    """The journal directory. ``keep``: how many game files to keep (newest first)."""
+
+    def __init__(self, directory, keep=8):
+        if keep < 1:
+            raise JournalError("keep must be at least 1, not %r" % (keep,))
+        self.directory = directory
+        self.keep = keep
+        self.path = None  # type: str | None
+        self.game_id = None  # type: str | None
+
+    # -- files --------------------------------------------------------------
+    def numbers(self):
+        """Numbers of the game files present, ascending."""
+        out = []  # type: list[int]
+        try:
+            names = os.listdir(self.directory)
+        except OSError:
+            return out
+        for name in names:
+            if name.startswith(PREFIX) and name.endswith(SUFFIX):
+                digits = name[len(PREFIX) : len(name) - len(SUFFIX)]
+                if digits.isdigit():
+                    out.append(int(digits))
+        out.sort()
+        return out
+
+    def _file(self, number):
+        return _join(self.directory, "%s%05d%s" % (PREFIX, number, SUFFIX))
+
+    def _append(self, body):
+        if self.path is None:
+            raise JournalError("no game started: call start() or resume() first")
+        # Open, write, close for every record: closing commits the write on littlefs,
+        # so a power cut loses at most the record being written.
+        f = open(self.path, "a")
+        try:
+            f.write(seal(body))
+        finally:
+            f.close()
+
+    def prune(self):
+        """Delete the oldest game files beyond ``keep``."""
+        numbers = self.numbers()
+        while len(numbers) > self.keep:
+            number = numbers.pop(0)
+            path = self._file(number)
+            if path != self.path:
+                try:
+                    os.remove(path)
+                except OSError:
+                    pass
+
+    # -- writing ------------------------------------------------------------
+    def start(self, ruleset_text):
+        """Begin a new game file; returns its game id."""
+        ruleset_text = str(ruleset_text)
+        if not ruleset_text or "\n" in ruleset_text or "*" in ruleset_text:
+            raise JournalError("bad ruleset text %r for the journal" % (ruleset_text,))
+        numbers = self.numbers()
+        number = (numbers[-1] + 1) if numbers else 1
+        self.game_id = "%05d-%s" % (number, _random_hex())
+        self.path = self._file(number)
+        f = open(self.path, "w")
+        try:
+            f.write(seal("%s %s %s" % (FORMAT, self.game_id, ruleset_text)))
+        finally:
+            f.close()
+        self.prune()
+        return self.game_id
+
+    def move(self, index, text):
+        """Record move number ``index`` (0-based) as committed."""
+        if not text or " " in text or "*" in text or "\n" in text:
+            raise JournalError("bad move text %r for the journal" % (text,))
+        self._append("M %d %s" % (index, text))
+
+    def takeback(self, index):
+        """Record that move ``index`` (the last one) was taken back."""
+        self._append("U %d" % (index,))
+
+    def end(self, how, arg):
+        """Record an end that is not a board position: ``end("resign", "north")``,
+        ``end("agree", "draw")``; or ``end("clear", "")`` when such an end is undone."""
+        self._append("E %s %s" % (how, arg))
+
+    # -- reading ------------------------------------------------------------
+    def read(self, number):
+        """(game id, ruleset, moves, end, sound_lines, torn) of one game file.
+
+        Records after a torn or corrupted one are dropped with it."""
+        path = self._file(number)
+        f = open(path, "r")
+        try:
+            lines = f.read()
+        finally:
+            f.close()
+        game_id = None
+        ruleset = None
+        moves = []  # type: list[str]
+        end = None  # type: tuple[str, str] | None
+        sound = []  # type: list[str]
+        torn = False
+        start = 0
+        while start < len(lines):
+            stop = lines.find("\n", start)
+            line = lines[start:] if stop < 0 else lines[start : stop + 1]
+            start = len(lines) if stop < 0 else stop + 1
+            body = unseal(line)
+            if body is None or not self._apply(body, moves, sound):
+                torn = True
+                break
+            if body.startswith(FORMAT + " "):
+                if game_id is not None:
+                    torn = True
+                    break
+                parts = body.split(" ", 2)
+                if len(parts) != 3:
+                    torn = True
+                    break
+                game_id = parts[1]
+                ruleset = parts[2]
+            elif game_id is None:
+                torn = True
+                break
+            elif body[0] == "E":
+                parts = body.split(" ", 2)
+                if parts[1] == "clear":
+                    end = None
+                else:
+                    end = (parts[1], parts[2] if len(parts) > 2 else "")
+            elif body[0] == "U":
+                end = None
+            sound.append(line)
+        return game_id, ruleset, moves, end, sound, torn
+
+    def _apply(self, body, moves, sound):
+        """Apply a move or take-back record to ``moves``; False if it does not fit."""
+        kind = body[:2]
+        if kind == "M ":
+            parts = body.split(" ")
+            if len(parts) != 3 or not parts[1].isdigit() or int(parts[1]) != len(moves):
+                return False
+            moves.append(parts[2])
+        elif kind == "U ":
+            parts = body.split(" ")
+            if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) != len(moves) - 1:
+                return False
+            moves.pop()
+        elif kind == "E ":
+            return len(body.split(" ")) >= 2
+        elif not body.startswith(FORMAT + " "):
+            return False
+        return True
+
+    def resume(self):
+        """The newest game in the journal as (game id, ruleset, move texts, end), or None.
+
+        ``end`` is None or (how, arg) for a resignation or agreement. A torn last record
+        is dropped and the file rewritten without it, so later appends stay readable.
+        Whether the game is finished is for the rules engine to say (see
+        ``BoardApp``); the journal only keeps the record. Appends then go to this game."""
+        numbers = self.numbers()
+        while numbers:
+            number = numbers.pop()
+            try:
+                game_id, ruleset, moves, end, sound, torn = self.read(number)
+            except OSError:
+                continue
+            if game_id is None or ruleset is None:
+                continue
+            self.path = self._file(number)
+            self.game_id = game_id
+            if torn:
+                self._rewrite(sound)
+            return game_id, ruleset, moves, end
+        return None
+
+    def _rewrite(self, lines):
+        path = self.path
+        if path is None:
+            return
+        tmp = path + ".tmp"
+        f = open(tmp, "w")
+        try:
+            for line in lines:
+                f.write(line)
+        finally:
+            f.close()
+        os.rename(tmp, path)
+
+    def size(self):
+        """Bytes used by the journal's game files."""
+        total = 0
+        for number in self.numbers():
+            try:
+                total += os.stat(self._file(number))[6]
+            except OSError:
+                pass
+        return total
