@@ -111,13 +111,8 @@ class BoardGeometry:
 
 
 def board_geometry(text: str) -> BoardGeometry:
-    """The geometry of a ruleset: the rules engine's, or RULES.md's computed here while
-    the engine for that game is not in the tree yet."""
-    ruleset = zuni.parse_ruleset(text)
-    try:
-        geometry = zuni.new_game(ruleset).geometry
-    except ImportError:
-        return _geometry_from_rules(ruleset)
+    """The geometry of a ruleset, from the rules engine (tests cross-check it with RULES.md)."""
+    geometry = zuni.new_game(zuni.parse_ruleset(text)).geometry
     return BoardGeometry(
         shape=str(geometry.shape),
         names=tuple(str(n) for n in geometry.names),
@@ -125,61 +120,3 @@ def board_geometry(text: str) -> BoardGeometry:
         lines=tuple(tuple(int(p) for p in line) for line in geometry.lines),
         homes={int(side): tuple(int(p) for p in points) for side, points in dict(geometry.homes).items()},
     )
-
-
-def _geometry_from_rules(ruleset: Any) -> BoardGeometry:
-    if ruleset.game_id == "awithlaknakwe":
-        return _square_geometry(int(ruleset["players"]))
-    if ruleset.game_id == "mosona":
-        return _line_geometry(8, ruleset["board"] == "lined")
-    return _line_geometry(16 if ruleset["size"] == "long" else 8, True)
-
-
-def _line_geometry(k: int, lined: bool) -> BoardGeometry:
-    """RULES.md "Board" of the line games: m1..m(K+1) at (i, 0), n/s at (i + 0.5, +-1)."""
-    names: list[str] = []
-    coords: list[tuple[float, float]] = []
-    for i in range(1, k + 2):
-        names.append("m%d" % i)
-        coords.append((float(i), 0.0))
-    for row, y in (("n", 1.0), ("s", -1.0)):
-        for i in range(1, k + 1):
-            names.append("%s%d" % (row, i))
-            coords.append((i + 0.5, y))
-    at = {name: i for i, name in enumerate(names)}
-    middle = tuple(at["m%d" % i] for i in range(1, k + 2))
-    lines: list[tuple[int, ...]] = [middle]
-    for row in ("n", "s"):
-        zigzag: list[int] = [at["m1"]]
-        for i in range(1, k + 1):
-            zigzag += [at["%s%d" % (row, i)], at["m%d" % (i + 1)]]
-        lines.append(tuple(zigzag))
-        if lined:
-            lines.append(tuple(at["%s%d" % (row, i)] for i in range(1, k + 1)))
-    half = k // 2
-    south = tuple(at["s%d" % i] for i in range(1, k + 1)) + tuple(at["m%d" % i] for i in range(half + 2, k + 2))
-    north = tuple(at["n%d" % i] for i in range(1, k + 1)) + tuple(at["m%d" % i] for i in range(1, half + 1))
-    return BoardGeometry("lines", tuple(names), tuple(coords), tuple(lines), {zuni.SOUTH: south, zuni.NORTH: north})
-
-
-def _square_geometry(players: int) -> BoardGeometry:
-    """RULES.md's Awithlaknakwe board: 12x12 plus six squares centred on each side."""
-    squares: list[tuple[int, int]] = []
-    for r in range(-1, 13):
-        for c in range(-1, 13):
-            main = 0 <= c <= 11 and 0 <= r <= 11
-            ns_arm = r in (-1, 12) and 3 <= c <= 8
-            we_arm = c in (-1, 12) and 3 <= r <= 8
-            if main or ns_arm or we_arm:
-                squares.append((c, r))
-    names = tuple("%s%d" % (chr(ord("a") + c + 1), r + 2) for c, r in squares)
-    at = {name: i for i, name in enumerate(names)}
-    homes = {
-        zuni.SOUTH: tuple(at["%s1" % f] for f in "efghij"),
-        zuni.NORTH: tuple(at["%s14" % f] for f in "efghij"),
-    }
-    if players == 4:
-        homes[zuni.WEST] = tuple(at["a%d" % r] for r in range(5, 11))
-        homes[zuni.EAST] = tuple(at["n%d" % r] for r in range(5, 11))
-    coords = tuple((float(c), float(r)) for c, r in squares)
-    return BoardGeometry("squares", names, coords, (), homes)
