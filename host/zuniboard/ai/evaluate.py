@@ -167,7 +167,7 @@ class _AwithEvaluator:
         pcredit = self.priest_credit
         # Captures so far are score already (AwithGame.taken, per team).
         taken = game.taken
-        value = [PIECE * taken[0], PIECE * taken[1]]
+        value: list[int] = [PIECE * taken[0], PIECE * taken[1]]
         for point in range(len(board)):
             code = board[point]
             if not code:

@@ -9,9 +9,9 @@ same position always give the same move, on any machine and under any load:
 =====  ==========  ===========  =========================================
 level  time/move   node budget  meant for
 =====  ==========  ===========  =========================================
-1      0.05 s      300          beginners: sees captures, little else
-2      0.1 s       1 000
-3      0.2 s       3 000        the default
+1      0.05 s      1 000        beginners: sees captures, little else
+2      0.1 s       2 000
+3      0.2 s       4 000        the default
 4      0.5 s       10 000
 5      2 s         40 000       strongest
 =====  ==========  ===========  =========================================
@@ -35,7 +35,7 @@ import zuni
 from zuniboard.ai.search import ProgressCallback, Searcher, SearchResult, StopFlag
 
 LEVEL_TIMES = {1: 0.05, 2: 0.1, 3: 0.2, 4: 0.5, 5: 2.0}
-LEVEL_NODES = {1: 300, 2: 1_000, 3: 3_000, 4: 10_000, 5: 40_000}
+LEVEL_NODES = {1: 1_000, 2: 2_000, 3: 4_000, 4: 10_000, 5: 40_000}
 LEVELS = tuple(sorted(LEVEL_TIMES))
 DEFAULT_LEVEL = 3
 

@@ -1,0 +1,363 @@
+"""The computer player (host/zuniboard/ai): tactics in hand-made positions, team minimax
+in four-player games, determinism, limits, the stop flag, analysis.
+
+Hand-made positions come from the engines' ``from_position``; where a test claims a move
+is the only good one, a brute-force search in the test checks that claim first, so a test
+cannot pass because every move happened to be fine."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+import pytest
+
+import zuni
+from zuni.awith import AwithGame
+from zuni.line import LineGame
+from zuniboard.ai import (
+    WIN_BOUND,
+    GreedyPlayer,
+    RandomPlayer,
+    Searcher,
+    SearchInfo,
+    SearchPlayer,
+    analyze,
+    make_evaluator,
+    make_player,
+    score_text,
+)
+
+SHORT = "kolowis size=short"
+
+
+def wins_within(game: zuni.Game, team: int, plies: int) -> bool:
+    """Brute force: can ``team`` force a win within ``plies`` plies?"""
+    outcome = game.outcome()
+    if outcome is not None:
+        return bool(outcome.winner == team)
+    if plies == 0:
+        return False
+    mine = game.team_of(game.turn) == team
+    for move in game.legal_moves():
+        game.push(move)
+        won = wins_within(game, team, plies - 1)
+        game.pop()
+        if mine and won:
+            return True
+        if not mine and not won:
+            return False
+    return not mine
+
+
+def material_minimax(game: zuni.Game, plies: int) -> int:
+    """Brute force: South's piece lead after ``plies`` plies of best play (line games)."""
+    outcome = game.outcome()
+    if outcome is not None:
+        return 0 if outcome.winner is None else (100 if outcome.winner == 0 else -100)
+    if plies == 0:
+        return int(game.counts[0] - game.counts[1])
+    values = []
+    for move in game.legal_moves():
+        game.push(move)
+        values.append(material_minimax(game, plies - 1))
+        game.pop()
+    return max(values) if game.turn == zuni.SOUTH else min(values)
+
+
+# -- forced wins ------------------------------------------------------------------
+
+
+def test_takes_the_last_piece_when_capture_is_optional() -> None:
+    game = LineGame.from_position(SHORT + " capture=free", "south m3 s6 n7 north m4", "south")
+    winning = [m for m in game.legal_moves() if m.captures]
+    assert winning and len(winning) < len(game.legal_moves())
+    for seed in range(3):
+        assert SearchPlayer(1, seed, deterministic=True).choose(game) in winning
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "position"),
+    [
+        (SHORT, "south s7 s4 n5 north s8 m5"),
+        (SHORT, "south n1 n3 m6 north s3 n2"),
+        ("mosona", "south m8 m9 s8 north m6 s6"),
+        ("mosona", "south m2 m6 m3 north m1 s1"),
+    ],
+)
+def test_finds_a_win_in_two_moves(ruleset: str, position: str) -> None:
+    game = LineGame.from_position(ruleset, position, "south")
+    moves = game.legal_moves()
+    winning = []
+    for move in moves:
+        game.push(move)
+        if wins_within(game, 0, 2):
+            winning.append(move)
+        game.pop()
+    # The position is a real test: a win exists, most moves miss it, none wins at once.
+    assert winning and len(winning) * 2 < len(moves)
+    assert not wins_within(game, 0, 1)
+    result = Searcher().search(game, node_limit=3000)
+    assert result.best_move in winning
+    assert result.score >= WIN_BOUND
+    assert score_text(result.score) == "win in 3"
+
+
+# -- captures and recaptures --------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "position",
+    [
+        "south m6 s7 s4 n5 north s6 m5 m1 n6",  # the double capture walks into a double recapture
+        "south m6 m7 m5 s1 north n4 s2 m8 m1",  # s1xs2-s3 is recaptured twice
+    ],
+)
+def test_avoids_a_capture_that_is_recaptured(position: str) -> None:
+    game = LineGame.from_position(SHORT, position, "south")
+    values = {}
+    for move in game.legal_moves():
+        game.push(move)
+        values[move] = material_minimax(game, 3)
+        game.pop()
+    best = max(values.values())
+    most = max(len(m.captures) for m in values)
+    # A greedy player may pick a losing exchange here; the search must not.
+    assert any(values[m] <= best - 2 for m in values if len(m.captures) == most)
+    for level in (1, 3):
+        move = SearchPlayer(level, seed=level, deterministic=True).choose(game)
+        assert values[move] == best, (str(move), {str(m): v for m, v in values.items()})
+    # Even one ply deep, the capture search at the horizon sees the recapture.
+    shallow = Searcher().search(game, max_depth=1)
+    assert values[shallow.best_move] == best, str(shallow.best_move)
+
+
+def test_awithlaknakwe_takes_a_custody_capture() -> None:
+    game = AwithGame.from_position("awithlaknakwe", {"d3": "s", "g6": "s", "f5": "n", "k12": "n"}, "south")
+    capture = game.parse_move("d3-e4")
+    assert capture.captures and sum(1 for m in game.legal_moves() if m.captures) == 1
+    result = Searcher().search(game, node_limit=2000)
+    assert result.best_move == capture
+    assert result.score > 50
+
+
+# -- four players: the turn order does not alternate teams -----------------------------
+
+
+def test_four_players_plan_with_the_partner_who_moves_next() -> None:
+    # Order swne: West moves, then North (same team). e7-f6 gives North the anchor for
+    # the custody capture i9-h8xg7; a search that alternated teams would avoid it.
+    game = AwithGame.from_position("awithlaknakwe players=4", {"e7": "w", "i9": "n", "g7": "s", "b2": "e"}, "west")
+    setup = game.parse_move("e7-f6")
+    assert not any(m.captures for m in game.legal_moves())
+    result = Searcher().search(game, node_limit=2000)
+    assert result.best_move == setup
+    assert result.score > 50  # West's team gains a piece
+
+
+@pytest.mark.parametrize("ruleset", ["awithlaknakwe players=4", "awithlaknakwe players=4 teams=combined"])
+def test_four_player_games_get_legal_moves(ruleset: str) -> None:
+    game = zuni.new_game(ruleset)
+    player = SearchPlayer(1, seed=3, deterministic=True, node_limit=300)
+    for _ in range(12):
+        move = player.choose(game)
+        assert move in game.legal_moves()
+        game.push(move)
+    assert game.ply() == 12
+
+
+# -- determinism, limits, stop, progress -------------------------------------------------
+
+
+def _after(ruleset: str, texts: list[str]) -> zuni.Game:
+    game = zuni.new_game(ruleset)
+    for text in texts:
+        game.push_text(text)
+    return game
+
+
+def _open_position(ruleset: str) -> zuni.Game:
+    """A position past the forced opening, with a real choice of moves."""
+    game = zuni.new_game(ruleset)
+    player = RandomPlayer(4)
+    while len(game.legal_moves()) < 4 or game.ply() < 4:
+        game.push(player.choose(game))
+    return game
+
+
+def test_deterministic_with_a_seed() -> None:
+    game = zuni.new_game(SHORT)
+    rng = RandomPlayer(11)
+    for _ in range(6):
+        game.push(rng.choose(game))
+    first = SearchPlayer(2, seed=5, deterministic=True)
+    second = SearchPlayer(2, seed=5, deterministic=True)
+    move = first.choose(game)
+    # A second player, and the same player again after other searches, agree exactly.
+    first.choose(zuni.new_game("mosona"))
+    assert second.choose(game) == move
+    assert first.choose(game) == move
+    assert first.last is not None and second.last is not None
+    assert first.last.nodes == second.last.nodes
+    assert first.last.score == second.last.score
+
+
+def test_same_position_by_another_history_gives_the_same_move() -> None:
+    # Awithlaknakwe: the same two warriors moved in another order reach the same position.
+    one = _after("awithlaknakwe", ["e1-d2", "e14-f13", "j1-k2", "j14-i13"])
+    two = _after("awithlaknakwe", ["j1-k2", "e14-f13", "e1-d2", "j14-i13"])
+    assert one.key() == two.key()
+    a = SearchPlayer(1, seed=9, deterministic=True).choose(one)
+    b = SearchPlayer(1, seed=9, deterministic=True).choose(two)
+    assert a == b
+
+
+def test_node_budget_is_respected() -> None:
+    game = zuni.new_game("kolowis")
+    result = Searcher().search(game, node_limit=1500)
+    # The budget is checked every few nodes; a quiescence search may run a few past it.
+    assert 0 < result.nodes <= 1500 + 64
+
+
+def test_respects_the_time_limit() -> None:
+    game = _open_position("kolowis")
+    player = SearchPlayer(3, seed=1, time_limit=0.3)
+    start = time.monotonic()
+    move = player.choose(game)
+    elapsed = time.monotonic() - start
+    assert move in game.legal_moves()
+    assert elapsed < 0.9
+    assert player.last is not None and player.last.nodes > 0 and player.last.completed_depth >= 1
+
+
+def test_level_times_are_used() -> None:
+    player = SearchPlayer(1, seed=1)
+    assert player.time_limit == 0.05 and player.node_limit is None
+    player = SearchPlayer(5, seed=1, deterministic=True)
+    assert player.node_limit == 40_000 and player.time_limit is None
+
+
+def test_stop_flag_set_before_search_still_gives_a_legal_move() -> None:
+    game = zuni.new_game("awithlaknakwe")
+    stop = threading.Event()
+    stop.set()
+    player = SearchPlayer(5, seed=1, stop=stop)
+    start = time.monotonic()
+    move = player.choose(game)
+    assert move in game.legal_moves()
+    assert time.monotonic() - start < 1.0
+    assert player.last is not None and player.last.stopped
+
+
+def test_stop_flag_from_another_thread_ends_the_search() -> None:
+    game = _open_position("kolowis")
+    stop = threading.Event()
+    seen: list[SearchInfo] = []
+
+    def progress(info: SearchInfo) -> None:
+        seen.append(info)
+        if info.depth == 2:
+            # As Ctrl-C would, from outside the search loop.
+            threading.Thread(target=stop.set).start()
+
+    player = SearchPlayer(5, seed=1, time_limit=30.0, progress=progress, stop=stop)
+    start = time.monotonic()
+    move = player.choose(game)
+    assert time.monotonic() - start < 10.0
+    assert move in game.legal_moves()
+    assert player.last is not None and player.last.stopped
+    assert [info.depth for info in seen][:2] == [1, 2]
+    assert all(info.best_move in game.legal_moves() and info.nodes > 0 for info in seen)
+    assert seen[0].pv and seen[0].pv[0] == seen[0].best_move
+
+
+def test_search_does_not_change_the_game() -> None:
+    game = _after(SHORT, ["m6-m5"])
+    key, ply = game.key(), game.ply()
+    Searcher().search(game, node_limit=500)
+    assert game.key() == key and game.ply() == ply
+
+
+# -- bad input ------------------------------------------------------------------------
+
+
+def test_bad_level_is_named() -> None:
+    with pytest.raises(ValueError, match="level 9"):
+        SearchPlayer(9)
+    with pytest.raises(ValueError, match="'wizard'"):
+        make_player("wizard")
+
+
+def test_finished_game_has_no_move_to_search() -> None:
+    game = LineGame.from_position(SHORT, "south m3 north n1", "south", quiet=0)
+    game.resign(zuni.NORTH)
+    with pytest.raises(zuni.GameOverError, match="over"):
+        Searcher().search(game, node_limit=100)
+    with pytest.raises(zuni.GameOverError):
+        GreedyPlayer(1).choose(game)
+
+
+def test_bad_limits_are_named() -> None:
+    with pytest.raises(ValueError, match="time_limit"):
+        Searcher().search(zuni.new_game("mosona"), time_limit=0)
+    with pytest.raises(ValueError, match="node_limit"):
+        Searcher().search(zuni.new_game("mosona"), node_limit=-5)
+
+
+# -- simple players, evaluation ------------------------------------------------------------
+
+
+def test_greedy_takes_the_most_pieces() -> None:
+    game = LineGame.from_position(SHORT, "south m6 s7 s4 n5 north s6 m5 m1 n6", "south")
+    for seed in range(5):
+        assert GreedyPlayer(seed).choose(game) == game.parse_move("s7xs6-s5xm5-n4")
+
+
+def test_random_player_plays_legal_moves_to_the_end() -> None:
+    game = zuni.new_game("mosona")
+    player = RandomPlayer(2)
+    while not game.is_game_over():
+        move = player.choose(game)
+        assert move in game.legal_moves()
+        game.push(move)
+    assert game.outcome() is not None
+
+
+def test_evaluation_is_symmetric_at_the_start_and_counts_material() -> None:
+    for ruleset in ("mosona", "kolowis", "awithlaknakwe", "awithlaknakwe players=4"):
+        game = zuni.new_game(ruleset)
+        assert make_evaluator(game)(game) == 0, ruleset
+    ahead = LineGame.from_position(SHORT, "south m3 m6 north n1", "south")
+    assert make_evaluator(ahead)(ahead) >= 100
+    arrived = AwithGame.from_position("awithlaknakwe", {"f14": "s", "g6": "n"}, "south")
+    assert make_evaluator(arrived)(arrived) > 50  # a South warrior on North's home row scores
+
+
+# -- analysis -------------------------------------------------------------------------------
+
+
+def test_analyze_names_better_moves_for_a_blunder() -> None:
+    game = LineGame.from_position(SHORT, "south m6 m7 m5 s1 north n4 s2 m8 m1", "south")
+    game.push_text("s1xs2-s3")
+    analysis = analyze(game, 0, node_limit=4000)
+    assert analysis.move == game.move_stack[0] and analysis.side == zuni.SOUTH
+    assert not analysis.is_best
+    assert "m7xm8-m9" in [str(m) for m, _ in analysis.alternatives]
+    assert all(score > analysis.score for _, score in analysis.alternatives)
+    assert analysis.loss >= 150
+    assert "better" in analysis.summary() and "s1xs2-s3" in analysis.summary()
+
+
+def test_analyze_accepts_the_best_move() -> None:
+    game = LineGame.from_position(SHORT, "south m6 m7 m5 s1 north n4 s2 m8 m1", "south")
+    game.push_text("m7xm8-m9")
+    analysis = analyze(game, 0, node_limit=4000)
+    assert analysis.is_best and analysis.loss == 0
+    assert analysis.summary().endswith("best move")
+    assert game.ply() == 1  # the game is unchanged
+
+
+def test_analyze_bad_index_is_named() -> None:
+    game = _after("mosona", ["s3xm4-m5"])
+    with pytest.raises(IndexError, match="no move 4"):
+        analyze(game, 4)
