@@ -8,10 +8,19 @@
   change); ``wait(ms)`` lets time pass in scan-sized steps.
 """
 
-from zuni_board.app import PLAY, BoardApp
-from zuni_board.layout import Layout
+import sys
 
 import zuni
+
+try:
+    import zuni_board.app  # noqa: F401
+except ImportError:
+    # CPython: firmware/lib is not on the path (MicroPython's MICROPYPATH has it).
+    _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+    sys.path.append(_HERE + "/../../firmware/lib")
+
+from zuni_board.app import PLAY, BoardApp  # noqa: E402
+from zuni_board.layout import Layout  # noqa: E402
 
 
 def board_layout(ruleset, timing=None):
