@@ -9,6 +9,7 @@ parser and the piece letters of ``AwithGame.from_position``.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 
 from zuni.ruleset import parse_ruleset
 
@@ -47,6 +48,12 @@ def home(side: str) -> list[Square]:
 
 
 OPPOSITE = {"south": "north", "north": "south", "west": "east", "east": "west"}
+
+
+@lru_cache(maxsize=64)
+def _options(ruleset: str) -> dict[str, str]:
+    options: dict[str, str] = parse_ruleset(ruleset).options
+    return options
 
 
 @dataclass(frozen=True)
@@ -95,8 +102,7 @@ class RefGame:
 
     # -- options --------------------------------------------------------------
     def option(self, key: str) -> str:
-        value: str = parse_ruleset(self.ruleset)[key]
-        return value
+        return _options(self.ruleset)[key]
 
     def four(self) -> bool:
         return self.option("players") == "4"
