@@ -15,8 +15,8 @@ from zuni import new_game, perft
 from zuni.awith import AwithGame
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-import refgen_awith as ref  # noqa: E402
-from test_rules_awith import PERFT, PERFT_POSITIONS  # noqa: E402  (tests/shared is on sys.path)
+import refgen_awith as ref
+from test_rules_awith import PERFT, PERFT_POSITIONS
 
 # Every option of RULES.md appears in at least one of these.
 RULESETS = (
