@@ -7,6 +7,7 @@ from __future__ import annotations
 import csv
 import io
 import itertools
+import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -189,9 +190,12 @@ def test_drill_positions_match_the_template(layout: Any) -> None:
     leds = _svg_circles(REPO / "hardware" / layout.name / "template.svg", "led-")
     assert len(rows) == len(layout.points)
     offset = layout.mechanics["switch_offset_mm"]
+    angle = math.radians(layout.mechanics["switch_angle_deg"])
     for row in rows:
         assert (float(row["led_x_mm"]), float(row["led_y_mm"])) == leds[row["point"]]
-        assert float(row["switch_x_mm"]) == pytest.approx(float(row["led_x_mm"]) + offset, abs=0.011)
+        assert float(row["switch_x_mm"]) == pytest.approx(float(row["led_x_mm"]) + offset * math.cos(angle), abs=0.011)
+        # North (positive angle) is up on paper: smaller y.
+        assert float(row["switch_y_mm"]) == pytest.approx(float(row["led_y_mm"]) - offset * math.sin(angle), abs=0.011)
         assert (int(row["sensor"]), int(row["led"])) == layout.points[row["point"]]
 
 
@@ -255,3 +259,28 @@ def test_template_at_another_pitch(tmp_path: Path) -> None:
     bad = build_parser().parse_args(["board", "template", "board49", "-o", str(tmp_path / "t.png")])
     with pytest.raises(board_command.UsageError, match=r"t\.png"):
         board_command.run_template(bad)
+
+
+def test_no_magnet_stands_near_a_neighbours_switch(layout: Any) -> None:
+    """magnets.md: a piece's magnet is at least 15 mm (horizontally) from every other
+    point's reed switch, and right above one end of its own."""
+    rows = list(csv.DictReader(io.StringIO((REPO / "hardware" / layout.name / "drill.csv").read_text())))
+    angle = math.radians(layout.mechanics["switch_angle_deg"])
+    d = (math.cos(angle), -math.sin(angle))
+    half = 7.0  # a 14 mm glass body
+
+    def distance(row: dict[str, str], mx: float, my: float) -> float:
+        sx, sy = float(row["switch_x_mm"]), float(row["switch_y_mm"])
+        t = max(-half, min(half, (mx - sx) * d[0] + (my - sy) * d[1]))
+        return math.hypot(mx - sx - t * d[0], my - sy - t * d[1])
+
+    nearest = min(
+        distance(other, float(row["led_x_mm"]), float(row["led_y_mm"]))
+        for row in rows
+        for other in rows
+        if other is not row
+    )
+    assert nearest >= 15.0, nearest
+    for row in rows:
+        own_end = abs(layout.mechanics["switch_offset_mm"] - half)
+        assert own_end <= 2.0 and distance(row, float(row["led_x_mm"]), float(row["led_y_mm"])) == pytest.approx(0.0)

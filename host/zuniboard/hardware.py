@@ -371,13 +371,32 @@ def _csv(value: str) -> str:
 
 
 def _marks(layout: Any, geometry: BoardGeometry, place: Placement) -> list[tuple[str, float, float, float, float]]:
-    """(point, LED x, LED y, switch x, switch y) in mm on the template."""
+    """(point, LED x, LED y, switch centre x, switch centre y) in mm on the template.
+
+    The switch lies along ``switch_angle_deg`` (0 = East, 90 = North), its centre
+    ``switch_offset_mm`` from the point along that direction (paper y grows down)."""
+    dx, dy = _switch_direction(layout)
     offset = layout.mechanics["switch_offset_mm"]
     out = []
     for name in geometry.names:
         x, y = place.at(*geometry.coords[geometry.index[name]])
-        out.append((name, x, y, x + offset, y))
+        out.append((name, x, y, x + offset * dx, y + offset * dy))
     return out
+
+
+def _switch_direction(layout: Any) -> tuple[float, float]:
+    angle = math.radians(layout.mechanics["switch_angle_deg"])
+    return (round(math.cos(angle), 9), round(-math.sin(angle), 9))
+
+
+def _switch_outline(layout: Any, sx: float, sy: float) -> list[tuple[float, float]]:
+    """Corners of the switch channel around its centre."""
+    dx, dy = _switch_direction(layout)
+    hl, hw = SWITCH_LEN_MM / 2, SWITCH_WIDTH_MM / 2
+    return [
+        (sx + a * hl * dx - b * hw * dy, sy + a * hl * dy + b * hw * dx)
+        for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))
+    ]
 
 
 def _board_lines(geometry: BoardGeometry, place: Placement) -> list[list[tuple[float, float]]]:
@@ -428,14 +447,8 @@ def template_svg(layout: Any, pitch: float | None = None) -> str:
             'stroke-dasharray="1,1"/>' % (name, _f(lx), _f(ly), _f(r_piece), "#c60" if home else "#888")
         )
         out.append(
-            '<rect id="switch-%s" x="%s" y="%s" width="%s" height="%s" fill="none" stroke="#06c" stroke-width="0.3"/>'
-            % (
-                name,
-                _f(sx - SWITCH_LEN_MM / 2),
-                _f(sy - SWITCH_WIDTH_MM / 2),
-                _f(SWITCH_LEN_MM),
-                _f(SWITCH_WIDTH_MM),
-            )
+            '<polygon id="switch-%s" points="%s" fill="none" stroke="#06c" stroke-width="0.3"/>'
+            % (name, " ".join("%s,%s" % (_f(x), _f(y)) for x, y in _switch_outline(layout, sx, sy)))
         )
         out.append(
             '<circle id="led-%s" cx="%s" cy="%s" r="%s" fill="none" stroke="#c00" stroke-width="0.3"/>'
@@ -452,7 +465,7 @@ def template_svg(layout: Any, pitch: float | None = None) -> str:
         '<path d="M10 %sh100M10 %sv4M110 %sv4" stroke="#000" stroke-width="0.4" fill="none"/>'
         % (_f(y0), _f(y0 - 2), _f(y0 - 2)),
         '<text x="10" y="%s">100 mm: check the print scale. Red: LED holes (%s mm, top plate). Blue: reed switch '
-        "channels (%s x %s mm, underside of the base plate, centre %s mm east of the point). "
+        "channels (%s x %s mm, underside of the base plate, centre %s mm from the point at %s degrees). "
         "Dashed: piece footprint; orange: home points.</text>"
         % (
             _f(y0 + 6),
@@ -460,6 +473,7 @@ def template_svg(layout: Any, pitch: float | None = None) -> str:
             _f(SWITCH_LEN_MM),
             _f(SWITCH_WIDTH_MM),
             _f(layout.mechanics["switch_offset_mm"]),
+            _f(layout.mechanics["switch_angle_deg"]),
         ),
         "</g>",
         "</svg>",
@@ -619,7 +633,8 @@ def template_pdf(layout: Any, pitch: float | None = None) -> bytes:
         ops.append("0.5 0.5 0.5 RG [2 2] 0 d")
         circle(lx, ly, r_piece)
         ops.append("[] 0 d 0 0.4 0.8 RG")
-        rect(sx - SWITCH_LEN_MM / 2, sy - SWITCH_WIDTH_MM / 2, SWITCH_LEN_MM, SWITCH_WIDTH_MM)
+        corners = _switch_outline(layout, sx, sy)
+        ops.append(" ".join("%s %s" % (pt(*c), "m" if i == 0 else "l") for i, c in enumerate(corners)) + " s")
         ops.append("0.8 0 0 RG")
         circle(lx, ly, LED_HOLE_MM / 2)
         ops.append("%s m %s l S" % (pt(lx - 1, ly), pt(lx + 1, ly)))

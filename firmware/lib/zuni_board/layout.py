@@ -50,6 +50,7 @@ LED_DEFAULTS = {
 MECHANICS_DEFAULTS = {
     "pitch_mm": 30.0,
     "switch_offset_mm": 6.0,
+    "switch_angle_deg": 0.0,
 }
 
 _TOP_KEYS = (
@@ -331,6 +332,9 @@ def _mechanics(m):
     out["pitch_mm"] = _number(m.get("pitch_mm", MECHANICS_DEFAULTS["pitch_mm"]), "mechanics.pitch_mm", 10, 200)
     out["switch_offset_mm"] = _number(
         m.get("switch_offset_mm", MECHANICS_DEFAULTS["switch_offset_mm"]), "mechanics.switch_offset_mm", -50, 50
+    )
+    out["switch_angle_deg"] = _number(
+        m.get("switch_angle_deg", MECHANICS_DEFAULTS["switch_angle_deg"]), "mechanics.switch_angle_deg", -180, 180
     )
     return out
 
