@@ -156,3 +156,32 @@ class Table:
     def play(self, texts):
         for t in texts:
             self.do(t)
+
+
+def temp_dir():
+    """A fresh empty directory under /tmp (both interpreters)."""
+    import os
+
+    raw = os.urandom(4)
+    path = "/tmp/zuni-test-%02x%02x%02x%02x" % (raw[0], raw[1], raw[2], raw[3])
+    os.mkdir(path)
+    return path
+
+
+def remove_dir(path):
+    import os
+
+    for name in os.listdir(path):
+        os.remove(path + "/" + name)
+    os.rmdir(path)
+
+
+def journal_with(directory, ruleset, texts):
+    """A journal whose newest game is ``ruleset`` after ``texts``: the app resumes it."""
+    from zuni_board.journal import Journal
+
+    j = Journal(directory)
+    j.start(ruleset)
+    for i in range(len(texts)):
+        j.move(i, texts[i])
+    return j

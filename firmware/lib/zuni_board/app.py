@@ -367,8 +367,18 @@ class BoardApp:
         game.push(pending.move)
         after = Position(game)
         r = infer(after, self.stable, None)
+        ok = r.kind != ERROR
+        if not ok and r.gone and not r.added:
+            # Only pieces of the side now to move are off the board: the opponent
+            # lifted one (even one that may not move), so the turn is over.
+            team = game.team_of(game.turn)
+            board = game.board
+            ok = True
+            for p in r.gone:
+                if not board[p] or game.team_of(piece_side(board[p])) != team:
+                    ok = False
         game.pop()
-        if r.kind == ERROR:
+        if not ok:
             return False
         self._commit(now, pending, after)
         return True
