@@ -100,8 +100,9 @@ def _moves_per_number(ruleset: str) -> int:
     return 2
 
 
-def write_pgn(record: GameRecord) -> str:
-    """One record in the text format, ending with a blank line."""
+def write_pgn(record: GameRecord, *, times: bool = True) -> str:
+    """One record in the text format, ending with a blank line; ``times=False`` leaves
+    out the time comments (for reading on a screen)."""
     tags: list[tuple[str, str]] = []
     for name in _LEADING_TAGS:
         if name == "Date":
@@ -131,7 +132,7 @@ def write_pgn(record: GameRecord) -> str:
         unit = move.text
         if index % group == 0:
             unit = "%d. %s" % (index // group + 1, unit)
-        if move.time is not None:
+        if times and move.time is not None:
             unit += " {[%%time %s]}" % move.time
         units.append(unit)
     units.append(record.result)
@@ -322,7 +323,13 @@ def write_json(records: Sequence[GameRecord]) -> str:
         "version": JSON_VERSION,
         "games": [record_to_json(record) for record in records],
     }
-    return json.dumps(document, indent=2, ensure_ascii=False) + "\n"
+    text = json.dumps(document, indent=2, ensure_ascii=False)
+    # One move per line: JSON strings cannot hold a raw newline, so this only joins
+    # the lines of the move objects.
+    return _MOVE_OBJECT.sub(r"{\1, \2, \3}", text) + "\n"
+
+
+_MOVE_OBJECT = re.compile(r'\{\n\s+("text": [^\n]*),\n\s+("side": [^\n]*),\n\s+("time": [^\n]*)\n\s+\}')
 
 
 _DECODER = json.JSONDecoder()
