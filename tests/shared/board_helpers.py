@@ -185,3 +185,38 @@ def journal_with(directory, ruleset, texts):
     for i in range(len(texts)):
         j.move(i, texts[i])
     return j
+
+
+class MemoryPort:
+    """In-memory serial port for LINK's BoardSession: ``inbox`` is what the host sent,
+    ``outbox`` what the board wrote."""
+
+    def __init__(self):
+        self.inbox = bytearray()
+        self.outbox = bytearray()
+
+    def read_into(self, buf):
+        n = min(len(buf), len(self.inbox))
+        buf[:n] = self.inbox[:n]
+        self.inbox = self.inbox[n:]
+        return n
+
+    def write(self, data):
+        self.outbox += bytes(data)
+        return len(data)
+
+    def send(self, seq, verb, body=""):
+        from zuni_link.codec import encode
+
+        self.inbox += encode(seq, verb, body)
+
+    def frames(self):
+        """Decoded frames (seq, verb, body, checked) written so far; forgets them."""
+        from zuni_link.codec import decode
+
+        out = []
+        lines = bytes(self.outbox).split(b"\n")
+        for line in lines[:-1]:
+            out.append(decode(line))
+        self.outbox = bytearray(lines[-1])
+        return out

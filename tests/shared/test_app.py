@@ -569,3 +569,58 @@ def test_finished_game_in_journal_is_not_resumed():
     t = Table("mosona", journal_dir=d)
     eq(len(t.app.game.move_stack), 0, "a new game")
     remove_dir(d)
+
+
+# -- with LINK's real session -------------------------------------------------------
+
+
+def test_with_the_link_session_host_move_commit_and_errors():
+    from board_helpers import MemoryPort
+    from zuni_link.codec import kv_decode
+    from zuni_link.session import BoardSession
+
+    t = Table("mosona", link=None)
+    port = MemoryPort()
+    session = BoardSession(port, t.app, boot_id="b00t01")
+    t.app.attach(session)
+    t.setup()
+    session.poll(t.now)
+    port.send(1, "hello", "proto=1 host=test")
+    session.poll(t.now)
+    hello = [f for f in port.frames() if f[1] == "hello"][-1]
+    kv = kv_decode(hello[2])
+    eq(kv["ruleset"], "mosona")
+    eq(kv["moves"], "0")
+    eq(kv["game"], t.app.game_id)
+    # The player's move goes to the host.
+    t.do("s3xm4-m5")
+    session.poll(t.now)
+    moves = [f for f in port.frames() if f[1] == "move"]
+    eq(len(moves), 1)
+    assert " 0 s3xm4-m5 " in moves[0][2], moves
+    # An illegal host move is refused with a reason and changes nothing.
+    port.send(2, "hostmove", "n1-m5")
+    session.poll(t.now)
+    errs = [f for f in port.frames() if f[1] == "err"]
+    eq(len(errs), 1)
+    assert "n1-m5" in errs[0][2] and "illegal" in errs[0][2], errs
+    eq(t.app.host, None)
+    # The host's move is carried out on the board and committed.
+    port.send(3, "hostmove", "n5xm5-m4")
+    session.poll(t.now)
+    eq([f[1] for f in port.frames()], ["ok"])
+    t.act("-n5", "+m4", "-m5")
+    t.wait(400)
+    session.poll(t.now)
+    moves = [f for f in port.frames() if f[1] == "move"]
+    eq(len(moves), 1)
+    assert " 1 n5xm5-m4 " in moves[0][2], moves
+    # Resignation through the link: the result reaches the host.
+    port.send(4, "resign", "south")
+    session.poll(t.now)
+    frames = port.frames()
+    events = [f[2] for f in frames if f[1] == "event"]
+    eq(events, ["over north resign"])
+    state = [kv_decode(f[2]) for f in frames if f[1] == "state"][-1]
+    eq(state["phase"], "over")
+    eq(state["result"], "north")
