@@ -196,7 +196,7 @@ def test_drill_positions_match_the_template(layout: Any) -> None:
         assert float(row["switch_x_mm"]) == pytest.approx(float(row["led_x_mm"]) + offset * math.cos(angle), abs=0.011)
         # North (positive angle) is up on paper: smaller y.
         assert float(row["switch_y_mm"]) == pytest.approx(float(row["led_y_mm"]) - offset * math.sin(angle), abs=0.011)
-        assert (int(row["sensor"]), int(row["led"])) == layout.points[row["point"]]
+        assert [int(row["sensor"]), int(row["led"])] == layout.points[row["point"]]
 
 
 def test_netlist_wires_every_sensor_and_led(layout: Any) -> None:

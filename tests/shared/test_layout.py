@@ -62,7 +62,7 @@ def test_small_layout_loads_with_defaults():
     eq(layout.name, "tiny")
     eq(layout.sensor_count, 16)
     eq(layout.led_count, 4)
-    eq(layout.points["d"], (9, 0))
+    eq(layout.points["d"], [9, 0])
     eq(layout.timing["stable_ms"], 150)
     eq(layout.timing["chain_settle_ms"], 2000)
     eq(layout.leds["idle_ma"], 0.6)

@@ -128,7 +128,7 @@ def _pin_list(value, field):
 class Layout:
     """A checked layout. Attributes mirror the JSON, with defaults filled in:
     ``name``, ``title``, ``rulesets`` (list of ruleset texts), ``points`` (dict
-    name -> (sensor index, LED index)), ``sensors``, ``leds``, ``buttons`` (dict name
+    name -> [sensor index, LED index]), ``sensors``, ``leds``, ``buttons`` (dict name
     -> pin, possibly empty), ``timing``, ``mechanics``; plus ``sensor_count`` and
     ``led_count``."""
 
@@ -136,7 +136,7 @@ class Layout:
         self.name = ""
         self.title = ""
         self.rulesets = []  # type: list[str]
-        self.points = {}  # type: dict[str, tuple[int, int]]
+        self.points = {}  # type: dict[str, list[int]]
         self.sensors = {}  # type: dict
         self.leds = {}  # type: dict
         self.buttons = {}  # type: dict[str, int]
@@ -340,26 +340,29 @@ def _mechanics(m):
 
 
 def _points(p, sensor_count, led_count):
+    # The JSON's own [sensor, LED] lists are kept (no copies), and field names are only
+    # built for an error: the 168-square layout must load in a small heap.
     if not p:
         raise LayoutError("points: empty (every point of the board needs a sensor and an LED)")
-    out = {}
     sensor_owner = {}  # type: dict[int, str]
     led_owner = {}  # type: dict[int, str]
-    for name in sorted(p):
-        field = "points." + name
+    for name in p:
         pair = p[name]
         if not isinstance(pair, list) or len(pair) != 2:
-            raise LayoutError("%s: expected [sensor index, LED index], got %r" % (field, pair))
-        sensor = _int(pair[0], field + "[0] (sensor index)", 0, sensor_count - 1)
-        led = _int(pair[1], field + "[1] (LED index)", 0, led_count - 1)
+            raise LayoutError("points.%s: expected [sensor index, LED index], got %r" % (name, pair))
+        sensor = pair[0]
+        led = pair[1]
+        if not _is_int(sensor) or not 0 <= sensor < sensor_count:
+            _int(sensor, "points.%s[0] (sensor index)" % name, 0, sensor_count - 1)
+        if not _is_int(led) or not 0 <= led < led_count:
+            _int(led, "points.%s[1] (LED index)" % name, 0, led_count - 1)
         if sensor in sensor_owner:
-            raise LayoutError("%s: sensor %d is already used by %s" % (field, sensor, sensor_owner[sensor]))
+            raise LayoutError("points.%s: sensor %d is already used by %s" % (name, sensor, sensor_owner[sensor]))
         if led in led_owner:
-            raise LayoutError("%s: LED %d is already used by %s" % (field, led, led_owner[led]))
+            raise LayoutError("points.%s: LED %d is already used by %s" % (name, led, led_owner[led]))
         sensor_owner[sensor] = name
         led_owner[led] = name
-        out[name] = (sensor, led)
-    return out
+    return p
 
 
 def _use(pin, field, used):
