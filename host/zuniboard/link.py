@@ -201,6 +201,7 @@ class BoardLink:
         self._ack_due = False
         self._fetch: tuple[int, float] | None = None  # (from index, when asked)
         self._boot = ""
+        self.silence_s = SILENCE_S  # tests shorten it
         self._thread = threading.Thread(target=self._run, name="zuni-link", daemon=True)
 
     # --- opening and closing ------------------------------------------------------------
@@ -475,8 +476,8 @@ class BoardLink:
             if self._connected and now >= keepalive_at:
                 keepalive_at = now + KEEPALIVE_S
                 self._ack_due = True
-            if self._connected and now - last_in > SILENCE_S:
-                raise LinkError("the board went silent for %.0f s" % SILENCE_S)
+            if self._connected and now - last_in > self.silence_s:
+                raise LinkError("the board went silent for %.1f s" % self.silence_s)
             data = port.read(max(1, min(4096, port.in_waiting)))
             if data:
                 last_in = time.monotonic()

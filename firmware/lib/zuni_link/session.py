@@ -369,7 +369,8 @@ class BoardSession:
         self._hello_ok = True
         self._last_seq = -1
         self._last_reply = None
-        self._resend_at = self._now
+        # The host fetches what it lacks after this hello: give that a resend interval.
+        self._resend_at = ticks_add(self._now, RESEND_MS)
         self._send_hello(seq)
 
     def _on_moves(self, seq, body):
