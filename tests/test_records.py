@@ -195,6 +195,19 @@ def test_finish_game_checks_the_result_with_the_rules(db: Database) -> None:
     record = db.finish_game(game_id, "south", "resign")
     assert (record.result, record.termination) == ("south", "resign")
     assert db.get(game_id).result == "south"
+    # The same end again (a resend) changes nothing; another end is refused.
+    assert db.finish_game(game_id, "south", "resign", ended="2030-01-01T00:00:00Z").ended == record.ended
+    with pytest.raises(RecordError, match="already ended south"):
+        db.finish_game(game_id, "draw", "agreed-draw")
+
+
+def test_unfinished_game_can_be_abandoned(db: Database) -> None:
+    game_id = db.new_game("kolowis")
+    db.add_move(game_id, 0, "m10-m9")
+    with pytest.raises(RecordError, match="termination 'quiet' for an unfinished game"):
+        db.finish_game(game_id, "*", "quiet")
+    record = db.finish_game(game_id, "*", "abandoned")
+    assert (record.result, record.termination) == ("*", "abandoned")
 
 
 def test_new_game_rejects_bad_ruleset_and_players(db: Database) -> None:

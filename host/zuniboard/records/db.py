@@ -339,6 +339,14 @@ class Database:
         agreed-draw, agreed-count), or result "*" with "abandoned" for a game left
         unfinished. Returns the stored record."""
         record = self.get(game_id)
+        if record.result != UNFINISHED:
+            # A board resends its game end after a reconnect: the same end is a no-op.
+            if record.result == result and termination in (None, record.termination):
+                return record
+            raise RecordError(
+                "game %d already ended %s (%s); cannot end it %s (%s)"
+                % (game_id, record.result, record.termination, result, termination)
+            )
         record.result = result
         record.termination = termination
         record.score = score
