@@ -52,7 +52,6 @@ P_BOARD = const(2)
 P_GONE = const(3)
 PRIEST_STATES = ("none", "hand", "board", "gone")
 
-_STEP = const(0)  # = core.STEP, as a const that compiles inline
 _GONE = const(255)  # an empty slot of _pcs
 _PRIEST_SLOT = const(6)
 SIDE_LETTERS = "swne"  # SOUTH, WEST, NORTH, EAST, as in the `order` option
@@ -79,48 +78,65 @@ def square_name(c, r):
     return chr(97 + c + 1) + str(r + 2)
 
 
+# The 168 names, rank by rank from the South (the point order). Written out so that they
+# are interned strings of the .mpy (about 2 KB) rather than 168 heap strings (about 12 KB
+# on a 64-bit port); _build checks them against square_name().
+# fmt: off
+_NAMES = (
+    "e1", "f1", "g1", "h1", "i1", "j1",
+    "b2", "c2", "d2", "e2", "f2", "g2", "h2", "i2", "j2", "k2", "l2", "m2",
+    "b3", "c3", "d3", "e3", "f3", "g3", "h3", "i3", "j3", "k3", "l3", "m3",
+    "b4", "c4", "d4", "e4", "f4", "g4", "h4", "i4", "j4", "k4", "l4", "m4",
+    "a5", "b5", "c5", "d5", "e5", "f5", "g5", "h5", "i5", "j5", "k5", "l5", "m5", "n5",
+    "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6", "i6", "j6", "k6", "l6", "m6", "n6",
+    "a7", "b7", "c7", "d7", "e7", "f7", "g7", "h7", "i7", "j7", "k7", "l7", "m7", "n7",
+    "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8", "i8", "j8", "k8", "l8", "m8", "n8",
+    "a9", "b9", "c9", "d9", "e9", "f9", "g9", "h9", "i9", "j9", "k9", "l9", "m9", "n9",
+    "a10", "b10", "c10", "d10", "e10", "f10", "g10", "h10", "i10", "j10", "k10", "l10", "m10", "n10",
+    "b11", "c11", "d11", "e11", "f11", "g11", "h11", "i11", "j11", "k11", "l11", "m11",
+    "b12", "c12", "d12", "e12", "f12", "g12", "h12", "i12", "j12", "k12", "l12", "m12",
+    "b13", "c13", "d13", "e13", "f13", "g13", "h13", "i13", "j13", "k13", "l13", "m13",
+    "e14", "f14", "g14", "h14", "i14", "j14",
+)
+# fmt: on
+
+
 def _build():
-    names = []  # type: list[str]
+    names = _NAMES
     coords = []  # type: list[tuple[int, int]]
-    at = {}  # type: dict[tuple[int, int], int]
+    # grid[(r + 1) * 14 + (c + 1)] = 1 + index of square (c, r), 0 off the board.
+    grid = bytearray(196)
     for r in range(-1, 13):
         for c in range(-1, 13):
             if on_board(c, r):
-                at[(c, r)] = len(names)
-                names.append(square_name(c, r))
+                if names[len(coords)] != square_name(c, r):
+                    raise ValueError("square table out of order at %s" % (square_name(c, r),))
                 coords.append((c, r))
-    n = len(names)
+                grid[(r + 1) * 14 + c + 1] = len(coords)
+    n = len(coords)
+
+    def at(c, r):
+        if -1 <= c <= 12 and -1 <= r <= 12:
+            return grid[(r + 1) * 14 + c + 1] - 1
+        return -1
+
     # One table per direction: NB[d][p] is the square next to p in direction d, or -1.
     nb = []
     for d in range(8):
-        table = array("h", [-1] * n)
+        table = array("h", bytes(2 * n))
         for p in range(n):
             c, r = coords[p]
-            table[p] = at.get((c + _DC[d], r + _DR[d]), -1)
+            table[p] = at(c + _DC[d], r + _DR[d])
         nb.append(table)
     homes = {
-        SOUTH: tuple(at[(c, -1)] for c in range(3, 9)),
-        NORTH: tuple(at[(c, 12)] for c in range(3, 9)),
-        WEST: tuple(at[(-1, r)] for r in range(3, 9)),
-        EAST: tuple(at[(12, r)] for r in range(3, 9)),
+        SOUTH: tuple(at(c, -1) for c in range(3, 9)),
+        NORTH: tuple(at(c, 12) for c in range(3, 9)),
+        WEST: tuple(at(-1, r) for r in range(3, 9)),
+        EAST: tuple(at(12, r) for r in range(3, 9)),
     }
-    # Lines to draw: the diagonal trails through the squares' centres, each maximal run
-    # of two or more squares (the board is drawn with a diagonal grid, seed 000).
-    lines = []
-    for d in (1, 7):  # NE and NW runs, started where the SW (resp. SE) neighbour is off-board
-        back = nb[(d + 4) % 8]
-        step = nb[d]
-        for p in range(n):
-            if back[p] >= 0:
-                continue
-            run = [p]
-            q = step[p]
-            while q >= 0:
-                run.append(q)
-                q = step[q]
-            if len(run) >= 2:
-                lines.append(tuple(run))
-    geometry = Geometry("squares", tuple(names), tuple(coords), (), tuple(lines), homes)
+    # No lines: a square board is drawn as its squares (coords), and the diagonal trails
+    # cross every square the same way; listing them would cost 4 KB of board RAM.
+    geometry = Geometry("squares", names, tuple(coords), (), (), homes)
     return geometry, tuple(nb)
 
 
@@ -151,6 +167,29 @@ def _team_table(team, friendly):
 FRIEND = (_team_table(0, True), _team_table(1, True))
 ENEMY = (_team_table(0, False), _team_table(1, False))
 _EMPTY = ()
+
+
+class _Step(Move):
+    """A step of this game: ``kind`` and ``names`` are class attributes, so that the
+    move is made faster and holds less (a game keeps every move in move_stack)."""
+
+    kind = STEP
+    names = NAMES
+
+    def __init__(self, path, captures):
+        self.path = path
+        self.captures = captures
+
+
+class _Drop(Move):
+    """A priest's entry, ``@e1``; see _Step."""
+
+    kind = DROP
+    names = NAMES
+
+    def __init__(self, path, captures):
+        self.path = path
+        self.captures = captures
 
 
 def _custody(board, sq, enemy, friend, nbs):
@@ -227,7 +266,8 @@ class AwithGame(Game):
         self.prs = bytearray(4)
         self.quiet = 0
         self.taken = bytearray(2)
-        self._undo = []
+        self._ustack = bytearray(128)  # undo records, see push()
+        self._utop = 0
 
     # -- hand-made positions ------------------------------------------------
     @classmethod
@@ -350,8 +390,7 @@ class AwithGame(Game):
         sw = NB[5]
         nw = NB[7]
         orth = self._orth
-        move_cls = Move  # locals are faster than globals under MicroPython
-        names = NAMES
+        step_cls = _Step  # locals are faster than globals under MicroPython
         # Warrior steps are most of the moves: the custody test is written out here
         # (no call per move), the rarer priest moves and drops call _custody.
         for k in range(6):
@@ -390,18 +429,18 @@ class AwithGame(Game):
                             f = cn[e]
                             if f >= 0 and friend[board[f]]:
                                 caps = caps + (e,)
-                moves.append(move_cls(_STEP, (p, d), caps, names))
+                moves.append(step_cls((p, d), caps))
         state = self.prs[s]
         if state == P_BOARD:
             p = pcs[_PRIEST_SLOT]
             for nb in PRIEST_NB[s]:
                 d = nb[p]
                 if d >= 0 and not board[d]:
-                    moves.append(Move(STEP, (p, d), _custody(board, d, enemy, friend, cnb), NAMES))
+                    moves.append(_Step((p, d), _custody(board, d, enemy, friend, cnb)))
         elif state == P_HAND:
             for d in HOMES[s]:
                 if not board[d]:
-                    moves.append(Move(DROP, (d,), _custody(board, d, enemy, friend, cnb), NAMES))
+                    moves.append(_Drop((d,), _custody(board, d, enemy, friend, cnb)))
 
     def _can_move(self, s):
         """Whether side s has any legal move of its own (a pass excluded)."""
@@ -440,15 +479,24 @@ class AwithGame(Game):
         board = self.board
         kind = move.kind
         caps = move.captures
-        # Undo record: turn, quiet (3 bytes: the counter never passes quiet=N), priest
-        # states, then (code, slot) of each capture.
-        rec = bytearray(8 + 2 * len(caps))
-        rec[0] = self.turn
+        # Undo record, on one byte stack for the whole game (a few bytes per move instead
+        # of an object): turn, quiet (3 bytes: the counter never passes quiet=N), the
+        # priest states, then (code, slot) of each capture.
+        i = self._utop
+        rec = self._ustack
+        if i + 8 + 2 * len(caps) > len(rec):
+            rec.extend(bytes(len(rec)))
+        rec[i] = self.turn
         q = self.quiet
-        rec[1] = q & 255
-        rec[2] = (q >> 8) & 255
-        rec[3] = q >> 16
-        rec[4:8] = self.prs
+        rec[i + 1] = q & 255
+        rec[i + 2] = (q >> 8) & 255
+        rec[i + 3] = q >> 16
+        prs = self.prs
+        rec[i + 4] = prs[0]
+        rec[i + 5] = prs[1]
+        rec[i + 6] = prs[2]
+        rec[i + 7] = prs[3]
+        i += 8
         quiet = True
         if kind == STEP:
             o = move.path[0]
@@ -476,7 +524,6 @@ class AwithGame(Game):
         if caps:
             quiet = False
             lost = 0  # bit per side that lost a warrior in this move
-            i = 8
             for e in caps:
                 code = board[e]
                 board[e] = 0
@@ -504,7 +551,7 @@ class AwithGame(Game):
             self.quiet = 0
         self.turn = self._next[self.turn]
         self.move_stack.append(move)
-        self._undo.append(rec)
+        self._utop = i
 
     def _priest_in_hand(self, sq):
         # The side whose priest in hand a drop on sq enters: the mover, or with
@@ -526,18 +573,20 @@ class AwithGame(Game):
 
     def pop(self):
         move = self.move_stack.pop()
-        rec = self._undo.pop()
         board = self.board
         kind = move.kind
         caps = move.captures
-        i = 8
+        rec = self._ustack
+        top = self._utop - 8 - 2 * len(caps)
+        self._utop = top
+        i = top + 8
         for e in caps:
             code = rec[i]
             board[e] = code
             self._pcs[piece_side(code)][rec[i + 1]] = e
             i += 2
         if caps:
-            self.taken[TEAM[rec[0]]] -= len(caps)
+            self.taken[TEAM[rec[top]]] -= len(caps)
         if kind == STEP:
             o = move.path[0]
             d = move.path[1]
@@ -557,9 +606,13 @@ class AwithGame(Game):
             code = board[d]
             board[d] = 0
             self._pcs[piece_side(code)][_PRIEST_SLOT] = _GONE
-        self.turn = rec[0]
-        self.quiet = rec[1] | (rec[2] << 8) | (rec[3] << 16)
-        self.prs[0:4] = rec[4:8]
+        self.turn = rec[top]
+        self.quiet = rec[top + 1] | (rec[top + 2] << 8) | (rec[top + 3] << 16)
+        prs = self.prs
+        prs[0] = rec[top + 4]
+        prs[1] = rec[top + 5]
+        prs[2] = rec[top + 6]
+        prs[3] = rec[top + 7]
         self._declared = None
         return move
 
@@ -625,7 +678,8 @@ class AwithGame(Game):
         game.quiet = self.quiet
         game.turn = self.turn
         game.move_stack = list(self.move_stack)
-        game._undo = [bytearray(r) for r in self._undo]
+        game._ustack = bytearray(self._ustack)
+        game._utop = self._utop
         game._declared = self._declared
         return game
 
