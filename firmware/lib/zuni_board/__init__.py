@@ -1,0 +1,1 @@
+"""The board application: layout, debounce, move inference, LED language, journal, controller."""
