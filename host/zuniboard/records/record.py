@@ -97,7 +97,8 @@ def now_iso() -> str:
 def check_time(value: str, what: str, line: int | None = None) -> str:
     """``value`` if it is an ISO 8601 date or time, else RecordError naming ``what``."""
     try:
-        datetime.datetime.fromisoformat(value)
+        # Python 3.10 reads no "Z" suffix.
+        datetime.datetime.fromisoformat(value[:-1] + "+00:00" if value.endswith("Z") else value)
     except ValueError:
         raise RecordError("%s %r is not an ISO 8601 time (e.g. 2024-05-01T12:00:03.250Z)" % (what, value), line)
     return value
