@@ -396,6 +396,14 @@ def test_text_format_reads_comments_numbers_and_escapes() -> None:
     assert again == record
 
 
+def test_partly_known_date_is_kept_as_a_tag() -> None:
+    (record,), errors = formats.read_pgn('[Date "1931.??.??"]\n[Ruleset "mosona"]\n\n*\n')
+    assert errors == [] and record.started is None and record.tags == {"Date": "1931.??.??"}
+    assert formats.write_pgn(record).splitlines()[0] == '[Date "1931.??.??"]'
+    (again,), _ = formats.read_pgn(formats.write_pgn(record))
+    assert again == record
+
+
 GOOD = '[Ruleset "mosona"]\n[Result "*"]\n\n1. s3xm4-m5 *\n'
 
 

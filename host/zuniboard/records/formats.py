@@ -108,6 +108,8 @@ def write_pgn(record: GameRecord, *, times: bool = True) -> str:
         if name == "Date":
             if record.started:
                 tags.append(("Date", record.started[:10].replace("-", ".")))
+            elif "Date" in record.tags:
+                tags.append(("Date", record.tags["Date"]))
         elif name in record.tags:
             tags.append((name, record.tags[name]))
     tags.append(("Ruleset", record.ruleset))
@@ -249,7 +251,9 @@ def _build_pgn(item: _PgnRecord) -> GameRecord:
             record.players[_SIDE_TAGS[name]] = value
             record.lines["player:" + _SIDE_TAGS[name]] = line
         elif name == "Date":
-            if value.replace("?", "").replace(".", ""):
+            if "?" in value:  # a partly known date is no start time: kept as a tag
+                record.tags[name] = value
+            else:
                 date = value.replace(".", "-")
                 record.lines.setdefault("started", line)
         else:
