@@ -166,6 +166,39 @@ def test_conflicting_resend_is_rejected_and_changes_nothing(db: Database) -> Non
     assert db.get(game_id).move_texts() == moves
 
 
+def test_take_back_then_another_move(db: Database) -> None:
+    game_id = db.new_game("kolowis")
+    moves = random_moves("kolowis", 8, 6)
+    for index, text in enumerate(moves):
+        db.add_move(game_id, index, text)
+    assert db.take_back(game_id, 4) == 2
+    assert db.get(game_id).move_texts() == moves[:4]
+    other = next(str(m) for m in _game_after("kolowis", moves[:4]).legal_moves() if str(m) != moves[4])
+    assert db.add_move(game_id, 4, other)
+    assert db.get(game_id).move_texts() == [*moves[:4], other]
+    with pytest.raises(RecordError, match="cannot take back to 9 moves"):
+        db.take_back(game_id, 9)
+    # A fresh connection (no cached position) agrees.
+    with Database(db.path) as again:
+        assert again.add_move(game_id, 5, str(_game_after("kolowis", [*moves[:4], other]).legal_moves()[0]))
+
+
+def test_take_back_reopens_a_finished_game(db: Database) -> None:
+    game_id = store_game(db, "mosona", 3)
+    count = db.move_count(game_id)
+    db.take_back(game_id, count - 1)
+    record = db.get(game_id)
+    assert (record.result, record.termination, record.ended) == ("*", None, None)
+    assert len(record.moves) == count - 1
+
+
+def _game_after(ruleset: str, moves: list[str]) -> zuni.Game:
+    game = zuni.new_game(ruleset)
+    for text in moves:
+        game.push_text(text)
+    return game
+
+
 def test_illegal_or_out_of_order_moves_write_nothing(db: Database) -> None:
     game_id = db.new_game("mosona")
     with pytest.raises(RecordError, match=r"'m6-m5'.*not legal in mosona after 0 moves, south to move"):

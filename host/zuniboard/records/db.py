@@ -360,6 +360,28 @@ class Database:
         self._live.pop(game_id, None)
         return record
 
+    def take_back(self, game_id: int, moves_left: int) -> int:
+        """Delete the moves from index ``moves_left`` on (a take-back on the board or the
+        host: the link's "undo" event), in one transaction; returns how many went. A
+        finished game becomes unfinished again, since play goes on from there."""
+        count = self.move_count(game_id)
+        if not 0 <= moves_left <= count:
+            raise RecordError("game %d: cannot take back to %d moves (it has %d)" % (game_id, moves_left, count))
+        if moves_left == count:
+            return 0
+        with self._write() as conn:
+            self._game_row(conn, game_id)
+            conn.execute("DELETE FROM moves WHERE game_id = ? AND idx >= ?", (game_id, moves_left))
+            conn.execute(
+                "UPDATE games SET result = '*', termination = NULL, score = NULL, ended = NULL WHERE id = ?",
+                (game_id,),
+            )
+        game = self._live.get(game_id)
+        if game is not None:
+            while game.ply() > moves_left:
+                game.pop()
+        return count - moves_left
+
     def set_players(self, game_id: int, players: dict[str, str]) -> None:
         record = self.get(game_id)
         record.players.update(players)
