@@ -80,7 +80,7 @@ def square_name(c, r):
 
 # The 168 names, rank by rank from the South (the point order). Written out so that they
 # are interned strings of the .mpy (about 2 KB) rather than 168 heap strings (about 12 KB
-# on a 64-bit port); _build checks them against square_name().
+# on a 64-bit port); tests check them against square_name().
 # fmt: off
 _NAMES = (
     "e1", "f1", "g1", "h1", "i1", "j1",
@@ -102,18 +102,20 @@ _NAMES = (
 
 
 def _build():
+    # Built with as few temporaries as possible: on the board, holes left between the
+    # objects that stay would fragment the heap for the whole game.
     names = _NAMES
-    coords = []  # type: list[tuple[int, int]]
+    n = len(names)
+    coords = [None] * n  # type: list
     # grid[(r + 1) * 14 + (c + 1)] = 1 + index of square (c, r), 0 off the board.
     grid = bytearray(196)
+    i = 0
     for r in range(-1, 13):
         for c in range(-1, 13):
             if on_board(c, r):
-                if names[len(coords)] != square_name(c, r):
-                    raise ValueError("square table out of order at %s" % (square_name(c, r),))
-                coords.append((c, r))
-                grid[(r + 1) * 14 + c + 1] = len(coords)
-    n = len(coords)
+                coords[i] = (c, r)
+                i += 1
+                grid[(r + 1) * 14 + c + 1] = i
 
     def at(c, r):
         if -1 <= c <= 12 and -1 <= r <= 12:
@@ -122,8 +124,9 @@ def _build():
 
     # One table per direction: NB[d][p] is the square next to p in direction d, or -1.
     nb = []
+    zeros = bytes(2 * n)
     for d in range(8):
-        table = array("h", bytes(2 * n))
+        table = array("h", zeros)
         for p in range(n):
             c, r = coords[p]
             table[p] = at(c + _DC[d], r + _DR[d])
