@@ -1,0 +1,105 @@
+"""Debounce of the reed switches: raw sensor scans in, a stable occupancy per point out.
+
+Two filters, both counted in the scan loop's own terms so that a layout tunes them:
+
+- per point, a change is believed only after ``debounce_scans`` equal consecutive scans
+  (a bouncing reed contact, or a magnet at the edge of a switch's range, flickers for a
+  few milliseconds; BOARD.md's "per-board threshold of scans");
+- the board position is reported only once no point has changed for ``stable_ms``, so a
+  piece slid across other points on its way is never seen there.
+
+>>> d = Debouncer(3, [0, 1, 2], 2, 150)
+>>> d.step(0, bytearray(b"\\x01\\x00\\x00"))     # first scan: nothing believed yet
+>>> d.step(10, bytearray(b"\\x01\\x00\\x00"))    # None: believed, not yet stable
+>>> d.step(160, bytearray(b"\\x01\\x00\\x00"))
+bytearray(b'\\x01\\x00\\x00')
+
+Pure: the time is an argument, tick arithmetic goes through ``ticks_diff`` (the Pico's
+ticks wrap). ``step`` allocates nothing unless the stable position changes.
+"""
+
+try:
+    from time import ticks_diff
+except ImportError:  # CPython: the Pico's tick arithmetic (30-bit wrap)
+
+    def ticks_diff(a, b):  # type: ignore
+        d = (a - b) & 0x3FFFFFFF
+        return d - 0x40000000 if d >= 0x20000000 else d
+
+
+class Debouncer:
+    """``Debouncer(n_points, sensor_of, debounce_scans, stable_ms)``.
+
+    ``sensor_of[p]`` is point p's index in the raw scan (the layout's sensor index).
+    ``step(now_ms, raw)`` takes the raw scan (a bytearray per sensor, non-zero = magnet
+    present) and returns a new bytearray (1/0 per point) when the stable occupancy
+    changes, else None. The very first stable position is always reported, even an
+    empty board. ``stable`` is the last one reported (all zero before that); ``debounced``
+    the per-point state after the scan filter, not yet stable.
+    """
+
+    def __init__(self, n_points, sensor_of, debounce_scans=3, stable_ms=150):
+        if len(sensor_of) != n_points:
+            raise ValueError("sensor_of has %d entries for %d points" % (len(sensor_of), n_points))
+        if debounce_scans < 1 or debounce_scans > 255:
+            raise ValueError("debounce_scans must be 1..255, not %r" % (debounce_scans,))
+        if stable_ms < 0:
+            raise ValueError("stable_ms must be >= 0, not %r" % (stable_ms,))
+        for p in range(n_points):
+            if sensor_of[p] < 0:
+                raise ValueError("point %d has no sensor (sensor_of[%d] = %r)" % (p, p, sensor_of[p]))
+        self.n = n_points
+        self.sensor_of = sensor_of
+        self.debounce_scans = debounce_scans
+        self.stable_ms = stable_ms
+        self.debounced = bytearray(n_points)
+        self.stable = bytearray(n_points)
+        # Consecutive scans that disagreed with `debounced` (they all agree with each
+        # other: a scan that agrees with `debounced` again resets the count).
+        self._count = bytearray(n_points)
+        self._changed_at = 0
+        self._pending = False  # `debounced` changed since the last report
+        self._reported = False
+        self._started = False
+        self.scans = 0
+
+    def step(self, now_ms, raw):
+        """One scan; see the class docstring."""
+        if not self._started:
+            self._started = True
+            self._changed_at = now_ms
+            self._pending = True  # report the first stable position, whatever it is
+        self.scans += 1
+        deb = self.debounced
+        count = self._count
+        sensor_of = self.sensor_of
+        need = self.debounce_scans
+        changed = False
+        for p in range(self.n):
+            v = 1 if raw[sensor_of[p]] else 0
+            if v == deb[p]:
+                count[p] = 0
+            else:
+                c = count[p] + 1
+                if c >= need:
+                    deb[p] = v
+                    count[p] = 0
+                    changed = True
+                else:
+                    count[p] = c
+        if changed:
+            self._changed_at = now_ms
+            self._pending = True
+        if not self._pending or ticks_diff(now_ms, self._changed_at) < self.stable_ms:
+            return None
+        self._pending = False
+        if self._reported and deb == self.stable:
+            return None  # touched and put back: nothing happened
+        self._reported = True
+        # A fresh bytearray: the caller may keep the one it was given.
+        self.stable = bytearray(deb)
+        return self.stable
+
+    def in_motion(self):
+        """True while a change has been seen that is not yet stable (a hand over the board)."""
+        return self._pending
