@@ -14,7 +14,7 @@ from pathlib import Path
 import zuni
 from zuniboard.errors import UsageError
 from zuniboard.records import formats
-from zuniboard.records.db import Database, DatabaseError, UnknownGameError, default_db_path
+from zuniboard.records.db import Database, DatabaseError, UnknownGameError, user_db_path
 from zuniboard.records.record import GameRecord, RecordError, replay
 from zuniboard.records.svg import render_svg
 from zuniboard.records.text import render
@@ -28,7 +28,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--db",
         metavar="PATH",
         default=argparse.SUPPRESS,
-        help="game database file (default: $ZUNI_DB, else %s)" % default_db_path().name,
+        help="game database file (default: $ZUNI_DB, else %s)" % user_db_path(),
     )
     log = subparsers.add_parser(
         "log", help="list, show, export and import game records", description=__doc__, parents=[db_option]

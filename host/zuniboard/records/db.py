@@ -103,12 +103,17 @@ class MoveConflictError(RecordError):
     """A move resent at a stored index differs from the stored move."""
 
 
+def user_db_path() -> Path:
+    """games.sqlite3 in the user's data directory (``~/.local/share/zuniboard`` on Linux)."""
+    return Path(platformdirs.user_data_dir("zuniboard")) / DB_FILENAME
+
+
 def default_db_path() -> Path:
-    """``$ZUNI_DB``, else games.sqlite3 in the user's data directory."""
+    """``$ZUNI_DB``, else ``user_db_path()``."""
     env = os.environ.get(DB_ENV, "")
     if env:
         return Path(env)
-    return Path(platformdirs.user_data_dir("zuniboard")) / DB_FILENAME
+    return user_db_path()
 
 
 @dataclass
