@@ -4,7 +4,7 @@
 >>> [str(m) for m in game.legal_moves()][:3]
 ['e1-d2', 'e1-f2', 'f1-e2']
 
-Representation (all fixed-size, nothing grows during play):
+Representation (fixed-size, except the undo stack, which grows by a few bytes a move):
 
 - ``board``: bytearray of the 168 squares (core.py piece codes).
 - ``_pcs[side]``: bytearray(7) with the squares of the side's pieces, 255 where a
@@ -16,6 +16,11 @@ Representation (all fixed-size, nothing grows during play):
   ``teams=combined``) at most one partner is ever out of ``P_NONE``: the owner.
 - ``quiet``: consecutive moves with no capture, no warrior move and no drop.
 - ``taken``: bytearray(2), pieces captured by each team (the score's first part).
+- ``_ustack``: the undo records of the moves in ``move_stack`` (see ``push``).
+
+Move generation reads precomputed neighbour tables (``NB[d][square]``, -1 off the
+board) and allocates nothing but the moves; the moves it makes are light subclasses of
+``core.Move`` (kind and names on the class).
 
 With ``teams=combined`` the side to move is the team, written as its first player:
 ``turn`` is SOUTH for South+East and NORTH for North+West.
