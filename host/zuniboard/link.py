@@ -95,8 +95,8 @@ class LinkEvent:
 
     kinds: "move" (index, text), "undo" (index = moves left), "reset" (the mirror was
     cleared: a new game or a divergence; text = game id), "connected" (text = url),
-    "disconnected" (text = why), "boardreset" (text = new boot id), "error" (an error
-    the board reported on its own; text = "code message"), "console" (a line that is not
+    "disconnected" (text = why), "boardreset" (text = new boot id), "linkerror" (the
+    board could not read a line from us; text = "code message"), "console" (a line that is not
     a frame: MicroPython output), and the board's own events: "button", "over", "raw", ...
     """
 
@@ -541,7 +541,7 @@ class BoardLink:
             if verb == "ok":
                 self._reconcile_kv(codec.kv_decode(rest))
             elif re == 0:
-                self._emit(LinkEvent("error", rest))
+                self._emit(LinkEvent("linkerror", rest))
             self._reply(str(re), verb, body)
         elif verb == "event":
             kind, _, text = body.partition(" ")
