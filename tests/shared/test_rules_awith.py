@@ -235,6 +235,14 @@ def test_partner_pieces_count_as_friends():
     eq(names(move(game, "f6-g7").captures), [])
 
 
+def test_priests_take_part_in_custody():
+    # South's priest on i9 is the friend behind North's h8; North's priest can be taken.
+    game = pos({"f6": "s", "h8": "n", "i9": "S", "m13": "n"})
+    eq(names(move(game, "f6-g7").captures), ["h8"])
+    game = pos({"f6": "s", "h8": "N", "i9": "s", "m13": "n"})
+    eq(names(move(game, "f6-g7").captures), ["h8"])
+
+
 def test_a_drop_captures_too():
     # South's priest in hand drops on f1; North's warrior on g2 is caught against h3.
     game = pos({"g2": "n", "h3": "s", "m13": "n"}, priests={"south": "hand"})
@@ -563,6 +571,17 @@ def test_four_player_result_names():
     eq(game.team_names(), ("south+east", "north+west"))
     eq(new_game(G).team_names(), ("south", "north"))
     eq([game.team_of(s) for s in (SOUTH, WEST, NORTH, EAST)], [0, 1, 1, 0])
+
+
+def test_resignation_ends_the_game_and_undo_reopens_it():
+    game = new_game(G4)
+    game.push_text("e1-f2")
+    out = game.resign(WEST)
+    eq(out.result, "south+east")
+    eq(game.legal_moves(), [])
+    game.pop()
+    eq(game.is_game_over(), False)
+    eq(len(game.legal_moves()), 12)
 
 
 # -- move text ---------------------------------------------------------------------
