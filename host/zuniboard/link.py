@@ -306,7 +306,8 @@ class BoardLink:
     def state(self, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         """The board's whole state: game, ruleset, moves, digest, phase, turn, ..."""
         verb, body = self._request("state", "", timeout)
-        return codec.kv_decode(body)
+        info: dict[str, str] = codec.kv_decode(body)
+        return info
 
     def new_game(self, ruleset: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         result = self._command("new", ruleset, timeout)
@@ -351,7 +352,8 @@ class BoardLink:
     def _command(self, verb: str, arg: str, timeout: float) -> dict[str, str]:
         _, body = self._request(verb, arg, timeout)
         _, rest = _kv_after_re(body)
-        return codec.kv_decode(rest)
+        result: dict[str, str] = codec.kv_decode(rest)
+        return result
 
     def _next_seq(self) -> int:
         with self._lock:

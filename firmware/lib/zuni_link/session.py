@@ -370,7 +370,7 @@ class BoardSession:
         self._last_seq = -1
         self._last_reply = None
         # The host fetches what it lacks after this hello: give that a resend interval.
-        self._resend_at = ticks_add(self._now, RESEND_MS)
+        self._resend_at = ticks_add(self._now, RESEND_MS)  # type: ignore
         self._send_hello(seq)
 
     def _on_moves(self, seq, body):
