@@ -588,15 +588,22 @@ def test_resignation_ends_the_game_and_undo_reopens_it():
 
 
 def test_move_text_round_trip():
-    games = [new_game(G), new_game(GC), pos({"g6": "S", "m13": "n"}, priests={"north": "hand"})]
-    game = pos({"m13": "s", "c13": "n"})
-    games.append(game)
+    games = [
+        new_game(G),
+        new_game(GC),
+        pos({"g6": "S", "m13": "n"}, "north", priests={"north": "hand"}),  # drops
+        pos({"g6": "S", "h8": "n", "i9": "s", "m13": "n"}),  # a capture
+        pos({"m13": "s", "c13": "n"}),  # a forced pass
+    ]
+    seen = ""
     for game in games:
         for m in game.legal_moves():
             again = game.parse_move(m.text())
             eq(again, m)
             eq(again.text(), m.text())
             eq(str(m), m.text())
+            seen += m.text()[0]
+    eq("@" in seen and "p" in seen, True, "drops and passes were checked")
     m = new_game(G).parse_move(" e1-f2 ")
     eq((m.kind, m.origin, m.dest), (STEP, GEOMETRY.point("e1"), GEOMETRY.point("f2")))
 
