@@ -7,8 +7,6 @@ their texts. Slow on purpose; correct by inspection.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 Point = tuple[float, float]
 
 
@@ -98,10 +96,14 @@ class RefGame:
         self.turn = turn or "south"
         self.quiet = quiet
 
-    def neighbours(self, name: str) -> Iterator[str]:
-        for other_name, xy in self.points.items():
-            if other_name != name and adjacent(self.points[name], xy, self.lined):
-                yield other_name
+    def neighbours(self, name: str) -> list[str]:
+        # Remembered per point (the board never changes shape); computed from coordinates.
+        memo: dict[str, list[str]] = self.__dict__.setdefault("_memo", {})
+        if name not in memo:
+            memo[name] = [
+                q for q, xy in self.points.items() if q != name and adjacent(self.points[name], xy, self.lined)
+            ]
+        return memo[name]
 
     def chains(self, origin: str) -> list[tuple[str, dict[str, str], int]]:
         """Every jump move of the piece on ``origin``: (text, board after, captures)."""
@@ -193,6 +195,7 @@ class RefGame:
         child.options = self.options
         child.points = self.points
         child.lined = self.lined
+        child.__dict__["_memo"] = self.__dict__.get("_memo", {})
         child.board = after
         child.turn = other(self.turn)
         child.quiet = 0 if taken else self.quiet + 1
