@@ -1,0 +1,284 @@
+"""Drivers for the Raspberry Pi Pico: reed switches (74HC165 chain or diode matrix), WS2812
+LEDs, buttons, and the USB serial port for the link.
+
+The classes take pins, buses and streams as arguments (the tests pass explicit fakes);
+the ``make_*`` factories build them from a layout's sections and are the only code that
+imports ``machine``. Every driver's ``read``/``show`` reuses its buffers: nothing is
+allocated per scan.
+"""
+
+
+def _no_sleep(us):
+    pass
+
+
+try:
+    from time import sleep_us as _default_sleep
+except ImportError:  # CPython (tests): delays are the fakes' business
+    _default_sleep = _no_sleep  # type: ignore
+
+# Buttons bitmask, as zuni_board.app reads it (pressed edges).
+BUTTON_BITS = {"ok": 1, "back": 2, "hint": 4}
+
+
+class HC165Chain:
+    """A chain of 74HC165 parallel-in/serial-out registers read over hardware SPI.
+
+    Wiring: all SH/LD to ``latch``, all CLK to SCK, CLK INH tied LOW, the QH of the chip
+    nearest the Pico to the SPI's RX pin, each other chip's QH to the SER of the one
+    before it (nearer the Pico). ``read()`` returns a bytearray per sensor index: 1 when
+    a magnet closes the switch (with ``active_low`` a closed switch pulls its input to 0).
+
+    Timing (NXP 74HC165 and TI SN74HC165 datasheets): the parallel inputs are loaded
+    asynchronously while SH/LD is LOW (minimum pulse width 80 ns at VCC 2 V, 16 ns at
+    4.5 V); SH/LD must be HIGH again at least 100 ns (2 V; 20 ns at 4.5 V) before the
+    first rising CLK edge; the register shifts on each rising CLK edge. At 3.3 V the 2 V
+    figures are the safe bound, and ``sleep_us(1)`` after each latch edge covers them
+    ten times over (a MicroPython pin call alone takes longer on the RP2040).
+
+    Bit order: right after the load, QH already shows input H (D7) of the chip nearest
+    the Pico, so that is the first bit shifted out: sensor index 0. Then G, F, ... A
+    (index 7), then the next chip's H (index 8), and so on. The SPI reads MSB first, so
+    index i is bit 7 - (i % 8) of byte i // 8. SPI mode 2 (CPOL=1, CPHA=0): the RP2040
+    samples RX on the FALLING clock edge, half a period after the 165 changed QH on the
+    rising edge, so no sample races the shift (mode 0 would sample on the very edge the
+    165 shifts on and rely on its propagation delay). The first bit needs no clock edge:
+    CPHA=0 samples it on the first falling edge, before the first rising one.
+    """
+
+    def __init__(self, spi, latch, count, active_low=True, sleep_us=None):
+        if count <= 0 or count % 8:
+            raise ValueError("74HC165 chain: count %r is not a positive multiple of 8" % (count,))
+        self.spi = spi
+        self.latch = latch
+        self.count = count
+        self.active_low = active_low
+        self.sleep_us = sleep_us or _default_sleep
+        self._buf = bytearray(count // 8)
+        self.out = bytearray(count)
+        latch(1)  # shift mode between reads
+
+    def read(self):
+        latch = self.latch
+        sleep_us = self.sleep_us
+        latch(0)  # load the parallel inputs
+        sleep_us(1)
+        latch(1)  # back to shift mode before the first clock edge
+        sleep_us(1)
+        buf = self._buf
+        self.spi.readinto(buf, 0)
+        out = self.out
+        flip = 0xFF if self.active_low else 0
+        i = 0
+        for b in buf:
+            b ^= flip
+            mask = 0x80
+            while mask:
+                out[i] = 1 if b & mask else 0
+                mask >>= 1
+                i += 1
+        return out
+
+
+class DiodeMatrix:
+    """Reed switches in a row x column matrix with one diode per switch (anode to the
+    column side, cathode to the row), read by GPIO.
+
+    Rows are outputs, idle HIGH; columns are inputs with pull-ups. ``read()`` drives one
+    row LOW at a time, waits ``settle_us`` for the columns (the RP2040's ~50 kOhm pull-up
+    against some 100 pF of wiring is an RC of about 5 us; 30 us is six of them), reads
+    every column (a closed switch on that row pulls it LOW through its diode), and
+    returns that row HIGH before the next. The diodes block the sneak paths through
+    other closed switches that would otherwise show a fourth "ghost" switch at the corner
+    of any three closed ones. Sensor index = row * len(cols) + col.
+    """
+
+    def __init__(self, rows, cols, active_low=True, settle_us=30, sleep_us=None):
+        if not rows or not cols:
+            raise ValueError("diode matrix needs at least one row and one column")
+        self.rows = rows
+        self.cols = cols
+        self.active_low = active_low
+        self.settle_us = settle_us
+        self.sleep_us = sleep_us or _default_sleep
+        self.out = bytearray(len(rows) * len(cols))
+        for row in rows:
+            row(1)
+
+    def read(self):
+        out = self.out
+        cols = self.cols
+        sleep_us = self.sleep_us
+        closed = 0 if self.active_low else 1
+        i = 0
+        for row in self.rows:
+            row(0)
+            sleep_us(self.settle_us)
+            for col in cols:
+                out[i] = 1 if col() == closed else 0
+                i += 1
+            row(1)
+        return out
+
+
+class LedChain:
+    """WS2812/SK6812 chain through the ``neopixel`` module's buffer.
+
+    ``show(frame)``: ``frame`` has 3 bytes (r, g, b) per POINT at full scale; point p
+    lights LED ``led_of[p]``. Each channel is scaled to ``max_level`` (v * max_level /
+    255, rounded up so that a dim colour does not vanish), which keeps hues and never
+    exceeds the cap the layout's power budget was computed for. The bytes go straight
+    into ``np.buf`` in the layout's wire ``order`` ("GRB" for a WS2812B: green first),
+    bypassing the module's own RGB->GRB reordering, then ``np.write()``.
+    """
+
+    def __init__(self, np, led_of, order="GRB", max_level=255):
+        if len(order) != 3 or sorted(order) != ["B", "G", "R"]:
+            raise ValueError("LED colour order %r is not a permutation of RGB" % (order,))
+        if max_level < 1 or max_level > 255:
+            raise ValueError("LED max_level %r is not 1..255" % (max_level,))
+        self.np = np
+        self.led_of = led_of
+        self.max_level = max_level
+        self.pos_r = order.index("R")
+        self.pos_g = order.index("G")
+        self.pos_b = order.index("B")
+        n_leds = len(np.buf) // 3
+        for p in range(len(led_of)):
+            if led_of[p] < 0 or led_of[p] >= n_leds:
+                raise ValueError("point %d: LED %d is outside the chain of %d" % (p, led_of[p], n_leds))
+        self.shows = 0
+        self.clear()
+
+    def clear(self):
+        buf = self.np.buf
+        for i in range(len(buf)):
+            buf[i] = 0
+        self.np.write()
+
+    def show(self, frame):
+        buf = self.np.buf
+        led_of = self.led_of
+        lvl = self.max_level
+        pr = self.pos_r
+        pg = self.pos_g
+        pb = self.pos_b
+        for p in range(len(led_of)):
+            f = p * 3
+            o = led_of[p] * 3
+            buf[o + pr] = (frame[f] * lvl + 254) // 255
+            buf[o + pg] = (frame[f + 1] * lvl + 254) // 255
+            buf[o + pb] = (frame[f + 2] * lvl + 254) // 255
+        self.np.write()
+        self.shows += 1
+
+
+class Buttons:
+    """Push buttons to GND with pull-ups; ``read()`` returns the bits of the buttons that
+    were pressed since the last call (an edge, reported once per press).
+
+    Debounced by scans: a press (or release) counts after ``debounce_scans`` equal
+    consecutive reads, so contact bounce (a few ms) never makes two presses. No board
+    needs buttons: with none, ``read()`` is always 0.
+
+    ``pins`` is a list of (bit, pin) pairs (bit: OK=1, BACK=2, HINT=4).
+    """
+
+    def __init__(self, pins, debounce_scans=3):
+        self.pins = pins
+        self.debounce_scans = debounce_scans
+        self.state = 0  # debounced: bits of the buttons held down
+        self._count = bytearray(len(pins))
+
+    def read(self):
+        edges = 0
+        state = self.state
+        count = self._count
+        need = self.debounce_scans
+        i = 0
+        for bit, pin in self.pins:
+            down = pin() == 0
+            if down == bool(state & bit):
+                count[i] = 0
+            else:
+                c = count[i] + 1
+                if c >= need:
+                    count[i] = 0
+                    if down:
+                        state |= bit
+                        edges |= bit
+                    else:
+                        state &= ~bit
+                else:
+                    count[i] = c
+            i += 1
+        self.state = state
+        return edges
+
+
+# -- factories: the only code that touches `machine` ------------------------------------
+
+
+def _machine(machine):
+    if machine is None:
+        import machine as m  # type: ignore
+
+        return m
+    return machine
+
+
+def make_sensors(cfg, machine=None):
+    """The sensor driver for a layout's ``sensors`` section (dict with defaults filled)."""
+    m = _machine(machine)
+    Pin = m.Pin
+    if cfg["type"] == "hc165":
+        pins = cfg["pins"]
+        latch = Pin(pins["latch"], Pin.OUT, value=1)
+        spi = m.SPI(
+            cfg["spi"],
+            baudrate=cfg.get("baudrate", 1000000),
+            polarity=1,
+            phase=0,
+            bits=8,
+            firstbit=m.SPI.MSB,
+            sck=Pin(pins["sck"]),
+            miso=Pin(pins["data"]),
+        )
+        return HC165Chain(spi, latch, cfg["count"], cfg.get("active_low", True))
+    if cfg["type"] == "matrix":
+        rows = [Pin(p, Pin.OUT, value=1) for p in cfg["rows"]]
+        cols = [Pin(p, Pin.IN, Pin.PULL_UP) for p in cfg["cols"]]
+        return DiodeMatrix(rows, cols, cfg.get("active_low", True))
+    raise ValueError("sensors.type %r: no driver (allowed: hc165, matrix)" % (cfg["type"],))
+
+
+def make_leds(cfg, led_of, machine=None, neopixel=None):
+    """The LED driver for a layout's ``leds`` section."""
+    m = _machine(machine)
+    if neopixel is None:
+        import neopixel  # type: ignore
+    np = neopixel.NeoPixel(m.Pin(cfg["pin"], m.Pin.OUT), cfg["count"])
+    return LedChain(np, led_of, cfg.get("order", "GRB"), cfg.get("max_level", 255))
+
+
+def make_buttons(cfg, debounce_scans=3, machine=None):
+    """The button driver for a layout's ``buttons`` section (may be empty or None)."""
+    pins = []
+    if cfg:
+        m = _machine(machine)
+        for name in ("ok", "back", "hint"):
+            if name in cfg:
+                pins.append((BUTTON_BITS[name], m.Pin(cfg[name], m.Pin.IN, m.Pin.PULL_UP)))
+    return Buttons(pins, debounce_scans)
+
+
+def make_usb_port(sys_module=None, select_module=None):
+    """The link on the USB serial port (the REPL's): non-blocking, bounded queue.
+
+    ``micropython.kbd_intr`` is left alone: the protocol is printable text, so a Ctrl-C
+    byte only ever comes from mpremote, which must still be able to interrupt."""
+    if sys_module is None:
+        import sys as sys_module  # type: ignore
+    from zuni_hw.port import StreamPort
+
+    return StreamPort(sys_module.stdin.buffer, sys_module.stdout.buffer, select_module)

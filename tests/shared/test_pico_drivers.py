@@ -1,0 +1,631 @@
+"""zuni_hw.pico drivers against explicit fake pins, SPI bus and NeoPixel buffer that
+record what the driver did (both interpreters). The fakes model the parts from their
+datasheets: a 74HC165 chain, a diode switch matrix, a WS2812 chain, a bouncing button."""
+
+from check import eq, raises
+
+try:
+    import zuni_hw  # noqa: F401
+except ImportError:  # CPython: zuni_hw is board-only (not installed for the host)
+    import os
+    import sys
+
+    sys.path.append(
+        os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))), "firmware", "lib")
+    )
+
+from zuni_hw import pico
+from zuni_hw.port import StreamPort
+
+# -- fakes ---------------------------------------------------------------------------
+
+
+class Log:
+    def __init__(self):
+        self.events = []
+        self.t = 0
+
+    def add(self, what):
+        self.events.append(what)
+
+
+class FakePin:
+    """A GPIO: ``pin()`` reads, ``pin(v)`` drives (recorded in the log)."""
+
+    def __init__(self, log, name, value=1, reader=None):
+        self.log = log
+        self.name = name
+        self.value = value
+        self.reader = reader
+
+    def __call__(self, *v):
+        if v:
+            self.value = v[0]
+            if self.log is not None:
+                self.log.add((self.name, v[0]))
+            return None
+        if self.reader is not None:
+            return self.reader()
+        return self.value
+
+
+class HC165Model:
+    """A chain of 74HC165s: ``inputs[chip][k]`` is the level of input k (A=0 .. H=7) of
+    chip ``chip`` (chip 0 nearest the MCU). Loads while SH/LD is low; shifts out H first."""
+
+    def __init__(self, chips, log):
+        self.inputs = [[1] * 8 for _ in range(chips)]
+        self.reg = [[0] * 8 for _ in range(chips)]
+        self.log = log
+        self.latch = FakePin(log, "latch", 1)
+        self.loads = 0
+
+    def load_if_low(self):
+        if self.latch.value == 0:
+            self.reg = [list(c) for c in self.inputs]
+            self.loads += 1
+
+
+class FakeSPI:
+    """SPI reading the model: the latch's low phase loads the registers (checked at each
+    latch edge through the log); readinto clocks the bits out MSB first."""
+
+    def __init__(self, model, log):
+        self.model = model
+        self.log = log
+
+    def readinto(self, buf, write=0):
+        log = self.log
+        # The registers must have been loaded (latch low) and be in shift mode (latch high).
+        assert self.model.latch.value == 1, "SPI clocked while SH/LD is low: the 165 would not shift"
+        log.add(("spi", len(buf)))
+        # Serial stream: chip 0's H, G, ..., A, then chip 1's H ...
+        bits = []
+        for chip in self.model.reg:
+            for k in range(7, -1, -1):
+                bits.append(chip[k])
+        for i in range(len(buf)):
+            b = 0
+            for j in range(8):
+                b = (b << 1) | (bits[i * 8 + j] if i * 8 + j < len(bits) else 1)
+            buf[i] = b
+
+
+class LatchPin(FakePin):
+    def __init__(self, log, model):
+        FakePin.__init__(self, log, "latch", 1)
+        self.model = model
+
+    def __call__(self, *v):
+        r = FakePin.__call__(self, *v)
+        if v:
+            self.model.latch.value = v[0]
+            self.model.load_if_low()
+        return r
+
+
+def make_chain(chips):
+    log = Log()
+    model = HC165Model(chips, log)
+    latch = LatchPin(log, model)
+    spi = FakeSPI(model, log)
+    sleeps = []
+
+    def sleep_us(us):
+        log.add(("sleep", us))
+        sleeps.append(us)
+
+    chain = pico.HC165Chain(spi, latch, chips * 8, True, sleep_us)
+    return chain, model, log
+
+
+# -- 74HC165 chain ----------------------------------------------------------------------
+
+
+def test_hc165_latch_then_read_order():
+    chain, model, log = make_chain(2)
+    log.events = []
+    chain.read()
+    eq(
+        log.events,
+        [("latch", 0), ("sleep", 1), ("latch", 1), ("sleep", 1), ("spi", 2)],
+        "SH/LD low (load), wait, high (shift), wait, then clock the bits",
+    )
+    eq(model.loads, 1, "one parallel load per read")
+
+
+def test_hc165_bit_order_first_bit_is_index_0():
+    chain, model, log = make_chain(2)
+    # Active low: a closed switch reads 0. Close chip 0 input H, chip 0 input A, chip 1 input G.
+    model.inputs[0][7] = 0
+    model.inputs[0][0] = 0
+    model.inputs[1][6] = 0
+    out = chain.read()
+    on = [i for i in range(16) if out[i]]
+    eq(on, [0, 7, 9], "H of the nearest chip is index 0, its A index 7, the next chip's G index 9")
+
+
+def test_hc165_each_single_input():
+    chain, model, log = make_chain(3)
+    for chip in range(3):
+        for k in range(8):
+            model.inputs = [[1] * 8 for _ in range(3)]
+            model.inputs[chip][k] = 0
+            out = chain.read()
+            expected = chip * 8 + (7 - k)
+            eq([i for i in range(24) if out[i]], [expected], "chip %d input %d" % (chip, k))
+
+
+def test_hc165_active_high_and_reused_buffer():
+    log = Log()
+    model = HC165Model(1, log)
+    chain = pico.HC165Chain(FakeSPI(model, log), LatchPin(log, model), 8, False, lambda us: None)
+    model.inputs[0] = [0, 0, 0, 0, 0, 0, 0, 1]  # H high: with active_low False, a magnet
+    first = chain.read()
+    eq(bytes(first), b"\x01" + b"\x00" * 7, "active high")
+    second = chain.read()
+    eq(first is second, True, "the same buffer every scan (no allocation)")
+
+
+def test_hc165_bad_count():
+    with raises(ValueError, "count 12"):
+        pico.HC165Chain(None, FakePin(None, "l"), 12)
+
+
+def test_hc165_read_allocates_nothing():
+    try:
+        import micropython
+    except ImportError:
+        return
+    if not hasattr(micropython, "heap_lock"):
+        return
+
+    class QuietSPI:
+        def readinto(self, buf, write=0):
+            buf[0] = 0x5A
+
+    class QuietPin:
+        def __call__(self, v=None):  # no *args: that would allocate a tuple
+            return None
+
+    chain = pico.HC165Chain(QuietSPI(), QuietPin(), 32, True, lambda us: None)
+    chain.read()
+    micropython.heap_lock()
+    try:
+        out = chain.read()
+    finally:
+        micropython.heap_unlock()
+    eq(out[0], 1, "bit 7 of 0x5A is 0: closed")
+
+
+def test_matrix_leds_buttons_allocate_nothing():
+    try:
+        import micropython
+    except ImportError:
+        return
+    if not hasattr(micropython, "heap_lock"):
+        return
+
+    class QuietPin:
+        def __init__(self):
+            self.v = 1
+
+        def __call__(self, v=None):
+            if v is None:
+                return self.v
+            self.v = v
+            return None
+
+    class QuietNeo:
+        def __init__(self, n):
+            self.buf = bytearray(3 * n)
+
+        def write(self):
+            pass
+
+    rows = [QuietPin() for _ in range(3)]
+    cols = [QuietPin() for _ in range(4)]
+    matrix = pico.DiodeMatrix(rows, cols, True, 30, lambda us: None)
+    leds = pico.LedChain(QuietNeo(25), list(range(25)), "GRB", 48)
+    frame = bytearray(range(75))
+    ok = QuietPin()
+    buttons = pico.Buttons([(1, ok), (2, QuietPin())], 3)
+    micropython.heap_lock()
+    try:
+        matrix.read()
+        leds.show(frame)
+        for level in (0, 0, 0, 1, 1, 1):
+            ok.v = level
+            buttons.read()
+    finally:
+        micropython.heap_unlock()
+    eq(leds.np.buf[3 * 24 + 1], 14, "last point red: 72 * 48 / 255, rounded up")
+
+
+# -- diode matrix -----------------------------------------------------------------------
+
+
+class MatrixModel:
+    """Switches at (row, col). With diodes, a column reads low iff a row driven low has a
+    closed switch on it. Without diodes, current also sneaks through other closed
+    switches (col -> switch -> undriven row -> switch -> col ...), which ghosts."""
+
+    def __init__(self, nrows, ncols, diodes=True):
+        self.closed = set()
+        self.diodes = diodes
+        self.log = Log()
+        self.rows = [FakePin(self.log, "row%d" % r, 1) for r in range(nrows)]
+        self.cols = [FakePin(None, "col%d" % c, 1, self._reader(c)) for c in range(ncols)]
+        self.reads = []
+
+    def _reader(self, c):
+        def read():
+            low_rows = [r for r in range(len(self.rows)) if self.rows[r].value == 0]
+            self.reads.append((c, tuple(low_rows), len([e for e in self.log.events if e[0] == "sleep"])))
+            return 0 if self._pulled_low(c, low_rows) else 1
+
+        return read
+
+    def _pulled_low(self, c, low_rows):
+        if self.diodes:
+            return any((r, c) in self.closed for r in low_rows)
+        # Without diodes: flood through closed switches from column c.
+        seen_cols = {c}
+        seen_rows = set()
+        frontier = [("c", c)]
+        while frontier:
+            kind, i = frontier.pop()
+            if kind == "c":
+                for r, cc in self.closed:
+                    if cc == i and r not in seen_rows:
+                        seen_rows.add(r)
+                        frontier.append(("r", r))
+            else:
+                if i in low_rows:
+                    return True
+                for r, cc in self.closed:
+                    if r == i and cc not in seen_cols:
+                        seen_cols.add(cc)
+                        frontier.append(("c", cc))
+        return False
+
+
+def read_matrix(model):
+    def sleep_us(us):
+        model.log.add(("sleep", us))
+
+    m = pico.DiodeMatrix(model.rows, model.cols, True, 30, sleep_us)
+    return m, m.read()
+
+
+def test_matrix_scans_one_row_at_a_time_with_settle():
+    model = MatrixModel(3, 4)
+    model.closed = {(1, 2)}
+    m, out = read_matrix(model)
+    eq([i for i in range(12) if out[i]], [1 * 4 + 2], "index = row * ncols + col")
+    for c, low_rows, _sleeps in model.reads:
+        eq(len(low_rows), 1, "exactly one row low while reading column %d" % c)
+    # Each row: driven low, settle, 4 column reads, back high.
+    rows_low = [e for e in model.log.events if e[0].startswith("row") and e[1] == 0]
+    eq([e[0] for e in rows_low], ["row0", "row1", "row2"], "rows in order")
+    settle = [e for e in model.log.events if e[0] == "sleep"]
+    eq(settle, [("sleep", 30)] * 3, "settle time after driving each row")
+    eq([r.value for r in model.rows], [1, 1, 1], "all rows idle high after the scan")
+    # Every column read happened after its row's settle delay.
+    for i in range(len(model.reads)):
+        c, low_rows, sleeps = model.reads[i]
+        eq(sleeps, low_rows[0] + 1, "read of column %d on row %d after its settle" % (c, low_rows[0]))
+
+
+def test_matrix_is_ghost_free_with_diodes():
+    # Three corners of a rectangle closed: (0,0), (0,1), (1,0). Without diodes (1,1)
+    # reads closed too (a ghost); with diodes it does not.
+    pattern = {(0, 0), (0, 1), (1, 0)}
+    ghosty = MatrixModel(2, 2, diodes=False)
+    ghosty.closed = set(pattern)
+    m, out = read_matrix(ghosty)
+    eq(out[3], 1, "the no-diode model does ghost (so this test can fail)")
+    model = MatrixModel(2, 2, diodes=True)
+    model.closed = set(pattern)
+    m, out = read_matrix(model)
+    eq(bytes(out), b"\x01\x01\x01\x00", "exactly the closed switches")
+
+
+def test_matrix_every_pattern_of_a_2x3():
+    model = MatrixModel(2, 3)
+    m = pico.DiodeMatrix(model.rows, model.cols, True, 30, lambda us: None)
+    for bits in range(64):
+        model.closed = set((i // 3, i % 3) for i in range(6) if bits >> i & 1)
+        out = m.read()
+        eq(sum(out[i] << i for i in range(6)), bits, "pattern %d" % bits)
+
+
+# -- LEDs ---------------------------------------------------------------------------------
+
+
+class FakeNeoPixel:
+    """The neopixel module's object: ``buf`` (bytes as they go on the wire) and write()."""
+
+    def __init__(self, n):
+        self.buf = bytearray(3 * n)
+        self.writes = []
+
+    def write(self):
+        self.writes.append(bytes(self.buf))
+
+
+def test_leds_grb_wire_order_and_led_map():
+    np = FakeNeoPixel(3)
+    leds = pico.LedChain(np, [2, 0, 1], "GRB", 255)
+    frame = bytearray([10, 20, 30, 40, 50, 60, 70, 80, 90])  # points 0, 1, 2: (r, g, b)
+    leds.show(frame)
+    wire = np.writes[-1]
+    eq(wire[6:9], bytes([20, 10, 30]), "point 0 on LED 2, G R B on the wire")
+    eq(wire[0:3], bytes([50, 40, 60]), "point 1 on LED 0")
+    eq(wire[3:6], bytes([80, 70, 90]), "point 2 on LED 1")
+
+
+def test_leds_other_orders():
+    for order, expected in (("RGB", [1, 2, 3]), ("BRG", [3, 1, 2]), ("GBR", [2, 3, 1])):
+        np = FakeNeoPixel(1)
+        pico.LedChain(np, [0], order, 255).show(bytearray([1, 2, 3]))
+        eq(list(np.writes[-1]), expected, "order " + order)
+
+
+def test_leds_max_level_cap_keeps_hue():
+    np = FakeNeoPixel(2)
+    leds = pico.LedChain(np, [0, 1], "RGB", 48)
+    leds.show(bytearray([255, 128, 0, 1, 0, 255]))
+    wire = list(np.writes[-1])
+    eq(wire[0:3], [48, 25, 0], "full red capped at 48, half green about half of that")
+    eq(wire[3:6], [1, 0, 48], "a dim channel stays lit")
+    eq(max(wire) <= 48, True, "no channel above max_level")
+    for v in range(256):
+        leds.show(bytearray([v, v, v, 0, 0, 0]))
+        eq(np.writes[-1][0] <= 48, True, "level %d capped" % v)
+
+
+def test_leds_clear_at_start_and_bad_config():
+    np = FakeNeoPixel(4)
+    np.buf[:] = b"\xff" * 12
+    pico.LedChain(np, [3], "GRB", 10)
+    eq(np.writes, [bytes(12)], "every LED dark at start, including LEDs with no point")
+    with raises(ValueError, "outside the chain"):
+        pico.LedChain(FakeNeoPixel(2), [0, 2], "GRB", 10)
+    with raises(ValueError, "colour order"):
+        pico.LedChain(FakeNeoPixel(2), [0], "GRR", 10)
+    with raises(ValueError, "max_level"):
+        pico.LedChain(FakeNeoPixel(2), [0], "GRB", 0)
+
+
+# -- buttons ----------------------------------------------------------------------------
+
+
+def test_buttons_edges_with_bounce():
+    ok = FakePin(None, "ok", 1)
+    back = FakePin(None, "back", 1)
+    b = pico.Buttons([(1, ok), (2, back)], 3)
+    seen = []
+    # OK pressed with contact bounce, held, released with bounce; BACK pressed later.
+    ok_levels = [1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1]
+    back_levels = [1] * 10 + [0, 0, 0, 0, 0]
+    for i in range(len(ok_levels)):
+        ok.value = ok_levels[i]
+        back.value = back_levels[i]
+        seen.append(b.read())
+    eq([i for i in range(len(seen)) if seen[i]], [5, 12], "one edge each, after 3 equal reads")
+    eq(seen[5], 1, "OK bit")
+    eq(seen[12], 2, "BACK bit")
+    eq(b.state, 2, "BACK still held")
+
+
+def test_buttons_none():
+    b = pico.Buttons([], 3)
+    eq(b.read(), 0, "no buttons: no presses")
+
+
+# -- factories with a fake machine module ---------------------------------------------
+
+
+class FakeMachine:
+    """Records the constructors the factories call."""
+
+    def __init__(self):
+        self.made = []
+        machine = self
+
+        class Pin:
+            OUT = 1
+            IN = 0
+            PULL_UP = 2
+
+            def __init__(self, pin_id, mode=-1, pull=-1, value=None):
+                self.id = pin_id
+                self.mode = mode
+                self.pull = pull
+                self.v = value
+                machine.made.append(("Pin", pin_id, mode, pull, value))
+
+            def __call__(self, *v):
+                if v:
+                    self.v = v[0]
+                    return None
+                return 1
+
+        class SPI:
+            MSB = 0
+
+            def __init__(self, spi_id, **kw):
+                machine.made.append(("SPI", spi_id, kw))
+                self.kw = kw
+
+            def readinto(self, buf, write=0):
+                for i in range(len(buf)):
+                    buf[i] = 0xFF
+
+        self.Pin = Pin
+        self.SPI = SPI
+
+
+def test_make_sensors_hc165_spi_mode_and_pins():
+    m = FakeMachine()
+    cfg = {"type": "hc165", "count": 32, "spi": 0, "pins": {"sck": 18, "data": 16, "latch": 17}, "active_low": True}
+    chain = pico.make_sensors(cfg, m)
+    spi = [x for x in m.made if x[0] == "SPI"][0]
+    eq(spi[1], 0, "SPI block")
+    kw = spi[2]
+    eq((kw["polarity"], kw["phase"]), (1, 0), "SPI mode 2: sample on the falling edge")
+    eq(kw["firstbit"], 0, "MSB first")
+    eq(kw["sck"].id, 18, "sck pin")
+    eq(kw["miso"].id, 16, "data pin")
+    eq(kw["baudrate"], 1000000, "default baud rate")
+    eq(chain.read(), bytearray(32), "all inputs high: nothing closed")
+
+
+def test_make_sensors_matrix_and_buttons():
+    m = FakeMachine()
+    matrix = pico.make_sensors({"type": "matrix", "rows": [2, 3], "cols": [4, 5, 6], "active_low": True}, m)
+    eq(len(matrix.out), 6, "2 x 3 sensors")
+    pins = [x for x in m.made if x[0] == "Pin"]
+    eq([(p[1], p[2]) for p in pins], [(2, 1), (3, 1), (4, 0), (5, 0), (6, 0)], "rows out, columns in")
+    eq([p[3] for p in pins[2:]], [2, 2, 2], "columns pulled up")
+    buttons = pico.make_buttons({"ok": 10, "hint": 12}, 3, m)
+    eq([bit for bit, pin in buttons.pins], [1, 4], "OK and HINT bits")
+    eq(pico.make_buttons({}, 3, m).pins, [], "no buttons section")
+    with raises(ValueError, "sensors.type"):
+        pico.make_sensors({"type": "laser"}, m)
+
+
+def test_make_leds():
+    m = FakeMachine()
+
+    class FakeNeoModule:
+        def NeoPixel(self, pin, n):  # noqa: N802  (the module's name)
+            self.pin = pin
+            return FakeNeoPixel(n)
+
+    neo = FakeNeoModule()
+    leds = pico.make_leds({"pin": 22, "count": 25, "order": "GRB", "max_level": 64}, list(range(25)), m, neo)
+    eq(neo.pin.id, 22, "data pin")
+    eq(len(leds.np.buf), 75, "25 LEDs")
+    eq(leds.max_level, 64, "cap from the layout")
+
+
+# -- the USB serial port (StreamPort over a blocking stream) ---------------------------
+
+
+class FakeStream:
+    """A blocking stream: ``readinto`` of n bytes would block unless n are there (the
+    fake raises instead, so the test fails), ``write`` takes at most ``room`` bytes and
+    would block beyond that."""
+
+    def __init__(self):
+        self.incoming = bytearray()
+        self.out = bytearray()
+        self.room = 0
+
+    def readinto(self, buf):
+        if len(buf) > len(self.incoming):
+            raise AssertionError("readinto(%d) with %d bytes there would block" % (len(buf), len(self.incoming)))
+        n = len(buf)
+        buf[:] = self.incoming[:n]
+        self.incoming = self.incoming[n:]
+        return n
+
+    def write(self, data):
+        if len(data) > self.room:
+            raise AssertionError("write(%d) with room for %d would block" % (len(data), self.room))
+        self.out += bytes(data)
+        self.room -= len(data)
+        return len(data)
+
+
+class FakeSelect:
+    POLLIN = 1
+    POLLOUT = 4
+
+    def poll(self):
+        return FakePoller()
+
+
+class FakePoller:
+    def __init__(self):
+        self.stream = None
+        self.mask = 0
+
+    def register(self, stream, mask):
+        self.stream = stream
+        self.mask = mask
+
+    def poll(self, timeout):
+        s = self.stream
+        if self.mask & 1 and s.incoming:
+            return [(s, 1)]
+        if self.mask & 4 and s.room > 0:
+            return [(s, 4)]
+        return []
+
+
+def test_usb_port_reads_only_what_is_there():
+    s = FakeStream()
+    port = StreamPort(s, s, FakeSelect(), False, 16)
+    buf = bytearray(8)
+    eq(port.read_into(buf), 0, "nothing there")
+    s.incoming += b"hello"
+    eq(port.read_into(buf), 5, "five bytes, without blocking for eight")
+    eq(bytes(buf[:5]), b"hello", "the bytes")
+    s.incoming += b"0123456789"
+    eq(port.read_into(buf), 8, "at most len(buf)")
+    eq(port.read_into(buf), 2, "the rest")
+
+
+def test_usb_port_never_blocks_when_the_host_does_not_read():
+    s = FakeStream()
+    port = StreamPort(s, s, FakeSelect(), False, 16, 96)
+    eq(port.write(b"0123456789"), 10, "queued although the host reads nothing")
+    eq(bytes(s.out), b"", "nothing written: no room")
+    eq(port.write(b"abcdefghij"), 6, "the bounded queue takes what fits")
+    eq(port.write(b"x"), 0, "full queue: 0, no blocking")
+    eq(port.refused, 5, "refused bytes counted")
+    s.room = 3
+    port.read_into(bytearray(4))  # any call pumps the queue
+    eq(bytes(s.out), b"012", "only what the host made room for")
+    s.room = 100
+    port.pump()
+    eq(bytes(s.out), b"0123456789abcdef", "the rest, in order")
+    eq(port.queued(), 0, "queue empty")
+    eq(port.write(b"wrap-around"), 11, "ring buffer wraps")
+    eq(bytes(s.out[16:]), b"wrap-around", "wrapped bytes in order")
+
+
+def test_usb_port_write_budget_bounds_each_pump():
+    s = FakeStream()
+    s.room = 1000
+    port = StreamPort(s, s, FakeSelect(), False, 512, 32)
+    eq(port.write(b"z" * 100), 100, "queued")
+    eq(len(s.out), 32, "one pump writes at most write_budget bytes")
+    port.pump()
+    port.pump()
+    port.pump()
+    eq(len(s.out), 100, "the rest over later pumps")
+
+
+def test_make_usb_port_uses_stdin_and_stdout_buffers():
+    class Std:
+        def __init__(self, stream):
+            self.buffer = stream
+
+    class FakeSys:
+        pass
+
+    fin = FakeStream()
+    fout = FakeStream()
+    fake_sys = FakeSys()
+    fake_sys.stdin = Std(fin)
+    fake_sys.stdout = Std(fout)
+    port = pico.make_usb_port(fake_sys, FakeSelect())
+    fin.incoming += b"ab"
+    fout.room = 10
+    eq(port.read_into(bytearray(4)), 2, "reads stdin.buffer")
+    port.write(b"ok\n")
+    eq(bytes(fout.out), b"ok\n", "writes stdout.buffer")
