@@ -1,61 +1,131 @@
-"""`zuni play`: play a game.
+"""`zuni play`: play a game on the board against people or the computer.
 
-Until the board link and the virtual board land, this plays in the terminal: moves are
-typed in RULES.md's text form and the computer answers with a capture-greedy move."""
+The board is found by itself (a Pico answering on USB), or named with --port, or the
+virtual board is started with --sim; with no board plugged in, the virtual board is
+used. Each side is `human` or `ai:LEVEL` (1-5). Moves are made on the board; the
+computer's moves are shown on the board's LEDs for you to carry out. Every game and
+move goes to the game log (`zuni log`) as it happens.
+
+Keys while playing: h hint, u take back, r resign, d draw, c end by counting,
+n new game (after the end), q quit. `zuni play --resume` goes on with the last
+unfinished game.
+"""
 
 from __future__ import annotations
 
 import argparse
-import random
+import contextlib
+import signal
+import threading
+from types import FrameType
 
-import zuni
 from zuniboard.errors import UsageError
+from zuniboard.link import LinkError
+from zuniboard.play.connect import BoardConnection, connect
+from zuniboard.play.seats import parse_player
+from zuniboard.play.session import KEYS_HELP, PlaySession, SessionError
+from zuniboard.play.terminal import KeyReader, TerminalUI
+from zuniboard.records.db import Database, DatabaseError
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
-    play = subparsers.add_parser("play", help="play a game", description=__doc__)
-    play.add_argument("--ruleset", default="mosona", help='ruleset text (default "mosona")')
-    play.add_argument("--seed", type=int, default=None, help="seed for the computer's choices")
+    play = subparsers.add_parser(
+        "play", help="play a game on the board", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+    )
+    play.add_argument("--ruleset", default=None, help='ruleset text, e.g. "kolowis chain=forced" (default "mosona")')
+    for side in ("south", "north", "west", "east"):
+        default = {"south": "human", "north": "ai:3"}.get(side, "ai:3 (four players)")
+        play.add_argument("--" + side, metavar="WHO", default=None, help="human or ai:LEVEL (default %s)" % default)
+    where = play.add_mutually_exclusive_group()
+    where.add_argument("--port", metavar="URL", help="the board's serial port (device path, socket://, pty)")
+    where.add_argument("--sim", action="store_true", help="play on the virtual board")
+    play.add_argument("--resume", action="store_true", help="go on with the last unfinished game")
+    play.add_argument(
+        "--db", metavar="PATH", default=None, help="game log database (default $ZUNI_DB or the user data file)"
+    )
+    play.add_argument("--seed", type=int, default=None, help="seed for the computer's choices between equal moves")
+    play.add_argument(
+        "--deterministic", action="store_true", help="the computer thinks by node counts, not by the clock (repeatable)"
+    )
+    play.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="coloured board drawing")
+    play.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds to wait for the board to answer (default 10)"
+    )
     play.set_defaults(func=run_play)
 
 
-def _greedy(game: zuni.Game, rng: random.Random) -> zuni.Move:
-    moves = game.legal_moves()
-    best = max(len(m.captures) for m in moves)
-    return rng.choice([m for m in moves if len(m.captures) == best])
+def _players(args: argparse.Namespace) -> dict[str, str | None]:
+    players: dict[str, str | None] = {}
+    for side in ("south", "north", "west", "east"):
+        text = getattr(args, side)
+        if text is not None:
+            try:
+                parse_player(text)
+            except ValueError as exc:
+                raise UsageError("--%s: %s" % (side, exc))
+        players[side] = text
+    return players
+
+
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt  # SIGTERM leaves as cleanly as Ctrl-C
 
 
 def run_play(args: argparse.Namespace) -> int:
+    players = _players(args)
+    if args.ruleset is not None and args.resume:
+        raise UsageError("--resume goes on with the logged game's ruleset: leave out --ruleset")
+    ruleset = args.ruleset or ("mosona" if not args.resume else None)
     try:
-        game = zuni.new_game(args.ruleset)
-    except zuni.RulesetError as exc:
+        db = Database(args.db)
+    except DatabaseError as exc:
         raise UsageError(str(exc))
-    rng = random.Random(args.seed)
-    human = game.turn
-    print(
-        "%s: you play %s. Type a move (e.g. %s), `moves` to list them, `quit` to stop."
-        % (game.ruleset.title, zuni.SIDE_NAMES[human], game.legal_moves()[0])
-    )
-    while not game.is_game_over():
-        if game.turn == human:
-            try:
-                text = input("%d. %s> " % (game.ply() + 1, zuni.SIDE_NAMES[game.turn])).strip()
-            except EOFError:
-                return 0
-            if text in ("quit", "q"):
-                return 0
-            if text == "moves":
-                print(" ".join(sorted(str(m) for m in game.legal_moves())))
-                continue
-            try:
-                game.push_text(text)
-            except zuni.MoveError as exc:
-                print("  %s" % exc)
-        else:
-            move = _greedy(game, rng)
-            print("%d. %s plays %s" % (game.ply() + 1, zuni.SIDE_NAMES[game.turn], move))
-            game.push(move)
-    outcome = game.outcome()
-    assert outcome is not None
-    print("game over: %s (%s)" % (outcome.result, outcome.termination))
-    return 0
+    color = {"always": True, "never": False}.get(args.color)
+    ui = TerminalUI(color=color)
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _terminate)
+    conn: BoardConnection | None = None
+    session: PlaySession | None = None
+    keys: KeyReader | None = None
+    try:
+        try:
+            conn = connect(args.port, args.sim, ruleset, ui.message, timeout=args.timeout)
+        except LinkError as exc:
+            raise UsageError(str(exc))
+        session = PlaySession(
+            conn.link,
+            db,
+            ui,
+            ruleset=ruleset,
+            players=players,
+            seed=args.seed,
+            deterministic=args.deterministic,
+            hand=conn.hand,
+        )
+        try:
+            session.start(resume=args.resume, timeout=args.timeout)
+        except SessionError as exc:
+            raise UsageError(str(exc))
+        ui.message("info", KEYS_HELP)
+        active = session
+        keys = KeyReader(active.key, lambda: active.inbox.put(("eof",)))
+        keys.start()
+        return session.run()
+    except KeyboardInterrupt:
+        ui.message("info", "interrupted")
+        return 130
+    finally:
+        if keys is not None:
+            keys.close()
+        if session is not None:
+            session.close()
+            if session.db_game is not None and not session.is_over():
+                ui.message(
+                    "info",
+                    "game #%d is left unfinished in the log; `zuni play --resume%s` goes on with it"
+                    % (session.db_game, " --sim" if conn is not None and conn.virtual is not None else ""),
+                )
+        if conn is not None:
+            conn.close()
+        with contextlib.suppress(Exception):
+            db.close()
