@@ -1,0 +1,138 @@
+"""Helpers of the `zuni play` tests: the command as a subprocess driven through its
+stdin and stdout, and a recording UI for the session in process."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import queue
+import re
+import signal
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parent.parent
+ZUNI = Path(sys.executable).parent / "zuni"
+
+
+class ZuniPlay:
+    """``zuni play ARGS`` as a subprocess: ``send(key)``, ``expect(regex)`` on its output."""
+
+    def __init__(self, *args: str, db: Path, timeout: float = 60.0) -> None:
+        env = dict(os.environ)
+        env["NO_COLOR"] = "1"
+        env["PYTHONUNBUFFERED"] = "1"
+        self.command = [str(ZUNI), "play", "--db", str(db), "--color", "never", *args]
+        self.proc = subprocess.Popen(
+            self.command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+            env=env,
+            cwd=REPO,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        self.timeout = timeout
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        assert self.proc.stdout is not None
+        for line in self.proc.stdout:
+            self.lines.put(line.rstrip("\n"))
+        self.lines.put("\0EOF")
+
+    def send(self, text: str) -> None:
+        assert self.proc.stdin is not None
+        self.proc.stdin.write(text + "\n")
+        self.proc.stdin.flush()
+
+    def expect(self, pattern: str, timeout: float | None = None) -> re.Match[str]:
+        """Waits for an output line matching ``pattern`` (re.search); returns the match."""
+        regex = re.compile(pattern)
+        deadline = time.monotonic() + (timeout or self.timeout)
+        while True:
+            left = deadline - time.monotonic()
+            try:
+                line = self.lines.get(timeout=max(0.01, left))
+            except queue.Empty:
+                raise AssertionError(
+                    "no line matching %r within %.0f s; last output:\n%s"
+                    % (pattern, timeout or self.timeout, self.tail())
+                ) from None
+            if line == "\0EOF":
+                raise AssertionError(
+                    "zuni play exited (%s) before %r; output:\n%s" % (self.proc.poll(), pattern, self.tail())
+                )
+            self.seen.append(line)
+            match = regex.search(line)
+            if match:
+                return match
+
+    def tail(self, n: int = 60) -> str:
+        return "\n".join(self.seen[-n:])
+
+    def interrupt(self) -> None:
+        self.proc.send_signal(signal.SIGINT)
+
+    def kill(self) -> None:
+        self.proc.kill()
+        self.proc.wait(timeout=10)
+
+    def wait(self, timeout: float = 20.0) -> int:
+        code = self.proc.wait(timeout=timeout)
+        # Collect what is left of the output.
+        with contextlib.suppress(queue.Empty):
+            while True:
+                line = self.lines.get(timeout=0.5)
+                if line == "\0EOF":
+                    break
+                self.seen.append(line)
+        return code
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.kill()
+            self.proc.wait(timeout=10)
+
+
+class RecordingUI:
+    """The session's reports, kept for assertions."""
+
+    def __init__(self) -> None:
+        self.messages: list[tuple[str, str]] = []
+        self.positions = 0
+        self.progress: list[Any] = []
+        self.lock = threading.Lock()
+
+    def message(self, kind: str, text: str) -> None:
+        with self.lock:
+            self.messages.append((kind, text))
+
+    def position(self, session: Any) -> None:
+        self.positions += 1
+
+    def thinking(self, side: str, info: Any) -> None:
+        if info is not None:
+            self.progress.append(info)
+
+    def texts(self, kind: str | None = None) -> list[str]:
+        return [t for k, t in self.messages if kind is None or k == kind]
+
+    def find(self, pattern: str, kind: str | None = None) -> re.Match[str] | None:
+        regex = re.compile(pattern)
+        for text in self.texts(kind):
+            match = regex.search(text)
+            if match:
+                return match
+        return None
+
+
+def zuni(*args: str, timeout: float = 60.0) -> subprocess.CompletedProcess[str]:
+    return subprocess.run([str(ZUNI), *args], capture_output=True, text=True, timeout=timeout, cwd=REPO)
