@@ -24,7 +24,6 @@ standalone; ``attach(link)`` connects one later. The app calls only ``send_move`
 
 from zuni_board import leds as L
 from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
-from zuni_board.journal import Journal
 
 import zuni
 from micropython import const
@@ -69,7 +68,10 @@ NOTICE_MS = const(1500)
 
 class BoardApp:
     def __init__(self, layout, ruleset_text=None, journal_dir=None, link=None):
-        self.layout = layout
+        # Only what the app needs of the layout is kept, so that the caller may drop the
+        # layout (its point table is a few KB of heap on the 168-square board).
+        self.layout_name = layout.name
+        self.rulesets = list(layout.rulesets)
         timing = layout.timing
         stable_ms = timing["stable_ms"]
         # The debouncer reports a position stable_ms after its last change; the
@@ -78,7 +80,11 @@ class BoardApp:
         self.error_delay = max(0, timing["error_ms"] - stable_ms)
         self.settle_delay = max(0, timing["chain_settle_ms"] - stable_ms)
         self.link = link
-        self.journal = Journal(journal_dir) if journal_dir is not None else None
+        self.journal = None
+        if journal_dir is not None:
+            from zuni_board.journal import Journal
+
+            self.journal = Journal(journal_dir)
         self.raw = False
         n = len(layout.points)
         self.n = n
@@ -108,9 +114,16 @@ class BoardApp:
         self._now = 0
         if ruleset_text is None:
             ruleset_text = layout.rulesets[0]
-        self.game = self._ruleset_for_board(ruleset_text)  # a bad ruleset fails here, not later
+        game = zuni.new_game(ruleset_text)  # a bad ruleset fails here, not later
+        names = game.geometry.names
+        points = layout.points
+        if len(names) != len(points) or any(name not in points for name in names):
+            self.names = ()  # type: tuple
+            self._refuse(game)
+        self.names = names
+        self.game = game
         if not self._resume(0):
-            self._new_game(ruleset_text, 0)
+            self._new_game(ruleset_text, 0, game)
 
     # -- the link -------------------------------------------------------------------
     def attach(self, link):
@@ -133,17 +146,19 @@ class BoardApp:
     def _ruleset_for_board(self, ruleset_text):
         """The rules game for ``ruleset_text`` if this board can play it; ValueError otherwise."""
         game = zuni.new_game(ruleset_text)
-        names = game.geometry.names
-        points = self.layout.points
-        if len(names) != len(points) or any(name not in points for name in names):
-            raise ValueError(
-                "ruleset %r needs a %d-point board; this board (%s) has %d points and plays: %s"
-                % (str(game.ruleset), len(names), self.layout.name, len(points), ", ".join(self.layout.rulesets))
-            )
+        if game.geometry.names != self.names:
+            self._refuse(game)
         return game
 
-    def _new_game(self, ruleset_text, now):
-        game = self._ruleset_for_board(ruleset_text)
+    def _refuse(self, game):
+        raise ValueError(
+            "ruleset %r needs a %d-point board; this board (%s) has %d points and plays: %s"
+            % (str(game.ruleset), len(game.geometry.names), self.layout_name, self.n, ", ".join(self.rulesets))
+        )
+
+    def _new_game(self, ruleset_text, now, game=None):
+        if game is None:
+            game = self._ruleset_for_board(ruleset_text)
         self.game = game
         self.game_id = "nojournal"
         if self.journal is not None:
@@ -594,7 +609,7 @@ class BoardApp:
     def hello_info(self):
         return {
             "fw": FIRMWARE_VERSION,
-            "layout": self.layout.name,
+            "layout": self.layout_name,
             "ruleset": str(self.game.ruleset),
             "phase": PHASE_NAMES[self.phase],
         }
