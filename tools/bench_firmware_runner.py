@@ -4,8 +4,9 @@ board application, scan by scan, and prints one JSON line of measurements.
 Imported (as .mpy) by ``micropython -c "import bench_firmware_runner as r; r.main(SPEC)"``
 where SPEC is the path of a JSON file: ``{"layout": path, "ruleset": text,
 "moves": path of a text file with one move per line, "journal": dir}``. Moves are read
-one at a time, so the script costs the heap no more than the board's own loop would. The clock is simulated (10 ms per scan), the
-processing time of each scan is measured with ``time.ticks_us``.
+one at a time, so the script costs the heap no more than the board's own loop would.
+The clock is simulated (10 ms per scan), the processing time of each scan is measured
+with ``time.ticks_us``.
 """
 
 import gc

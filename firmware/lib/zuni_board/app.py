@@ -22,12 +22,11 @@ standalone; ``attach(link)`` connects one later. The app calls only ``send_move`
 ``moves_from`` and ``command``.
 """
 
-from zuni_board import leds as L
-from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
-
 import zuni
 from micropython import const
 from zuni.core import SIDE_NAMES, piece_side, side_from_name
+from zuni_board import leds as L
+from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
 
 try:
     from time import ticks_add, ticks_diff
