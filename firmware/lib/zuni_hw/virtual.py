@@ -1,0 +1,435 @@
+"""The virtual board's drivers (MicroPython unix port): the same firmware, without a board.
+
+- ``VirtualSensors`` / ``VirtualButtons`` / ``VirtualLeds``: the hardware, as state that
+  the **control channel** changes and reports.
+- ``ControlServer``: TCP on 127.0.0.1:PORT, one command per line, replies and pushed
+  events as one JSON object per line (see CONTROL below). Any number of clients (the
+  test "hand", the browser simulator); a client that does not read is cut off when its
+  bounded outbox overflows, so it never blocks the scan loop.
+- ``open_link(spec)``: the link port on a pseudo-terminal: ``fd:N`` (an inherited pty
+  fd the parent made O_NONBLOCK) or a pty path (raw mode, VMIN=0/VTIME=0 reads; writes
+  one byte at a time after ``poll`` says writable, since a blocking pty write of n bytes
+  waits until all n fit).
+- ``FileBlockDevice`` and ``mount_flash(image)``: a littlefs "flash" in an image file,
+  mounted at ``/flash`` (formatted on first use), so the journal survives restarts.
+
+CONTROL (client -> board, one line each; point names are the rules' names)::
+
+    lift m5 [n4 ...]      magnets off these points       -> {"reply": "lift", "ok": true}
+    place m5 [...]        magnets onto these points
+    set m1 m2 ...         exactly these points occupied (none: an empty board)
+    press ok|back|hint    one button press
+    sensors?              -> {"reply": "sensors", "ok": true, "occupied": ["m1", ...]}
+    leds?                 -> {"reply": "leds", "ok": true, "frame": "rrggbb..."}
+    stable?               -> {"reply": "stable", "ok": true, "occupied": [...] or null}
+    hello?                -> the hello event again, as a reply
+    (an error)            -> {"reply": "lift", "ok": false, "error": "unknown point 'zz' ..."}
+
+Events pushed to every client::
+
+    {"event": "hello", "layout": "board25", "points": [...], "occupied": [...], "frame": "..."}
+    {"event": "sensors", "occupied": [...], "changed": ["+m5", "-s3"]}   raw sensor changes
+    {"event": "stable", "occupied": [...]}         the debounced position the app was given
+    {"event": "leds", "frame": "rrggbb..."}        a new LED frame (per POINT, full scale)
+
+``frame`` is hex, 6 digits (r, g, b) per point in the order of ``points``.
+"""
+
+import json
+import select
+import socket
+import sys
+
+try:
+    import errno
+
+    _EAGAIN = errno.EAGAIN
+except ImportError:  # pragma: no cover
+    _EAGAIN = 11
+
+OUTBOX_LIMIT = 256 * 1024  # bytes queued for one control client before it is cut off
+LINE_LIMIT = 4096  # a control line longer than this is refused
+BUTTONS = {"ok": 1, "back": 2, "hint": 4}
+
+
+def _hex(frame):
+    out = []
+    for b in frame:
+        out.append("%02x" % b)
+    return "".join(out)
+
+
+class VirtualSensors:
+    """Raw sensor state per SENSOR index (1 = magnet present); ``read()`` returns it."""
+
+    def __init__(self, count):
+        self.state = bytearray(count)
+
+    def read(self):
+        return self.state
+
+
+class VirtualButtons:
+    def __init__(self):
+        self.pending = 0
+
+    def press(self, bit):
+        self.pending |= bit
+
+    def read(self):
+        bits = self.pending
+        self.pending = 0
+        return bits
+
+
+class VirtualLeds:
+    """Keeps the last frame (per point, full scale); ``on_change(frame)`` is told of new ones."""
+
+    def __init__(self, n_points, on_change=None):
+        self.frame = bytearray(3 * n_points)
+        self.on_change = on_change
+        self.shows = 0
+
+    def show(self, frame):
+        self.shows += 1
+        if frame == self.frame:
+            return
+        self.frame[:] = frame
+        if self.on_change is not None:
+            self.on_change(self.frame)
+
+
+class _Client:
+    def __init__(self, sock):
+        self.sock = sock
+        self.inbox = b""
+        self.outbox = b""
+        self.dead = False
+
+
+class ControlServer:
+    """The control channel; ``poll()`` from the loop does all its I/O without blocking."""
+
+    def __init__(self, port, layout_name, names, sensor_of, sensors, buttons, leds, host="127.0.0.1"):
+        self.layout_name = layout_name
+        self.names = names
+        self.index = {}
+        for i in range(len(names)):
+            self.index[names[i]] = i
+        self.sensor_of = sensor_of
+        self.sensors = sensors
+        self.buttons = buttons
+        self.leds = leds
+        self.stable = None
+        self.clients = []
+        self.commands = 0
+        s = socket.socket()
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        s.bind(socket.getaddrinfo(host, port)[0][-1])
+        s.listen(4)
+        s.setblocking(False)
+        self.server = s
+        self.port = port
+
+    def close(self):
+        for c in self.clients:
+            c.sock.close()
+        self.clients = []
+        self.server.close()
+
+    def register(self, poller):
+        """Add the sockets to ``poller`` (for the loop's wait); call again after changes."""
+        poller.register(self.server, select.POLLIN)
+        for c in self.clients:
+            poller.register(c.sock, select.POLLIN)
+
+    # -- state the loop reports ------------------------------------------------------------
+    def occupied(self):
+        state = self.sensors.state
+        return [self.names[p] for p in range(len(self.names)) if state[self.sensor_of[p]]]
+
+    def leds_changed(self, frame):
+        self._push({"event": "leds", "frame": _hex(frame)})
+
+    def stable_changed(self, stable):
+        self.stable = [self.names[p] for p in range(len(self.names)) if stable[p]]
+        self._push({"event": "stable", "occupied": self.stable})
+
+    def hello(self):
+        return {
+            "event": "hello",
+            "layout": self.layout_name,
+            "points": list(self.names),
+            "occupied": self.occupied(),
+            "frame": _hex(self.leds.frame),
+        }
+
+    # -- I/O ---------------------------------------------------------------------------
+    def poll(self):
+        """Accept, read and answer commands, write what the clients take. Returns True
+        when the set of clients changed (the loop re-registers its poller)."""
+        changed = self._accept()
+        for c in self.clients:
+            if not c.dead:
+                self._read(c)
+            if not c.dead:
+                self._write(c)
+        if any(c.dead for c in self.clients):
+            for c in self.clients:
+                if c.dead:
+                    try:
+                        c.sock.close()
+                    except OSError:
+                        pass
+            self.clients = [c for c in self.clients if not c.dead]
+            changed = True
+        return changed
+
+    def _accept(self):
+        accepted = False
+        while True:
+            try:
+                sock, _addr = self.server.accept()
+            except OSError:
+                return accepted
+            sock.setblocking(False)
+            c = _Client(sock)
+            self.clients.append(c)
+            self._send(c, self.hello())
+            accepted = True
+
+    def _read(self, c):
+        while True:
+            try:
+                data = c.sock.recv(1024)
+            except OSError as e:
+                if e.args and e.args[0] == _EAGAIN:
+                    break
+                c.dead = True
+                return
+            if data is None:
+                break  # MicroPython: nothing there on a non-blocking socket
+            if not data:
+                c.dead = True  # the client closed
+                return
+            c.inbox += data
+            if len(data) < 1024:
+                break
+        while True:
+            nl = c.inbox.find(b"\n")
+            if nl < 0:
+                if len(c.inbox) > LINE_LIMIT:
+                    c.inbox = b""
+                    self._send(c, {"reply": "?", "ok": False, "error": "line longer than %d bytes" % LINE_LIMIT})
+                return
+            line = c.inbox[:nl]
+            c.inbox = c.inbox[nl + 1 :]
+            try:
+                text = line.decode().strip()
+            except UnicodeError:
+                self._send(c, {"reply": "?", "ok": False, "error": "control lines are UTF-8 text"})
+                continue
+            if text:
+                self._send(c, self.command(text))
+
+    def _write(self, c):
+        while c.outbox:
+            try:
+                n = c.sock.send(c.outbox)
+            except OSError as e:
+                if e.args and e.args[0] == _EAGAIN:
+                    return
+                c.dead = True
+                return
+            if not n:
+                return
+            c.outbox = c.outbox[n:]
+
+    def _send(self, c, obj):
+        line = (json.dumps(obj) + "\n").encode()
+        if len(c.outbox) + len(line) > OUTBOX_LIMIT:
+            c.dead = True  # it stopped reading: cut it off rather than grow or block
+            return
+        c.outbox += line
+
+    def _push(self, obj):
+        for c in self.clients:
+            if not c.dead:
+                self._send(c, obj)
+
+    # -- commands ----------------------------------------------------------------------
+    def _points(self, verb, args):
+        points = []
+        for name in args:
+            p = self.index.get(name)
+            if p is None:
+                raise ValueError(
+                    "%s: unknown point %r (layout %s has %s ... %s)"
+                    % (verb, name, self.layout_name, self.names[0], self.names[-1])
+                )
+            points.append(p)
+        return points
+
+    def command(self, text):
+        """Do one control command; returns the reply (dict). Bad input changes nothing."""
+        self.commands += 1
+        words = text.split()
+        verb = words[0]
+        args = words[1:]
+        try:
+            return self._command(verb, args)
+        except ValueError as e:
+            return {"reply": verb, "ok": False, "error": str(e)}
+
+    def _command(self, verb, args):
+        if verb in ("lift", "place", "set"):
+            points = self._points(verb, args)
+            if verb != "set" and not points:
+                raise ValueError("%s: name at least one point (e.g. %s %s)" % (verb, verb, self.names[0]))
+            self._set_points(verb, points)
+            return {"reply": verb, "ok": True}
+        if verb == "press":
+            if len(args) != 1 or args[0] not in BUTTONS:
+                raise ValueError("press: expected one of ok, back, hint, got %r" % (" ".join(args),))
+            self.buttons.press(BUTTONS[args[0]])
+            return {"reply": verb, "ok": True}
+        if args:
+            raise ValueError("%s takes no arguments" % verb)
+        if verb == "sensors?":
+            return {"reply": verb, "ok": True, "occupied": self.occupied()}
+        if verb == "leds?":
+            return {"reply": verb, "ok": True, "frame": _hex(self.leds.frame)}
+        if verb == "stable?":
+            return {"reply": verb, "ok": True, "occupied": self.stable}
+        if verb == "hello?":
+            d = self.hello()
+            d["reply"] = verb
+            d["ok"] = True
+            return d
+        raise ValueError(
+            "unknown command %r (allowed: lift, place, set, press, sensors?, leds?, stable?, hello?)" % (verb,)
+        )
+
+    def _set_points(self, verb, points):
+        state = self.sensors.state
+        sensor_of = self.sensor_of
+        if verb == "set":
+            want = bytearray(len(self.names))
+            for p in points:
+                want[p] = 1
+        else:
+            want = bytearray(len(self.names))
+            for p in range(len(self.names)):
+                want[p] = 1 if state[sensor_of[p]] else 0
+            v = 1 if verb == "place" else 0
+            for p in points:
+                want[p] = v
+        changed = []
+        for p in range(len(self.names)):
+            s = sensor_of[p]
+            if (1 if state[s] else 0) != want[p]:
+                state[s] = want[p]
+                changed.append(("+" if want[p] else "-") + self.names[p])
+        if changed:
+            self._push({"event": "sensors", "occupied": self.occupied(), "changed": changed})
+
+
+# -- the link on a pseudo-terminal ---------------------------------------------------------
+
+
+def open_link(spec):
+    """``StreamPort`` on ``fd:N`` (inherited, O_NONBLOCK) or a pty path."""
+    from zuni_hw.port import StreamPort
+
+    if spec.startswith("fd:"):
+        try:
+            fd = int(spec[3:])
+        except ValueError:
+            raise ValueError("--link %s: expected fd:NUMBER or a pty path" % spec)
+        f = open(fd, "rb+")
+        return StreamPort(f, f, select, True, 4096, 4096)
+    import termios
+
+    f = open(spec, "rb+")
+    fd = f.fileno()
+    termios.setraw(fd)
+    attrs = termios.tcgetattr(fd)
+    attrs[6][6] = 0  # VMIN (Linux index; MicroPython's termios has no names): reads return at once
+    attrs[6][5] = 0  # VTIME
+    termios.tcsetattr(fd, termios.TCSANOW, attrs)
+    return StreamPort(f, f, select, False, 4096, 1024)
+
+
+# -- the flash ----------------------------------------------------------------------------------
+
+
+class FileBlockDevice:
+    """A block device over an image file, for ``vfs.VfsLfs2`` (the extended interface:
+    littlefs reads and writes at offsets within a block and erases through ioctl 6).
+
+    A new image is filled with 0xFF, like erased flash. Each write goes straight to the
+    file (the unix port's files are unbuffered), so a killed process keeps every block
+    it wrote: littlefs's own copy-on-write makes the filesystem survive that."""
+
+    def __init__(self, path, block_size=4096, block_count=64):
+        self.block_size = block_size
+        self.block_count = block_count
+        size = block_size * block_count
+        try:
+            f = open(path, "r+b")
+            f.seek(0, 2)
+            have = f.tell()
+            if have != size:
+                f.close()
+                raise ValueError(
+                    "flash image %s has %d bytes; expected %d (%d blocks of %d)"
+                    % (path, have, size, block_count, block_size)
+                )
+        except OSError:
+            f = open(path, "w+b")
+            blank = b"\xff" * block_size
+            for _ in range(block_count):
+                f.write(blank)
+        self.f = f
+        self.reads = 0
+        self.writes = 0
+
+    def readblocks(self, block, buf, offset=0):
+        self.f.seek(block * self.block_size + offset)
+        self.f.readinto(buf)
+        self.reads += 1
+
+    def writeblocks(self, block, buf, offset=0):
+        self.f.seek(block * self.block_size + offset)
+        self.f.write(buf)
+        self.writes += 1
+
+    def ioctl(self, op, arg):
+        if op == 4:  # block count
+            return self.block_count
+        if op == 5:  # block size
+            return self.block_size
+        if op == 6:  # erase: littlefs writes whole programmed ranges itself
+            return 0
+        if op == 3:  # sync
+            return 0
+        return 0
+
+
+def mount_flash(image, mountpoint="/flash", block_count=64):
+    """Mount the image's littlefs at ``mountpoint``, formatting a new or blank image."""
+    import vfs
+
+    dev = FileBlockDevice(image, 4096, block_count)
+    try:
+        fs = vfs.VfsLfs2(dev)
+    except OSError:
+        vfs.VfsLfs2.mkfs(dev)
+        fs = vfs.VfsLfs2(dev)
+    vfs.mount(fs, mountpoint)
+    return dev
+
+
+def log(text):
+    """A line for whoever started the virtual board (stderr: stdout gets tracebacks)."""
+    sys.stderr.write("zuni-virtual: %s\n" % text)

@@ -1,0 +1,281 @@
+"""Firmware entry point: build the drivers from the layout, run the scan loop.
+
+On a Raspberry Pi Pico (``sys.platform == "rp2"``) it reads ``/layout.json`` (copied there
+by tools/deploy.py), keeps the journal in ``/`` and talks over the USB serial port.
+Anywhere else it is the **virtual board** (MicroPython unix port)::
+
+    micropython firmware/main.py --layout hardware/layouts/board25.json \\
+        [--link fd:N | --link /dev/pts/N] [--control PORT] [--flash IMAGE] \\
+        [--ruleset TEXT] [--occupied m1,m2,...]
+
+``--link``: the link's pseudo-terminal (an inherited fd, or a pty path); ``--control``:
+TCP port on 127.0.0.1 for the control channel (zuni_hw/virtual.py); ``--flash``: littlefs
+image file mounted at /flash for the journal (made on first use; without it nothing is
+kept); ``--occupied``: points holding a magnet at power-on (a restart keeps the pieces).
+``host/zuniboard/sim.py`` starts it this way.
+
+The loop (docs/architecture.md) is the only code that reads the clock. Sensors are
+scanned every ``timing.scan_ms``; in between the loop waits for input on the link (and
+the control channel) so that a host's request is answered at once, without scanning
+more often (the debounce counts scans).
+"""
+
+import sys
+import time
+
+from zuni_board.layout import Layout, LayoutError
+from zuni_board.scan import Debouncer
+
+PICO_LAYOUT = "/layout.json"
+PICO_JOURNAL = "/"
+VIRTUAL_JOURNAL = "/flash"
+
+USAGE = (
+    "usage: micropython firmware/main.py --layout PATH [--link fd:N|PTY_PATH] [--control PORT]"
+    " [--flash IMAGE] [--ruleset TEXT] [--occupied P1,P2,...]"
+)
+OPTIONS = ("--layout", "--link", "--control", "--flash", "--ruleset", "--occupied", "--flash-blocks")
+
+
+class UsageError(ValueError):
+    pass
+
+
+def parse_args(argv):
+    """``--name value`` pairs into a dict; UsageError names a bad one."""
+    opts = {}
+    i = 0
+    while i < len(argv):
+        name = argv[i]
+        if name not in OPTIONS:
+            raise UsageError("unknown argument %r (allowed: %s)" % (name, ", ".join(OPTIONS)))
+        if i + 1 >= len(argv):
+            raise UsageError("%s needs a value" % name)
+        opts[name[2:]] = argv[i + 1]
+        i += 2
+    if "layout" not in opts:
+        raise UsageError("--layout PATH is required")
+    if "control" in opts:
+        try:
+            port = int(opts["control"])
+        except ValueError:
+            port = -1
+        if port < 1 or port > 65535:
+            raise UsageError("--control %s: expected a TCP port 1..65535" % opts["control"])
+    return opts
+
+
+def build_app(layout, ruleset, journal_dir):
+    """The board application and the layout's maps for its geometry."""
+    from zuni_board.app import BoardApp
+
+    app = BoardApp(layout, ruleset, journal_dir, None)
+    sensor_of, led_of = layout.maps(app.game.geometry)
+    return app, sensor_of, led_of
+
+
+def attach_link(app, port):
+    from zuni_link.session import BoardSession
+
+    session = BoardSession(port, app)
+    app.attach(session)
+    return session
+
+
+class Loop:
+    """The outer loop; ``wait(ms)`` sleeps until the next scan or until input arrives."""
+
+    def __init__(self, layout, sensors, debouncer, app, session, leds, buttons, wait, control=None, report=None):
+        self.scan_ms = layout.timing["scan_ms"]
+        self.sensors = sensors
+        self.debouncer = debouncer
+        self.app = app
+        self.session = session
+        self.leds = leds
+        self.buttons = buttons
+        self.wait = wait
+        self.control = control
+        self.report = report
+        self.errors = 0
+
+    def run(self):
+        ticks_ms = time.ticks_ms
+        ticks_diff = time.ticks_diff
+        ticks_add = time.ticks_add
+        scan_ms = self.scan_ms
+        sensors = self.sensors
+        debouncer = self.debouncer
+        app = self.app
+        session = self.session
+        leds = self.leds
+        buttons = self.buttons
+        control = self.control
+        wait = self.wait
+        next_scan = ticks_ms()
+        while True:
+            now = ticks_ms()
+            try:
+                if ticks_diff(now, next_scan) >= 0:
+                    stable = debouncer.step(now, sensors.read())
+                    app.step(now, stable, buttons.read())
+                    if stable is not None and control is not None:
+                        control.stable_changed(stable)
+                    next_scan = ticks_add(next_scan, scan_ms)
+                    if ticks_diff(next_scan, now) <= 0:
+                        next_scan = ticks_add(now, scan_ms)  # fell behind: no burst of scans
+                if session is not None:
+                    session.poll(now)
+                if app.frame_dirty(now):
+                    leds.show(app.frame(now))
+                if control is not None and control.poll():
+                    wait.rebuild()  # clients came or went: wait on the new set of sockets
+            except Exception as e:  # a bug must not leave the board dead: report, go on
+                self.errors += 1
+                if self.report is not None and (self.errors <= 5 or self.errors % 100 == 0):
+                    self.report(e)
+            wait(ticks_diff(next_scan, ticks_ms()))
+
+
+# -- the Pico ------------------------------------------------------------------------------
+
+
+def main_pico():
+    import select
+
+    from zuni_hw import pico
+
+    try:
+        layout = Layout.load(PICO_LAYOUT)
+    except LayoutError as e:
+        # Back to the REPL: the maker fixes the file with mpremote (tools/deploy.py).
+        print("zuniboard: %s" % e)
+        return
+    app, sensor_of, led_of = build_app(layout, None, PICO_JOURNAL)
+    leds = pico.make_leds(layout.leds, led_of)
+    sensors = pico.make_sensors(layout.sensors)
+    timing = layout.timing
+    buttons = pico.make_buttons(layout.buttons, timing["debounce_scans"])
+    debouncer = Debouncer(len(sensor_of), sensor_of, timing["debounce_scans"], timing["stable_ms"])
+    port = pico.make_usb_port()
+    session = attach_link(app, port)
+    poller = select.poll()
+    poller.register(sys.stdin, select.POLLIN)
+
+    def wait(ms):
+        if ms > 0:
+            for _ in poller.ipoll(ms):  # ipoll: no allocation per call
+                break
+
+    def report(e):
+        session.send_event("diag", "exception %s: %s" % (type(e).__name__, e))
+
+    Loop(layout, sensors, debouncer, app, session, leds, buttons, wait, None, report).run()
+
+
+# -- the virtual board -----------------------------------------------------------------------
+
+
+class VirtualWait:
+    """Waits on the link and the control sockets (select.poll) until the next scan."""
+
+    def __init__(self, link, control):
+        self.link = link
+        self.control = control
+        self.rebuild()
+
+    def rebuild(self):
+        import select
+
+        poller = select.poll()
+        if self.link is not None:
+            poller.register(self.link.fin, select.POLLIN)
+        if self.control is not None:
+            self.control.register(poller)
+        self.poller = poller
+        return self
+
+    def __call__(self, ms):
+        if ms > 0:
+            self.poller.poll(ms)
+
+
+def main_virtual(argv):
+    from zuni_hw import virtual
+
+    try:
+        opts = parse_args(argv)
+        layout = Layout.load(opts["layout"])
+    except (UsageError, LayoutError) as e:
+        sys.stderr.write("zuni-virtual: %s\n%s\n" % (e, USAGE))
+        sys.exit(2)
+    journal_dir = None
+    if "flash" in opts:
+        blocks = int(opts.get("flash-blocks", "64"))
+        virtual.mount_flash(opts["flash"], VIRTUAL_JOURNAL, blocks)
+        journal_dir = VIRTUAL_JOURNAL
+    app, sensor_of, led_of = build_app(layout, opts.get("ruleset"), journal_dir)
+    names = app.game.geometry.names
+    sensors = virtual.VirtualSensors(layout.sensor_count)
+    occupied = opts.get("occupied", "")
+    for name in occupied.split(","):
+        if name:
+            if name not in app.game.geometry.index:
+                sys.stderr.write("zuni-virtual: --occupied: unknown point %r\n" % name)
+                sys.exit(2)
+            sensors.state[sensor_of[app.game.geometry.index[name]]] = 1
+    buttons = virtual.VirtualButtons()
+    leds = virtual.VirtualLeds(len(names))
+    control = None
+    if "control" in opts:
+        try:
+            control = virtual.ControlServer(int(opts["control"]), layout.name, names, sensor_of, sensors, buttons, leds)
+        except OSError as e:
+            sys.stderr.write("zuni-virtual: --control %s: cannot listen (%s)\n" % (opts["control"], e))
+            sys.exit(3)
+        leds.on_change = control.leds_changed
+    link = None
+    session = None
+    if "link" in opts:
+        try:
+            link = virtual.open_link(opts["link"])
+        except (OSError, ValueError) as e:
+            sys.stderr.write("zuni-virtual: --link %s: %s\n" % (opts["link"], e))
+            sys.exit(2)
+        session = attach_link(app, link)
+    timing = layout.timing
+    debouncer = Debouncer(len(sensor_of), sensor_of, timing["debounce_scans"], timing["stable_ms"])
+    waiter = VirtualWait(link, control)
+
+    def report(e):
+        sys.stderr.write("zuni-virtual: error in the loop:\n")
+        sys.print_exception(e, sys.stderr)
+
+    loop = Loop(layout, sensors, debouncer, app, session, leds, buttons, waiter, control, report)
+    virtual.log(
+        "layout %s, ruleset %s, link %s, control %s, flash %s"
+        % (
+            layout.name,
+            app.game.ruleset,
+            opts.get("link", "none"),
+            opts.get("control", "none"),
+            opts.get("flash", "none"),
+        )
+    )
+    try:
+        loop.run()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        if control is not None:
+            control.close()
+
+
+def main():
+    if sys.platform == "rp2":
+        main_pico()
+    else:
+        main_virtual(sys.argv[1:])
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,85 @@
+"""`zuni sim`: run the virtual board (the real firmware under the MicroPython unix port).
+
+It prints the serial port to give `zuni play --port` (or any serial program) and the
+control channel's address (TCP, one command a line: `lift m5`, `place m5`, `press ok`,
+`sensors?`, `leds?`; see firmware/lib/zuni_hw/virtual.py), then runs until Ctrl-C. The
+flash image keeps the journal between runs, as a real board's flash does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import time
+from pathlib import Path
+
+import platformdirs
+
+from zuniboard import layouts
+from zuniboard.errors import UsageError
+from zuniboard.mpy import MicroPythonMissing
+
+
+def default_flash(layout_name: str) -> Path:
+    """``virtual-<layout>.img`` in the user's data directory (``$ZUNI_SIM_DIR`` overrides)."""
+    base = os.environ.get("ZUNI_SIM_DIR") or platformdirs.user_data_dir("zuniboard")
+    return Path(base) / ("virtual-%s.img" % layout_name)
+
+
+def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
+    p = subparsers.add_parser("sim", help="run the virtual board", description=__doc__)
+    p.add_argument("--layout", default=None, help="layout name or path (default: the one for --ruleset, else board25)")
+    p.add_argument("--ruleset", default=None, help="ruleset of a new game (default: the layout's first)")
+    p.add_argument(
+        "--pieces",
+        default="start",
+        help='magnets on the board at power-on: "start" (default), "empty", or point names "m1,m2"',
+    )
+    p.add_argument("--flash", default=None, help="flash image file (default: one per layout in the user data dir)")
+    p.add_argument("--control-port", type=int, default=None, help="TCP port of the control channel (default: any)")
+    p.add_argument("--seconds", type=float, default=0.0, help="stop after this long (default: run until Ctrl-C)")
+    p.set_defaults(func=run_sim)
+
+
+def run_sim(args: argparse.Namespace) -> int:
+    from zuniboard.sim import SimError, VirtualBoard
+
+    try:
+        if args.layout:
+            layout = layouts.load_layout(args.layout)
+        elif args.ruleset:
+            layout = layouts.layout_for_ruleset(args.ruleset)
+        else:
+            layout = layouts.load_layout("board25")
+    except (layouts.layout_error(), ValueError) as exc:
+        raise UsageError(str(exc))
+    flash = Path(args.flash) if args.flash else default_flash(layout.name)
+    flash.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        board = VirtualBoard(
+            layout.path, ruleset=args.ruleset, pieces=args.pieces, flash=flash, control_port=args.control_port
+        )
+    except ValueError as exc:  # a bad ruleset or point name
+        raise UsageError(str(exc))
+    try:
+        board.start()
+    except (SimError, MicroPythonMissing) as exc:
+        board.close()
+        raise UsageError(str(exc))
+    try:
+        print("virtual board: layout %s (%s)" % (layout.name, layout.title))
+        print("serial port:     %s" % board.port_path)
+        print("control channel: %s" % board.control_address)
+        print("flash image:     %s" % flash)
+        print("Ctrl-C to stop.", flush=True)
+        deadline = time.monotonic() + args.seconds if args.seconds > 0 else None
+        while board.alive and (deadline is None or time.monotonic() < deadline):
+            time.sleep(0.2)
+        if not board.alive:
+            print("the virtual board stopped:\n%s" % board.log_tail())
+            return 1
+    except KeyboardInterrupt:
+        print()
+    finally:
+        board.close()
+    return 0
