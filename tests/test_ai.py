@@ -361,3 +361,34 @@ def test_analyze_bad_index_is_named() -> None:
     game = _after("mosona", ["s3xm4-m5"])
     with pytest.raises(IndexError, match="no move 4"):
         analyze(game, 4)
+
+
+# -- the benchmark tool -----------------------------------------------------------------------
+
+
+def test_bench_quick_json_runs() -> None:
+    import json
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    command = [sys.executable, str(repo / "tools" / "bench_ai.py"), "--quick", "--only", "mosona", "--json"]
+    done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    report = json.loads(done.stdout)
+    assert [(row["player"], row["opponent"]) for row in report["table"]] == [("level1", "random"), ("level1", "greedy")]
+    assert all(row["games"] == 2 and row["wins"] + row["draws"] + row["losses"] == 2 for row in report["table"])
+    (top,) = report["requirements"]
+    assert top["game"] == "mosona" and top["required"] == 0.95 and top["player"] == "level5@0.05s"
+
+
+def test_bench_rejects_unknown_game() -> None:
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    repo = Path(__file__).resolve().parent.parent
+    command = [sys.executable, str(repo / "tools" / "bench_ai.py"), "--only", "chess"]
+    done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "'chess'" in done.stderr

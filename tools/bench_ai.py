@@ -2,15 +2,16 @@
 
 Usage (from the repository root):
 
-    .venv/bin/python tools/bench_ai.py            # full run (about 20-30 minutes on 2 cores)
-    .venv/bin/python tools/bench_ai.py --quick    # a short run (under a minute)
+    .venv/bin/python tools/bench_ai.py            # full run (about 30-40 minutes on 2 idle cores)
+    .venv/bin/python tools/bench_ai.py --quick    # a short run (about a minute)
     .venv/bin/python tools/bench_ai.py --json     # one JSON object on stdout instead of tables
 
 What it plays, per game (mosona, kolowis, awithlaknakwe with 2 players; and 4 players
 with ``--four`` or in the full run):
 
-- the **table**: each level in ``--levels`` against a random player, a greedy player and
-  the level below, ``--games`` games per pairing. Levels think by node budget
+- the **table**: each level in ``--levels`` (1-3; ``--four-levels`` 1-2 for 4 players,
+  whose games are long) against a random player, a greedy player and the level below,
+  ``--games`` games per pairing (10). Levels think by node budget
   (``SearchPlayer(deterministic=True)``), so the table does not depend on the machine's
   load or speed;
 - the **requirement**: the top level against greedy at ``--movetime`` seconds per move
@@ -152,9 +153,9 @@ class Pairing:
 def build_pairings(args: argparse.Namespace) -> tuple[list[Pairing], list[Pairing]]:
     table: list[Pairing] = []
     top: list[Pairing] = []
-    levels = [] if args.top_only else args.levels
     for game in args.games_list:
-        for level in levels:
+        levels = args.levels if game in THRESHOLDS else args.four_levels
+        for level in [] if args.top_only else levels:
             me = Spec("search", level, node_limit=LEVEL_NODES[level])
             table.append(Pairing(game, me, Spec("random"), args.games))
             table.append(Pairing(game, me, Spec("greedy"), args.games))
@@ -179,34 +180,31 @@ def run(pairings: list[Pairing], workers: int, seed: int) -> None:
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--quick", action="store_true", help="a short run: few games, levels 1-2, 0.05 s per move")
+    parser.add_argument("--quick", action="store_true", help="a short run: 2 games a pairing, level 1, 0.05 s per move")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
-    parser.add_argument("--games", type=int, default=None, help="games per table pairing (default 20, quick 4)")
+    parser.add_argument("--games", type=int, default=None, help="games per table pairing (default 10, quick 2)")
     parser.add_argument("--top-games", type=int, default=None, help="games of top level vs greedy (default 50)")
     parser.add_argument("--movetime", type=float, default=None, help="top level's seconds per move (default 0.2)")
-    parser.add_argument("--levels", default=None, help="levels in the table, e.g. 1,2,3 (default 1-4, quick 1-2)")
+    parser.add_argument("--levels", default=None, help="levels in the table, e.g. 1,2,3 (default 1-3, quick 1)")
+    parser.add_argument("--four-levels", default="1,2", help="levels in the 4-player table (default 1,2)")
     parser.add_argument("--only", default=None, help="comma-separated games (mosona,kolowis,awithlaknakwe,...)")
     parser.add_argument("--top-only", action="store_true", help="only the requirement (top level vs greedy)")
     parser.add_argument("--four", action="store_true", help="add 4-player Awithlaknakwe to the table")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
+    parser.add_argument("--save", default=None, help="also write the JSON report to this file")
     args = parser.parse_args(argv)
     quick = args.quick
     if args.games is None:
-        args.games = 4 if quick else 20
+        args.games = 2 if quick else 10
     if args.top_games is None:
-        args.top_games = 6 if quick else 50
+        args.top_games = 2 if quick else 50
     if args.movetime is None:
         args.movetime = 0.05 if quick else 0.2
     if args.levels is None:
-        args.levels = "1,2" if quick else "1,2,3,4"
-    try:
-        args.levels = [int(x) for x in args.levels.split(",")]
-    except ValueError:
-        parser.error("--levels takes comma-separated numbers, not %r" % args.levels)
-    for level in args.levels:
-        if level not in LEVEL_NODES:
-            parser.error("unknown level %d in --levels (allowed: %s)" % (level, ", ".join(map(str, LEVEL_NODES))))
+        args.levels = "1" if quick else "1,2,3"
+    args.levels = _levels(parser, "--levels", args.levels)
+    args.four_levels = _levels(parser, "--four-levels", args.four_levels)
     names = ["mosona", "kolowis", "awithlaknakwe"]
     if args.four or not quick:
         names.append("awithlaknakwe-4")
@@ -219,6 +217,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.games < 1 or args.top_games < 0 or args.movetime <= 0 or args.workers < 1:
         parser.error("--games, --workers must be >= 1, --top-games >= 0, --movetime > 0")
     return args
+
+
+def _levels(parser: argparse.ArgumentParser, option: str, text: str) -> list[int]:
+    try:
+        levels = [int(x) for x in text.split(",")]
+    except ValueError:
+        parser.error("%s takes comma-separated numbers, not %r" % (option, text))
+    for level in levels:
+        if level not in LEVEL_NODES:
+            parser.error("unknown level %d in %s (allowed: %s)" % (level, option, ", ".join(map(str, LEVEL_NODES))))
+    return levels
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -241,6 +250,7 @@ def main(argv: list[str] | None = None) -> int:
             "top_games": args.top_games,
             "movetime": args.movetime,
             "levels": args.levels,
+            "four_player_levels": args.four_levels,
             "level_nodes": {str(k): LEVEL_NODES[k] for k in args.levels},
             "workers": args.workers,
             "seed": args.seed,
@@ -250,6 +260,8 @@ def main(argv: list[str] | None = None) -> int:
         "ok": ok,
         "seconds": round(time.monotonic() - start, 1),
     }
+    if args.save:
+        Path(args.save).write_text(json.dumps(report, indent=1) + "\n")
     if args.json:
         print(json.dumps(report))
     else:

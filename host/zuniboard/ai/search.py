@@ -110,7 +110,7 @@ class Searcher:
         self._evaluator_for: str | None = None
         self.nodes = 0
         self._tt: dict[bytes, tuple[int, int, int, zuni.Move | None]] = {}
-        self._killers: list[list[zuni.Move | None]] = []
+        self._killers: list[list[tuple[int, ...] | None]] = []
         self._history: dict[tuple[int, tuple[int, ...]], int] = {}
         self._deadline = 0.0
         self._node_limit = 0
@@ -409,27 +409,31 @@ class Searcher:
         return -(WIN - ply)
 
     def _order(self, moves: Sequence[zuni.Move], tt_move: zuni.Move | None, ply: int) -> list[zuni.Move]:
-        killers = self._killers[ply] if ply < len(self._killers) else [None, None]
+        # Paths identify moves within a position (RULES.md) and compare faster than Moves.
+        killers = self._killers[ply] if ply < len(self._killers) else _NO_KILLERS
+        killer0, killer1 = killers[0], killers[1]
+        tt_path = tt_move.path if tt_move is not None else None
         history = self._history
         turn = self._game.turn
 
         def rank(move: zuni.Move) -> int:
-            if tt_move is not None and move == tt_move:
+            path = move.path
+            if path == tt_path:
                 return 1 << 40
             n = len(move.captures)
             if n:
                 return (1 << 30) + (n << 20)
-            if move == killers[0] or move == killers[1]:
+            if path == killer0 or path == killer1:
                 return 1 << 19
-            return history.get((turn, move.path), 0)
+            return history.get((turn, path), 0)
 
         return sorted(moves, key=rank, reverse=True)
 
     def _remember_cutoff(self, move: zuni.Move, ply: int, depth: int) -> None:
         killers = self._killers[ply]
-        if killers[0] != move:
+        if killers[0] != move.path:
             killers[1] = killers[0]
-            killers[0] = move
+            killers[0] = move.path
         key = (self._game.turn, move.path)
         self._history[key] = min(self._history.get(key, 0) + depth * depth, 1 << 18)
 
@@ -455,6 +459,9 @@ class Searcher:
         for _ in line:
             game.pop()
         return line
+
+
+_NO_KILLERS: list[tuple[int, ...] | None] = [None, None]
 
 
 def _zero(game: zuni.Game) -> int:
