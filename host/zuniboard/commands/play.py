@@ -41,6 +41,11 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     where.add_argument("--sim", action="store_true", help="play on the virtual board")
     play.add_argument("--resume", action="store_true", help="go on with the last unfinished game")
     play.add_argument(
+        "--manual",
+        action="store_true",
+        help="virtual board: the terminal does not move pieces (move them through the control channel or the page)",
+    )
+    play.add_argument(
         "--db", metavar="PATH", default=None, help="game log database (default $ZUNI_DB or the user data file)"
     )
     play.add_argument("--seed", type=int, default=None, help="seed for the computer's choices between equal moves")
@@ -67,6 +72,14 @@ def _players(args: argparse.Namespace) -> dict[str, str | None]:
     return players
 
 
+def _last_unfinished_ruleset(db: Database) -> str | None:
+    """The ruleset of the game --resume will look for (the virtual board's layout follows it)."""
+    for game in db.list_games():
+        if game.result == "*":
+            return game.ruleset
+    return None
+
+
 def _terminate(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt  # SIGTERM leaves as cleanly as Ctrl-C
 
@@ -89,7 +102,14 @@ def run_play(args: argparse.Namespace) -> int:
     keys: KeyReader | None = None
     try:
         try:
-            conn = connect(args.port, args.sim, ruleset, ui.message, timeout=args.timeout)
+            conn = connect(
+                args.port,
+                args.sim,
+                ruleset or _last_unfinished_ruleset(db),
+                ui.message,
+                timeout=args.timeout,
+                hand=not args.manual,
+            )
         except LinkError as exc:
             raise UsageError(str(exc))
         session = PlaySession(

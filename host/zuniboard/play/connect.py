@@ -1,10 +1,20 @@
 """Finding the board for `zuni play`: --port, --sim, or discovery with the virtual board
-as the fallback."""
+as the fallback (what `make play` gives a new user with no board plugged in).
+
+The virtual board keeps its flash image in the user data directory (one per layout, the
+file `zuni sim` uses too), so `zuni play --sim --resume` finds the game again.
+
+Hook for the browser page of the virtual board: ``browser_page(board)`` returns its
+address once a module ``zuniboard.web.page`` provides ``serve(board) -> url``; until
+then `zuni play --sim` says where the page will be and how to reach the control channel.
+"""
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from zuniboard.link import BoardLink, LinkError, discover
@@ -14,7 +24,7 @@ from zuniboard.link import BoardLink, LinkError, discover
 class BoardConnection:
     link: BoardLink
     virtual: Any = None  # the VirtualBoard when playing on it
-    hand: Any = None  # moves pieces on the virtual board for typed moves
+    hand: Any = None  # the terminal's hand on the virtual board (None: pieces move elsewhere)
 
     def close(self) -> None:
         self.link.close()
@@ -22,9 +32,108 @@ class BoardConnection:
             self.virtual.close()
 
 
-def connect(
-    port: str | None, sim: bool, ruleset: str | None, say: Callable[[str, str], None], *, timeout: float = 10.0
+class SimHand:
+    """The person at the terminal's hand on the virtual board: sets up positions, makes
+    typed moves and carries out the computer's moves (with a player's timing)."""
+
+    def __init__(self, board: Any, seed: int | None = None) -> None:
+        from zuniboard.sim import Hand
+
+        self.board = board
+        self.hand = Hand(board, seed=seed, speed=2.0, bounce=False)
+
+    def make_move(self, game: Any, move: Any) -> None:
+        self.hand.play(game, move.text())
+
+    def set_up(self, game: Any) -> None:
+        occ = game.occupancy()
+        names = game.geometry.names
+        want = {str(names[i]) for i in range(len(names)) if occ[i]}
+        if set(self.board.occupied) != want:
+            self.board.set_occupied(want)
+
+
+def browser_page(board: Any) -> str | None:
+    """The address of the virtual board's browser page, or None while there is none."""
+    try:
+        page = importlib.import_module("zuniboard.web.page")
+    except ImportError:
+        return None
+    serve = getattr(page, "serve", None)
+    if serve is None:
+        return None
+    url = serve(board)
+    return None if url is None else str(url)
+
+
+def sim_flash(layout_name: str) -> Path:
+    """The virtual board's flash image for a layout (shared with `zuni sim`)."""
+    try:
+        from zuniboard.commands.sim import default_flash
+
+        path = Path(default_flash(layout_name))
+    except ImportError:  # pragma: no cover - zuni sim not installed
+        import platformdirs
+
+        path = Path(platformdirs.user_data_dir("zuniboard")) / ("virtual-%s.img" % layout_name)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def start_virtual(
+    ruleset: str | None, say: Callable[[str, str], None], *, hand: bool = True, timeout: float = 10.0
 ) -> BoardConnection:
+    """Starts the virtual board for ``ruleset`` (its default layout) and opens the link."""
+    from zuniboard import layouts
+    from zuniboard.mpy import MicroPythonMissing
+
+    try:
+        from zuniboard.sim import SimError, VirtualBoard
+    except ImportError as exc:  # pragma: no cover
+        raise LinkError("the virtual board is not available: %s" % exc)
+    try:
+        layout = layouts.layout_for_ruleset(ruleset or "mosona")
+    except (layouts.layout_error(), ValueError) as exc:
+        raise LinkError("no board layout for %r: %s" % (ruleset, exc))
+    flash = sim_flash(layout.name)
+    board = VirtualBoard(layout.name, ruleset=ruleset, pieces="start", flash=flash)
+    try:
+        board.start()
+    except (SimError, MicroPythonMissing, OSError) as exc:
+        board.close()
+        raise LinkError("the virtual board did not start: %s" % exc)
+    say("link", "virtual board: layout %s, serial port %s, flash %s" % (layout.name, board.port_path, flash))
+    url = browser_page(board)
+    if url:
+        say("link", "browser page of the virtual board: %s" % url)
+    else:
+        say(
+            "link",
+            "browser page: not available yet (it will be served by `zuni sim`); "
+            "control channel at %s (lift m5, place m5, press ok)" % board.control_address,
+        )
+    try:
+        link = BoardLink.open(board.port_path, timeout=timeout)
+    except LinkError:
+        board.close()
+        raise
+    sim_hand = SimHand(board) if hand else None
+    if sim_hand is not None:
+        say("link", "type moves (e.g. s3xm4-m5): the terminal's hand makes them on the virtual board")
+    return BoardConnection(link, board, sim_hand)
+
+
+def connect(
+    port: str | None,
+    sim: bool,
+    ruleset: str | None,
+    say: Callable[[str, str], None],
+    *,
+    timeout: float = 10.0,
+    hand: bool = True,
+) -> BoardConnection:
+    """The board at ``port``, or the virtual board (``sim``), or the one plugged in, or
+    the virtual board when none is."""
     if port:
         say("link", "opening the board at %s" % port)
         return BoardConnection(BoardLink.open(port, timeout=timeout))
@@ -34,4 +143,4 @@ def connect(
             say("link", "board found at %s" % found[0])
             return BoardConnection(BoardLink.open(found[0], timeout=timeout))
         say("info", "no board plugged in (no USB 2E8A:0005 answering): playing on the virtual board")
-    raise LinkError("the virtual board is not available yet")
+    return start_virtual(ruleset, say, hand=hand, timeout=timeout)

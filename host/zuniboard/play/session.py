@@ -58,7 +58,9 @@ class PlayUI(Protocol):
 
 
 class Hand(Protocol):
-    """Something that moves pieces on the board (the virtual board's hand)."""
+    """Moves pieces on the virtual board for the person at the terminal (before the
+    browser page exists): sets up positions, makes typed moves and carries out the
+    computer's moves."""
 
     def make_move(self, game: Any, move: Any) -> None: ...
 
@@ -401,6 +403,8 @@ class PlaySession:
             self.ui.message("wrong", "the board: %s" % event.text)
         elif kind == "error":
             self.ui.message("board", "the board: %s" % event.text)
+        elif kind == "linkerror":
+            self.ui.message("link", "the board's link reports: %s" % event.text)
         elif kind == "over":
             self._reconcile()
             self._board_over(event.text)
@@ -547,6 +551,8 @@ class PlaySession:
 
     def _poll_state(self) -> None:
         self._state_at = time.monotonic() + STATE_POLL_S
+        if self.hand is not None and self.phase in ("setup", "?") and self.game is not None:
+            self.hand.set_up(self.game)
         try:
             state = self.link.state(timeout=self.request_timeout)
         except LinkError:
@@ -578,6 +584,8 @@ class PlaySession:
         self.ai_sent = True
         self.phase = "play"
         self.ui.message("ai", "carry out %s on the board: %s" % (self.ai_move, self._how(self.ai_move)))
+        if self.hand is not None:
+            self.hand.make_move(self.game, self.game.parse_move(self.ai_move))
 
     def _how(self, text: str) -> str:
         try:
@@ -716,6 +724,13 @@ class PlaySession:
 
     def _hand_move(self, text: str) -> None:
         assert self.hand is not None
+        side = self.turn_side()
+        if side is not None and self._seat(side).is_ai:
+            self.ui.message("info", "%r: it is the computer's turn (%s)" % (text, side))
+            return
+        if self.phase != "play":
+            self.ui.message("info", "%r: the board is not ready (%s); try again in a moment" % (text, self.phase))
+            return
         try:
             move = self.game.parse_move(text)
         except zuni.MoveError as exc:
