@@ -248,7 +248,7 @@ def main_virtual(argv):
 
     def report(e):
         sys.stderr.write("zuni-virtual: error in the loop:\n")
-        sys.print_exception(e, sys.stderr)
+        sys.print_exception(e, sys.stderr)  # type: ignore
 
     loop = Loop(layout, sensors, debouncer, app, session, leds, buttons, waiter, control, report)
     virtual.log(
