@@ -7,8 +7,8 @@ RULES.md ("Line games") is the contract: point names, edges, start, jumps, chain
 ['s3xm4-m5']
 >>> game = LineGame.from_position("kolowis size=short", "south s3 north m4", "south")
 
-Per board and jump reading, the engine precomputes once (module-level cache) for each
-point A a bytes object of pairs (B, C): jump over the neighbour B, land on C. Move
+Per board and jump reading, the engine precomputes once (module-level cache) one flat
+bytearray: for each directed edge A->B, the points C a jump over B may land on. Move
 generation then only reads the board and these tables; a chain is searched by lifting
 the mover and removing each jumped piece on the board itself, and putting everything
 back afterwards, so that "removed at once" holds by construction.
@@ -28,11 +28,14 @@ _CHAIN_FORCED = const(2)
 _CHAINS = {"none": _CHAIN_NONE, "optional": _CHAIN_OPTIONAL, "forced": _CHAIN_FORCED}
 
 _NO_CAPTURES = ()
+# Moves of history a game reserves room for at its start (see LineGame.__init__).
+_HISTORY_ROOM = const(256)
 
 # (k, lined) -> Geometry; (k, lined, jumps) -> jump table. One board is live at a time
 # on the Pico, so these hold one or two entries there.
 _GEOMETRIES = {}  # type: dict
 _JUMP_TABLES = {}  # type: dict
+_FIRST_EDGES = {}  # type: dict
 
 
 def board_size(ruleset):
@@ -64,15 +67,17 @@ def line_geometry(k, lined):
         return geometry
     names = []
     coords = []
+    # n(i) and s(i) share one float object for x (floats take heap on the Pico).
+    halves = [i + 0.5 for i in range(k + 1)]
     for i in range(1, k + 1):
         names.append("n%d" % i)
-        coords.append((i + 0.5, 1))
+        coords.append((halves[i], 1))
     for i in range(1, k + 2):
         names.append("m%d" % i)
         coords.append((i, 0))
     for i in range(1, k + 1):
         names.append("s%d" % i)
-        coords.append((i + 0.5, -1))
+        coords.append((halves[i], -1))
 
     def n(i):
         return i - 1
@@ -121,32 +126,35 @@ def line_geometry(k, lined):
 
 
 def jump_table(k, lined, jumps):
-    """For each point A, a tuple with one pair ``(B, landings)`` per neighbour B, where
-    ``landings`` is bytes of the points C that a jump from A over B may land on under
-    the reading ``jumps`` (beyond, straight, pattern), whatever is on the board.
+    """Landing points of jumps, as ``(width, landings)``, ignoring what is on the board.
 
-    beyond: u . v > 0 with u = B - A, v = C - B; straight: v == u; pattern: any C != A.
-    One table serves steps too (every neighbour is listed), so that generation looks
-    at each neighbour once."""
+    The directed edges A->B are numbered in the order of ``geometry.neighbors``
+    (A = 0, 1, ...; B in ``neighbors[A]``); ``landings[width * e : width * (e + 1)]``
+    are the points C that a jump from A over B may land on under the reading ``jumps``,
+    padded with 255. beyond: u . v > 0 with u = B - A, v = C - B; straight: v == u;
+    pattern: any C != A. One flat bytearray keeps the table small on the Pico."""
     key = (k, lined, jumps)
     table = _JUMP_TABLES.get(key)
     if table is not None:
         return table
     if jumps not in ("beyond", "straight", "pattern"):
         raise RulesetError("bad value %r for option 'jumps' (allowed: beyond, straight, pattern)" % (jumps,))
-    geometry = line_geometry(k, lined)
-    nbs = geometry.neighbors
+    nbs = line_geometry(k, lined).neighbors
     xy = _doubled(k)
-    shared = {}  # type: dict
-    rows = []
+    # At most 5 landings (a middle point has 6 neighbours); straight leaps have one.
+    width = 1 if jumps == "straight" else 5
+    count = 0
+    for row in nbs:
+        count += len(row)
+    landings = bytearray(b"\xff" * (width * count))
+    e = 0
     for a in range(len(nbs)):
         ax, ay = xy[a]
-        row = []
         for b in nbs[a]:
             bx, by = xy[b]
             ux = bx - ax
             uy = by - ay
-            landings = bytearray()
+            i = width * e
             for c in nbs[b]:
                 if c == a:
                     continue
@@ -161,15 +169,22 @@ def jump_table(k, lined, jumps):
                 else:
                     ok = True
                 if ok:
-                    landings.append(c)
-            # Many landing sets are equal: share one bytes object (heap on the Pico).
-            land = bytes(landings)
-            land = shared.setdefault(land, land)
-            row.append((b, land))
-        rows.append(tuple(row))
-    table = tuple(rows)
+                    landings[i] = c
+                    i += 1
+            e += 1
+    table = (width, landings)
     _JUMP_TABLES[key] = table
     return table
+
+
+def _first_edges(neighbors):
+    """bytes: the number of the first directed edge out of each point (see jump_table)."""
+    out = bytearray(len(neighbors))
+    e = 0
+    for a in range(len(neighbors)):
+        out[a] = e
+        e += len(neighbors[a])
+    return out
 
 
 def _line_ruleset(ruleset):
@@ -197,6 +212,7 @@ class LineGame(Game):
     def __init__(self, ruleset):
         ruleset = _line_ruleset(ruleset)
         k, lined = board_size(ruleset)
+        key = (k, lined)
         geometry = line_geometry(k, lined)
         board = bytearray(len(geometry.names))
         for side in (SOUTH, NORTH):
@@ -204,13 +220,24 @@ class LineGame(Game):
                 board[p] = _CODES[side]
         turn = SOUTH if ruleset["first"] == "south" else NORTH
         Game.__init__(self, ruleset, geometry, board, turn)
-        self._jumps = jump_table(k, lined, ruleset["jumps"])
+        self._width, self._landings = jump_table(k, lined, ruleset["jumps"])
+        first = _FIRST_EDGES.get(key)
+        if first is None:
+            first = _FIRST_EDGES[key] = _first_edges(geometry.neighbors)
+        self._first = first  # type: bytearray
         self._chain = _CHAINS[ruleset["chain"]]
         self._must_capture = ruleset["capture"] == "forced"
         self._quiet_limit = ruleset.get_int("quiet")
         self._stall_draw = ruleset["stall"] == "draw"
         self.quiet = 0
-        self._quiet_stack = []  # type: list[int]
+        # The quiet count of the first position; pop() recounts from the history, so
+        # that no list grows beside move_stack.
+        self._quiet0 = 0
+        # Reserve the history's room now, while the heap is not yet fragmented: a list
+        # that doubles late in a game needs one free block of that size (MicroPython
+        # keeps the capacity across ``del list[:]``).
+        self.move_stack = [None] * _HISTORY_ROOM  # type: list
+        del self.move_stack[:]
         n = len(geometry.homes[SOUTH])
         self.counts = [n, n]
 
@@ -250,6 +277,7 @@ class LineGame(Game):
             raise ZuniError("bad quiet count %r (allowed: an integer >= 0)" % (quiet,))
         game.turn = _side_arg(turn)
         game.quiet = quiet
+        game._quiet0 = quiet
         game.counts = counts
         return game
 
@@ -281,7 +309,10 @@ class LineGame(Game):
         turn = self.turn
         me = _CODES[turn]
         foe = _CODES[2 - turn]
-        table = self._jumps
+        neighbors = self.geometry.neighbors
+        first = self._first
+        width = self._width
+        landings = self._landings
         names = self.geometry.names
         chain = self._chain
         moves = []  # type: list[Move]
@@ -289,28 +320,31 @@ class LineGame(Game):
         for a in range(len(board)):
             if board[a] != me:
                 continue
-            for b, landings in table[a]:
+            i = first[a] * width
+            for b in neighbors[a]:
                 there = board[b]
                 if not there:
                     # A step is wasted work once a jump is forced; skip it then.
                     if not (moves and self._must_capture):
                         steps.append(Move(STEP, (a, b), _NO_CAPTURES, names))
-                    continue
-                if there != foe:
-                    continue
-                for c in landings:
-                    if board[c]:
-                        continue
-                    if chain == _CHAIN_NONE:
-                        moves.append(Move(JUMP, (a, b, c), (b,), names))
-                        continue
-                    # Lift the mover and take the jumped piece at once: the rest of
-                    # the chain sees both points empty.
-                    board[a] = 0
-                    board[b] = 0
-                    self._extend([a, b, c], [b], moves, foe, chain == _CHAIN_OPTIONAL)
-                    board[b] = foe
-                    board[a] = me
+                elif there == foe:
+                    for j in range(i, i + width):
+                        c = landings[j]
+                        if c == 255:
+                            break
+                        if board[c]:
+                            continue
+                        if chain == _CHAIN_NONE:
+                            moves.append(Move(JUMP, (a, b, c), (b,), names))
+                            continue
+                        # Lift the mover and take the jumped piece at once: the rest
+                        # of the chain sees both points empty.
+                        board[a] = 0
+                        board[b] = 0
+                        self._extend([a, b, c], [b], moves, foe, chain == _CHAIN_OPTIONAL)
+                        board[b] = foe
+                        board[a] = me
+                i += width
         if moves and self._must_capture:
             return moves
         return moves + steps
@@ -324,22 +358,29 @@ class LineGame(Game):
         if optional:
             moves.append(Move(JUMP, tuple(path), tuple(taken), self.geometry.names))
         more = False
-        for b, landings in self._jumps[path[-1]]:
-            if board[b] != foe:
-                continue
-            for c in landings:
-                if board[c]:
-                    continue
-                more = True
-                board[b] = 0
-                path.append(b)
-                path.append(c)
-                taken.append(b)
-                self._extend(path, taken, moves, foe, optional)
-                taken.pop()
-                path.pop()
-                path.pop()
-                board[b] = foe
+        a = path[-1]
+        width = self._width
+        landings = self._landings
+        i = self._first[a] * width
+        for b in self.geometry.neighbors[a]:
+            if board[b] == foe:
+                for j in range(i, i + width):
+                    c = landings[j]
+                    if c == 255:
+                        break
+                    if board[c]:
+                        continue
+                    more = True
+                    board[b] = 0
+                    path.append(b)
+                    path.append(c)
+                    taken.append(b)
+                    self._extend(path, taken, moves, foe, optional)
+                    taken.pop()
+                    path.pop()
+                    path.pop()
+                    board[b] = foe
+            i += width
         if not more and not optional:
             moves.append(Move(JUMP, tuple(path), tuple(taken), self.geometry.names))
 
@@ -347,18 +388,26 @@ class LineGame(Game):
         board = self.board
         me = _CODES[self.turn]
         foe = _CODES[2 - self.turn]
-        table = self._jumps
+        neighbors = self.geometry.neighbors
+        first = self._first
+        width = self._width
+        landings = self._landings
         for a in range(len(board)):
             if board[a] != me:
                 continue
-            for b, landings in table[a]:
+            i = first[a] * width
+            for b in neighbors[a]:
                 there = board[b]
                 if not there:
                     return True
                 if there == foe:
-                    for c in landings:
+                    for j in range(i, i + width):
+                        c = landings[j]
+                        if c == 255:
+                            break
                         if not board[c]:
                             return True
+                i += width
         return False
 
     def _check_syntax(self, text):
@@ -377,7 +426,6 @@ class LineGame(Game):
         for p in captures:
             board[p] = 0
         board[path[-1]] = _CODES[turn]
-        self._quiet_stack.append(self.quiet)
         if captures:
             self.quiet = 0
             self.counts[1 - (turn >> 1)] -= len(captures)
@@ -401,9 +449,16 @@ class LineGame(Game):
         for p in captures:
             board[p] = foe
         board[path[0]] = _CODES[turn]
-        self.quiet = self._quiet_stack.pop()
         if captures:
             self.counts[1 - (turn >> 1)] += len(captures)
+            # The quiet count before a capture: the quiet moves since the one before.
+            stack = self.move_stack
+            i = len(stack) - 1
+            while i >= 0 and not stack[i].captures:
+                i -= 1
+            self.quiet = len(stack) - 1 - i + (self._quiet0 if i < 0 else 0)
+        else:
+            self.quiet -= 1
         return move
 
     # -- sides, copies, state ------------------------------------------------------
@@ -417,10 +472,10 @@ class LineGame(Game):
         game = LineGame(self.ruleset)
         game.board = bytearray(self.board)
         game.turn = self.turn
-        game.move_stack = list(self.move_stack)
+        game.move_stack.extend(self.move_stack)
         game._declared = self._declared
         game.quiet = self.quiet
-        game._quiet_stack = list(self._quiet_stack)
+        game._quiet0 = self._quiet0
         game.counts = list(self.counts)
         return game
 
