@@ -1,0 +1,338 @@
+"""`zuni play` end to end: the real board firmware under MicroPython (the virtual board,
+``zuniboard.sim.VirtualBoard``), a test hand lifting and placing pieces through its
+control channel like a person, and `zuni play` as a subprocess driven through its stdin
+and stdout, or the play session object in process.
+
+The virtual board runs a copy of the board25 layout with shorter times (debounce,
+commit, error), which every layout may set, so that the games stay quick.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from test_play_helpers import RecordingUI, ZuniPlay
+from test_play_helpers import zuni as run_zuni
+
+import zuni
+from zuniboard.ai import GreedyPlayer
+from zuniboard.link import BoardLink
+from zuniboard.mpy import MicroPythonMissing, micropython_executable
+from zuniboard.paths import HARDWARE_DIR
+from zuniboard.play.session import PlaySession
+from zuniboard.records.db import Database
+
+try:
+    micropython_executable()
+    from zuniboard.sim import Hand, VirtualBoard
+except (MicroPythonMissing, ImportError) as exc:  # pragma: no cover
+    pytest.skip("no virtual board: %s" % exc, allow_module_level=True)
+
+FAST = {"scan_ms": 5, "debounce_scans": 2, "stable_ms": 50, "commit_ms": 150, "error_ms": 400, "chain_settle_ms": 600}
+RULESET = "mosona"
+
+
+@pytest.fixture
+def layout(tmp_path: Path) -> Path:
+    data = json.loads((HARDWARE_DIR / "layouts" / "board25.json").read_text())
+    data["timing"] = FAST
+    path = tmp_path / "board25-fast.json"
+    path.write_text(json.dumps(data))
+    return path
+
+
+@pytest.fixture
+def board(layout: Path, tmp_path: Path) -> Iterator[VirtualBoard]:
+    with VirtualBoard(layout, ruleset=RULESET, pieces="start", flash=tmp_path / "flash.img") as vb:
+        yield vb
+
+
+def occupied(game: zuni.Game) -> set[str]:
+    occ = game.occupancy()
+    names = game.geometry.names
+    return {str(names[i]) for i in range(len(names)) if occ[i]}
+
+
+class Table:
+    """The test's view of the game and its hand on the virtual board."""
+
+    def __init__(self, board: VirtualBoard, ruleset: str = RULESET, seed: int = 5) -> None:
+        self.board = board
+        self.hand = Hand(board, seed=seed, speed=2.0)
+        self.game = zuni.new_game(ruleset)
+        self.player = GreedyPlayer(seed)
+
+    def play(self, text: str) -> None:
+        """Carry out ``text`` on the board (the game follows when the board commits it)."""
+        self.hand.play(self.game, text)
+
+    def choose(self) -> str:
+        return str(self.player.choose(self.game).text())
+
+    def committed(self, text: str) -> None:
+        self.game.push_text(text)
+
+    def set_up(self) -> None:
+        self.board.set_occupied(occupied(self.game))
+
+
+def pump_until(session: PlaySession, what: str, predicate: object, timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():  # type: ignore[operator]
+        assert time.monotonic() < deadline, "timed out waiting for %s" % what
+        session.pump(0.02)
+
+
+def in_process(board: VirtualBoard, db: Database, **kwargs: object) -> tuple[PlaySession, RecordingUI, BoardLink]:
+    link = BoardLink.open(board.port_path, timeout=10.0)
+    ui = RecordingUI()
+    options: dict[str, object] = {"ruleset": RULESET, "players": {"north": "ai:1"}, "seed": 1, "deterministic": True}
+    options.update(kwargs)
+    session = PlaySession(link, db, ui, **options)  # type: ignore[arg-type]
+    session.start()
+    pump_until(session, "the board set up", lambda: session.phase == "play")
+    return session, ui, link
+
+
+def human_move(session: PlaySession, table: Table, text: str | None = None) -> str:
+    text = text or table.choose()
+    n = len(session.moves)
+    table.play(text)
+    pump_until(session, "the board to commit %s" % text, lambda: len(session.moves) > n)
+    assert session.moves[n] == text
+    table.committed(text)
+    return text
+
+
+def computer_move(session: PlaySession, table: Table) -> str:
+    pump_until(session, "the computer's move on the board", lambda: session.ai_sent, timeout=20.0)
+    text = session.ai_move
+    assert text is not None
+    n = len(session.moves)
+    table.play(text)
+    pump_until(session, "the board to commit the computer's move", lambda: len(session.moves) > n)
+    assert session.moves[n] == text
+    table.committed(text)
+    return text
+
+
+def test_computer_move_shown_carried_out_and_a_wrong_execution_reported(board: VirtualBoard, tmp_path: Path) -> None:
+    table = Table(board)
+    with Database(tmp_path / "games.sqlite3") as db:
+        session, ui, link = in_process(board, db)
+        try:
+            human_move(session, table)
+            pump_until(session, "the computer's move on the board", lambda: session.ai_sent, timeout=20.0)
+            ai = table.game.parse_move(session.ai_move)
+            names = table.game.geometry.names
+            origin, dest = str(names[ai.origin]), str(names[ai.dest])
+            assert link.state()["hostmove"] == session.ai_move, "the board shows the computer's move"
+            lit = board.leds()
+            assert lit[origin] != (0, 0, 0) and lit[dest] != (0, 0, 0), "origin and destination are lit"
+            # Wrong: the piece goes to an empty point that is not the destination.
+            wrong = next(p for p in sorted(set(names) - occupied(table.game)) if p != dest)
+            board.lift(origin)
+            board.place(wrong)
+            pump_until(session, "the board to report the wrong execution", lambda: ui.find("expected", "wrong"))
+            assert ui.find(r"expected %s" % re.escape(session.ai_move or ""), "wrong")
+            assert len(session.moves) == 1, "nothing committed"
+            board.lift(wrong)
+            board.place(origin)
+            table.play(session.ai_move or "")
+            pump_until(session, "the computer's move committed", lambda: len(session.moves) == 2)
+            assert ui.find(r"^2\. north \S+ \(carried out on the board\)$", "move")
+            assert db.get(session.db_game or 0).move_texts() == session.moves
+        finally:
+            session.close()
+            link.close()
+
+
+def test_hint_from_the_key_and_from_the_board_button(board: VirtualBoard, tmp_path: Path) -> None:
+    with Database(tmp_path / "games.sqlite3") as db:
+        session, ui, link = in_process(board, db)
+        try:
+            before = board.leds()
+            session.key("h")
+            pump_until(session, "a hint", lambda: session.hint_shown)
+            match = ui.find(r"^hint for south: (\S+)", "hint")
+            assert match is not None
+            move = zuni.new_game(RULESET).parse_move(match.group(1))  # a legal move of the start position
+            board.wait_until(lambda vb: vb.frame != before, 5.0)  # the LEDs show it
+            assert move is not None
+            hints = len(ui.texts("hint"))
+            board.press("hint")
+            pump_until(session, "a hint for the button", lambda: len(ui.texts("hint")) >= hints + 2)
+            assert ui.find(r"hint for south: \S+ .*shown on the board", "hint")
+        finally:
+            session.close()
+            link.close()
+
+
+def test_take_back_of_the_computer_reply_and_the_players_move(board: VirtualBoard, tmp_path: Path) -> None:
+    table = Table(board)
+    with Database(tmp_path / "games.sqlite3") as db:
+        session, ui, link = in_process(board, db)
+        try:
+            human_move(session, table)
+            computer_move(session, table)
+            assert len(db.get(session.db_game or 0).move_texts()) == 2
+            session.key("u")
+            pump_until(session, "two moves taken back", lambda: len(session.moves) == 0)
+            assert db.get(session.db_game or 0).move_texts() == []
+            assert session.phase == "setup"
+            table.game.pop()
+            table.game.pop()
+            table.set_up()  # the player restores the start position
+            pump_until(session, "the board set up again", lambda: session.phase == "play")
+            human_move(session, table)
+            assert db.get(session.db_game or 0).move_texts() == session.moves
+        finally:
+            session.close()
+            link.close()
+
+
+def test_resign_ends_the_game_on_the_board_and_in_the_log(board: VirtualBoard, tmp_path: Path) -> None:
+    table = Table(board)
+    with Database(tmp_path / "games.sqlite3") as db:
+        session, ui, link = in_process(board, db)
+        try:
+            human_move(session, table)
+            session.key("r")
+            pump_until(session, "the resignation", session.is_over)
+            record = db.get(session.db_game or 0)
+            assert (record.result, record.termination) == ("north", "resign")
+            assert link.state()["phase"] == "over"
+        finally:
+            session.close()
+            link.close()
+
+
+def _play_cli_moves(play: ZuniPlay, table: Table, plies: int) -> None:
+    """Plays ``plies`` moves through the CLI: the test's moves for South, the computer's
+    (read from the output) carried out for North."""
+    for _ in range(plies):
+        side = zuni.SIDE_NAMES[table.game.turn]
+        if side == "south":
+            text = table.choose()
+            table.play(text)
+        else:
+            text = play.expect(r"^carry out (\S+) on the board").group(1)
+            table.play(text)
+        play.expect(r"^%d\. %s %s" % (len(table.game.move_stack) + 1, side, re.escape(text)))
+        table.committed(text)
+
+
+def test_full_game_against_the_computer_to_the_end_and_in_the_log(board: VirtualBoard, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    ruleset = "mosona quiet=8"
+    table = Table(board, ruleset, seed=11)
+    play = ZuniPlay(
+        "--port", board.port_path, "--ruleset", ruleset, "--north", "ai:1", "--deterministic", "--seed", "3", db=db
+    )
+    try:
+        play.expect(r"^new game #(\d+): %s" % ruleset)
+        play.expect(r"the board is set up|south to move")
+        while not table.game.is_game_over():
+            _play_cli_moves(play, table, 1)
+            assert len(table.game.move_stack) < 200
+        outcome = table.game.outcome()
+        play.expect(r"^game over: %s \(%s\)" % (re.escape(outcome.result), outcome.termination))
+        play.send("q")
+        assert play.wait() == 0
+    finally:
+        play.close()
+    moves = [m.text() for m in table.game.move_stack]
+    with Database(db) as d:
+        record = d.get(d.game_ids()[-1])
+        assert record.move_texts() == moves
+        assert (record.result, record.termination) == (outcome.result, outcome.termination)
+        assert record.players == {"south": "human", "north": "ai:1"}
+    listing = run_zuni("log", "list", "--db", str(db))
+    assert listing.returncode == 0 and re.search(
+        r"human vs ai:1 +%d +%s" % (len(moves), outcome.result), listing.stdout
+    )
+    shown = run_zuni("log", "show", "last", "--db", str(db))
+    assert shown.returncode == 0 and moves[-1] in shown.stdout
+
+
+def test_ctrl_c_then_resume_goes_on_with_the_game(board: VirtualBoard, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    table = Table(board, seed=2)
+    args = ("--port", board.port_path, "--north", "ai:1", "--deterministic", "--seed", "3")
+    play = ZuniPlay(*args, db=db)
+    try:
+        gid = int(play.expect(r"^new game #(\d+)").group(1))
+        play.expect(r"south to move")
+        _play_cli_moves(play, table, 2)
+        play.interrupt()
+        assert play.wait() == 130
+        assert any("left unfinished" in line for line in play.seen), play.tail()
+    finally:
+        play.close()
+    with Database(db) as d:
+        assert d.get(gid).move_texts() == [m.text() for m in table.game.move_stack]
+        assert d.get(gid).result == "*"
+    play = ZuniPlay(*args, "--resume", db=db)
+    try:
+        play.expect(r"^resumed game #%d: mosona after 2 moves" % gid)
+        _play_cli_moves(play, table, 2)
+        play.send("q")
+        assert play.wait() == 0
+    finally:
+        play.close()
+    with Database(db) as d:
+        assert d.get(gid).move_texts() == [m.text() for m in table.game.move_stack]
+        assert len(d.game_ids()) == 1
+
+
+def test_killing_the_host_mid_game_loses_no_committed_move(board: VirtualBoard, tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    table = Table(board, seed=4)
+    args = ("--port", board.port_path, "--north", "ai:1", "--deterministic", "--seed", "3")
+    play = ZuniPlay(*args, db=db)
+    try:
+        gid = int(play.expect(r"^new game #(\d+)").group(1))
+        play.expect(r"south to move")
+        _play_cli_moves(play, table, 2)
+        text = table.choose()
+        table.play(text)  # south's third move: committed by the board ...
+        play.expect(r"^carry out (\S+) on the board")  # ... and logged, the computer answered
+        table.committed(text)
+        play.proc.send_signal(signal.SIGKILL)
+        play.wait()
+    finally:
+        play.close()
+    with Database(db) as d:
+        assert d.get(gid).move_texts() == [m.text() for m in table.game.move_stack]
+    # While the host is dead the player carries out the computer's move it showed, and
+    # plays on: the board commits both on its own.
+    # (A watcher link tells the test when the board has committed.)
+    watcher = BoardLink.open(board.port_path, timeout=10.0)
+    try:
+        assert watcher.wait_synced(5.0)
+        hostmove = watcher.state()["hostmove"]
+        table.play(hostmove)
+        table.committed(hostmove)
+        assert watcher.wait_moves(4, 10.0), (hostmove, watcher.moves)
+        text = table.choose()
+        table.play(text)
+        table.committed(text)
+        assert watcher.wait_moves(5, 10.0), watcher.moves
+    finally:
+        watcher.close()
+    play = ZuniPlay(*args, "--resume", db=db)
+    try:
+        play.expect(r"^logged 2 moves the board made while the host was away \(game #%d\)" % gid)
+        play.expect(r"^resumed game #%d: mosona after 5 moves" % gid)
+        play.send("q")
+        assert play.wait() == 0
+    finally:
+        play.close()
+    with Database(db) as d:
+        assert d.get(gid).move_texts() == [m.text() for m in table.game.move_stack]
