@@ -274,7 +274,15 @@ class AwithGame(Game):
         self.prs = bytearray(4)
         self.quiet = 0
         self.taken = bytearray(2)
-        self._ustack = bytearray(128)  # undo records, see push()
+        # Room for a long game's history from the start. On the board's heap a list or
+        # bytearray that doubles as the game goes on needs ever larger free runs, which
+        # the moves kept in the history (scattered among the discarded ones) break up: a
+        # 4-player game then needed a 360 KB heap instead of 116 KB. An emptied list keeps
+        # its room under MicroPython. 512 moves: 4 KB on a 64-bit port, 2 KB on the Pico.
+        self._ustack = bytearray(4096)  # undo records, see push()
+        stack = [None] * 512
+        del stack[:]
+        self.move_stack = stack
         self._utop = 0
 
     # -- hand-made positions ------------------------------------------------
