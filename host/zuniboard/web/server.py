@@ -1,0 +1,489 @@
+"""The browser page of the virtual board: a small HTTP server on localhost.
+
+It serves the page (``static/``, no network fetches: every file is local) and the
+CONTROL API, JSON over HTTP (``docs/simulator.md`` documents every call):
+
+- ``GET /api/board``: the drawing (rules geometry: names, coords, lines, homes, shape).
+- ``GET /api/state``: LED frame, sensors, disks on the board, in the hand and in the
+  tray, and the board's status.
+- ``GET /api/events``: the same state as server-sent events, one per change.
+- ``POST /api/lift|place|discard|take|move|remove|press|setup``: what a hand does.
+
+The firmware sees only lifts and places (and button presses), through the virtual
+board's control channel, exactly as the reed switches of a wooden board would report
+them; the server keeps the ``World`` (whose disk is where) next to it.
+
+>>> with WebServer.start(control_port=5123, ruleset="mosona") as web:
+...     print(web.url)
+http://127.0.0.1:8765/
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+import webbrowser
+from http import HTTPStatus
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from importlib import resources
+from typing import Any
+from urllib.parse import urlsplit
+
+import zuni
+from zuniboard.web.control import ControlClient, ControlError
+from zuniboard.web.world import UnknownPoint, World, WorldError
+
+BUTTONS = ("ok", "back", "hint")
+STATIC_TYPES = {
+    ".html": "text/html; charset=utf-8",
+    ".css": "text/css; charset=utf-8",
+    ".js": "text/javascript; charset=utf-8",
+    ".svg": "image/svg+xml",
+    ".png": "image/png",
+}
+MAX_BODY = 16 * 1024
+SSE_HEARTBEAT_S = 15.0
+
+
+class ApiError(Exception):
+    """A request the API refuses: ``status`` and a message naming the input."""
+
+    def __init__(self, status: HTTPStatus, message: str) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+def board_description(ruleset: str, layout: str = "") -> dict[str, Any]:
+    """What the page draws: the rules geometry of ``ruleset``."""
+    game = zuni.new_game(ruleset)
+    g = game.geometry
+    names = list(g.names)
+    sides = sorted({zuni.piece_side(code) for code in game.board if code})
+    return {
+        "ruleset": str(game.ruleset),
+        "layout": layout,
+        "title": zuni.GAME_TITLES.get(game.ruleset.game_id, game.ruleset.game_id),
+        "shape": g.shape,
+        "names": names,
+        "coords": [[float(x), float(y)] for x, y in g.coords],
+        "lines": [[names[p] for p in line] for line in g.lines],
+        "homes": {zuni.SIDE_NAMES[side]: [names[p] for p in pts] for side, pts in sorted(g.homes.items())},
+        "sides": [zuni.SIDE_NAMES[s] for s in sides],
+    }
+
+
+class SimController:
+    """The world, the control channel and the state the page shows; thread-safe.
+
+    Every hand action checks the world first (so a refused action changes nothing),
+    then tells the board, then updates the world."""
+
+    def __init__(self, control: ControlClient, ruleset: str, link: str = "") -> None:
+        self.control = control
+        self.ruleset = str(zuni.new_game(ruleset).ruleset)
+        self.link = link
+        self.lock = threading.RLock()
+        self.changed = threading.Condition()
+        self.seq = 0
+        self.last_error = ""
+        self.board = board_description(self.ruleset, control.layout)
+        if list(control.points) and sorted(control.points) != sorted(self.board["names"]):
+            raise ValueError(
+                "ruleset %s does not fit the virtual board's layout %s (%d points)"
+                % (self.ruleset, control.layout, len(control.points))
+            )
+        # Disks standing where the sensors see magnets; the rest of the set in the tray.
+        self.world = World.for_ruleset(self.ruleset, on_board=False)
+        self._follow()
+        self._stop = False
+        self._events = threading.Event()
+        control.on_change = self._on_control
+        self._pump = threading.Thread(target=self._pump_loop, name="zuni-web-pump", daemon=True)
+        self._pump.start()
+
+    # -- following the board ------------------------------------------------------
+    def _on_control(self, event: str) -> None:
+        # Called from the control client's reader thread: never block it (a command
+        # waiting for its reply holds self.lock), so just wake the pump.
+        self._events.set()
+
+    def _pump_loop(self) -> None:
+        while not self._stop:
+            self._events.wait(1.0)
+            if self._stop:
+                break
+            if not self._events.is_set():
+                continue
+            self._events.clear()
+            with self.lock:
+                self._follow()
+            self._bump()
+
+    def _follow(self) -> None:
+        """Sensor changes that did not come through this server move disks in the world."""
+        sensed = list(self.control.occupied)
+        mine = self.world.occupied()
+        if sensed != mine:
+            emptied = [p for p in mine if p not in sensed]
+            filled = [p for p in sensed if p not in mine]
+            self.world.follow(emptied, filled, self.world.start_hint(self.ruleset))
+
+    def _bump(self) -> None:
+        with self.changed:
+            self.seq += 1
+            self.changed.notify_all()
+
+    def wait_change(self, seq: int, timeout: float) -> int:
+        """Block until the state is newer than ``seq`` (or ``timeout``); the current seq."""
+        with self.changed:
+            if self.seq == seq and not self._stop:
+                self.changed.wait(timeout)
+            return self.seq
+
+    def close(self) -> None:
+        self._stop = True
+        self._events.set()
+        with self.changed:
+            self.changed.notify_all()
+
+    # -- state --------------------------------------------------------------------
+    def state(self) -> dict[str, Any]:
+        with self.lock:
+            names = self.board["names"]
+            frame = self.control.frame
+            leds = {}
+            for i, name in enumerate(names):
+                hexrgb = frame[6 * i : 6 * i + 6] or "000000"
+                leds[name] = "#" + hexrgb
+            state: dict[str, Any] = {
+                "seq": self.seq,
+                "connected": not self.control.closed,
+                "layout": self.control.layout,
+                "ruleset": self.ruleset,
+                "title": self.board["title"],
+                "link": self.link,
+                "leds": leds,
+                "sensors": list(self.control.occupied),
+                "stable": self.control.stable,
+                "last_error": self.last_error,
+            }
+            state.update(self.world.as_json())
+            return state
+
+    # -- the hand -----------------------------------------------------------------
+    def _tell(self, line: str) -> None:
+        try:
+            self.control.command(line)
+        except ControlError as exc:
+            raise ApiError(HTTPStatus.SERVICE_UNAVAILABLE, str(exc))
+
+    def _act(self, what: str, action: Any) -> dict[str, Any]:
+        with self.lock:
+            try:
+                result = action()
+            except WorldError as exc:
+                self.last_error = "%s: %s" % (what, exc)
+                self._bump()
+                status = HTTPStatus.BAD_REQUEST if isinstance(exc, UnknownPoint) else HTTPStatus.CONFLICT
+                raise ApiError(status, "%s: %s" % (what, exc))
+            self.last_error = ""
+        self._bump()
+        return {"ok": True, **(result or {})}
+
+    def lift(self, point: str) -> dict[str, Any]:
+        def do() -> dict[str, Any]:
+            self.world.can_lift(point)
+            self._tell("lift " + point)
+            piece = self.world.lift(point)
+            return {"piece": piece.as_json()}
+
+        return self._act("lift " + point, do)
+
+    def place(self, point: str, piece_id: int | None = None) -> dict[str, Any]:
+        def do() -> dict[str, Any]:
+            self.world.can_place(point, piece_id)
+            self._tell("place " + point)
+            piece = self.world.place(point, piece_id)
+            return {"piece": piece.as_json()}
+
+        return self._act("place " + point, do)
+
+    def discard(self, piece_id: int | None = None) -> dict[str, Any]:
+        return self._act("discard", lambda: {"piece": self.world.discard(piece_id).as_json()})
+
+    def take(self, side: str | None, kind: str | None, piece_id: int | None) -> dict[str, Any]:
+        return self._act("take", lambda: {"piece": self.world.take(side, kind, piece_id).as_json()})
+
+    def move(self, origin: str, dest: str) -> dict[str, Any]:
+        """Lift the disk on ``origin`` and put it on ``dest`` (both checked first)."""
+
+        def do() -> dict[str, Any]:
+            self.world.can_lift(origin)
+            if dest != origin:
+                self.world.check_empty(dest)
+            lifted = self.lift(origin)
+            return self.place(dest, lifted["piece"]["id"])
+
+        return self._act("move %s %s" % (origin, dest), do)
+
+    def remove(self, point: str) -> dict[str, Any]:
+        """Lift the disk on ``point`` and lay it in the tray (taking a captured piece off)."""
+
+        def do() -> dict[str, Any]:
+            lifted = self.lift(point)
+            self.world.discard(lifted["piece"]["id"])
+            return lifted
+
+        return self._act("remove " + point, do)
+
+    def press(self, button: str) -> dict[str, Any]:
+        if button not in BUTTONS:
+            raise ApiError(HTTPStatus.BAD_REQUEST, "press: unknown button %r (allowed: ok, back, hint)" % (button,))
+        with self.lock:
+            self._tell("press " + button)
+        self._bump()
+        return {"ok": True}
+
+    def setup(self, ruleset: str | None = None) -> dict[str, Any]:
+        """Put every disk where ``ruleset``'s start position (default: the current one)
+        wants it: wrong disks to the tray, missing ones from the tray. The board sees one
+        lift of all disks to clear, then one place of all disks to put (two hands)."""
+        if ruleset is not None:
+            try:
+                game = zuni.new_game(ruleset)
+            except (zuni.ZuniError, ValueError) as exc:
+                raise ApiError(HTTPStatus.BAD_REQUEST, "setup: %s" % exc)
+            if sorted(game.geometry.names) != sorted(self.board["names"]):
+                raise ApiError(
+                    HTTPStatus.BAD_REQUEST,
+                    "setup: %s needs another board than %s" % (game.ruleset, self.control.layout),
+                )
+        with self.lock:
+            if ruleset is not None:
+                self.ruleset = str(zuni.new_game(ruleset).ruleset)
+                self.board = board_description(self.ruleset, self.control.layout)
+            world = self.world
+            for piece in list(world.hand):
+                world.discard(piece.id)
+            world.restock(self.ruleset)
+            clear, put = world.setup_plan(self.ruleset)
+            if clear:
+                self._tell("lift " + " ".join(clear))
+                for point in clear:
+                    world.lift(point)
+                    world.discard()
+            if put:
+                self._tell("place " + " ".join(p for p, _, _ in put))
+                for point, side, kind in put:
+                    world.take(side, kind)
+                    world.place(point)
+            self.last_error = ""
+        self._bump()
+        return {"ok": True, "cleared": clear, "placed": [p for p, _, _ in put]}
+
+
+class _Handler(BaseHTTPRequestHandler):
+    server: _HttpServer
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, format: str, *args: Any) -> None:
+        if self.server.verbose:
+            super().log_message(format, *args)
+
+    # -- responses ----------------------------------------------------------------
+    def _send(self, status: HTTPStatus, body: bytes, ctype: str, cache: bool = False) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", ctype)
+        self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "max-age=60" if cache else "no-store")
+        self.end_headers()
+        if self.command != "HEAD":
+            self.wfile.write(body)
+
+    def _json(self, obj: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
+        self._send(status, json.dumps(obj).encode(), "application/json")
+
+    def _error(self, status: HTTPStatus, message: str) -> None:
+        self._json({"ok": False, "error": message}, status)
+
+    # -- GET ----------------------------------------------------------------------
+    def do_HEAD(self) -> None:
+        self.do_GET()
+
+    def do_GET(self) -> None:
+        path = urlsplit(self.path).path
+        sim = self.server.sim
+        if path == "/api/state":
+            self._json(sim.state())
+        elif path == "/api/board":
+            self._json(sim.board)
+        elif path == "/api/events":
+            self._events()
+        elif path == "/favicon.ico":
+            self._static("favicon.svg")
+        elif path in ("/", "/index.html"):
+            self._static("index.html")
+        elif path.startswith("/static/"):
+            self._static(path[len("/static/") :])
+        else:
+            self._error(HTTPStatus.NOT_FOUND, "no such page: %s" % path)
+
+    def _static(self, name: str) -> None:
+        if "/" in name or name.startswith(".") or "." not in name:
+            self._error(HTTPStatus.NOT_FOUND, "no such file: %s" % name)
+            return
+        ctype = STATIC_TYPES.get(name[name.rindex(".") :])
+        resource = resources.files("zuniboard.web").joinpath("static", name)
+        if ctype is None or not resource.is_file():
+            self._error(HTTPStatus.NOT_FOUND, "no such file: %s" % name)
+            return
+        self._send(HTTPStatus.OK, resource.read_bytes(), ctype)
+
+    def _events(self) -> None:
+        """Server-sent events: a ``state`` event now and after every change."""
+        sim = self.server.sim
+        self.send_response(HTTPStatus.OK)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        seq = -1
+        last_beat = time.monotonic()
+        try:
+            while not self.server.stopping:
+                now_seq = sim.wait_change(seq, 1.0)
+                if self.server.stopping:
+                    break
+                if now_seq != seq:
+                    seq = now_seq
+                    data = json.dumps(sim.state())
+                    self.wfile.write(("event: state\ndata: %s\n\n" % data).encode())
+                    self.wfile.flush()
+                    last_beat = time.monotonic()
+                elif time.monotonic() - last_beat > SSE_HEARTBEAT_S:
+                    self.wfile.write(b": still here\n\n")  # finds a closed page; proxies keep it open
+                    self.wfile.flush()
+                    last_beat = time.monotonic()
+        except (BrokenPipeError, ConnectionResetError):
+            pass
+
+    # -- POST ---------------------------------------------------------------------
+    def do_POST(self) -> None:
+        path = urlsplit(self.path).path
+        try:
+            body = self._body()
+            result = self._api(path, body)
+        except ApiError as exc:
+            self._error(exc.status, str(exc))
+            return
+        self._json(result)
+
+    def _body(self) -> dict[str, Any]:
+        length = int(self.headers.get("Content-Length") or 0)
+        if length > MAX_BODY:
+            raise ApiError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "request body over %d bytes" % MAX_BODY)
+        raw = self.rfile.read(length) if length else b""
+        if not raw.strip():
+            return {}
+        try:
+            body = json.loads(raw)
+        except ValueError as exc:
+            raise ApiError(HTTPStatus.BAD_REQUEST, "the body is not JSON: %s" % exc)
+        if not isinstance(body, dict):
+            raise ApiError(HTTPStatus.BAD_REQUEST, "the body must be a JSON object, not %s" % type(body).__name__)
+        return body
+
+    def _api(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+        sim = self.server.sim
+        if path == "/api/lift":
+            return sim.lift(_text(body, "point"))
+        if path == "/api/place":
+            return sim.place(_text(body, "point"), _int_or_none(body, "piece"))
+        if path == "/api/discard":
+            return sim.discard(_int_or_none(body, "piece"))
+        if path == "/api/take":
+            return sim.take(_text_or_none(body, "side"), _text_or_none(body, "kind"), _int_or_none(body, "piece"))
+        if path == "/api/move":
+            return sim.move(_text(body, "from"), _text(body, "to"))
+        if path == "/api/remove":
+            return sim.remove(_text(body, "point"))
+        if path == "/api/press":
+            return sim.press(_text(body, "button"))
+        if path == "/api/setup":
+            return sim.setup(_text_or_none(body, "ruleset"))
+        raise ApiError(HTTPStatus.NOT_FOUND, "no such API call: POST %s" % path)
+
+
+def _text(body: dict[str, Any], key: str) -> str:
+    value = body.get(key)
+    if not isinstance(value, str) or not value:
+        raise ApiError(HTTPStatus.BAD_REQUEST, "%r: expected a non-empty string, got %r" % (key, value))
+    return value
+
+
+def _text_or_none(body: dict[str, Any], key: str) -> str | None:
+    return None if body.get(key) is None else _text(body, key)
+
+
+def _int_or_none(body: dict[str, Any], key: str) -> int | None:
+    value = body.get(key)
+    if value is None:
+        return None
+    if not isinstance(value, int) or isinstance(value, bool):
+        raise ApiError(HTTPStatus.BAD_REQUEST, "%r: expected a disk id (an integer), got %r" % (key, value))
+    return value
+
+
+class _HttpServer(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+    def __init__(self, address: tuple[str, int], sim: SimController, verbose: bool = False) -> None:
+        self.sim = sim
+        self.verbose = verbose
+        self.stopping = False
+        super().__init__(address, _Handler)
+
+
+class WebServer:
+    """The page's server, running in a background thread until ``close()``."""
+
+    def __init__(self, sim: SimController, port: int = 0, host: str = "127.0.0.1", verbose: bool = False) -> None:
+        self.sim = sim
+        try:
+            self.httpd = _HttpServer((host, port), sim, verbose)
+        except OSError as exc:
+            raise OSError("cannot serve the page on %s:%d: %s" % (host, port, exc.strerror or exc))
+        self.port: int = self.httpd.server_address[1]
+        self.url = "http://%s:%d/" % (host, self.port)
+        self.thread = threading.Thread(target=self.httpd.serve_forever, name="zuni-web", daemon=True)
+        self.thread.start()
+
+    @classmethod
+    def start(cls, control_port: int, ruleset: str, port: int = 0, link: str = "", verbose: bool = False) -> WebServer:
+        """Connect to the virtual board's control channel and serve its page."""
+        control = ControlClient.connect(control_port)
+        try:
+            sim = SimController(control, ruleset, link)
+        except Exception:
+            control.close()
+            raise
+        return cls(sim, port, verbose=verbose)
+
+    def open_browser(self) -> bool:
+        return webbrowser.open(self.url)
+
+    def close(self) -> None:
+        self.httpd.stopping = True
+        self.sim.close()
+        self.httpd.shutdown()
+        self.httpd.server_close()
+        self.sim.control.close()
+
+    def __enter__(self) -> WebServer:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()

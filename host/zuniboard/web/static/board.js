@@ -1,0 +1,470 @@
+// The virtual board's page: draws the board from the rules geometry (GET /api/board),
+// follows the board through server-sent events (GET /api/events) and acts like a hand
+// through the control API (POST /api/lift, /api/place, ...). See docs/simulator.md.
+"use strict";
+(() => {
+  const SVGNS = "http://www.w3.org/2000/svg";
+  // Disk colours per side: bone, clay, slate, ochre. Not the LED team colours (yellow,
+  // cyan), so a disk is never mistaken for a light.
+  const DISK = {
+    south: { face: "#f1e7d0", rim: "#7d6a4c", mark: "#8a7553" },
+    north: { face: "#a63b2c", rim: "#3e100a", mark: "#f2c2b2" },
+    west: { face: "#2f6388", rim: "#0e2536", mark: "#cfe6ff" },
+    east: { face: "#d29433", rim: "#563608", mark: "#3b2608" },
+    unknown: { face: "#8a8a8a", rim: "#333", mark: "#f4f4f4" },
+  };
+  const SIDE_ORDER = ["south", "west", "north", "east", "unknown"];
+  const $ = (id) => document.getElementById(id);
+  const svg = $("board");
+
+  let board = null; // GET /api/board
+  let state = null; // the latest state event
+  let rotated = false;
+  let pos = {}; // point name -> {x, y} in SVG units
+  let unit = { disk: 0.3, glow: 0.46 };
+  const glows = {};
+  const hits = {};
+  const disks = new Map(); // disk id -> <g>
+  let diskLayer = null;
+  let selected = null; // id of the disk in the hand that a click on a point puts down
+  let drag = null;
+  let queue = Promise.resolve();
+
+  function el(name, attrs, parent) {
+    const node = document.createElementNS(SVGNS, name);
+    for (const k in attrs) node.setAttribute(k, attrs[k]);
+    if (parent) parent.appendChild(node);
+    return node;
+  }
+
+  // -- talking to the server ----------------------------------------------------------
+  let toastTimer = null;
+  function toast(text) {
+    const t = $("toast");
+    t.textContent = text;
+    t.hidden = false;
+    clearTimeout(toastTimer);
+    toastTimer = setTimeout(() => (t.hidden = true), 4000);
+  }
+
+  // Actions run one after another, in the order the person made them.
+  function api(path, body) {
+    const run = () =>
+      fetch("/api/" + path, {
+        method: "POST",
+        headers: { "Content-Type": "application/json" },
+        body: JSON.stringify(body || {}),
+      }).then(async (r) => {
+        const j = await r.json().catch(() => ({ ok: false, error: r.status + " " + r.statusText }));
+        if (!r.ok || !j.ok) {
+          toast(j.error || "refused");
+          throw new Error(j.error);
+        }
+        return j;
+      });
+    const p = queue.then(run);
+    queue = p.catch(() => {});
+    return p;
+  }
+
+  // -- drawing the board ----------------------------------------------------------------
+  function bounds() {
+    const xs = board.coords.map((c) => c[0]);
+    const ys = board.coords.map((c) => c[1]);
+    return { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
+  }
+
+  function draw() {
+    const b = bounds();
+    const squares = board.shape === "squares";
+    const wide = b.maxX - b.minX > 2 * (b.maxY - b.minY);
+    // A long line board on a phone held upright: turn it a quarter (North to the right).
+    rotated = wide && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+    document.body.classList.toggle("wide", wide && !rotated);
+    const pad = squares ? 0.75 : 0.7;
+    unit = squares ? { disk: 0.36, glow: 0.52 } : { disk: 0.3, glow: 0.47 };
+    const w = (rotated ? b.maxY - b.minY : b.maxX - b.minX) + 2 * pad;
+    const h = (rotated ? b.maxX - b.minX : b.maxY - b.minY) + 2 * pad;
+    const map = (x, y) =>
+      rotated ? { x: y - b.minY + pad, y: x - b.minX + pad } : { x: x - b.minX + pad, y: b.maxY - y + pad };
+    svg.setAttribute("viewBox", "0 0 " + w + " " + h);
+    svg.setAttribute("data-rotated", rotated ? "1" : "0");
+    svg.classList.toggle("squares", squares);
+    svg.textContent = "";
+    pos = {};
+    board.names.forEach((n, i) => (pos[n] = map(board.coords[i][0], board.coords[i][1])));
+
+    const defs = el("defs", {}, svg);
+    const f = el("filter", { id: "blur", x: "-60%", y: "-60%", width: "220%", height: "220%" }, defs);
+    el("feGaussianBlur", { stdDeviation: squares ? "0.07" : "0.08" }, f);
+
+    el("rect", { class: "board-bg", x: 0.03, y: 0.03, width: w - 0.06, height: h - 0.06, rx: 0.25 }, svg);
+    const under = el("g", { class: "under" }, svg);
+    if (squares) drawSquares(under);
+    else drawLines(under);
+
+    const glowLayer = el("g", { class: "glows" }, svg);
+    const labels = el("g", { class: "labels" }, svg);
+    board.names.forEach((n) => {
+      const p = pos[n];
+      glows[n] = el("circle", { class: "glow", cx: p.x, cy: p.y, r: unit.glow, filter: "url(#blur)", opacity: 0, "data-point": n, "data-led": "#000000" }, glowLayer);
+      const t = el("text", squares ? { class: "label", x: p.x - 0.45, y: p.y - 0.3 } : { class: "label", x: p.x + 0.2, y: p.y + 0.42 }, labels);
+      t.textContent = n;
+    });
+    diskLayer = el("g", { class: "disks" }, svg);
+    disks.clear();
+    const hitLayer = el("g", { class: "hits" }, svg);
+    board.names.forEach((n) => {
+      const p = pos[n];
+      const h = squares
+        ? el("rect", { class: "hit", x: p.x - 0.5, y: p.y - 0.5, width: 1, height: 1 }, hitLayer)
+        : el("circle", { class: "hit", cx: p.x, cy: p.y, r: 0.45 }, hitLayer);
+      h.setAttribute("data-point", n);
+      h.addEventListener("pointerdown", (e) => pointDown(e, n));
+      hits[n] = h;
+    });
+    if (state) render(state);
+  }
+
+  function drawLines(g) {
+    for (const line of board.lines) {
+      const pts = line.map((n) => pos[n].x + "," + pos[n].y).join(" ");
+      el("polyline", { class: "board-line", points: pts }, g);
+    }
+    for (const n of board.names) el("circle", { class: "board-dot", cx: pos[n].x, cy: pos[n].y, r: 0.075 }, g);
+  }
+
+  function drawSquares(g) {
+    const homeOf = {};
+    for (const side in board.homes) for (const n of board.homes[side]) homeOf[n] = side;
+    board.names.forEach((n, i) => {
+      const p = pos[n];
+      const [c, r] = board.coords[i];
+      const side = homeOf[n];
+      const attrs = { x: p.x - 0.5, y: p.y - 0.5, width: 1, height: 1 };
+      if (side) {
+        attrs.class = "sq home";
+        attrs.fill = DISK[side].face;
+        attrs["fill-opacity"] = 0.28;
+        el("rect", { x: attrs.x, y: attrs.y, width: 1, height: 1, fill: "#2b2017" }, g);
+      } else {
+        attrs.class = "sq " + ((c + r) % 2 === 0 ? "dark" : "light");
+      }
+      el("rect", attrs, g);
+    });
+  }
+
+  // A disk as SVG (on the board, in the hand, in the tray, under the pointer).
+  function diskShape(parent, piece, r) {
+    const c = DISK[piece.side] || DISK.unknown;
+    const g = el("g", { class: "disk", "data-id": piece.id, "data-side": piece.side, "data-kind": piece.kind }, parent);
+    el("circle", { class: "face", r: r, fill: c.face, stroke: c.rim, "stroke-width": r * 0.12 }, g);
+    el("circle", { class: "mark", r: r * 0.62, stroke: c.mark, "stroke-width": r * 0.09 }, g);
+    if (piece.kind === "priest") {
+      // The bow priest: a bow and its string.
+      const s = r * 0.42;
+      el("path", { d: "M " + -s * 0.5 + " " + -s + " Q " + s * 1.1 + " 0 " + -s * 0.5 + " " + s + " Z", fill: c.mark, stroke: c.mark, "stroke-width": r * 0.06 }, g);
+    } else if (piece.side === "unknown") {
+      const t = el("text", { "text-anchor": "middle", y: r * 0.3, "font-size": r * 0.9, fill: c.mark }, g);
+      t.textContent = "?";
+    }
+    return g;
+  }
+
+  function chip(piece, source) {
+    const s = document.createElementNS(SVGNS, "svg");
+    s.setAttribute("viewBox", "-0.5 -0.5 1 1");
+    s.setAttribute("class", "chip");
+    s.setAttribute("data-id", piece.id);
+    s.setAttribute("data-source", source);
+    s.setAttribute("aria-label", piece.side + " " + piece.kind);
+    diskShape(s, piece, 0.44);
+    s.addEventListener("pointerdown", (e) => chipDown(e, piece, source));
+    return s;
+  }
+
+  // -- rendering a state ---------------------------------------------------------------
+  function render(s) {
+    state = s;
+    document.body.dataset.seq = s.seq;
+    const pill = $("link-state");
+    pill.dataset.state = s.connected ? "live" : "lost";
+    pill.textContent = s.connected ? "board running" : "board stopped";
+
+    for (const n of board.names) {
+      const hex = s.leds[n] || "#000000";
+      const g = glows[n];
+      if (!g) continue;
+      if (g.getAttribute("data-led") === hex) continue;
+      g.setAttribute("data-led", hex);
+      const r = parseInt(hex.slice(1, 3), 16);
+      const gg = parseInt(hex.slice(3, 5), 16);
+      const b = parseInt(hex.slice(5, 7), 16);
+      const m = Math.max(r, gg, b);
+      if (m === 0) {
+        g.setAttribute("opacity", 0);
+        continue;
+      }
+      // A screen cannot shine: show the hue at full strength and the LED's level as
+      // the glow's opacity and size, so a dim light still reads as that colour.
+      const k = Math.sqrt(m / 255);
+      const full = (v) => Math.round((v * 255) / m);
+      g.setAttribute("fill", "rgb(" + full(r) + "," + full(gg) + "," + full(b) + ")");
+      g.setAttribute("opacity", (0.42 + 0.58 * k).toFixed(2));
+      g.setAttribute("r", (unit.glow * (0.72 + 0.28 * k)).toFixed(3));
+    }
+
+    const present = new Set();
+    for (const n in s.pieces) {
+      const piece = s.pieces[n];
+      present.add(piece.id);
+      let g = disks.get(piece.id);
+      if (!g || g.getAttribute("data-side") !== piece.side || g.getAttribute("data-kind") !== piece.kind) {
+        if (g) g.remove();
+        g = diskShape(diskLayer, piece, unit.disk);
+        disks.set(piece.id, g);
+      }
+      g.setAttribute("transform", "translate(" + pos[n].x + " " + pos[n].y + ")");
+      g.setAttribute("data-point", n);
+      g.classList.toggle("lifting", !!(drag && drag.started && drag.piece.id === piece.id));
+    }
+    for (const [id, g] of disks) {
+      if (!present.has(id)) {
+        g.remove();
+        disks.delete(id);
+      }
+    }
+
+    // The hand.
+    const hand = $("hand");
+    hand.textContent = "";
+    if (!s.hand.some((p) => p.id === selected)) selected = s.hand.length ? s.hand[s.hand.length - 1].id : null;
+    for (const piece of s.hand) {
+      const c = chip(piece, "hand");
+      if (piece.id === selected) c.classList.add("selected");
+      hand.appendChild(c);
+    }
+    if (!s.hand.length) {
+      const note = document.createElement("span");
+      note.className = "empty-note";
+      note.textContent = "empty";
+      hand.appendChild(note);
+    }
+    $("btn-discard").disabled = !s.hand.length;
+    for (const n of board.names) hits[n].classList.toggle("target", s.hand.length > 0 && !s.pieces[n]);
+
+    // The tray, one row per side.
+    const tray = $("tray");
+    tray.textContent = "";
+    const bySide = {};
+    for (const piece of s.tray) (bySide[piece.side] = bySide[piece.side] || []).push(piece);
+    const sides = SIDE_ORDER.filter((side) => bySide[side] || board.sides.includes(side));
+    for (const side of sides) {
+      const row = document.createElement("div");
+      row.className = "tray-row";
+      const who = document.createElement("span");
+      who.className = "who";
+      who.textContent = side;
+      row.appendChild(who);
+      for (const piece of bySide[side] || []) row.appendChild(chip(piece, "tray"));
+      if (!(bySide[side] || []).length) {
+        const note = document.createElement("span");
+        note.className = "empty-note";
+        note.textContent = "none";
+        row.appendChild(note);
+      }
+      tray.appendChild(row);
+    }
+
+    // Status.
+    const onBoard = Object.keys(s.pieces).length;
+    const lit = board.names.filter((n) => s.leds[n] && s.leds[n] !== "#000000").length;
+    let text = "<b>" + onBoard + "</b> disks on the board, <b>" + s.hand.length + "</b> in your hand, <b>" + s.tray.length + "</b> beside it. ";
+    text += lit ? lit + " lights on." : "All lights off.";
+    if (s.board) {
+      const st = s.board;
+      const bits = [];
+      if (st.phase) bits.push("phase <b>" + st.phase + "</b>");
+      if (st.turn && st.phase === "play") bits.push("<b>" + st.turn + "</b> to move");
+      if (st.moves !== undefined) bits.push(st.moves + " moves");
+      if (st.result) bits.push("result <b>" + st.result + "</b> (" + st.termination + ")");
+      text = bits.join(" · ") + "<br>" + text;
+    }
+    $("status-text").innerHTML = text;
+    const err = $("error-text");
+    const msg = (s.board && s.board.error ? String(s.board.error).replace(/_/g, " ") : "") || s.last_error;
+    err.hidden = !msg;
+    err.textContent = msg || "";
+
+    $("game-title").textContent = (s.title || board.title) + " · " + s.ruleset;
+    let info = "Layout <code>" + s.layout + "</code> · rules <code>" + s.ruleset + "</code>";
+    if (s.link) info += " · serial port <code>" + s.link + "</code>";
+    $("info").innerHTML = info;
+  }
+
+  // -- the hand: clicks and drags --------------------------------------------------------
+  function pointDown(e, n) {
+    if (e.button !== undefined && e.button !== 0) return;
+    e.preventDefault();
+    const piece = state && state.pieces[n];
+    startPointer(e, piece ? { source: "board", point: n, piece: piece } : { source: "point", point: n, piece: null });
+  }
+
+  function chipDown(e, piece, source) {
+    if (e.button !== undefined && e.button !== 0) return;
+    e.preventDefault();
+    startPointer(e, { source: source, piece: piece });
+  }
+
+  function startPointer(e, d) {
+    d.x0 = e.clientX;
+    d.y0 = e.clientY;
+    d.started = false;
+    d.pointerId = e.pointerId;
+    drag = d;
+    window.addEventListener("pointermove", pointerMove);
+    window.addEventListener("pointerup", pointerUp);
+    window.addEventListener("pointercancel", pointerCancel);
+  }
+
+  function stopListening() {
+    window.removeEventListener("pointermove", pointerMove);
+    window.removeEventListener("pointerup", pointerUp);
+    window.removeEventListener("pointercancel", pointerCancel);
+  }
+
+  function pointerMove(e) {
+    if (!drag || e.pointerId !== drag.pointerId) return;
+    if (!drag.started) {
+      if (!drag.piece || Math.hypot(e.clientX - drag.x0, e.clientY - drag.y0) < 7) return;
+      drag.started = true;
+      // The disk leaves the board (or the tray) the moment it is dragged, as on wood.
+      if (drag.source === "board") {
+        api("lift", { point: drag.point }).catch(() => {});
+        const g = disks.get(drag.piece.id);
+        if (g) g.classList.add("lifting");
+      } else if (drag.source === "tray") {
+        api("take", { piece: drag.piece.id }).catch(() => {});
+      }
+      drag.ghost = makeGhost(drag.piece);
+    }
+    moveGhost(drag.ghost, e.clientX, e.clientY);
+    highlightZone(e.clientX, e.clientY);
+  }
+
+  function makeGhost(piece) {
+    const s = document.createElementNS(SVGNS, "svg");
+    s.setAttribute("viewBox", "-0.5 -0.5 1 1");
+    s.setAttribute("class", "ghost");
+    const rect = svg.getBoundingClientRect();
+    const vb = svg.viewBox.baseVal;
+    const px = Math.max(36, (2 * unit.disk * rect.width) / vb.width + 6);
+    s.style.cssText = "position:fixed;left:0;top:0;width:" + px + "px;height:" + px + "px;z-index:10";
+    diskShape(s, piece, 0.46);
+    document.body.appendChild(s);
+    return s;
+  }
+
+  function moveGhost(g, x, y) {
+    const w = g.getBoundingClientRect().width;
+    g.style.transform = "translate(" + (x - w / 2) + "px," + (y - w / 2) + "px)";
+  }
+
+  function zoneAt(x, y) {
+    const hit = document.elementFromPoint(x, y);
+    if (!hit) return null;
+    const p = hit.closest("[data-point]");
+    if (p && p.classList.contains("hit")) return { point: p.getAttribute("data-point") };
+    const z = hit.closest(".drop-zone");
+    if (z) return { zone: z.getAttribute("data-zone") };
+    return null;
+  }
+
+  function highlightZone(x, y) {
+    const z = zoneAt(x, y);
+    document.querySelectorAll(".drop-zone").forEach((d) => d.classList.toggle("over", !!(z && z.zone === d.getAttribute("data-zone"))));
+  }
+
+  function endDrag() {
+    if (drag && drag.ghost) drag.ghost.remove();
+    document.querySelectorAll(".drop-zone.over").forEach((d) => d.classList.remove("over"));
+    drag = null;
+    stopListening();
+  }
+
+  function pointerCancel(e) {
+    if (drag && e.pointerId === drag.pointerId) endDrag();
+  }
+
+  function pointerUp(e) {
+    if (!drag || e.pointerId !== drag.pointerId) return;
+    const d = drag;
+    const z = d.started ? zoneAt(e.clientX, e.clientY) : null;
+    endDrag();
+    if (!d.started) return click(d);
+    if (z && z.point) {
+      const free = !state.pieces[z.point] || z.point === d.point;
+      if (free) api("place", { point: z.point, piece: d.piece.id }).catch(() => {});
+      else toast(z.point + " is occupied: the disk stays in your hand");
+    } else if (z && z.zone === "tray") {
+      api("discard", { piece: d.piece.id }).catch(() => {});
+    }
+    // Dropped anywhere else: the disk stays in the hand.
+  }
+
+  function click(d) {
+    if (d.source === "board") {
+      api("lift", { point: d.point }).catch(() => {});
+    } else if (d.source === "point") {
+      if (state && state.hand.length) api("place", { point: d.point, piece: selected }).catch(() => {});
+      else toast("Your hand is empty: click a disk to lift it first");
+    } else if (d.source === "hand") {
+      selected = d.piece.id;
+      if (state) render(state);
+    } else if (d.source === "tray") {
+      api("take", { piece: d.piece.id })
+        .then(() => (selected = d.piece.id))
+        .catch(() => {});
+    }
+  }
+
+  // -- buttons ---------------------------------------------------------------------------
+  document.querySelectorAll("[data-button]").forEach((b) =>
+    b.addEventListener("click", () => api("press", { button: b.getAttribute("data-button") }).catch(() => {}))
+  );
+  $("btn-discard").addEventListener("click", () => api("discard", { piece: selected }).catch(() => {}));
+  $("btn-setup").addEventListener("click", () => api("setup", {}).catch(() => {}));
+  $("show-names").addEventListener("change", (e) => document.body.classList.toggle("no-names", !e.target.checked));
+
+  // -- start -----------------------------------------------------------------------------
+  function connect() {
+    const es = new EventSource("/api/events");
+    es.addEventListener("state", (e) => render(JSON.parse(e.data)));
+    es.onerror = () => {
+      const pill = $("link-state");
+      pill.dataset.state = "lost";
+      pill.textContent = "page server gone: retrying…";
+    };
+  }
+
+  fetch("/api/board")
+    .then((r) => r.json())
+    .then((b) => {
+      board = b;
+      $("game-title").textContent = b.title + " · " + b.ruleset;
+      document.title = b.title + " · zuniboard virtual board";
+      draw();
+      let lastRot = rotated;
+      window.addEventListener("resize", () => {
+        const b2 = bounds();
+        const wide = b2.maxX - b2.minX > 2 * (b2.maxY - b2.minY);
+        const want = wide && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+        if (want !== lastRot) {
+          lastRot = want;
+          draw();
+        }
+      });
+      connect();
+    })
+    .catch((e) => toast("cannot load the board: " + e));
+})();

@@ -1,0 +1,269 @@
+"""The physical world of the virtual board: which disk stands on which point.
+
+Reed switches only sense occupancy; a person at a wooden board also sees whose disk is
+where, what is in their hand and what lies beside the board. The browser page shows
+that, so the host keeps this model next to the firmware. Every change the firmware
+can notice goes through ``lift`` and ``place``; the world never tells the firmware
+anything else.
+
+>>> world = World.for_ruleset("mosona")
+>>> world.lift("s3").side
+'south'
+>>> world.place("m5").id == world.pieces["m5"].id
+True
+>>> world.lift("m4"); world.discard()       # the captured disk goes to the tray
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from typing import Any
+
+import zuni
+
+KIND_NAMES = ("man", "priest")
+
+
+class WorldError(ValueError):
+    """An action a hand cannot do (lift from an empty point, place on a full one...)."""
+
+
+class UnknownPoint(WorldError):
+    """A point name this board does not have."""
+
+
+@dataclass
+class Piece:
+    """One physical disk. ``id`` stays with the disk so the page can follow it."""
+
+    id: int
+    side: str  # "south", "west", "north", "east", or "unknown" for a disk of no known side
+    kind: str  # "man" or "priest"
+
+    def as_json(self) -> dict[str, Any]:
+        return {"id": self.id, "side": self.side, "kind": self.kind}
+
+
+def inventory(ruleset: str) -> tuple[dict[int, tuple[str, str]], list[tuple[str, str]]]:
+    """The disks of a game: ``(start, reserve)``.
+
+    ``start`` maps point index -> (side, kind) of the start position; ``reserve`` lists
+    the disks that start beside the board (Awithlaknakwe's bow priests: one per player,
+    or one per team where the ruleset says the team shares one)."""
+    game = zuni.new_game(ruleset)
+    start: dict[int, tuple[str, str]] = {}
+    sides_in_play: list[int] = []
+    for point, code in enumerate(game.board):
+        if code:
+            side = zuni.piece_side(code)
+            start[point] = (zuni.SIDE_NAMES[side], KIND_NAMES[zuni.piece_kind(code)])
+            if side not in sides_in_play:
+                sides_in_play.append(side)
+    reserve: list[tuple[str, str]] = []
+    if game.geometry.shape == "squares":
+        if getattr(game, "team_priest", False):
+            # The team's one priest: beside the board on the side of its first player.
+            for team in (0, 1):
+                owners = sorted(s for s in sides_in_play if game.team_of(s) == team)
+                if owners:
+                    reserve.append((zuni.SIDE_NAMES[owners[0]], "priest"))
+        else:
+            for side in sorted(sides_in_play):
+                reserve.append((zuni.SIDE_NAMES[side], "priest"))
+    return start, reserve
+
+
+@dataclass
+class World:
+    """Disks on points (by point name), in the hand (in the order lifted) and in the tray."""
+
+    names: tuple[str, ...]
+    pieces: dict[str, Piece] = field(default_factory=dict)
+    hand: list[Piece] = field(default_factory=list)
+    tray: list[Piece] = field(default_factory=list)
+    _next_id: int = 1
+
+    @classmethod
+    def for_ruleset(cls, ruleset: str, on_board: bool = True) -> World:
+        """The disks of ``ruleset``: at their start points (``on_board``) or all in the tray."""
+        geometry = zuni.new_game(ruleset).geometry
+        world = cls(tuple(geometry.names))
+        start, reserve = inventory(ruleset)
+        for point in sorted(start):
+            side, kind = start[point]
+            piece = world._new(side, kind)
+            if on_board:
+                world.pieces[world.names[point]] = piece
+            else:
+                world.tray.append(piece)
+        for side, kind in reserve:
+            world.tray.append(world._new(side, kind))
+        return world
+
+    def _new(self, side: str, kind: str) -> Piece:
+        piece = Piece(self._next_id, side, kind)
+        self._next_id += 1
+        return piece
+
+    def _point(self, name: str) -> str:
+        if name not in self.names:
+            raise UnknownPoint("unknown point %r (this board has %s..%s)" % (name, self.names[0], self.names[-1]))
+        return name
+
+    # -- what a hand does ----------------------------------------------------------
+    def lift(self, point: str) -> Piece:
+        """Take the disk on ``point`` into the hand."""
+        self.can_lift(point)
+        piece = self.pieces.pop(point)
+        self.hand.append(piece)
+        return piece
+
+    def _from_hand(self, piece_id: int | None) -> Piece:
+        if not self.hand:
+            raise WorldError("the hand is empty: lift a disk first (or take one from the tray)")
+        if piece_id is None:
+            return self.hand[-1]
+        for piece in self.hand:
+            if piece.id == piece_id:
+                return piece
+        raise WorldError("disk %d is not in the hand (in the hand: %s)" % (piece_id, self._ids(self.hand)))
+
+    def can_lift(self, point: str) -> None:
+        """WorldError unless ``lift(point)`` would succeed."""
+        self._point(point)
+        if point not in self.pieces:
+            raise WorldError("no disk on %s to lift" % point)
+
+    def check_empty(self, point: str) -> None:
+        """WorldError unless ``point`` is a point of this board with no disk on it."""
+        self._point(point)
+        if point in self.pieces:
+            raise WorldError("%s is already occupied" % point)
+
+    def can_place(self, point: str, piece_id: int | None = None) -> Piece:
+        """The disk ``place`` would put down; WorldError if it cannot (changes nothing)."""
+        self.check_empty(point)
+        return self._from_hand(piece_id)
+
+    def place(self, point: str, piece_id: int | None = None) -> Piece:
+        """Put a disk from the hand on the empty ``point`` (the last one lifted unless
+        ``piece_id`` names another)."""
+        piece = self.can_place(point, piece_id)
+        self.hand.remove(piece)
+        self.pieces[point] = piece
+        return piece
+
+    def discard(self, piece_id: int | None = None) -> Piece:
+        """Lay a disk from the hand in the tray beside the board."""
+        piece = self._from_hand(piece_id)
+        self.hand.remove(piece)
+        self.tray.append(piece)
+        return piece
+
+    def take(self, side: str | None = None, kind: str | None = None, piece_id: int | None = None) -> Piece:
+        """Pick a disk up from the tray: by ``piece_id``, or the first of ``side`` (and ``kind``)."""
+        for piece in self.tray:
+            if piece_id is not None:
+                if piece.id != piece_id:
+                    continue
+            elif (side is not None and piece.side != side) or (kind is not None and piece.kind != kind):
+                continue
+            self.tray.remove(piece)
+            self.hand.append(piece)
+            return piece
+        if piece_id is not None:
+            what = "disk %d" % piece_id
+        else:
+            what = " ".join(x for x in (side, kind) if x) or "disk"
+        raise WorldError("no %s in the tray (in the tray: %s)" % (what, self._ids(self.tray)))
+
+    @staticmethod
+    def _ids(pieces: Iterable[Piece]) -> str:
+        return ", ".join("%d (%s %s)" % (p.id, p.side, p.kind) for p in pieces) or "nothing"
+
+    # -- keeping in step with the sensors -----------------------------------------
+    def occupied(self) -> list[str]:
+        """The occupied point names, in point order (what the sensors should see)."""
+        return [name for name in self.names if name in self.pieces]
+
+    def follow(
+        self, emptied: Iterable[str], filled: Iterable[str], hint: dict[str, tuple[str, str]] | None = None
+    ) -> bool:
+        """Account for sensor changes that did not come through this world (another
+        client moved a disk through the control channel, the virtual board restarted):
+        a disk gone from a point goes to the hand; a disk appearing comes from the hand
+        (the last lifted), else from the tray (one of the ``(side, kind)`` that ``hint``
+        gives for the point if there is one), else it is a new disk of unknown side.
+        Returns whether anything changed."""
+        changed = False
+        for point in emptied:
+            if point in self.pieces:
+                self.hand.append(self.pieces.pop(point))
+                changed = True
+        for point in filled:
+            if point in self.pieces:
+                continue
+            want = (hint or {}).get(point)
+            match = [p for p in self.tray if want is not None and self._sk(p) == want]
+            if self.hand:
+                piece = self.hand.pop()
+            elif match:
+                piece = match[0]
+                self.tray.remove(piece)
+            elif self.tray:
+                piece = self.tray.pop(0)
+            else:
+                piece = self._new("unknown", "man")
+            self.pieces[point] = piece
+            changed = True
+        return changed
+
+    def start_hint(self, ruleset: str) -> dict[str, tuple[str, str]]:
+        """point name -> (side, kind) of ``ruleset``'s start position."""
+        start, _ = inventory(ruleset)
+        return {self.names[p]: sk for p, sk in start.items()}
+
+    def setup_plan(self, ruleset: str) -> tuple[list[str], list[tuple[str, str, str]]]:
+        """What a person does to set up ``ruleset``'s start position: the points to clear
+        (disks that do not belong there) and the ``(point, side, kind)`` disks to put
+        down. The hand is emptied into the tray first."""
+        start, _ = inventory(ruleset)
+        want = {self.names[p]: sk for p, sk in start.items()}
+        clear = [n for n in self.occupied() if n not in want or self._sk(self.pieces[n]) != want[n]]
+        put = [(n, want[n][0], want[n][1]) for n in self.names if n in want and (n in clear or n not in self.pieces)]
+        return clear, put
+
+    @staticmethod
+    def _sk(piece: Piece) -> tuple[str, str]:
+        return (piece.side, piece.kind)
+
+    def restock(self, ruleset: str) -> None:
+        """Make the disks on and off the board those of ``ruleset`` (a new game with other
+        rules may need other disks: four players bring four armies): add what is
+        missing to the tray, remove surplus disks from the tray."""
+        start, reserve = inventory(ruleset)
+        need: dict[tuple[str, str], int] = {}
+        for sk in list(start.values()) + reserve:
+            need[sk] = need.get(sk, 0) + 1
+        have: dict[tuple[str, str], int] = {}
+        for piece in list(self.pieces.values()) + self.hand + self.tray:
+            have[self._sk(piece)] = have.get(self._sk(piece), 0) + 1
+        for sk, count in need.items():
+            for _ in range(count - have.get(sk, 0)):
+                self.tray.append(self._new(*sk))
+        for sk, count in have.items():
+            surplus = count - need.get(sk, 0)
+            for piece in list(self.tray):
+                if surplus <= 0:
+                    break
+                if self._sk(piece) == sk:
+                    self.tray.remove(piece)
+                    surplus -= 1
+
+    def as_json(self) -> dict[str, Any]:
+        return {
+            "pieces": {name: self.pieces[name].as_json() for name in self.occupied()},
+            "hand": [p.as_json() for p in self.hand],
+            "tray": [p.as_json() for p in self.tray],
+        }
