@@ -148,6 +148,7 @@ def test_push_pop_restores_everything(ruleset: str, picks: list[int]) -> None:
         moves = game.legal_moves()
         if not moves:
             break
+        assert game.count_moves() == len(moves)
         seen.append((game.key(), bytes(game.board), game.turn, game.quiet, list(game.counts)))
         game.push(moves[pick % len(moves)])
     while game.move_stack:

@@ -402,6 +402,22 @@ def test_key_holds_turn_and_quiet():
     eq(a.key(), pos("mosona", "north n8 south m1").key())
 
 
+def test_count_moves_matches_legal_moves():
+    cases = (
+        ("mosona", "north n4 south m4 m5 s8", "north"),
+        ("mosona jumps=pattern chain=optional", "north n4 south m4 m5 s8 s4", "north"),
+        ("kolowis size=short chain=forced", "south n1 north m2 s3 m3 n8", "south"),
+        ("kolowis size=short chain=none capture=free", CHAIN_POSITION, "south"),
+        ("kolowis size=short", "north n1 south m1 m2 n2 n3 s2", "north"),
+    )
+    for ruleset, pieces, turn in cases:
+        game = pos(ruleset, pieces, turn)
+        eq(game.count_moves(), len(game.legal_moves()), ruleset + " " + pieces)
+    game = new_game("mosona")
+    game.resign(SOUTH)
+    eq(game.count_moves(), 0)
+
+
 # -- perft -------------------------------------------------------------------------
 # Counted by this engine and checked against tests/refgen_line.py, an independent
 # generator (tests/test_rules_line_props.py checks every option at small depths).

@@ -349,6 +349,11 @@ class Game:
     def is_legal(self, move):
         return move in self.legal_moves()
 
+    def count_moves(self):
+        """``len(self.legal_moves())``; a game may count without building the moves
+        (perft's last ply)."""
+        return len(self.legal_moves())
+
     # -- end ----------------------------------------------------------------
     def is_game_over(self):
         return self.outcome() is not None
@@ -431,9 +436,9 @@ def perft(game, depth):
     """Number of legal move sequences of exactly ``depth`` moves (RULES.md)."""
     if depth == 0:
         return 1
-    moves = game.legal_moves()
     if depth == 1:
-        return len(moves)
+        return game.count_moves()
+    moves = game.legal_moves()
     total = 0
     for move in moves:
         game.push(move)

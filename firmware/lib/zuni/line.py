@@ -384,6 +384,73 @@ class LineGame(Game):
         if not more and not optional:
             moves.append(Move(JUMP, tuple(path), tuple(taken), self.geometry.names))
 
+    def count_moves(self):
+        """``len(self.legal_moves())`` without building the moves (perft's last ply)."""
+        if self._declared is not None or self._ended():
+            return 0
+        board = self.board
+        me = _CODES[self.turn]
+        foe = _CODES[2 - self.turn]
+        neighbors = self.geometry.neighbors
+        first = self._first
+        width = self._width
+        landings = self._landings
+        chain = self._chain
+        jumps = 0
+        steps = 0
+        for a in range(len(board)):
+            if board[a] != me:
+                continue
+            i = first[a] * width
+            for b in neighbors[a]:
+                there = board[b]
+                if not there:
+                    steps += 1
+                elif there == foe:
+                    for j in range(i, i + width):
+                        c = landings[j]
+                        if c == 255:
+                            break
+                        if board[c]:
+                            continue
+                        if chain == _CHAIN_NONE:
+                            jumps += 1
+                            continue
+                        board[a] = 0
+                        board[b] = 0
+                        jumps += self._count_chains(c, foe, chain == _CHAIN_OPTIONAL)
+                        board[b] = foe
+                        board[a] = me
+                i += width
+        if jumps and self._must_capture:
+            return jumps
+        return jumps + steps
+
+    def _count_chains(self, a, foe, optional):
+        """How many moves ``_extend`` would add for a chain that has reached ``a``."""
+        board = self.board
+        width = self._width
+        landings = self._landings
+        count = 1 if optional else 0
+        more = False
+        i = self._first[a] * width
+        for b in self.geometry.neighbors[a]:
+            if board[b] == foe:
+                for j in range(i, i + width):
+                    c = landings[j]
+                    if c == 255:
+                        break
+                    if board[c]:
+                        continue
+                    more = True
+                    board[b] = 0
+                    count += self._count_chains(c, foe, optional)
+                    board[b] = foe
+            i += width
+        if not more and not optional:
+            return 1
+        return count
+
     def _has_move(self):
         board = self.board
         me = _CODES[self.turn]
