@@ -4,6 +4,10 @@ It prints the serial port to give `zuni play --port` (or any serial program) and
 control channel's address (TCP, one command a line: `lift m5`, `place m5`, `press ok`,
 `sensors?`, `leds?`; see firmware/lib/zuni_hw/virtual.py), then runs until Ctrl-C. The
 flash image keeps the journal between runs, as a real board's flash does.
+
+It also serves the board's page for the web browser (`--http PORT`, default 8765; `--open`
+opens it): the board drawn with its lights, disks to lift and place by click, drag or
+touch, the OK/BACK/HINT buttons. See docs/simulator.md.
 """
 
 from __future__ import annotations
@@ -12,6 +16,7 @@ import argparse
 import os
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import platformdirs
 
@@ -19,11 +24,30 @@ from zuniboard import layouts
 from zuniboard.errors import UsageError
 from zuniboard.mpy import MicroPythonMissing
 
+if TYPE_CHECKING:
+    from zuniboard.web import WebServer
+
 
 def default_flash(layout_name: str) -> Path:
     """``virtual-<layout>.img`` in the user's data directory (``$ZUNI_SIM_DIR`` overrides)."""
     base = os.environ.get("ZUNI_SIM_DIR") or platformdirs.user_data_dir("zuniboard")
     return Path(base) / ("virtual-%s.img" % layout_name)
+
+
+DEFAULT_HTTP_PORT = 8765
+
+
+def start_page(board: object, port: int) -> WebServer:
+    """The browser page's server for ``board`` (``zuniboard.web``); the default port
+    falls back to any free one when another program holds it."""
+    from zuniboard.web import start_web
+
+    try:
+        return start_web(board, port)
+    except OSError:
+        if port != DEFAULT_HTTP_PORT:
+            raise
+        return start_web(board, 0)
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -38,6 +62,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--flash", default=None, help="flash image file (default: one per layout in the user data dir)")
     p.add_argument("--control-port", type=int, default=None, help="TCP port of the control channel (default: any)")
     p.add_argument("--seconds", type=float, default=0.0, help="stop after this long (default: run until Ctrl-C)")
+    p.add_argument(
+        "--http",
+        type=int,
+        default=DEFAULT_HTTP_PORT,
+        metavar="PORT",
+        help="serve the board's page on 127.0.0.1:PORT (default %d, another if taken; 0: any free port)"
+        % DEFAULT_HTTP_PORT,
+    )
+    p.add_argument("--no-http", action="store_true", help="do not serve the browser page")
+    p.add_argument("--open", action="store_true", help="open the page in the web browser")
     p.set_defaults(func=run_sim)
 
 
@@ -66,11 +100,22 @@ def run_sim(args: argparse.Namespace) -> int:
     except (SimError, MicroPythonMissing) as exc:
         board.close()
         raise UsageError(str(exc))
+    web = None
+    if not args.no_http:
+        try:
+            web = start_page(board, args.http)
+        except (OSError, ValueError) as exc:
+            board.close()
+            raise UsageError("--http %d: %s" % (args.http, exc))
     try:
         print("virtual board: layout %s (%s)" % (layout.name, layout.title))
         print("serial port:     %s" % board.port_path)
         print("control channel: %s" % board.control_address)
         print("flash image:     %s" % flash)
+        if web is not None:
+            print("browser page:    %s" % web.url)
+            if args.open and not web.open_browser():
+                print("(no web browser found: open the address above yourself)")
         print("Ctrl-C to stop.", flush=True)
         deadline = time.monotonic() + args.seconds if args.seconds > 0 else None
         while board.alive and (deadline is None or time.monotonic() < deadline):
@@ -81,5 +126,7 @@ def run_sim(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         print()
     finally:
+        if web is not None:
+            web.close()
         board.close()
     return 0

@@ -13,7 +13,7 @@ The firmware sees only lifts and places (and button presses), through the virtua
 board's control channel, exactly as the reed switches of a wooden board would report
 them; the server keeps the ``World`` (whose disk is where) next to it.
 
->>> with WebServer.start(control_port=5123, ruleset="mosona") as web:
+>>> with WebServer.start(virtual_board, port=8765) as web:
 ...     print(web.url)
 http://127.0.0.1:8765/
 """
@@ -24,6 +24,7 @@ import json
 import threading
 import time
 import webbrowser
+from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
@@ -79,26 +80,31 @@ class SimController:
     Every hand action checks the world first (so a refused action changes nothing),
     then tells the board, then updates the world."""
 
-    def __init__(self, control: ControlClient, ruleset: str, link: str = "") -> None:
-        self.control = control
+    def __init__(self, connect: Callable[[], ControlClient], ruleset: str, link: str = "") -> None:
+        self._connect = connect
+        self.control = connect()
         self.ruleset = str(zuni.new_game(ruleset).ruleset)
         self.link = link
         self.lock = threading.RLock()
         self.changed = threading.Condition()
         self.seq = 0
         self.last_error = ""
-        self.board = board_description(self.ruleset, control.layout)
-        if list(control.points) and sorted(control.points) != sorted(self.board["names"]):
+        self.board = board_description(self.ruleset, self.control.layout)
+        if self.control.points and sorted(self.control.points) != sorted(self.board["names"]):
+            self.control.close()
             raise ValueError(
                 "ruleset %s does not fit the virtual board's layout %s (%d points)"
-                % (self.ruleset, control.layout, len(control.points))
+                % (self.ruleset, self.control.layout, len(self.control.points))
             )
-        # Disks standing where the sensors see magnets; the rest of the set in the tray.
+        self._homes = World.home_points(self.ruleset)
+        # Disks stand where the sensors see magnets (the start position's disks where
+        # they fit); the rest of the set lies in the tray.
         self.world = World.for_ruleset(self.ruleset, on_board=False)
         self._follow()
         self._stop = False
         self._events = threading.Event()
-        control.on_change = self._on_control
+        self.reconnects = 0
+        self.control.on_change = self._on_control
         self._pump = threading.Thread(target=self._pump_loop, name="zuni-web-pump", daemon=True)
         self._pump.start()
 
@@ -113,12 +119,35 @@ class SimController:
             self._events.wait(1.0)
             if self._stop:
                 break
+            if self.control.closed:
+                self._bump()  # the page shows the board stopped
+                self._reconnect()
+                continue
             if not self._events.is_set():
                 continue
             self._events.clear()
             with self.lock:
                 self._follow()
             self._bump()
+
+    def _reconnect(self) -> None:
+        """The virtual board restarted (a power cycle) or stopped: connect again when it is back."""
+        delay = 0.05
+        while not self._stop:
+            try:
+                control = self._connect()
+            except (ControlError, OSError):
+                time.sleep(delay)
+                delay = min(2.0, delay * 2)
+                continue
+            with self.lock:
+                self.control = control
+                control.on_change = self._on_control
+                self.reconnects += 1
+                self._follow()
+            self._events.set()
+            self._bump()
+            return
 
     def _follow(self) -> None:
         """Sensor changes that did not come through this server move disks in the world."""
@@ -127,7 +156,8 @@ class SimController:
         if sensed != mine:
             emptied = [p for p in mine if p not in sensed]
             filled = [p for p in sensed if p not in mine]
-            self.world.follow(emptied, filled, self.world.start_hint(self.ruleset))
+            hint = self.world.start_hint(self.ruleset)
+            self.world.follow(emptied, filled, hint, self._homes, time.monotonic())
 
     def _bump(self) -> None:
         with self.changed:
@@ -146,6 +176,7 @@ class SimController:
         self._events.set()
         with self.changed:
             self.changed.notify_all()
+        self.control.close()
 
     # -- state --------------------------------------------------------------------
     def state(self) -> dict[str, Any]:
@@ -263,6 +294,7 @@ class SimController:
             if ruleset is not None:
                 self.ruleset = str(zuni.new_game(ruleset).ruleset)
                 self.board = board_description(self.ruleset, self.control.layout)
+                self._homes = World.home_points(self.ruleset)
             world = self.world
             for piece in list(world.hand):
                 world.discard(piece.id)
@@ -462,15 +494,33 @@ class WebServer:
         self.thread.start()
 
     @classmethod
-    def start(cls, control_port: int, ruleset: str, port: int = 0, link: str = "", verbose: bool = False) -> WebServer:
-        """Connect to the virtual board's control channel and serve its page."""
-        control = ControlClient.connect(control_port)
+    def start(
+        cls, board: Any, port: int = 0, ruleset: str | None = None, link: str | None = None, verbose: bool = False
+    ) -> WebServer:
+        """Serve the page of a running virtual board: a ``zuniboard.sim.VirtualBoard``
+        (followed across its restarts) or the TCP port of its control channel."""
+        if isinstance(board, int):
+            control_port = board
+
+            def connect() -> ControlClient:
+                return ControlClient.connect(control_port)
+
+        else:
+            vb = board
+
+            def connect() -> ControlClient:
+                return ControlClient.connect(vb.control_port)
+
+            ruleset = ruleset or getattr(vb, "ruleset", None) or vb.layout.rulesets[0]
+            link = link if link is not None else getattr(vb, "port_path", "")
+        if ruleset is None:
+            raise ValueError("start a page for a control port with the ruleset in play (e.g. 'mosona')")
+        sim = SimController(connect, ruleset, link or "")
         try:
-            sim = SimController(control, ruleset, link)
+            return cls(sim, port, verbose=verbose)
         except Exception:
-            control.close()
+            sim.close()
             raise
-        return cls(sim, port, verbose=verbose)
 
     def open_browser(self) -> bool:
         return webbrowser.open(self.url)
@@ -480,7 +530,6 @@ class WebServer:
         self.sim.close()
         self.httpd.shutdown()
         self.httpd.server_close()
-        self.sim.control.close()
 
     def __enter__(self) -> WebServer:
         return self

@@ -23,6 +23,9 @@ from typing import Any
 import zuni
 
 KIND_NAMES = ("man", "priest")
+# A disk taken off by someone else and put down again within this time is the same disk
+# moved (the two halves of one move); after it, it is a captured disk in the tray.
+LOOSE_S = 5.0
 
 
 class WorldError(ValueError):
@@ -83,6 +86,7 @@ class World:
     hand: list[Piece] = field(default_factory=list)
     tray: list[Piece] = field(default_factory=list)
     _next_id: int = 1
+    _loose: list[tuple[int, float]] = field(default_factory=list)
 
     @classmethod
     def for_ruleset(cls, ruleset: str, on_board: bool = True) -> World:
@@ -188,41 +192,84 @@ class World:
         return [name for name in self.names if name in self.pieces]
 
     def follow(
-        self, emptied: Iterable[str], filled: Iterable[str], hint: dict[str, tuple[str, str]] | None = None
+        self,
+        emptied: Iterable[str],
+        filled: Iterable[str],
+        hint: dict[str, tuple[str, str]] | None = None,
+        homes: dict[str, str] | None = None,
+        now_s: float = 0.0,
     ) -> bool:
-        """Account for sensor changes that did not come through this world (another
-        client moved a disk through the control channel, the virtual board restarted):
-        a disk gone from a point goes to the hand; a disk appearing comes from the hand
-        (the last lifted), else from the tray (one of the ``(side, kind)`` that ``hint``
-        gives for the point if there is one), else it is a new disk of unknown side.
-        Returns whether anything changed."""
+        """Account for sensor changes that did not come through this world: another
+        client of the control channel moved disks (the terminal's hand of ``zuni play
+        --sim``, a test), or the virtual board restarted.
+
+        A disk gone from a point goes to the tray; a disk appearing is the one taken
+        off most recently (within ``LOOSE_S`` seconds: the other half of a move), else
+        a bow priest entering its home (``homes``: point -> side), else a tray disk of
+        the ``(side, kind)`` that ``hint`` gives for the point (the start position),
+        else one of the same side, else any, else a new disk of unknown side. A change
+        of many points at once (a setup) follows the hint only. Returns whether
+        anything changed."""
+        filled = list(filled)
         changed = False
+        self._loose = [(pid, t) for pid, t in self._loose if now_s - t <= LOOSE_S]
         for point in emptied:
-            if point in self.pieces:
-                self.hand.append(self.pieces.pop(point))
+            gone = self.pieces.pop(point, None)
+            if gone is not None:
+                self.tray.append(gone)
+                self._loose.append((gone.id, now_s))
                 changed = True
+        bulk = len(filled) > 2
         for point in filled:
             if point in self.pieces:
                 continue
-            want = (hint or {}).get(point)
-            match = [p for p in self.tray if want is not None and self._sk(p) == want]
-            if self.hand:
-                piece = self.hand.pop()
-            elif match:
-                piece = match[0]
-                self.tray.remove(piece)
-            elif self.tray:
-                piece = self.tray.pop(0)
+            back: Piece | None = None
+            if not bulk:
+                while self._loose and back is None:
+                    pid, _ = self._loose.pop()
+                    back = next((p for p in self.tray if p.id == pid), None)
+            if back is None:
+                back = self._pick(point, hint or {}, homes or {})
             else:
-                piece = self._new("unknown", "man")
-            self.pieces[point] = piece
+                self.tray.remove(back)
+            self.pieces[point] = back
             changed = True
+        if bulk:
+            self._loose = []
         return changed
+
+    def _pick(self, point: str, hint: dict[str, tuple[str, str]], homes: dict[str, str]) -> Piece:
+        """A disk from the tray for ``point`` (see ``follow``); a new one if the tray is empty."""
+        want = hint.get(point)
+        home = homes.get(point)
+        for rank in range(4):
+            for piece in self.tray:
+                if self._fits(rank, piece, want, home):
+                    self.tray.remove(piece)
+                    return piece
+        return self._new("unknown", "man")
+
+    def _fits(self, rank: int, piece: Piece, want: tuple[str, str] | None, home: str | None) -> bool:
+        if rank == 0:
+            return piece.kind == "priest" and piece.side == home
+        if rank == 1:
+            return want is not None and self._sk(piece) == want
+        if rank == 2:
+            return want is not None and piece.side == want[0]
+        return True
 
     def start_hint(self, ruleset: str) -> dict[str, tuple[str, str]]:
         """point name -> (side, kind) of ``ruleset``'s start position."""
         start, _ = inventory(ruleset)
         return {self.names[p]: sk for p, sk in start.items()}
+
+    @staticmethod
+    def home_points(ruleset: str) -> dict[str, str]:
+        """point name -> side, for the home rows where a bow priest enters (Awithlaknakwe)."""
+        geometry = zuni.new_game(ruleset).geometry
+        if geometry.shape != "squares":
+            return {}
+        return {geometry.names[p]: zuni.SIDE_NAMES[side] for side, pts in geometry.homes.items() for p in pts}
 
     def setup_plan(self, ruleset: str) -> tuple[list[str], list[tuple[str, str, str]]]:
         """What a person does to set up ``ruleset``'s start position: the points to clear

@@ -1,0 +1,23 @@
+"""The hook ``zuni play --sim`` looks for (``zuniboard.play.connect.browser_page``)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from zuniboard.web.server import WebServer
+
+_served: list[WebServer] = []
+
+
+def serve(board: Any, port: int = 0) -> str:
+    """Serve ``board``'s page (a running ``VirtualBoard``) for the rest of the process;
+    returns its address."""
+    web = WebServer.start(board, port)
+    _served.append(web)
+    return web.url
+
+
+def stop_all() -> None:
+    """Stop every page ``serve`` started."""
+    while _served:
+        _served.pop().close()
