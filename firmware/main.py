@@ -97,6 +97,9 @@ class Loop:
         self.control = control
         self.report = report
         self.errors = 0
+        self.iterations = 0
+        self.busy_us = 0  # time spent working (not waiting), summed over iterations
+        self.busy_max_us = 0
 
     def run(self):
         ticks_ms = time.ticks_ms
@@ -111,8 +114,10 @@ class Loop:
         buttons = self.buttons
         control = self.control
         wait = self.wait
+        ticks_us = time.ticks_us
         next_scan = ticks_ms()
         while True:
+            t0 = ticks_us()
             now = ticks_ms()
             try:
                 if ticks_diff(now, next_scan) >= 0:
@@ -133,7 +138,23 @@ class Loop:
                 self.errors += 1
                 if self.report is not None and (self.errors <= 5 or self.errors % 100 == 0):
                     self.report(e)
+            busy = ticks_diff(ticks_us(), t0)
+            self.iterations += 1
+            self.busy_us += busy
+            if busy > self.busy_max_us:
+                self.busy_max_us = busy
             wait(ticks_diff(next_scan, ticks_ms()))
+
+    def stats(self):
+        """Loop figures for diagnostics: iterations, scans, busy time (us) per iteration."""
+        n = self.iterations or 1
+        return {
+            "iterations": self.iterations,
+            "scans": self.debouncer.scans,
+            "busy_avg_us": self.busy_us // n,
+            "busy_max_us": self.busy_max_us,
+            "errors": self.errors,
+        }
 
 
 # -- the Pico ------------------------------------------------------------------------------
@@ -251,6 +272,8 @@ def main_virtual(argv):
         sys.print_exception(e, sys.stderr)  # type: ignore
 
     loop = Loop(layout, sensors, debouncer, app, session, leds, buttons, waiter, control, report)
+    if control is not None:
+        control.stats = loop.stats
     virtual.log(
         "layout %s, ruleset %s, link %s, control %s, flash %s"
         % (

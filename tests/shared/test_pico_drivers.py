@@ -167,6 +167,16 @@ def test_hc165_active_high_and_reused_buffer():
     eq(first is second, True, "the same buffer every scan (no allocation)")
 
 
+def test_hc165_change_after_quiet_scans_is_seen():
+    chain, model, log = make_chain(1)
+    for _ in range(3):
+        eq(sum(chain.read()), 0, "nothing closed")
+    model.inputs[0][3] = 0
+    eq([i for i in range(8) if chain.read()[i]], [4], "input D (index 4) closed after quiet scans")
+    model.inputs[0][3] = 1
+    eq(sum(chain.read()), 0, "and open again")
+
+
 def test_hc165_bad_count():
     with raises(ValueError, "count 12"):
         pico.HC165Chain(None, FakePin(None, "l"), 12)
@@ -181,21 +191,29 @@ def test_hc165_read_allocates_nothing():
         return
 
     class QuietSPI:
+        def __init__(self):
+            self.v = 0x5A
+
         def readinto(self, buf, write=0):
-            buf[0] = 0x5A
+            buf[0] = self.v
 
     class QuietPin:
         def __call__(self, v=None):  # no *args: that would allocate a tuple
             return None
 
-    chain = pico.HC165Chain(QuietSPI(), QuietPin(), 32, True, lambda us: None)
+    spi = QuietSPI()
+    chain = pico.HC165Chain(spi, QuietPin(), 32, True, lambda us: None)
     chain.read()
     micropython.heap_lock()
     try:
+        out = chain.read()  # unchanged: the fast path
+        first = out[0]
+        spi.v = 0xDA  # a change: the full decode
         out = chain.read()
     finally:
         micropython.heap_unlock()
-    eq(out[0], 1, "bit 7 of 0x5A is 0: closed")
+    eq(first, 1, "bit 7 of 0x5A is 0: closed")
+    eq(out[0], 0, "bit 7 of 0xDA is 1: open")
 
 
 def test_matrix_leds_buttons_allocate_nothing():

@@ -168,3 +168,21 @@ def test_no_allocation_per_scan():
             raw[9] ^= 1
     finally:
         micropython.heap_unlock()
+
+
+def test_quiet_fast_path_still_sees_every_change():
+    # Long quiet stretches (the fast path) between changes; each change is still counted
+    # scan by scan, and a one-scan blip between quiet stretches is still ignored.
+    deb = Debouncer(3, [0, 1, 2], 3, 50)
+    reports = []
+    raw = occ(3, [1])
+    t = run(deb, 0, 500, raw, reports)
+    raw[2] = 1
+    deb.step(t, raw)
+    raw[2] = 0
+    t = run(deb, t + SCAN, t + 500, raw, reports)
+    eq([r[1] for r in reports], [bytes(occ(3, [1]))], "the one-scan blip is ignored")
+    raw[0] = 1
+    t = run(deb, t, t + 500, raw, reports)
+    eq(reports[-1][1], bytes(occ(3, [0, 1])), "a later change is reported")
+    eq(deb.scans, (t - 0) // SCAN, "every scan counted")

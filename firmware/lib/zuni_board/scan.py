@@ -57,6 +57,10 @@ class Debouncer:
         # Consecutive scans that disagreed with `debounced` (they all agree with each
         # other: a scan that agrees with `debounced` again resets the count).
         self._count = bytearray(n_points)
+        # Fast path: while nobody touches the board, a scan equal to the last one with no
+        # point mid-count changes nothing, and one C-level compare replaces the loop.
+        self._last_raw = None  # type: bytearray | None
+        self._counting = False
         self._changed_at = 0
         self._pending = False  # `debounced` changed since the last report
         self._reported = False
@@ -70,11 +74,20 @@ class Debouncer:
             self._changed_at = now_ms
             self._pending = True  # report the first stable position, whatever it is
         self.scans += 1
+        last = self._last_raw
+        if last is None or len(last) != len(raw):
+            last = self._last_raw = bytearray(len(raw))
+            last[:] = raw
+        elif not self._counting and raw == last:
+            return self._report(now_ms)
+        else:
+            last[:] = raw
         deb = self.debounced
         count = self._count
         sensor_of = self.sensor_of
         need = self.debounce_scans
         changed = False
+        counting = False
         for p in range(self.n):
             v = 1 if raw[sensor_of[p]] else 0
             if v == deb[p]:
@@ -87,9 +100,15 @@ class Debouncer:
                     changed = True
                 else:
                     count[p] = c
+                    counting = True
+        self._counting = counting
         if changed:
             self._changed_at = now_ms
             self._pending = True
+        return self._report(now_ms)
+
+    def _report(self, now_ms):
+        deb = self.debounced
         if not self._pending or ticks_diff(now_ms, self._changed_at) < self.stable_ms:
             return None
         self._pending = False

@@ -55,7 +55,9 @@ class HC165Chain:
         self.active_low = active_low
         self.sleep_us = sleep_us or _default_sleep
         self._buf = bytearray(count // 8)
+        self._prev = bytearray(count // 8)
         self.out = bytearray(count)
+        self._decoded = False
         latch(1)  # shift mode between reads
 
     def read(self):
@@ -68,6 +70,10 @@ class HC165Chain:
         buf = self._buf
         self.spi.readinto(buf, 0)
         out = self.out
+        if self._decoded and buf == self._prev:
+            return out  # nothing moved: skip the per-bit decode (most scans)
+        self._prev[:] = buf
+        self._decoded = True
         flip = 0xFF if self.active_low else 0
         i = 0
         for b in buf:

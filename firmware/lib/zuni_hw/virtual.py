@@ -23,6 +23,7 @@ CONTROL (client -> board, one line each; point names are the rules' names)::
     leds?                 -> {"reply": "leds", "ok": true, "frame": "rrggbb..."}
     stable?               -> {"reply": "stable", "ok": true, "occupied": [...] or null}
     hello?                -> the hello event again, as a reply
+    stats?                -> loop figures: iterations, scans, busy_avg_us, busy_max_us, errors
     (an error)            -> {"reply": "lift", "ok": false, "error": "unknown point 'zz' ..."}
 
 Events pushed to every client::
@@ -50,7 +51,7 @@ except ImportError:  # pragma: no cover
 OUTBOX_LIMIT = 256 * 1024  # bytes queued for one control client before it is cut off
 LINE_LIMIT = 4096  # a control line longer than this is refused
 BUTTONS = {"ok": 1, "back": 2, "hint": 4}
-QUERIES = ("sensors?", "leds?", "stable?", "hello?")
+QUERIES = ("sensors?", "leds?", "stable?", "hello?", "stats?")
 
 
 def _hex(frame):
@@ -124,6 +125,7 @@ class ControlServer:
         self.stable = None
         self.clients = []
         self.commands = 0
+        self.stats = None  # callable -> dict of loop figures (main.py sets it)
         s = socket.socket()
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(socket.getaddrinfo(host, port)[0][-1])
@@ -297,7 +299,8 @@ class ControlServer:
             return {"reply": verb, "ok": True}
         if verb not in QUERIES:
             raise ValueError(
-                "unknown command %r (allowed: lift, place, set, press, sensors?, leds?, stable?, hello?)" % (verb,)
+                "unknown command %r (allowed: lift, place, set, press, sensors?, leds?, stable?, hello?, stats?)"
+                % (verb,)
             )
         if args:
             raise ValueError("%s takes no arguments" % verb)
@@ -307,6 +310,13 @@ class ControlServer:
             return {"reply": verb, "ok": True, "frame": _hex(self.leds.frame)}
         if verb == "stable?":
             return {"reply": verb, "ok": True, "occupied": self.stable}
+        if verb == "stats?":
+            d = self.stats() if self.stats is not None else {}
+            d["reply"] = verb
+            d["ok"] = True
+            d["commands"] = self.commands
+            d["clients"] = len(self.clients)
+            return d
         d = self.hello()
         d["reply"] = verb
         d["ok"] = True
