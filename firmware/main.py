@@ -160,18 +160,18 @@ class Loop:
 # -- the Pico ------------------------------------------------------------------------------
 
 
-def main_pico():
+def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     import select
 
     from zuni_hw import pico
 
     try:
-        layout = Layout.load(PICO_LAYOUT)
+        layout = Layout.load(layout_path)
     except LayoutError as e:
         # Back to the REPL: the maker fixes the file with mpremote (tools/deploy.py).
         print("zuniboard: %s" % e)
         return
-    app, sensor_of, led_of = build_app(layout, None, PICO_JOURNAL)
+    app, sensor_of, led_of = build_app(layout, None, journal_dir)
     leds = pico.make_leds(layout.leds, led_of)
     sensors = pico.make_sensors(layout.sensors)
     timing = layout.timing
