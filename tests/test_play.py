@@ -133,8 +133,9 @@ def test_computer_move_shown_carried_out_and_a_wrong_execution_reported(board: V
             names = table.game.geometry.names
             origin, dest = str(names[ai.origin]), str(names[ai.dest])
             assert link.state()["hostmove"] == session.ai_move, "the board shows the computer's move"
-            lit = board.leds()
-            assert lit[origin] != (0, 0, 0) and lit[dest] != (0, 0, 0), "origin and destination are lit"
+            # Origin and destination light up (one of them may blink: wait for each).
+            board.wait_until(lambda vb: vb.frame.get(origin, (0, 0, 0)) != (0, 0, 0), 3.0)
+            board.wait_until(lambda vb: vb.frame.get(dest, (0, 0, 0)) != (0, 0, 0), 3.0)
             # Wrong: the piece goes to an empty point that is not the destination.
             wrong = next(p for p in sorted(set(names) - occupied(table.game)) if p != dest)
             board.lift(origin)

@@ -129,3 +129,58 @@ def test_cli_plays_a_game_against_the_computer_and_logs_it(board: TestBoard, rel
         assert record.move_texts() == board_moves
         assert record.result != "*"
         assert record.players == {"south": "human", "north": "ai:1"}
+
+
+def test_agreements_with_the_computer_and_between_people(board: TestBoard, relay: Relay, tmp_path: Path) -> None:
+    link = _link(relay)
+    with Database(tmp_path / "games.sqlite3") as db:
+        ui = RecordingUI()
+        session = PlaySession(link, db, ui, ruleset="mosona", players={"north": "ai:1"}, deterministic=True)
+        try:
+            session.start()
+            first = session.db_game or 0
+            # Equal counts at the start: the computer does not lose by counting, so it agrees.
+            session.key("c")
+            _pump_until(session, "the end by counting", session.is_over)
+            record = db.get(first)
+            assert (record.result, record.termination, record.score) == ("draw", "agreed-count", "12-12")
+            session.key("u")
+            _pump_until(session, "a refusal", lambda: ui.find("ended by agreed-count", "takeback"))
+            # A new game between two people: a draw needs both.
+            session.players = {"north": "human"}
+            session.key("n")
+            _pump_until(session, "a new game", lambda: session.db_game != first and not session.is_over())
+            second = session.db_game or 0
+            assert db.get(second).players == {"south": "human", "north": "human"}
+            session.key("d")
+            _pump_until(session, "the offer", lambda: ui.find("south offers a draw: north, press d to agree"))
+            assert not session.is_over()
+            session.key("d")
+            _pump_until(session, "the agreed draw", session.is_over)
+            assert (db.get(second).result, db.get(second).termination) == ("draw", "agreed-draw")
+        finally:
+            session.close()
+            link.close()
+
+
+def test_a_new_game_abandons_the_boards_unfinished_one(board: TestBoard, relay: Relay, tmp_path: Path) -> None:
+    link = _link(relay)
+    with Database(tmp_path / "games.sqlite3") as db:
+        ui = RecordingUI()
+        session = PlaySession(link, db, ui, ruleset="mosona", players={"north": "human"})
+        try:
+            session.start()
+            first = session.db_game or 0
+            board.play(2)
+            _pump_until(session, "two moves", lambda: len(session.moves) == 2)
+        finally:
+            session.close()
+        again = PlaySession(link, db, ui, ruleset="mosona", players={"north": "human"})
+        again.start()
+        assert again.db_game != first
+        assert (db.get(first).result, db.get(first).termination) == ("*", "abandoned")
+        assert len(db.get(first).moves) == 2
+        later = PlaySession(link, db, ui, players={"north": "human"})
+        later.start(resume=True)
+        assert later.db_game == again.db_game, "--resume takes the board's game, not the abandoned one"
+        link.close()

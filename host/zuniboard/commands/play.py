@@ -75,7 +75,7 @@ def _players(args: argparse.Namespace) -> dict[str, str | None]:
 def _last_unfinished_ruleset(db: Database) -> str | None:
     """The ruleset of the game --resume will look for (the virtual board's layout follows it)."""
     for game in db.list_games():
-        if game.result == "*":
+        if game.result == "*" and game.termination != "abandoned":
             return game.ruleset
     return None
 

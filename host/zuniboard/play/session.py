@@ -174,6 +174,8 @@ class PlaySession:
         if resume:
             self._resume(adopted)
         else:
+            if adopted is not None:
+                self._abandon(adopted)
             self._new_game(self.ruleset or link.ruleset)
         self._poll_state()
         self.ui.position(self)
@@ -209,6 +211,22 @@ class PlaySession:
         if added:
             self.ui.message("info", "logged %d moves the board made while the host was away (game #%d)" % (added, gid))
         return gid
+
+    def _abandon(self, gid: int) -> None:
+        """A new game replaces the board's unfinished one: the log says it was given up."""
+        record = self.db.get(gid)
+        if record.result != UNFINISHED or not record.moves:
+            return
+        try:
+            self.db.finish_game(gid, UNFINISHED, "abandoned")
+        except RecordError as exc:
+            self.ui.message("error", "log: %s" % exc)
+            return
+        self.ui.message(
+            "info",
+            "the board's unfinished game #%d (%d moves) is logged as abandoned (zuni play --resume goes on with "
+            "the board's game instead of starting a new one)" % (gid, len(record.moves)),
+        )
 
     def _sync_log(self, gid: int, moves: list[str]) -> int:
         """Makes the log of game ``gid`` hold exactly ``moves`` (the board's); returns
@@ -270,7 +288,7 @@ class PlaySession:
 
     def _resume(self, adopted: int | None) -> None:
         link = self.link
-        unfinished = [g for g in self.db.list_games() if g.result == UNFINISHED]
+        unfinished = [g for g in self.db.list_games() if g.result == UNFINISHED and g.termination != "abandoned"]
         if adopted is not None and any(g.id == adopted for g in unfinished):
             gid = adopted
         elif not unfinished:
@@ -751,22 +769,22 @@ class PlaySession:
 
     def _take_back(self) -> None:
         game = self.game
-        if game is None or not self.moves:
-            self.ui.message("takeback", "nothing to take back")
-            return
-        outcome = game.outcome()
+        outcome = game.outcome() if game is not None else None
         if outcome is not None and outcome.termination in ("resign", "agreed-draw", "agreed-count"):
             self.ui.message("takeback", "the game ended by %s: n starts a new game" % outcome.termination)
             return
-        count = 1
-        side = self.turn_side()
-        if side is not None and not self._seat(side).is_ai and len(self.moves) >= 2:
-            # A person to move after the computer's reply: take back the reply and the
-            # person's move, so that the same person is to move again.
-            previous = game.copy()
+        if game is None or not self.moves:
+            self.ui.message("takeback", "nothing to take back")
+            return
+        # Back to before the last move a person made: the computer's replies after it
+        # go too, so that the same person is to move again.
+        count = 0
+        previous = game.copy()
+        while previous.move_stack:
             previous.pop()
-            if self._seat(str(zuni.SIDE_NAMES[previous.turn])).is_ai:
-                count = 2
+            count += 1
+            if not self._seat(str(zuni.SIDE_NAMES[previous.turn])).is_ai:
+                break
         self._cancel_jobs()
         for _ in range(count):
             if not self._request("take-back", self.link.take_back):
