@@ -1,0 +1,66 @@
+"""`zuni analyze GAME`: the computer's verdict on each move of a logged game (CLI)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from test_play_helpers import zuni as run_zuni
+
+import zuni
+from zuniboard.ai import RandomPlayer
+from zuniboard.records.db import Database
+
+
+def _logged_game(db_path: Path, plies: int = 8) -> tuple[int, list[str]]:
+    game = zuni.new_game("kolowis size=short")
+    player = RandomPlayer(7)
+    with Database(db_path) as db:
+        gid = db.new_game(str(game.ruleset), players={"south": "human", "north": "ai:1"})
+        for i in range(plies):
+            text = player.choose(game).text()
+            game.push_text(text)
+            db.add_move(gid, i, text)
+    return gid, [m.text() for m in game.move_stack]
+
+
+def test_analyze_judges_every_move_in_text_and_json(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    gid, moves = _logged_game(db)
+    out = run_zuni("analyze", str(gid), "--db", str(db), "--nodes", "400")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0] == "game %d: kolowis size=short, %d moves, *" % (gid, len(moves))
+    verdicts = lines[1:-1]
+    assert len(verdicts) == len(moves)
+    for i, (line, text) in enumerate(zip(verdicts, moves, strict=True)):
+        side = "south" if i % 2 == 0 else "north"
+        assert line.startswith("%d. %s %s (" % (i + 1, side, text)), line
+        assert line.endswith(": best move") or ": better " in line
+    assert lines[-1].startswith("south: ") and "; north: " in lines[-1]
+    # Random moves: some of them have better alternatives, each scoring above the move played.
+    rows = [
+        json.loads(line)
+        for line in run_zuni("analyze", "last", "--db", str(db), "--nodes", "400", "--json").stdout.splitlines()
+    ]
+    assert [r["played"] for r in rows] == moves
+    assert any(r["better"] for r in rows)
+    for r in rows:
+        assert all(b["score"] > r["score"] for b in r["better"])
+        assert r["loss"] == (0 if not r["better"] else r["best_score"] - r["score"])
+
+
+def test_analyze_a_range_and_bad_input(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    gid, moves = _logged_game(db, 4)
+    out = run_zuni("analyze", str(gid), "--db", str(db), "--nodes", "200", "--moves", "2-3")
+    assert out.returncode == 0, out.stderr
+    assert [line.split(" ")[0] for line in out.stdout.splitlines()[1:-1]] == ["2.", "3."]
+    for args, message in (
+        (["99"], "no game 99"),
+        (["x"], "game 'x'"),
+        ([str(gid), "--moves", "7-9"], "the game has moves 1-4"),
+        ([str(gid), "--time", "0"], "--time 0"),
+    ):
+        bad = run_zuni("analyze", *args, "--db", str(db))
+        assert bad.returncode == 2 and message in bad.stderr, (args, bad.stderr)
