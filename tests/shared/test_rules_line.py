@@ -228,6 +228,19 @@ def test_chain_may_land_on_its_origin():
     eq(game.key(), before)
 
 
+def test_chain_may_end_on_a_point_it_captured():
+    # n5 takes n4, n2, m3 and m4 and lands on n4, where its first victim stood.
+    game = pos("mosona", "south n5 m8 m9 s6 s7 north n1 n2 n4 m3 m4 s2")
+    move = game.parse_move("n5xn4-n3xn2-m2xm3-s3xm4-n4")
+    before = game.key()
+    game.push(move)
+    eq(game.position_text(), "south n4 m8 m9 s6 s7 north n1 s2")
+    eq(game.counts, [5, 2])
+    game.pop()
+    eq(game.key(), before)
+    eq(game.counts, [5, 6])
+
+
 # -- end ---------------------------------------------------------------------------
 
 
