@@ -337,3 +337,25 @@ def test_killing_the_host_mid_game_loses_no_committed_move(board: VirtualBoard, 
         play.close()
     with Database(db) as d:
         assert d.get(gid).move_texts() == [m.text() for m in table.game.move_stack]
+
+
+def test_a_wrong_position_is_reported_and_nothing_is_committed(board: VirtualBoard, tmp_path: Path) -> None:
+    table = Table(board)
+    with Database(tmp_path / "games.sqlite3") as db:
+        session, ui, link = in_process(board, db, players={"north": "human"})
+        try:
+            # South to move, but a piece appears on an empty point and one leaves its own:
+            # no legal move makes that position.
+            names = table.game.geometry.names
+            empty = sorted(set(map(str, names)) - occupied(table.game))
+            board.lift("n1")
+            board.place(empty[0])
+            pump_until(session, "the board's error", lambda: ui.find(r"^the board: ", "board"), timeout=10.0)
+            assert ui.find(r"missing: n1; extra: %s|may not move" % empty[0], "board"), ui.texts("board")
+            assert session.moves == [] and db.get(session.db_game or 0).move_texts() == []
+            board.lift(empty[0])
+            board.place("n1")
+            human_move(session, table)  # play goes on from the restored position
+        finally:
+            session.close()
+            link.close()
