@@ -93,19 +93,24 @@ class Move:
         return tuple(path[i] for i in range(2, len(path), 2))
 
     def empties(self):
-        """Points that are occupied before the move and empty after it."""
-        out = list(self.captures)
+        """Points that are occupied before the move and empty after it.
+
+        A chain may land on a point whose piece it captured earlier (bent leaps):
+        that point is occupied before and after, so it is not listed."""
+        dest = self.dest
+        out = [p for p in self.captures if p != dest]
         origin = self.origin
-        if origin >= 0 and origin != self.dest:
+        if origin >= 0 and origin != dest:
             out.append(origin)
         return out
 
     def fills(self):
         """The point that is empty before the move and occupied after it, or -1.
 
-        A chain that comes back to its origin fills nothing new."""
+        A chain that comes back to its origin, or that ends on a point whose piece it
+        captured on the way, fills nothing new."""
         dest = self.dest
-        if dest < 0 or dest == self.origin:
+        if dest < 0 or dest == self.origin or dest in self.captures:
             return -1
         return dest
 
