@@ -231,7 +231,7 @@ def _play_cli_moves(play: ZuniPlay, table: Table, plies: int) -> None:
 
 def test_full_game_against_the_computer_to_the_end_and_in_the_log(board: VirtualBoard, tmp_path: Path) -> None:
     db = tmp_path / "games.sqlite3"
-    ruleset = "mosona quiet=8"
+    ruleset = "mosona"
     table = Table(board, ruleset, seed=11)
     play = ZuniPlay(
         "--port", board.port_path, "--ruleset", ruleset, "--north", "ai:1", "--deterministic", "--seed", "3", db=db
