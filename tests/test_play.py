@@ -359,3 +359,23 @@ def test_a_wrong_position_is_reported_and_nothing_is_committed(board: VirtualBoa
         finally:
             session.close()
             link.close()
+
+
+def test_a_board_reset_mid_game_shows_the_computer_move_again(board: VirtualBoard, tmp_path: Path) -> None:
+    table = Table(board)
+    with Database(tmp_path / "games.sqlite3") as db:
+        session, ui, link = in_process(board, db)
+        try:
+            human_move(session, table)
+            pump_until(session, "the computer's move on the board", lambda: session.ai_sent, timeout=20.0)
+            wanted = session.ai_move
+            board.restart()  # a power cut: the journal resumes the game, the host move is gone
+            pump_until(session, "the reset noticed", lambda: ui.find("the board restarted", "link"))
+            pump_until(session, "the computer's move shown again", lambda: session.ai_sent, timeout=20.0)
+            assert session.ai_move == wanted
+            assert link.state()["hostmove"] == wanted
+            computer_move(session, table)
+            assert db.get(session.db_game or 0).move_texts() == [m.text() for m in table.game.move_stack]
+        finally:
+            session.close()
+            link.close()
