@@ -30,7 +30,9 @@ class ControlError(RuntimeError):
 
 
 class ControlClient:
-    def __init__(self, sock: socket.socket, on_change: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self, sock: socket.socket, on_change: Callable[[str], None] | None = None, timeout: float = REPLY_TIMEOUT_S
+    ) -> None:
         self.sock = sock
         self.on_change = on_change
         self.points: list[str] = []
@@ -44,20 +46,25 @@ class ControlClient:
         self._hello = threading.Event()
         self._reader = threading.Thread(target=self._read_loop, name="zuni-web-control", daemon=True)
         self._reader.start()
-        if not self._hello.wait(REPLY_TIMEOUT_S):
+        if not self._hello.wait(timeout):
             self.close()
-            raise ControlError("the virtual board's control channel sent no hello within %.0f s" % REPLY_TIMEOUT_S)
+            raise ControlError("the virtual board's control channel sent no hello within %.1f s" % timeout)
 
     @classmethod
     def connect(
-        cls, port: int, host: str = "127.0.0.1", on_change: Callable[[str], None] | None = None
+        cls,
+        port: int,
+        host: str = "127.0.0.1",
+        on_change: Callable[[str], None] | None = None,
+        timeout: float = REPLY_TIMEOUT_S,
     ) -> ControlClient:
+        """Connect and wait for the board's hello (``timeout`` seconds for each)."""
         try:
-            sock = socket.create_connection((host, port), timeout=REPLY_TIMEOUT_S)
+            sock = socket.create_connection((host, port), timeout=timeout)
         except OSError as exc:
             raise ControlError("cannot reach the virtual board's control channel at %s:%d: %s" % (host, port, exc))
         sock.settimeout(None)
-        return cls(sock, on_change)
+        return cls(sock, on_change, timeout)
 
     def close(self) -> None:
         self.closed = True

@@ -32,7 +32,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import zuni
-from zuniboard.web.control import ControlClient, ControlError
+from zuniboard.web.control import REPLY_TIMEOUT_S, ControlClient, ControlError
 from zuniboard.web.world import UnknownPoint, World, WorldError
 
 BUTTONS = ("ok", "back", "hint")
@@ -45,6 +45,7 @@ STATIC_TYPES = {
 }
 MAX_BODY = 16 * 1024
 SSE_HEARTBEAT_S = 15.0
+RECONNECT_HELLO_S = 0.5
 
 
 class ApiError(Exception):
@@ -80,9 +81,9 @@ class SimController:
     Every hand action checks the world first (so a refused action changes nothing),
     then tells the board, then updates the world."""
 
-    def __init__(self, connect: Callable[[], ControlClient], ruleset: str, link: str = "") -> None:
+    def __init__(self, connect: Callable[[float], ControlClient], ruleset: str, link: str = "") -> None:
         self._connect = connect
-        self.control = connect()
+        self.control = connect(REPLY_TIMEOUT_S)
         self.ruleset = str(zuni.new_game(ruleset).ruleset)
         self.link = link
         self.lock = threading.RLock()
@@ -134,11 +135,13 @@ class SimController:
         """The virtual board restarted (a power cycle) or stopped: connect again when it is back."""
         delay = 0.05
         while not self._stop:
+            time.sleep(delay)
             try:
-                control = self._connect()
+                # A dying process may still accept on its old port and never say hello:
+                # do not wait long for it (a live board says hello at once).
+                control = self._connect(RECONNECT_HELLO_S)
             except (ControlError, OSError):
-                time.sleep(delay)
-                delay = min(2.0, delay * 2)
+                delay = min(0.5, delay * 2)
                 continue
             with self.lock:
                 self.control = control
@@ -490,7 +493,9 @@ class WebServer:
             raise OSError("cannot serve the page on %s:%d: %s" % (host, port, exc.strerror or exc))
         self.port: int = self.httpd.server_address[1]
         self.url = "http://%s:%d/" % (host, self.port)
-        self.thread = threading.Thread(target=self.httpd.serve_forever, name="zuni-web", daemon=True)
+        self.thread = threading.Thread(
+            target=self.httpd.serve_forever, kwargs={"poll_interval": 0.05}, name="zuni-web", daemon=True
+        )
         self.thread.start()
 
     @classmethod
@@ -502,14 +507,14 @@ class WebServer:
         if isinstance(board, int):
             control_port = board
 
-            def connect() -> ControlClient:
-                return ControlClient.connect(control_port)
+            def connect(timeout: float) -> ControlClient:
+                return ControlClient.connect(control_port, timeout=timeout)
 
         else:
             vb = board
 
-            def connect() -> ControlClient:
-                return ControlClient.connect(vb.control_port)
+            def connect(timeout: float) -> ControlClient:
+                return ControlClient.connect(vb.control_port, timeout=timeout)
 
             ruleset = ruleset or getattr(vb, "ruleset", None) or vb.layout.rulesets[0]
             link = link if link is not None else getattr(vb, "port_path", "")

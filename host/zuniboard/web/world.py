@@ -208,7 +208,7 @@ class World:
         a bow priest entering its home (``homes``: point -> side), else a tray disk of
         the ``(side, kind)`` that ``hint`` gives for the point (the start position),
         else one of the same side, else any, else a new disk of unknown side. A change
-        of many points at once (a setup) follows the hint only. Returns whether
+        of many points at once (a setup) follows the hint first. Returns whether
         anything changed."""
         filled = list(filled)
         changed = False
@@ -229,7 +229,7 @@ class World:
                     pid, _ = self._loose.pop()
                     back = next((p for p in self.tray if p.id == pid), None)
             if back is None:
-                back = self._pick(point, hint or {}, homes or {})
+                back = self._pick(point, hint or {}, homes or {}, bulk)
             else:
                 self.tray.remove(back)
             self.pieces[point] = back
@@ -238,11 +238,12 @@ class World:
             self._loose = []
         return changed
 
-    def _pick(self, point: str, hint: dict[str, tuple[str, str]], homes: dict[str, str]) -> Piece:
+    def _pick(self, point: str, hint: dict[str, tuple[str, str]], homes: dict[str, str], bulk: bool) -> Piece:
         """A disk from the tray for ``point`` (see ``follow``); a new one if the tray is empty."""
         want = hint.get(point)
         home = homes.get(point)
-        for rank in range(4):
+        # A setup puts the start position's disks; one disk arriving on a home row is a priest.
+        for rank in (1, 2, 0, 3) if bulk else (0, 1, 2, 3):
             for piece in self.tray:
                 if self._fits(rank, piece, want, home):
                     self.tray.remove(piece)
