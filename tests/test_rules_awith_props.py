@@ -115,6 +115,7 @@ def test_random_game_matches_reference_to_the_end(ruleset: str, rnd: random.Rand
     for _ in range(3000):
         moves = _engine_moves(game)
         assert moves == _ref_moves(mirror), (game.ply(), game.position())
+        assert game.count_moves() == len(moves)
         if not moves:
             break
         text = rnd.choice(moves)[0]

@@ -584,6 +584,20 @@ def test_resignation_ends_the_game_and_undo_reopens_it():
     eq(len(game.legal_moves()), 12)
 
 
+def test_count_moves_counts_without_making_moves():
+    games = [
+        new_game(G),
+        new_game(GC),
+        pos({"g6": "S", "m13": "n"}, "north", priests={"north": "hand"}),
+        pos({"m13": "s", "c13": "n"}),  # a forced pass counts one
+        pos({"g14": "s", "b2": "n"}, "north"),  # over: none
+        pos({"g7": "S", "b2": "n"}, rs=G + " quiet=3", quiet=3),  # over by the quiet rule
+    ]
+    for game in games:
+        eq(game.count_moves(), len(game.legal_moves()), repr(game.position()))
+    eq([g.count_moves() for g in games], [12, 24, 7, 1, 0, 0])
+
+
 # -- move text ---------------------------------------------------------------------
 
 

@@ -458,36 +458,45 @@ class AwithGame(Game):
                 if not board[d]:
                     moves.append(_Drop((d,), _custody(board, d, enemy, friend, cnb)))
 
-    def _can_move(self, s):
-        """Whether side s has any legal move of its own (a pass excluded)."""
+    def _count(self, s):
+        """The number of side s's own legal moves (a pass excluded), without making them."""
         board = self.board
         pcs = self._pcs[s]
-        wa, wb = WARRIOR_NB[s]
-        for k in range(6):
-            p = pcs[k]
-            if p != _GONE:
-                d = wa[p]
-                if d >= 0 and not board[d]:
-                    return True
-                d = wb[p]
-                if d >= 0 and not board[d]:
-                    return True
+        n = 0
+        for nb in WARRIOR_NB[s]:
+            for k in range(6):
+                p = pcs[k]
+                if p != _GONE:
+                    d = nb[p]
+                    if d >= 0 and not board[d]:
+                        n += 1
         state = self.prs[s]
         if state == P_BOARD:
             p = pcs[_PRIEST_SLOT]
             for nb in PRIEST_NB[s]:
                 d = nb[p]
                 if d >= 0 and not board[d]:
-                    return True
+                    n += 1
         elif state == P_HAND:
             for d in HOMES[s]:
                 if not board[d]:
-                    return True
-        return False
+                    n += 1
+        return n
+
+    def count_moves(self):
+        """``len(self.legal_moves())`` without making the moves (perft's last ply)."""
+        if self._declared is not None or self.quiet >= self.quiet_limit:
+            return 0
+        n = 0
+        for s in self._movers[self.turn]:
+            n += self._count(s)
+        if n:
+            return n
+        return 1 if self._anyone_can_move() else 0
 
     def _anyone_can_move(self):
         for s in self.sides:
-            if self._can_move(s):
+            if self._count(s):
                 return True
         return False
 
