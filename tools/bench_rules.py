@@ -45,6 +45,7 @@ RULESETS = (
     "kolowis size=short",
     "awithlaknakwe",
     "awithlaknakwe players=4",
+    "awithlaknakwe players=4 teams=combined",
 )
 
 # Runs under MicroPython: `micropython SCRIPT SECONDS RULESET`: perft and generation timing.
