@@ -184,3 +184,26 @@ def test_a_new_game_abandons_the_boards_unfinished_one(board: TestBoard, relay: 
         later.start(resume=True)
         assert later.db_game == again.db_game, "--resume takes the board's game, not the abandoned one"
         link.close()
+
+
+def test_resume_takes_over_a_game_the_board_began_on_its_own(board: TestBoard, relay: Relay, tmp_path: Path) -> None:
+    board.play(3)
+    board.wait_idle()
+    link = _link(relay)
+    with Database(tmp_path / "games.sqlite3") as db:
+        ui = RecordingUI()
+        session = PlaySession(link, db, ui, players={"north": "ai:1"}, deterministic=True)
+        try:
+            session.start(resume=True)
+            assert session.moves == board.dump()[3] and len(session.moves) == 3
+            record = db.get(session.db_game or 0)
+            assert record.move_texts() == session.moves
+            assert record.players == {"south": "human", "north": "ai:1"}
+            _pump_until(session, "the computer's move for north", lambda: session.ai_sent)
+            ai_move = session.ai_move
+            board.play(1)  # the stand-in carries out the host move
+            _pump_until(session, "the move logged", lambda: len(db.get(session.db_game or 0).moves) == 4)
+            assert db.get(session.db_game or 0).move_texts()[3] == ai_move
+        finally:
+            session.close()
+            link.close()

@@ -306,6 +306,12 @@ class PlaySession:
             if text is not None and side in seats:
                 seats[side] = seats_for(record.ruleset, {side: text})[side]
         self.seats = seats
+        players = {side: seat.text for side, seat in seats.items()}
+        if players != record.players:
+            try:
+                self.db.set_players(gid, players)  # e.g. a game the board began on its own
+            except RecordError as exc:
+                self.ui.message("error", "log: %s" % exc)
         self._open_game(link.game, link.moves, record.ruleset, gid)
         self.ui.message(
             "info",
