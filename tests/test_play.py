@@ -379,3 +379,19 @@ def test_a_board_reset_mid_game_shows_the_computer_move_again(board: VirtualBoar
         finally:
             session.close()
             link.close()
+
+
+def test_keys_act_at_once_on_a_terminal_and_the_terminal_is_restored(board: VirtualBoard, tmp_path: Path) -> None:
+    import termios
+
+    play = ZuniPlay("--port", board.port_path, "--north", "ai:1", db=tmp_path / "games.sqlite3", tty=True)
+    try:
+        play.expect(r"^keys: h hint")
+        assert termios.tcgetattr(play.tty_slave)[3] & termios.ICANON == 0, "keys without Enter"
+        play.send("h")  # no Enter
+        play.expect(r"^hint for south: \S+")
+        play.send("q")
+        assert play.wait() == 0
+        assert termios.tcgetattr(play.tty_slave)[3] & termios.ICANON, "the terminal's line mode is back"
+    finally:
+        play.close()

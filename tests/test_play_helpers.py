@@ -22,14 +22,20 @@ ZUNI = Path(sys.executable).parent / "zuni"
 class ZuniPlay:
     """``zuni play ARGS`` as a subprocess: ``send(key)``, ``expect(regex)`` on its output."""
 
-    def __init__(self, *args: str, db: Path, timeout: float = 60.0) -> None:
+    def __init__(self, *args: str, db: Path, timeout: float = 60.0, tty: bool = False) -> None:
         env = dict(os.environ)
         env["NO_COLOR"] = "1"
         env["PYTHONUNBUFFERED"] = "1"
         self.command = [str(ZUNI), "play", "--db", str(db), "--color", "never", *args]
+        # tty: standard input is a terminal (keys act without Enter); else a pipe.
+        self.tty_master = self.tty_slave = -1
+        stdin: int = subprocess.PIPE
+        if tty:
+            self.tty_master, self.tty_slave = os.openpty()
+            stdin = self.tty_slave
         self.proc = subprocess.Popen(
             self.command,
-            stdin=subprocess.PIPE,
+            stdin=stdin,
             stdout=subprocess.PIPE,
             stderr=subprocess.STDOUT,
             text=True,
@@ -49,6 +55,9 @@ class ZuniPlay:
         self.lines.put("\0EOF")
 
     def send(self, text: str) -> None:
+        if self.tty_master >= 0:
+            os.write(self.tty_master, text.encode())
+            return
         assert self.proc.stdin is not None
         self.proc.stdin.write(text + "\n")
         self.proc.stdin.flush()
@@ -100,6 +109,11 @@ class ZuniPlay:
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait(timeout=10)
+        for fd in (self.tty_master, self.tty_slave):
+            if fd >= 0:
+                with contextlib.suppress(OSError):
+                    os.close(fd)
+        self.tty_master = self.tty_slave = -1
 
 
 class RecordingUI:

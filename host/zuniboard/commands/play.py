@@ -126,10 +126,10 @@ def run_play(args: argparse.Namespace) -> int:
             session.start(resume=args.resume, timeout=args.timeout)
         except SessionError as exc:
             raise UsageError(str(exc))
-        ui.message("info", KEYS_HELP)
         active = session
         keys = KeyReader(active.key, lambda: active.inbox.put(("eof",)))
         keys.start()
+        ui.message("info", KEYS_HELP)
         return session.run()
     except KeyboardInterrupt:
         ui.message("info", "interrupted")
