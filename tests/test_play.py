@@ -395,3 +395,23 @@ def test_keys_act_at_once_on_a_terminal_and_the_terminal_is_restored(board: Virt
         assert termios.tcgetattr(play.tty_slave)[3] & termios.ICANON, "the terminal's line mode is back"
     finally:
         play.close()
+
+
+def test_no_board_plugged_in_falls_back_to_the_virtual_board(tmp_path: Path) -> None:
+    play = ZuniPlay("--north", "ai:1", db=tmp_path / "games.sqlite3", env={"ZUNI_SIM_DIR": str(tmp_path / "sim")})
+    try:
+        play.expect(r"^no board plugged in .*playing on the virtual board")
+        play.expect(
+            r"^virtual board: layout board25, serial port /dev/\S+, flash %s" % re.escape(str(tmp_path / "sim"))
+        )
+        play.expect(r"^browser page")
+        play.expect(r"^new game #1: mosona")
+        play.expect(r"^keys: ")
+        play.send("s3xm4-m5")  # typed: the terminal's hand makes it on the virtual board
+        play.expect(r"^1\. south s3xm4-m5$")
+        play.expect(r"^2\. north \S+ \(carried out on the board\)$")  # the hand carries out the computer's move
+        play.send("q")
+        assert play.wait() == 0
+    finally:
+        play.close()
+    assert (tmp_path / "sim" / "virtual-board25.img").exists(), "the flash image is kept for --resume"

@@ -22,8 +22,10 @@ ZUNI = Path(sys.executable).parent / "zuni"
 class ZuniPlay:
     """``zuni play ARGS`` as a subprocess: ``send(key)``, ``expect(regex)`` on its output."""
 
-    def __init__(self, *args: str, db: Path, timeout: float = 60.0, tty: bool = False) -> None:
-        env = dict(os.environ)
+    def __init__(
+        self, *args: str, db: Path, timeout: float = 60.0, tty: bool = False, env: dict[str, str] | None = None
+    ) -> None:
+        env = dict(os.environ, **(env or {}))
         env["NO_COLOR"] = "1"
         env["PYTHONUNBUFFERED"] = "1"
         self.command = [str(ZUNI), "play", "--db", str(db), "--color", "never", *args]

@@ -753,6 +753,8 @@ class PlaySession:
             self.ui.message("info", "%r: it is the computer's turn (%s)" % (text, side))
             return
         if self.phase != "play":
+            self._poll_state()  # the phase we know may be a moment old
+        if self.phase != "play":
             self.ui.message("info", "%r: the board is not ready (%s); try again in a moment" % (text, self.phase))
             return
         try:
