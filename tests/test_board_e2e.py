@@ -49,7 +49,7 @@ def _free_port() -> int:
 class VirtualBoard:
     """The firmware under the unix port with a control client and the link's pty."""
 
-    def __init__(self, layout: Path, ruleset: str, tmp: Path) -> None:
+    def __init__(self, layout: Path, ruleset: str, tmp: Path, occupied: list[str] | None = None) -> None:
         try:
             exe = micropython_executable()
         except MicroPythonMissing as exc:
@@ -60,6 +60,8 @@ class VirtualBoard:
         env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(REPO / ".frozen"), str(REPO / "firmware" / "lib")]))
         command = [str(exe), str(REPO / "firmware" / "main.py"), "--layout", str(layout), "--ruleset", ruleset]
         command += ["--control", str(port), "--link", os.ttyname(slave), "--flash", str(tmp / "flash.img")]
+        if occupied:
+            command += ["--occupied", ",".join(occupied)]
         self.proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
         deadline = time.monotonic() + 10
         while True:
@@ -80,6 +82,9 @@ class VirtualBoard:
         self._stop = False
         threading.Thread(target=self._control_reader, daemon=True).start()
         threading.Thread(target=self._link_reader, daemon=True).start()
+        # The firmware reports its first stable position (even an empty board) once
+        # stable_ms have passed: act only after the app has seen the start.
+        self.wait_stable()
 
     def _stderr(self) -> str:
         if self.proc.poll() is None:
@@ -127,10 +132,12 @@ class VirtualBoard:
                     continue
                 self.link.put((verb, body))
 
-    def close(self) -> None:
+    def close(self, power_cut: bool = False) -> None:
         self._stop = True
         self.sock.close()
         if self.proc.poll() is None:
+            if power_cut:
+                self.proc.kill()  # no clean shutdown: as a power cut
             self.proc.terminate()
             try:
                 self.proc.wait(timeout=5)
@@ -364,5 +371,31 @@ def test_sliding_across_points_is_not_seen(tmp: Path) -> None:
         board.wait_stable()
         board.gesture(["m4"], [])
         board.wait_link("move", " 0 s3xm4-m5 ")
+    finally:
+        board.close()
+
+
+def test_power_cut_then_the_game_resumes_from_the_journal(tmp: Path) -> None:
+    texts = ["s3xm4-m5", "n5xm5-m4", "m7xn6-n5"]
+    board = VirtualBoard(LAYOUTS / "board25.json", "mosona", tmp)
+    try:
+        _play(board, "mosona", texts)
+        occupied = sorted(board.occupied)
+    finally:
+        board.close(power_cut=True)
+    # Power comes back with the pieces where they were: the journal's game goes on.
+    board = VirtualBoard(LAYOUTS / "board25.json", "mosona", tmp, occupied)
+    try:
+        hello = board.wait_link("hello")
+        assert "moves=3" in hello, hello
+        game = zuni.new_game("mosona")
+        for t in texts:
+            game.push_text(t)
+        move = game.legal_moves()[0]
+        for lift, place in _gestures(game, move, 2):
+            board.gesture(lift, place)
+        if _extendable(game, move):
+            board.command("press ok")
+        board.wait_link("move", " 3 ")
     finally:
         board.close()
