@@ -146,7 +146,7 @@ def test_push_pop_restores_key_and_board(ruleset: str, rnd: random.Random, plies
         for reply in game.legal_moves()[:3]:
             game.push(reply)
             game.pop()
-        assert game.pop() is move
+        assert game.pop() == move
         assert game.key() == key, move.text()
         assert bytes(game.board) == board
         assert [m.text() for m in game.legal_moves()] == texts

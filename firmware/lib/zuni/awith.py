@@ -702,7 +702,7 @@ class AwithGame(Game):
         game.taken[:] = self.taken
         game.quiet = self.quiet
         game.turn = self.turn
-        game.move_stack = list(self.move_stack)
+        game.move_stack.extend(self.move_stack)  # into the room the new game reserved
         game._ustack = bytearray(self._ustack)
         game._utop = self._utop
         game._declared = self._declared
