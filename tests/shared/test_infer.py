@@ -302,4 +302,4 @@ def test_position_footprints_of_first_move():
     f = b.pos.foot[0]
     eq(b.names(f.gone), ["m4", "s3"])
     eq(b.names([f.add]), ["m5"])
-    eq(b.names(f.may_fill), ["m5"])
+    eq(b.names(f.may_fill(b.pos.occ)), ["m5"])

@@ -42,11 +42,12 @@ KIND_NAMES = ("same", "progress", "finished", "error")
 class Footprint:
     """What one legal move does to the occupancy, and what may be seen while it is made.
 
-    - ``may_empty``: points that may be empty during the move (origin, captured points).
-    - ``may_fill``: points empty before the move where the mover may rest (landings,
-      the drop square).
-    - ``gone`` / ``add``: the exact change of the finished move (``add`` is -1 when the
-      mover ends where a piece stood before, e.g. a chain back to its origin).
+    Kept small (a few ints and the move's own tuples): a position with many chains has
+    one per legal move. While the move is made, its origin and captured points may be
+    empty (``may_empty``) and the mover may rest on a landing point that was empty
+    (``lands``). The finished move empties ``n_gone`` points (origin and captures, less
+    the landing point) and covers ``add`` (-1 when the mover ends where a piece stood
+    before, e.g. a chain back to its origin).
     """
 
     def __init__(self, move, occ):
@@ -54,50 +55,70 @@ class Footprint:
         kind = move.kind
         path = move.path
         self.drop = kind == DROP
+        self.jump = kind == JUMP
         origin = path[0] if (kind == STEP or kind == JUMP) else -1
+        dest = path[-1] if path else -1
         self.origin = origin
-        captures = tuple(move.captures)
+        self.dest = dest
+        captures = move.captures
         self.captures = captures
-        if kind == JUMP:
-            landings = tuple(path[i] for i in range(2, len(path), 2))
-        elif kind == PASS:
-            landings = ()
-        else:
-            landings = (path[-1],)
-        self.landings = landings
-        self.dest = path[-1] if path else -1
-        may_empty = []
-        if origin >= 0:
-            may_empty.append(origin)
+        n = 0
+        if origin >= 0 and origin != dest:
+            n = 1
         for c in captures:
-            if c not in may_empty:
-                may_empty.append(c)
-        self.may_empty = tuple(may_empty)
-        may_fill = []
-        for p in landings:
-            if not occ[p] and p not in may_fill:
-                may_fill.append(p)
-        self.may_fill = tuple(may_fill)
-        # The finished move's result, worked out on the few points it touches.
-        dest = self.dest
-        gone = []
-        for p in may_empty:
-            if p != dest:
-                gone.append(p)
-        gone.sort()
-        self.gone = tuple(gone)
+            if c != dest and c != origin:
+                n += 1
+        self.n_gone = n
         self.add = dest if (dest >= 0 and not occ[dest]) else -1
+
+    def may_empty(self, p):
+        return p == self.origin or p in self.captures
+
+    def lands(self, p):
+        """True if the mover touches down on p (a landing point, the drop square)."""
+        if self.jump:
+            path = self.move.path
+            for i in range(2, len(path), 2):
+                if path[i] == p:
+                    return True
+            return False
+        return p == self.dest
+
+    @property
+    def landings(self):
+        if self.jump:
+            path = self.move.path
+            return tuple(path[i] for i in range(2, len(path), 2))
+        if self.dest >= 0:
+            return (self.dest,)
+        return ()
+
+    @property
+    def gone(self):
+        """The points the finished move empties, sorted (for tests and tools)."""
+        out = []
+        if self.origin >= 0 and self.origin != self.dest:
+            out.append(self.origin)
+        for c in self.captures:
+            if c != self.dest and c not in out:
+                out.append(c)
+        out.sort()
+        return tuple(out)
+
+    def may_fill(self, occ):
+        """Landing points empty in ``occ`` (the position before the move)."""
+        return tuple(p for p in self.landings if not occ[p])
 
     def progress(self, gone, added):
         """True when the changes ``gone``/``added`` are this move, half made or done."""
         if len(added) > 1:
             return False
-        may_empty = self.may_empty
         for p in gone:
-            if p not in may_empty:
+            if p != self.origin and p not in self.captures:
                 return False
         if added:
-            if added[0] not in self.may_fill:
+            # ``added`` points were empty before, so only a landing point will do.
+            if not self.lands(added[0]):
                 return False
             # A piece on a landing point while the origin is still covered would be a
             # second piece: not this move.
@@ -106,19 +127,13 @@ class Footprint:
         return True
 
     def finished(self, gone, added):
-        """True when ``gone``/``added`` is exactly this move's result."""
-        if len(gone) != len(self.gone):
+        """True when ``gone``/``added`` (already a ``progress`` of this move) is exactly
+        its result."""
+        if len(gone) != self.n_gone or self.dest in gone:
             return False
         if self.add < 0:
-            if added:
-                return False
-        elif len(added) != 1 or added[0] != self.add:
-            return False
-        mine = self.gone
-        for p in gone:
-            if p not in mine:
-                return False
-        return True
+            return not added
+        return len(added) == 1 and added[0] == self.add
 
     def text(self):
         return self.move.text()
@@ -131,9 +146,8 @@ class Position:
     """Everything inference needs about one legal position, computed once.
 
     ``occ``: occupancy (bytearray); ``moves``: legal moves; ``foot``: their footprints;
-    ``by_point[p]``: footprints that may empty point p; ``movable``: origins of the
-    legal moves (sorted); ``drops``: drop squares; ``pass_move``: the forced pass, if
-    that is the only legal move, else None.
+    ``movable``: origins of the legal moves (sorted); ``drops``: drop squares;
+    ``pass_move``: the forced pass, if that is the only legal move, else None.
     """
 
     def __init__(self, game):
@@ -144,22 +158,15 @@ class Position:
         self.moves = moves
         foot = [Footprint(m, occ) for m in moves]
         self.foot = foot
-        by_point = {}  # type: dict[int, list[Footprint]]
         movable = []
         drops = []
         for f in foot:
-            for p in f.may_empty:
-                if p in by_point:
-                    by_point[p].append(f)
-                else:
-                    by_point[p] = [f]
             if f.origin >= 0 and f.origin not in movable:
                 movable.append(f.origin)
             if f.drop and f.dest not in drops:
                 drops.append(f.dest)
         movable.sort()
         drops.sort()
-        self.by_point = by_point
         self.movable = movable
         self.drops = drops
         self.pass_move = moves[0] if (len(moves) == 1 and moves[0].kind == PASS) else None
@@ -227,9 +234,11 @@ def _touch_score(f, touched):
     if touched is None:
         return 0
     score = 0
-    for p in f.landings:
-        if touched[p]:
-            score += 1
+    if f.jump:
+        path = f.move.path
+        for i in range(2, len(path), 2):
+            if touched[path[i]]:
+                score += 1
     return score
 
 
@@ -238,12 +247,7 @@ def classify(position, gone, added, touched=None, only=None):
     these footprints (a host move to carry out)."""
     if not gone and not added:
         return Result(SAME, gone, added)
-    if only is not None:
-        pool = only
-    elif gone:
-        pool = position.by_point.get(gone[0], ())
-    else:
-        pool = position.foot
+    pool = only if only is not None else position.foot
     result = Result(ERROR, gone, added)
     candidates = result.candidates
     finished = result.finished
