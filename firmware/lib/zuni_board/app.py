@@ -292,6 +292,8 @@ class BoardApp:
                     changes.append(("+" if v else "-") + self.game.geometry.names[i])
         if changes:
             self._send_event("raw", " ".join(changes))
+        if self._overlay_kind == _OV_NOTICE:
+            self._overlay_next(now)  # the player acts: show the game again at once
         phase = self.phase
         if phase == PLAY:
             self._evaluate(now)

@@ -171,55 +171,51 @@ class Journal:
 
     # -- reading ------------------------------------------------------------
     def read(self, number):
-        """(game id, ruleset, moves, end, sound_lines, torn) of one game file.
+        """(game id, ruleset, moves, end, sound_bytes, torn) of one game file.
 
-        Records after a torn or corrupted one are dropped with it."""
-        path = self._file(number)
-        f = open(path, "r")
-        try:
-            lines = f.read()
-        finally:
-            f.close()
+        Read a line at a time (a long game's file is never in memory at once). Records
+        after a torn or corrupted one are dropped with it; ``sound_bytes`` is the length
+        of the sound part."""
         game_id = None
         ruleset = None
         moves = []  # type: list[str]
         end = None  # type: tuple[str, str] | None
-        sound = []  # type: list[str]
+        sound = 0
         torn = False
-        start = 0
-        while start < len(lines):
-            stop = lines.find("\n", start)
-            line = lines[start:] if stop < 0 else lines[start : stop + 1]
-            start = len(lines) if stop < 0 else stop + 1
-            body = unseal(line)
-            if body is None or not self._apply(body, moves, sound):
-                torn = True
-                break
-            if body.startswith(FORMAT + " "):
-                if game_id is not None:
+        f = open(self._file(number), "r")
+        try:
+            while True:
+                line = f.readline()
+                if not line:
+                    break
+                body = unseal(line)
+                if body is None or not self._apply(body, moves):
                     torn = True
                     break
-                parts = body.split(" ", 2)
-                if len(parts) != 3:
+                if body.startswith(FORMAT + " "):
+                    parts = body.split(" ", 2)
+                    if game_id is not None or len(parts) != 3:
+                        torn = True
+                        break
+                    game_id = parts[1]
+                    ruleset = parts[2]
+                elif game_id is None:
                     torn = True
                     break
-                game_id = parts[1]
-                ruleset = parts[2]
-            elif game_id is None:
-                torn = True
-                break
-            elif body[0] == "E":
-                parts = body.split(" ", 2)
-                if parts[1] == "clear":
+                elif body[0] == "E":
+                    parts = body.split(" ", 2)
+                    if parts[1] == "clear":
+                        end = None
+                    else:
+                        end = (parts[1], parts[2] if len(parts) > 2 else "")
+                elif body[0] == "U":
                     end = None
-                else:
-                    end = (parts[1], parts[2] if len(parts) > 2 else "")
-            elif body[0] == "U":
-                end = None
-            sound.append(line)
+                sound += len(line)
+        finally:
+            f.close()
         return game_id, ruleset, moves, end, sound, torn
 
-    def _apply(self, body, moves, sound):
+    def _apply(self, body, moves):
         """Apply a move or take-back record to ``moves``; False if it does not fit."""
         kind = body[:2]
         if kind == "M ":
@@ -261,17 +257,26 @@ class Journal:
             return game_id, ruleset, moves, end
         return None
 
-    def _rewrite(self, lines):
+    def _rewrite(self, sound):
+        """Keep only the first ``sound`` bytes of the current file (copied in chunks to a
+        new file that then replaces it, so a cut during the repair loses nothing)."""
         path = self.path
         if path is None:
             return
         tmp = path + ".tmp"
-        f = open(tmp, "w")
+        src = open(path, "r")
+        dst = open(tmp, "w")
         try:
-            for line in lines:
-                f.write(line)
+            left = sound
+            while left > 0:
+                chunk = src.read(min(256, left))
+                if not chunk:
+                    break
+                dst.write(chunk)
+                left -= len(chunk)
         finally:
-            f.close()
+            src.close()
+            dst.close()
         os.rename(tmp, path)
 
     def size(self):
