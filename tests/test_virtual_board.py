@@ -107,6 +107,16 @@ def test_a_move_reaches_the_host_and_survives_a_power_cycle(board: VirtualBoard)
         Hand(board, seed=2).play(game, reply)
         assert link.wait_moves(2, 5.0), link.moves
         assert link.moves == [text, reply]
+        # A second power cycle with the host's port left open: it sees the new boot and
+        # agrees on the moves again without reopening anything.
+        boot = link.hello["boot"]
+        board.restart()
+        deadline = time.monotonic() + 5.0
+        while link.hello.get("boot") == boot and time.monotonic() < deadline:
+            time.sleep(0.05)  # polling the link's own state: no event to wait on here
+        assert link.hello.get("boot") != boot, "the host saw the new boot"
+        assert link.wait_synced(5.0)
+        assert link.moves == [text, reply]
 
 
 def test_hint_button_changes_the_leds(board: VirtualBoard) -> None:
@@ -219,3 +229,30 @@ def test_zuni_sim_command_prints_the_port(tmp_path: Path) -> None:
     assert "serial port:     /dev/pts/" in result.stdout
     assert "control channel: 127.0.0.1:" in result.stdout
     assert (tmp_path / "sim.img").stat().st_size == 64 * 4096
+
+
+def test_control_port_in_use_is_named() -> None:
+    import socket
+
+    from zuniboard.mpy import micropython_command, micropython_env
+    from zuniboard.paths import FIRMWARE_DIR, HARDWARE_DIR
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        result = subprocess.run(
+            micropython_command(
+                FIRMWARE_DIR / "main.py",
+                "--layout",
+                str(HARDWARE_DIR / "layouts" / "board25.json"),
+                "--control",
+                str(port),
+            ),
+            env=micropython_env(),
+            capture_output=True,
+            text=True,
+            timeout=30,
+        )
+    assert result.returncode == 3, result.stdout + result.stderr
+    assert "--control %d: cannot listen" % port in result.stderr

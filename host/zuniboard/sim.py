@@ -44,6 +44,7 @@ MAIN = FIRMWARE_DIR / "main.py"
 START_TIMEOUT_S = 10.0
 REPLY_TIMEOUT_S = 5.0
 BUTTONS = ("ok", "back", "hint")
+EXIT_PORT_TAKEN = 3  # firmware/main.py's exit status when it cannot listen on --control
 
 Event = dict[str, Any]
 RGB = tuple[int, int, int]
@@ -187,9 +188,10 @@ class VirtualBoard:
                 return
             except SimError as exc:
                 last_error = str(exc)
+                port_taken = self.proc is not None and self.proc.poll() == EXIT_PORT_TAKEN
                 self._kill()
-                if self._fixed_port:
-                    break
+                if self._fixed_port or not port_taken:
+                    break  # only a port taken between free_port() and the bind is worth a retry
         raise SimError(last_error)
 
     def _connect(self) -> None:
