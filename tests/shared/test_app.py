@@ -624,3 +624,32 @@ def test_with_the_link_session_host_move_commit_and_errors():
     state = [kv_decode(f[2]) for f in frames if f[1] == "state"][-1]
     eq(state["phase"], "over")
     eq(state["result"], "north")
+
+
+def test_scan_without_change_allocates_nothing():
+    # Under MicroPython the heap is locked: any allocation in the hot path raises
+    # MemoryError. (CPython has no heap lock; there the loop just runs.)
+    import micropython
+
+    t = Table("mosona")
+    t.setup()
+    t.act("-s3", "+m5")  # a half-made move: the captured piece blinks fast
+    app = t.app
+    lock = getattr(micropython, "heap_lock", None)
+    unlock = getattr(micropython, "heap_unlock", None)
+    now = t.now
+    frames = 0
+    if lock is not None:
+        lock()
+    try:
+        for _ in range(300):
+            now += 10
+            app.step(now, None, 0)
+            if app.frame_dirty(now):
+                app.frame(now)
+                frames += 1
+    finally:
+        if unlock is not None:
+            unlock()
+    assert frames >= 20, frames  # 3 s of a 4 Hz blink: a new frame at every change
+    eq(t.link.moves, [])
