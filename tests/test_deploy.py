@@ -60,17 +60,24 @@ def fake_pico(tmp_path: Path) -> Iterator[tuple[str, Path]]:
         os.close(slave)
 
 
+@pytest.fixture(scope="module")
+def build_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """One build shared by the tests (deploy.py rebuilds only what changed)."""
+    return tmp_path_factory.mktemp("deploy-build")
+
+
 def deploy(*args: str) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, str(DEPLOY), *args], capture_output=True, text=True, timeout=120, cwd=REPO)
 
 
-def test_deploy_to_the_unix_port_on_a_pty(fake_pico: tuple[str, Path], tmp_path: Path) -> None:
+@pytest.mark.slow  # about 5 s on an idle machine, 25 s when the suite loads both cores
+def test_deploy_to_the_unix_port_on_a_pty(fake_pico: tuple[str, Path], build_dir: Path) -> None:
     port, fs = fake_pico
     # Left over from an older deploy: a source file that would shadow the new .mpy, and a journal.
     (fs / "lib" / "zuni").mkdir(parents=True)
     (fs / "lib" / "zuni" / "core.py").write_text("raise ImportError('stale')\n")
     (fs / "zj00001.txt").write_text("Z1 00001-abcd mosona*0000\n")
-    build = tmp_path / "build"
+    build = build_dir
     t0 = time.monotonic()
     result = deploy("--layout", "board25", "--port", port, "--resume", "--no-reset", "--build-dir", str(build))
     seconds = time.monotonic() - t0
@@ -101,16 +108,16 @@ def test_deploy_to_the_unix_port_on_a_pty(fake_pico: tuple[str, Path], tmp_path:
         timeout=30,
     )
     assert check.stdout.startswith("ok board25 lib/zuni_board/app.mpy"), check.stdout + check.stderr
-    assert seconds < 30, "deploy took %.1f s" % seconds
+    assert seconds < 90, "deploy took %.1f s" % seconds
 
 
-def test_wipe_journal(fake_pico: tuple[str, Path], tmp_path: Path) -> None:
+def test_wipe_journal(fake_pico: tuple[str, Path], build_dir: Path) -> None:
     port, fs = fake_pico
     (fs / "zj00003.txt").write_text("Z1 00003-abcd mosona*0000\n")
     (fs / "notes.txt").write_text("mine\n")
     result = deploy(
         "--layout", "board49", "--port", port, "--resume", "--no-reset", "--wipe-journal",
-        "--build-dir", str(tmp_path / "b"),
+        "--build-dir", str(build_dir),
     )  # fmt: skip
     assert result.returncode == 0, result.stdout + result.stderr
     assert not (fs / "zj00003.txt").exists()
@@ -127,9 +134,22 @@ def test_bad_layout_is_refused_before_anything_is_copied(tmp_path: Path) -> None
     assert not (tmp_path / "b").exists(), "nothing built"
 
 
-def test_dry_run_prints_the_command(tmp_path: Path) -> None:
-    result = deploy("--layout", "board168", "--port", "/dev/ttyACM7", "--dry-run", "--build-dir", str(tmp_path / "b"))
+def test_dry_run_prints_the_command(build_dir: Path) -> None:
+    result = deploy("--layout", "board168", "--port", "/dev/ttyACM7", "--dry-run", "--build-dir", str(build_dir))
     assert result.returncode == 0, result.stderr
     assert "connect /dev/ttyACM7 exec" in result.stdout
-    assert "fs cp -r %s :lib" % (tmp_path / "b" / "lib") in result.stdout
+    assert "fs cp -r %s :lib" % (build_dir / "lib") in result.stdout
     assert result.stdout.rstrip().endswith("soft-reset")
+
+
+def test_incremental_build_drops_stale_files(build_dir: Path) -> None:
+    result = deploy("--layout", "board25", "--port", "X", "--dry-run", "--build-dir", str(build_dir))
+    assert result.returncode == 0, result.stderr
+    stale = build_dir / "lib" / "zuni_hw" / "gone.mpy"
+    stale.write_bytes(b"M")
+    core = build_dir / "lib" / "zuni" / "core.mpy"
+    before = core.stat().st_mtime_ns
+    result = deploy("--layout", "board25", "--port", "X", "--dry-run", "--build-dir", str(build_dir))
+    assert result.returncode == 0, result.stderr
+    assert not stale.exists(), "a .mpy without a source is removed"
+    assert core.stat().st_mtime_ns == before, "an up-to-date .mpy is not compiled again"

