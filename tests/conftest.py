@@ -7,6 +7,8 @@ import sys
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-for extra in (REPO / "tests" / "shared",):
+# firmware/lib too: zuni_hw is firmware-only (not installed for the host) but its
+# drivers are tested here against fake pins.
+for extra in (REPO / "tests" / "shared", REPO / "firmware" / "lib"):
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
