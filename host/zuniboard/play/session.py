@@ -177,9 +177,8 @@ class PlaySession:
             if adopted is not None:
                 self._abandon(adopted)
             self._new_game(self.ruleset or link.ruleset)
-        self._poll_state()
         self.ui.position(self)
-        self._announce_turn()
+        self._poll_state()  # says whose turn it is once the board is set up
 
     def _drain_link(self) -> None:
         while True:
@@ -622,8 +621,8 @@ class PlaySession:
         if side is None:
             return
         seat = self._seat(side)
-        if self.phase == "setup":
-            return
+        if self.phase != "play":
+            return  # the board is being set up (or not heard from yet): it says so later
         if seat.is_ai:
             if self.ai_move and self.ai_sent:
                 self.ui.message("ai", "%s (%s) waits for %s: %s" % (side, seat, self.ai_move, self._how(self.ai_move)))
