@@ -415,3 +415,26 @@ def test_no_board_plugged_in_falls_back_to_the_virtual_board(tmp_path: Path) -> 
     finally:
         play.close()
     assert (tmp_path / "sim" / "virtual-board25.img").exists(), "the flash image is kept for --resume"
+
+
+def test_back_button_takes_back_and_the_computer_plays_again_once_set_up(board: VirtualBoard, tmp_path: Path) -> None:
+    table = Table(board)
+    with Database(tmp_path / "games.sqlite3") as db:
+        session, ui, link = in_process(board, db)
+        try:
+            human_move(session, table)
+            computer_move(session, table)
+            board.press("back")  # the board's own take-back of the last move (the computer's)
+            pump_until(session, "the take-back", lambda: len(session.moves) == 1)
+            assert db.get(session.db_game or 0).move_texts() == session.moves
+            table.game.pop()
+            # The computer's move is asked for again; the board takes it only once the
+            # player has restored the position.
+            pump_until(session, "the computer's answer", lambda: session.ai_move is not None, timeout=20.0)
+            assert not session.ai_sent and session.phase == "setup"
+            table.set_up()
+            computer_move(session, table)
+            assert db.get(session.db_game or 0).move_texts() == [m.text() for m in table.game.move_stack]
+        finally:
+            session.close()
+            link.close()
