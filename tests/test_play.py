@@ -438,3 +438,17 @@ def test_back_button_takes_back_and_the_computer_plays_again_once_set_up(board: 
         finally:
             session.close()
             link.close()
+
+
+def test_bad_input_is_refused_before_any_board_is_touched(tmp_path: Path) -> None:
+    db = str(tmp_path / "games.sqlite3")
+    for args, message in (
+        (["--west", "ai:1"], "--west ai:1: mosona has no west seat (seats: south, north)"),
+        (["--ruleset", "mosona size=9"], "--ruleset 'mosona size=9': unknown option 'size'"),
+        (["--north", "ai:9"], "--north: player 'ai:9': the computer's level must be one of 1, 2, 3, 4, 5"),
+        (["--south", "robot"], "--south: player 'robot': say human, ai or ai:LEVEL"),
+        (["--resume", "--ruleset", "kolowis"], "--resume goes on with the logged game's ruleset"),
+    ):
+        out = run_zuni("play", "--db", db, *args)
+        assert out.returncode == 2 and message in out.stderr, (args, out.stderr)
+        assert "virtual board" not in out.stdout

@@ -19,10 +19,11 @@ import signal
 import threading
 from types import FrameType
 
+import zuni
 from zuniboard.errors import UsageError
 from zuniboard.link import LinkError
 from zuniboard.play.connect import BoardConnection, connect
-from zuniboard.play.seats import parse_player
+from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import KEYS_HELP, PlaySession, SessionError
 from zuniboard.play.terminal import KeyReader, TerminalUI
 from zuniboard.records.db import Database, DatabaseError
@@ -89,6 +90,14 @@ def run_play(args: argparse.Namespace) -> int:
     if args.ruleset is not None and args.resume:
         raise UsageError("--resume goes on with the logged game's ruleset: leave out --ruleset")
     ruleset = args.ruleset or ("mosona" if not args.resume else None)
+    if ruleset is not None:
+        # Bad input is refused before any board is touched.
+        try:
+            seats_for(ruleset, players)
+        except zuni.RulesetError as exc:
+            raise UsageError("--ruleset %r: %s" % (ruleset, exc))
+        except ValueError as exc:
+            raise UsageError(str(exc))
     try:
         db = Database(args.db)
     except DatabaseError as exc:

@@ -206,7 +206,11 @@ class PlaySession:
                 "info", "logged the %d moves the board played on its own as game #%d (%s)" % (added, gid, ruleset)
             )
             return gid
-        added = self._sync_log(gid, moves)
+        try:
+            added = self._sync_log(gid, moves)
+        except RecordError as exc:  # e.g. the log ended the game, the board went on
+            self.ui.message("error", "log: game #%d: %s" % (gid, exc))
+            return gid
         if added:
             self.ui.message("info", "logged %d moves the board made while the host was away (game #%d)" % (added, gid))
         return gid
@@ -247,11 +251,17 @@ class PlaySession:
             canonical = str(zuni.parse_ruleset(ruleset))
         except zuni.RulesetError as exc:
             raise SessionError("ruleset %r: %s" % (ruleset, exc))
-        self.seats = seats_for(canonical, self.players)
+        try:
+            seats = seats_for(canonical, self.players)
+        except ValueError as exc:
+            raise SessionError(str(exc))
         try:
             link.new_game(canonical, timeout=self.request_timeout * 2)
         except BoardError as exc:
             raise SessionError("the board cannot start %s: %s" % (canonical, exc.message))
+        except LinkError as exc:
+            raise SessionError("no new game on the board: %s" % exc)
+        self.seats = seats
         self.ruleset = canonical
         self._open_game(link.game, [], canonical, None)
         self.ui.message(
@@ -731,9 +741,13 @@ class PlaySession:
             if not self.is_over():
                 self.ui.message("info", "the game is not over: finish it, resign (r) or agree an end (d, c) first")
             else:
-                self._new_game(self.ruleset or self.link.ruleset)
-                self._poll_state()
+                try:
+                    self._new_game(self.ruleset or self.link.ruleset)
+                except SessionError as exc:
+                    self.ui.message("error", str(exc))
+                    return
                 self.ui.position(self)
+                self._poll_state()
         elif low in ("?", "help"):
             self.ui.message(
                 "info", KEYS_HELP + (", or type a move to make it on the virtual board" if self.hand else "")
