@@ -28,6 +28,7 @@ from __future__ import annotations
 import argparse
 import json
 import multiprocessing
+import os
 import sys
 import time
 from dataclasses import dataclass, field
@@ -168,14 +169,28 @@ def build_pairings(args: argparse.Namespace) -> tuple[list[Pairing], list[Pairin
     return table, top
 
 
-def run(pairings: list[Pairing], workers: int, seed: int) -> None:
+def run(pairings: list[Pairing], workers: int, seed: int, quiet: bool) -> None:
     tasks: list[tuple[int, Task]] = []
     for index, pairing in enumerate(pairings):
         tasks.extend((index, task) for task in pairing.tasks(seed + 100_000 * index))
+    done = 0
     with multiprocessing.Pool(workers) as pool:
-        results = pool.map(play, [task for _, task in tasks], chunksize=1)
-    for (index, _), result in zip(tasks, results, strict=True):
-        pairings[index].results.append(result)
+        for number, result in pool.imap_unordered(_play_numbered, list(enumerate(task for _, task in tasks))):
+            pairings[tasks[number][0]].results.append(result)
+            done += 1
+            if not quiet:
+                task = tasks[number][1]
+                verdict = {0: "won", 1: "lost", None: "drew"}[result.winner]
+                print(
+                    "[%d/%d] %s %s vs %s: %s in %d plies"
+                    % (done, len(tasks), task.game, task.a.label, task.b.label, verdict, result.plies),
+                    file=sys.stderr,
+                    flush=True,
+                )
+
+
+def _play_numbered(item: tuple[int, Task]) -> tuple[int, GameResult]:
+    return item[0], play(item[1])
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
@@ -192,6 +207,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--four", action="store_true", help="add 4-player Awithlaknakwe to the table")
     parser.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     parser.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
+    parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--save", default=None, help="also write the JSON report to this file")
     args = parser.parse_args(argv)
     quick = args.quick
@@ -234,7 +250,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     start = time.monotonic()
     table, top = build_pairings(args)
-    run(table + top, args.workers, args.seed)
+    load_before = os.getloadavg()[0]
+    # The requirement first: it is the part that must finish.
+    run(top + table, args.workers, args.seed, args.quiet)
     requirements = []
     ok = True
     for pairing in top:
@@ -259,6 +277,8 @@ def main(argv: list[str] | None = None) -> int:
         "requirements": requirements,
         "ok": ok,
         "seconds": round(time.monotonic() - start, 1),
+        # Other work on the machine slows the timed games (fewer nodes per move).
+        "load_average": [round(load_before, 1), round(os.getloadavg()[0], 1)],
     }
     if args.save:
         Path(args.save).write_text(json.dumps(report, indent=1) + "\n")
@@ -302,7 +322,15 @@ def print_report(report: dict[str, Any]) -> None:
                 line += "  need %d%%: %s" % (round(100 * row["required"]), "ok" if row["ok"] else "FAILED")
             print(line)
         print()
-    print("%s in %.0f s" % ("all requirements met" if report["ok"] else "REQUIREMENT FAILED", report["seconds"]))
+    print(
+        "%s in %.0f s (load average %s at start, %s at end)"
+        % (
+            "all requirements met" if report["ok"] else "REQUIREMENT FAILED",
+            report["seconds"],
+            report["load_average"][0],
+            report["load_average"][1],
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -80,7 +80,8 @@ class GreedyPlayer:
 class SearchPlayer:
     """Alpha-beta search (``search.Searcher``) at a level 1..5 (table in the module doc).
 
-    - ``seed`` breaks ties between equally good moves (per position, not per game).
+    - ``seed`` breaks ties between equally good moves (per position, not per game);
+      without one, a random seed unless ``deterministic``.
     - ``deterministic``: think for ``LEVEL_NODES[level]`` nodes instead of
       ``LEVEL_TIMES[level]`` seconds.
     - ``time_limit`` / ``node_limit`` override the level's limit.
@@ -103,6 +104,9 @@ class SearchPlayer:
         if level not in LEVEL_TIMES:
             raise ValueError("unknown level %r (allowed: %s)" % (level, ", ".join(str(n) for n in LEVELS)))
         self.level = level
+        if seed is None and not deterministic:
+            # Unseeded games vary: ties between equal moves fall differently each game.
+            seed = random.randrange(1 << 30)
         self.seed = seed
         self.deterministic = deterministic
         if time_limit is None and node_limit is None:

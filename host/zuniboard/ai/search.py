@@ -154,7 +154,7 @@ class Searcher:
         completed = 0
         stopped = False
         pv: list[zuni.Move] = [best_move]
-        if len(root_moves) > 1 or max_depth <= 0:
+        if len(root_moves) > 1:
             for depth in range(1, max_depth + 1):
                 try:
                     score, move = self._root(root_moves, depth, root_team)
