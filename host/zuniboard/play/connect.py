@@ -102,7 +102,20 @@ def start_virtual(
     except (SimError, MicroPythonMissing, OSError) as exc:
         board.close()
         raise LinkError("the virtual board did not start: %s" % exc)
-    say("link", "virtual board: layout %s, serial port %s, flash %s" % (layout.name, board.port_path, flash))
+    except BaseException:
+        board.close()
+        raise
+    try:
+        return _open_virtual(board, layout.name, flash, say, hand=hand, timeout=timeout)
+    except BaseException:  # Ctrl-C included: the firmware process must not outlive us
+        board.close()
+        raise
+
+
+def _open_virtual(
+    board: Any, layout_name: str, flash: Path, say: Callable[[str, str], None], *, hand: bool, timeout: float
+) -> BoardConnection:
+    say("link", "virtual board: layout %s, serial port %s, flash %s" % (layout_name, board.port_path, flash))
     url = browser_page(board)
     if url:
         say("link", "browser page of the virtual board: %s" % url)
@@ -112,11 +125,7 @@ def start_virtual(
             "browser page: not available yet (it will be served by `zuni sim`); "
             "control channel at %s (lift m5, place m5, press ok)" % board.control_address,
         )
-    try:
-        link = BoardLink.open(board.port_path, timeout=timeout)
-    except LinkError:
-        board.close()
-        raise
+    link = BoardLink.open(board.port_path, timeout=timeout)
     sim_hand = SimHand(board) if hand else None
     if sim_hand is not None:
         say("link", "type moves (e.g. s3xm4-m5): the terminal's hand makes them on the virtual board")
