@@ -26,6 +26,9 @@
   const hits = {};
   const disks = new Map(); // disk id -> <g>
   let diskLayer = null;
+  let defs = null;
+  const gradients = new Set(); // "rrggbb" of the glow gradients made so far
+  let drawnPanels = ""; // the hand and tray last drawn (JSON), to redraw only on change
   let selected = null; // id of the disk in the hand that a click on a point puts down
   let drag = null;
   let queue = Promise.resolve();
@@ -94,9 +97,8 @@
     pos = {};
     board.names.forEach((n, i) => (pos[n] = map(board.coords[i][0], board.coords[i][1])));
 
-    const defs = el("defs", {}, svg);
-    const f = el("filter", { id: "blur", x: "-60%", y: "-60%", width: "220%", height: "220%" }, defs);
-    el("feGaussianBlur", { stdDeviation: squares ? "0.07" : "0.08" }, f);
+    defs = el("defs", {}, svg);
+    gradients.clear();
 
     el("rect", { class: "board-bg", x: 0.03, y: 0.03, width: w - 0.06, height: h - 0.06, rx: 0.25 }, svg);
     const under = el("g", { class: "under" }, svg);
@@ -107,7 +109,7 @@
     const labels = el("g", { class: "labels" }, svg);
     board.names.forEach((n) => {
       const p = pos[n];
-      glows[n] = el("circle", { class: "glow", cx: p.x, cy: p.y, r: unit.glow, filter: "url(#blur)", opacity: 0, "data-point": n, "data-led": "#000000" }, glowLayer);
+      glows[n] = el("circle", { class: "glow", cx: p.x, cy: p.y, r: unit.glow, opacity: 0, "data-point": n, "data-led": "#000000" }, glowLayer);
       const t = el("text", squares ? { class: "label", x: p.x - 0.45, y: p.y - 0.3 } : { class: "label", x: p.x + 0.2, y: p.y + 0.42 }, labels);
       t.textContent = n;
     });
@@ -152,6 +154,22 @@
       }
       el("rect", attrs, g);
     });
+  }
+
+  // A light as a radial gradient (one per colour, made on first use): a soft glow that
+  // costs far less to paint than a blur filter, which matters on phones and while blinking.
+  function glowPaint(r, g, b) {
+    const key = [r, g, b].map((v) => v.toString(16).padStart(2, "0")).join("");
+    if (!gradients.has(key)) {
+      gradients.add(key);
+      const grad = el("radialGradient", { id: "glow-" + key }, defs);
+      const c = "#" + key;
+      el("stop", { offset: "0%", "stop-color": c, "stop-opacity": 1 }, grad);
+      el("stop", { offset: "45%", "stop-color": c, "stop-opacity": 0.9 }, grad);
+      el("stop", { offset: "75%", "stop-color": c, "stop-opacity": 0.35 }, grad);
+      el("stop", { offset: "100%", "stop-color": c, "stop-opacity": 0 }, grad);
+    }
+    return "url(#glow-" + key + ")";
   }
 
   // A disk as SVG (on the board, in the hand, in the tray, under the pointer).
@@ -209,7 +227,7 @@
       // the glow's opacity and size, so a dim light still reads as that colour.
       const k = Math.sqrt(m / 255);
       const full = (v) => Math.round((v * 255) / m);
-      g.setAttribute("fill", "rgb(" + full(r) + "," + full(gg) + "," + full(b) + ")");
+      g.setAttribute("fill", glowPaint(full(r), full(gg), full(b)));
       g.setAttribute("opacity", (0.42 + 0.58 * k).toFixed(2));
       g.setAttribute("r", (unit.glow * (0.72 + 0.28 * k)).toFixed(3));
     }
@@ -235,6 +253,17 @@
       }
     }
 
+    for (const n of board.names) hits[n].classList.toggle("target", s.hand.length > 0 && !s.pieces[n]);
+
+    const panels = JSON.stringify([s.hand, s.tray, selected]);
+    if (panels !== drawnPanels) {
+      drawnPanels = panels;
+      renderPanels(s);
+    }
+    renderStatus(s);
+  }
+
+  function renderPanels(s) {
     // The hand.
     const hand = $("hand");
     hand.textContent = "";
@@ -251,7 +280,6 @@
       hand.appendChild(note);
     }
     $("btn-discard").disabled = !s.hand.length;
-    for (const n of board.names) hits[n].classList.toggle("target", s.hand.length > 0 && !s.pieces[n]);
 
     // The tray, one row per side.
     const tray = $("tray");
@@ -276,7 +304,9 @@
       tray.appendChild(row);
     }
 
-    // Status.
+  }
+
+  function renderStatus(s) {
     const onBoard = Object.keys(s.pieces).length;
     const lit = board.names.filter((n) => s.leds[n] && s.leds[n] !== "#000000").length;
     let text = "<b>" + onBoard + "</b> disks on the board, <b>" + s.hand.length + "</b> in your hand, <b>" + s.tray.length + "</b> beside it. ";
@@ -290,7 +320,7 @@
       if (st.result) bits.push("result <b>" + st.result + "</b> (" + st.termination + ")");
       text = bits.join(" · ") + "<br>" + text;
     }
-    $("status-text").innerHTML = text;
+    setHtml("status-text", text);
     const err = $("error-text");
     const msg = (s.board && s.board.error ? String(s.board.error).replace(/_/g, " ") : "") || s.last_error;
     err.hidden = !msg;
@@ -299,7 +329,12 @@
     $("game-title").textContent = (s.title || board.title) + " · " + s.ruleset;
     let info = "Layout <code>" + s.layout + "</code> · rules <code>" + s.ruleset + "</code>";
     if (s.link) info += " · serial port <code>" + s.link + "</code>";
-    $("info").innerHTML = info;
+    setHtml("info", info);
+  }
+
+  function setHtml(id, html) {
+    const node = $(id);
+    if (node.innerHTML !== html) node.innerHTML = html;
   }
 
   // -- the hand: clicks and drags --------------------------------------------------------
