@@ -1,6 +1,6 @@
-"""End to end: whole games on the virtual board (the real firmware, firmware/main.py, under
-the MicroPython unix port), made only with lifts, places and OK through its control
-channel, the moves read from the link on a pseudo-terminal.
+"""End to end: whole games on the virtual board (PLATFORM's zuniboard.sim: the real
+firmware, firmware/main.py, under the MicroPython unix port), made only with lifts, places
+and OK through its control channel, the moves read from the link on its pseudo-terminal.
 
 Each gesture waits for the firmware's own "stable" event (the debounced position it gave
 the app), each move for its `move` frame on the link: no fixed sleeps. The 25-point
@@ -11,23 +11,23 @@ suite's time budget.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import queue
 import random
 import select
-import socket
-import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 import zuni
+from zuniboard import sim
 from zuniboard.mpy import MicroPythonMissing, micropython_executable
 
 REPO = Path(__file__).resolve().parent.parent
@@ -38,87 +38,42 @@ LAYOUTS = REPO / "hardware" / "layouts"
 FAST = {"scan_ms": 5, "debounce_scans": 2, "stable_ms": 40, "commit_ms": 80, "error_ms": 300, "chain_settle_ms": 400}
 
 
-def _free_port() -> int:
-    s = socket.socket()
-    s.bind(("127.0.0.1", 0))
-    port: int = s.getsockname()[1]
-    s.close()
-    return port
+class Board:
+    """PLATFORM's virtual board (zuniboard.sim) with the link read on its pty: the frames
+    the firmware sends (``move``, ``event``, ``hello``) arrive in ``link``."""
 
-
-class VirtualBoard:
-    """The firmware under the unix port with a control client and the link's pty."""
-
-    def __init__(self, layout: Path, ruleset: str, tmp: Path, occupied: list[str] | None = None) -> None:
+    def __init__(self, layout: Path, ruleset: str, pieces: str | set[str] = "empty") -> None:
         try:
-            exe = micropython_executable()
+            micropython_executable()
         except MicroPythonMissing as exc:
             pytest.skip(str(exc))
-        self.master, slave = os.openpty()
-        self.slave = slave
-        port = _free_port()
-        env = dict(os.environ, MICROPYPATH=os.pathsep.join([str(REPO / ".frozen"), str(REPO / "firmware" / "lib")]))
-        command = [str(exe), str(REPO / "firmware" / "main.py"), "--layout", str(layout), "--ruleset", ruleset]
-        command += ["--control", str(port), "--link", os.ttyname(slave), "--flash", str(tmp / "flash.img")]
-        if occupied:
-            command += ["--occupied", ",".join(occupied)]
-        self.proc = subprocess.Popen(command, cwd=REPO, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
-        deadline = time.monotonic() + 10
-        while True:
-            try:
-                self.sock = socket.create_connection(("127.0.0.1", port), timeout=10)
-                break
-            except OSError:
-                if time.monotonic() > deadline or self.proc.poll() is not None:
-                    raise RuntimeError("virtual board did not start: %s" % self._stderr()) from None
-                time.sleep(0.02)
-        self.control = self.sock.makefile("rw")
-        self.events: queue.Queue[dict[str, Any]] = queue.Queue()
-        self.replies: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.vb = sim.VirtualBoard(layout, ruleset, pieces=pieces)
         self.link: queue.Queue[tuple[str, str]] = queue.Queue()
-        self.hello = self._read_control()
-        self.points: list[str] = self.hello["points"]
-        self.occupied: set[str] = set(self.hello["occupied"])
         self._stop = False
-        threading.Thread(target=self._control_reader, daemon=True).start()
-        threading.Thread(target=self._link_reader, daemon=True).start()
+        self._fd = -1
+        self.vb.start()
+        self._open_link()
+        if pieces == "start":
+            self.occupied: set[str] = sim.start_position(ruleset)
+        else:
+            self.occupied = set() if pieces == "empty" else set(pieces)
         # The firmware reports its first stable position (even an empty board) once
         # stable_ms have passed: act only after the app has seen the start.
-        self.wait_stable()
+        self.vb.wait_stable(self.occupied, 10)
 
-    def _stderr(self) -> str:
-        if self.proc.poll() is None:
-            self.proc.kill()
-        _, err = self.proc.communicate(timeout=5)
-        return err.decode(errors="replace")[-3000:]
+    def _open_link(self) -> None:
+        self._fd = os.open(self.vb.port_path, os.O_RDWR | os.O_NOCTTY)
+        threading.Thread(target=self._link_reader, args=(self._fd,), daemon=True).start()
 
-    def _read_control(self) -> dict[str, Any]:
-        line = self.control.readline()
-        if not line:
-            raise RuntimeError("control channel closed")
-        data: dict[str, Any] = json.loads(line)
-        return data
-
-    def _control_reader(self) -> None:
-        while not self._stop:
-            try:
-                obj = self._read_control()
-            except (OSError, ValueError, RuntimeError):
-                return
-            if "reply" in obj:
-                self.replies.put(obj)
-            elif obj.get("event") in ("stable", "leds"):
-                self.events.put(obj)
-
-    def _link_reader(self) -> None:
+    def _link_reader(self, fd: int) -> None:
         buf = b""
         while not self._stop:
-            ready, _, _ = select.select([self.master], [], [], 0.2)
-            if not ready:
-                continue
             try:
-                data = os.read(self.master, 4096)
-            except OSError:
+                ready, _, _ = select.select([fd], [], [], 0.2)
+                if not ready:
+                    continue
+                data = os.read(fd, 4096)
+            except (OSError, ValueError):
                 return
             buf += data
             while b"\n" in buf:
@@ -132,51 +87,35 @@ class VirtualBoard:
                     continue
                 self.link.put((verb, body))
 
-    def close(self, power_cut: bool = False) -> None:
+    def close(self) -> None:
         self._stop = True
-        self.sock.close()
-        if self.proc.poll() is None:
-            if power_cut:
-                self.proc.kill()  # no clean shutdown: as a power cut
-            self.proc.terminate()
-            try:
-                self.proc.wait(timeout=5)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait()
-        self.proc.stdout.close()  # type: ignore[union-attr]
-        self.proc.stderr.close()  # type: ignore[union-attr]
-        os.close(self.master)
-        os.close(self.slave)
+        self.vb.close()
+        if self._fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._fd)
+
+    def power_cut(self) -> None:
+        """Kill the firmware and start it again: same flash, same pieces."""
+        self.vb.occupied = set(self.occupied)
+        self.vb.restart()
+        self.vb.wait_stable(self.occupied, 10)
 
     # -- the hand ---------------------------------------------------------------------
-    def command(self, text: str) -> dict[str, Any]:
-        self.control.write(text + "\n")
-        self.control.flush()
-        reply = self.replies.get(timeout=10)
-        assert reply.get("ok"), (text, reply)
-        return reply
-
-    def gesture(self, lift: list[str] = (), place: list[str] = ()) -> None:  # type: ignore[assignment]
-        """Lift and place pieces at once, then wait until the firmware reports the
-        position stable."""
+    def gesture(self, lift: Sequence[str] = (), place: Sequence[str] = ()) -> None:
+        """Lift and place pieces at once (a placed magnet chatters a little, as a reed
+        contact does), then wait until the firmware reports the position stable."""
         if lift:
-            self.command("lift " + " ".join(lift))
+            self.vb.lift(*lift)
             self.occupied -= set(lift)
-        if place:
-            self.command("place " + " ".join(place))
-            self.occupied |= set(place)
-        self.wait_stable()
+        for point in place:
+            self.vb.place(point)
+            self.vb.lift(point)
+            self.vb.place(point)
+            self.occupied.add(point)
+        self.vb.wait_stable(self.occupied, 10)
 
-    def wait_stable(self, timeout: float = 10) -> None:
-        deadline = time.monotonic() + timeout
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError("the board never reported %s stable" % sorted(self.occupied))
-            event = self.events.get(timeout=left)
-            if event.get("event") == "stable" and set(event["occupied"]) == self.occupied:
-                return
+    def press(self, button: str) -> None:
+        self.vb.press(button)
 
     def wait_link(self, verb: str, contains: str = "", timeout: float = 10) -> str:
         deadline = time.monotonic() + timeout
@@ -184,17 +123,20 @@ class VirtualBoard:
             left = deadline - time.monotonic()
             if left <= 0:
                 raise AssertionError("no %s %r frame on the link" % (verb, contains))
-            got, body = self.link.get(timeout=left)
+            try:
+                got, body = self.link.get(timeout=left)
+            except queue.Empty:
+                raise AssertionError("no %s %r frame on the link:\n%s" % (verb, contains, self.vb.log_tail())) from None
             if got == verb and contains in body:
                 return body
 
     def set_up(self, game: Any) -> None:
         names = game.geometry.names
         occ = game.occupancy()
-        want = [names[i] for i in range(len(names)) if occ[i]]
-        self.command("set " + " ".join(want))
-        self.occupied = set(want)
-        self.wait_stable()
+        want = {names[i] for i in range(len(names)) if occ[i]}
+        self.vb.set_occupied(want)
+        self.occupied = want
+        self.vb.wait_stable(want, 10)
 
 
 def _layout(board: str, tmp: Path, fast: bool) -> Path:
@@ -268,7 +210,7 @@ def _extendable(game: Any, move: Any) -> bool:
     return any(len(m.path) > len(path) and m.path[: len(path)] == path for m in game.legal_moves())
 
 
-def _play(board: VirtualBoard, ruleset: str, texts: list[str]) -> None:
+def _play(board: Board, ruleset: str, texts: list[str]) -> None:
     game = zuni.new_game(ruleset)
     board.set_up(game)
     for index, text in enumerate(texts):
@@ -280,7 +222,7 @@ def _play(board: VirtualBoard, ruleset: str, texts: list[str]) -> None:
         for lift, place in _gestures(game, move, index % 3):
             board.gesture(lift, place)
         if _extendable(game, move):
-            board.command("press ok")
+            board.press("ok")
         body = board.wait_link("move", " %d " % index)
         committed = game.parse_move(body.split()[2])
         if committed != move:
@@ -321,7 +263,7 @@ def test_full_game_with_lifts_and_places(ruleset: str, board_name: str, fast: bo
     for t in texts:
         game.push_text(t)
     assert game.is_game_over(), "the scripted game must be a whole game"
-    board = VirtualBoard(_layout(board_name, tmp, fast), ruleset, tmp)
+    board = Board(_layout(board_name, tmp, fast), ruleset)
     try:
         _play(board, ruleset, texts)
         body = board.wait_link("event", "over")
@@ -332,8 +274,8 @@ def test_full_game_with_lifts_and_places(ruleset: str, board_name: str, fast: bo
         board.close()
 
 
-def test_mistake_is_shown_and_restoring_recovers(tmp: Path) -> None:
-    board = VirtualBoard(LAYOUTS / "board25.json", "mosona", tmp)
+def test_mistake_is_shown_and_restoring_recovers() -> None:
+    board = Board(LAYOUTS / "board25.json", "mosona")
     try:
         game = zuni.new_game("mosona")
         board.set_up(game)
@@ -355,37 +297,30 @@ def test_mistake_is_shown_and_restoring_recovers(tmp: Path) -> None:
         board.close()
 
 
-def test_sliding_across_points_is_not_seen(tmp: Path) -> None:
-    board = VirtualBoard(LAYOUTS / "board25.json", "mosona", tmp)
+def test_sliding_across_points_is_not_seen() -> None:
+    board = Board(LAYOUTS / "board25.json", "mosona", pieces="start")
     try:
-        board.set_up(zuni.new_game("mosona"))
-        board.command("lift s3")
-        board.occupied.discard("s3")
-        board.wait_stable()
-        # The piece brushes over m4's neighbour m5 and away again faster than stable_ms,
-        # then lands: only the landing is ever reported.
-        board.command("place m5")
-        board.command("lift m5")
-        board.command("place m5")
-        board.occupied.add("m5")
-        board.wait_stable()
-        board.gesture(["m4"], [])
-        board.wait_link("move", " 0 s3xm4-m5 ")
+        _play(board, "mosona", ["s3xm4-m5"])
+        # PLATFORM's hand slides North's piece across the empty s3 on its way (for less
+        # than the stable time): only where it lands is ever seen.
+        hand = sim.Hand(board.vb, seed=3)
+        hand.slide("n5", "m4", via=["s3"])
+        board.occupied -= {"n5"}
+        board.occupied |= {"m4"}
+        board.vb.wait_stable(board.occupied, 10)
+        board.gesture(["m5"], [])
+        board.wait_link("move", " 1 n5xm5-m4 ")
     finally:
         board.close()
 
 
-def test_power_cut_then_the_game_resumes_from_the_journal(tmp: Path) -> None:
+def test_power_cut_then_the_game_resumes_from_the_journal() -> None:
     texts = ["s3xm4-m5", "n5xm5-m4", "m7xn6-n5"]
-    board = VirtualBoard(LAYOUTS / "board25.json", "mosona", tmp)
+    board = Board(LAYOUTS / "board25.json", "mosona")
     try:
         _play(board, "mosona", texts)
-        occupied = sorted(board.occupied)
-    finally:
-        board.close(power_cut=True)
-    # Power comes back with the pieces where they were: the journal's game goes on.
-    board = VirtualBoard(LAYOUTS / "board25.json", "mosona", tmp, occupied)
-    try:
+        # Power cut, and back with the pieces where they were: the journal's game goes on.
+        board.power_cut()
         hello = board.wait_link("hello")
         assert "moves=3" in hello, hello
         game = zuni.new_game("mosona")
@@ -395,7 +330,7 @@ def test_power_cut_then_the_game_resumes_from_the_journal(tmp: Path) -> None:
         for lift, place in _gestures(game, move, 2):
             board.gesture(lift, place)
         if _extendable(game, move):
-            board.command("press ok")
+            board.press("ok")
         board.wait_link("move", " 3 ")
     finally:
         board.close()
