@@ -365,6 +365,16 @@ class Database:
         self._live.pop(game_id, None)
         return record
 
+    def reopen_game(self, game_id: int) -> None:
+        """Clear a declared end (the board took back a resignation or an agreement):
+        the game is unfinished again, its moves unchanged."""
+        with self._write() as conn:
+            self._game_row(conn, game_id)
+            conn.execute(
+                "UPDATE games SET result = '*', termination = NULL, score = NULL, ended = NULL WHERE id = ?",
+                (game_id,),
+            )
+
     def take_back(self, game_id: int, moves_left: int) -> int:
         """Delete the moves from index ``moves_left`` on (a take-back on the board or the
         host: the link's "undo" event), in one transaction; returns how many went. A
