@@ -198,7 +198,9 @@ def test_take_back_of_the_computer_reply_and_the_players_move(board: VirtualBoar
             link.close()
 
 
-def test_resign_ends_the_game_on_the_board_and_in_the_log(board: VirtualBoard, tmp_path: Path) -> None:
+def test_resign_ends_the_game_on_the_board_and_in_the_log_and_back_takes_it_back(
+    board: VirtualBoard, tmp_path: Path
+) -> None:
     table = Table(board)
     with Database(tmp_path / "games.sqlite3") as db:
         session, ui, link = in_process(board, db)
@@ -209,6 +211,13 @@ def test_resign_ends_the_game_on_the_board_and_in_the_log(board: VirtualBoard, t
             record = db.get(session.db_game or 0)
             assert (record.result, record.termination) == ("north", "resign")
             assert link.state()["phase"] == "over"
+            # BACK on the board takes the resignation back: the game goes on, in the log too.
+            board.press("back")
+            pump_until(session, "the end taken back", lambda: not session.is_over())
+            assert db.get(session.db_game or 0).result == "*"
+            pump_until(session, "the computer's move", lambda: session.ai_sent, timeout=20.0)
+            computer_move(session, table)
+            assert db.get(session.db_game or 0).move_texts() == [m.text() for m in table.game.move_stack]
         finally:
             session.close()
             link.close()

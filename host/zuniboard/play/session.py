@@ -446,7 +446,10 @@ class PlaySession:
         elif kind == "takeback":
             if event.text.strip() == "end" and self.game is not None:
                 self.game.clear_agreement()
-                self.ui.message("takeback", "the board took back the end of the game")
+                if self.db_game is not None:
+                    self.db.reopen_game(self.db_game)
+                self._new_position()
+                self.ui.message("takeback", "the board took back the end of the game: play on")
             self.phase = "setup"
 
     def _reconcile(self) -> None:
@@ -529,9 +532,14 @@ class PlaySession:
         end, a reset that lost the journal, another host's new game)."""
         assert self.board_id is not None
         ruleset = self.link.ruleset or self.ruleset or "mosona"
+        with contextlib.suppress(LinkError):
+            ruleset = self.link.state(timeout=self.request_timeout).get("ruleset", ruleset)
         gid = self.db.board_game(self.board_id, game_id)
         if gid is not None:
-            self._sync_log(gid, moves)
+            try:
+                self._sync_log(gid, moves)
+            except RecordError as exc:
+                self.ui.message("error", "log: game #%d: %s" % (gid, exc))
             self._open_game(game_id, moves, self.db.get_ruleset(gid), gid)
             self.ui.message("info", "the board went back to game #%d" % gid)
         else:
