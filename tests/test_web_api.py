@@ -64,7 +64,7 @@ class Page:
         assert status == 200
         return state  # type: ignore[no-any-return]
 
-    def wait_state(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 6.0) -> dict[str, Any]:
+    def wait_state(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 15.0) -> dict[str, Any]:
         """Poll the state until ``predicate`` holds (the firmware acts after its debounce)."""
         deadline = time.monotonic() + timeout
         state = self.state()
@@ -305,6 +305,23 @@ def test_page_for_the_168_square_board(tmp_path: Path) -> None:
             page.ok("take", {"side": "south", "kind": "priest"})
             status, reply = page.post("place", {"point": "e1"})
             assert status == 409 and "e1 is already occupied" in reply["error"]
+
+
+def test_play_hook_serves_the_page(tmp_path: Path) -> None:
+    """`zuni play --sim` asks zuniboard.web.page.serve(board) for the page's address."""
+    from zuniboard.play.connect import browser_page
+    from zuniboard.web import page as web_page
+
+    with VirtualBoard("board25", pieces="start", flash=tmp_path / "f.img") as vb:
+        try:
+            url = browser_page(vb)
+            assert url is not None and url.startswith("http://127.0.0.1:")
+            with urllib.request.urlopen(url + "api/state", timeout=5) as r:
+                state = json.loads(r.read())
+            assert state["ruleset"] == "mosona" and len(state["pieces"]) == 24
+            assert state["link"] == vb.port_path
+        finally:
+            web_page.stop_all()
 
 
 def _free_port() -> int:

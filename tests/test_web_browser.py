@@ -92,7 +92,7 @@ def disks_shown(page: Page) -> dict[str, str]:
     return pairs
 
 
-def wait(predicate: Callable[[], Any], what: str, timeout: float = 8.0) -> Any:
+def wait(predicate: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
     deadline = time.monotonic() + timeout
     while True:
         value = predicate()

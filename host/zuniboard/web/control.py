@@ -40,6 +40,10 @@ class ControlClient:
         self.occupied: list[str] = []
         self.stable: list[str] | None = None
         self.frame = ""
+        # The board application's state (phase, turn, moves, result, error) where the
+        # firmware's control channel reports it (a "state" event, or the reply to
+        # "state?"); None where it does not.
+        self.status: dict[str, Any] | None = None
         self.closed = False
         self._replies: queue.Queue[dict[str, Any] | None] = queue.Queue()
         self._send_lock = threading.Lock()
@@ -64,7 +68,14 @@ class ControlClient:
         except OSError as exc:
             raise ControlError("cannot reach the virtual board's control channel at %s:%d: %s" % (host, port, exc))
         sock.settimeout(None)
-        return cls(sock, on_change, timeout)
+        client = cls(sock, on_change, timeout)
+        try:
+            reply = client.command("state?")
+        except ControlError:
+            pass  # a firmware whose control channel does not report the app's state
+        else:
+            client.status = {k: v for k, v in reply.items() if k not in ("reply", "ok")}
+        return client
 
     def close(self) -> None:
         self.closed = True
@@ -132,5 +143,7 @@ class ControlClient:
             self.stable = list(msg.get("occupied") or [])
         elif event == "leds":
             self.frame = str(msg.get("frame", ""))
+        elif event == "state":
+            self.status = {k: v for k, v in msg.items() if k != "event"}
         if self.on_change is not None:
             self.on_change(event)

@@ -200,6 +200,7 @@ class SimController:
                 "leds": leds,
                 "sensors": list(self.control.occupied),
                 "stable": self.control.stable,
+                "board": self.control.status,
                 "last_error": self.last_error,
             }
             state.update(self.world.as_json())
