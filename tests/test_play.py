@@ -22,6 +22,7 @@ from test_play_helpers import zuni as run_zuni
 
 import zuni
 from zuniboard.ai import GreedyPlayer
+from zuniboard.cli import main as cli_main
 from zuniboard.link import BoardLink
 from zuniboard.mpy import MicroPythonMissing, micropython_executable
 from zuniboard.paths import HARDWARE_DIR
@@ -449,7 +450,7 @@ def test_back_button_takes_back_and_the_computer_plays_again_once_set_up(board: 
             link.close()
 
 
-def test_bad_input_is_refused_before_any_board_is_touched(tmp_path: Path) -> None:
+def test_bad_input_is_refused_before_any_board_is_touched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = str(tmp_path / "games.sqlite3")
     for args, message in (
         (["--west", "ai:1"], "--west ai:1: mosona has no west seat (seats: south, north)"),
@@ -458,6 +459,7 @@ def test_bad_input_is_refused_before_any_board_is_touched(tmp_path: Path) -> Non
         (["--south", "robot"], "--south: player 'robot': say human, ai or ai:LEVEL"),
         (["--resume", "--ruleset", "kolowis"], "--resume goes on with the logged game's ruleset"),
     ):
-        out = run_zuni("play", "--db", db, *args)
-        assert out.returncode == 2 and message in out.stderr, (args, out.stderr)
-        assert "virtual board" not in out.stdout
+        assert cli_main(["play", "--db", db, *args]) == 2, args
+        out = capsys.readouterr()
+        assert message in out.err, (args, out.err)
+        assert "virtual board" not in out.out

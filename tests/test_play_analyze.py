@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from test_play_helpers import zuni as run_zuni
 
 import zuni
 from zuniboard.ai import RandomPlayer
+from zuniboard.cli import main as cli_main
 from zuniboard.records.db import Database
 
 
@@ -50,17 +52,18 @@ def test_analyze_judges_every_move_in_text_and_json(tmp_path: Path) -> None:
         assert r["loss"] == (0 if not r["better"] else r["best_score"] - r["score"])
 
 
-def test_analyze_a_range_and_bad_input(tmp_path: Path) -> None:
+def test_analyze_a_range_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "games.sqlite3"
     gid, moves = _logged_game(db, 4)
-    out = run_zuni("analyze", str(gid), "--db", str(db), "--nodes", "200", "--moves", "2-3")
-    assert out.returncode == 0, out.stderr
-    assert [line.split(" ")[0] for line in out.stdout.splitlines()[1:-1]] == ["2.", "3."]
+    assert cli_main(["analyze", str(gid), "--db", str(db), "--nodes", "200", "--moves", "2-3"]) == 0
+    out = capsys.readouterr().out
+    assert [line.split(" ")[0] for line in out.splitlines()[1:-1]] == ["2.", "3."]
     for args, message in (
         (["99"], "no game 99"),
         (["x"], "game 'x'"),
         ([str(gid), "--moves", "7-9"], "the game has moves 1-4"),
         ([str(gid), "--time", "0"], "--time 0"),
     ):
-        bad = run_zuni("analyze", *args, "--db", str(db))
-        assert bad.returncode == 2 and message in bad.stderr, (args, bad.stderr)
+        assert cli_main(["analyze", *args, "--db", str(db)]) == 2, args
+        err = capsys.readouterr().err
+        assert message in err, (args, err)
