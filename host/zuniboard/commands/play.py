@@ -3,8 +3,10 @@
 The board is found by itself (a Pico answering on USB), or named with --port, or the
 virtual board is started with --sim; with no board plugged in, the virtual board is
 used. Each side is `human` or `ai:LEVEL` (1-5). Moves are made on the board; the
-computer's moves are shown on the board's LEDs for you to carry out. Every game and
-move goes to the game log (`zuni log`) as it happens.
+computer's moves are shown on the board's LEDs for you to carry out. On the virtual
+board you may also type a move (e.g. s3xm4-m5): the terminal's hand makes it, and it
+carries out the computer's moves too (not with --manual). Every game and move goes to
+the game log (`zuni log`) as it happens.
 
 Keys while playing: h hint, u take back, r resign, d draw, c end by counting,
 n new game (after the end), q quit. `zuni play --resume` goes on with the last
