@@ -16,6 +16,7 @@ play: $(STAMP)
 	$(BIN)/zuni play $(ARGS)
 
 test: $(STAMP)
+	sh tools/ensure_browser.sh
 	$(BIN)/python -m pytest $(ARGS)
 
 setup: $(STAMP)
