@@ -145,6 +145,7 @@ def point(page: Page, name: str) -> Any:
     return page.locator('#board .hit[data-point="%s"]' % name)
 
 
+@pytest.mark.slow
 def test_play_the_opening_by_clicking(browser: Browser, sim: tuple[VirtualBoard, WebServer], tmp_path: Path) -> None:
     board, web = sim
     page = open_page(browser, web, viewport={"width": 1280, "height": 860})
@@ -259,10 +260,14 @@ def test_square_board_page(browser: Browser, tmp_path: Path) -> None:
             game = zuni.new_game("awithlaknakwe")
             wait_leds(page, idle_picture(game), "South's movable warriors")
             assert page.locator('#tray .chip[aria-label="south priest"]').count() == 1
-            point(page, "g1").click()
+            # By keyboard this time: Tab to a point, Enter lifts its disk or puts one down.
+            point(page, "g1").focus()
+            page.keyboard.press("Enter")
             lit = wait_page_matches_firmware(page, vb, lambda lit: lit.get("g1") == "#0028ff")
             assert lit["g1"] == "#0028ff" and lit["f2"] == "#00ff00" and lit["h2"] == "#00ff00"
-            point(page, "f2").click()
+            assert page.get_attribute('#board .hit[data-point="g1"]', "aria-label") == "g1: empty"
+            point(page, "f2").focus()
+            page.keyboard.press("Enter")
             game.push_text("g1-f2")
             wait_leds(page, idle_picture(game), "the firmware to commit g1-f2")
             shot(page, tmp_path, "awithlaknakwe-desktop.png")

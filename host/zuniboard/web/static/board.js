@@ -122,7 +122,17 @@
         ? el("rect", { class: "hit", x: p.x - 0.5, y: p.y - 0.5, width: 1, height: 1 }, hitLayer)
         : el("circle", { class: "hit", cx: p.x, cy: p.y, r: 0.45 }, hitLayer);
       h.setAttribute("data-point", n);
+      h.setAttribute("tabindex", "0");
+      h.setAttribute("role", "button");
+      h.setAttribute("aria-label", "point " + n);
       h.addEventListener("pointerdown", (e) => pointDown(e, n));
+      // Keyboard: Tab to a point, Enter or Space lifts its disk or puts one down there.
+      h.addEventListener("keydown", (e) => {
+        if (e.key !== "Enter" && e.key !== " ") return;
+        e.preventDefault();
+        const piece = state && state.pieces[n];
+        click(piece ? { source: "board", point: n, piece: piece } : { source: "point", point: n, piece: null });
+      });
       hits[n] = h;
     });
     if (state) render(state);
@@ -253,7 +263,11 @@
       }
     }
 
-    for (const n of board.names) hits[n].classList.toggle("target", s.hand.length > 0 && !s.pieces[n]);
+    for (const n of board.names) {
+      hits[n].classList.toggle("target", s.hand.length > 0 && !s.pieces[n]);
+      const piece = s.pieces[n];
+      hits[n].setAttribute("aria-label", n + (piece ? ": " + piece.side + " " + piece.kind : ": empty"));
+    }
 
     const panels = JSON.stringify([s.hand, s.tray, selected]);
     if (panels !== drawnPanels) {
@@ -310,7 +324,8 @@
     const onBoard = Object.keys(s.pieces).length;
     const lit = board.names.filter((n) => s.leds[n] && s.leds[n] !== "#000000").length;
     let text = "<b>" + onBoard + "</b> disks on the board, <b>" + s.hand.length + "</b> in your hand, <b>" + s.tray.length + "</b> beside it. ";
-    text += lit ? lit + " lights on." : "All lights off.";
+    text += lit ? lit + (lit === 1 ? " light" : " lights") + " on." : "All lights off.";
+    if (!s.connected) text = "<b>The virtual board is not running</b> (restarting?): the page reconnects by itself.<br>" + text;
     if (s.board) {
       const st = s.board;
       const bits = [];
