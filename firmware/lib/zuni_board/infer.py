@@ -54,14 +54,11 @@ class Footprint:
         self.move = move
         kind = move.kind
         path = move.path
-        self.drop = kind == DROP
-        self.jump = kind == JUMP
         origin = path[0] if (kind == STEP or kind == JUMP) else -1
         dest = path[-1] if path else -1
         self.origin = origin
         self.dest = dest
         captures = move.captures
-        self.captures = captures
         n = 0
         if origin >= 0 and origin != dest:
             n = 1
@@ -70,6 +67,19 @@ class Footprint:
                 n += 1
         self.n_gone = n
         self.add = dest if (dest >= 0 and not occ[dest]) else -1
+
+    # Read from the move rather than stored: a footprint holds as little as it can.
+    @property
+    def captures(self):
+        return self.move.captures
+
+    @property
+    def drop(self):
+        return self.move.kind == DROP
+
+    @property
+    def jump(self):
+        return self.move.kind == JUMP
 
     def may_empty(self, p):
         return p == self.origin or p in self.captures
@@ -113,8 +123,10 @@ class Footprint:
         """True when the changes ``gone``/``added`` are this move, half made or done."""
         if len(added) > 1:
             return False
+        origin = self.origin
+        captures = self.move.captures
         for p in gone:
-            if p != self.origin and p not in self.captures:
+            if p != origin and p not in captures:
                 return False
         if added:
             # ``added`` points were empty before, so only a landing point will do.
@@ -122,7 +134,7 @@ class Footprint:
                 return False
             # A piece on a landing point while the origin is still covered would be a
             # second piece: not this move.
-            if not self.drop and self.origin not in gone:
+            if origin >= 0 and origin not in gone:
                 return False
         return True
 
