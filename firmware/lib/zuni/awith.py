@@ -57,6 +57,7 @@ P_BOARD = const(2)
 P_GONE = const(3)
 PRIEST_STATES = ("none", "hand", "board", "gone")
 
+N_SQUARES = const(168)
 _GONE = const(255)  # an empty slot of _pcs
 _PRIEST_SLOT = const(6)
 SIDE_LETTERS = "swne"  # SOUTH, WEST, NORTH, EAST, as in the `order` option
@@ -106,21 +107,36 @@ _NAMES = (
 # fmt: on
 
 
+def _squares():
+    """(index, c, r) of every square, in point order."""
+    i = 0
+    for r in range(-1, 13):
+        for c in range(-1, 13):
+            if on_board(c, r):
+                yield i, c, r
+                i += 1
+
+
+class SquaresGeometry(Geometry):
+    """The 168 squares. ``coords`` are made on first use: the board never draws, and
+    168 pairs cost 7 KB of a 64-bit port's heap (3 KB on the Pico)."""
+
+    def _make_coords(self):
+        coords = [None] * N_SQUARES  # type: list
+        for i, c, r in _squares():
+            coords[i] = (c, r)
+        return tuple(coords)
+
+
 def _build():
     # Built with as few temporaries as possible: on the board, holes left between the
     # objects that stay would fragment the heap for the whole game.
     names = _NAMES
     n = len(names)
-    coords = [None] * n  # type: list
     # grid[(r + 1) * 14 + (c + 1)] = 1 + index of square (c, r), 0 off the board.
     grid = bytearray(196)
-    i = 0
-    for r in range(-1, 13):
-        for c in range(-1, 13):
-            if on_board(c, r):
-                coords[i] = (c, r)
-                i += 1
-                grid[(r + 1) * 14 + c + 1] = i
+    for i, c, r in _squares():
+        grid[(r + 1) * 14 + c + 1] = i + 1
 
     def at(c, r):
         if -1 <= c <= 12 and -1 <= r <= 12:
@@ -128,14 +144,11 @@ def _build():
         return -1
 
     # One table per direction: NB[d][p] is the square next to p in direction d, or -1.
-    nb = []
     zeros = bytes(2 * n)
-    for d in range(8):
-        table = array("h", zeros)
-        for p in range(n):
-            c, r = coords[p]
-            table[p] = at(c + _DC[d], r + _DR[d])
-        nb.append(table)
+    nb = [array("h", zeros) for _ in range(8)]
+    for i, c, r in _squares():
+        for d in range(8):
+            nb[d][i] = at(c + _DC[d], r + _DR[d])
     homes = {
         SOUTH: tuple(at(c, -1) for c in range(3, 9)),
         NORTH: tuple(at(c, 12) for c in range(3, 9)),
@@ -144,13 +157,12 @@ def _build():
     }
     # No lines: a square board is drawn as its squares (coords), and the diagonal trails
     # cross every square the same way; listing them would cost 4 KB of board RAM.
-    geometry = Geometry("squares", names, tuple(coords), (), (), homes)
+    geometry = SquaresGeometry("squares", names, SquaresGeometry._make_coords(None), (), (), homes)
     return geometry, tuple(nb)
 
 
 GEOMETRY, NB = _build()
 NAMES = GEOMETRY.names
-N_SQUARES = const(168)
 HOMES = GEOMETRY.homes
 # The home a side's pieces aim for (and score on): the opposite side's home.
 TARGET = (NORTH, EAST, SOUTH, WEST)
@@ -235,8 +247,8 @@ class AwithGame(Game):
         self.sides = (SOUTH, WEST, NORTH, EAST) if four else (SOUTH, NORTH)
         order = tuple(SIDE_LETTERS.index(ch) for ch in ruleset["order"])
         self.order = order if four else (SOUTH, NORTH)
-        # The counter lives in 3 bytes of the undo record and the key; no game lasts that long.
-        self.quiet_limit = min(ruleset.get_int("quiet"), 0xFFFFFF)
+        # The counter lives in 2 bytes of the undo record; no game lasts that long.
+        self.quiet_limit = min(ruleset.get_int("quiet"), 0xFFFF)
         self.arrivals = ruleset["scoring"] == "captures+arrivals"
         # Custody directions: the diagonals, and with custody=all the orthogonals too.
         self._orth = ruleset["custody"] == "all"
@@ -259,6 +271,14 @@ class AwithGame(Game):
             nxt[NORTH] = SOUTH
             first = NORTH if ruleset["first"] == "north" else SOUTH
         self._next = bytes(nxt)
+        prev = bytearray(4)
+        s = first
+        while True:  # round the cycle of turns from the first
+            prev[nxt[s]] = s
+            s = nxt[s]
+            if s == first:
+                break
+        self._prev = bytes(prev)
         self._movers = tuple(movers)
         board = bytearray(N_SQUARES)
         Game.__init__(self, ruleset, GEOMETRY, board, first)
@@ -274,15 +294,14 @@ class AwithGame(Game):
         self.prs = bytearray(4)
         self.quiet = 0
         self.taken = bytearray(2)
-        # Room for a long game's history from the start. On the board's heap a list or
-        # bytearray that doubles as the game goes on needs ever larger free runs, which
-        # the moves kept in the history (scattered among the discarded ones) break up: a
-        # 4-player game then needed a 360 KB heap instead of 116 KB. An emptied list keeps
-        # its room under MicroPython. 512 moves: 4 KB on a 64-bit port, 2 KB on the Pico.
-        self._ustack = bytearray(4096)  # undo records, see push()
-        stack = [None] * 512
+        # The history (packed by MoveStack, about 6 bytes a move) and the undo records
+        # (push(), 3 bytes a move) get their room for 512 moves now, while the heap is
+        # not yet fragmented: a buffer that doubles late in a game needs one free run its
+        # size, which the scattered moves of the game break up.
+        stack = [None] * 512  # an emptied list keeps its room under MicroPython
         del stack[:]
         self.move_stack = stack
+        self._ustack = bytearray(1536)
         self._utop = 0
 
     # -- hand-made positions ------------------------------------------------
@@ -357,7 +376,7 @@ class AwithGame(Game):
         if game.combined and turn_side not in (SOUTH, NORTH):
             raise ZuniError("with teams=combined the turn is a team: 'south' (south+east) or 'north' (north+west)")
         game.turn = turn_side
-        if not isinstance(quiet, int) or quiet < 0 or quiet >= 1 << 24:
+        if not isinstance(quiet, int) or quiet < 0 or quiet > 0xFFFF:
             raise ZuniError("bad quiet counter %r (a count >= 0)" % (quiet,))
         game.quiet = quiet
         for t in (0, 1):
@@ -504,24 +523,19 @@ class AwithGame(Game):
         board = self.board
         kind = move.kind
         caps = move.captures
-        # Undo record, on one byte stack for the whole game (a few bytes per move instead
-        # of an object): turn, quiet (3 bytes: the counter never passes quiet=N), the
-        # priest states, then (code, slot) of each capture.
+        # Undo record, on one byte stack for the whole game: the quiet counter (2 bytes),
+        # the four priest states (2 bits each), then (code, slot) of each capture. The
+        # turn before is _prev[turn].
         i = self._utop
         rec = self._ustack
-        if i + 8 + 2 * len(caps) > len(rec):
+        if i + 3 + 2 * len(caps) > len(rec):
             rec.extend(bytes(len(rec)))
-        rec[i] = self.turn
         q = self.quiet
-        rec[i + 1] = q & 255
-        rec[i + 2] = (q >> 8) & 255
-        rec[i + 3] = q >> 16
+        rec[i] = q & 255
+        rec[i + 1] = q >> 8
         prs = self.prs
-        rec[i + 4] = prs[0]
-        rec[i + 5] = prs[1]
-        rec[i + 6] = prs[2]
-        rec[i + 7] = prs[3]
-        i += 8
+        rec[i + 2] = prs[0] | (prs[1] << 2) | (prs[2] << 4) | (prs[3] << 6)
+        i += 3
         quiet = True
         if kind == STEP:
             o = move.path[0]
@@ -602,16 +616,17 @@ class AwithGame(Game):
         kind = move.kind
         caps = move.captures
         rec = self._ustack
-        top = self._utop - 8 - 2 * len(caps)
+        top = self._utop - 3 - 2 * len(caps)
         self._utop = top
-        i = top + 8
+        i = top + 3
+        turn = self._prev[self.turn]
         for e in caps:
             code = rec[i]
             board[e] = code
             self._pcs[piece_side(code)][rec[i + 1]] = e
             i += 2
         if caps:
-            self.taken[TEAM[rec[top]]] -= len(caps)
+            self.taken[TEAM[turn]] -= len(caps)
         if kind == STEP:
             o = move.path[0]
             d = move.path[1]
@@ -631,13 +646,14 @@ class AwithGame(Game):
             code = board[d]
             board[d] = 0
             self._pcs[piece_side(code)][_PRIEST_SLOT] = _GONE
-        self.turn = rec[top]
-        self.quiet = rec[top + 1] | (rec[top + 2] << 8) | (rec[top + 3] << 16)
+        self.turn = turn
+        self.quiet = rec[top] | (rec[top + 1] << 8)
+        packed = rec[top + 2]
         prs = self.prs
-        prs[0] = rec[top + 4]
-        prs[1] = rec[top + 5]
-        prs[2] = rec[top + 6]
-        prs[3] = rec[top + 7]
+        prs[0] = packed & 3
+        prs[1] = (packed >> 2) & 3
+        prs[2] = (packed >> 4) & 3
+        prs[3] = packed >> 6
         self._declared = None
         return move
 
@@ -691,7 +707,7 @@ class AwithGame(Game):
 
     def _state_bytes(self):
         q = self.quiet
-        return bytes((self.turn, q & 255, (q >> 8) & 255, q >> 16)) + bytes(self.prs) + bytes(self.taken)
+        return bytes((self.turn, q & 255, q >> 8)) + bytes(self.prs) + bytes(self.taken)
 
     def copy(self):
         game = AwithGame(self.ruleset)
