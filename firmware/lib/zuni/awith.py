@@ -122,10 +122,14 @@ class SquaresGeometry(Geometry):
     168 pairs cost 7 KB of a 64-bit port's heap (3 KB on the Pico)."""
 
     def _make_coords(self):
-        coords = [None] * N_SQUARES  # type: list
-        for i, c, r in _squares():
-            coords[i] = (c, r)
-        return tuple(coords)
+        return _coords()
+
+
+def _coords():
+    coords = [None] * N_SQUARES  # type: list
+    for i, c, r in _squares():
+        coords[i] = (c, r)
+    return tuple(coords)
 
 
 def _build():
@@ -157,7 +161,7 @@ def _build():
     }
     # No lines: a square board is drawn as its squares (coords), and the diagonal trails
     # cross every square the same way; listing them would cost 4 KB of board RAM.
-    geometry = SquaresGeometry("squares", names, SquaresGeometry._make_coords(None), (), (), homes)
+    geometry = SquaresGeometry("squares", names, _coords(), (), (), homes)
     return geometry, tuple(nb)
 
 
