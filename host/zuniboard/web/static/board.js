@@ -84,8 +84,8 @@
     // A long line board on a phone held upright: turn it a quarter (North to the right).
     rotated = wide && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
     document.body.classList.toggle("wide", wide && !rotated);
-    const pad = squares ? 0.75 : 0.7;
-    unit = squares ? { disk: 0.36, glow: 0.52 } : { disk: 0.3, glow: 0.47 };
+    const pad = squares ? 0.62 : 0.7;
+    unit = squares ? { disk: 0.34, glow: 0.64 } : { disk: 0.3, glow: 0.52 };
     const w = (rotated ? b.maxY - b.minY : b.maxX - b.minX) + 2 * pad;
     const h = (rotated ? b.maxX - b.minX : b.maxY - b.minY) + 2 * pad;
     const map = (x, y) =>
@@ -175,8 +175,8 @@
       const grad = el("radialGradient", { id: "glow-" + key }, defs);
       const c = "#" + key;
       el("stop", { offset: "0%", "stop-color": c, "stop-opacity": 1 }, grad);
-      el("stop", { offset: "45%", "stop-color": c, "stop-opacity": 0.9 }, grad);
-      el("stop", { offset: "75%", "stop-color": c, "stop-opacity": 0.35 }, grad);
+      el("stop", { offset: "55%", "stop-color": c, "stop-opacity": 0.95 }, grad);
+      el("stop", { offset: "78%", "stop-color": c, "stop-opacity": 0.5 }, grad);
       el("stop", { offset: "100%", "stop-color": c, "stop-opacity": 0 }, grad);
     }
     return "url(#glow-" + key + ")";
@@ -238,8 +238,8 @@
       const k = Math.sqrt(m / 255);
       const full = (v) => Math.round((v * 255) / m);
       g.setAttribute("fill", glowPaint(full(r), full(gg), full(b)));
-      g.setAttribute("opacity", (0.42 + 0.58 * k).toFixed(2));
-      g.setAttribute("r", (unit.glow * (0.72 + 0.28 * k)).toFixed(3));
+      g.setAttribute("opacity", (0.55 + 0.45 * k).toFixed(2));
+      g.setAttribute("r", (unit.glow * (0.8 + 0.2 * k)).toFixed(3));
     }
 
     const present = new Set();
