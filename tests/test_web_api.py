@@ -227,6 +227,15 @@ def test_malformed_bodies(page: Page) -> None:
     assert status == 413
 
 
+def test_setup_of_other_rules_of_the_same_board(page: Page) -> None:
+    reply = page.ok("setup", {"ruleset": "kolowis size=short"})
+    assert len(reply["placed"]) == 24
+    state = page.state()
+    assert state["ruleset"] == "kolowis size=short" and state["title"] == "Kolowis Awithlaknannai"
+    assert page.get("api/board")[1]["ruleset"] == "kolowis size=short"
+    assert len(state["pieces"]) == 24 and state["tray"] == []
+
+
 def test_buttons_reach_the_firmware(page: Page) -> None:
     page.ok("setup")
     game = zuni.new_game("mosona")

@@ -98,9 +98,11 @@ class SimController:
                 % (self.ruleset, self.control.layout, len(self.control.points))
             )
         self._homes = World.home_points(self.ruleset)
+        self._hint: dict[str, tuple[str, str]] = {}
         # Disks stand where the sensors see magnets (the start position's disks where
         # they fit); the rest of the set lies in the tray.
         self.world = World.for_ruleset(self.ruleset, on_board=False)
+        self._hint = self.world.start_hint(self.ruleset)
         self._follow()
         self._stop = False
         self._events = threading.Event()
@@ -152,15 +154,30 @@ class SimController:
             self._bump()
             return
 
+    def _adopt(self, ruleset: str) -> None:
+        """Play ``ruleset`` from now on (same board): its title, its disks, its start position."""
+        self.ruleset = str(zuni.new_game(ruleset).ruleset)
+        self.board = board_description(self.ruleset, self.control.layout)
+        self._homes = World.home_points(self.ruleset)
+        self._hint = self.world.start_hint(self.ruleset)
+        self.world.restock(self.ruleset)
+
     def _follow(self) -> None:
-        """Sensor changes that did not come through this server move disks in the world."""
+        """Sensor changes that did not come through this server move disks in the world;
+        a new game of other rules on the board (where the firmware reports its state)
+        brings its disks."""
+        status = self.control.status
+        if status and status.get("ruleset") and status["ruleset"] != self.ruleset:
+            try:
+                self._adopt(str(status["ruleset"]))
+            except (zuni.ZuniError, ValueError):
+                pass  # rules this host does not know: keep drawing the board as it is
         sensed = list(self.control.occupied)
         mine = self.world.occupied()
         if sensed != mine:
             emptied = [p for p in mine if p not in sensed]
             filled = [p for p in sensed if p not in mine]
-            hint = self.world.start_hint(self.ruleset)
-            self.world.follow(emptied, filled, hint, self._homes, time.monotonic())
+            self.world.follow(emptied, filled, self._hint, self._homes, time.monotonic())
 
     def _bump(self) -> None:
         with self.changed:
@@ -184,12 +201,12 @@ class SimController:
     # -- state --------------------------------------------------------------------
     def state(self) -> dict[str, Any]:
         with self.lock:
-            names = self.board["names"]
+            # The frame lists the points in the firmware's order (its hello says which).
+            names = self.control.points or self.board["names"]
             frame = self.control.frame
             leds = {}
             for i, name in enumerate(names):
-                hexrgb = frame[6 * i : 6 * i + 6] or "000000"
-                leds[name] = "#" + hexrgb
+                leds[name] = "#" + (frame[6 * i : 6 * i + 6] or "000000")
             state: dict[str, Any] = {
                 "seq": self.seq,
                 "connected": not self.control.closed,
@@ -296,9 +313,7 @@ class SimController:
                 )
         with self.lock:
             if ruleset is not None:
-                self.ruleset = str(zuni.new_game(ruleset).ruleset)
-                self.board = board_description(self.ruleset, self.control.layout)
-                self._homes = World.home_points(self.ruleset)
+                self._adopt(ruleset)
             world = self.world
             for piece in list(world.hand):
                 world.discard(piece.id)
