@@ -131,6 +131,26 @@ def test_spi1_pins_are_checked_against_spi1():
         Layout.from_dict(d)
 
 
+def test_the_spi_mosi_pin_is_reserved():
+    # machine.SPI gives the SPI block a MOSI pin even though the chain needs none:
+    # GP19 on SPI0, GP11 on SPI1. No other field may have it.
+    _fails(lambda d: d["buttons"].update({"ok": 19}), "buttons.ok: GP19 is already used by SPI0's MOSI")
+    _fails(lambda d: d["leds"].update({"pin": 19}), "leds.pin: GP19 is already used by SPI0's MOSI")
+    _fails(lambda d: d["sensors"]["pins"].update({"latch": 19}), "sensors.pins.latch: GP19 is already used by SPI0")
+    d = _small()
+    d["sensors"]["spi"] = 1
+    d["sensors"]["pins"] = {"sck": 14, "data": 8, "latch": 9}
+    d["buttons"] = {"ok": 11}
+    with raises(LayoutError, "buttons.ok: GP11 is already used by SPI1's MOSI"):
+        Layout.from_dict(d)
+    d["buttons"] = {"ok": 19}
+    eq(Layout.from_dict(d).buttons, {"ok": 19}, "GP19 is free when the chain is on SPI1")
+    d = _small()
+    d["sensors"] = {"type": "matrix", "rows": [19, 3, 4], "cols": [11, 6, 7, 8]}
+    d["buttons"] = {}
+    eq(Layout.from_dict(d).sensors["rows"], [19, 3, 4], "a matrix claims no SPI pin")
+
+
 def test_matrix_sensors():
     d = _small()
     d["sensors"] = {"type": "matrix", "rows": [2, 3, 4], "cols": [5, 6, 7, 8], "active_low": True}

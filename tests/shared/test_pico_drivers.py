@@ -496,6 +496,10 @@ def test_make_sensors_hc165_spi_mode_and_pins():
     eq(kw["firstbit"], 0, "MSB first")
     eq(kw["sck"].id, 18, "sck pin")
     eq(kw["miso"].id, 16, "data pin")
+    eq(kw["mosi"].id, 19, "SPI0's MOSI named, the pin the layout loader reserves")
+    m = FakeMachine()
+    pico.make_sensors({"type": "hc165", "count": 8, "spi": 1, "pins": {"sck": 10, "data": 8, "latch": 9}}, m)
+    eq([x for x in m.made if x[0] == "SPI"][0][2]["mosi"].id, 11, "SPI1's MOSI")
     eq(kw["baudrate"], 1000000, "default baud rate")
     eq(chain.read(), bytearray(32), "all inputs high: nothing closed")
 

@@ -23,6 +23,11 @@ PICO_PINS = tuple(range(0, 23)) + (26, 27, 28)
 # 74HC165 chain needs SCK and RX (the chain's serial output, "data"); TX is unused.
 SPI_SCK = ((2, 6, 18, 22), (10, 14, 26))
 SPI_RX = ((0, 4, 16, 20), (8, 12, 28))
+# machine.SPI on the rp2 port always gives a TX (MOSI) pin to the SPI block: the one
+# passed as mosi=, else the port's default, GP19 on SPI0 and GP11 on SPI1. The chain
+# leaves it unconnected, but it is no longer a free GPIO (make_sensors passes it
+# explicitly), so the loader reserves it.
+SPI_MOSI = (19, 11)
 
 SENSOR_TYPES = ("hc165", "matrix")
 LED_TYPES = ("ws2812", "sk6812")
@@ -241,6 +246,8 @@ def _sensors(s, used):
             raise LayoutError("sensors.count: %d is not a multiple of 8 (each 74HC165 has 8 inputs)" % count)
         spi = _int(s.get("spi", 0), "sensors.spi", 0, 1)
         pins = _dict(s.get("pins"), "sensors.pins")
+        # Reserved before the pins, so that a latch on it is the field named.
+        _use(SPI_MOSI[spi], "SPI%d's MOSI (machine.SPI claims it; the chain leaves it unconnected)" % spi, used)
         _check_keys(pins, ("sck", "data", "latch"), "sensors.pins.")
         for key in ("sck", "data", "latch"):
             if key not in pins:

@@ -238,6 +238,8 @@ def make_sensors(cfg, machine=None):
     m = _machine(machine)
     Pin = m.Pin
     if cfg["type"] == "hc165":
+        from zuni_board.layout import SPI_MOSI
+
         pins = cfg["pins"]
         latch = Pin(pins["latch"], Pin.OUT, value=1)
         spi = m.SPI(
@@ -249,6 +251,9 @@ def make_sensors(cfg, machine=None):
             firstbit=m.SPI.MSB,
             sck=Pin(pins["sck"]),
             miso=Pin(pins["data"]),
+            # The SPI takes a MOSI pin whether given or not: name the one the layout
+            # loader reserved, rather than rely on the port's default.
+            mosi=Pin(SPI_MOSI[cfg["spi"]]),
         )
         return HC165Chain(spi, latch, cfg["count"], cfg.get("active_low", True))
     if cfg["type"] == "matrix":
