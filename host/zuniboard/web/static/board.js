@@ -51,7 +51,9 @@
   }
 
   // Actions run one after another, in the order the person made them.
+  let inflight = 0;
   function api(path, body) {
+    inflight++;
     const run = () =>
       fetch("/api/" + path, {
         method: "POST",
@@ -65,7 +67,7 @@
         }
         return j;
       });
-    const p = queue.then(run);
+    const p = queue.then(run).finally(() => inflight--);
     queue = p.catch(() => {});
     return p;
   }
@@ -213,6 +215,12 @@
 
   // -- rendering a state ---------------------------------------------------------------
   function render(s) {
+    if (board && (s.layout !== board.layout || s.ruleset !== board.ruleset)) {
+      // Other rules, or another board behind the same address: draw it anew.
+      state = s;
+      loadBoard();
+      return;
+    }
     state = s;
     document.body.dataset.seq = s.seq;
     const pill = $("link-state");
@@ -466,7 +474,8 @@
     if (d.source === "board") {
       api("lift", { point: d.point }).catch(() => {});
     } else if (d.source === "point") {
-      if (state && state.hand.length) api("place", { point: d.point, piece: selected }).catch(() => {});
+      // A lift still on its way counts: the disk will be in the hand when this arrives.
+      if ((state && state.hand.length) || inflight) api("place", { point: d.point, piece: selected }).catch(() => {});
       else toast("Your hand is empty: click a disk to lift it first");
     } else if (d.source === "hand") {
       selected = d.piece.id;
@@ -497,24 +506,30 @@
     };
   }
 
-  fetch("/api/board")
-    .then((r) => r.json())
-    .then((b) => {
-      board = b;
-      $("game-title").textContent = b.title + " · " + b.ruleset;
-      document.title = b.title + " · zuniboard virtual board";
-      draw();
-      let lastRot = rotated;
-      window.addEventListener("resize", () => {
-        const b2 = bounds();
-        const wide = b2.maxX - b2.minX > 2 * (b2.maxY - b2.minY);
-        const want = wide && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
-        if (want !== lastRot) {
-          lastRot = want;
-          draw();
-        }
-      });
-      connect();
-    })
-    .catch((e) => toast("cannot load the board: " + e));
+  let loading = null;
+  function loadBoard() {
+    if (loading) return loading;
+    loading = fetch("/api/board")
+      .then((r) => r.json())
+      .then((b) => {
+        board = b;
+        $("game-title").textContent = b.title + " · " + b.ruleset;
+        document.title = b.title + " · zuniboard virtual board";
+        draw();
+      })
+      .catch((e) => toast("cannot load the board: " + e))
+      .finally(() => (loading = null));
+    return loading;
+  }
+
+  loadBoard().then(() => {
+    window.addEventListener("resize", () => {
+      if (!board) return;
+      const b = bounds();
+      const wide = b.maxX - b.minX > 2 * (b.maxY - b.minY);
+      const want = wide && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+      if (want !== rotated) draw();
+    });
+    connect();
+  });
 })();
