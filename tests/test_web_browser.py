@@ -160,7 +160,7 @@ def test_play_the_opening_by_clicking(browser: Browser, sim: tuple[VirtualBoard,
     assert len(disks_shown(page)) == 24 and disks_shown(page)["s3"] == "south"
 
     names = game.geometry.names
-    for ply in range(3):  # the opening: three moves, two of them captures
+    for ply in range(3):  # the opening: three moves, each a capture
         move = game.legal_moves()[0]
         origin, dest = names[move.origin], names[move.dest]
         point(page, origin).click()  # lift
