@@ -27,6 +27,7 @@ from zuniboard.ai import (
     make_player,
     score_text,
 )
+from zuniboard.ai.evaluate import arrival_distances
 
 SHORT = "kolowis size=short"
 
@@ -331,6 +332,19 @@ def test_evaluation_is_symmetric_at_the_start_and_counts_material() -> None:
     assert make_evaluator(ahead)(ahead) >= 100
     arrived = AwithGame.from_position("awithlaknakwe", {"f14": "s", "g6": "n"}, "south")
     assert make_evaluator(arrived)(arrived) > 50  # a South warrior on North's home row scores
+
+
+def test_arrival_distances_follow_the_warriors_diagonal_moves() -> None:
+    game = zuni.new_game("awithlaknakwe players=4")
+    at = game.geometry.index
+    south = arrival_distances(game, zuni.SOUTH)
+    # 13 diagonal moves from the home row to North's home; none from a corner that the
+    # target row cannot be reached from (b13 would need a square off the board).
+    assert south[at["e1"]] == 13 and south[at["f14"]] == 0 and south[at["e12"]] == 2
+    assert south[at["b13"]] == -1
+    assert arrival_distances(game, zuni.NORTH)[at["e14"]] == 13
+    assert arrival_distances(game, zuni.WEST)[at["a5"]] == 13
+    assert arrival_distances(game, zuni.WEST)[at["n5"]] == 0
 
 
 # -- analysis -------------------------------------------------------------------------------
