@@ -333,6 +333,29 @@ def test_play_hook_serves_the_page(tmp_path: Path) -> None:
             web_page.stop_all()
 
 
+def test_default_page_port_taken_falls_back(page: Page) -> None:
+    from zuniboard.commands.sim import DEFAULT_HTTP_PORT, start_page
+
+    holder = socket.socket()
+    try:
+        holder.bind(("127.0.0.1", DEFAULT_HTTP_PORT))
+        holder.listen(1)
+    except OSError:
+        pass  # another program holds it already: the same case
+    try:
+        web = start_page(page.board, DEFAULT_HTTP_PORT)
+        try:
+            assert web.port != DEFAULT_HTTP_PORT
+            assert page.get("api/state")[0] == 200
+        finally:
+            web.close()
+        # A port the user asked for is not silently replaced.
+        with pytest.raises(OSError, match="cannot serve the page on 127.0.0.1:%d" % page.web.port):
+            start_page(page.board, page.web.port)
+    finally:
+        holder.close()
+
+
 def _free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
