@@ -300,6 +300,25 @@ def test_page_follows_a_restart(page: Page) -> None:
     assert "s3" not in page.board.sensors()
 
 
+def test_page_lets_a_closed_board_go(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import zuniboard.web.server as server
+
+    monkeypatch.setattr(server, "GIVE_UP_S", 0.5)
+    vb = VirtualBoard("board25", pieces="start", flash=tmp_path / "f.img")
+    vb.start()
+    with start_web(vb, 0) as web:
+        page = Page(vb, web)
+        vb.close()
+        page.wait_state(lambda s: not s["connected"])
+        deadline = time.monotonic() + 10
+        while web.sim._pump.is_alive():  # it stops knocking on the dead board's port
+            assert time.monotonic() < deadline
+            time.sleep(0.05)
+        status, reply = page.post("lift", {"point": "s3"})
+        assert status == 503 and "closed" in reply["error"]
+        assert len(page.state()["pieces"]) == 24  # the world is as it was
+
+
 def test_page_for_the_168_square_board(tmp_path: Path) -> None:
     with VirtualBoard("board168", ruleset="awithlaknakwe", pieces="start", flash=tmp_path / "f.img") as vb:
         with start_web(vb, 0) as web:

@@ -46,6 +46,7 @@ STATIC_TYPES = {
 MAX_BODY = 16 * 1024
 SSE_HEARTBEAT_S = 15.0
 RECONNECT_HELLO_S = 0.5
+GIVE_UP_S = 10.0  # a virtual board not running for this long has been closed, not restarted
 
 
 class ApiError(Exception):
@@ -81,8 +82,15 @@ class SimController:
     Every hand action checks the world first (so a refused action changes nothing),
     then tells the board, then updates the world."""
 
-    def __init__(self, connect: Callable[[float], ControlClient], ruleset: str, link: str = "") -> None:
+    def __init__(
+        self,
+        connect: Callable[[float], ControlClient],
+        ruleset: str,
+        link: str = "",
+        alive: Callable[[], bool] | None = None,
+    ) -> None:
         self._connect = connect
+        self._alive = alive
         self.control = connect(REPLY_TIMEOUT_S)
         self.ruleset = str(zuni.new_game(ruleset).ruleset)
         self.link = link
@@ -125,6 +133,8 @@ class SimController:
             if self.control.closed:
                 self._bump()  # the page shows the board stopped
                 self._reconnect()
+                if self.control.closed:
+                    return  # gave up: the page keeps saying the board stopped
                 continue
             if not self._events.is_set():
                 continue
@@ -136,8 +146,16 @@ class SimController:
     def _reconnect(self) -> None:
         """The virtual board restarted (a power cycle) or stopped: connect again when it is back."""
         delay = 0.05
+        dead_since = None
         while not self._stop:
             time.sleep(delay)
+            if self._alive is not None and not self._alive():
+                # Down for good (closed, not restarting): stop knocking on its port.
+                dead_since = dead_since or time.monotonic()
+                if time.monotonic() - dead_since > GIVE_UP_S:
+                    return
+                continue
+            dead_since = None
             try:
                 # A dying process may still accept on its old port and never say hello:
                 # do not wait long for it (a live board says hello at once).
@@ -520,6 +538,7 @@ class WebServer:
     ) -> WebServer:
         """Serve the page of a running virtual board: a ``zuniboard.sim.VirtualBoard``
         (followed across its restarts) or the TCP port of its control channel."""
+        alive: Callable[[], bool] | None = None
         if isinstance(board, int):
             control_port = board
 
@@ -533,10 +552,17 @@ class WebServer:
                 return ControlClient.connect(vb.control_port, timeout=timeout)
 
             ruleset = ruleset or getattr(vb, "ruleset", None) or vb.layout.rulesets[0]
+            if hasattr(vb, "alive"):
+
+                def board_alive() -> bool:
+                    return bool(vb.alive)
+
+                alive = board_alive
+
             link = link if link is not None else getattr(vb, "port_path", "")
         if ruleset is None:
             raise ValueError("start a page for a control port with the ruleset in play (e.g. 'mosona')")
-        sim = SimController(connect, ruleset, link or "")
+        sim = SimController(connect, ruleset, link or "", alive)
         try:
             return cls(sim, port, verbose=verbose)
         except Exception:
