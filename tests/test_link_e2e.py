@@ -320,6 +320,39 @@ def test_dropped_corrupted_and_duplicated_lines(board: FirmwareBoard) -> None:
         link.close()
 
 
+def test_a_take_back_whose_reply_was_lost_is_done_once_across_a_reconnect_and_a_reset(board: FirmwareBoard) -> None:
+    """The board takes a move back, its reply is lost, and then the host reconnects (or
+    the board is reset, forgetting the request) before the host's resend gets through:
+    the move is taken back once, not twice."""
+    relay = _relay(board)
+    link = _open(board, silence_s=3.0)
+    try:
+        board.play(4)
+        _agree(link, board)
+        for n, fault in ((3, "host reconnect"), (2, "board reset")):
+            mark = relay.mark()
+            relay.fault_next("up", b" ok ", "drop")
+            result: list[dict[str, str]] = []
+            asker = threading.Thread(target=lambda: result.append(link.take_back(timeout=15)))
+            asker.start()
+            relay.wait_frame(lambda f: f.verb == "event" and f.body.startswith("takeback "), 5.0, mark)
+            if fault == "host reconnect":
+                relay.unplug(hard=True)  # before the host's resend (0.5 s) gets through
+                relay.replug()
+            else:
+                relay.unplug()
+                board.restart()
+                relay.replug()
+            asker.join(20)
+            assert result and result[0]["moves"] == str(n), (fault, result)
+            board.take_back_applied()
+            assert len(_agree(link, board)) == n, fault
+        assert link.stats.already_done >= 1
+        assert _replay(_drain(link)) == _agree(link, board)
+    finally:
+        link.close()
+
+
 def test_host_unplugged_and_back_gets_every_move(board: FirmwareBoard) -> None:
     relay = _relay(board)
     link = _open(board, silence_s=3.0)

@@ -121,12 +121,22 @@ class LinkStats:
     fetches: int = 0
     reconnects: int = 0
     resends: int = 0
+    already_done: int = 0  # requests found done by the board (its state) before a resend
 
 
 def _kv_after_re(body: str) -> tuple[int, str]:
     """``ok``/``err`` bodies start with the request's sequence number."""
     head, _, rest = body.partition(" ")
     return codec.parse_index(head, "reply sequence number"), rest
+
+
+def _ended_by(termination: str) -> Callable[[dict[str, str]], bool]:
+    """For a resend check: the game is over, ended this way."""
+
+    def done(state: dict[str, str]) -> bool:
+        return state.get("phase") == "over" and state.get("termination") == termination
+
+    return done
 
 
 def discover(timeout: float = 1.0) -> list[str]:
@@ -201,6 +211,7 @@ class BoardLink:
         self._ack_due = False
         self._fetch: tuple[int, float] | None = None  # (from index, when asked)
         self._boot = ""
+        self._epoch = 0  # counts registrations (hello replies): a new one after a reconnect or reset
         self.silence_s = SILENCE_S  # tests shorten it
         self._thread = threading.Thread(target=self._run, name="zuni-link", daemon=True)
 
@@ -310,12 +321,28 @@ class BoardLink:
         return info
 
     def new_game(self, ruleset: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
-        result = self._command("new", ruleset, timeout)
+        with self._lock:
+            game = self.game
+
+        def done(state: dict[str, str]) -> bool:
+            return state.get("game", game) != game and state.get("moves") == "0"
+
+        result = self._command("new", ruleset, timeout, done)
         self.state(timeout)  # the new game's ruleset and phase
         return result
 
     def take_back(self, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
-        return self._command("takeback", "", timeout)
+        done: Callable[[dict[str, str]], bool] | None = None
+        with self._lock:
+            n = len(self._moves)
+            if self.synced() and n > 0:
+                game = self.game
+                before = codec.hex8(self._digests[n - 1])
+
+                def done(state: dict[str, str]) -> bool:
+                    return (state.get("game"), state.get("moves"), state.get("digest")) == (game, str(n - 1), before)
+
+        return self._command("takeback", "", timeout, done)
 
     def host_move(self, text: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         """Shows the computer's move on the board; the player carries it out."""
@@ -333,11 +360,11 @@ class BoardLink:
         return self._command("raw", "on" if on else "off", timeout)
 
     def resign(self, side: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
-        return self._command("resign", side, timeout)
+        return self._command("resign", side, timeout, _ended_by("resign"))
 
     def agree(self, what: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         """``what``: "draw" or "count"."""
-        return self._command("agree", what, timeout)
+        return self._command("agree", what, timeout, _ended_by("agreed-" + what))
 
     def press_ok(self, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         """The OK button, from the PC."""
@@ -349,8 +376,10 @@ class BoardLink:
 
     # --- requests -----------------------------------------------------------------------
 
-    def _command(self, verb: str, arg: str, timeout: float) -> dict[str, str]:
-        _, body = self._request(verb, arg, timeout)
+    def _command(
+        self, verb: str, arg: str, timeout: float, done: Callable[[dict[str, str]], bool] | None = None
+    ) -> dict[str, str]:
+        _, body = self._request(verb, arg, timeout, done)
         _, rest = _kv_after_re(body)
         result: dict[str, str] = codec.kv_decode(rest)
         return result
@@ -360,28 +389,45 @@ class BoardLink:
             self._seq = codec.next_seq(self._seq)
             return self._seq
 
-    def _request(self, verb: str, body: str, timeout: float) -> tuple[str, str]:
+    def _request(
+        self, verb: str, body: str, timeout: float, done: Callable[[dict[str, str]], bool] | None = None
+    ) -> tuple[str, str]:
         """Sends a request until its reply comes; the board does it only once (it
-        remembers the last sequence number). Returns (verb, body) of the reply."""
+        remembers the last request). Returns (verb, body) of the reply.
+
+        A board reset makes it forget: so when the link registered again since the last
+        send, ``done(state)`` first asks the board's state whether the request was done
+        already (its reply lost), and then it is not sent again."""
         deadline = time.monotonic() + timeout
         seq = self._next_seq()
         waiter = _Waiter()
         with self._lock:
             self._waiters[seq] = waiter
         try:
-            first = True
+            epoch = -1  # the registration it was last sent in
             while True:
                 left = deadline - time.monotonic()
                 if left <= 0 or not self.wait_connected(left):
                     raise LinkError("no reply to %s within %.1f s" % (verb, timeout))
-                if not first:
+                if epoch >= 0:
                     self.stats.resends += 1
-                first = False
-                with contextlib.suppress(OSError, serial.SerialException, LinkError):
-                    self._write(codec.encode(seq, verb, body))
-                left = deadline - time.monotonic()
-                if not waiter.event.wait(max(0.0, min(REQUEST_RESEND_S, left))):
-                    continue
+                    if done is not None and epoch != self._epoch:
+                        state = self.state(left)
+                        if done(state):
+                            self.stats.already_done += 1
+                            return "ok", "%d game=%s moves=%s digest=%s" % (
+                                seq,
+                                codec.esc(state.get("game", "")),
+                                state.get("moves", ""),
+                                state.get("digest", ""),
+                            )
+                if not waiter.event.is_set():  # (a reply may have come during the check)
+                    epoch = self._epoch
+                    with contextlib.suppress(OSError, serial.SerialException, LinkError):
+                        self._write(codec.encode(seq, verb, body))
+                    left = deadline - time.monotonic()
+                    if not waiter.event.wait(max(0.0, min(REQUEST_RESEND_S, left))):
+                        continue
                 if waiter.verb == "err":
                     _, rest = _kv_after_re(waiter.body)
                     code, _, message = rest.partition(" ")
@@ -582,6 +628,7 @@ class BoardLink:
             newly = not self._connected
             self._need_hello = False
             self._connected = True
+            self._epoch += 1
             self._cond.notify_all()
         if newly:
             self._emit(LinkEvent("connected", self.url))

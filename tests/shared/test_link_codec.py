@@ -443,6 +443,27 @@ def test_a_resent_request_is_done_once():
     eq(app.moves, [])
 
 
+def test_a_request_resent_after_the_host_reconnects_is_done_once():
+    # The board did the take-back, the reply was lost, the host reconnected (hello) and
+    # sends the same request again: the board answers with the stored reply.
+    port, app, s = _session(["s3xm4-m5", "m6-m5"])
+    _hello(port, s)
+    _send(port, 40, "takeback")
+    s.poll(1)
+    first = port.frames()
+    _hello(port, s, 2)
+    _send(port, 40, "takeback")
+    s.poll(3)
+    second = port.frames()
+    eq(app.moves, ["s3xm4-m5"])
+    eq(len(app.commands), 1)
+    eq(_by_verb(second, "ok")[0][1:], first[0][1:])
+    # The same seq with another request (a new host that happened to pick it) is done.
+    _send(port, 40, "new", "kolowis")
+    s.poll(4)
+    eq(app.commands[-1], ("new", "kolowis"))
+
+
 def test_read_only_commands_work_with_the_placeholder_without_hello():
     port, app, s = _session(["s3xm4-m5"])
     s.poll(0)

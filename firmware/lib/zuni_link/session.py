@@ -144,7 +144,12 @@ class BoardSession:
         self._digests = []  # type: list  # _digests[n]: digest after n moves of _game
         self._pending = []  # type: list  # [index, text, digest] sent, not yet acknowledged
         self._hello_ok = False
-        self._last_seq = -1  # last game-changing request done, and its reply
+        # The last game-changing request done (seq, verb, body) and its reply. It is kept
+        # across a host's hello: a host that reconnects sends its unanswered request
+        # again, with the same seq and text, and it must not be done twice.
+        self._last_seq = -1
+        self._last_verb = ""
+        self._last_body = ""
         self._last_reply = None
         self._seen = 0
         self._seen_any = False
@@ -296,11 +301,14 @@ class BoardSession:
             arg = self._arg(verb, body)
             if not self._hello_ok:
                 raise FrameError(E_HELLO, "say hello first: hello proto=%d" % PROTO)
-            if seq == self._last_seq and self._last_reply is not None:
-                self._enqueue(self._last_reply, True)  # a resent request: done already
+            if seq == self._last_seq and verb == self._last_verb and body == self._last_body:
+                if self._last_reply is not None:
+                    self._enqueue(self._last_reply, True)  # a resent request: done already
                 return
             self._last_reply = self._do(seq, verb, arg)
             self._last_seq = seq
+            self._last_verb = verb
+            self._last_body = body
 
     def _no_args(self, verb, body):
         if tokens(body):
@@ -360,15 +368,14 @@ class BoardSession:
         if str(PROTO) not in offered.split(","):
             raise FrameError(E_VERSION, "board speaks protocol %d, host offered proto=%s" % (PROTO, esc(offered)))
         # A new conversation: output queued for an earlier host is stale (the host
-        # re-syncs from this hello), and the request memory belongs to the old host.
+        # re-syncs from this hello). The request memory stays (see __init__): a new
+        # host starts at a random seq, so it matches only a resend of the same request.
         self._hi = []
         self._lo = []
         self._queued = 0
         self._lo_queued = 0
         self._stream = None
         self._hello_ok = True
-        self._last_seq = -1
-        self._last_reply = None
         # The host fetches what it lacks after this hello: give that a resend interval.
         self._resend_at = ticks_add(self._now, RESEND_MS)  # type: ignore
         self._send_hello(seq)
