@@ -328,11 +328,49 @@
 
   }
 
+  // What each colour of the firmware's palette (firmware/lib/zuni_board/leds.py) says,
+  // for the "lights now" line: the page reads the lights to the player (docs/leds.md).
+  const MEANING = {
+    "#ffffff": "a disk belongs here",
+    "#303030": "a disk in its place",
+    "#0028ff": "the disk to move",
+    "#00ff00": "where the disk goes",
+    "#003800": "a point the chain passes",
+    "#ff6000": "a captured disk",
+    "#ff0000": "a mistake: put it right",
+    "#ff00c8": "where the bow priest may enter",
+    "#403200": "South's side to move: its disks that may move",
+    "#003840": "North's side to move: its disks that may move",
+    "#ffc800": "South's side",
+    "#00dcff": "North's side",
+  };
+  const LIGHT_MEMORY_MS = 1500; // a blinking light counts as on between its flashes
+  const lastSeen = {};
+
+  function lightsNow(s) {
+    const now = Date.now();
+    for (const n of board.names) {
+      const c = s.leds[n];
+      if (c && c !== "#000000") lastSeen[c] = now;
+    }
+    const out = [];
+    const order = Object.keys(MEANING);
+    const rank = (c) => (order.indexOf(c) < 0 ? order.length : order.indexOf(c));
+    for (const c of Object.keys(lastSeen).sort((a, b) => rank(a) - rank(b))) {
+      if (now - lastSeen[c] > LIGHT_MEMORY_MS) {
+        delete lastSeen[c];
+        continue;
+      }
+      out.push('<span class="light"><i class="sw" style="--c:' + c + '"></i>' + (MEANING[c] || "light " + c) + "</span>");
+    }
+    return out;
+  }
+
   function renderStatus(s) {
     const onBoard = Object.keys(s.pieces).length;
-    const lit = board.names.filter((n) => s.leds[n] && s.leds[n] !== "#000000").length;
-    let text = "<b>" + onBoard + "</b> disks on the board, <b>" + s.hand.length + "</b> in your hand, <b>" + s.tray.length + "</b> beside it. ";
-    text += lit ? lit + (lit === 1 ? " light" : " lights") + " on." : "All lights off.";
+    const lights = lightsNow(s);
+    let text = lights.length ? '<div class="lights">' + lights.join("") + "</div>" : '<div class="lights">All lights off.</div>';
+    text += '<div class="counts"><b>' + onBoard + "</b> disks on the board, <b>" + s.hand.length + "</b> in your hand, <b>" + s.tray.length + "</b> beside it.</div>";
     if (!s.connected) text = "<b>The virtual board is not running</b> (restarting?): the page reconnects by itself.<br>" + text;
     if (s.board) {
       const st = s.board;
@@ -521,6 +559,9 @@
       .finally(() => (loading = null));
     return loading;
   }
+
+  // A light that went out with nothing else changing leaves the "lights now" line too.
+  setInterval(() => board && state && renderStatus(state), 500);
 
   loadBoard().then(() => {
     window.addEventListener("resize", () => {
