@@ -170,9 +170,23 @@ def test_a_pin_used_twice_is_named():
 def test_bad_leds_are_named():
     _fails(lambda d: d["leds"].update({"order": "GRBW"}), "leds.order")
     _fails(lambda d: d["leds"].update({"max_level": 300}), "leds.max_level")
-    _fails(lambda d: d["leds"].update({"max_level": 255, "budget_ma": 50}), "over leds.budget_ma")
+    # 4 idle LEDs (2.4 mA) and one white LED at 255 (36 mA) need 38.4 mA.
+    _fails(lambda d: d["leds"].update({"max_level": 255, "budget_ma": 38}), "leds.budget_ma: 38 mA leaves no room")
     _fails(lambda d: d["leds"].update({"type": "apa102"}), "leds.type")
     _fails(lambda d: d["leds"].pop("pin"), "leds.pin: missing")
+
+
+def test_budget_is_a_dynamic_limit_not_a_cap_on_max_level():
+    # Every LED white at 255 would draw 4 x 36.6 mA, over a 60 mA budget: allowed, since
+    # the firmware scales such a frame down; the worst case is the budget itself.
+    d = _small()
+    d["leds"].update({"max_level": 255, "budget_ma": 60})
+    layout = Layout.from_dict(d)
+    eq(round(layout.all_on_led_ma(), 1), 146.4)
+    eq(layout.worst_led_ma(), 60)
+    d["leds"].update({"max_level": 10, "budget_ma": 100})
+    layout = Layout.from_dict(d)
+    eq(round(layout.worst_led_ma(), 2), round(4 * (36 * 10 / 255 + 0.6), 2), "under the budget: all LEDs on")
 
 
 def test_bad_timing_is_named():
@@ -199,6 +213,7 @@ def test_shipped_layouts_load():
         eq(len(layout.points), layout.led_count, name + " points vs LEDs")
         if layout.worst_led_ma() > layout.leds["budget_ma"]:
             raise AssertionError(name + ": LEDs over budget")
+        eq(layout.leds["max_level"] >= 96, True, name + ": one lit point is bright (max_level)")
 
 
 def test_shipped_layouts_round_trip_through_json():

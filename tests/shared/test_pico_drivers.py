@@ -245,6 +245,8 @@ def test_matrix_leds_buttons_allocate_nothing():
     cols = [QuietPin() for _ in range(4)]
     matrix = pico.DiodeMatrix(rows, cols, True, 30, lambda us: None)
     leds = pico.LedChain(QuietNeo(25), list(range(25)), "GRB", 48)
+    limited = pico.LedChain(QuietNeo(25), list(range(25)), "GRB", 128, 12.0, 1.0, 100)
+    white = bytearray(b"\xff" * 75)
     frame = bytearray(range(75))
     ok = QuietPin()
     buttons = pico.Buttons([(1, ok), (2, QuietPin())], 3)
@@ -252,12 +254,14 @@ def test_matrix_leds_buttons_allocate_nothing():
     try:
         matrix.read()
         leds.show(frame)
+        limited.show(white)  # over the budget: scaled down
         for level in (0, 0, 0, 1, 1, 1):
             ok.v = level
             buttons.read()
     finally:
         micropython.heap_unlock()
     eq(leds.np.buf[3 * 24 + 1], 14, "last point red: 72 * 48 / 255, rounded up")
+    eq(limited.limited, 1, "the white frame was limited")
 
 
 # -- diode matrix -----------------------------------------------------------------------
@@ -403,6 +407,94 @@ def test_leds_max_level_cap_keeps_hue():
         eq(np.writes[-1][0] <= 48, True, "level %d capped" % v)
 
 
+def _wire_ma(wire, ma_per_channel, idle_ma):
+    """Current of a chain from the bytes on its wire (independent of the driver's sum)."""
+    return sum(wire) * ma_per_channel / 255 + (len(wire) // 3) * idle_ma
+
+
+def test_leds_dynamic_limit_leaves_a_small_frame_alone():
+    np = FakeNeoPixel(25)
+    leds = pico.LedChain(np, list(range(25)), "RGB", 128, 12.0, 1.0, 100)
+    frame = bytearray(75)
+    frame[30:33] = b"\xff\xff\xff"  # one point white: 18 mA + 25 idle
+    leds.show(frame)
+    eq(list(np.writes[-1][30:33]), [128, 128, 128], "a single point at full max_level")
+    eq(leds.limited, 0, "not limited")
+    eq(abs(leds.frame_ma() - (25 + 3 * 12 * 128 / 255)) < 1e-6, True, "frame_ma of one white LED")
+
+
+def test_leds_dynamic_limit_scales_a_big_frame_keeping_hues():
+    np = FakeNeoPixel(25)
+    leds = pico.LedChain(np, list(range(25)), "RGB", 128, 12.0, 1.0, 100)
+    frame = bytearray(75)
+    for p in range(25):
+        frame[3 * p] = 255  # orange everywhere: (255, 96, 0)
+        frame[3 * p + 1] = 96
+    leds.show(frame)
+    wire = np.writes[-1]
+    eq(leds.limited, 1, "25 orange LEDs exceed 100 mA")
+    ma = _wire_ma(wire, 12.0, 1.0)
+    eq(ma <= 100, True, "%.1f mA within the budget" % ma)
+    eq(ma > 95, True, "%.1f mA: scaled to the budget, not far below it" % ma)
+    r, g, b = wire[0], wire[1], wire[2]
+    eq(b, 0, "no blue appears")
+    eq(abs(g / r - 49 / 128) < 0.05, True, "the hue is kept: green/red %d/%d" % (g, r))
+    eq(abs(leds.frame_ma() - ma) < 1e-6, True, "frame_ma agrees with the wire")
+    leds.show(bytearray(75))
+    eq(leds.frame_ma(), 25.0, "dark frame: idle current only")
+
+
+def _lcg(seed):
+    state = [seed]
+
+    def next_byte():
+        state[0] = (state[0] * 1103515245 + 12345) & 0x3FFFFFFF
+        return (state[0] >> 12) & 0xFF
+
+    return next_byte
+
+
+def test_leds_no_frame_exceeds_the_budget_on_the_shipped_boards():
+    """Every shipped layout with its real max_level: all white at full level, each
+    primary, and random frames stay within leds.budget_ma (the USB budget is built on it)."""
+    try:
+        from zuni_board.layout import Layout
+    except ImportError:
+        return
+    rnd = _lcg(7)
+    for name in ("board25", "board25-matrix", "board49", "board168"):
+        here = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
+        layout = Layout.load(here + "/../../hardware/layouts/%s.json" % name)
+        cfg = layout.leds
+        n_points = len(layout.points)
+        np = FakeNeoPixel(cfg["count"])
+        leds = pico.LedChain(
+            np,
+            [layout.points[k][1] for k in sorted(layout.points)],
+            cfg["order"],
+            cfg["max_level"],
+            cfg["ma_per_channel"],
+            cfg["idle_ma"],
+            cfg["budget_ma"],
+        )
+        frames = [bytearray(b"\xff" * (3 * n_points))]
+        for c in range(3):
+            f = bytearray(3 * n_points)
+            for p in range(n_points):
+                f[3 * p + c] = 255
+            frames.append(f)
+        for _ in range(5):
+            frames.append(bytearray([rnd() for _ in range(3 * n_points)]))
+        for f in frames:
+            leds.show(f)
+            ma = _wire_ma(np.writes[-1], cfg["ma_per_channel"], cfg["idle_ma"])
+            eq(ma <= cfg["budget_ma"], True, "%s: %.1f mA over budget_ma %s" % (name, ma, cfg["budget_ma"]))
+        one = bytearray(3 * n_points)
+        one[0:3] = b"\xff\xff\xff"
+        leds.show(one)
+        eq(max(np.writes[-1]), cfg["max_level"], name + ": a single white point shows max_level")
+
+
 def test_leds_clear_at_start_and_bad_config():
     np = FakeNeoPixel(4)
     np.buf[:] = b"\xff" * 12
@@ -414,6 +506,8 @@ def test_leds_clear_at_start_and_bad_config():
         pico.LedChain(FakeNeoPixel(2), [0], "GRR", 10)
     with raises(ValueError, "max_level"):
         pico.LedChain(FakeNeoPixel(2), [0], "GRB", 0)
+    with raises(ValueError, "no room for one white LED"):
+        pico.LedChain(FakeNeoPixel(30), [0], "GRB", 255, 12.0, 1.0, 60)
 
 
 # -- buttons ----------------------------------------------------------------------------
@@ -531,6 +625,11 @@ def test_make_leds():
     eq(neo.pin.id, 22, "data pin")
     eq(len(leds.np.buf), 75, "25 LEDs")
     eq(leds.max_level, 64, "cap from the layout")
+    eq(leds.limit, 0, "no budget in the section: no limit")
+    cfg = {"pin": 22, "count": 25, "order": "GRB", "max_level": 128, "ma_per_channel": 12.0, "idle_ma": 1.0}
+    cfg["budget_ma"] = 400
+    leds = pico.make_leds(cfg, list(range(25)), m, neo)
+    eq(leds.limit, int(375 * 255 / 12), "the budget as a sum of channel levels")
 
 
 # -- the USB serial port (StreamPort over a blocking stream) ---------------------------

@@ -218,11 +218,17 @@ class Layout:
             raise LayoutError("points.%s: not a point of this game (layout %s)" % (extra[0], self.name))
         return sensor_of, led_of
 
-    def worst_led_ma(self):
-        """Current of the LED chain with every channel of every LED at ``max_level``."""
+    def all_on_led_ma(self):
+        """Current of the LED chain with every channel of every LED at ``max_level``,
+        before the firmware's limit scales such a frame down."""
         leds = self.leds
         per_led = 3 * leds["ma_per_channel"] * leds["max_level"] / 255 + leds["idle_ma"]
         return leds["count"] * per_led
+
+    def worst_led_ma(self):
+        """The most the LED chain can draw: every LED white at ``max_level``, or
+        ``budget_ma`` where the firmware scales that frame down to the budget."""
+        return min(self.all_on_led_ma(), self.leds["budget_ma"])
 
     def __repr__(self):
         return "Layout(%r)" % (self.name,)
@@ -306,11 +312,15 @@ def _leds(s, used):
     )
     out["idle_ma"] = _number(s.get("idle_ma", LED_DEFAULTS["idle_ma"]), "leds.idle_ma", 0, 10)
     out["budget_ma"] = _number(s.get("budget_ma", LED_DEFAULTS["budget_ma"]), "leds.budget_ma", 1, 100000)
-    worst = out["count"] * (3 * out["ma_per_channel"] * out["max_level"] / 255 + out["idle_ma"])
-    if worst > out["budget_ma"]:
+    # The firmware scales down any frame that would draw more than budget_ma (a dynamic
+    # limit), so max_level is the brightness of one lit point; the budget must still
+    # leave room for the idle chain plus one white LED at max_level.
+    idle = out["count"] * out["idle_ma"]
+    one = 3 * out["ma_per_channel"] * out["max_level"] / 255
+    if idle + one > out["budget_ma"]:
         raise LayoutError(
-            "leds.max_level: %d lets %d LEDs draw %.0f mA with every channel on, over leds.budget_ma %s"
-            % (out["max_level"], out["count"], worst, out["budget_ma"])
+            "leds.budget_ma: %s mA leaves no room for one white LED at max_level %d (%.0f mA) after %d idle LEDs"
+            " (%.0f mA)" % (out["budget_ma"], out["max_level"], one, out["count"], idle)
         )
     return out
 

@@ -132,13 +132,23 @@ class LedChain:
 
     ``show(frame)``: ``frame`` has 3 bytes (r, g, b) per POINT at full scale; point p
     lights LED ``led_of[p]``. Each channel is scaled to ``max_level`` (v * max_level /
-    255, rounded up so that a dim colour does not vanish), which keeps hues and never
-    exceeds the cap the layout's power budget was computed for. The bytes go straight
-    into ``np.buf`` in the layout's wire ``order`` ("GRB" for a WS2812B: green first),
-    bypassing the module's own RGB->GRB reordering, then ``np.write()``.
+    255, rounded up so that a dim colour does not vanish): the brightness of one lit
+    point. The bytes go straight into ``np.buf`` in the layout's wire ``order`` ("GRB"
+    for a WS2812B: green first), bypassing the module's own RGB->GRB reordering, then
+    ``np.write()``.
+
+    Dynamic current limit: with ``budget_ma`` (> 0), a frame whose current (sum of the
+    channel levels x ``ma_per_channel`` / 255, plus ``idle_ma`` per LED of the chain)
+    would exceed ``budget_ma`` is scaled down as a whole (same hues, same proportions)
+    until it fits; a frame that fits is left alone. So ``max_level`` can make a single
+    point bright while no frame, not even every LED white, draws more than the budget.
+    Integer math, no allocation: the budget is turned into a sum of channel levels once.
+
+    >>> leds = LedChain(np, led_of, "GRB", 128, 12.0, 1.0, 400)
+    >>> leds.show(frame); leds.frame_ma()      # never above 400
     """
 
-    def __init__(self, np, led_of, order="GRB", max_level=255):
+    def __init__(self, np, led_of, order="GRB", max_level=255, ma_per_channel=0.0, idle_ma=0.0, budget_ma=0):
         if len(order) != 3 or sorted(order) != ["B", "G", "R"]:
             raise ValueError("LED colour order %r is not a permutation of RGB" % (order,))
         if max_level < 1 or max_level > 255:
@@ -150,16 +160,36 @@ class LedChain:
         self.pos_g = order.index("G")
         self.pos_b = order.index("B")
         n_leds = len(np.buf) // 3
+        self.n_leds = n_leds
         for p in range(len(led_of)):
             if led_of[p] < 0 or led_of[p] >= n_leds:
                 raise ValueError("point %d: LED %d is outside the chain of %d" % (p, led_of[p], n_leds))
+        self.ma_per_channel = ma_per_channel
+        self.idle_ma = idle_ma
+        self.budget_ma = budget_ma
+        # limit: the largest sum of channel levels (0..255 each) the budget allows; 0 = none.
+        self.limit = 0
+        if budget_ma > 0:
+            if ma_per_channel <= 0:
+                raise ValueError("LED budget_ma %r needs ma_per_channel > 0" % (budget_ma,))
+            lit_ma = budget_ma - n_leds * idle_ma
+            one = 3 * ma_per_channel * max_level / 255
+            if lit_ma < one:
+                raise ValueError(
+                    "LED budget_ma %r: %d idle LEDs draw %d mA, no room for one white LED at max_level %d (%d mA)"
+                    % (budget_ma, n_leds, int(n_leds * idle_ma + 0.5), max_level, int(one + 0.5))
+                )
+            self.limit = int(lit_ma * 255 / ma_per_channel)
+        self.level_sum = 0  # sum of the channel levels sent in the last frame
         self.shows = 0
+        self.limited = 0  # frames scaled down by the current limit
         self.clear()
 
     def clear(self):
         buf = self.np.buf
         for i in range(len(buf)):
             buf[i] = 0
+        self.level_sum = 0
         self.np.write()
 
     def show(self, frame):
@@ -169,14 +199,48 @@ class LedChain:
         pr = self.pos_r
         pg = self.pos_g
         pb = self.pos_b
+        total = 0
         for p in range(len(led_of)):
             f = p * 3
             o = led_of[p] * 3
-            buf[o + pr] = (frame[f] * lvl + 254) // 255
-            buf[o + pg] = (frame[f + 1] * lvl + 254) // 255
-            buf[o + pb] = (frame[f + 2] * lvl + 254) // 255
+            r = (frame[f] * lvl + 254) // 255
+            g = (frame[f + 1] * lvl + 254) // 255
+            b = (frame[f + 2] * lvl + 254) // 255
+            buf[o + pr] = r
+            buf[o + pg] = g
+            buf[o + pb] = b
+            total += r + g + b
+        limit = self.limit
+        if limit and total > limit:
+            # Scale every channel by limit/total. The remainder is carried from channel
+            # to channel (each gets the floor or the ceiling of its exact share), so the
+            # new sum is floor(limit) exactly: a uniform floor would lose up to a tenth
+            # of the budget at low levels. Since limit < total <= 3 * 1024 * 255, every
+            # product stays below 2**30: small ints, no allocation.
+            acc = 0
+            for p in range(len(led_of)):
+                o = led_of[p] * 3
+                acc += buf[o] * limit
+                v = acc // total
+                acc -= v * total
+                buf[o] = v
+                acc += buf[o + 1] * limit
+                v = acc // total
+                acc -= v * total
+                buf[o + 1] = v
+                acc += buf[o + 2] * limit
+                v = acc // total
+                acc -= v * total
+                buf[o + 2] = v
+            total = limit
+            self.limited += 1
+        self.level_sum = total
         self.np.write()
         self.shows += 1
+
+    def frame_ma(self):
+        """Current of the chain showing the last frame (mA): what the limit keeps under budget_ma."""
+        return self.level_sum * self.ma_per_channel / 255 + self.n_leds * self.idle_ma
 
 
 class Buttons:
@@ -269,7 +333,15 @@ def make_leds(cfg, led_of, machine=None, neopixel=None):
     if neopixel is None:
         import neopixel  # type: ignore
     np = neopixel.NeoPixel(m.Pin(cfg["pin"], m.Pin.OUT), cfg["count"])
-    return LedChain(np, led_of, cfg.get("order", "GRB"), cfg.get("max_level", 255))
+    return LedChain(
+        np,
+        led_of,
+        cfg.get("order", "GRB"),
+        cfg.get("max_level", 255),
+        cfg.get("ma_per_channel", 0.0),
+        cfg.get("idle_ma", 0.0),
+        cfg.get("budget_ma", 0),
+    )
 
 
 def make_buttons(cfg, debounce_scans=3, machine=None):
