@@ -121,6 +121,7 @@ def test_board_description_and_static_files(page: Page) -> None:
     assert len(board["names"]) == 25 and board["names"][board["coords"].index([5.0, 0.0])] == "m5"
     assert ["s1", "s2", "s3", "s4", "s5", "s6", "s7", "s8"] in board["lines"]
     assert sorted(board["homes"]) == ["north", "south"] and board["sides"] == ["south", "north"]
+    assert board["palette"]["#0028ff"] == "blue" and board["palette"]["#003840"] == "dim-cyan"
     status, html = page.get("/")
     assert status == 200 and "/static/board.js" in html and "<svg" in html
     for name in ("board.js", "board.css", "favicon.svg"):

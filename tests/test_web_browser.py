@@ -169,6 +169,8 @@ def test_play_the_opening_by_clicking(browser: Browser, sim: tuple[VirtualBoard,
         assert lit.get(origin) == "#0028ff", lit  # the lifted piece: blue
         assert lit.get(dest) == "#00ff00", lit  # where it goes: green
         assert page.locator("#hand .chip").count() == 1
+        status = page.inner_text("#status-text")  # the page reads the lights out
+        assert "the disk to move" in status and "where the disk goes" in status, status
         if ply == 0:
             shot(page, tmp_path, "mosona-lifted.png")
         point(page, dest).click()  # place

@@ -73,7 +73,20 @@ def board_description(ruleset: str, layout: str = "") -> dict[str, Any]:
         "lines": [[names[p] for p in line] for line in g.lines],
         "homes": {zuni.SIDE_NAMES[side]: [names[p] for p in pts] for side, pts in sorted(g.homes.items())},
         "sides": [zuni.SIDE_NAMES[s] for s in sides],
+        "palette": palette(),
     }
+
+
+def palette() -> dict[str, str]:
+    """The firmware's LED colours: "#rrggbb" -> colour name ("blue", "dim-cyan"...), so the
+    page names what a light means from the same table the firmware paints with."""
+    from zuni_board import leds
+
+    out = {}
+    for i, name in enumerate(leds.COLOUR_NAMES):
+        r, g, b = leds.PALETTE[3 * i : 3 * i + 3]
+        out["#%02x%02x%02x" % (r, g, b)] = str(name)
+    return out
 
 
 class SimController:

@@ -328,21 +328,22 @@
 
   }
 
-  // What each colour of the firmware's palette (firmware/lib/zuni_board/leds.py) says,
-  // for the "lights now" line: the page reads the lights to the player (docs/leds.md).
+  // What each colour of the firmware's palette says (by name: /api/board gives the
+  // palette of firmware/lib/zuni_board/leds.py), for the "lights now" line: the page
+  // reads the lights to the player (docs/leds.md).
   const MEANING = {
-    "#ffffff": "a disk belongs here",
-    "#303030": "a disk in its place",
-    "#0028ff": "the disk to move",
-    "#00ff00": "where the disk goes",
-    "#003800": "a point the chain passes",
-    "#ff6000": "a captured disk",
-    "#ff0000": "a mistake: put it right",
-    "#ff00c8": "where the bow priest may enter",
-    "#403200": "South's side to move: its disks that may move",
-    "#003840": "North's side to move: its disks that may move",
-    "#ffc800": "South's side",
-    "#00dcff": "North's side",
+    white: "a disk belongs here",
+    "dim-white": "a disk in its place",
+    blue: "the disk to move",
+    green: "where the disk goes",
+    "dim-green": "a point the chain passes",
+    orange: "a captured disk",
+    red: "a mistake: put it right",
+    magenta: "where the bow priest may enter",
+    "dim-yellow": "South's side to move: its disks that may move",
+    "dim-cyan": "North's side to move: its disks that may move",
+    yellow: "South's side",
+    cyan: "North's side",
   };
   const LIGHT_MEMORY_MS = 1500; // a blinking light counts as on between its flashes
   const lastSeen = {};
@@ -355,13 +356,14 @@
     }
     const out = [];
     const order = Object.keys(MEANING);
-    const rank = (c) => (order.indexOf(c) < 0 ? order.length : order.indexOf(c));
+    const nameOf = (c) => (board.palette && board.palette[c]) || c;
+    const rank = (c) => (order.indexOf(nameOf(c)) < 0 ? order.length : order.indexOf(nameOf(c)));
     for (const c of Object.keys(lastSeen).sort((a, b) => rank(a) - rank(b))) {
       if (now - lastSeen[c] > LIGHT_MEMORY_MS) {
         delete lastSeen[c];
         continue;
       }
-      out.push('<span class="light"><i class="sw" style="--c:' + c + '"></i>' + (MEANING[c] || "light " + c) + "</span>");
+      out.push('<span class="light"><i class="sw" style="--c:' + c + '"></i>' + (MEANING[nameOf(c)] || "a light " + nameOf(c)) + "</span>");
     }
     return out;
   }
