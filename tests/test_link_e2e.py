@@ -360,8 +360,14 @@ def test_host_unplugged_and_back_gets_every_move(board: FirmwareBoard) -> None:
         board.play(3)
         _agree(link, board)
         relay.unplug(hard=True)  # the device vanishes: reads fail, the path changes
+        s0 = board.stats()
+        t0 = time.monotonic()
         board.play(5)
         assert link.wait_moves(8, 0.5) is False
+        # The board scanned on at its rate with nobody there.
+        s1 = board.stats()
+        scan_s = FAST_TIMING["scan_ms"] / 1000
+        assert s1["scans"] - s0["scans"] > 0.3 * (time.monotonic() - t0) / scan_s, (s0, s1)
         relay.replug()
         assert link.wait_moves(8, 10.0)
         moves = _agree(link, board)
@@ -535,6 +541,18 @@ def test_whole_game_through_a_faulty_line(board: FirmwareBoard) -> None:
         assert link.state(timeout=20)["phase"] == "over"
         moves = _agree(link, board, timeout=30)
         assert _replay(_drain(link)) == moves
+        # With the host away, OK on the board starts a new game, and two moves are made.
+        old_game = link.game
+        relay.unplug(hard=True)
+        board.vb.press("ok")
+        board.new_game("mosona")
+        board.play(2)
+        relay.replug()
+        moves = _agree(link, board, timeout=30)
+        assert len(moves) == 2 and link.game != old_game
+        events = _drain(link)
+        assert any(e.kind == "reset" and e.text == link.game for e in events)
+        assert _replay(events) == moves
         damaged = relay.stats_up.corrupted + relay.stats_up.dropped + relay.stats_down.corrupted
         assert damaged > 5, "the line really was faulty"
         assert link.stats.bad_frames > 0
