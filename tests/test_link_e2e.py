@@ -333,7 +333,7 @@ def test_a_take_back_whose_reply_was_lost_is_done_once_across_a_reconnect_and_a_
             mark = relay.mark()
             relay.fault_next("up", b" ok ", "drop")
             result: list[dict[str, str]] = []
-            asker = threading.Thread(target=lambda: result.append(link.take_back(timeout=15)))
+            asker = threading.Thread(target=lambda out=result: out.append(link.take_back(timeout=15)))
             asker.start()
             relay.wait_frame(lambda f: f.verb == "event" and f.body.startswith("takeback "), 5.0, mark)
             if fault == "host reconnect":
