@@ -51,6 +51,14 @@ from zuni.core import (
 from zuni.errors import MoveParseError, ZuniError
 from zuni.ruleset import Ruleset, parse_ruleset
 
+# The packed history and the lazy geometry of core.py, where this core has them (they
+# are being added alongside): without them a list and eager coords do the same job.
+try:
+    from zuni.core import MoveStack  # type: ignore[attr-defined]
+except ImportError:
+    MoveStack = None  # type: ignore[misc, assignment]
+_LAZY_COORDS = hasattr(Geometry, "_make_coords")
+
 P_NONE = const(0)
 P_HAND = const(1)
 P_BOARD = const(2)
@@ -161,7 +169,7 @@ def _build():
     }
     # No lines: a square board is drawn as its squares (coords), and the diagonal trails
     # cross every square the same way; listing them would cost 4 KB of board RAM.
-    geometry = SquaresGeometry("squares", names, _coords(), (), (), homes)
+    geometry = SquaresGeometry("squares", names, None if _LAZY_COORDS else _coords(), (), (), homes)
     return geometry, tuple(nb)
 
 
@@ -302,9 +310,12 @@ class AwithGame(Game):
         # (push(), 3 bytes a move) get their room for 512 moves now, while the heap is
         # not yet fragmented: a buffer that doubles late in a game needs one free run its
         # size, which the scattered moves of the game break up.
-        stack = [None] * 512  # an emptied list keeps its room under MicroPython
-        del stack[:]
-        self.move_stack = stack
+        if MoveStack is not None:
+            self.move_stack = MoveStack(NAMES, 3072)  # type: ignore[assignment]
+        else:
+            stack = [None] * 512  # an emptied list keeps its room under MicroPython
+            del stack[:]
+            self.move_stack = stack
         self._ustack = bytearray(1536)
         self._utop = 0
 
