@@ -218,9 +218,9 @@ def test_engine_from_mpy_runs_in_a_small_heap(tmp_path: Path) -> None:
     """Regression guard for board RAM: the engine compiled to .mpy, one game, 100 moves.
 
     Figures are for this 64-bit unix port (a 32-bit Pico needs less for the same
-    objects): about 77 KB live after import and a new game (zuni itself about 25 KB of
-    it, the game's room for 512 moves of history 8 KB) and about 0.13 KB per move kept
-    in the history."""
+    objects). With core's packed history: about 29 KB for zuni, 31 KB for zuni.awith,
+    7 KB for a new game (room for 512 moves reserved), a few bytes per move after that.
+    """
     from zuniboard.mpy import MicroPythonMissing, micropython_command
 
     repo = Path(__file__).resolve().parent.parent
