@@ -25,6 +25,9 @@ SIDE_NAMES = ("south", "west", "north", "east")
 MAN = const(0)
 PRIEST = const(1)
 
+# The newest moves a MoveStack keeps as objects (see MoveStack).
+_RECENT = const(4)
+
 # Move kinds.
 STEP = const(0)
 JUMP = const(1)
@@ -145,6 +148,153 @@ class Move:
         return hash(self.path) ^ self.kind
 
 
+class MoveStack:
+    """A game's moves, oldest first: the last few as Move objects, the rest packed in
+    one bytearray.
+
+    It reads like a list of Moves (``len``, ``[i]``, ``[-1]``, slices, iteration,
+    ``==`` with a list or another stack) at 4 bytes a move plus its points, where a
+    list holds a Move and its tuples (about 150 bytes each on the 64-bit unix port).
+    The newest moves stay objects, so that the push/pop of a search or of perft packs
+    and unpacks nothing and ``pop()`` returns the very Move pushed; older ones are made
+    again when read (equal, not the same objects). Points and kinds must be < 256.
+
+    A packed record is ``kind, len(path), len(captures), path..., captures...,
+    record length``: the first byte is read going forward, the last going back.
+
+    >>> stack = MoveStack(names, 1024)  # room reserved up front (see LineGame)
+    >>> stack.append(move); stack[-1] is move
+    True
+    """
+
+    def __init__(self, names, room=0):
+        self.names = names
+        data = bytearray(room)
+        # Empty, with the room kept: MicroPython keeps a bytearray's capacity across
+        # ``[:] = b""``, so the history grows in place instead of in a late realloc.
+        data[:] = b""
+        self._data = data
+        self._packed = 0
+        self._recent = []  # type: list
+
+    def __len__(self):
+        return self._packed + len(self._recent)
+
+    def append(self, move):
+        recent = self._recent
+        recent.append(move)
+        if len(recent) > _RECENT:
+            self._pack(recent.pop(0))
+
+    def _pack(self, move):
+        data = self._data
+        path = move.path
+        captures = move.captures
+        n = len(path)
+        c = len(captures)
+        data.append(move.kind)
+        data.append(n)
+        data.append(c)
+        data.extend(path)
+        data.extend(captures)
+        data.append(n + c + 4)
+        self._packed += 1
+
+    def extend(self, moves):
+        for move in moves:
+            self.append(move)
+
+    def pop(self):
+        """Remove the last move and return it."""
+        if self._recent:
+            return self._recent.pop()
+        if not self._packed:
+            raise IndexError("pop from an empty move stack")
+        data = self._data
+        start = len(data) - data[-1]
+        move = self._read(start)
+        data[start:] = b""
+        self._packed -= 1
+        return move
+
+    def clear(self):
+        self._data[:] = b""
+        self._packed = 0
+        self._recent = []
+
+    def trailing_quiet(self):
+        """How many moves at the end capture nothing (all of them if none does)."""
+        recent = self._recent
+        count = 0
+        for i in range(len(recent) - 1, -1, -1):
+            if recent[i].captures:
+                return count
+            count += 1
+        data = self._data
+        end = len(data)
+        while end:
+            start = end - data[end - 1]
+            if data[start + 2]:
+                break
+            count += 1
+            end = start
+        return count
+
+    def _read(self, start):
+        data = self._data
+        n = data[start + 1]
+        c = data[start + 2]
+        i = start + 3
+        # tuple() of nothing is the shared empty tuple: no allocation for a quiet move.
+        return Move(data[start], tuple(data[i : i + n]), tuple(data[i + n : i + n + c]), self.names)
+
+    def __getitem__(self, key):
+        if not isinstance(key, int):
+            # A slice: a list, as a list's slice would be.
+            return list(self)[key]
+        packed = self._packed
+        size = packed + len(self._recent)
+        i = key + size if key < 0 else key
+        if i < 0 or i >= size:
+            raise IndexError("move index %d out of range (%d moves)" % (key, size))
+        if i >= packed:
+            return self._recent[i - packed]
+        data = self._data
+        # Walk the records from the nearer end.
+        if i < packed // 2:
+            start = 0
+            while i:
+                start += data[start + 1] + data[start + 2] + 4
+                i -= 1
+        else:
+            start = len(data)
+            while i < packed:
+                start -= data[start - 1]
+                i += 1
+        return self._read(start)
+
+    def __iter__(self):
+        data = self._data
+        start = 0
+        end = len(data)
+        while start < end:
+            yield self._read(start)
+            start += data[start + 1] + data[start + 2] + 4
+        for move in self._recent:
+            yield move
+
+    def __eq__(self, other):
+        if isinstance(other, (MoveStack, list, tuple)):
+            return list(self) == list(other)
+        return False
+
+    def __ne__(self, other):
+        return not self.__eq__(other)
+
+    def __repr__(self):
+        return repr(list(self))
+
+
 class Geometry:
     """The fixed points of a board and how to draw them.
 
@@ -159,34 +309,88 @@ class Geometry:
     - ``homes``: side -> tuple of points (start rows of line games, home rows of
       Awithlaknakwe).
     - ``shape``: "lines" or "squares".
+
+    ``coords``, ``edges`` and ``lines`` may be given as None: a subclass then makes
+    them on first use (``_make_coords`` ...), and ``neighbors`` and ``index`` are always
+    made on first use, so that a board that only plays never holds what only drawing
+    or a host needs (several KiB of a 64 KiB MicroPython heap).
     """
 
     def __init__(self, shape, names, coords, edges, lines, homes):
         self.shape = shape
         self.names = names
-        self.coords = coords
-        self.edges = edges
-        self.lines = lines
         self.homes = homes
-        index = {}
-        for i in range(len(names)):
-            index[names[i]] = i
-        self.index = index
-        neighbors = [[] for _ in names]  # type: list[list[int]]
-        for a, b in edges:
-            neighbors[a].append(b)
-            neighbors[b].append(a)
-        self.neighbors = tuple(tuple(sorted(n)) for n in neighbors)
+        self._coords = coords
+        self._edges = edges
+        self._lines = lines
+        self._neighbors = None  # type: tuple | None
+        self._index = None  # type: dict | None
+
+    @property
+    def coords(self):
+        if self._coords is None:
+            self._coords = self._make_coords()
+        return self._coords
+
+    @property
+    def edges(self):
+        if self._edges is None:
+            self._edges = self._make_edges()
+        return self._edges
+
+    @property
+    def lines(self):
+        if self._lines is None:
+            self._lines = self._make_lines()
+        return self._lines
+
+    @property
+    def neighbors(self):
+        if self._neighbors is None:
+            neighbors = [[] for _ in self.names]  # type: list[list[int]]
+            for a, b in self.edges:
+                neighbors[a].append(b)
+                neighbors[b].append(a)
+            self._neighbors = tuple(tuple(sorted(n)) for n in neighbors)
+        return self._neighbors
+
+    @property
+    def index(self):
+        if self._index is None:
+            names = self.names
+            index = {}
+            for i in range(len(names)):
+                index[names[i]] = i
+            self._index = index
+        return self._index
+
+    def _make_coords(self):
+        raise NotImplementedError
+
+    def _make_edges(self):
+        raise NotImplementedError
+
+    def _make_lines(self):
+        raise NotImplementedError
 
     def __len__(self):
         return len(self.names)
 
     def point(self, name):
         """The index of a point by name; MoveParseError names an unknown one."""
-        try:
-            return self.index[name]
-        except KeyError:
-            raise MoveParseError("unknown point %r" % (name,))
+        index = self._index
+        if index is not None:
+            p = index.get(name)
+            if p is not None:
+                return p
+        else:
+            # No dict on the board just to read a move now and then: a scan of at
+            # most a few hundred names.
+            names = self.names
+            for p in range(len(names)):
+                if names[p] == name:
+                    return p
+        raise MoveParseError("unknown point %r" % (name,))
 
 
 class Outcome:

@@ -15,7 +15,7 @@ back afterwards, so that "removed at once" holds by construction.
 """
 
 from micropython import const
-from zuni.core import JUMP, MAN, NORTH, SIDE_NAMES, SOUTH, STEP, Game, Geometry, Move, Outcome, piece_code
+from zuni.core import JUMP, MAN, NORTH, SIDE_NAMES, SOUTH, STEP, Game, Geometry, Move, MoveStack, Outcome, piece_code
 from zuni.errors import MoveParseError, RulesetError, ZuniError
 from zuni.ruleset import Ruleset, parse_ruleset
 
@@ -28,14 +28,15 @@ _CHAIN_FORCED = const(2)
 _CHAINS = {"none": _CHAIN_NONE, "optional": _CHAIN_OPTIONAL, "forced": _CHAIN_FORCED}
 
 _NO_CAPTURES = ()
-# Moves of history a game reserves room for at its start (see LineGame.__init__).
-_HISTORY_ROOM = const(256)
+# Bytes of history a game reserves at its start (see LineGame.__init__): a step takes
+# 6, a single jump 8, so this is room for about 150 moves before the buffer grows.
+_HISTORY_ROOM = const(1024)
 
-# (k, lined) -> Geometry; (k, lined, jumps) -> jump table. One board is live at a time
-# on the Pico, so these hold one or two entries there.
+# (k, lined) -> LineGeometry; (k, lined) -> adjacency; (k, lined, jumps) -> jump table.
+# One board is live at a time on the Pico, so these hold one entry each there.
 _GEOMETRIES = {}  # type: dict
+_ADJACENCY = {}  # type: dict
 _JUMP_TABLES = {}  # type: dict
-_FIRST_EDGES = {}  # type: dict
 
 
 def board_size(ruleset):
@@ -57,105 +58,179 @@ def _doubled(k):
     return out
 
 
-def line_geometry(k, lined):
-    """The Geometry of a line board with K points on the outer rows (cached).
+def _name(row, i):
+    """The name of point ``i`` of a row ("n", "m", "s"), interned.
 
-    Points are numbered n1..nK, m1..m(K+1), s1..sK."""
+    getattr() makes MicroPython keep the text as a qstr, and a string formatted after
+    that is the qstr itself: about 16 bytes in the qstr pool instead of a 64-byte heap
+    string (49 names on the long board). CPython just returns the text."""
+    getattr(_CODES, "%s%d" % (row, i), None)
+    return "%s%d" % (row, i)
+
+
+def _edge_list(k, lined):
+    """The edges (i, j), i < j, sorted, of the line board with K points a row."""
+    edges = []
+    for i in range(k):
+        # n(i+1) = i, m(i+1) = k + i, s(i+1) = 2k + 1 + i
+        n = i
+        m = k + i
+        s = 2 * k + 1 + i
+        edges.append((m, m + 1))
+        edges.append((n, m))
+        edges.append((n, m + 1))
+        edges.append((m, s))
+        edges.append((m + 1, s))
+        if lined and i < k - 1:
+            edges.append((n, n + 1))
+            edges.append((s, s + 1))
+    edges.sort()
+    return edges
+
+
+class LineGeometry(Geometry):
+    """The Geometry of a line board with K points on the outer rows.
+
+    Points are numbered n1..nK, m1..m(K+1), s1..sK. ``coords``, ``edges``, ``lines``
+    and ``neighbors`` are made on first use: the engine reads the flat tables of
+    ``adjacency`` and ``jump_table`` instead."""
+
+    def __init__(self, k, lined):
+        names = []
+        for i in range(1, k + 1):
+            names.append(_name("n", i))
+        for i in range(1, k + 2):
+            names.append(_name("m", i))
+        for i in range(1, k + 1):
+            names.append(_name("s", i))
+        half = k // 2
+        # South: s1..sK and the East half of the middle row; North the reverse.
+        south = tuple(range(2 * k + 1, 3 * k + 1)) + tuple(range(k + half + 1, 2 * k + 1))
+        north = tuple(range(k)) + tuple(range(k, k + half))
+        Geometry.__init__(self, "lines", tuple(names), None, None, None, {SOUTH: south, NORTH: north})
+        self.k = k
+        self.lined = lined
+
+    def _make_coords(self):
+        k = self.k
+        coords = []
+        # n(i) and s(i) share one float object for x (floats take heap on the Pico).
+        halves = [i + 0.5 for i in range(k + 1)]
+        for i in range(1, k + 1):
+            coords.append((halves[i], 1))
+        for i in range(1, k + 2):
+            coords.append((i, 0))
+        for i in range(1, k + 1):
+            coords.append((halves[i], -1))
+        return tuple(coords)
+
+    def _make_edges(self):
+        return tuple(_edge_list(self.k, self.lined))
+
+    def _make_lines(self):
+        k = self.k
+        lined = self.lined
+
+        def n(i):
+            return i - 1
+
+        def m(i):
+            return k + i - 1
+
+        def s(i):
+            return 2 * k + i
+
+        lines = []
+        if lined:
+            lines.append(tuple(n(i) for i in range(1, k + 1)))
+        lines.append(tuple(m(i) for i in range(1, k + 2)))
+        if lined:
+            lines.append(tuple(s(i) for i in range(1, k + 1)))
+        # The diagonals are straight lines through a middle point: n(i)-m(i+1)-s(i+1)
+        # and s(i)-m(i+1)-n(i+1), drawn south to north; the ends are two-point lines.
+        lines.append((s(1), m(1)))
+        lines.append((m(1), n(1)))
+        for i in range(1, k + 1):
+            if i < k:
+                lines.append((s(i + 1), m(i + 1), n(i)))
+                lines.append((s(i), m(i + 1), n(i + 1)))
+            else:
+                lines.append((m(k + 1), n(k)))
+                lines.append((s(k), m(k + 1)))
+        return tuple(lines)
+
+
+def line_geometry(k, lined):
+    """The LineGeometry of a line board with K points on the outer rows (cached)."""
     key = (k, lined)
     geometry = _GEOMETRIES.get(key)
-    if geometry is not None:
-        return geometry
-    names = []
-    coords = []
-    # n(i) and s(i) share one float object for x (floats take heap on the Pico).
-    halves = [i + 0.5 for i in range(k + 1)]
-    for i in range(1, k + 1):
-        names.append("n%d" % i)
-        coords.append((halves[i], 1))
-    for i in range(1, k + 2):
-        names.append("m%d" % i)
-        coords.append((i, 0))
-    for i in range(1, k + 1):
-        names.append("s%d" % i)
-        coords.append((halves[i], -1))
-
-    def n(i):
-        return i - 1
-
-    def m(i):
-        return k + i - 1
-
-    def s(i):
-        return 2 * k + i
-
-    edges = []
-    for i in range(1, k + 1):
-        edges.append((m(i), m(i + 1)))
-        edges.append((n(i), m(i)))
-        edges.append((n(i), m(i + 1)))
-        edges.append((m(i), s(i)))
-        edges.append((m(i + 1), s(i)))
-        if lined and i < k:
-            edges.append((n(i), n(i + 1)))
-            edges.append((s(i), s(i + 1)))
-    edges.sort()
-    lines = []
-    if lined:
-        lines.append(tuple(n(i) for i in range(1, k + 1)))
-    lines.append(tuple(m(i) for i in range(1, k + 2)))
-    if lined:
-        lines.append(tuple(s(i) for i in range(1, k + 1)))
-    # The diagonals are straight lines through a middle point: n(i)-m(i+1)-s(i+1)
-    # and s(i)-m(i+1)-n(i+1), drawn south to north; the ends are two-point lines.
-    lines.append((s(1), m(1)))
-    lines.append((m(1), n(1)))
-    for i in range(1, k + 1):
-        if i < k:
-            lines.append((s(i + 1), m(i + 1), n(i)))
-            lines.append((s(i), m(i + 1), n(i + 1)))
-        else:
-            lines.append((m(k + 1), n(k)))
-            lines.append((s(k), m(k + 1)))
-    half = k // 2
-    south = tuple(s(i) for i in range(1, k + 1)) + tuple(m(i) for i in range(half + 2, k + 2))
-    north = tuple(n(i) for i in range(1, k + 1)) + tuple(m(i) for i in range(1, half + 1))
-    homes = {SOUTH: south, NORTH: north}
-    geometry = Geometry("lines", tuple(names), tuple(coords), tuple(edges), tuple(lines), homes)
-    _GEOMETRIES[key] = geometry
+    if geometry is None:
+        geometry = _GEOMETRIES[key] = LineGeometry(k, lined)
     return geometry
+
+
+def adjacency(k, lined):
+    """The neighbours of every point, as ``(first, targets, rows)`` (cached).
+
+    The directed edges A->B are numbered A = 0, 1, ... and B ascending (the order of
+    ``geometry.neighbors``); edge ``e`` goes to ``targets[e]``, the edges out of A are
+    ``range(first[A], first[A + 1])`` and ``rows[A]`` is a memoryview of their targets.
+    About 2 KiB on the long board, where tuples of neighbours take 3.5 KiB of a
+    MicroPython heap."""
+    key = (k, lined)
+    table = _ADJACENCY.get(key)
+    if table is not None:
+        return table
+    count = 3 * k + 1
+    rows = [[] for _ in range(count)]  # type: list[list[int]]
+    for a, b in _edge_list(k, lined):
+        rows[a].append(b)
+        rows[b].append(a)
+    first = bytearray(count + 1)
+    targets = bytearray()
+    for a in range(count):
+        first[a] = len(targets)
+        row = rows[a]
+        row.sort()
+        targets.extend(row)
+    first[count] = len(targets)
+    view = memoryview(targets)
+    # One 32-byte view per point into ``targets``: iterating it is as fast as a tuple
+    # (faster under CPython) and allocates nothing, at half a tuple's heap.
+    rows_out = tuple(view[first[a] : first[a + 1]] for a in range(count))
+    table = _ADJACENCY[key] = (first, targets, rows_out)
+    return table
 
 
 def jump_table(k, lined, jumps):
     """Landing points of jumps, as ``(width, landings)``, ignoring what is on the board.
 
-    The directed edges A->B are numbered in the order of ``geometry.neighbors``
-    (A = 0, 1, ...; B in ``neighbors[A]``); ``landings[width * e : width * (e + 1)]``
-    are the points C that a jump from A over B may land on under the reading ``jumps``,
-    padded with 255. beyond: u . v > 0 with u = B - A, v = C - B; straight: v == u;
-    pattern: any C != A. One flat bytearray keeps the table small on the Pico."""
+    ``landings[width * e : width * (e + 1)]`` are the points C that a jump along the
+    directed edge ``e`` (A->B, numbered as in ``adjacency``) over B may land on under
+    the reading ``jumps``, padded with 255. beyond: u . v > 0 with u = B - A,
+    v = C - B; straight: v == u; pattern: any C != A. One flat bytearray keeps the
+    table small on the Pico."""
     key = (k, lined, jumps)
     table = _JUMP_TABLES.get(key)
     if table is not None:
         return table
     if jumps not in ("beyond", "straight", "pattern"):
         raise RulesetError("bad value %r for option 'jumps' (allowed: beyond, straight, pattern)" % (jumps,))
-    nbs = line_geometry(k, lined).neighbors
+    first, targets, _rows = adjacency(k, lined)
     xy = _doubled(k)
     # At most 5 landings (a middle point has 6 neighbours); straight leaps have one.
     width = 1 if jumps == "straight" else 5
-    count = 0
-    for row in nbs:
-        count += len(row)
-    landings = bytearray(b"\xff" * (width * count))
-    e = 0
-    for a in range(len(nbs)):
+    landings = bytearray(b"\xff" * (width * len(targets)))
+    for a in range(len(first) - 1):
         ax, ay = xy[a]
-        for b in nbs[a]:
+        for e in range(first[a], first[a + 1]):
+            b = targets[e]
             bx, by = xy[b]
             ux = bx - ax
             uy = by - ay
             i = width * e
-            for c in nbs[b]:
+            for f in range(first[b], first[b + 1]):
+                c = targets[f]
                 if c == a:
                     continue
                 cx, cy = xy[c]
@@ -171,20 +246,9 @@ def jump_table(k, lined, jumps):
                 if ok:
                     landings[i] = c
                     i += 1
-            e += 1
     table = (width, landings)
     _JUMP_TABLES[key] = table
     return table
-
-
-def _first_edges(neighbors):
-    """bytes: the number of the first directed edge out of each point (see jump_table)."""
-    out = bytearray(len(neighbors))
-    e = 0
-    for a in range(len(neighbors)):
-        out[a] = e
-        e += len(neighbors[a])
-    return out
 
 
 def _line_ruleset(ruleset):
@@ -212,7 +276,6 @@ class LineGame(Game):
     def __init__(self, ruleset):
         ruleset = _line_ruleset(ruleset)
         k, lined = board_size(ruleset)
-        key = (k, lined)
         geometry = line_geometry(k, lined)
         board = bytearray(len(geometry.names))
         for side in (SOUTH, NORTH):
@@ -221,10 +284,7 @@ class LineGame(Game):
         turn = SOUTH if ruleset["first"] == "south" else NORTH
         Game.__init__(self, ruleset, geometry, board, turn)
         self._width, self._landings = jump_table(k, lined, ruleset["jumps"])
-        first = _FIRST_EDGES.get(key)
-        if first is None:
-            first = _FIRST_EDGES[key] = _first_edges(geometry.neighbors)
-        self._first = first  # type: bytearray
+        self._first, _targets, self._rows = adjacency(k, lined)
         self._chain = _CHAINS[ruleset["chain"]]
         self._must_capture = ruleset["capture"] == "forced"
         self._quiet_limit = ruleset.get_int("quiet")
@@ -233,11 +293,9 @@ class LineGame(Game):
         # The quiet count of the first position; pop() recounts from the history, so
         # that no list grows beside move_stack.
         self._quiet0 = 0
-        # Reserve the history's room now, while the heap is not yet fragmented: a list
-        # that doubles late in a game needs one free block of that size (MicroPython
-        # keeps the capacity across ``del list[:]``).
-        self.move_stack = [None] * _HISTORY_ROOM  # type: list
-        del self.move_stack[:]
+        # The history packed in bytes, its room reserved now while the heap is not yet
+        # fragmented: a buffer that grows late in a game needs one free block its size.
+        self.move_stack = MoveStack(geometry.names, _HISTORY_ROOM)  # type: ignore[assignment]
         n = len(geometry.homes[SOUTH])
         self.counts = [n, n]
 
@@ -309,7 +367,7 @@ class LineGame(Game):
         turn = self.turn
         me = _CODES[turn]
         foe = _CODES[2 - turn]
-        neighbors = self.geometry.neighbors
+        rows = self._rows
         first = self._first
         width = self._width
         landings = self._landings
@@ -321,7 +379,7 @@ class LineGame(Game):
             if board[a] != me:
                 continue
             i = first[a] * width
-            for b in neighbors[a]:
+            for b in rows[a]:
                 there = board[b]
                 if not there:
                     # A step is wasted work once a jump is forced; skip it then.
@@ -362,7 +420,7 @@ class LineGame(Game):
         width = self._width
         landings = self._landings
         i = self._first[a] * width
-        for b in self.geometry.neighbors[a]:
+        for b in self._rows[a]:
             if board[b] == foe:
                 for j in range(i, i + width):
                     c = landings[j]
@@ -391,7 +449,7 @@ class LineGame(Game):
         board = self.board
         me = _CODES[self.turn]
         foe = _CODES[2 - self.turn]
-        neighbors = self.geometry.neighbors
+        rows = self._rows
         first = self._first
         width = self._width
         landings = self._landings
@@ -402,7 +460,7 @@ class LineGame(Game):
             if board[a] != me:
                 continue
             i = first[a] * width
-            for b in neighbors[a]:
+            for b in rows[a]:
                 there = board[b]
                 if not there:
                     steps += 1
@@ -434,7 +492,7 @@ class LineGame(Game):
         count = 1 if optional else 0
         more = False
         i = self._first[a] * width
-        for b in self.geometry.neighbors[a]:
+        for b in self._rows[a]:
             if board[b] == foe:
                 for j in range(i, i + width):
                     c = landings[j]
@@ -455,7 +513,7 @@ class LineGame(Game):
         board = self.board
         me = _CODES[self.turn]
         foe = _CODES[2 - self.turn]
-        neighbors = self.geometry.neighbors
+        rows = self._rows
         first = self._first
         width = self._width
         landings = self._landings
@@ -463,7 +521,7 @@ class LineGame(Game):
             if board[a] != me:
                 continue
             i = first[a] * width
-            for b in neighbors[a]:
+            for b in rows[a]:
                 there = board[b]
                 if not there:
                     return True
@@ -520,10 +578,8 @@ class LineGame(Game):
             self.counts[1 - (turn >> 1)] += len(captures)
             # The quiet count before a capture: the quiet moves since the one before.
             stack = self.move_stack
-            i = len(stack) - 1
-            while i >= 0 and not stack[i].captures:
-                i -= 1
-            self.quiet = len(stack) - 1 - i + (self._quiet0 if i < 0 else 0)
+            quiet = stack.trailing_quiet()  # type: ignore[attr-defined]
+            self.quiet = quiet + (self._quiet0 if quiet == len(stack) else 0)
         else:
             self.quiet -= 1
         return move
