@@ -423,6 +423,15 @@ def test_board_reset_resumes_and_the_host_follows(board: FirmwareBoard) -> None:
         link.take_back()  # the reset board knows this host again (it said hello anew)
         board.take_back_applied()
         assert len(_agree(link, board)) == 6
+        # Moves the host never saw, then a reset before it comes back: the journal has them.
+        relay.unplug()
+        board.play(2)
+        board.restart()
+        relay.replug()
+        moves = _agree(link, board)
+        assert len(moves) == 8
+        events += _drain(link)
+        assert _replay(events) == moves
     finally:
         link.close()
 
