@@ -65,11 +65,11 @@ def parse_args(argv):
     return opts
 
 
-def build_app(layout, ruleset, journal_dir):
+def build_app(layout, ruleset, journal_dir, board_id=""):
     """The board application and the layout's maps for its geometry."""
     from zuni_board.app import BoardApp
 
-    app = BoardApp(layout, ruleset, journal_dir, None)
+    app = BoardApp(layout, ruleset, journal_dir, None, board_id)
     sensor_of, led_of = layout.maps(app.game.geometry)
     return app, sensor_of, led_of
 
@@ -160,9 +160,15 @@ class Loop:
 # -- the Pico ------------------------------------------------------------------------------
 
 
+def hex_id(raw):
+    """A board id as text: the bytes of ``machine.unique_id()`` in hex."""
+    return "".join(["%02x" % b for b in raw])
+
+
 def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     import select
 
+    import machine
     from zuni_hw import pico
 
     try:
@@ -171,7 +177,8 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
         # Back to the REPL: the maker fixes the file with mpremote (tools/deploy.py).
         print("zuniboard: %s" % e)
         return
-    app, sensor_of, led_of = build_app(layout, None, journal_dir)
+    # The flash chip's 64-bit id: the host's game log names the physical board by it.
+    app, sensor_of, led_of = build_app(layout, None, journal_dir, hex_id(machine.unique_id()))
     leds = pico.make_leds(layout.leds, led_of)
     sensors = pico.make_sensors(layout.sensors)
     timing = layout.timing
@@ -230,11 +237,14 @@ def main_virtual(argv):
         sys.stderr.write("zuni-virtual: %s\n%s\n" % (e, USAGE))
         sys.exit(2)
     journal_dir = None
+    board_id = ""
     if "flash" in opts:
         blocks = int(opts.get("flash-blocks", "64"))
         virtual.mount_flash(opts["flash"], VIRTUAL_JOURNAL, blocks)
         journal_dir = VIRTUAL_JOURNAL
-    app, sensor_of, led_of = build_app(layout, opts.get("ruleset"), journal_dir)
+        # Stable for as long as the flash image lives, like a Pico's unique_id.
+        board_id = virtual.flash_board_id(VIRTUAL_JOURNAL)
+    app, sensor_of, led_of = build_app(layout, opts.get("ruleset"), journal_dir, board_id)
     names = app.game.geometry.names
     sensors = virtual.VirtualSensors(layout.sensor_count)
     occupied = opts.get("occupied", "")

@@ -1,9 +1,25 @@
-"""`zuni board check`'s bookkeeping (BringUp): events in, live map and report out."""
+"""`zuni board check`: its bookkeeping (BringUp: events in, live map and report out), and
+the whole check end to end against the virtual board (the real firmware)."""
 
 from __future__ import annotations
 
+import queue
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+from zuniboard import sim
 from zuniboard.commands.board_check import FLICKER_CHANGES, BringUp
 from zuniboard.layouts import board_geometry
+from zuniboard.mpy import MicroPythonMissing, micropython_executable
+
+ZUNI = Path(sys.executable).parent / "zuni"
 
 
 def _all_tried(b: BringUp) -> None:
@@ -62,3 +78,131 @@ def test_live_map_draws_the_square_board() -> None:
     assert lines[13].split() == ["o", ".", ".", ".", ".", "."]
     assert lines[12].split()[0] == "#"
     assert lines[-1] == "2 of 168 points tried"
+
+
+def test_a_snapshot_finds_a_stuck_switch_without_clearing_the_board() -> None:
+    b = BringUp(board_geometry("mosona"), ("ok", "back", "hint"))
+    bits = ["0"] * 25
+    names = b.geometry.names
+    bits[names.index("m5")] = bits[names.index("s3")] = "1"
+    assert b.snapshot("".join(bits)) == sorted(["m5", "s3"], key=names.index)
+    _all_tried(b)  # every point but ...
+    b.points["m5"].changes = 0  # ... m5 never moved: its switch is stuck
+    for button in ("ok", "hint"):
+        b.button(button)
+    report = b.report(board_empty=False)
+    assert report[0].startswith("occupied from the start and never lifted") and report[0].endswith(": m5"), report
+    assert report[1] == "buttons never pressed (not wired to GND, wrong pin, or not tried): back"
+    assert len(report) == 2, "m5 is not also listed as never changed"
+
+
+def test_a_snapshot_that_does_not_fit_is_reported() -> None:
+    b = BringUp(board_geometry("mosona"))
+    assert b.snapshot("0101") == [] and b.at_start is None
+    assert any(line.startswith("events naming no point") for line in b.report(board_empty=False))
+
+
+# -- end to end: `zuni board check` against the virtual board --------------------------
+
+
+def _lines(proc: subprocess.Popen[str], out: queue.Queue[str]) -> None:
+    assert proc.stdout is not None
+    for line in proc.stdout:
+        out.put(line.rstrip("\n"))
+    out.put("<EOF>")
+
+
+class _Output:
+    def __init__(self, proc: subprocess.Popen[str]) -> None:
+        self.lines: list[str] = []
+        self._q: queue.Queue[str] = queue.Queue()
+        threading.Thread(target=_lines, args=(proc, self._q), daemon=True).start()
+
+    def wait(self, predicate: Callable[[str], bool], timeout: float = 20.0) -> str:
+        deadline = time.monotonic() + timeout
+        for line in self.lines:
+            if predicate(line):
+                return line
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError("no such line within %.0f s; output:\n%s" % (timeout, "\n".join(self.lines)))
+            try:
+                line = self._q.get(timeout=left)
+            except queue.Empty:
+                continue
+            if line == "<EOF>":
+                raise AssertionError("the check ended; output:\n%s" % "\n".join(self.lines))
+            self.lines.append(line)
+            if predicate(line):
+                return line
+
+    def drain(self, timeout: float = 10.0) -> str:
+        """Everything up to the end of the output (the process has ended)."""
+        while True:
+            line = self._q.get(timeout=timeout)
+            if line == "<EOF>":
+                return "\n".join(self.lines)
+            self.lines.append(line)
+
+
+def test_board_check_on_the_virtual_board(tmp_path: Path) -> None:
+    """The whole bring-up on the real firmware: the LED walk arrives in chain order (and
+    the LEDs show it: one white point at a time), all three buttons are seen, and a switch
+    closed at power-on is reported as stuck without clearing the board."""
+    try:
+        micropython_executable()
+    except MicroPythonMissing as exc:
+        pytest.skip(str(exc))
+    with sim.VirtualBoard("board25", pieces={"m5"}, flash=tmp_path / "flash.img") as vb:
+        vb.wait_until(lambda b: b.stable == {"m5"})  # the firmware sensed it (the snapshot will say so)
+        start = vb.mark()
+        proc = subprocess.Popen(
+            [str(ZUNI), "board", "check", vb.port_path, "--walk-ms", "40", "--seconds", "60"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            stdin=subprocess.DEVNULL,
+            text=True,
+        )
+        try:
+            out = _Output(proc)
+            out.wait(lambda line: line.startswith("board: layout board25"))
+            out.wait(lambda line: line.startswith("LED walk: 25 LEDs reported in chain order"))
+            out.wait(lambda line: line.startswith("occupied now: m5"))
+            for button in ("ok", "back", "hint"):
+                vb.press(button)
+                out.wait(lambda line, b=button: line == "button: " + b)
+            vb.place("s1")
+            out.wait(lambda line: line == "+s1")
+            vb.lift("s1")
+            out.wait(lambda line: line == "-s1")
+            proc.send_signal(signal.SIGINT)  # the maker's Ctrl-C ends the live map
+            proc.wait(timeout=20)
+            text = out.drain()
+        finally:
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait()
+        walked = [ln.split(":")[1].strip() for ln in out.lines if ln.startswith("  LED ")]
+        chain = sorted(vb.layout.points, key=lambda name: vb.layout.points[name][1])
+        assert walked == chain, walked
+        assert next(line for line in out.lines if line.startswith("  LED ")) == "  LED   0: " + chain[0]
+        # The LEDs themselves: each frame with one lit point, white, in chain order.
+        lit = []
+        for event in vb.events[start:]:
+            if event.get("event") == "leds":
+                frame = sim.parse_frame(event["frame"], vb.names)
+                on = [name for name, rgb in frame.items() if any(rgb)]
+                if len(on) == 1 and frame[on[0]] == (255, 255, 255):
+                    lit.append(on[0])
+        assert lit == chain, lit
+        assert "buttons seen: ok back hint" in text, text
+        assert (
+            "PROBLEM: occupied from the start and never lifted (switch stuck closed, a short to GND, or a piece"
+            " or magnet left there): m5" in text
+        ), text
+        never = next(line for line in out.lines if line.startswith("PROBLEM: never changed"))
+        assert " s1" not in never and "m5" not in never, never
+        assert "PROBLEM: buttons never pressed" not in text
+        assert proc.returncode == 1, "problems found: exit status 1"
+        assert ", id virtual-" in out.lines[0], out.lines[0]

@@ -97,7 +97,9 @@ class LinkEvent:
     cleared: a new game or a divergence; text = game id), "connected" (text = url),
     "disconnected" (text = why), "boardreset" (text = new boot id), "linkerror" (the
     board could not read a line from us; text = "code message"), "console" (a line that is not
-    a frame: MicroPython output), and the board's own events: "button", "over", "raw", ...
+    a frame: MicroPython output), "state" (the board sent its state on its own: a new game,
+    a take-back, the end, setup done; text = its phase, the whole state in ``info``), and
+    the board's own events: "button", "over", "raw", "sensed", "ledwalk", ...
     """
 
     kind: str
@@ -266,6 +268,13 @@ class BoardLink:
         return self._connected
 
     @property
+    def board_id(self) -> str:
+        """The board's unique id from its hello (``id``: a Pico's ``machine.unique_id()``
+        in hex, a virtual board's from its flash image); "" if it sends none."""
+        with self._lock:
+            return self.hello.get("id", "")
+
+    @property
     def moves(self) -> list[str]:
         with self._lock:
             return list(self._moves)
@@ -352,8 +361,10 @@ class BoardLink:
         """Shows a suggested move ("" clears it)."""
         return self._command("hint", text, timeout)
 
-    def led_test(self, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
-        return self._command("ledtest", "", timeout)
+    def led_test(self, timeout: float = REQUEST_TIMEOUT_S, walk_ms: int | None = None) -> dict[str, str]:
+        """Every LED red, green, blue, white; with ``walk_ms``: one LED at a time in chain
+        order, ``walk_ms`` each, each step an event "ledwalk" (``<LED index> <point>``)."""
+        return self._command("ledtest", "" if walk_ms is None else "walk %d" % walk_ms, timeout)
 
     def raw(self, on: bool, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         """Raw sensor view: the board sends "raw" events with every sensed change."""
@@ -583,6 +594,10 @@ class BoardLink:
             with self._lock:
                 self.info = kv
             self._reconcile_kv(kv)
+            if kv.get("re", "0") == "0":
+                # Unsolicited: a new game, a take-back, the end, setup done. ``info``
+                # holds it all; the event says the phase.
+                self._emit(LinkEvent("state", kv.get("phase", "")))
             self._reply(kv.get("re", "0"), verb, body)
         elif verb in ("ok", "err"):
             re, rest = _kv_after_re(body)

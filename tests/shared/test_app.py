@@ -2,7 +2,7 @@
 timing, half-made moves, errors and recovery, take-back, host moves, chains, passes,
 game over, host commands. Runs under CPython and MicroPython."""
 
-from board_helpers import RecordingLink, Table, journal_with, remove_dir, temp_dir
+from board_helpers import RecordingLink, Table, board_layout, journal_with, remove_dir, temp_dir
 from check import eq, raises
 from zuni_board.app import OVER, PLAY, SETUP
 
@@ -506,6 +506,89 @@ def test_ledtest_then_back_to_the_game():
     eq(t.app.frame_dirty(t.now), True)
 
 
+def test_led_walk_in_chain_order_with_events():
+    t = Table("mosona")
+    # Wire the chain backwards: point i on LED 24 - i, so chain order is not point order.
+    layout = board_layout("mosona")
+    for name in layout.points:
+        layout.points[name][1] = 24 - layout.points[name][1]
+    link = RecordingLink()
+    from zuni_board.app import BoardApp
+
+    app = BoardApp(layout, "mosona", None, link)
+    t.app = app
+    t.link = link
+    t.setup()
+    app.command("ledtest", "walk 40", t.now)
+    names = app.game.geometry.names
+    eq(link.events[-2], ("ledwalk", "start 25 40"))
+    eq(link.events[-1], ("ledwalk", "0 %s" % names[24]), "LED 0 serves the last point")
+    eq(app.describe(), "%s:white/steady" % names[24], "one LED lit")
+    lit = [app.describe()]
+    for _ in range(24):
+        t.wait(40, step=40)
+        lit.append(app.describe())
+    walk = [e for e in link.events if e[0] == "ledwalk"]
+    eq([e[1] for e in walk[1:]], ["%d %s" % (k, names[24 - k]) for k in range(25)], "every LED once, in chain order")
+    eq(lit, ["%s:white/steady" % names[24 - k] for k in range(25)], "one LED at a time")
+    t.wait(40, step=40)
+    eq(link.events[-1], ("ledwalk", "end 25"))
+    eq(app.describe(), "s3:dim-yellow/steady", "back to the game")
+    with raises(ValueError, "walk"):
+        app.command("ledtest", "run")
+    with raises(ValueError, "5000"):
+        app.command("ledtest", "walk 9999")
+    with raises(ValueError, "walk"):
+        app.command("ledtest", "walk 40 40")
+    eq(app.describe(), "s3:dim-yellow/steady", "a refused walk changes nothing")
+
+
+def test_every_button_press_is_an_event():
+    t = Table("mosona")
+    t.press(4)  # HINT during setup: nothing to show, still reported
+    t.press(1)
+    t.press(2)
+    eq(t.link.events, [("button", "hint"), ("button", "ok"), ("button", "back")])
+    eq(t.app.phase, SETUP, "the presses did nothing in setup")
+    t.setup()
+    t.do("s3xm4-m5")
+    t.press(2)  # BACK takes the move back, and is reported first
+    eq(t.link.kinds()[-2:], ["button", "takeback"])
+    eq(t.link.events[-2], ("button", "back"))
+    t.press(1 | 4)
+    eq(t.link.events[-2:], [("button", "ok"), ("button", "hint")], "two at once: both")
+
+
+def test_state_is_sent_when_setup_turns_into_play():
+    t = Table("mosona")
+    before = t.link.states
+    t.place("s3")
+    t.settle()
+    eq(t.link.states, before, "still setting up")
+    t.setup()
+    eq(t.link.states, before + 1, "set up: the host is told")
+    t.do("s3xm4-m5")
+    t.app.command("takeback", "")
+    eq(t.app.phase, SETUP)
+    n = t.link.states
+    t.setup()
+    eq(t.link.states, n + 1, "set up again after the take-back")
+
+
+def test_raw_on_sends_the_sensed_occupancy_first():
+    t = Table("mosona")
+    t.place("m5", "s3")
+    t.settle()
+    t.app.command("raw", "on")
+    bits = ["0"] * 25
+    bits[t.p("m5")] = "1"
+    bits[t.p("s3")] = "1"
+    eq(t.link.events[-1], ("sensed", "".join(bits)), "what the switches show now")
+    eq(t.app.state_info()["occupancy"], bytes([1 if b == "1" else 0 for b in bits]), "state has it too")
+    t.app.command("raw", "off")
+    eq(t.link.events[-1][0], "sensed", "off sends nothing")
+
+
 def test_raw_sensor_events():
     t = Table("mosona")
     t.setup()
@@ -537,6 +620,12 @@ def test_state_and_hello_info_for_the_link():
     hello = t.app.hello_info()
     eq(hello["ruleset"], "mosona")
     eq(hello["layout"], "test25")
+    eq("id" in hello, False, "no id given: none sent")
+    from zuni_board.app import BoardApp
+
+    app = BoardApp(t.layout, "mosona", None, None, "e6614104032b5c2a")
+    eq(app.hello_info()["id"], "e6614104032b5c2a", "the board's unique id")
+    eq(info["occupancy"], bytes(t.occ), "the sensed occupancy")
     eq(t.app.moves_from(0), ["s3xm4-m5"])
     eq(t.app.moves_from(1), [])
 
@@ -624,6 +713,49 @@ def test_with_the_link_session_host_move_commit_and_errors():
     state = [kv_decode(f[2]) for f in frames if f[1] == "state"][-1]
     eq(state["phase"], "over")
     eq(state["result"], "north")
+
+
+def test_with_the_link_session_walk_snapshot_id_and_setup_state():
+    from board_helpers import MemoryPort
+    from zuni_board.app import BoardApp
+    from zuni_link.codec import kv_decode
+    from zuni_link.session import BoardSession
+
+    t = Table("mosona", link=None)
+    t.app = BoardApp(t.layout, "mosona", None, None, "e6614104032b5c2a")
+    port = MemoryPort()
+    session = BoardSession(port, t.app, boot_id="b00t02")
+    t.app.attach(session)
+    session.poll(t.now)
+    port.send(1, "hello", "proto=1 host=test")
+    session.poll(t.now)
+    hello = [kv_decode(f[2]) for f in port.frames() if f[1] == "hello"][-1]
+    eq(hello["id"], "e6614104032b5c2a", "hello names the board")
+    # Setup done: the board says so with a state of its own (re=0).
+    t.setup()
+    session.poll(t.now)
+    states = [kv_decode(f[2]) for f in port.frames() if f[1] == "state"]
+    eq([(s["re"], s["phase"]) for s in states], [("0", "play")])
+    eq(states[0]["occupancy"], "".join(["1" if v else "0" for v in t.occ]))
+    # raw on: the snapshot comes before the reply.
+    port.send(2, "raw", "on")
+    session.poll(t.now)
+    eq([(f[1], f[2].split(" ")[0]) for f in port.frames()], [("event", "sensed"), ("ok", "2")])
+    # The LED walk, chain order (LED i serves point i on this test layout).
+    port.send(3, "ledtest", "walk 20")
+    session.poll(t.now)
+    frames = port.frames()
+    eq([f[2] for f in frames if f[1] == "event"], ["ledwalk start 25 20", "ledwalk 0 %s" % t.names[0]])
+    for _ in range(25):
+        t.wait(20, step=20)
+        session.poll(t.now)
+    events = [f[2] for f in port.frames() if f[1] == "event"]
+    eq(len(events), 25)
+    eq(events[-1], "ledwalk end 25")
+    port.send(4, "ledtest", "walk 20 30 40")
+    session.poll(t.now)
+    errs = [f[2] for f in port.frames() if f[1] == "err"]
+    assert errs and " args " in " " + errs[0], errs
 
 
 def test_scan_without_change_allocates_nothing():

@@ -62,11 +62,19 @@ _DUE_ERROR = const(2)
 _OV_NONE = const(0)
 _OV_LEDTEST = const(1)
 _OV_NOTICE = const(2)
+_OV_LEDWALK = const(3)
 NOTICE_MS = const(1500)
+# LED walk: one LED at a time in chain order; the host may ask for another pace.
+LEDWALK_STEP_MS = const(250)
+LEDWALK_MIN_MS = const(20)
+LEDWALK_MAX_MS = const(5000)
 
 
 class BoardApp:
-    def __init__(self, layout, ruleset_text=None, journal_dir=None, link=None):
+    def __init__(self, layout, ruleset_text=None, journal_dir=None, link=None, board_id=""):
+        # board_id: this physical board's unique id (hex of machine.unique_id() on the
+        # Pico, read by main.py: the app imports no machine), sent in hello as ``id``.
+        self.board_id = board_id
         # Only what the app needs of the layout is kept, so that the caller may drop the
         # layout (its point table is a few KB of heap on the 168-square board).
         self.layout_name = layout.name
@@ -89,6 +97,9 @@ class BoardApp:
         self.n = n
         self.stable = bytearray(n)
         self.touched = bytearray(n)
+        self._led_of = None  # type: list | None  # LED index per point, once the geometry is known
+        self._walk = None  # type: list | None  # points in LED (chain) order during a walk
+        self._walk_ms = LEDWALK_STEP_MS
         self.renderer = L.Renderer(n)
         self.overlay = L.Renderer(n)
         self._overlay_kind = _OV_NONE
@@ -120,6 +131,7 @@ class BoardApp:
             self.names = ()  # type: tuple
             self._refuse(game)
         self.names = names
+        self._led_of = [points[name][1] for name in names]
         self.game = game
         if not self._resume(0):
             self._new_game(ruleset_text, 0, game)
@@ -215,10 +227,12 @@ class BoardApp:
         self._check_setup(now)
 
     def _check_setup(self, now):
+        """Play starts once the board matches the target; returns True if it did."""
         if self.stable == self.target:
             self._enter_play(now)
-        else:
-            L.paint_sync(self.renderer, self.target, self.stable)
+            return True
+        L.paint_sync(self.renderer, self.target, self.stable)
+        return False
 
     def _enter_play(self, now):
         self.phase = PLAY
@@ -298,13 +312,24 @@ class BoardApp:
         if phase == PLAY:
             self._evaluate(now)
         elif phase == SETUP:
-            self._check_setup(now)
+            if self._check_setup(now) and self.phase == PLAY:
+                # The host learns at once that the board is set up (no polling); a
+                # game that ended or passed at once has sent its own state or move.
+                self._send_state()
         elif self.stable == self._start_occ:
             # Game over and the pieces set up again: a new game with the same rules.
             self._new_game(str(self.game.ruleset), now)
             self._send_state()
 
     def _buttons(self, now, buttons):
+        # Every press is told to the host (bring-up sees each button; the host asks its
+        # engine on HINT), whatever it does on the board. Best effort.
+        if buttons & OK:
+            self._send_event("button", "ok")
+        if buttons & BACK:
+            self._send_event("button", "back")
+        if buttons & HINT:
+            self._send_event("button", "hint")
         if buttons & BACK:
             try:
                 self._takeback(now)
@@ -493,8 +518,8 @@ class BoardApp:
             if self.journal is not None:
                 self.journal.end("clear", "")
             self._send_event("takeback", "end")
-            self._send_state()
             self._enter_setup(now)
+            self._send_state()
             return
         if not game.move_stack:
             raise ValueError("nothing to take back: no move has been played in this game")
@@ -505,8 +530,8 @@ class BoardApp:
             self.journal.takeback(index)
         self._reset_game_state()
         self._send_event("takeback", str(index))
-        self._send_state()
         self._enter_setup(now)
+        self._send_state()
 
     # -- buttons --------------------------------------------------------------------
     def _ok(self, now):
@@ -520,7 +545,6 @@ class BoardApp:
         """HINT: show the next legal move (cycling), and ask the host for its own."""
         if self.phase != PLAY or self.pos is None or not self.pos.foot:
             return
-        self._send_event("button", "hint")
         foot = self.pos.foot
         self._hint_i = (self._hint_i + 1) % len(foot)
         self.hint = foot[self._hint_i]
@@ -536,6 +560,7 @@ class BoardApp:
         if name == "new":
             self._ruleset_for_board(arg)
             self._new_game(arg, now)
+            self._send_state()
         elif name == "takeback":
             self._takeback(now)
         elif name == "hostmove":
@@ -551,6 +576,9 @@ class BoardApp:
                 self.hint = None
             self._evaluate(now)
         elif name == "ledtest":
+            if arg:
+                self._start_walk(now, arg)
+                return
             self._overlay_kind = _OV_LEDTEST
             self._overlay_step = 0
             L.paint_ledtest(self.overlay, 0)
@@ -559,6 +587,11 @@ class BoardApp:
             if arg not in ("on", "off"):
                 raise ValueError("raw takes on or off, not %r" % (arg,))
             self.raw = arg == "on"
+            if self.raw:
+                # What the switches show now, before any change: bring-up sees a switch
+                # stuck closed at once. One 0/1 per point in point order (as the state's
+                # occupancy), so that it fits one line on the 168-square board too.
+                self._send_event("sensed", self._occupancy_text())
         elif name == "resign":
             side = side_from_name(arg)
             if side >= len(SIDE_NAMES) or not self._plays(side):
@@ -597,7 +630,56 @@ class BoardApp:
         if self.phase == OVER or self.game.is_game_over():
             raise ValueError("%s: the game is already over" % (what,))
 
+    def _start_walk(self, now, arg):
+        """``ledtest walk [MS]``: light the LEDs one at a time in CHAIN order (LED index,
+        not point order), MS each (default LEDWALK_STEP_MS), telling the host each step
+        (event ``ledwalk <LED index> <point>``) so a maker sees where the chain breaks:
+        ``ledwalk start <count> <ms>``, ``ledwalk 0 s1``, ..., ``ledwalk end <count>``."""
+        words = arg.split()
+        ms = LEDWALK_STEP_MS
+        if words[0] != "walk" or len(words) > 2:
+            raise ValueError("ledtest takes nothing (colours) or walk [MS] (one LED at a time), not %r" % (arg,))
+        if len(words) == 2:
+            w = words[1]
+            if not w.isdigit() or not LEDWALK_MIN_MS <= int(w) <= LEDWALK_MAX_MS:
+                raise ValueError(
+                    "ledtest walk: step %r is not a number of ms %d..%d" % (w, LEDWALK_MIN_MS, LEDWALK_MAX_MS)
+                )
+            ms = int(w)
+        led_of = self._led_of
+        if led_of is None:
+            return
+        order = list(range(self.n))
+        order.sort(key=lambda p: led_of[p])
+        self._walk = order
+        self._walk_ms = ms
+        self._overlay_kind = _OV_LEDWALK
+        self._overlay_step = 0
+        self._send_event("ledwalk", "start %d %d" % (len(order), ms))
+        self._walk_step(now)
+
+    def _walk_step(self, now):
+        walk = self._walk
+        if walk is None:
+            return
+        p = walk[self._overlay_step]
+        r = self.overlay
+        r.begin()
+        r.mark(p, L.WHITE, L.STEADY)
+        r.end()
+        self._overlay_until = ticks_add(now, self._walk_ms)
+        led_of = self._led_of
+        self._send_event("ledwalk", "%d %s" % (led_of[p] if led_of is not None else p, self.names[p]))
+
     def _overlay_next(self, now):
+        if self._overlay_kind == _OV_LEDWALK:
+            walk = self._walk
+            if walk is not None and self._overlay_step < len(walk) - 1:
+                self._overlay_step += 1
+                self._walk_step(now)
+                return
+            self._walk = None
+            self._send_event("ledwalk", "end %d" % self.n)
         if self._overlay_kind == _OV_LEDTEST and self._overlay_step < len(L.LEDTEST_COLOURS) - 1:
             self._overlay_step += 1
             L.paint_ledtest(self.overlay, self._overlay_step)
@@ -608,12 +690,15 @@ class BoardApp:
 
     # -- what the link asks ---------------------------------------------------------
     def hello_info(self):
-        return {
+        info = {
             "fw": FIRMWARE_VERSION,
             "layout": self.layout_name,
             "ruleset": str(self.game.ruleset),
             "phase": PHASE_NAMES[self.phase],
         }
+        if self.board_id:
+            info["id"] = self.board_id
+        return info
 
     def state_info(self):
         game = self.game
@@ -623,6 +708,9 @@ class BoardApp:
             "ruleset": str(game.ruleset),
             "phase": PHASE_NAMES[self.phase],
             "turn": SIDE_NAMES[game.turn],
+            # The sensed (debounced) occupancy, one 0/1 per point in point order; the
+            # link writes a bytearray as such a string.
+            "occupancy": bytes(self.stable),
         }
         if self.phase == OVER:
             outcome = game.outcome()
@@ -634,6 +722,9 @@ class BoardApp:
         if self._error_shown and self.last_error:
             info["error"] = self.last_error.replace(" ", "_")
         return info
+
+    def _occupancy_text(self):
+        return "".join(["1" if v else "0" for v in self.stable])
 
     def moves_from(self, index):
         stack = self.game.move_stack

@@ -442,6 +442,31 @@ def mount_flash(image, mountpoint="/flash", block_count=64):
     return dev
 
 
+BOARD_ID_FILE = "board_id"
+
+
+def flash_board_id(mountpoint="/flash"):
+    """The virtual board's unique id, kept in a file on its flash: made at first boot
+    (``virtual-`` and 16 random hex digits, as long as a Pico's ``unique_id``) and read
+    back at every later boot, so the host's log names the same board for as long as the
+    flash image lives. A damaged file is replaced."""
+    import os
+
+    path = mountpoint + "/" + BOARD_ID_FILE
+    try:
+        with open(path) as f:
+            text = f.read().strip()
+        if text.startswith("virtual-") and len(text) == 24:
+            return text
+    except OSError:
+        pass
+    raw = os.urandom(8)
+    text = "virtual-" + "".join(["%02x" % b for b in raw])
+    with open(path, "w") as f:
+        f.write(text + "\n")
+    return text
+
+
 def log(text):
     """A line for whoever started the virtual board (stderr: stdout gets tracebacks)."""
     sys.stderr.write("zuni-virtual: %s\n" % text)

@@ -321,9 +321,13 @@ class BoardSession:
             if not t:
                 raise FrameError(E_ARGS, "new needs a ruleset, e.g. 'new mosona'")
             return " ".join(t)
-        if verb in ("takeback", "ledtest"):
+        if verb == "takeback":
             self._no_args(verb, body)
             return ""
+        if verb == "ledtest":
+            if len(t) > 2:
+                raise FrameError(E_ARGS, "ledtest takes nothing or walk [MS], got %s" % snippet(body))
+            return " ".join(t)  # the app checks "walk" and the pace
         if verb == "hint":
             if len(t) > 1:
                 raise FrameError(E_ARGS, "hint takes one move or nothing, got %s" % snippet(body))

@@ -1,10 +1,14 @@
 """`zuni board check`: bring-up of a real or virtual board (hardware/bringup.md).
 
-It runs the board's LED test, turns on raw sensor events and draws a live map of the
-points as pieces are placed and lifted, shows button presses, and at the end reports the
-points that never changed, read as occupied on an empty board, flicker, or change
-together with another point. The bookkeeping is ``BringUp`` (pure: events in, report
-out), so it is tested without a board.
+It runs the board's LED test (every LED red, green, blue, white), then the LED walk (one
+LED at a time in chain order, each step reported by the board, so a break in the chain
+shows as the first LED that stays dark), turns on raw sensor events (the board first
+sends what its switches show now) and draws a live map of the points as pieces are
+placed and lifted, shows every button press, and at the end reports the points that
+never changed, were occupied at the start and never lifted (a switch stuck closed),
+read as occupied on an empty board, flicker, or change together with another point, and
+buttons never pressed. The bookkeeping is ``BringUp`` (pure: events in, report out), so
+it is tested without a board.
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ from zuniboard.layouts import BoardGeometry
 FLICKER_CHANGES = 6  # this many changes of one point within FLICKER_WINDOW_S ...
 FLICKER_WINDOW_S = 2.0  # ... is a flicker, not a player
 TOGETHER_MIN = 2  # two points that appear or vanish in the same event this often are coupled
+WALK_MS = 250  # LED walk: each LED lit this long (the board accepts 20..5000)
+COLOURS_S = 2.0  # the colour test: four colours of 0.5 s
+BUTTONS = ("ok", "back", "hint")
 
 
 @dataclass
@@ -43,12 +50,38 @@ class BringUp:
     ['never changed: m1 m2 ...', 'occupied on the empty board: m5']
     """
 
-    def __init__(self, geometry: BoardGeometry) -> None:
+    def __init__(self, geometry: BoardGeometry, buttons: tuple[str, ...] = ()) -> None:
         self.geometry = geometry
         self.points = {name: PointLog() for name in geometry.names}
         self.pairs: dict[tuple[str, str], int] = {}
         self.buttons: list[str] = []
+        self.wired_buttons = buttons  # the layout's buttons: each should be pressed once
         self.unknown: list[str] = []
+        self.at_start: list[str] | None = None  # occupied in the board's snapshot; None: no snapshot
+
+    def snapshot(self, bits: str) -> list[str]:
+        """The board's ``sensed`` event: one 0/1 per point in point order, what its
+        switches showed when raw events began. Returns the occupied points."""
+        names = self.geometry.names
+        if len(bits) != len(names) or set(bits) - {"0", "1"}:
+            self.unknown.append("sensed:" + bits[:40])
+            return []
+        occupied = []
+        for name, bit in zip(names, bits, strict=True):
+            log = self.points[name]
+            log.occupied = bit == "1"
+            log.known = True
+            if log.occupied:
+                occupied.append(name)
+        self.at_start = occupied
+        return occupied
+
+    def stuck(self) -> list[str]:
+        """Points occupied when raw events began that have not changed since: a switch
+        stuck closed (or a piece left there) found without clearing the board."""
+        if self.at_start is None:
+            return []
+        return [n for n in self.at_start if self.points[n].changes == 0]
 
     def raw(self, text: str, now: float) -> None:
         """Apply one raw event; tokens naming no point are kept for the report."""
@@ -90,11 +123,17 @@ class BringUp:
         """Problems found, one line each (empty: every point worked)."""
         names = self.geometry.names
         out = []
-        never = [n for n in names if self.points[n].changes == 0]
+        stuck_at_start = self.stuck()
+        never = [n for n in names if self.points[n].changes == 0 and n not in stuck_at_start]
         if never:
             out.append("never changed (dead switch, broken wire, or not tried): %s" % " ".join(never))
+        if stuck_at_start:
+            out.append(
+                "occupied from the start and never lifted (switch stuck closed, a short to GND, or a piece or"
+                " magnet left there): %s" % " ".join(stuck_at_start)
+            )
         if board_empty:
-            stuck = [n for n in names if self.points[n].occupied]
+            stuck = [n for n in names if self.points[n].occupied and n not in stuck_at_start]
             if stuck:
                 out.append(
                     "occupied on the empty board (switch stuck closed, or a magnet nearby): %s" % " ".join(stuck)
@@ -108,6 +147,9 @@ class BringUp:
                 "change together (a magnet closes the other's switch, or a short): %s"
                 % " ".join("%s+%s" % pair for pair in coupled)
             )
+        unpressed = [b for b in self.wired_buttons if b not in self.buttons]
+        if unpressed:
+            out.append("buttons never pressed (not wired to GND, wrong pin, or not tried): %s" % " ".join(unpressed))
         if self.unknown:
             out.append("events naming no point of this board: %s" % " ".join(sorted(set(self.unknown))))
         return out
@@ -140,7 +182,7 @@ class BringUp:
 def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     p = sub.add_parser(
         "check",
-        help="bring-up: LED test, live sensor map, buttons, stuck points",
+        help="bring-up: LED test and walk, live sensor map, buttons, stuck points",
         description="Bring-up of a real or virtual board (hardware/bringup.md). Ctrl-C ends the live map.",
     )
     p.add_argument(
@@ -148,13 +190,21 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     )
     p.add_argument("--layout", help="layout name (default: the one the board reports)")
     p.add_argument("--seconds", type=float, default=0.0, help="end the live map after this long (default: Ctrl-C)")
-    p.add_argument("--no-ledtest", action="store_true", help="skip the LED test")
+    p.add_argument("--no-ledtest", action="store_true", help="skip the LED tests (colours and walk)")
+    p.add_argument(
+        "--walk-ms",
+        type=int,
+        default=WALK_MS,
+        help="LED walk: ms per LED, 20..5000 (default %d; 0 skips the walk)" % WALK_MS,
+    )
     p.set_defaults(func=run_check)
 
 
 def run_check(args: argparse.Namespace) -> int:
     from zuniboard import link as linkmod
 
+    if args.walk_ms and not 20 <= args.walk_ms <= 5000:
+        raise UsageError("--walk-ms %d: expected 20..5000 ms per LED (or 0: no walk)" % args.walk_ms)
     try:
         link: Any = linkmod.BoardLink.open(args.port, timeout=5.0)
     except linkmod.LinkError as exc:
@@ -169,6 +219,47 @@ def run_check(args: argparse.Namespace) -> int:
         link.close()
 
 
+def _led_walk(link: Any, layout: Any, bring: BringUp, step_ms: int) -> list[str]:
+    """Lights the LEDs one at a time in chain order and prints each step as the board
+    reports it; returns problems (steps missing or out of order: events lost, or a board
+    whose chain order differs from the layout)."""
+    expected = sorted(layout.points, key=lambda name: layout.points[name][1])
+    print("LED walk: one LED at a time in chain order (LED 0 is nearest the Pico), %d ms each." % step_ms)
+    print("  The first LED that stays dark (and all after it): check its DIN and the DOUT before it.")
+    link.led_test(walk_ms=step_ms)
+    seen: list[tuple[int, str]] = []
+    deadline = time.monotonic() + len(expected) * step_ms / 1000 + 5.0
+    while time.monotonic() < deadline:
+        try:
+            event = link.events.get(timeout=0.2)
+        except Exception:
+            continue
+        if event.kind == "button":
+            bring.button(event.text)
+            print("button: %s" % event.text)
+        if event.kind != "ledwalk":
+            continue
+        words = event.text.split()
+        if words[:1] == ["end"]:
+            break
+        if len(words) == 2 and words[0].isdigit():
+            seen.append((int(words[0]), words[1]))
+            print("  LED %3d: %s" % (int(words[0]), words[1]))
+    else:
+        return ["LED walk: the board did not finish the walk (no 'ledwalk end' within the expected time)"]
+    want = [(i, name) for i, name in enumerate(expected)]
+    if seen == want:
+        print("LED walk: %d LEDs reported in chain order" % len(seen))
+        return []
+    missing = [name for i, name in want if (i, name) not in seen]
+    out = []
+    if missing:
+        out.append("LED walk: steps not reported (events lost on the link?): %s" % " ".join(missing))
+    if [x for x in seen if x in want] != [x for x in want if x in seen] or any(x not in want for x in seen):
+        out.append("LED walk: the board's chain order is not the layout's (is it running another layout?)")
+    return out
+
+
 def _session(link: Any, args: argparse.Namespace) -> int:
     name = args.layout or link.hello.get("layout", "")
     if not name:
@@ -178,23 +269,42 @@ def _session(link: Any, args: argparse.Namespace) -> int:
     except layouts.layout_error() as exc:
         raise UsageError(str(exc))
     geometry = layouts.board_geometry(layout.rulesets[0])
-    print("board: layout %s (%s), firmware %s" % (layout.name, layout.title, link.hello.get("fw", "?")))
+    board_id = link.hello.get("id", "")
+    print(
+        "board: layout %s (%s), firmware %s%s"
+        % (layout.name, layout.title, link.hello.get("fw", "?"), ", id %s" % board_id if board_id else "")
+    )
+    bring = BringUp(geometry, tuple(b for b in BUTTONS if b in layout.buttons))
+    problems: list[str] = []
     if not args.no_ledtest:
         link.led_test()
         print("LED test: every LED turns red, then green, then blue, then white (0.5 s each).")
         print("  red and green swapped: leds.order is wrong; the chain stops at one LED: check that LED's DOUT.")
-    bring = BringUp(geometry)
+        time.sleep(COLOURS_S)  # let the maker see the four colours before the walk replaces them
+        if args.walk_ms:
+            problems += _led_walk(link, layout, bring, args.walk_ms)
     link.raw(True)
     print("Live map: put a piece on every point and lift it again; press each button. Ctrl-C to finish.")
-    print(bring.render())
     deadline = time.monotonic() + args.seconds if args.seconds > 0 else None
+    snapshot = False
     try:
         while deadline is None or time.monotonic() < deadline:
             try:
                 event = link.events.get(timeout=0.2)
             except Exception:
                 continue
-            if event.kind == "raw":
+            if event.kind == "sensed" and not snapshot:
+                snapshot = True
+                occupied = bring.snapshot(event.text.strip())
+                if bring.at_start is None:
+                    print("the board's sensor snapshot does not fit layout %s: %s" % (layout.name, event.text[:60]))
+                elif occupied:
+                    print("occupied now: %s" % " ".join(occupied))
+                    print("  clear these points; one that stays occupied has a switch stuck closed.")
+                else:
+                    print("occupied now: none (a clear board)")
+                print(bring.render())
+            elif event.kind == "raw":
                 bring.raw(event.text, time.monotonic())
                 print("\n%s\n%s" % (event.text, bring.render()))
             elif event.kind == "button":
@@ -205,9 +315,12 @@ def _session(link: Any, args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     link.raw(False)
+    if not snapshot:
+        print("the board sent no snapshot of its sensors: points stuck closed show only on an empty board")
     empty = input("\nIs the board empty now? [y/n] ").strip().lower().startswith("y") if sys.stdin.isatty() else False
-    problems = bring.report(board_empty=empty)
-    print("buttons seen: %s" % (" ".join(bring.buttons) or "none"))
+    problems += bring.report(board_empty=empty)
+    seen = sorted(set(bring.buttons), key=BUTTONS.index) if set(bring.buttons) <= set(BUTTONS) else bring.buttons
+    print("buttons seen: %s" % (" ".join(seen) or "none"))
     if not problems:
         print("all %d points changed, none stuck, none flickering, none coupled" % len(geometry.names))
         return 0

@@ -34,7 +34,10 @@ from zuniboard.records.record import UNFINISHED, RecordError
 
 REQUEST_TIMEOUT_S = 3.0  # a board request that takes longer is retried from pump()
 RETRY_S = 0.3  # the board was not ready (setting up, reconnecting): ask again after this
-STATE_POLL_S = 0.5  # while the board is being set up: how often to ask for its phase
+STATE_POLL_S = 0.5  # while the board's phase is not known (after a reset, a game it switched to): ask this often
+# The board says when setup turns into play (a "state" event); asking during setup is
+# only a fallback for an event lost with the connection.
+SETUP_POLL_S = 5.0
 HINT_TIME_S = 0.3  # thinking time of a hint
 JUDGE_TIME_S = 0.2  # thinking time of the computer weighing a draw offer
 DRAW_MARGIN = 50  # the computer accepts a draw unless it stands this much better (hundredths)
@@ -422,7 +425,8 @@ class PlaySession:
         if kind in ("move", "undo", "reset"):
             self._reconcile()
         elif kind == "connected":
-            self.ui.message("link", "board connected (%s)" % event.text)
+            who = self.link.board_id
+            self.ui.message("link", "board %sconnected (%s)" % (who + " " if who else "", event.text))
             self.ai_sent = False  # show the computer's move again (a reset board forgot it)
             self._reconcile()
         elif kind == "disconnected":
@@ -442,7 +446,10 @@ class PlaySession:
             self._reconcile()
             self._board_over(event.text)
         elif kind == "button" and event.text.strip() == "hint":
-            self._hint()
+            if self.phase != "setup":  # every press is reported; a hint only means something in play
+                self._hint()
+        elif kind == "state":
+            self._apply_state(self.link.info)
         elif kind == "takeback":
             if event.text.strip() == "end" and self.game is not None:
                 self.game.clear_agreement()
@@ -580,7 +587,7 @@ class PlaySession:
             return
         now = time.monotonic()
         if self.phase != "play" and now >= self._state_at:
-            self._poll_state()
+            self._poll_state()  # "?" at once and often, "setup" rarely: the board says when it is set up
         side = self.turn_side()
         if side is None or not self._seat(side).is_ai:
             return
@@ -591,14 +598,19 @@ class PlaySession:
             self._send_ai_move()
 
     def _poll_state(self) -> None:
-        self._state_at = time.monotonic() + STATE_POLL_S
-        if self.hand is not None and self.phase in ("setup", "?") and self.game is not None:
-            self.hand.set_up(self.game)
         try:
             state = self.link.state(timeout=self.request_timeout)
         except LinkError:
+            self._state_at = time.monotonic() + STATE_POLL_S
             return
+        self._apply_state(state)
+
+    def _apply_state(self, state: dict[str, str]) -> None:
+        """The board's state (a reply, or what it sent on its own): its phase."""
         phase = state.get("phase", "?")
+        self._state_at = time.monotonic() + (SETUP_POLL_S if phase == "setup" else STATE_POLL_S)
+        if self.hand is not None and phase == "setup" and self.game is not None:
+            self.hand.set_up(self.game)
         if phase != self.phase:
             old = self.phase
             self.phase = phase
