@@ -206,3 +206,26 @@ def test_board_check_on_the_virtual_board(tmp_path: Path) -> None:
         assert "PROBLEM: buttons never pressed" not in text
         assert proc.returncode == 1, "problems found: exit status 1"
         assert ", id virtual-" in out.lines[0], out.lines[0]
+
+
+def test_the_virtual_board_keeps_its_id_on_its_flash(tmp_path: Path) -> None:
+    """The id the check prints (and zuni play logs games under): made at the first boot
+    of a flash image, the same after a restart, another for another flash image."""
+    try:
+        micropython_executable()
+    except MicroPythonMissing as exc:
+        pytest.skip(str(exc))
+    from zuniboard.link import BoardLink
+
+    ids = []
+    with sim.VirtualBoard("board25", flash=tmp_path / "a.img") as vb:
+        for _ in range(2):
+            with BoardLink.open(vb.port_path, timeout=10.0) as link:
+                ids.append(link.board_id)
+            if len(ids) == 1:
+                vb.restart()  # a power cut: same flash
+    with sim.VirtualBoard("board25", flash=tmp_path / "b.img") as vb, BoardLink.open(vb.port_path, 10.0) as link:
+        ids.append(link.board_id)
+    assert ids[0].startswith("virtual-") and len(ids[0]) == len("virtual-") + 16, ids
+    assert ids[1] == ids[0], "the same flash: the same board"
+    assert ids[2] != ids[0], "another flash image: another board"
