@@ -463,3 +463,33 @@ def test_bad_input_is_refused_before_any_board_is_touched(tmp_path: Path, capsys
         out = capsys.readouterr()
         assert message in out.err, (args, out.err)
         assert "virtual board" not in out.out
+
+
+def test_the_board_says_when_it_is_set_up(layout: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """No polling while the pieces are set up: the board's own state (sent when setup
+    turns into play) tells the session, and the board's id names it in the log."""
+    from zuniboard.play import session as session_module
+
+    monkeypatch.setattr(session_module, "SETUP_POLL_S", 1000.0)  # the fallback poll never comes
+    with (
+        VirtualBoard(layout, ruleset=RULESET, pieces="empty", flash=tmp_path / "flash.img") as vb,
+        Database(tmp_path / "games.sqlite3") as db,
+    ):
+        link = BoardLink.open(vb.port_path, timeout=10.0)
+        try:
+            ui = RecordingUI()
+            session = PlaySession(link, db, ui, ruleset=RULESET, players={}, seed=1, deterministic=True)
+            session.start()
+            pump_until(session, "the board in setup", lambda: session.phase == "setup")
+            requests = link.stats.frames_out
+            Table(vb).set_up()
+            pump_until(session, "the board set up", lambda: session.phase == "play")
+            assert ui.find("the board is set up: play on", "board")
+            # Acks (keep-alive) may go out meanwhile, but no state request every 0.5 s.
+            assert link.stats.frames_out - requests <= 3, link.stats
+            assert session.board_id == link.board_id and session.board_id.startswith("virtual-")
+            record = db.get(session.db_game or 0)
+            assert record.board == link.board_id, "the log names the physical board"
+        finally:
+            session.close()
+            link.close()
