@@ -14,8 +14,11 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
+import threading
 import time
 from pathlib import Path
+from types import FrameType
 from typing import TYPE_CHECKING
 
 import platformdirs
@@ -75,6 +78,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.set_defaults(func=run_sim)
 
 
+def _terminate(signum: int, frame: FrameType | None) -> None:
+    raise KeyboardInterrupt
+
+
 def run_sim(args: argparse.Namespace) -> int:
     from zuniboard.sim import SimError, VirtualBoard
 
@@ -95,10 +102,16 @@ def run_sim(args: argparse.Namespace) -> int:
         )
     except ValueError as exc:  # a bad ruleset or point name
         raise UsageError(str(exc))
+    if threading.current_thread() is threading.main_thread():
+        # SIGTERM (a service manager, a test, `kill`) leaves as cleanly as Ctrl-C, so the
+        # firmware process (in its own session, deaf to our signals) is stopped too.
+        signal.signal(signal.SIGTERM, _terminate)
     try:
         board.start()
-    except (SimError, MicroPythonMissing) as exc:
+    except (KeyboardInterrupt, SimError, MicroPythonMissing) as exc:
         board.close()
+        if isinstance(exc, KeyboardInterrupt):
+            raise
         raise UsageError(str(exc))
     web = None
     if not args.no_http:
