@@ -875,7 +875,12 @@ class PlaySession:
             if outcome.winner is not None and outcome.winner != team:
                 return "%s declines: it has fewer pieces" % side
             return ""
-        result = Searcher().search(game, time_limit=JUDGE_TIME_S, node_limit=4000 if self.deterministic else None)
+        # Deterministic play judges by a node budget alone: a clock could end the search
+        # early on a loaded machine and change the answer.
+        if self.deterministic:
+            result = Searcher().search(game, time_limit=None, node_limit=4000)
+        else:
+            result = Searcher().search(game, time_limit=JUDGE_TIME_S)
         score = result.score if game.team_of(game.turn) == team else -result.score
         if score > DRAW_MARGIN:
             return "%s declines: it stands better (%s)" % (side, score_text(score))
