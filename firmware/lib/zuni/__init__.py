@@ -38,9 +38,18 @@ from zuni.errors import (  # noqa: F401
     RulesetError,
     ZuniError,
 )
-from zuni.ruleset import GAME_OPTIONS, GAME_TITLES, Ruleset, parse_ruleset  # noqa: F401
+from zuni.ruleset import _SPECS, GAME_TITLES, Ruleset, options_of, parse_ruleset  # noqa: F401
 
-GAMES = tuple(sorted(GAME_OPTIONS))
+GAMES = tuple(sorted(_SPECS))
+
+
+def __getattr__(name):
+    # GAME_OPTIONS is made only when asked for (see zuni.ruleset): it is not needed to play.
+    if name == "GAME_OPTIONS":
+        from zuni import ruleset
+
+        return ruleset.GAME_OPTIONS
+    raise AttributeError("module 'zuni' has no attribute %r" % (name,))
 
 
 def new_game(ruleset):

@@ -25,8 +25,10 @@ SIDE_NAMES = ("south", "west", "north", "east")
 MAN = const(0)
 PRIEST = const(1)
 
-# The newest moves a MoveStack keeps as objects (see MoveStack).
+# The newest moves a MoveStack keeps as objects, and the size of its chunks of packed
+# moves (see MoveStack).
 _RECENT = const(4)
+_CHUNK = const(256)
 
 # Move kinds.
 STEP = const(0)
@@ -54,6 +56,11 @@ def side_from_name(name):
         if SIDE_NAMES[i] == name:
             return i
     raise ValueError("unknown side %r (allowed: south, west, north, east)" % (name,))
+
+
+def _abstract(self, *args):
+    """What a subclass must implement."""
+    raise NotImplementedError
 
 
 class Move:
@@ -132,25 +139,31 @@ class Move:
             parts.append("x" + names[path[i]] + "-" + names[path[i + 1]])
         return "".join(parts)
 
-    def __str__(self):
-        return self.text()
+    # One function object, not two (each costs heap when the module is imported).
+    __str__ = text
 
     def __repr__(self):
         return "Move(%r)" % (self.text(),)
 
+    # ``!=`` is ``not ==`` in CPython 3 and MicroPython without a __ne__.
     def __eq__(self, other):
         return isinstance(other, Move) and self.kind == other.kind and self.path == other.path
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
 
     def __hash__(self):
         return hash(self.path) ^ self.kind
 
 
+def _chunk():
+    chunk = bytearray(_CHUNK)
+    # Empty, with the room kept: MicroPython keeps a bytearray's capacity across
+    # ``[:] = b""``, so records are added in place.
+    chunk[:] = b""
+    return chunk
+
+
 class MoveStack:
     """A game's moves, oldest first: the last few as Move objects, the rest packed in
-    one bytearray.
+    bytes.
 
     It reads like a list of Moves (``len``, ``[i]``, ``[-1]``, slices, iteration,
     ``==`` with a list or another stack) at 4 bytes a move plus its points, where a
@@ -159,22 +172,24 @@ class MoveStack:
     and unpacks nothing and ``pop()`` returns the very Move pushed; older ones are made
     again when read (equal, not the same objects). Points and kinds must be < 256.
 
-    A packed record is ``kind, len(path), len(captures), path..., captures...,
-    record length``: the first byte is read going forward, the last going back.
+    The bytes are chunks of 256, so that a long game never needs one large free block
+    (a fragmented MicroPython heap may have plenty of small ones and no large one).
+    ``room``: bytes of chunks to make up front. A record is ``kind, len(path),
+    len(captures), path..., captures..., record length``, within one chunk; the first
+    byte is read going forward, the last going back.
 
-    >>> stack = MoveStack(names, 1024)  # room reserved up front (see LineGame)
+    >>> stack = MoveStack(names)
     >>> stack.append(move); stack[-1] is move
     True
     """
 
     def __init__(self, names, room=0):
         self.names = names
-        data = bytearray(room)
-        # Empty, with the room kept: MicroPython keeps a bytearray's capacity across
-        # ``[:] = b""``, so the history grows in place instead of in a late realloc.
-        data[:] = b""
-        self._data = data
+        self._chunks = []  # type: list[bytearray]
+        # Empty chunks kept for reuse (made up front, or emptied by pop()).
+        self._spare = [_chunk() for _ in range((room + _CHUNK - 1) // _CHUNK)]
         self._packed = 0
+        # The Moves of the last len(_recent) records, oldest first.
         self._recent = []  # type: list
 
     def __len__(self):
@@ -187,11 +202,14 @@ class MoveStack:
             self._pack(recent.pop(0))
 
     def _pack(self, move):
-        data = self._data
         path = move.path
         captures = move.captures
         n = len(path)
         c = len(captures)
+        chunks = self._chunks
+        if not chunks or len(chunks[-1]) + n + c + 4 > _CHUNK:
+            chunks.append(self._spare.pop() if self._spare else _chunk())
+        data = chunks[-1]
         data.append(move.kind)
         data.append(n)
         data.append(c)
@@ -210,17 +228,14 @@ class MoveStack:
             return self._recent.pop()
         if not self._packed:
             raise IndexError("pop from an empty move stack")
-        data = self._data
+        data = self._chunks[-1]
         start = len(data) - data[-1]
-        move = self._read(start)
+        move = self._read(data, start)
         data[start:] = b""
+        if not start:
+            self._spare.append(self._chunks.pop())
         self._packed -= 1
         return move
-
-    def clear(self):
-        self._data[:] = b""
-        self._packed = 0
-        self._recent = []
 
     def trailing_quiet(self):
         """How many moves at the end capture nothing (all of them if none does)."""
@@ -230,18 +245,19 @@ class MoveStack:
             if recent[i].captures:
                 return count
             count += 1
-        data = self._data
-        end = len(data)
-        while end:
-            start = end - data[end - 1]
-            if data[start + 2]:
-                break
-            count += 1
-            end = start
+        chunks = self._chunks
+        for k in range(len(chunks) - 1, -1, -1):
+            data = chunks[k]
+            end = len(data)
+            while end:
+                start = end - data[end - 1]
+                if data[start + 2]:
+                    return count
+                count += 1
+                end = start
         return count
 
-    def _read(self, start):
-        data = self._data
+    def _read(self, data, start):
         n = data[start + 1]
         c = data[start + 2]
         i = start + 3
@@ -259,27 +275,22 @@ class MoveStack:
             raise IndexError("move index %d out of range (%d moves)" % (key, size))
         if i >= packed:
             return self._recent[i - packed]
-        data = self._data
-        # Walk the records from the nearer end.
-        if i < packed // 2:
+        for data in self._chunks:
             start = 0
-            while i:
-                start += data[start + 1] + data[start + 2] + 4
+            end = len(data)
+            while start < end:
+                if not i:
+                    return self._read(data, start)
                 i -= 1
-        else:
-            start = len(data)
-            while i < packed:
-                start -= data[start - 1]
-                i += 1
-        return self._read(start)
+                start += data[start + 1] + data[start + 2] + 4
 
     def __iter__(self):
-        data = self._data
-        start = 0
-        end = len(data)
-        while start < end:
-            yield self._read(start)
-            start += data[start + 1] + data[start + 2] + 4
+        for data in self._chunks:
+            start = 0
+            end = len(data)
+            while start < end:
+                yield self._read(data, start)
+                start += data[start + 1] + data[start + 2] + 4
         for move in self._recent:
             yield move
 
@@ -287,9 +298,6 @@ class MoveStack:
         if isinstance(other, (MoveStack, list, tuple)):
             return list(self) == list(other)
         return False
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
 
     def __repr__(self):
         return repr(list(self))
@@ -364,14 +372,8 @@ class Geometry:
             self._index = index
         return self._index
 
-    def _make_coords(self):
-        raise NotImplementedError
-
-    def _make_edges(self):
-        raise NotImplementedError
-
-    def _make_lines(self):
-        raise NotImplementedError
+    # What a subclass that passes None for coords, edges or lines implements.
+    _make_coords = _make_edges = _make_lines = _abstract
 
     def __len__(self):
         return len(self.names)
@@ -445,37 +447,20 @@ class Game:
         self._declared = None
 
     # -- what each game implements -----------------------------------------
-    def legal_moves(self):
-        """List of the legal moves (empty once the game is over)."""
-        raise NotImplementedError
-
-    def push(self, move):
-        """Play a legal move (not checked: use push_text or is_legal on untrusted input)."""
-        raise NotImplementedError
-
-    def pop(self):
-        """Take back the last move exactly and return it."""
-        raise NotImplementedError
-
-    def team_of(self, side):
-        """0 for South's team, 1 for North's team."""
-        raise NotImplementedError
-
-    def team_names(self):
-        """Result names of the two teams: ("south", "north") or ("south+east", "north+west")."""
-        raise NotImplementedError
-
-    def copy(self):
-        """An independent game with the same history."""
-        raise NotImplementedError
-
-    def _natural_outcome(self):
-        """The Outcome the rules give this position, or None while play goes on."""
-        raise NotImplementedError
-
-    def _state_bytes(self):
-        """Bytes for the side to move and every counter or right that is not on the board."""
-        raise NotImplementedError
+    # legal_moves(): list of the legal moves (empty once the game is over).
+    # push(move): play a legal move (not checked: use push_text or is_legal on
+    #   untrusted input).
+    # pop(): take back the last move exactly and return it.
+    # team_of(side): 0 for South's team, 1 for North's team.
+    # team_names(): result names of the two teams: ("south", "north") or
+    #   ("south+east", "north+west").
+    # copy(): an independent game with the same history.
+    # _natural_outcome(): the Outcome the rules give this position, or None while play
+    #   goes on.
+    # _state_bytes(): bytes for the side to move and every counter or right that is not
+    #   on the board.
+    # One shared function object stands for all of them (each def costs heap).
+    legal_moves = push = pop = team_of = team_names = copy = _natural_outcome = _state_bytes = _abstract
 
     # -- position -----------------------------------------------------------
     def piece_at(self, point):

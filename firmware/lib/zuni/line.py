@@ -27,10 +27,6 @@ _CHAIN_OPTIONAL = const(1)
 _CHAIN_FORCED = const(2)
 _CHAINS = {"none": _CHAIN_NONE, "optional": _CHAIN_OPTIONAL, "forced": _CHAIN_FORCED}
 
-_NO_CAPTURES = ()
-# Bytes of history a game reserves at its start (see LineGame.__init__): a step takes
-# 6, a single jump 8, so this is room for about 150 moves before the buffer grows.
-_HISTORY_ROOM = const(1024)
 
 # (k, lined) -> LineGeometry; (k, lined) -> adjacency; (k, lined, jumps) -> jump table.
 # One board is live at a time on the Pico, so these hold one entry each there.
@@ -88,6 +84,29 @@ def _edge_list(k, lined):
     return edges
 
 
+class _Step(Move):
+    """A step of a line game. ``kind`` and ``captures`` are class attributes, and
+    ``names`` one of a subclass per board (``LineGeometry.step_class``): a Move that
+    holds only its path takes 64 bytes of a 64-bit MicroPython heap instead of 96, and
+    a position's moves are the engine's largest heap peak."""
+
+    kind = STEP
+    captures = ()
+
+    def __init__(self, path):
+        self.path = path
+
+
+class _Jump(Move):
+    """A jump or chain of a line game; see _Step."""
+
+    kind = JUMP
+
+    def __init__(self, path, captures):
+        self.path = path
+        self.captures = captures
+
+
 class LineGeometry(Geometry):
     """The Geometry of a line board with K points on the outer rows.
 
@@ -110,6 +129,9 @@ class LineGeometry(Geometry):
         Geometry.__init__(self, "lines", tuple(names), None, None, None, {SOUTH: south, NORTH: north})
         self.k = k
         self.lined = lined
+        # The Move classes of this board: its names on the class, not on every move.
+        self.step_class = type("Step", (_Step,), {"names": self.names})
+        self.jump_class = type("Jump", (_Jump,), {"names": self.names})
 
     def _make_coords(self):
         k = self.k
@@ -169,6 +191,42 @@ def line_geometry(k, lined):
     return geometry
 
 
+def _neighbours(k, lined, p):
+    """The points joined to point ``p`` by an edge, ascending (a short list)."""
+    out = []
+    if p < k:  # n(i), i = p + 1
+        i = p + 1
+        if lined and i > 1:
+            out.append(p - 1)
+        if lined and i < k:
+            out.append(p + 1)
+        out.append(k + i - 1)  # m(i)
+        out.append(k + i)  # m(i + 1)
+    elif p <= 2 * k:  # m(i), i = p - k + 1
+        i = p - k + 1
+        if i > 1:
+            out.append(i - 2)  # n(i - 1)
+        if i <= k:
+            out.append(i - 1)  # n(i)
+        if i > 1:
+            out.append(p - 1)
+        if i <= k:
+            out.append(p + 1)
+        if i > 1:
+            out.append(2 * k + i - 1)  # s(i - 1)
+        if i <= k:
+            out.append(2 * k + i)  # s(i)
+    else:  # s(i), i = p - 2k
+        i = p - 2 * k
+        out.append(k + i - 1)  # m(i)
+        out.append(k + i)  # m(i + 1)
+        if lined and i > 1:
+            out.append(p - 1)
+        if lined and i < k:
+            out.append(p + 1)
+    return out
+
+
 def adjacency(k, lined):
     """The neighbours of every point, as ``(first, targets, rows)`` (cached).
 
@@ -176,29 +234,28 @@ def adjacency(k, lined):
     ``geometry.neighbors``); edge ``e`` goes to ``targets[e]``, the edges out of A are
     ``range(first[A], first[A + 1])`` and ``rows[A]`` is a memoryview of their targets.
     About 2 KiB on the long board, where tuples of neighbours take 3.5 KiB of a
-    MicroPython heap."""
+    MicroPython heap; made in place, without a list of edges (a 1 KiB block that a
+    fragmented heap may not have)."""
     key = (k, lined)
     table = _ADJACENCY.get(key)
     if table is not None:
         return table
     count = 3 * k + 1
-    rows = [[] for _ in range(count)]  # type: list[list[int]]
-    for a, b in _edge_list(k, lined):
-        rows[a].append(b)
-        rows[b].append(a)
+    # Twice the edges: 5 per middle point but the last, and the outer rows' own.
+    targets = bytearray(2 * (5 * k + (2 * (k - 1) if lined else 0)))
     first = bytearray(count + 1)
-    targets = bytearray()
+    e = 0
     for a in range(count):
-        first[a] = len(targets)
-        row = rows[a]
-        row.sort()
-        targets.extend(row)
-    first[count] = len(targets)
+        first[a] = e
+        for b in _neighbours(k, lined, a):
+            targets[e] = b
+            e += 1
+    first[count] = e
     view = memoryview(targets)
     # One 32-byte view per point into ``targets``: iterating it is as fast as a tuple
     # (faster under CPython) and allocates nothing, at half a tuple's heap.
-    rows_out = tuple(view[first[a] : first[a + 1]] for a in range(count))
-    table = _ADJACENCY[key] = (first, targets, rows_out)
+    rows = tuple(view[first[a] : first[a + 1]] for a in range(count))
+    table = _ADJACENCY[key] = (first, targets, rows)
     return table
 
 
@@ -293,9 +350,8 @@ class LineGame(Game):
         # The quiet count of the first position; pop() recounts from the history, so
         # that no list grows beside move_stack.
         self._quiet0 = 0
-        # The history packed in bytes, its room reserved now while the heap is not yet
-        # fragmented: a buffer that grows late in a game needs one free block its size.
-        self.move_stack = MoveStack(geometry.names, _HISTORY_ROOM)  # type: ignore[assignment]
+        # The history, packed in small chunks made as it grows (see core.MoveStack).
+        self.move_stack = MoveStack(geometry.names)  # type: ignore[assignment]
         n = len(geometry.homes[SOUTH])
         self.counts = [n, n]
 
@@ -371,7 +427,8 @@ class LineGame(Game):
         first = self._first
         width = self._width
         landings = self._landings
-        names = self.geometry.names
+        step = self.geometry.step_class
+        jump = self.geometry.jump_class
         chain = self._chain
         moves = []  # type: list[Move]
         steps = []  # type: list[Move]
@@ -384,7 +441,7 @@ class LineGame(Game):
                 if not there:
                     # A step is wasted work once a jump is forced; skip it then.
                     if not (moves and self._must_capture):
-                        steps.append(Move(STEP, (a, b), _NO_CAPTURES, names))
+                        steps.append(step((a, b)))
                 elif there == foe:
                     for j in range(i, i + width):
                         c = landings[j]
@@ -393,7 +450,7 @@ class LineGame(Game):
                         if board[c]:
                             continue
                         if chain == _CHAIN_NONE:
-                            moves.append(Move(JUMP, (a, b, c), (b,), names))
+                            moves.append(jump((a, b, c), (b,)))
                             continue
                         # Lift the mover and take the jumped piece at once: the rest
                         # of the chain sees both points empty.
@@ -403,9 +460,13 @@ class LineGame(Game):
                         board[b] = foe
                         board[a] = me
                 i += width
-        if moves and self._must_capture:
-            return moves
-        return moves + steps
+        if not moves:
+            return steps
+        if not self._must_capture:
+            # In place: a copy would need one more block as long as the list, at the
+            # moment the heap holds every Move of the position.
+            moves.extend(steps)
+        return moves
 
     def _extend(self, path, taken, moves, foe, optional):
         """Add the chains that go on from ``path`` (its ``taken`` pieces already off).
@@ -414,7 +475,7 @@ class LineGame(Game):
         extended slices (``path[1::2]``)."""
         board = self.board
         if optional:
-            moves.append(Move(JUMP, tuple(path), tuple(taken), self.geometry.names))
+            moves.append(self.geometry.jump_class(tuple(path), tuple(taken)))
         more = False
         a = path[-1]
         width = self._width
@@ -440,7 +501,7 @@ class LineGame(Game):
                     board[b] = foe
             i += width
         if not more and not optional:
-            moves.append(Move(JUMP, tuple(path), tuple(taken), self.geometry.names))
+            moves.append(self.geometry.jump_class(tuple(path), tuple(taken)))
 
     def count_moves(self):
         """``len(self.legal_moves())`` without building the moves (perft's last ply)."""

@@ -1,7 +1,8 @@
 """Ruleset strings (RULES.md, "Ruleset strings"): a game id followed by options.
 
-Options are data: ``GAME_OPTIONS[game_id]`` is a tuple of ``(name, allowed, default)``
-where ``allowed`` is a tuple of strings, or ``None`` for a positive integer.
+Options are data: ``GAME_OPTIONS[game_id]`` (or ``options_of(game_id)``) is a tuple of
+``(name, allowed, default)`` where ``allowed`` is a tuple of strings, or ``None`` for a
+positive integer.
 
 >>> str(parse_ruleset("kolowis  chain=forced size=short"))
 'kolowis size=short chain=forced'
@@ -9,50 +10,52 @@ where ``allowed`` is a tuple of strings, or ``None`` for a positive integer.
 
 from zuni.errors import RulesetError
 
-_LINE_COMMON = (
-    ("chain", ("forced", "optional", "none")),
-    ("capture", ("forced", "free")),
-    ("first", ("south", "north")),
-    ("quiet", None),
-    ("stall", ("more", "draw")),
-)
-
 GAME_TITLES = {
     "mosona": "Awithlaknannai Mosona",
     "kolowis": "Kolowis Awithlaknannai",
     "awithlaknakwe": "Awithlaknakwe",
 }
 
-GAME_OPTIONS = {
-    "mosona": (
-        ("board", ("lined", "open"), "lined"),
-        ("jumps", ("beyond", "straight", "pattern"), "beyond"),
-        ("chain", _LINE_COMMON[0][1], "forced"),
-        ("capture", _LINE_COMMON[1][1], "forced"),
-        ("first", _LINE_COMMON[2][1], "south"),
-        ("quiet", None, "40"),
-        ("stall", _LINE_COMMON[4][1], "more"),
-    ),
-    "kolowis": (
-        ("size", ("long", "short"), "long"),
-        ("jumps", ("beyond", "straight", "pattern"), "straight"),
-        ("chain", _LINE_COMMON[0][1], "optional"),
-        ("capture", _LINE_COMMON[1][1], "forced"),
-        ("first", _LINE_COMMON[2][1], "south"),
-        ("quiet", None, "40"),
-        ("stall", _LINE_COMMON[4][1], "more"),
-    ),
-    "awithlaknakwe": (
-        ("players", ("2", "4"), "2"),
-        ("first", ("south", "north"), "south"),
-        ("order", None, "swne"),
-        ("teams", ("separate", "combined"), "separate"),
-        ("priests", ("team", "each"), "team"),
-        ("custody", ("diagonal", "all"), "diagonal"),
-        ("quiet", None, "40"),
-        ("scoring", ("captures+arrivals", "captures"), "captures+arrivals"),
-    ),
+# The options of each game, one text per game: ``name=default:allowed,...``, or
+# ``name=default`` for a positive integer (and for Awithlaknakwe's ``order``).
+# Tuples of strings would be made at import and kept (6.8 KB of a 64-bit MicroPython
+# heap, the strings of a constant tuple are heap objects); a text is one object, and
+# ``options_of()`` makes the tuples only while a ruleset is parsed or printed.
+_SPECS = {
+    "mosona": "board=lined:lined,open jumps=beyond:beyond,straight,pattern chain=forced:forced,optional,none"
+    " capture=forced:forced,free first=south:south,north quiet=40 stall=more:more,draw",
+    "kolowis": "size=long:long,short jumps=straight:beyond,straight,pattern chain=optional:forced,optional,none"
+    " capture=forced:forced,free first=south:south,north quiet=40 stall=more:more,draw",
+    "awithlaknakwe": "players=2:2,4 first=south:south,north order=swne teams=separate:separate,combined"
+    " priests=team:team,each custody=diagonal:diagonal,all quiet=40"
+    " scoring=captures+arrivals:captures+arrivals,captures",
 }
+
+
+def options_of(game_id):
+    """The options of a game as a tuple of ``(name, allowed, default)``: ``allowed`` is a
+    tuple of strings, or None for a positive integer (see ``GAME_OPTIONS``).
+
+    >>> options_of("mosona")[0]
+    ('board', ('lined', 'open'), 'lined')
+    """
+    out = []  # type: list
+    for item in _SPECS[game_id].split():
+        name, value = item.split("=")
+        if ":" in value:
+            default, allowed = value.split(":")
+            out.append((name, tuple(allowed.split(",")), default))
+        else:
+            out.append((name, None, value))
+    return tuple(out)
+
+
+def __getattr__(name):
+    # ``GAME_OPTIONS`` (game id -> options_of(game id)) is made when asked for, not at
+    # import (MicroPython has module __getattr__ too).
+    if name == "GAME_OPTIONS":
+        return {game_id: options_of(game_id) for game_id in _SPECS}
+    raise AttributeError(name)
 
 
 class Ruleset:
@@ -74,7 +77,7 @@ class Ruleset:
 
     def __str__(self):
         parts = [self.game_id]
-        for name, _allowed, default in GAME_OPTIONS[self.game_id]:
+        for name, _allowed, default in options_of(self.game_id):
             value = self.options[name]
             if value != default:
                 parts.append(name + "=" + value)
@@ -85,9 +88,6 @@ class Ruleset:
 
     def __eq__(self, other):
         return isinstance(other, Ruleset) and str(self) == str(other)
-
-    def __ne__(self, other):
-        return not self.__eq__(other)
 
     def __hash__(self):
         return hash(str(self))
@@ -111,11 +111,11 @@ def parse_ruleset(text):
         raise RulesetError("a ruleset is text, not %r" % (text,))
     words = text.split()
     if not words:
-        raise RulesetError("empty ruleset (allowed games: %s)" % ", ".join(sorted(GAME_OPTIONS)))
+        raise RulesetError("empty ruleset (allowed games: %s)" % ", ".join(sorted(_SPECS)))
     game_id = words[0]
-    if game_id not in GAME_OPTIONS:
-        raise RulesetError("unknown game %r (allowed: %s)" % (game_id, ", ".join(sorted(GAME_OPTIONS))))
-    spec = GAME_OPTIONS[game_id]
+    if game_id not in _SPECS:
+        raise RulesetError("unknown game %r (allowed: %s)" % (game_id, ", ".join(sorted(_SPECS))))
+    spec = options_of(game_id)
     options = {}
     given = {}
     for name, _allowed, default in spec:
