@@ -132,8 +132,10 @@ class Loop:
                     session.poll(now)
                 if app.frame_dirty(now):
                     leds.show(app.frame(now))
-                if control is not None and control.poll():
-                    wait.rebuild()  # clients came or went: wait on the new set of sockets
+                if control is not None:
+                    control.app_check()  # a state event when the app's state changed
+                    if control.poll():
+                        wait.rebuild()  # clients came or went: wait on the new set of sockets
             except Exception as e:  # a bug must not leave the board dead: report, go on
                 self.errors += 1
                 if self.report is not None and (self.errors <= 5 or self.errors % 100 == 0):
@@ -284,6 +286,7 @@ def main_virtual(argv):
     loop = Loop(layout, sensors, debouncer, app, session, leds, buttons, waiter, control, report)
     if control is not None:
         control.stats = loop.stats
+        control.app = app
     virtual.log(
         "layout %s, ruleset %s, link %s, control %s, flash %s"
         % (

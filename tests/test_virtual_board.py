@@ -119,6 +119,25 @@ def test_a_move_reaches_the_host_and_survives_a_power_cycle(board: VirtualBoard)
         assert link.moves == [text, reply]
 
 
+def test_control_channel_reports_the_apps_state(board: VirtualBoard) -> None:
+    # state? answers the app's state as JSON; a state event is pushed when a move is
+    # committed (and not for every scan: the lift alone changes nothing the state has).
+    board.wait_stable(start_position("mosona"))
+    board.wait_for(lambda e: e.get("event") == "state" and e["phase"] == "play", since=0)
+    reply = board.command("state?")
+    assert reply["phase"] == "play" and reply["turn"] == "south" and reply["moves"] == 0
+    assert reply["ruleset"] == "mosona" and len(reply["occupancy"]) == 25
+    with pytest.raises(SimError, match="state\\? takes no arguments"):
+        board.command("state? now")
+    game = zuni.new_game("mosona")
+    mark = board.mark()
+    Hand(board, seed=3).play(game, "s3xm4-m5")
+    event = board.wait_for(lambda e: e.get("event") == "state" and e["moves"] == 1, since=mark)
+    assert event["turn"] == "north" and event["phase"] == "play"
+    states = [e for e in board.events[mark:] if e.get("event") == "state"]
+    assert len(states) == 1, states
+
+
 def test_hint_button_changes_the_leds(board: VirtualBoard) -> None:
     board.wait_stable(start_position("mosona"))
     board.wait_until(lambda vb: any(vb.frame.values()))

@@ -416,3 +416,20 @@ def test_zuni_sim_serves_the_page(tmp_path: Path) -> None:
     finally:
         proc.terminate()
         proc.wait(timeout=10)
+
+
+def test_page_shows_the_firmwares_phase_turn_and_moves(page: Page) -> None:
+    # The firmware reports its state on the control channel (state? on connect, then a
+    # state event on each change): the page's board field follows setup, a move, the turn.
+    state = page.wait_state(lambda s: s["board"] is not None)
+    assert state["board"]["phase"] == "setup" and state["board"]["moves"] == 0
+    page.ok("setup")
+    state = page.wait_state(lambda s: s["board"]["phase"] == "play")
+    assert state["board"]["turn"] == "south" and state["board"]["ruleset"] == "mosona"
+    game = zuni.new_game("mosona")
+    play_by_api(page, game, "s3xm4-m5")
+    state = page.wait_state(lambda s: s["board"]["moves"] == 1)
+    board = state["board"]
+    assert board["turn"] == "north" and board["phase"] == "play", board
+    assert len(board["occupancy"]) == 25 and set(board["occupancy"]) <= {"0", "1"}
+    assert "error" not in board

@@ -24,6 +24,11 @@ CONTROL (client -> board, one line each; point names are the rules' names)::
     stable?               -> {"reply": "stable", "ok": true, "occupied": [...] or null}
     hello?                -> the hello event again, as a reply
     stats?                -> loop figures: iterations, scans, busy_avg_us, busy_max_us, errors
+    state?                -> the board application's state (as the link's state message):
+                             {"reply": "state", "ok": true, "game": "...", "moves": 3,
+                              "ruleset": "mosona", "phase": "play", "turn": "north",
+                              "occupancy": "0110...", ["result", "termination",
+                              "hostmove", "error"]}; {"ok": false, ...} without an app
     (an error)            -> {"reply": "lift", "ok": false, "error": "unknown point 'zz' ..."}
 
 Events pushed to every client::
@@ -32,6 +37,15 @@ Events pushed to every client::
     {"event": "sensors", "occupied": [...], "changed": ["+m5", "-s3"]}   raw sensor changes
     {"event": "stable", "occupied": [...]}         the debounced position the app was given
     {"event": "leds", "frame": "rrggbb..."}        a new LED frame (per POINT, full scale)
+    {"event": "state", "phase": "play", "turn": ..., "moves": ..., ...}
+                                                   the app's state (as ``state?``) when it
+                                                   changes: a move committed or taken back,
+                                                   a new game, the phase, an error shown or
+                                                   cleared, a host move asked (checked once a
+                                                   loop iteration, a few attribute reads)
+
+``occupancy`` in a state is the sensed position when the state was made; the ``stable``
+event follows every change of it.
 
 ``frame`` is hex, 6 digits (r, g, b) per point in the order of ``points``.
 """
@@ -51,7 +65,7 @@ except ImportError:  # pragma: no cover
 OUTBOX_LIMIT = 256 * 1024  # bytes queued for one control client before it is cut off
 LINE_LIMIT = 4096  # a control line longer than this is refused
 BUTTONS = {"ok": 1, "back": 2, "hint": 4}
-QUERIES = ("sensors?", "leds?", "stable?", "hello?", "stats?")
+QUERIES = ("sensors?", "leds?", "stable?", "hello?", "stats?", "state?")
 
 
 def _hex(frame):
@@ -126,6 +140,14 @@ class ControlServer:
         self.clients = []
         self.commands = 0
         self.stats = None  # callable -> dict of loop figures (main.py sets it)
+        self.app = None  # the board application (main.py sets it): state? and state events
+        # What the last state event showed, to push a new one only when it changes.
+        self._seen_game = None
+        self._seen_phase = -1
+        self._seen_moves = -1
+        self._seen_commits = -1
+        self._seen_error = False
+        self._seen_host = None
         s = socket.socket()
         s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         s.bind(socket.getaddrinfo(host, port)[0][-1])
@@ -157,6 +179,44 @@ class ControlServer:
     def stable_changed(self, stable):
         self.stable = [self.names[p] for p in range(len(self.names)) if stable[p]]
         self._push({"event": "stable", "occupied": self.stable})
+
+    def app_state(self):
+        """``app.state_info()`` as JSON values (the occupancy bytes as a 0/1 string)."""
+        app = self.app
+        if app is None:
+            raise ValueError("state?: this board runs no board application")
+        info = app.state_info()
+        occ = info.get("occupancy")
+        if occ is not None and not isinstance(occ, str):
+            info["occupancy"] = "".join(["1" if v else "0" for v in occ])
+        return info
+
+    def app_check(self):
+        """Push a ``state`` event if the app's state changed since the last one; the loop
+        calls it every iteration, so it only compares attributes (no allocation)."""
+        app = self.app
+        if app is None or not self.clients:
+            return
+        game = app.game
+        moves = len(game.move_stack)
+        if (
+            game is self._seen_game
+            and app.phase == self._seen_phase
+            and moves == self._seen_moves
+            and app.commits == self._seen_commits
+            and app._error_shown == self._seen_error
+            and app.host is self._seen_host
+        ):
+            return
+        self._seen_game = game
+        self._seen_phase = app.phase
+        self._seen_moves = moves
+        self._seen_commits = app.commits
+        self._seen_error = app._error_shown
+        self._seen_host = app.host
+        d = self.app_state()
+        d["event"] = "state"
+        self._push(d)
 
     def hello(self):
         return {
@@ -298,10 +358,7 @@ class ControlServer:
             self.buttons.press(BUTTONS[args[0]])
             return {"reply": verb, "ok": True}
         if verb not in QUERIES:
-            raise ValueError(
-                "unknown command %r (allowed: lift, place, set, press, sensors?, leds?, stable?, hello?, stats?)"
-                % (verb,)
-            )
+            raise ValueError("unknown command %r (allowed: lift, place, set, press, %s)" % (verb, ", ".join(QUERIES)))
         if args:
             raise ValueError("%s takes no arguments" % verb)
         if verb == "sensors?":
@@ -310,6 +367,11 @@ class ControlServer:
             return {"reply": verb, "ok": True, "frame": _hex(self.leds.frame)}
         if verb == "stable?":
             return {"reply": verb, "ok": True, "occupied": self.stable}
+        if verb == "state?":
+            d = self.app_state()
+            d["reply"] = verb
+            d["ok"] = True
+            return d
         if verb == "stats?":
             d = self.stats() if self.stats is not None else {}
             d["reply"] = verb
