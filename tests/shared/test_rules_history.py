@@ -160,9 +160,11 @@ def test_line_moves_are_moves():
 
 def test_geometry_builds_what_only_drawing_needs_on_first_use():
     geometry = zuni.line.LineGeometry(16, True)
-    assert geometry._coords is None and geometry._edges is None and geometry._lines is None
+    made = geometry.__dict__
+    for name in ("coords", "edges", "lines", "neighbors", "index"):
+        assert name not in made, name
     eq(geometry.point("m17"), 32, "point() without the index")
-    assert geometry._index is None
+    assert "index" not in made
     with raises(zuni.MoveParseError, "z9"):
         geometry.point("z9")
     eq(len(geometry.edges), 5 * 16 + 2 * 15, "edges")
@@ -170,6 +172,9 @@ def test_geometry_builds_what_only_drawing_needs_on_first_use():
     eq(geometry.neighbors[geometry.index["n1"]], (1, 16, 17), "neighbours")
     assert geometry.index is geometry.index, "made once"
     eq(len(geometry.lines), 3 + 2 * 16 + 2, "lines")
+    assert "coords" in geometry.__dict__, "kept once made"
+    with raises(AttributeError, "no_such"):
+        geometry.no_such  # noqa: B018  (the access is the test)
     # The engine's flat tables agree with the neighbours.
     _first, _targets, rows = zuni.line.adjacency(16, True)
     eq([tuple(r) for r in rows], list(geometry.neighbors), "adjacency")

@@ -321,56 +321,48 @@ class Geometry:
     ``coords``, ``edges`` and ``lines`` may be given as None: a subclass then makes
     them on first use (``_make_coords`` ...), and ``neighbors`` and ``index`` are always
     made on first use, so that a board that only plays never holds what only drawing
-    or a host needs (several KiB of a 64 KiB MicroPython heap).
+    or a host needs (several KiB of a 64 KiB MicroPython heap). What is made is kept
+    as a plain attribute: later reads cost nothing more.
     """
 
     def __init__(self, shape, names, coords, edges, lines, homes):
         self.shape = shape
         self.names = names
         self.homes = homes
-        self._coords = coords
-        self._edges = edges
-        self._lines = lines
-        self._neighbors = None  # type: tuple | None
+        if coords is not None:
+            self.coords = coords
+        if edges is not None:
+            self.edges = edges
+        if lines is not None:
+            self.lines = lines
+        # The index, once made; point() reads it without making it.
         self._index = None  # type: dict | None
 
-    @property
-    def coords(self):
-        if self._coords is None:
-            self._coords = self._make_coords()
-        return self._coords
-
-    @property
-    def edges(self):
-        if self._edges is None:
-            self._edges = self._make_edges()
-        return self._edges
-
-    @property
-    def lines(self):
-        if self._lines is None:
-            self._lines = self._make_lines()
-        return self._lines
-
-    @property
-    def neighbors(self):
-        if self._neighbors is None:
+    def __getattr__(self, name):
+        # Called only for an attribute not made yet (one function, where properties
+        # would cost a function and a property object each).
+        if name == "coords":
+            value = self._make_coords()
+        elif name == "edges":
+            value = self._make_edges()
+        elif name == "lines":
+            value = self._make_lines()
+        elif name == "neighbors":
             neighbors = [[] for _ in self.names]  # type: list[list[int]]
             for a, b in self.edges:
                 neighbors[a].append(b)
                 neighbors[b].append(a)
-            self._neighbors = tuple(tuple(sorted(n)) for n in neighbors)
-        return self._neighbors
-
-    @property
-    def index(self):
-        if self._index is None:
+            value = tuple(tuple(sorted(n)) for n in neighbors)
+        elif name == "index":
             names = self.names
-            index = {}
+            value = {}
             for i in range(len(names)):
-                index[names[i]] = i
-            self._index = index
-        return self._index
+                value[names[i]] = i
+            self._index = value
+        else:
+            raise AttributeError("%r object has no attribute %r" % (type(self).__name__, name))
+        setattr(self, name, value)
+        return value
 
     # What a subclass that passes None for coords, edges or lines implements.
     _make_coords = _make_edges = _make_lines = _abstract

@@ -341,7 +341,9 @@ class LineGame(Game):
         turn = SOUTH if ruleset["first"] == "south" else NORTH
         Game.__init__(self, ruleset, geometry, board, turn)
         self._width, self._landings = jump_table(k, lined, ruleset["jumps"])
-        self._first, _targets, self._rows = adjacency(k, lined)
+        self._first, targets, self._rows = adjacency(k, lined)
+        # The steps found by _generate, as point pairs, before they become Moves.
+        self._pairs = bytearray(2 * len(targets))
         self._chain = _CHAINS[ruleset["chain"]]
         self._must_capture = ruleset["capture"] == "forced"
         self._quiet_limit = ruleset.get_int("quiet")
@@ -430,8 +432,9 @@ class LineGame(Game):
         step = self.geometry.step_class
         jump = self.geometry.jump_class
         chain = self._chain
+        pairs = self._pairs
         moves = []  # type: list[Move]
-        steps = []  # type: list[Move]
+        n = 0
         for a in range(len(board)):
             if board[a] != me:
                 continue
@@ -441,7 +444,9 @@ class LineGame(Game):
                 if not there:
                     # A step is wasted work once a jump is forced; skip it then.
                     if not (moves and self._must_capture):
-                        steps.append(step((a, b)))
+                        pairs[n] = a
+                        pairs[n + 1] = b
+                        n += 2
                 elif there == foe:
                     for j in range(i, i + width):
                         c = landings[j]
@@ -460,13 +465,17 @@ class LineGame(Game):
                         board[b] = foe
                         board[a] = me
                 i += width
-        if not moves:
-            return steps
-        if not self._must_capture:
-            # In place: a copy would need one more block as long as the list, at the
-            # moment the heap holds every Move of the position.
-            moves.extend(steps)
-        return moves
+        if moves and self._must_capture:
+            return moves
+        # The steps go into a list made at its final size, after the jumps: a list
+        # that grows by doubling needs, at the moment the heap holds every Move of the
+        # position, a free block twice as long as the one it leaves.
+        j = len(moves)
+        out = moves + [None] * (n >> 1) if j else [None] * (n >> 1)
+        for i in range(0, n, 2):
+            out[j] = step((pairs[i], pairs[i + 1]))
+            j += 1
+        return out
 
     def _extend(self, path, taken, moves, foe, optional):
         """Add the chains that go on from ``path`` (its ``taken`` pieces already off).
