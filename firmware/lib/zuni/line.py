@@ -151,34 +151,23 @@ class LineGeometry(Geometry):
 
     def _make_lines(self):
         k = self.k
-        lined = self.lined
-
-        def n(i):
-            return i - 1
-
-        def m(i):
-            return k + i - 1
-
-        def s(i):
-            return 2 * k + i
-
+        # n(i) = i - 1, m(i) = k + i - 1, s(i) = 2k + i (i from 1), written out: no
+        # closures, which would stay in the heap as code of their own.
         lines = []
-        if lined:
-            lines.append(tuple(n(i) for i in range(1, k + 1)))
-        lines.append(tuple(m(i) for i in range(1, k + 2)))
-        if lined:
-            lines.append(tuple(s(i) for i in range(1, k + 1)))
+        if self.lined:
+            lines.append(tuple(range(k)))  # n1..nK
+        lines.append(tuple(range(k, 2 * k + 1)))  # m1..m(K+1)
+        if self.lined:
+            lines.append(tuple(range(2 * k + 1, 3 * k + 1)))  # s1..sK
         # The diagonals are straight lines through a middle point: n(i)-m(i+1)-s(i+1)
         # and s(i)-m(i+1)-n(i+1), drawn south to north; the ends are two-point lines.
-        lines.append((s(1), m(1)))
-        lines.append((m(1), n(1)))
-        for i in range(1, k + 1):
-            if i < k:
-                lines.append((s(i + 1), m(i + 1), n(i)))
-                lines.append((s(i), m(i + 1), n(i + 1)))
-            else:
-                lines.append((m(k + 1), n(k)))
-                lines.append((s(k), m(k + 1)))
+        lines.append((2 * k + 1, k))  # s1-m1
+        lines.append((k, 0))  # m1-n1
+        for i in range(1, k):
+            lines.append((2 * k + i + 1, k + i, i - 1))  # s(i+1)-m(i+1)-n(i)
+            lines.append((2 * k + i, k + i, i))  # s(i)-m(i+1)-n(i+1)
+        lines.append((2 * k, k - 1))  # m(K+1)-nK
+        lines.append((3 * k, 2 * k))  # sK-m(K+1)
         return tuple(lines)
 
 
