@@ -20,10 +20,11 @@ the control channel) so that a host's request is answered at once, without scann
 more often (the debounce counts scans).
 """
 
+import gc
 import sys
 import time
 
-from zuni_board.layout import Layout, LayoutError
+from zuni_board import load_board
 from zuni_board.scan import Debouncer
 
 PICO_LAYOUT = "/layout.json"
@@ -70,8 +71,7 @@ def build_app(layout, ruleset, journal_dir, board_id=""):
     from zuni_board.app import BoardApp
 
     app = BoardApp(layout, ruleset, journal_dir, None, board_id)
-    sensor_of, led_of = layout.maps(app.game.geometry)
-    return app, sensor_of, led_of
+    return app, app.sensor_of, app._led_of
 
 
 def attach_link(app, port):
@@ -174,11 +174,14 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     from zuni_hw import pico
 
     try:
-        layout = Layout.load(layout_path)
-    except LayoutError as e:
+        # First, before the engine and the app are imported: the loader and the JSON
+        # are garbage again once the Board is made (heap peak).
+        layout = load_board(layout_path)
+    except ValueError as e:
         # Back to the REPL: the maker fixes the file with mpremote (tools/deploy.py).
         print("zuniboard: %s" % e)
         return
+    gc.collect()
     # The flash chip's 64-bit id: the host's game log names the physical board by it.
     app, sensor_of, led_of = build_app(layout, None, journal_dir, hex_id(machine.unique_id()))
     leds = pico.make_leds(layout.leds, led_of)
@@ -234,10 +237,11 @@ def main_virtual(argv):
 
     try:
         opts = parse_args(argv)
-        layout = Layout.load(opts["layout"])
-    except (UsageError, LayoutError) as e:
+        layout = load_board(opts["layout"])  # before the app is imported: see main_pico
+    except ValueError as e:  # UsageError, layout.LayoutError
         sys.stderr.write("zuni-virtual: %s\n%s\n" % (e, USAGE))
         sys.exit(2)
+    gc.collect()
     journal_dir = None
     board_id = ""
     if "flash" in opts:

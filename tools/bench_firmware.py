@@ -61,6 +61,7 @@ MODULES = (
     "zuni/ruleset.py",
     "zuni/line.py",
     "zuni/awith.py",
+    "zuni_board/__init__.py",
     "zuni_board/layout.py",
     "zuni_board/infer.py",
     "zuni_board/leds.py",
@@ -239,16 +240,16 @@ def main(argv: list[str] | None = None) -> int:
                 )
             )
         print()
-        print("heap in use (KiB, after gc.collect, 64-bit unix port; a 32-bit RP2040 needs noticeably less):")
+        print("heap in use (KiB, after gc.collect, 64-bit unix port; a 32-bit RP2040 needs noticeably less;")
+        print("board_kept: what is kept of the layout once zuni_board.load_board has dropped the loader):")
         print(
-            "%-24s %11s %11s %9s %10s %11s %10s %9s"
+            "%-24s %11s %11s %9s %10s %10s %9s"
             % (
                 "ruleset",
+                "board_kept",
                 "engine_code",
-                "layout_code",
                 "app_code",
                 "game_data",
-                "layout_data",
                 "app_state",
                 "play_peak",
             )
@@ -258,15 +259,14 @@ def main(argv: list[str] | None = None) -> int:
             if not mem:
                 continue
             print(
-                "%-24s %11.1f %11.1f %9.1f %10.1f %11.1f %10.1f %9.1f"
+                "%-24s %11.1f %11.1f %9.1f %10.1f %10.1f %9.1f"
                 % (
                     row["ruleset"],
-                    (mem["engine_code"] - mem["layout_code"]) / 1024,
-                    mem["layout_code"] / 1024,
+                    mem["layout"] / 1024,
+                    (mem["engine_code"] - mem["layout"]) / 1024,
                     (mem["app_code"] - mem["engine_code"]) / 1024,
                     (mem["game"] - mem["app_code"]) / 1024,
-                    max(0, mem["layout"] - mem["game"]) / 1024,
-                    (mem["app"] - mem["layout"]) / 1024,
+                    (mem["app"] - mem["game"]) / 1024,
                     row["peak_alloc"] / 1024,
                 )
             )

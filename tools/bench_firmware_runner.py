@@ -23,15 +23,25 @@ def _mark(label):
     _MEM[label] = gc.mem_alloc() - _BASE
 
 
-from zuni_board.layout import Layout  # noqa: E402
+# As firmware/main.py: the layout is read first, into a Board (zuni_board.load_board
+# unloads the loader), and only then are the engine and the app imported.
+from zuni_board import load_board  # noqa: E402
 
-_mark("layout_code")
-import zuni  # noqa: E402
+zuni = None
+BoardApp = None
 
-_mark("engine_code")
-from zuni_board.app import BoardApp  # noqa: E402
 
-_mark("app_code")
+def _imports():
+    global zuni, BoardApp
+    import zuni as _zuni
+
+    zuni = _zuni
+    _mark("engine_code")
+    from zuni_board.app import BoardApp as _App
+
+    BoardApp = _App
+    _mark("app_code")
+
 
 try:
     from zuni_board.scan import Debouncer  # PLATFORM's debouncer, once it exists
@@ -82,17 +92,18 @@ class _Debouncer:
 
 class Bench:
     def __init__(self, spec):
+        layout = load_board(spec["layout"])
+        _mark("layout")
+        _imports()
         game = zuni.new_game(spec["ruleset"])
         _mark("game")
         del game
         gc.collect()
-        layout = Layout.load(spec["layout"])
-        _mark("layout")
         self.app = BoardApp(layout, spec["ruleset"], spec.get("journal"), None)
         _mark("app")
         geometry = self.app.game.geometry
         self.names = geometry.names
-        self.sensor_of, self.led_of = layout.maps(geometry)
+        self.sensor_of, self.led_of = self.app.sensor_of, self.app._led_of
         timing = layout.timing
         self.scan_ms = timing["scan_ms"]
         self.stable_ms = timing["stable_ms"]

@@ -1,1 +1,76 @@
-"""The board application: layout, debounce, move inference, LED language, journal, controller."""
+"""The board application: layout, debounce, move inference, LED language, journal, controller.
+
+``load_board(path)`` is how the firmware reads its layout: the loader (``layout.py``, ~16
+KB of code) and the decoded JSON (up to ~20 KB on the 168-square board) are dropped as
+soon as the few things the firmware keeps are copied into a ``Board``.
+"""
+
+from array import array
+
+
+class Board:
+    """What the firmware keeps of a ``layout.Layout``: ``name``, ``title``, ``rulesets``,
+    ``sensors``, ``leds``, ``buttons``, ``timing`` (the same dicts), ``sensor_count``,
+    ``led_count``, ``point_count`` and ``maps(geometry)``; the point table is packed
+    (names in one string, sensor and LED indexes in two ``array('H')``)."""
+
+    def __init__(self, layout):
+        self.name = layout.name
+        self.title = layout.title
+        self.rulesets = list(layout.rulesets)
+        self.sensors = layout.sensors
+        self.leds = layout.leds
+        self.buttons = layout.buttons
+        self.timing = layout.timing
+        self.sensor_count = layout.sensor_count
+        self.led_count = layout.led_count
+        points = layout.points
+        self.point_count = len(points)
+        names = list(points)
+        self._names = " ".join(names)
+        self._sensor = array("H", [points[n][0] for n in names])
+        self._led = array("H", [points[n][1] for n in names])
+
+    def maps(self, geometry):
+        """``(sensor_of, led_of)`` as ``Layout.maps``: lists by the geometry's point index;
+        ValueError names a point the layout lacks or has in excess."""
+        index = geometry.index
+        n = len(geometry.names)
+        sensor_of = [-1] * n
+        led_of = [-1] * n
+        text = self._names
+        start = 0
+        for i in range(self.point_count):
+            end = text.find(" ", start)
+            if end < 0:
+                end = len(text)
+            name = text[start:end]
+            start = end + 1
+            p = index.get(name)
+            if p is None:
+                raise ValueError("points.%s: not a point of this game (layout %s)" % (name, self.name))
+            sensor_of[p] = self._sensor[i]
+            led_of[p] = self._led[i]
+        for p in range(n):
+            if sensor_of[p] < 0:
+                raise ValueError("points: %s has no entry for point %s of this game" % (self.name, geometry.names[p]))
+        return sensor_of, led_of
+
+    def __repr__(self):
+        return "Board(%r)" % (self.name,)
+
+
+def load_board(path):
+    """Read and check the layout file ``path`` (``layout.LayoutError``, a ValueError,
+    names the file and the field) and return its ``Board``; the loader module is
+    unloaded again, so that its code and the JSON are garbage once this returns."""
+    import sys
+
+    try:
+        from zuni_board import layout
+
+        return Board(layout.Layout.load(path))
+    finally:
+        # The import put the module in sys.modules and on this package: drop both.
+        sys.modules.pop("zuni_board.layout", None)
+        globals().pop("layout", None)

@@ -93,7 +93,8 @@ class BoardApp:
 
             self.journal = Journal(journal_dir)
         self.raw = False
-        n = len(layout.points)
+        # A layout.Layout or a zuni_board.Board (what main.py keeps of one).
+        n = layout.point_count if hasattr(layout, "point_count") else len(layout.points)
         self.n = n
         self.stable = bytearray(n)
         self.touched = bytearray(n)
@@ -126,12 +127,15 @@ class BoardApp:
             ruleset_text = layout.rulesets[0]
         game = zuni.new_game(ruleset_text)  # a bad ruleset fails here, not later
         names = game.geometry.names
-        points = layout.points
-        if len(names) != len(points) or any(name not in points for name in names):
-            self.names = ()  # type: tuple
+        self.names = ()  # type: tuple
+        if len(names) != n:
+            self._refuse(game)
+        try:
+            # Kept here so that main.py need not build them again (168 points: a few KB).
+            self.sensor_of, self._led_of = layout.maps(game.geometry)
+        except ValueError:
             self._refuse(game)
         self.names = names
-        self._led_of = [points[name][1] for name in names]
         self.game = game
         if not self._resume(0):
             self._new_game(ruleset_text, 0, game)

@@ -149,6 +149,7 @@ class Layout:
         self.mechanics = {}  # type: dict
         self.sensor_count = 0
         self.led_count = 0
+        self.point_count = 0
         self.notes = ""
         self.path = ""
 
@@ -198,6 +199,7 @@ class Layout:
         self.timing = _timing(_dict(d.get("timing", {}), "timing"))
         self.mechanics = _mechanics(_dict(d.get("mechanics", {}), "mechanics"))
         self.points = _points(_dict(d["points"], "points"), self.sensor_count, self.led_count)
+        self.point_count = len(self.points)
         return self
 
     def maps(self, geometry):

@@ -1,0 +1,73 @@
+"""Heap regression: whole scripted games through the board application (layout, debounce,
+inference, LEDs, journal) under the real MicroPython unix port with a fixed ``-X
+heapsize``, the firmware imported from .mpy as on the board (tools/bench_firmware.py's
+runner). Measured minimums (64-bit unix port): board25 ~110 KiB, board49 ~119 KiB,
+board168 ~139 KiB (was 123/133/176 before the layout loader was dropped after use).
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(REPO / "tools"))
+
+import bench_firmware as bench  # noqa: E402
+
+from zuniboard.mpy import MicroPythonMissing, micropython_executable  # noqa: E402
+
+try:
+    micropython_executable()
+except MicroPythonMissing as exc:  # pragma: no cover
+    pytest.skip("MicroPython not available: %s" % exc, allow_module_level=True)
+
+# The issue's target is 128 KiB for every game; the 168-square board is not there yet
+# (engine and app code): its limit here is the figure reached, so that it cannot grow.
+HEAP_KIB = {"board25": 128, "board49": 128, "board168": 144}
+
+
+@pytest.fixture(scope="module")
+def lib(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("mpy") / "lib"
+    bench.compile_firmware(out)
+    return out
+
+
+def _spec(tmp: Path, ruleset: str, board: str) -> Path:
+    moves = bench.scripted_game(ruleset, 1)
+    journal = tmp / "journal"
+    journal.mkdir()
+    moves_path = tmp / "moves.txt"
+    moves_path.write_text("\n".join(moves) + "\n")
+    spec = {
+        "layout": str(REPO / "hardware" / "layouts" / (board + ".json")),
+        "ruleset": ruleset,
+        "moves": str(moves_path),
+        "journal": str(journal),
+    }
+    path = tmp / "spec.json"
+    path.write_text(json.dumps(spec))
+    return path
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "board"),
+    [("kolowis", "board49"), ("awithlaknakwe", "board168"), ("awithlaknakwe players=4", "board168")],
+)
+def test_a_whole_game_fits_the_heap(lib: Path, tmp_path: Path, ruleset: str, board: str) -> None:
+    spec = _spec(tmp_path, ruleset, board)
+    result = bench.run_once(lib, spec, HEAP_KIB[board], timeout=60)
+    assert result is not None, "%s on %s did not complete in a %d KiB heap" % (ruleset, board, HEAP_KIB[board])
+    assert result["ok"] and result["moves"] > 20
+    # The layout loader is gone once the board is read: only the packed Board stays.
+    assert result["mem"]["layout"] < 12 * 1024, result["mem"]
+
+
+def test_the_same_game_fails_in_a_heap_far_too_small(lib: Path, tmp_path: Path) -> None:
+    # The check can fail: a heap well under the game's need does not complete it.
+    spec = _spec(tmp_path, "awithlaknakwe", "board168")
+    assert bench.run_once(lib, spec, 64, timeout=60) is None
