@@ -17,7 +17,9 @@ play: $(STAMP)
 
 test: $(STAMP)
 	sh tools/ensure_browser.sh
-	$(BIN)/python -m pytest $(ARGS)
+	# Three workers on two cores: the end-to-end tests mostly wait on real-time
+	# timers (debounce, commit, link resends), not on the CPU.
+	$(BIN)/python -m pytest -n 3 $(ARGS)
 
 setup: $(STAMP)
 
