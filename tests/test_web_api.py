@@ -235,6 +235,28 @@ def test_setup_of_other_rules_of_the_same_board(page: Page) -> None:
     assert state["ruleset"] == "kolowis size=short" and state["title"] == "Kolowis Awithlaknannai"
     assert page.get("api/board")[1]["ruleset"] == "kolowis size=short"
     assert len(state["pieces"]) == 24 and state["tray"] == []
+    # The firmware still plays Mosona (no host told it otherwise) and says so when the
+    # board is set up: the page keeps the rules the person set up.
+    state = page.wait_state(lambda s: s["board"] is not None and s["board"]["phase"] == "play")
+    assert state["board"]["ruleset"] == "mosona"
+    assert state["ruleset"] == "kolowis size=short" and state["title"] == "Kolowis Awithlaknannai"
+
+
+def test_page_follows_a_new_game_of_other_rules_on_the_board(page: Page) -> None:
+    from zuniboard.link import BoardLink
+
+    page.ok("setup")
+    page.wait_state(lambda s: s["board"] is not None and s["board"]["phase"] == "play")
+    with BoardLink.open(page.board.port_path, timeout=10.0) as link:
+        link.new_game("kolowis size=short")  # a host begins a game of other rules
+        state = page.wait_state(lambda s: s["ruleset"] == "kolowis size=short")
+        assert state["title"] == "Kolowis Awithlaknannai" and len(state["pieces"]) == 24
+        page.ok("setup", {"ruleset": "mosona"})  # the person sets up Mosona again...
+        page.wait_state(lambda s: s["ruleset"] == "mosona" and s["board"]["phase"] == "play")
+        game = page.state()["board"]["game"]
+        link.new_game("kolowis size=short")  # ...and a host's new game (same rules as before) counts
+        state = page.wait_state(lambda s: s["board"]["game"] != game and s["ruleset"] == "kolowis size=short")
+        assert state["board"]["ruleset"] == "kolowis size=short" and len(state["pieces"]) == 24
 
 
 def test_buttons_reach_the_firmware(page: Page) -> None:

@@ -195,6 +195,10 @@ def test_drag_and_drop_a_disk(browser: Browser, sim: tuple[VirtualBoard, WebServ
     page = open_page(browser, web, viewport={"width": 1100, "height": 800})
     page.click("#btn-setup")
     wait(lambda: len(disks_shown(page)) == 24, "the disks set up")
+    # As a person waits for the lights: the firmware believes a position only once it has
+    # stood still for stable_ms, so a lift sooner leaves it in setup, never seeing the start.
+    game = zuni.new_game("mosona")
+    wait_leds(page, idle_picture(game), "the start position's picture")
     a = point(page, "s3").bounding_box()
     b = point(page, "m5").bounding_box()
     assert a is not None and b is not None
@@ -221,7 +225,6 @@ def test_drag_and_drop_a_disk(browser: Browser, sim: tuple[VirtualBoard, WebServ
     page.mouse.up()
     wait(lambda: page.locator('#tray .chip[aria-label="north man"]').count() == 1, "the captured disk in the tray")
     assert "m4" not in board.sensors()
-    game = zuni.new_game("mosona")
     game.push_text("s3xm4-m5")
     wait_leds(page, idle_picture(game), "the firmware to commit s3xm4-m5")
 

@@ -245,6 +245,14 @@ class VirtualBoard:
         """A power cycle: kill the firmware (no clean shutdown) and start it again with the
         same flash image and the pieces where they are now."""
         occupied = set(self.occupied)
+        if self.alive:
+            # The mirror follows pushed events on this client's own channel, which may lag
+            # behind a change another control client (the page's server) made a moment
+            # ago: the firmware's own answer is the pieces where they are now.
+            mark = self._mark  # a query, not an action: wait_for still looks from the last one
+            with contextlib.suppress(SimError, OSError):
+                occupied = set(self.command("sensors?", timeout=1.0)["occupied"])
+            self._mark = mark
         self._kill()
         with self._cond:
             self.stable = None

@@ -120,6 +120,10 @@ class SimController:
             )
         self._homes = World.home_points(self.ruleset)
         self._hint: dict[str, tuple[str, str]] = {}
+        # The game and rules the firmware last reported (its state): the page follows a new
+        # game on the board, not a mere difference (a person sets up other rules before a
+        # host's new game of them reaches the firmware, or with no host at all).
+        self._board_game: tuple[str, str] | None = None
         # Disks stand where the sensors see magnets (the start position's disks where
         # they fit); the rest of the set lies in the tray.
         self.world = World.for_ruleset(self.ruleset, on_board=False)
@@ -198,9 +202,12 @@ class SimController:
         a new game of other rules on the board (where the firmware reports its state)
         brings its disks."""
         status = self.control.status
-        if status and status.get("ruleset") and status["ruleset"] != self.ruleset:
+        reported = (str(status.get("game", "")), str(status["ruleset"])) if status and status.get("ruleset") else None
+        if reported is not None and reported != self._board_game:
+            self._board_game = reported
             try:
-                self._adopt(str(status["ruleset"]))
+                if str(zuni.new_game(reported[1]).ruleset) != self.ruleset:
+                    self._adopt(reported[1])
             except (zuni.ZuniError, ValueError):
                 pass  # rules this host does not know: keep drawing the board as it is
         sensed = list(self.control.occupied)
