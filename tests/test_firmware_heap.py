@@ -1,8 +1,8 @@
 """Heap regression: whole scripted games through the board application (layout, debounce,
 inference, LEDs, journal) under the real MicroPython unix port with a fixed ``-X
 heapsize``, the firmware imported from .mpy as on the board (tools/bench_firmware.py's
-runner). Measured minimums (64-bit unix port): board25 ~110 KiB, board49 ~119 KiB,
-board168 ~139 KiB (was 123/133/176 before the layout loader was dropped after use).
+runner). Measured minimums (64-bit unix port): board25 ~109 KiB, board49 ~119 KiB,
+board168 ~131 KiB (were 123/133/176 before the layout loader was dropped after use).
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ except MicroPythonMissing as exc:  # pragma: no cover
 
 # The issue's target is 128 KiB for every game; the 168-square board is not there yet
 # (engine and app code): its limit here is the figure reached, so that it cannot grow.
-HEAP_KIB = {"board25": 128, "board49": 128, "board168": 144}
+HEAP_KIB = {"board25": 128, "board49": 128, "board168": 136}
 
 
 @pytest.fixture(scope="module")

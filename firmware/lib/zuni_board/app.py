@@ -445,6 +445,11 @@ class BoardApp:
         before = self.pos.occ if self.pos is not None else None
         game.push(foot.move)
         if after is None:
+            # The old position's footprints are garbage before the new ones are made:
+            # two positions of many moves at once set the heap peak of a game.
+            self.pos = None
+            self.result = None
+            self.hint = None
             after = Position(game)
         index = len(game.move_stack) - 1
         text = foot.move.text()
