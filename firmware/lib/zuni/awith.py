@@ -30,18 +30,10 @@ from array import array
 
 from micropython import const
 from zuni.core import (
-    DROP,
-    EAST,
-    MAN,
-    NORTH,
-    PASS,
-    PRIEST,
-    SOUTH,
-    STEP,
-    WEST,
     Game,
     Geometry,
     Move,
+    MoveStack,
     Outcome,
     piece_code,
     piece_kind,
@@ -50,13 +42,18 @@ from zuni.core import (
 from zuni.errors import MoveParseError, ZuniError
 from zuni.ruleset import Ruleset, parse_ruleset
 
-# The packed history and the lazy geometry of core.py, where this core has them (they
-# are being added alongside): without them a list and eager coords do the same job.
-try:
-    from zuni.core import MoveStack  # type: ignore[attr-defined]
-except ImportError:
-    MoveStack = None  # type: ignore[misc, assignment]
-_LAZY_COORDS = hasattr(Geometry, "_make_coords")
+# zuni.core's sides, piece kinds and move kinds (the same values), as private constants:
+# they are compiled in and, unlike imported names, take no slot in the module's globals
+# (a dict that grows by reallocation while the module is imported).
+_SOUTH = const(0)
+_WEST = const(1)
+_NORTH = const(2)
+_EAST = const(3)
+_MAN = const(0)
+_PRIEST = const(1)
+_STEP = const(0)
+_DROP = const(2)
+_PASS = const(3)
 
 P_NONE = const(0)
 P_HAND = const(1)
@@ -163,14 +160,14 @@ def _build():
         for d in range(8):
             nb[d][i] = at(c + _DC[d], r + _DR[d])
     homes = {
-        SOUTH: tuple(at(c, -1) for c in range(3, 9)),
-        NORTH: tuple(at(c, 12) for c in range(3, 9)),
-        WEST: tuple(at(-1, r) for r in range(3, 9)),
-        EAST: tuple(at(12, r) for r in range(3, 9)),
+        _SOUTH: tuple(at(c, -1) for c in range(3, 9)),
+        _NORTH: tuple(at(c, 12) for c in range(3, 9)),
+        _WEST: tuple(at(-1, r) for r in range(3, 9)),
+        _EAST: tuple(at(12, r) for r in range(3, 9)),
     }
     # No lines: a square board is drawn as its squares (coords), and the diagonal trails
     # cross every square the same way; listing them would cost 4 KB of board RAM.
-    geometry = SquaresGeometry("squares", names, None if _LAZY_COORDS else _coords(), (), (), homes)
+    geometry = SquaresGeometry("squares", names, None, (), (), homes)
     return geometry, tuple(nb)
 
 
@@ -178,7 +175,7 @@ GEOMETRY, NB = _build()
 NAMES = GEOMETRY.names
 HOMES = GEOMETRY.homes
 # The home a side's pieces aim for (and score on): the opposite side's home.
-TARGET = (NORTH, EAST, SOUTH, WEST)
+TARGET = (_NORTH, _EAST, _SOUTH, _WEST)
 # Per side: the two warrior directions and the five priest directions (tables).
 WARRIOR_NB = tuple((NB[(2 * s - 1) % 8], NB[(2 * s + 1) % 8]) for s in range(4))
 PRIEST_NB = tuple(tuple(NB[(2 * s + k) % 8] for k in (-2, -1, 0, 1, 2)) for s in range(4))
@@ -206,7 +203,7 @@ class _Step(Move):
     """A step of this game: ``kind`` and ``names`` are class attributes, so that the
     move is made faster and holds less (a game keeps every move in move_stack)."""
 
-    kind = STEP
+    kind = _STEP
     names = NAMES
 
     def __init__(self, path, captures):
@@ -217,7 +214,7 @@ class _Step(Move):
 class _Drop(Move):
     """A priest's entry, ``@e1``; see _Step."""
 
-    kind = DROP
+    kind = _DROP
     names = NAMES
 
     def __init__(self, path, captures):
@@ -247,6 +244,10 @@ class AwithGame(Game):
     """
 
     def __init__(self, ruleset):
+        # The largest block of the game first, before the reading of the options
+        # leaves its temporaries about the heap (see the history below).
+        self._ustack = bytearray(1536)
+        self._utop = 0
         if not isinstance(ruleset, Ruleset):
             ruleset = parse_ruleset(ruleset)
         if ruleset.game_id != "awithlaknakwe":
@@ -257,9 +258,9 @@ class AwithGame(Game):
         self.combined = combined
         # One priest per team (seed 000) unless 2 players or priests=each.
         self.team_priest = four and (combined or ruleset["priests"] == "team")
-        self.sides = (SOUTH, WEST, NORTH, EAST) if four else (SOUTH, NORTH)
+        self.sides = (_SOUTH, _WEST, _NORTH, _EAST) if four else (_SOUTH, _NORTH)
         order = tuple(SIDE_LETTERS.index(ch) for ch in ruleset["order"])
-        self.order = order if four else (SOUTH, NORTH)
+        self.order = order if four else (_SOUTH, _NORTH)
         # The counter lives in 2 bytes of the undo record; no game lasts that long.
         self.quiet_limit = min(ruleset.get_int("quiet"), 0xFFFF)
         self.arrivals = ruleset["scoring"] == "captures+arrivals"
@@ -270,19 +271,19 @@ class AwithGame(Game):
         nxt = bytearray(4)
         movers = [(s,) for s in range(4)]  # type: list[tuple[int, ...]]
         if combined:
-            nxt[SOUTH] = NORTH
-            nxt[NORTH] = SOUTH
-            movers[SOUTH] = tuple(s for s in order if TEAM[s] == 0)
-            movers[NORTH] = tuple(s for s in order if TEAM[s] == 1)
-            first = NORTH if ruleset["first"] == "north" else SOUTH
+            nxt[_SOUTH] = _NORTH
+            nxt[_NORTH] = _SOUTH
+            movers[_SOUTH] = tuple(s for s in order if TEAM[s] == 0)
+            movers[_NORTH] = tuple(s for s in order if TEAM[s] == 1)
+            first = _NORTH if ruleset["first"] == "north" else _SOUTH
         elif four:
             for i in range(4):
                 nxt[order[i]] = order[(i + 1) % 4]
             first = order[0]
         else:
-            nxt[SOUTH] = NORTH
-            nxt[NORTH] = SOUTH
-            first = NORTH if ruleset["first"] == "north" else SOUTH
+            nxt[_SOUTH] = _NORTH
+            nxt[_NORTH] = _SOUTH
+            first = _NORTH if ruleset["first"] == "north" else _SOUTH
         self._next = bytes(nxt)
         prev = bytearray(4)
         s = first
@@ -298,7 +299,7 @@ class AwithGame(Game):
         self._pcs = [bytearray(b"\xff" * 7) for _ in range(4)]
         for s in self.sides:
             pcs = self._pcs[s]
-            code = piece_code(s, MAN)
+            code = piece_code(s, _MAN)
             k = 0
             for sq in HOMES[s]:
                 board[sq] = code
@@ -307,18 +308,12 @@ class AwithGame(Game):
         self.prs = bytearray(4)
         self.quiet = 0
         self.taken = bytearray(2)
-        # The history (packed by MoveStack, about 6 bytes a move) and the undo records
-        # (push(), 3 bytes a move) get their room for 512 moves now, while the heap is
-        # not yet fragmented: a buffer that doubles late in a game needs one free run its
-        # size, which the scattered moves of the game break up.
-        if MoveStack is not None:
-            self.move_stack = MoveStack(NAMES, 3072)  # type: ignore[assignment]
-        else:
-            stack = [None] * 512  # an emptied list keeps its room under MicroPython
-            del stack[:]
-            self.move_stack = stack
-        self._ustack = bytearray(1536)
-        self._utop = 0
+        # The undo records (push(), 3 bytes a move) get their room for 512 moves now,
+        # while the heap is not yet fragmented: a buffer that doubles late in a game needs
+        # one free run its size, which the scattered moves of the game break up. The
+        # history (packed by MoveStack, about 6 bytes a move) grows by 256-byte chunks,
+        # which a fragmented heap still has: room for the first ~170 moves is enough.
+        self.move_stack = MoveStack(NAMES, 1024)  # type: ignore[assignment]
 
     # -- hand-made positions ------------------------------------------------
     @classmethod
@@ -349,7 +344,7 @@ class AwithGame(Game):
         if moves:
             return moves
         if self._anyone_can_move():
-            return [Move(PASS, (), _EMPTY, NAMES)]
+            return [Move(_PASS, (), _EMPTY, NAMES)]
         return []
 
     def _gen(self, s, moves):
@@ -477,7 +472,7 @@ class AwithGame(Game):
         rec[i + 2] = prs[0] | (prs[1] << 2) | (prs[2] << 4) | (prs[3] << 6)
         i += 3
         quiet = True
-        if kind == STEP:
+        if kind == _STEP:
             o = move.path[0]
             d = move.path[1]
             code = board[o]
@@ -485,7 +480,7 @@ class AwithGame(Game):
             board[d] = code
             side = piece_side(code)
             pcs = self._pcs[side]
-            if piece_kind(code) == PRIEST:
+            if piece_kind(code) == _PRIEST:
                 pcs[_PRIEST_SLOT] = d
             else:
                 quiet = False
@@ -493,10 +488,10 @@ class AwithGame(Game):
                     if pcs[k] == o:
                         pcs[k] = d
                         break
-        elif kind == DROP:
+        elif kind == _DROP:
             d = move.path[0]
             side = self._priest_in_hand(d)
-            board[d] = piece_code(side, PRIEST)
+            board[d] = piece_code(side, _PRIEST)
             self._pcs[side][_PRIEST_SLOT] = d
             self.prs[side] = P_BOARD
             quiet = False
@@ -509,7 +504,7 @@ class AwithGame(Game):
                 victim = piece_side(code)
                 pcs = self._pcs[victim]
                 rec[i] = code
-                if piece_kind(code) == PRIEST:
+                if piece_kind(code) == _PRIEST:
                     pcs[_PRIEST_SLOT] = _GONE
                     self.prs[victim] = P_GONE
                     rec[i + 1] = _PRIEST_SLOT
@@ -567,21 +562,21 @@ class AwithGame(Game):
             i += 2
         if caps:
             self.taken[TEAM[turn]] -= len(caps)
-        if kind == STEP:
+        if kind == _STEP:
             o = move.path[0]
             d = move.path[1]
             code = board[d]
             board[d] = 0
             board[o] = code
             pcs = self._pcs[piece_side(code)]
-            if piece_kind(code) == PRIEST:
+            if piece_kind(code) == _PRIEST:
                 pcs[_PRIEST_SLOT] = o
             else:
                 for k in range(6):
                     if pcs[k] == d:
                         pcs[k] = o
                         break
-        elif kind == DROP:
+        elif kind == _DROP:
             d = move.path[0]
             code = board[d]
             board[d] = 0
