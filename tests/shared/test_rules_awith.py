@@ -852,3 +852,12 @@ def test_perft_positions_with_contact():
         for depth in range(len(counts)):
             eq(perft(game, depth + 1), counts[depth], "%s %r perft(%d)" % (rs, pieces, depth + 1))
         eq(game.key(), key)
+
+
+def test_agreed_end_by_counting_uses_the_score():
+    # North has more pieces on the board, South has taken more: the score decides.
+    game = AwithGame.from_position("awithlaknakwe", {"f5": "s", "c8": "n", "d9": "n", "k9": "n"}, "south", taken=(3, 1))
+    outcome = game.agree("count")
+    eq(outcome.termination, "agreed-count")
+    eq(outcome.scores, (3, 1))
+    eq(outcome.result, "south")

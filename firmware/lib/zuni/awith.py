@@ -632,6 +632,10 @@ class AwithGame(Game):
             return None
         else:
             termination = "blocked"
+        return self._count_outcome(termination)
+
+    def _count_outcome(self, termination):
+        # The game is won on score, so an agreed end by counting counts the score too.
         scores = self.scores()
         winner = None
         if scores[0] > scores[1]:
