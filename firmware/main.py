@@ -6,12 +6,13 @@ Anywhere else it is the **virtual board** (MicroPython unix port)::
 
     micropython firmware/main.py --layout hardware/layouts/board25.json \\
         [--link fd:N | --link /dev/pts/N] [--control PORT] [--flash IMAGE] \\
-        [--ruleset TEXT] [--occupied m1,m2,...]
+        [--ruleset TEXT] [--occupied m1,m2,...] [--lifeline FD]
 
 ``--link``: the link's pseudo-terminal (an inherited fd, or a pty path); ``--control``:
 TCP port on 127.0.0.1 for the control channel (zuni_hw/virtual.py); ``--flash``: littlefs
 image file mounted at /flash for the journal (made on first use; without it nothing is
-kept); ``--occupied``: points holding a magnet at power-on (a restart keeps the pieces).
+kept); ``--occupied``: points holding a magnet at power-on (a restart keeps the pieces);
+``--lifeline``: an inherited pipe fd: the board exits when its writer (the host) is gone.
 ``host/zuniboard/sim.py`` starts it this way.
 
 The loop (docs/architecture.md) is the only code that reads the clock. Sensors are
@@ -33,9 +34,9 @@ VIRTUAL_JOURNAL = "/flash"
 
 USAGE = (
     "usage: micropython firmware/main.py --layout PATH [--link fd:N|PTY_PATH] [--control PORT]"
-    " [--flash IMAGE] [--ruleset TEXT] [--occupied P1,P2,...]"
+    " [--flash IMAGE] [--ruleset TEXT] [--occupied P1,P2,...] [--lifeline FD]"
 )
-OPTIONS = ("--layout", "--link", "--control", "--flash", "--ruleset", "--occupied", "--flash-blocks")
+OPTIONS = ("--layout", "--link", "--control", "--flash", "--ruleset", "--occupied", "--flash-blocks", "--lifeline")
 
 
 class UsageError(ValueError):
@@ -211,9 +212,12 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
 class VirtualWait:
     """Waits on the link and the control sockets (select.poll) until the next scan."""
 
-    def __init__(self, link, control):
+    def __init__(self, link, control, lifeline=-1):
         self.link = link
         self.control = control
+        # The read end of a pipe whose write end only the host holds: it hangs up when
+        # the host is gone, however it died (even SIGKILL), and the board must not outlive it.
+        self.lifeline = lifeline
         self.rebuild()
 
     def rebuild(self):
@@ -224,12 +228,16 @@ class VirtualWait:
             poller.register(self.link.fin, select.POLLIN)
         if self.control is not None:
             self.control.register(poller)
+        if self.lifeline >= 0:
+            poller.register(self.lifeline, select.POLLIN)
         self.poller = poller
         return self
 
     def __call__(self, ms):
         if ms > 0:
-            self.poller.poll(ms)
+            for entry in self.poller.poll(ms):
+                if entry[0] == self.lifeline:
+                    raise SystemExit(0)  # the host is gone (see __init__)
 
 
 def main_virtual(argv):
@@ -281,7 +289,7 @@ def main_virtual(argv):
         session = attach_link(app, link)
     timing = layout.timing
     debouncer = Debouncer(len(sensor_of), sensor_of, timing["debounce_scans"], timing["stable_ms"])
-    waiter = VirtualWait(link, control)
+    waiter = VirtualWait(link, control, int(opts.get("lifeline", "-1")))
 
     def report(e):
         sys.stderr.write("zuni-virtual: error in the loop:\n")

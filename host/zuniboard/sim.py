@@ -108,6 +108,9 @@ class VirtualBoard:
         self.control_port = 0
         self._initial = self._pieces(pieces)
         self.proc: subprocess.Popen[bytes] | None = None
+        # The firmware gets the read end and exits when it hangs up: only this process
+        # holds the write end (not inheritable), so the board never outlives its host.
+        self._lifeline_r, self._lifeline_w = os.pipe()
         self.master = -1
         self.slave = -1
         self.port_path = ""
@@ -160,11 +163,11 @@ class VirtualBoard:
         for _attempt in range(3):
             self.control_port = self._fixed_port or free_port()
             args = ["--layout", str(self.layout_path), "--control", str(self.control_port)]
-            args += ["--flash", str(self.flash)]
-            pass_fds: tuple[int, ...] = ()
+            args += ["--flash", str(self.flash), "--lifeline", str(self._lifeline_r)]
+            pass_fds: tuple[int, ...] = (self._lifeline_r,)
             if self.link_mode == "fd":
                 args += ["--link", "fd:%d" % self.master]
-                pass_fds = (self.master,)
+                pass_fds += (self.master,)
             else:
                 args += ["--link", self.port_path]
             if self.ruleset:
@@ -261,11 +264,11 @@ class VirtualBoard:
 
     def close(self) -> None:
         self._kill()
-        for fd in (self.master, self.slave):
+        for fd in (self.master, self.slave, self._lifeline_r, self._lifeline_w):
             if fd >= 0:
                 with contextlib.suppress(OSError):
                     os.close(fd)
-        self.master = self.slave = -1
+        self.master = self.slave = self._lifeline_r = self._lifeline_w = -1
         shutil.rmtree(self._tmp, ignore_errors=True)
 
     @property
