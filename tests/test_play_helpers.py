@@ -109,8 +109,12 @@ class ZuniPlay:
 
     def close(self) -> None:
         if self.proc.poll() is None:
-            self.proc.kill()
-            self.proc.wait(timeout=10)
+            self.proc.terminate()  # clean first: zuni play stops its virtual board
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
         for fd in (self.tty_master, self.tty_slave):
             if fd >= 0:
                 with contextlib.suppress(OSError):
