@@ -16,7 +16,8 @@ Representation (fixed-size, except the undo stack, which grows by a few bytes a 
   ``teams=combined``) at most one partner is ever out of ``P_NONE``: the owner.
 - ``quiet``: consecutive moves with no capture, no warrior move and no drop.
 - ``taken``: bytearray(2), pieces captured by each team (the score's first part).
-- ``_ustack``: the undo records of the moves in ``move_stack`` (see ``push``).
+- ``_uchunks``: the undo records of the moves in ``move_stack`` (see ``push``), in
+  256-byte chunks.
 
 Move generation reads precomputed neighbour tables (``NB[d][square]``, -1 off the
 board) and allocates nothing but the moves; the moves it makes are light subclasses of
@@ -64,6 +65,9 @@ PRIEST_STATES = ("none", "hand", "board", "gone")
 N_SQUARES = const(168)
 _GONE = const(255)  # an empty slot of _pcs
 _PRIEST_SLOT = const(6)
+# The undo records are kept in chunks of this many bytes (as MoveStack keeps the
+# history), so that a long game never needs one large free block of a fragmented heap.
+_UCHUNK = const(256)
 SIDE_LETTERS = "swne"  # SOUTH, WEST, NORTH, EAST, as in the `order` option
 TEAM = b"\x00\x01\x01\x00"  # side -> team: South+East 0, North+West 1
 
@@ -244,9 +248,15 @@ class AwithGame(Game):
     """
 
     def __init__(self, ruleset):
-        # The largest block of the game first, before the reading of the options
-        # leaves its temporaries about the heap (see the history below).
-        self._ustack = bytearray(1536)
+        # The undo records (push(), 3 bytes a move, more with captures) are in 256-byte
+        # chunks: _uchunks[_uk] (also _ubuf) is being filled up to _utop; _uends holds
+        # where each earlier chunk's records end. A record never spans two chunks. The
+        # first chunk is made before the reading of the options leaves its temporaries
+        # about the heap; later ones are made when needed and kept for reuse.
+        self._ubuf = bytearray(_UCHUNK)
+        self._uchunks = [self._ubuf]
+        self._uk = 0
+        self._uends = []  # type: list[int]
         self._utop = 0
         if not isinstance(ruleset, Ruleset):
             ruleset = parse_ruleset(ruleset)
@@ -308,11 +318,9 @@ class AwithGame(Game):
         self.prs = bytearray(4)
         self.quiet = 0
         self.taken = bytearray(2)
-        # The undo records (push(), 3 bytes a move) get their room for 512 moves now,
-        # while the heap is not yet fragmented: a buffer that doubles late in a game needs
-        # one free run its size, which the scattered moves of the game break up. The
-        # history (packed by MoveStack, about 6 bytes a move) grows by 256-byte chunks,
-        # which a fragmented heap still has: room for the first ~170 moves is enough.
+        # The history (packed by MoveStack, about 6 bytes a move) grows by 256-byte
+        # chunks, which a fragmented heap still has: room for the first ~170 moves is
+        # made now, while the heap is not yet fragmented.
         self.move_stack = MoveStack(NAMES, 1024)  # type: ignore[assignment]
 
     # -- hand-made positions ------------------------------------------------
@@ -458,13 +466,14 @@ class AwithGame(Game):
         board = self.board
         kind = move.kind
         caps = move.captures
-        # Undo record, on one byte stack for the whole game: the quiet counter (2 bytes),
-        # the four priest states (2 bits each), then (code, slot) of each capture. The
-        # turn before is _prev[turn].
+        # Undo record, on a byte stack of chunks for the whole game: the quiet counter
+        # (2 bytes), the four priest states (2 bits each), then (code, slot) of each
+        # capture. The turn before is _prev[turn].
         i = self._utop
-        rec = self._ustack
-        if i + 3 + 2 * len(caps) > len(rec):
-            rec.extend(bytes(len(rec)))
+        rec = self._ubuf
+        if i + 3 + 2 * len(caps) > _UCHUNK:
+            rec = self._unext(i)
+            i = 0
         q = self.quiet
         rec[i] = q & 255
         rec[i + 1] = q >> 8
@@ -527,6 +536,19 @@ class AwithGame(Game):
         self.move_stack.append(move)
         self._utop = i
 
+    def _unext(self, end):
+        # The current undo chunk is full at `end`: go on to the next (a new one the
+        # first time), and return it.
+        self._uends.append(end)
+        k = self._uk + 1
+        chunks = self._uchunks
+        if k == len(chunks):
+            chunks.append(bytearray(_UCHUNK))
+        self._uk = k
+        buf = chunks[k]
+        self._ubuf = buf
+        return buf
+
     def _priest_in_hand(self, sq):
         # The side whose priest in hand a drop on sq enters: the mover, or with
         # teams=combined the team member who owns the priest (its home holds sq).
@@ -550,8 +572,16 @@ class AwithGame(Game):
         board = self.board
         kind = move.kind
         caps = move.captures
-        rec = self._ustack
-        top = self._utop - 3 - 2 * len(caps)
+        top = self._utop
+        if not top:
+            # The current chunk is empty: the record is at the end of the one before
+            # (kept for the next push that needs it).
+            k = self._uk - 1
+            self._uk = k
+            self._ubuf = self._uchunks[k]
+            top = self._uends.pop()
+        rec = self._ubuf
+        top -= 3 + 2 * len(caps)
         self._utop = top
         i = top + 3
         turn = self._prev[self.turn]
@@ -658,7 +688,10 @@ class AwithGame(Game):
         game.quiet = self.quiet
         game.turn = self.turn
         game.move_stack.extend(self.move_stack)  # into the room the new game reserved
-        game._ustack = bytearray(self._ustack)
+        game._uchunks = [bytearray(c) for c in self._uchunks]
+        game._uk = self._uk
+        game._ubuf = game._uchunks[self._uk]
+        game._uends = list(self._uends)
         game._utop = self._utop
         game._declared = self._declared
         return game
