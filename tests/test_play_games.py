@@ -36,7 +36,7 @@ try:
 except (MicroPythonMissing, ImportError) as exc:  # pragma: no cover
     pytest.skip("no virtual board: %s" % exc, allow_module_level=True)
 
-FAST = {"scan_ms": 5, "debounce_scans": 2, "stable_ms": 50, "commit_ms": 60, "error_ms": 400, "chain_settle_ms": 600}
+FAST = {"scan_ms": 5, "debounce_scans": 2, "stable_ms": 50, "commit_ms": 60, "error_ms": 400, "chain_settle_ms": 1200}
 MAX_PLIES = 400
 
 
