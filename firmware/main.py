@@ -172,6 +172,7 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     import select
 
     import machine
+
     from zuni_hw import pico
 
     try:

@@ -38,6 +38,7 @@ REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO / "tools"))  # linkrig; zuniboard.link put firmware/lib on the path
 
 from linkrig import FAST_TIMING, Faults, FirmwareBoard, Frame, Relay, digest_of  # noqa: E402
+
 from zuni_link import codec  # noqa: E402
 from zuni_link.session import BEAT_MS, QUEUE_BYTES, RESEND_MS  # noqa: E402
 

@@ -24,6 +24,7 @@ sys.path.insert(0, str(REPO / "firmware" / "lib"))
 sys.path.insert(0, str(REPO / "tests" / "shared"))
 
 from test_link_codec import FakeApp, FakePort  # noqa: E402
+
 from zuni_link import codec  # noqa: E402
 from zuni_link.codec import FrameError, LineAssembler, decode, encode  # noqa: E402
 from zuni_link.session import QUEUE_BYTES, BoardSession  # noqa: E402

@@ -16,8 +16,8 @@ import time
 from pathlib import Path
 
 import pytest
-from zuni_link import codec
 
+from zuni_link import codec
 from zuniboard.mpy import MicroPythonMissing, micropython_command, micropython_env
 from zuniboard.paths import FIRMWARE_DIR, HARDWARE_DIR
 

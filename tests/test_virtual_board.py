@@ -18,9 +18,9 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from zuni_link import codec
 
 import zuni
+from zuni_link import codec
 from zuniboard.link import BoardLink
 from zuniboard.mpy import MicroPythonMissing, micropython_executable
 from zuniboard.sim import Hand, SimError, VirtualBoard, start_position

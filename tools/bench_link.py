@@ -48,9 +48,9 @@ import serial  # type: ignore[import-untyped, unused-ignore]
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from linkrig import JournalReader, long_game, occupied_points, write_journal
-from zuni_link import codec
 
 import zuni
+from zuni_link import codec
 from zuniboard import sim
 from zuniboard.link import BoardLink
 

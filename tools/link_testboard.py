@@ -26,10 +26,9 @@ import sys
 import termios
 import time
 
+import zuni
 from zuni_link import codec
 from zuni_link.session import BoardSession
-
-import zuni
 
 
 class TtyPort:

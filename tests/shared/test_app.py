@@ -3,6 +3,7 @@ timing, half-made moves, errors and recovery, take-back, host moves, chains, pas
 game over, host commands. Runs under CPython and MicroPython."""
 
 from board_helpers import RecordingLink, Table, board_layout, journal_with, remove_dir, temp_dir
+
 from check import eq, raises
 from zuni_board.app import OVER, PLAY, SETUP
 
@@ -395,9 +396,8 @@ def test_priest_entry_squares_are_shown():
 
 
 def test_forced_pass_is_committed_by_itself():
-    from zuni_board.journal import Journal
-
     import zuni
+    from zuni_board.journal import Journal
 
     # A position where one side has no move: found by the rules engine, replayed here.
     line = (
@@ -665,6 +665,7 @@ def test_finished_game_in_journal_is_not_resumed():
 
 def test_with_the_link_session_host_move_commit_and_errors():
     from board_helpers import MemoryPort
+
     from zuni_link.codec import kv_decode
     from zuni_link.session import BoardSession
 
@@ -717,6 +718,7 @@ def test_with_the_link_session_host_move_commit_and_errors():
 
 def test_with_the_link_session_walk_snapshot_id_and_setup_state():
     from board_helpers import MemoryPort
+
     from zuni_board.app import BoardApp
     from zuni_link.codec import kv_decode
     from zuni_link.session import BoardSession

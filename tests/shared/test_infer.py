@@ -2,10 +2,10 @@
 half-made moves, chains, same-effect moves, custody, drops, passes, errors."""
 
 import board_helpers  # noqa: F401  (puts firmware/lib on the path under CPython)
-from check import eq
-from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
 
 import zuni
+from check import eq
+from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
 
 
 def _game(ruleset, texts=()):

@@ -2,6 +2,7 @@
 take-backs, ends, resume, pruning, bad input."""
 
 from board_helpers import remove_dir, temp_dir
+
 from check import eq, raises
 from zuni_board.journal import Journal, JournalError, crc16, seal, unseal
 

@@ -2,11 +2,11 @@
 check, and the pictures for each state, on real positions."""
 
 import board_helpers  # noqa: F401  (puts firmware/lib on the path under CPython)
+
+import zuni
 from check import eq
 from zuni_board import leds as L
 from zuni_board.infer import Position, infer
-
-import zuni
 
 
 def test_patterns_in_time():

@@ -6,7 +6,6 @@ with piece letters s w n e (warriors) and S W N E (bow priests).
 """
 
 from check import eq, raises
-
 from zuni import (
     DROP,
     EAST,

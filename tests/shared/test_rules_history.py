@@ -3,11 +3,10 @@
 
 Runs under CPython and MicroPython."""
 
-from check import eq, raises
-
 import zuni
 import zuni.line
 import zuni.ruleset
+from check import eq, raises
 from zuni import JUMP, STEP, Move, new_game
 from zuni.core import MoveStack
 from zuni.ruleset import options_of

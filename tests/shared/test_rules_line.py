@@ -3,7 +3,6 @@ MicroPython. Positions are written as in ``LineGame.from_position``: a side, the
 points."""
 
 from check import eq, raises
-
 from zuni import NORTH, SOUTH, GameOverError, IllegalMoveError, MoveParseError, ZuniError, new_game, perft
 from zuni.line import LineGame
 

@@ -1,7 +1,6 @@
 """Ruleset strings and the engine's shared types (RULES.md, "Ruleset strings")."""
 
 from check import eq, raises
-
 from zuni import (
     DROP,
     JUMP,

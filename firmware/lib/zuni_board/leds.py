@@ -18,9 +18,8 @@ changed since the last one drawn, so a scan with nothing new costs almost nothin
 >>> r.dirty(now) and leds.show(r.frame(now))
 """
 
-from zuni_board.infer import FINISHED
-
 from micropython import const
+from zuni_board.infer import FINISHED
 
 # Patterns.
 OFF = const(0)
