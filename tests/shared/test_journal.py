@@ -44,7 +44,7 @@ def test_moves_are_appended_and_resumed():
     j.move(1, "n5xm5-m4")
     text = _file_text(j)
     eq(text.count("\n"), 3, "header and one line per move")
-    assert text.startswith("Z1 " + gid + " mosona*")
+    assert text.startswith("Z2 " + gid + " 1 mosona*")  # history version 1: the first game
     found = Journal(d).resume()
     eq(found, (gid, "mosona", ["s3xm4-m5", "n5xm5-m4"], None))
     remove_dir(d)
