@@ -27,6 +27,8 @@ from micropython import const
 from zuni.core import SIDE_NAMES, piece_side, side_from_name
 from zuni_board import leds as L
 from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
+from zuni_link import commands
+from zuni_link.codec import E_STALE, FrameError
 
 try:
     from time import ticks_add, ticks_diff
@@ -64,10 +66,9 @@ _OV_LEDTEST = const(1)
 _OV_NOTICE = const(2)
 _OV_LEDWALK = const(3)
 NOTICE_MS = const(1500)
-# LED walk: one LED at a time in chain order; the host may ask for another pace.
-LEDWALK_STEP_MS = const(250)
-LEDWALK_MIN_MS = const(20)
-LEDWALK_MAX_MS = const(5000)
+# LED walk: one LED at a time in chain order; the host may ask for another pace
+# (checked by zuni_link.commands, the one table of host commands).
+LEDWALK_STEP_MS = commands.LEDWALK_STEP_MS
 
 
 class BoardApp:
@@ -107,6 +108,9 @@ class BoardApp:
         self._overlay_until = 0
         self._overlay_step = 0
         self.game_id = ""
+        # History version (docs/protocol.md): +1 at every take-back and new game, kept
+        # in the journal; the host cuts its copy of the history only on a higher one.
+        self.hv = 0
         self.phase = SETUP
         self.target = bytearray(n)
         self.pos = None  # type: Position | None
@@ -176,8 +180,10 @@ class BoardApp:
             game = self._ruleset_for_board(ruleset_text)
         self.game = game
         self.game_id = "nojournal"
+        self.hv += 1
         if self.journal is not None:
             self.game_id = self.journal.start(str(game.ruleset))
+            self.hv = self.journal.version
         self._start_occ = game.occupancy()
         self._reset_game_state()
         self._enter_setup(now)
@@ -190,6 +196,7 @@ class BoardApp:
             found = self.journal.resume()
         except (OSError, ValueError):
             return False
+        self.hv = self.journal.version  # a new game continues from it too
         if found is None:
             return False
         game_id, ruleset_text, moves, end = found
@@ -524,8 +531,10 @@ class BoardApp:
         game = self.game
         if self.phase == OVER and game._declared is not None:
             game.clear_agreement()
+            self.hv += 1
             if self.journal is not None:
                 self.journal.end("clear", "")
+                self.hv = self.journal.version
             self._send_event("takeback", "end")
             self._enter_setup(now)
             self._send_state()
@@ -535,8 +544,10 @@ class BoardApp:
         game.clear_agreement()
         game.pop()
         index = len(game.move_stack)
+        self.hv += 1
         if self.journal is not None:
             self.journal.takeback(index)
+            self.hv = self.journal.version
         self._reset_game_state()
         self._send_event("takeback", str(index))
         self._enter_setup(now)
@@ -561,67 +572,84 @@ class BoardApp:
 
     # -- host commands (zuni_link.session calls these) -------------------------------
     def command(self, name, arg, now=None):
-        """A host request; raises ValueError(message naming the input) to refuse it."""
+        """A host request ``name`` with its text ``arg``: checked and dispatched by the
+        one command table (``zuni_link.commands``); raises ValueError (a FrameError for
+        bad arguments) naming the input to refuse it."""
         if now is None:
             # The session calls this from poll(now), in the same scan as step(now).
             now = self._now
-        arg = arg.strip() if isinstance(arg, str) else " ".join(arg)
-        if name == "new":
-            self._ruleset_for_board(arg)
-            self._new_game(arg, now)
-            self._send_state()
-        elif name == "takeback":
-            self._takeback(now)
-        elif name == "hostmove":
-            pos = self._require_play("hostmove " + arg)
-            self.host = pos.find(self.game.parse_move(arg))
-            self.hint = None
-            self._evaluate(now)
-        elif name == "hint":
-            pos = self._require_play("hint " + arg)
-            if arg:
-                self.hint = pos.find(self.game.parse_move(arg))
-            else:
-                self.hint = None
-            self._evaluate(now)
-        elif name == "ledtest":
-            if arg:
-                self._start_walk(now, arg)
-                return
-            self._overlay_kind = _OV_LEDTEST
-            self._overlay_step = 0
-            L.paint_ledtest(self.overlay, 0)
-            self._overlay_until = ticks_add(now, L.LEDTEST_STEP_MS)
-        elif name == "raw":
-            if arg not in ("on", "off"):
-                raise ValueError("raw takes on or off, not %r" % (arg,))
-            self.raw = arg == "on"
-            if self.raw:
-                # What the switches show now, before any change: bring-up sees a switch
-                # stuck closed at once. One 0/1 per point in point order (as the state's
-                # occupancy), so that it fits one line on the 168-square board too.
-                self._send_event("sensed", self._occupancy_text())
-        elif name == "resign":
-            side = side_from_name(arg)
-            if side >= len(SIDE_NAMES) or not self._plays(side):
-                raise ValueError("%s does not play in %s" % (arg, self.game.ruleset))
-            self._require_not_over("resign " + arg)
-            self.game.resign(side)
-            if self.journal is not None:
-                self.journal.end("resign", arg)
-            self._enter_over(now)
-        elif name == "agree":
-            if arg not in ("draw", "count"):
-                raise ValueError("agree takes draw or count, not %r" % (arg,))
-            self._require_not_over("agree " + arg)
-            self.game.agree(arg)
-            if self.journal is not None:
-                self.journal.end("agree", arg)
-            self._enter_over(now)
-        elif name == "ok":
-            self._ok(now)
+        handler = getattr(self, commands.method(name))
+        handler(now, commands.parse(name, arg))
+
+    def cmd_new(self, now, ruleset):
+        self._ruleset_for_board(ruleset)
+        self._new_game(ruleset, now)
+        self._send_state()
+
+    def cmd_takeback(self, now, history):
+        """``history``: None, or the (hv, moves) the host takes the last move of: a
+        request for a history the board no longer has (done already before a reset, or
+        the board changed since) is refused, so a take-back is never done twice."""
+        if history is not None:
+            hv, n = history
+            have = len(self.game.move_stack)
+            if hv != self.hv or n != have:
+                raise FrameError(
+                    E_STALE,
+                    "takeback from history %d with %d moves: the board's is %d with %d moves" % (hv, n, self.hv, have),
+                )
+        self._takeback(now)
+
+    def cmd_hostmove(self, now, text):
+        pos = self._require_play("hostmove " + text)
+        self.host = pos.find(self.game.parse_move(text))
+        self.hint = None
+        self._evaluate(now)
+
+    def cmd_hint(self, now, text):
+        pos = self._require_play("hint " + text)
+        if text:
+            self.hint = pos.find(self.game.parse_move(text))
         else:
-            raise ValueError("unknown command %r" % (name,))
+            self.hint = None
+        self._evaluate(now)
+
+    def cmd_ledtest(self, now, walk_ms):
+        if walk_ms:
+            self._start_walk(now, walk_ms)
+            return
+        self._overlay_kind = _OV_LEDTEST
+        self._overlay_step = 0
+        L.paint_ledtest(self.overlay, 0)
+        self._overlay_until = ticks_add(now, L.LEDTEST_STEP_MS)
+
+    def cmd_raw(self, now, on_off):
+        self.raw = on_off == "on"
+        if self.raw:
+            # What the switches show now, before any change: bring-up sees a switch
+            # stuck closed at once. One 0/1 per point in point order (as the state's
+            # occupancy), so that it fits one line on the 168-square board too.
+            self._send_event("sensed", self._occupancy_text())
+
+    def cmd_resign(self, now, side_name):
+        side = side_from_name(side_name)
+        if side >= len(SIDE_NAMES) or not self._plays(side):
+            raise ValueError("%s does not play in %s" % (side_name, self.game.ruleset))
+        self._require_not_over("resign " + side_name)
+        self.game.resign(side)
+        if self.journal is not None:
+            self.journal.end("resign", side_name)
+        self._enter_over(now)
+
+    def cmd_agree(self, now, what):
+        self._require_not_over("agree " + what)
+        self.game.agree(what)
+        if self.journal is not None:
+            self.journal.end("agree", what)
+        self._enter_over(now)
+
+    def cmd_button(self, now, button):
+        self._ok(now)  # `button ok`: as if OK were pressed
 
     def _plays(self, side):
         names = self.game.team_names()
@@ -639,22 +667,11 @@ class BoardApp:
         if self.phase == OVER or self.game.is_game_over():
             raise ValueError("%s: the game is already over" % (what,))
 
-    def _start_walk(self, now, arg):
+    def _start_walk(self, now, ms):
         """``ledtest walk [MS]``: light the LEDs one at a time in CHAIN order (LED index,
         not point order), MS each (default LEDWALK_STEP_MS), telling the host each step
         (event ``ledwalk <LED index> <point>``) so a maker sees where the chain breaks:
         ``ledwalk start <count> <ms>``, ``ledwalk 0 s1``, ..., ``ledwalk end <count>``."""
-        words = arg.split()
-        ms = LEDWALK_STEP_MS
-        if words[0] != "walk" or len(words) > 2:
-            raise ValueError("ledtest takes nothing (colours) or walk [MS] (one LED at a time), not %r" % (arg,))
-        if len(words) == 2:
-            w = words[1]
-            if not w.isdigit() or not LEDWALK_MIN_MS <= int(w) <= LEDWALK_MAX_MS:
-                raise ValueError(
-                    "ledtest walk: step %r is not a number of ms %d..%d" % (w, LEDWALK_MIN_MS, LEDWALK_MAX_MS)
-                )
-            ms = int(w)
         led_of = self._led_of
         if led_of is None:
             return
@@ -714,6 +731,7 @@ class BoardApp:
         info = {
             "game": self.game_id,
             "moves": len(game.move_stack),
+            "hv": self.hv,
             "ruleset": str(game.ruleset),
             "phase": PHASE_NAMES[self.phase],
             "turn": SIDE_NAMES[game.turn],
