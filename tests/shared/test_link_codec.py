@@ -642,7 +642,7 @@ def test_take_back_by_the_board_shows_in_state_and_heartbeat():
     eq(kv_decode(f[0][2])["moves"], "1")
     eq(kv_decode(f[0][2])["digest"], d)
     eq(kv_decode(f[0][2])["hv"], "2")
-    eq(f[1][2], "g1 1 " + d + " 2")
+    eq(f[1][2], "g1 1 " + d + " 2 b00t01", "game, moves, digest, history version, boot")
 
 
 def test_heartbeat_every_beat_interval_even_with_ticks_wrapping():

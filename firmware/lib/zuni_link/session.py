@@ -226,7 +226,7 @@ class BoardSession:
         if ticks_diff(now_ms, self._beat_at) >= 0:
             self._beat_at = ticks_add(now_ms, BEAT_MS)
             self._sync()
-            self._out("beat", self._triple_body(), False)
+            self._out("beat", self._triple_body() + " " + self.boot, False)
         self._flush()
 
     def _read(self, now_ms):
