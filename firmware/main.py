@@ -72,7 +72,7 @@ def build_app(layout, ruleset, journal_dir, board_id=""):
     from zuni_board.app import BoardApp
 
     app = BoardApp(layout, ruleset, journal_dir, None, board_id)
-    return app, app.sensor_of, app._led_of
+    return app, app.sensor_of, app.led_of
 
 
 def attach_link(app, port):

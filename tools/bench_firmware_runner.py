@@ -106,7 +106,7 @@ class Bench:
         _mark("app")
         geometry = self.app.game.geometry
         self.names = geometry.names
-        self.sensor_of, self.led_of = self.app.sensor_of, self.app._led_of
+        self.sensor_of, self.led_of = self.app.sensor_of, self.app.led_of
         timing = layout.timing
         self.scan_ms = timing["scan_ms"]
         self.stable_ms = timing["stable_ms"]

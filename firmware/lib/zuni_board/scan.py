@@ -18,13 +18,7 @@ Pure: the time is an argument, tick arithmetic goes through ``ticks_diff`` (the 
 ticks wrap). ``step`` allocates nothing unless the stable position changes.
 """
 
-try:
-    from time import ticks_diff
-except ImportError:  # CPython: the Pico's tick arithmetic (30-bit wrap)
-
-    def ticks_diff(a, b):  # type: ignore
-        d = (a - b) & 0x3FFFFFFF
-        return d - 0x40000000 if d >= 0x20000000 else d
+from zuni_board.ticks import ticks_diff
 
 
 class Debouncer:
