@@ -47,6 +47,9 @@ _DUE_NONE = const(0)
 _DUE_COMMIT = const(1)
 _DUE_ERROR = const(2)
 
+# A press waits at most this long for the change before it to settle.
+HOLD_MS = const(1000)
+
 # Ends of a game that are not a board position (the host said so): BACK undoes them.
 _DECLARED = ("resign", "agreed-draw", "agreed-count")
 
@@ -97,6 +100,8 @@ class BoardApp:
         self.last_error = ""
         self.commits = 0
         self._now = 0
+        self._held = 0  # presses waiting for the change before them to be stable
+        self._held_since = 0
         if ruleset_text is None:
             ruleset_text = layout.rulesets[0]
         game = zuni.new_game(ruleset_text)  # a bad ruleset fails here, not later
@@ -246,14 +251,26 @@ class BoardApp:
         return self.game.team_of(piece_side(code))
 
     # -- the scan step --------------------------------------------------------------
-    def step(self, now, stable=None, buttons=0):
+    def step(self, now, stable=None, buttons=0, moving=False):
         """One scan: ``stable`` is the debounced occupancy per point when it changed,
-        else None; ``buttons`` the pressed edges (OK=1, BACK=2, HINT=4)."""
+        else None; ``buttons`` the pressed edges (OK=1, BACK=2, HINT=4); ``moving``: the
+        debouncer has seen a change that is not yet stable (``Debouncer.in_motion()``).
+
+        Sensor changes and presses are one ordered stream: a press made after a change
+        acts on the position that change makes, so while one is being debounced the press
+        waits for it (at most HOLD_MS, so a board that never settles still has buttons)."""
         self._now = now
         if stable is not None:
             self._sensed(now, stable)
-        if buttons:
-            self._buttons(now, buttons)
+        if buttons or self._held:
+            if moving and (not self._held or ticks_diff(now, self._held_since) < HOLD_MS):
+                if not self._held:
+                    self._held_since = now
+                self._held |= buttons
+            else:
+                buttons |= self._held
+                self._held = 0
+                self._buttons(now, buttons)
         if self._due_what != _DUE_NONE and ticks_diff(now, self._due) >= 0:
             self._fire(now)
         if self.overlays.step(now):
