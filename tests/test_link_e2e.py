@@ -354,6 +354,70 @@ def test_a_take_back_whose_reply_was_lost_is_done_once_across_a_reconnect_and_a_
         link.close()
 
 
+def test_a_late_reply_and_its_resends_take_back_nothing(board: FirmwareBoard) -> None:
+    """The board's reply to the computer's move is late (2 s on the line): the host
+    resends the request every 0.5 s, the player carries the move out meanwhile, and the
+    board answers the later resends after the move. Those replies must not read as a
+    take-back (protocol 1 resent its first reply's bytes, with the old move count: the
+    host took the move back, and the player saw "took back 1 move")."""
+    relay = _relay(board)
+    link = _open(board)
+    try:
+        board.play(1)
+        _agree(link, board)
+        events = _drain(link)
+        target = board.choose()
+        mark = relay.mark()
+        relay.fault_next("up", b" ok ", "delay", 2.0)
+        result: list[dict[str, str]] = []
+        asker = threading.Thread(target=lambda: result.append(link.host_move(target, timeout=10)))
+        asker.start()
+        relay.wait_frame(lambda f: f.verb == "ok", 5.0, mark)  # the board took it (tap: before the line)
+        board.carry_out(target)  # committed while the host still resends
+        asker.join(15)
+        assert result, "the host move was answered"
+        oks = relay.frames("ok", mark)
+        assert len(oks) >= 3, "the host resent its request and the board answered each (%d)" % len(oks)
+        link.ping(timeout=10)  # a barrier: every earlier frame of the board has reached the host
+        assert link.wait_moves(2, 5.0)
+        events += _drain(link)
+        assert [e for e in events if e.kind in ("undo", "reset") and e.text != link.game] == [], events
+        assert not [e for e in events if e.kind == "undo"], "no take-back: %r" % events
+        assert len(_agree(link, board)) == 2
+    finally:
+        link.close()
+
+
+def test_a_take_back_right_after_a_move_is_done_once_across_a_board_reset(board: FirmwareBoard) -> None:
+    """The host asks for a take-back as soon as a move arrives (before any heartbeat
+    confirms it), the board does it and is reset before the reply gets out. The host's
+    resend after the reset must not take a second move back: the request names the
+    history it takes the last move of, which the reset board no longer has."""
+    relay = _relay(board)
+    link = _open(board, silence_s=3.0)
+    try:
+        board.play(2)
+        _agree(link, board)
+        board.play(1)
+        assert link.wait_moves(3, 5.0)
+        mark = relay.mark()
+        relay.fault_next("up", b" ok ", "drop")
+        result: list[dict[str, str]] = []
+        asker = threading.Thread(target=lambda: result.append(link.take_back(timeout=15)))
+        asker.start()
+        relay.wait_frame(lambda f: f.verb == "event" and f.body.startswith("takeback "), 5.0, mark)
+        relay.unplug()
+        board.restart()
+        relay.replug()
+        asker.join(20)
+        assert result and result[0]["moves"] == "2", result
+        board.take_back_applied()
+        assert len(_agree(link, board)) == 2, "one move taken back, not two"
+        assert _replay(_drain(link)) == _agree(link, board)
+    finally:
+        link.close()
+
+
 def test_host_unplugged_and_back_gets_every_move(board: FirmwareBoard) -> None:
     relay = _relay(board)
     link = _open(board, silence_s=3.0)
