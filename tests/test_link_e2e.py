@@ -634,6 +634,94 @@ def test_whole_game_through_a_faulty_line(board: FirmwareBoard) -> None:
         link.close()
 
 
+# The worst line the protocol claims to survive (docs/protocol.md, "What the link
+# survives"): every line may wait up to 2.5 s (in order), and the cable is pulled now and
+# then (about every 150 lines, 1.5 s each) and once on purpose in mid-game.
+WORST_LINE = Faults(delay=0.3, max_delay_s=2.5, duplicate=0.03, unplug=1 / 150, unplug_s=1.5)
+GAME_PLIES = 16  # bound on the game (the suite's time); bench_link plays on to the end
+
+
+def test_a_game_against_the_computer_through_long_delays_and_unplugging(board: FirmwareBoard, tmp_path: Path) -> None:
+    """`zuni play`'s session (the computer plays North) through the worst line: the host's
+    output has no take-back, no move "made on the board instead of the computer's", no
+    refusal; its log, its mirror and the board's journal are the same game."""
+    from test_play_helpers import RecordingUI
+
+    from zuniboard.play.session import PlaySession
+    from zuniboard.records.db import Database
+
+    relay = _relay(board)
+    link = _open(board)
+    ui = RecordingUI()
+    failures: list[BaseException] = []
+    stop = threading.Event()
+    with Database(tmp_path / "games.sqlite3") as db:
+        session = PlaySession(link, db, ui, ruleset="mosona", players={"north": "ai:1"}, seed=1, deterministic=True)
+        try:
+            session.start()
+            board.new_game("mosona")  # the session started a new game: the player sets it up
+            relay.set_faults(WORST_LINE, Faults(**vars(WORST_LINE)))
+
+            def player() -> None:
+                try:
+                    while not stop.is_set():
+                        game = board.game
+                        ply = len(game.move_stack)
+                        if game.is_game_over() or ply >= GAME_PLIES:
+                            return
+                        if game.turn == zuni.NORTH:
+                            if ply == 5:  # one late reply at the worst delay, on purpose
+                                relay.fault_next("up", b" ok ", "delay", 2.5)
+                            # The computer's move, as soon as the board shows it (its LEDs:
+                            # the player does not wait for the host to hear the board's reply).
+                            deadline = time.monotonic() + 40
+                            while True:
+                                state = dict(board.vb.command("state?"))
+                                if state.get("hostmove") and state.get("moves") == ply:
+                                    break
+                                assert time.monotonic() < deadline, "the computer's move never reached the board"
+                                assert not stop.is_set()
+                                time.sleep(0.02)  # polling the board's own state
+                            text = str(state["hostmove"])
+                        else:
+                            text = board.choose(keep_going=False)
+                        if ply == 8:  # the cable pulled while the player moves
+                            relay.unplug()
+                        board.carry_out(text, timeout=40)
+                        if ply == 8:
+                            relay.replug()
+                except BaseException as exc:
+                    failures.append(exc)
+
+            hand = threading.Thread(target=player, name="player")
+            hand.start()
+            deadline = time.monotonic() + 150
+            while hand.is_alive():
+                assert time.monotonic() < deadline, "the game did not finish in time"
+                session.pump(0.02)
+            assert not failures, failures
+            relay.set_faults(Faults(), Faults())
+            truth = board.truth()
+            deadline = time.monotonic() + 30
+            while session.moves != truth.moves:
+                assert time.monotonic() < deadline, "the session has %r, the board %r" % (session.moves, truth.moves)
+                session.pump(0.02)
+        finally:
+            stop.set()
+            session.close()
+            link.close()
+        bad = [t for t in ui.texts() if "took back" in t or "refused" in t or "instead of the computer" in t]
+        assert not bad, bad
+        assert len(truth.moves) == min(GAME_PLIES, len(board.game.move_stack)) and len(truth.moves) >= 10
+        assert link.moves == truth.moves
+        assert db.get(session.db_game or 0).move_texts() == truth.moves
+        for i, text in enumerate(truth.moves):
+            if i % 2 == 1:
+                assert ui.find(r"^%d\. north %s \(carried out on the board\)$" % (i + 1, text), "move"), (i, text)
+    up, down = relay.stats_up, relay.stats_down
+    assert up.delayed + down.delayed > 20 and up.unplugs + down.unplugs + 1 >= 1, (up, down)
+
+
 def test_the_host_never_opens_at_1200_baud() -> None:
     from zuniboard import link as link_module
 

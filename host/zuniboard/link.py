@@ -65,8 +65,8 @@ __all__ = [
 ]
 
 HELLO_RESEND_S = 0.5  # no hello reply: say it again
-HELLO_TRIES = 6  # then reopen the port
-REQUEST_TIMEOUT_S = 5.0
+HELLO_TRIES = 12  # then reopen the port (6 s: longer than the worst round trip)
+REQUEST_TIMEOUT_S = 8.0  # longer than the worst round trip the link survives: 2 x 2.5 s on the line
 KEEPALIVE_S = 1.5  # an ack as keep-alive (the board stops resending after 6 s of silence)
 SILENCE_S = 5.0  # nothing from the board for this long (it beats every 2 s): reopen
 FETCH_RETRY_S = 1.0  # do not ask for the same moves again sooner
