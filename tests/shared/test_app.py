@@ -628,6 +628,10 @@ def test_ledtest_then_back_to_the_game():
     t.wait(2100)
     eq(t.app.describe(), "s3:dim-yellow/steady")
     eq(t.app.frame_dirty(t.now), True)
+    import sys
+
+    # The bring-up code is loaded only while it runs (heap for the game).
+    eq("zuni_board.ledcheck" in sys.modules, False, "ledcheck unloaded again")
 
 
 def test_led_walk_in_chain_order_with_events():

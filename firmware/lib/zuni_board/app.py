@@ -605,10 +605,7 @@ class BoardApp:
                 self.hint = None
             self._evaluate(now)
         elif name == "ledtest":
-            if arg:
-                self.overlays.walk(now, arg)
-            else:
-                self.overlays.ledtest(now)
+            self.overlays.ledtest(now, arg)
         elif name == "raw":
             if arg not in ("on", "off"):
                 raise ValueError("raw takes on or off, not %r" % (arg,))
