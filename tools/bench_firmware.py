@@ -67,6 +67,8 @@ MODULES = (
     "zuni_board/ticks.py",
     "zuni_board/leds.py",
     "zuni_board/overlay.py",
+    "zuni_board/ledcheck.py",
+    "zuni_board/outbox.py",
     "zuni_board/journal.py",
     "zuni_board/app.py",
     "zuni_board/scan.py",

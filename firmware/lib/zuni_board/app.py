@@ -27,6 +27,7 @@ from micropython import const
 from zuni.core import SIDE_NAMES, piece_side, side_from_name
 from zuni_board import leds as L
 from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
+from zuni_board.outbox import Outbox
 from zuni_board.overlay import Overlays
 from zuni_board.ticks import ticks_add, ticks_diff
 from zuni_link import commands
@@ -78,6 +79,9 @@ class BoardApp:
             from zuni_board.journal import Journal
 
             self.journal = Journal(journal_dir)
+        # Journal records and link messages, in order; a failing flash never stops play.
+        self.outbox = Outbox(self.journal, self._game_and_id, self._journal_failing)
+        self.outbox.attach(link)
         self.raw = False
         # A layout.Layout or a zuni_board.Board (what main.py keeps of one).
         n = layout.point_count if hasattr(layout, "point_count") else len(layout.points)
@@ -129,18 +133,27 @@ class BoardApp:
     def attach(self, link):
         """Connect the link session (created after the app, since it needs the app)."""
         self.link = link
+        self.outbox.attach(link)
 
     def _send_move(self, index, text):
-        if self.link is not None:
-            self.link.send_move(index, text)
+        self.outbox.move(index, text)
 
     def _send_event(self, kind, text=""):
-        if self.link is not None:
-            self.link.send_event(kind, text)
+        self.outbox.event(kind, text)
 
     def _send_state(self):
-        if self.link is not None:
-            self.link.send_state()
+        self.outbox.state()
+
+    def after_frame(self, now):
+        """The outer loop calls this once the LED frame is out: the journal writes and the
+        messages of this scan's changes (``outbox.defer``)."""
+        self.outbox.flush()
+
+    def _game_and_id(self):
+        return self.game, self.game_id
+
+    def _journal_failing(self, reason):
+        self.overlays.notice(self._now, L.paint_journal_failing)
 
     # -- games ----------------------------------------------------------------------
     def _ruleset_for_board(self, ruleset_text):
@@ -160,14 +173,23 @@ class BoardApp:
         if game is None:
             game = self._ruleset_for_board(ruleset_text)
         self.game = game
-        self.game_id = "nojournal"
+        self.game_id = self.outbox.start(str(game.ruleset), self._fallback_id())
+        # A new game is a cut of the history; the journal's header keeps the version.
         self.hv += 1
         if self.journal is not None:
-            self.game_id = self.journal.start(str(game.ruleset))
-            self.hv = self.journal.version
+            self.hv = max(self.hv, self.journal.version)
         self._start_occ = game.occupancy()
         self._reset_game_state()
         self._enter_setup(now)
+
+    def _fallback_id(self):
+        """The game id without a journal (or while it fails): a new one per game, so the
+        host never takes two games for one."""
+        if self.journal is None:
+            return "nojournal"
+        from zuni_board.journal import random_hex
+
+        return "nojournal-" + random_hex()
 
     def _resume(self, now):
         """Continue the journal's newest game if it is unfinished and fits this board."""
@@ -450,12 +472,16 @@ class BoardApp:
             self.pos = None
             self.result = None
             self.hint = None
-            after = Position(game)
+            try:
+                after = Position(game)
+            except MemoryError:
+                # All or nothing: the move is not made; the position before it is back.
+                game.pop()
+                self.pos = Position(game)
+                raise
         index = len(game.move_stack) - 1
         text = foot.move.text()
-        if self.journal is not None:
-            self.journal.move(index, text)
-        self._send_move(index, text)
+        self._send_move(index, text)  # the journal's record first, then the host
         self.commits += 1
         self.pos = after
         self._prev_occ = before
@@ -523,10 +549,8 @@ class BoardApp:
         outcome = game.outcome() if self.phase == OVER else None
         if outcome is not None and outcome.termination in _DECLARED:
             game.clear_agreement()
-            self.hv += 1
-            if self.journal is not None:
-                self.journal.end("clear", "")
-                self.hv = self.journal.version
+            self.hv += 1  # (the journal's E clear record adds one too)
+            self.outbox.end("clear", "")
             self._send_event("takeback", "end")
             self._enter_setup(now)
             self._send_state()
@@ -536,10 +560,8 @@ class BoardApp:
         game.clear_agreement()
         game.pop()
         index = len(game.move_stack)
-        self.hv += 1
-        if self.journal is not None:
-            self.journal.takeback(index)
-            self.hv = self.journal.version
+        self.hv += 1  # (the journal's U record adds one too)
+        self.outbox.takeback(index)
         self._reset_game_state()
         self._send_event("takeback", str(index))
         self._enter_setup(now)
@@ -566,12 +588,16 @@ class BoardApp:
     def command(self, name, arg, now=None):
         """A host request ``name`` with its text ``arg``: checked and dispatched by the
         one command table (``zuni_link.commands``); raises ValueError (a FrameError for
-        bad arguments) naming the input to refuse it."""
+        bad arguments) naming the input to refuse it. Its journal records and messages
+        go out before the session's reply."""
         if now is None:
             # The session calls this from poll(now), in the same scan as step(now).
             now = self._now
-        handler = getattr(self, commands.method(name))
-        handler(now, commands.parse(name, arg))
+        try:
+            handler = getattr(self, commands.method(name))
+            handler(now, commands.parse(name, arg))
+        finally:
+            self.outbox.flush()
 
     def cmd_new(self, now, ruleset):
         self._ruleset_for_board(ruleset)
@@ -607,10 +633,7 @@ class BoardApp:
         self._evaluate(now)
 
     def cmd_ledtest(self, now, walk_ms):
-        if walk_ms:
-            self.overlays.walk(now, walk_ms)
-        else:
-            self.overlays.ledtest(now)
+        self.overlays.ledtest(now, walk_ms)
 
     def cmd_raw(self, now, on_off):
         self.raw = on_off == "on"
@@ -626,15 +649,13 @@ class BoardApp:
             raise ValueError("%s does not play in %s" % (side_name, self.game.ruleset))
         self._require_not_over("resign " + side_name)
         self.game.resign(side)
-        if self.journal is not None:
-            self.journal.end("resign", side_name)
+        self.outbox.end("resign", side_name)
         self._enter_over(now)
 
     def cmd_agree(self, now, what):
         self._require_not_over("agree " + what)
         self.game.agree(what)
-        if self.journal is not None:
-            self.journal.end("agree", what)
+        self.outbox.end("agree", what)
         self._enter_over(now)
 
     def cmd_button(self, now, button):
@@ -690,6 +711,8 @@ class BoardApp:
             info["hostmove"] = self.host.move.text()
         if self.error_shown and self.last_error:
             info["error"] = self.last_error.replace(" ", "_")
+        if self.outbox.failing:
+            info["journal"] = "failing"
         return info
 
     def _occupancy_text(self):
