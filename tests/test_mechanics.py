@@ -64,6 +64,14 @@ def test_every_drill_row_is_drawn_on_the_template(layout: Any) -> None:
     circles = _circles(root)
     polys = _polygons(root)
     rows = _drill(layout)
+    outlines = [
+        (
+            sum(p[0] for p in poly) / len(poly),
+            sum(p[1] for p in poly) / len(poly),
+            max(math.dist(p, q) for p in poly for q in poly),
+        )
+        for poly in polys
+    ]
     assert rows and set(rows[0]) == set(mechanics.DRILL_COLUMNS.split(","))
     for row in rows:
         x, y, depth = float(row["x_mm"]), float(row["y_mm"]), float(row["depth_mm"])
@@ -76,13 +84,9 @@ def test_every_drill_row_is_drawn_on_the_template(layout: Any) -> None:
             )
         else:
             length = float(row["length_mm"])
-            found = False
-            for poly in polys:
-                cx = sum(p[0] for p in poly) / len(poly)
-                cy = sum(p[1] for p in poly) / len(poly)
-                extent = max(math.dist(p, q) for p in poly for q in poly)
-                if abs(cx - x) < 0.05 and abs(cy - y) < 0.05 and abs(extent - length) < 0.05:
-                    found = True
+            found = any(
+                abs(cx - x) < 0.05 and abs(cy - y) < 0.05 and abs(extent - length) < 0.05 for cx, cy, extent in outlines
+            )
             assert found, row
     holes = {
         (round(float(r["x_mm"]), 2), round(float(r["y_mm"]), 2), float(r["diameter_mm"]))
