@@ -8,9 +8,10 @@ For each layout ``hardware/layouts/<board>.json`` this writes ``hardware/<board>
 - ``power.md``: worst-case current (the LED chain at the firmware's dynamic limit,
   ``leds.budget_ma``) against the 500 mA USB limit;
 - ``wiring.svg``: the LED chain and the sensor chain drawn over the board;
-- ``template.svg`` and ``template.pdf``: a printable 1:1 drilling template (LED holes,
-  reed switch channels, piece footprints, a 100 mm scale bar);
-- ``drill.csv``: the same positions as numbers, for a CNC router or a drill press.
+- ``template.svg`` and ``template.pdf``: the 1:1 drilling template on one page, and
+  ``drill.csv``: every hole, slot and pocket with sizes and depths; with the tiled
+  templates, ``wiring.csv``, ``assembly.md``, ``mechanics.md`` and ``bom-mechanical.csv``
+  they come from ``zuniboard.mechanics``.
 
 Output is deterministic (no dates), so a test can regenerate and compare bytes:
 ``zuni board generate`` rewrites them; ``zuni board generate --check`` only compares.
