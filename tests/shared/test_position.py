@@ -2,9 +2,8 @@
 
 Runs under CPython and MicroPython."""
 
-from check import eq, raises
-
 import zuni
+from check import eq, raises
 from zuni.position import PositionError, parse_position, position_text
 
 
