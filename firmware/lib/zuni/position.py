@@ -110,8 +110,8 @@ def _line(ruleset, text, turn, sides, quiet):
 
 
 def _awith(ruleset, text, turn, sides, quiet, taken):
-    pieces = {}
-    priests = {}
+    pieces = {}  # type: dict[str, str]
+    priests = {}  # type: dict[str, str]
     for name in sides:
         letter = name[0]
         words = sides[name]
