@@ -1529,16 +1529,17 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
         (
             "mechanical",
             "FR",
-            "%s m" % _f(math.ceil(perimeter_m * 1.1 * 10) / 10),
-            "Frame strip",
+            _f(math.ceil(perimeter_m * 1.1 * 10) / 10),
+            "Frame strip (metres)",
             "softwood %s x %s mm" % (_f(FRAME_WIDTH_MM), _f(FRAME_HEIGHT_MM)),
             "strip",
             "generic",
             "",
             "DIY store",
             "",
-            "2.00 /m",
-            "four sides glued at the corners; USB slot %s x %s mm" % (_f(USB_SLOT_MM[0]), _f(USB_SLOT_MM[1])),
+            "2.00",
+            "qty and price in metres; four sides glued at the corners; USB slot %s x %s mm"
+            % (_f(USB_SLOT_MM[0]), _f(USB_SLOT_MM[1])),
         ),
         (
             "mechanical",
@@ -1645,16 +1646,17 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
             (
                 "mechanical",
                 "W%d" % awg,
-                "%s m" % _f(metres),
-                "Hook-up wire",
+                _f(metres),
+                "Hook-up wire (metres)",
                 "%d AWG stranded, PVC" % awg,
                 "",
                 "generic",
                 "",
                 "electronics distributor",
                 "",
-                "0.20 /m",
-                "%s; length from wiring.csv + 20 %%, in two colours (red/black for power)" % use,
+                "0.20",
+                "qty and price in metres; %s; length from wiring.csv + 20 %%, in two colours (red/black for power)"
+                % use,
             )
         )
     rows += [
@@ -1761,8 +1763,7 @@ def bom_mechanical_csv(layout: Any) -> str:
 def mechanical_cost_usd(layout: Any) -> float:
     total = 0.0
     for row in bom_rows(layout):
-        qty = float(row[2].split()[0])
-        total += qty * float(row[10].split()[0])
+        total += float(row[2]) * float(row[10])
     return total
 
 
