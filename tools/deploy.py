@@ -295,9 +295,13 @@ def running_report(hello: dict[str, str], layout_name: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--layout", required=True, help="layout name (hardware/layouts) or path")
-    parser.add_argument("--port", default="auto", help="serial port of the board (default: mpremote's auto)")
+    parser.add_argument(
+        "--port",
+        default="auto",
+        help="serial port of the board (default: auto, the one Pico, USB 2E8A:0005, plugged in)",
+    )
     parser.add_argument("--build-dir", default=str(REPO / "build" / "deploy"), help="where the .mpy files go")
     parser.add_argument("--resume", action="store_true", help="connect without a soft reset (unix port on a pty)")
     parser.add_argument(
