@@ -376,6 +376,13 @@ def test_the_hello_is_awaited_where_usb_puts_the_board_again(rp2: tuple[str, Pat
 
     hello = deploy_tool.wait_for_hello("/dev/ttyACM0", "E6614C", timeout=10.0, comports=bus)
     assert hello["layout"] == "board49" and calls["n"] >= 7
+    with pytest.raises(deploy_tool.DeployError, match=r"USB serial E6614C\) did not come back within 1 s"):
+        deploy_tool.wait_for_hello("/dev/ttyACM0", "E6614C", timeout=1.0, comports=lambda: [])
+    with pytest.raises(
+        deploy_tool.DeployError,
+        match=r"did not answer hello on /nonexistent/tty within 1 s of its reset: open /nonexistent/tty: .*No such",
+    ):
+        deploy_tool.wait_for_hello("/nonexistent/tty", "", timeout=1.0)
     assert deploy_tool.running_report(
         {"fw": deploy_tool.firmware_version(), "layout": "board25", "id": "e6"}, "board25"
     )

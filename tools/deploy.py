@@ -251,8 +251,9 @@ def wait_for_hello(
         gone_by = time.monotonic() + GONE_S
         while time.monotonic() < gone_by and find_again(port, serial_number, comports) is not None:
             time.sleep(0.05)
-    seen: list[str] = []
-    where = port
+    said: list[str] = []  # what the board printed instead (a traceback, the REPL)
+    open_errors: list[str] = []
+    where = None
     while time.monotonic() < deadline:
         path = find_again(port, serial_number, comports)
         if path is None:
@@ -265,21 +266,25 @@ def wait_for_hello(
             # A few seconds per try: if USB put the board elsewhere meanwhile, look again.
             if link.wait_connected(min(5.0, max(0.1, deadline - time.monotonic()))):
                 return dict(link.hello)
-            seen += [line for line in link.console if not line.startswith("open ")]
+            for line in list(link.console):
+                (open_errors if line.startswith("open ") else said).append(line.strip())
         finally:
             link.close()
-    said = [line.strip() for line in seen if line.strip()][-6:]
-    raise DeployError(
-        "the board did not answer hello on %s within %.0f s of its reset%s"
-        % (
-            where,
-            timeout,
-            (": it printed:\n    " + "\n    ".join(said))
-            if said
-            else " (main.py not running: see `mpremote connect %s repl`, Ctrl-D shows its error;"
-            " or its USB did not come back: unplug it and plug it in)" % where,
+    if where is None:
+        raise DeployError(
+            "the board (USB serial %s) did not come back within %.0f s of its reset: unplug it and plug it in,"
+            " then `zuni board check` says whether it runs" % (serial_number, timeout)
         )
-    )
+    said = [line for line in said if line][-6:]
+    if said:
+        why = ": it printed:\n    " + "\n    ".join(said)
+    elif open_errors:
+        why = ": %s" % open_errors[-1]
+    else:
+        why = (
+            " (main.py not running: `mpremote connect %s repl` and Ctrl-D at its prompt shows main.py's error)" % where
+        )
+    raise DeployError("the board did not answer hello on %s within %.0f s of its reset%s" % (where, timeout, why))
 
 
 def running_report(hello: dict[str, str], layout_name: str) -> str:

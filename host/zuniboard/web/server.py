@@ -465,11 +465,14 @@ class _Handler(BaseHTTPRequestHandler):
             super().log_message(format, *args)
 
     # -- responses ----------------------------------------------------------------
-    def _send(self, status: HTTPStatus, body: bytes, ctype: str, cache: bool = False) -> None:
+    def _send(self, status: HTTPStatus, body: bytes, ctype: str, cache: bool = False, close: bool = False) -> None:
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "max-age=60" if cache else "no-store")
+        if close:
+            self.send_header("Connection", "close")
+            self.close_connection = True
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -481,17 +484,9 @@ class _Handler(BaseHTTPRequestHandler):
         self._json({"ok": False, "error": message}, status)
 
     def _refuse(self, message: str) -> None:
-        # The connection is not reused: an unread request body would be read as the next request.
-        self.close_connection = True
-        self.send_response(HTTPStatus.FORBIDDEN)
+        # 403, and the connection is not reused: an unread request body would be read as the next request.
         body = json.dumps({"ok": False, "error": message}).encode()
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(body)))
-        self.send_header("Cache-Control", "no-store")
-        self.send_header("Connection", "close")
-        self.end_headers()
-        if self.command != "HEAD":
-            self.wfile.write(body)
+        self._send(HTTPStatus.FORBIDDEN, body, "application/json", close=True)
 
     def _host_ok(self) -> bool:
         refusal = self.server.guard.host_refusal(self.headers.get("Host"))
