@@ -275,8 +275,14 @@ def wait_for_hello(
             "the board (USB serial %s) did not come back within %.0f s of its reset: unplug it and plug it in,"
             " then `zuni board check` says whether it runs" % (serial_number, timeout)
         )
-    said = [line for line in said if line][-6:]
-    if said:
+    at_repl = any(line.startswith(">>>") for line in said)
+    said = [line for line in said if line and " hello proto=" not in line][-6:]  # not our own hello, echoed
+    if at_repl:
+        why = (
+            ": it is at its REPL (>>>), main.py is not running: `mpremote connect %s repl`, then Ctrl-D at the"
+            " prompt shows main.py's error%s" % (where, (". It printed:\n    " + "\n    ".join(said)) if said else "")
+        )
+    elif said:
         why = ": it printed:\n    " + "\n    ".join(said)
     elif open_errors:
         why = ": %s" % open_errors[-1]
