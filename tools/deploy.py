@@ -17,9 +17,10 @@
    ``board running firmware X, layout Y``, or says why not.
 
 Why a hard reset, not mpremote's ``soft-reset``: mpremote soft-resets from its RAW REPL,
-and the rp2 port's main.c runs boot.py/main.py only after a soft reset in the FRIENDLY
-REPL; the board would sit at ``>>>`` (issue 18). ``machine.reset()`` boots in the
-friendly mode, runs main.py, and re-enumerates USB (hence the wait for the port).
+and the rp2 port's main.c runs main.py only when it boots in the FRIENDLY REPL mode
+(``pyexec_mode_kind``; boot.py runs either way): the board would sit at ``>>>`` (issue
+18). ``machine.reset()`` boots in the friendly mode, runs main.py, and re-enumerates USB
+(hence the wait for the port).
 
 ``--resume`` connects without the soft reset mpremote does first (needed for the
 MicroPython unix port on a pty, where Ctrl-D at the raw REPL ends the process; the
