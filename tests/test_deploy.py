@@ -347,6 +347,13 @@ def test_the_board_is_found_by_its_usb_serial_number() -> None:
     )
     assert deploy_tool.resolve_port("/dev/ttyACM2", lambda: [_pico("/dev/ttyACM2", "E66")]) == ("/dev/ttyACM2", "E66")
     assert deploy_tool.resolve_port("/dev/pts/4", lambda: [ftdi]) == ("/dev/pts/4", "")
+    bus = [ftdi, _pico("/dev/ttyACM1", "E66"), _pico("/dev/ttyACM3", "F77")]
+    assert deploy_tool.resolve_port("id:F77", lambda: bus) == ("/dev/ttyACM3", "F77")
+    assert deploy_tool.resolve_port("a1", lambda: bus) == ("/dev/ttyACM1", "E66")
+    assert deploy_tool.resolve_port("port:/dev/ttyACM1", lambda: bus) == ("/dev/ttyACM1", "E66")
+    assert deploy_tool.resolve_port("u0", lambda: bus) == ("/dev/ttyUSB0", "")
+    with pytest.raises(deploy_tool.DeployError, match="no Pico with USB serial number Z9"):
+        deploy_tool.resolve_port("id:Z9", lambda: bus)
     with pytest.raises(deploy_tool.DeployError, match="no Raspberry Pi Pico running MicroPython found"):
         deploy_tool.resolve_port("auto", lambda: [ftdi])
     with pytest.raises(deploy_tool.DeployError, match="2 Picos are plugged in"):

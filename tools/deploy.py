@@ -207,10 +207,12 @@ def _is_pico(info: Any) -> bool:
 
 def resolve_port(port: str, comports: Comports = _comports) -> tuple[str, str]:
     """(device path, USB serial number or "") of the board to deploy to. ``auto``: the one
-    Pico running MicroPython (USB 2E8A:0005) plugged in; a path: that port."""
+    Pico running MicroPython (USB 2E8A:0005) plugged in; ``id:SERIAL``: the Pico with that
+    USB serial number; mpremote's ``a0``/``u0`` shortcuts: /dev/ttyACM0, /dev/ttyUSB0;
+    ``port:PATH`` or a path: that port."""
     ports = comports()
+    picos = [p for p in ports if _is_pico(p)]
     if port == "auto":
-        picos = [p for p in ports if _is_pico(p)]
         if not picos:
             raise DeployError(
                 "no Raspberry Pi Pico running MicroPython found (USB %04X:%04X): plug it in, or give --port" % PICO_USB
@@ -221,10 +223,20 @@ def resolve_port(port: str, comports: Comports = _comports) -> tuple[str, str]:
                 % (len(picos), ", ".join("%s serial %s" % (p.device, p.serial_number) for p in picos))
             )
         return str(picos[0].device), str(picos[0].serial_number or "")
-    for p in ports:
-        if p.device == port and _is_pico(p):
+    if port.startswith("id:"):
+        for p in picos:
+            if str(p.serial_number or "") == port[3:]:
+                return str(p.device), port[3:]
+        raise DeployError("no Pico with USB serial number %s is plugged in" % port[3:])
+    m = re.fullmatch(r"([au])(\d+)", port)
+    if m:
+        port = "/dev/tty%s%s" % ("ACM" if m.group(1) == "a" else "USB", m.group(2))
+    elif port.startswith("port:"):
+        port = port[len("port:") :]
+    for p in picos:
+        if p.device == port:
             return port, str(p.serial_number or "")
-    return port, ""  # not a USB Pico (a pty, another adapter): it keeps its path
+    return port, ""  # not a USB Pico (a pty, another adapter, socket://): it keeps its path
 
 
 def find_again(port: str, serial_number: str, comports: Comports = _comports) -> str | None:
