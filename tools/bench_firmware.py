@@ -61,6 +61,9 @@ MODULES = (
     "zuni/ruleset.py",
     "zuni/line.py",
     "zuni/awith.py",
+    "zuni_link/__init__.py",
+    "zuni_link/codec.py",
+    "zuni_link/commands.py",  # the app dispatches host commands from its table
     "zuni_board/__init__.py",
     "zuni_board/layout.py",
     "zuni_board/infer.py",

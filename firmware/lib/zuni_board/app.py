@@ -30,8 +30,6 @@ from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
 from zuni_board.outbox import Outbox
 from zuni_board.overlay import Overlays
 from zuni_board.ticks import ticks_add, ticks_diff
-from zuni_link import commands
-from zuni_link.codec import E_STALE, FrameError
 
 FIRMWARE_VERSION = "0.1.0"
 
@@ -590,6 +588,10 @@ class BoardApp:
         one command table (``zuni_link.commands``); raises ValueError (a FrameError for
         bad arguments) naming the input to refuse it. Its journal records and messages
         go out before the session's reply."""
+        # Imported here: the link session has it loaded already (a board without a host
+        # never needs it, and a game's heap is measured without the link).
+        from zuni_link import commands
+
         if now is None:
             # The session calls this from poll(now), in the same scan as step(now).
             now = self._now
@@ -612,6 +614,8 @@ class BoardApp:
             hv, n = history
             have = len(self.game.move_stack)
             if hv != self.hv or n != have:
+                from zuni_link.codec import E_STALE, FrameError
+
                 raise FrameError(
                     E_STALE,
                     "takeback from history %d with %d moves: the board's is %d with %d moves" % (hv, n, self.hv, have),
