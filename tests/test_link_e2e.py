@@ -638,7 +638,7 @@ def test_whole_game_through_a_faulty_line(board: FirmwareBoard) -> None:
 # survives"): every line may wait up to 2.5 s (in order), and the cable is pulled now and
 # then (about every 150 lines, 1.5 s each) and once on purpose in mid-game.
 WORST_LINE = Faults(delay=0.3, max_delay_s=2.5, duplicate=0.03, unplug=1 / 150, unplug_s=1.5)
-GAME_PLIES = 16  # bound on the game (the suite's time); bench_link plays on to the end
+GAME_PLIES = 12  # bound on the game (the suite's time); tools/bench_link.py --soak plays on
 
 
 def test_a_game_against_the_computer_through_long_delays_and_unplugging(board: FirmwareBoard, tmp_path: Path) -> None:
@@ -684,7 +684,7 @@ def test_a_game_against_the_computer_through_long_delays_and_unplugging(board: F
                                 time.sleep(0.02)  # polling the board's own state
                             text = str(state["hostmove"])
                         else:
-                            text = board.choose(keep_going=False)
+                            text = board.choose()
                         if ply == 8:  # the cable pulled while the player moves
                             relay.unplug()
                         board.carry_out(text, timeout=40)
@@ -712,7 +712,7 @@ def test_a_game_against_the_computer_through_long_delays_and_unplugging(board: F
             link.close()
         bad = [t for t in ui.texts() if "took back" in t or "refused" in t or "instead of the computer" in t]
         assert not bad, bad
-        assert len(truth.moves) == min(GAME_PLIES, len(board.game.move_stack)) and len(truth.moves) >= 10
+        assert len(truth.moves) == min(GAME_PLIES, len(board.game.move_stack)) and len(truth.moves) > 8
         assert link.moves == truth.moves
         assert db.get(session.db_game or 0).move_texts() == truth.moves
         for i, text in enumerate(truth.moves):

@@ -42,7 +42,8 @@ host's move as soon as the board shows it, while the host may still be resending
 
 - ``soak_plies`` / ``soak_games`` / ``soak_takebacks``: what was played.
 - ``soak_spurious_undos``: take-backs the host saw that nobody made (must be 0);
-  ``soak_refusals``: host moves the board refused (must be 0); ``soak_takebacks_wrong``:
+  ``soak_refusals``: host moves the board refused (must be 0); ``soak_request_timeouts``:
+  host moves unanswered within the link's request timeout (must be 0); ``soak_takebacks_wrong``:
   host take-backs that did not take exactly one move back (must be 0);
   ``soak_mismatches``: games where the host's moves were not the board's journal (must be 0).
 - ``soak_stale_reports``: reports the host ignored as older than its mirror (late replies,
@@ -71,7 +72,7 @@ from linkrig import Faults, FirmwareBoard, JournalReader, long_game, occupied_po
 import zuni
 from zuni_link import codec
 from zuniboard import sim
-from zuniboard.link import BoardError, BoardLink, SerialPort
+from zuniboard.link import BoardError, BoardLink, LinkError, SerialPort
 
 RULESET = "mosona quiet=1000"
 
@@ -235,6 +236,7 @@ def soak(plies: int, seed: int) -> dict[str, float]:
     out: dict[str, float] = {}
     spurious = refusals = takebacks = wrong_takebacks = mismatches = games = played = 0
     rtts: list[float] = []
+    timeouts: list[str] = []
     with tempfile.TemporaryDirectory() as tmp, FirmwareBoard(Path(tmp), seed=seed, relay_seed=seed) as board:
         relay = board.link_relay
 
@@ -272,6 +274,9 @@ def soak(plies: int, seed: int) -> dict[str, float]:
                             box.append(None)
                         except BoardError as exc:
                             box.append(exc)
+                        except LinkError:
+                            timeouts.append(move)
+                            box.append(None)
 
                     asker = threading.Thread(target=ask)
                     asker.start()
@@ -310,6 +315,7 @@ def soak(plies: int, seed: int) -> dict[str, float]:
     out["soak_takebacks"] = takebacks
     out["soak_spurious_undos"] = spurious
     out["soak_refusals"] = refusals
+    out["soak_request_timeouts"] = len(timeouts)
     out["soak_takebacks_wrong"] = wrong_takebacks
     out["soak_mismatches"] = mismatches
     out["soak_stale_reports"] = stats.stale
