@@ -578,7 +578,11 @@ def test_board_keeps_scanning_while_the_host_does_not_read(board: FirmwareBoard)
         relay.read_board = True
         assert link.wait_moves(6, 15.0)
         moves = _agree(link, board)
-        assert _replay(_drain(link)) == moves
+        events = _drain(link)
+        assert _replay(events) == moves
+        # Heartbeats queued during the backlog leave after the moves queued later (they
+        # are diagnostics): their older move counts take nothing back.
+        assert not [e for e in events if e.kind == "undo"], events
         # Output was bounded: most replies to the flood were dropped, not queued.
         answered = {int(f.body.split(" ")[0]) for f in relay.frames("ok", mark)} & set(flood)
         assert len(answered) < len(flood) - QUEUE_BYTES // 40, len(answered)
