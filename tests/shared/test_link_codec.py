@@ -797,3 +797,34 @@ def test_idle_poll_does_not_allocate():
     finally:
         micropython.heap_unlock()
     eq(codec.PROTO, 2)
+
+
+def test_one_command_table_names_every_handler_and_checks_every_argument():
+    from zuni_board.app import BoardApp
+
+    for verb, flags, _kind, _choices, handler in commands.COMMANDS:
+        owner = BoardSession if flags & commands.LINK else BoardApp
+        assert hasattr(owner, handler), (verb, handler)
+        if not flags & commands.LINK:
+            eq(commands.method(verb), handler)
+    eq(commands.parse("takeback", ""), None)
+    eq(commands.parse("takeback", " 3  12 "), (3, 12))
+    eq(commands.parse("ledtest", "walk"), 250)
+    eq(commands.parse("new", "kolowis  size=short"), "kolowis size=short")
+    eq(commands.parse("ack", "g%201 4 0000000A"), ("g 1", 4, 10))
+    for verb, body, named in (
+        ("takeback", "3", "<hv> <moves>"),
+        ("takeback", "x 1", "'x'"),
+        ("ledtest", "walk 19", "20..5000"),
+        ("resign", "nobody", "south|west|north|east"),
+        ("hostmove", "", "one move"),
+        ("ping", "now", "no arguments"),
+        ("moves", "-1", "'-1'"),
+    ):
+        with raises(FrameError, named) as r:
+            commands.parse(verb, body)
+        eq(r.value.code, "args", verb)
+    with raises(FrameError, "unknown verb 'fly'"):
+        commands.parse("fly", "")
+    with raises(FrameError, "not a board command"):
+        commands.method("hello")

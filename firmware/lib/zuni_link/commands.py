@@ -1,11 +1,12 @@
 """The one table of host commands (docs/protocol.md, "Host -> board"), shared by the
 board's link session (``zuni_link.session``) and the board app (``zuni_board.app``).
 
-Each row: ``(verb, flags, argument kind, choices, app method)``. ``parse(verb, body)``
+Each row: ``(verb, flags, argument kind, choices, handler)``. ``parse(verb, body)``
 checks a command's arguments once, for both: it returns the argument in its canonical
-form or raises ``FrameError(E_ARGS)`` naming the bad input. The app dispatches from the
-same table (``method(verb)``), so a command's name, arguments and handler are written
-down in one place.
+form or raises ``FrameError(E_ARGS)`` naming the bad input. Both dispatch from the same
+table: the session calls its own handler of a LINK verb (``v_hello``, ...) and the app's
+handler (``cmd_new``, ...; ``method(verb)``) of every other, so a command's name,
+arguments and handler are written down in one place.
 
 >>> parse("agree", "draw")
 'draw'
@@ -40,13 +41,13 @@ LEDWALK_STEP_MS = const(250)
 LEDWALK_MIN_MS = const(20)
 LEDWALK_MAX_MS = const(5000)
 
-# verb, flags, argument, choices, app method (None: the session's own)
+# verb, flags, argument, choices, handler (the session's for LINK, else the app's)
 COMMANDS = (
-    ("hello", LINK | READONLY, A_KV, None, None),
-    ("state", LINK | READONLY, A_NONE, None, None),
-    ("moves", LINK | READONLY, A_INDEX, None, None),
-    ("ping", LINK | READONLY, A_NONE, None, None),
-    ("ack", LINK, A_ACK, None, None),
+    ("hello", LINK | READONLY, A_KV, None, "v_hello"),
+    ("state", LINK | READONLY, A_NONE, None, "v_state"),
+    ("moves", LINK | READONLY, A_INDEX, None, "v_moves"),
+    ("ping", LINK | READONLY, A_NONE, None, "v_ping"),
+    ("ack", LINK, A_ACK, None, "v_ack"),
     ("ledtest", READONLY, A_LEDTEST, None, "cmd_ledtest"),
     ("raw", READONLY, A_CHOICE, ("on", "off"), "cmd_raw"),
     ("new", GAME, A_TEXT, None, "cmd_new"),
@@ -85,10 +86,10 @@ def find(verb):  # type: (str) -> tuple
 
 def method(verb):  # type: (str) -> str
     """The app's handler of ``verb`` (``cmd_...``); FrameError for a link-only verb."""
-    name = find(verb)[4]
-    if name is None:
+    row = find(verb)
+    if row[1] & LINK:
         raise FrameError(E_UNKNOWN, "%s is not a board command" % verb)
-    return name
+    return row[4]
 
 
 def _bad(verb, kind, choices, body):  # type: (str, int, tuple | None, str) -> FrameError

@@ -276,19 +276,8 @@ class BoardSession:
         flags = row[1]
         if not checked and not flags & READONLY:
             raise FrameError(E_READONLY, "%s needs a real checksum, not the '*' placeholder" % verb)
-        if flags & LINK:
-            arg = commands.parse(verb, body)
-            if verb == "ack":
-                self._on_ack(arg)
-            elif verb == "hello":
-                self._on_hello(seq, body)
-            elif verb == "state":
-                self._sync()
-                self._send_state(seq)
-            elif verb == "ping":
-                self._ok(seq)
-            else:
-                self._on_moves(seq, arg)
+        if flags & LINK:  # the session's own verbs, by the table's handler
+            getattr(self, row[4])(seq, commands.parse(verb, body))
             return
         if not flags & GAME:  # ledtest, raw: diagnostics, no hello needed
             self._do(seq, verb, body)
@@ -334,7 +323,14 @@ class BoardSession:
         self._ok(seq)
         return None
 
-    def _on_hello(self, seq, body):
+    def v_state(self, seq, arg):
+        self._sync()
+        self._send_state(seq)
+
+    def v_ping(self, seq, arg):
+        self._ok(seq)
+
+    def v_hello(self, seq, body):
         kv = kv_decode(body)
         offered = kv.get("proto")
         if offered is None:
@@ -365,7 +361,7 @@ class BoardSession:
         self._resend_at = ticks_add(self._now, RESEND_MS)  # type: ignore
         self._send_hello(seq)
 
-    def _on_moves(self, seq, start):
+    def v_moves(self, seq, start):
         self._sync()
         n = len(self._digests) - 1
         if start > n:
@@ -392,7 +388,7 @@ class BoardSession:
         self._stream = None
         self._ok(self._stream_re)
 
-    def _on_ack(self, arg):
+    def v_ack(self, seq, arg):
         game, n, d = arg
         # Only an ack of our own history counts (a stale one, from before a take-back
         # or of another game, releases nothing).
