@@ -10,8 +10,9 @@ Used by tests/test_link_e2e.py and tools/bench_link.py::
 
 ``Relay`` joins the virtual board's link pty (``board_path``) to a pseudo-terminal of
 its own for the host (``host_path``); a thread copies lines between them and can drop,
-corrupt, cut, duplicate, delay (in order) and invent lines (``Faults``), unplug the host
-side, or stop reading the board (the board's writes then back up, as when a PC holds
+corrupt, cut, duplicate, delay (in order: a line never overtakes another, so no line
+waits more than ``max_delay_s``) and invent lines, and pull the cable for a while at a
+random line (``Faults``), unplug the host side, or stop reading the board (the board's writes then back up, as when a PC holds
 the port open without reading). A tap records every frame the board wrote, before any
 fault: tests wait on it for a committed move instead of sleeping.
 
