@@ -12,8 +12,8 @@ Used by tests/test_link_e2e.py and tools/bench_link.py::
 its own for the host (``host_path``); a thread copies lines between them and can drop,
 corrupt, cut, duplicate, delay (in order: a line never overtakes another, so no line
 waits more than ``max_delay_s``) and invent lines, and pull the cable for a while at a
-random line (``Faults``), unplug the host side, or stop reading the board (the board's writes then back up, as when a PC holds
-the port open without reading). A tap records every frame the board wrote, before any
+random line (``Faults``), unplug the host side, or stop reading the board (the board's
+writes then back up, as when a PC holds the port open without reading). A tap records every frame the board wrote, before any
 fault: tests wait on it for a committed move instead of sleeping.
 
 ``FirmwareBoard`` is ``zuniboard.sim.VirtualBoard`` (the real firmware: BoardApp,
@@ -139,7 +139,7 @@ class _Direction:
                 del self.once[i]
                 self._fault(line, fault, now, seconds)
                 return
-        if rng.random() < f.unplug:
+        if f.unplug and rng.random() < f.unplug:  # (no draw without: the old seeds' lines stay the same)
             s.unplugs += 1
             self.pull = True
             return
