@@ -13,8 +13,9 @@ its own for the host (``host_path``); a thread copies lines between them and can
 corrupt, cut, duplicate, delay (in order: a line never overtakes another, so no line
 waits more than ``max_delay_s``) and invent lines, and pull the cable for a while at a
 random line (``Faults``), unplug the host side, or stop reading the board (the board's
-writes then back up, as when a PC holds the port open without reading). A tap records every frame the board wrote, before any
-fault: tests wait on it for a committed move instead of sleeping.
+writes then back up, as when a PC holds the port open without reading). A tap records
+every frame the board wrote, before any fault: tests wait on it for a committed move
+instead of sleeping.
 
 ``FirmwareBoard`` is ``zuniboard.sim.VirtualBoard`` (the real firmware: BoardApp,
 BoardSession, Journal on a littlefs image) with a ``Hand`` that carries out moves by
