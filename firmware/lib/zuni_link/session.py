@@ -71,9 +71,6 @@ STREAM_ROOM = const(600)  # a `moves` stream leaves this much queue room for oth
 # Event kinds that are diagnostics: dropped first when the queue is full.
 DIAG_KINDS = ("raw", "sensor", "diag", "debug")
 
-VERBS = commands.VERBS
-SIDES = commands.SIDES
-
 
 def _boot_id():
     try:
