@@ -66,7 +66,7 @@ __all__ = [
 
 HELLO_RESEND_S = 0.5  # no hello reply: say it again
 HELLO_TRIES = 12  # then reopen the port (6 s: longer than the worst round trip)
-REQUEST_TIMEOUT_S = 8.0  # longer than the worst round trip the link survives: 2 x 2.5 s on the line
+REQUEST_TIMEOUT_S = 10.0  # above the worst round trip survived: 2 x 2.5 s on the line, a pulled cable, resends
 KEEPALIVE_S = 1.5  # an ack as keep-alive (the board stops resending after 6 s of silence)
 SILENCE_S = 8.0  # nothing heard for this long: reopen (the board beats every 2 s; 3 beats late is busy, not gone)
 FETCH_RETRY_S = 1.0  # do not ask for the same moves again sooner
