@@ -65,7 +65,7 @@ __all__ = [
 ]
 
 HELLO_RESEND_S = 0.5  # no hello reply: say it again
-HELLO_TRIES = 12  # then reopen the port (6 s: longer than the worst round trip)
+HELLO_TRIES = 20  # then reopen the port (10 s: as a request, longer than the worst round trip)
 REQUEST_TIMEOUT_S = 10.0  # above the worst round trip survived: 2 x 2.5 s on the line, a pulled cable, resends
 KEEPALIVE_S = 1.5  # an ack as keep-alive (the board stops resending after 6 s of silence)
 SILENCE_S = 8.0  # nothing heard for this long: reopen (the board beats every 2 s; 3 beats late is busy, not gone)
