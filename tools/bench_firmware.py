@@ -37,7 +37,13 @@ import zuni  # noqa: E402
 
 BIN = Path(sys.executable).parent
 HEAP_LIMIT_KIB = 128
-SCAN_LIMIT_US = 1000
+SCAN_LIMIT_US = 1000  # the worst scan cycle, every game (issue 12)
+LATENCY_LIMIT_MS = 200  # last sensor change to the committed move and its frame (BOARD.md)
+# Timing runs: a heap near the board's (the RP2040 has ~130 KB free once the app is built;
+# a 64-bit port's objects are bigger), so that garbage collections happen as often as on
+# the board, plus 2 bytes a scan for the scan times.
+MAX_CYCLES = 16000
+TIMING_HEAP_KIB = 192 + 3 * MAX_CYCLES // 1024
 
 # RP2040 at 125 MHz running MicroPython against this PC's unix port. MICROPYTHON-NOTES
 # says "tens of times"; pystone-like loops of small-int arithmetic, bytearray indexing
@@ -69,9 +75,12 @@ MODULES = (
     "zuni_board/overlay.py",
     "zuni_board/ledcheck.py",
     "zuni_board/outbox.py",
+    "zuni_board/repair.py",
     "zuni_board/journal.py",
     "zuni_board/app.py",
     "zuni_board/scan.py",
+    "zuni_hw/__init__.py",
+    "zuni_hw/virtual.py",
 )
 
 
@@ -107,18 +116,36 @@ def compile_firmware(out: Path) -> None:
 def run_once(lib: Path, spec_path: Path, heap_kib: int, timeout: float = 300) -> dict[str, Any] | None:
     # Each run starts with an empty journal: a game left unfinished by the run before
     # would otherwise be resumed.
-    journal = Path(json.loads(spec_path.read_text())["journal"])
+    spec = json.loads(spec_path.read_text())
+    journal = Path(spec["journal"])
     for old in journal.iterdir():
         old.unlink()
+    if spec.get("flash"):
+        Path(spec["flash"]).unlink(missing_ok=True)
     env = {"MICROPYPATH": str(lib), "PATH": "/usr/bin:/bin"}
     code = "import bench_firmware_runner as r; r.main(%r)" % str(spec_path)
     command = [str(BIN / "micropython"), "-X", "heapsize=%dK" % heap_kib, "-c", code]
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+    times: list[int] = []
+    kinds: list[int] = []
     for line in result.stdout.splitlines():
+        if line.startswith("TIMES "):
+            hexes = line[6:]
+            times.extend(int(hexes[i : i + 4], 16) for i in range(0, len(hexes), 4))
+        if line.startswith("KINDS "):
+            kinds.extend(int(c, 16) for c in line[6:])
         if line.startswith("BENCH "):
             data: dict[str, Any] = json.loads(line[6:])
+            if times:
+                data["times"] = times
+                data["kinds"] = kinds
             return data
     return None
+
+
+def percentile(values: list[int], q: float) -> int:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def smallest_heap(lib: Path, spec_path: Path, low: int = 8, high: int = 1024) -> int | None:
@@ -155,22 +182,53 @@ def bench(games: list[tuple[str, str]], bisect: bool, seed: int, repeat: int = 3
             spec_path = tmp / "spec.json"
             timing_path = tmp / "timing.json"
             spec_path.write_text(json.dumps(spec))
-            timing_path.write_text(json.dumps(dict(spec, timing=True)))
+            timing = dict(spec, timing=True, flash=str(tmp / "flash.img"), max_cycles=MAX_CYCLES)
+            timing_path.write_text(json.dumps(timing))
             started = time.monotonic()
-            # Timing on a shared machine is noisy: three runs, the best of each figure.
-            runs = [run_once(lib, timing_path, 2048) for _ in range(repeat)]
+            # Timing on a shared machine is noisy: several runs of the same scans (the
+            # clock is simulated, so every run does the same work scan by scan), and each
+            # scan's best time over the runs: what the firmware itself costs, not the
+            # other processes that took the core. The raw worst is kept beside it.
+            runs = [run_once(lib, timing_path, TIMING_HEAP_KIB) for _ in range(repeat)]
             row: dict[str, Any] = {"ruleset": ruleset, "board": board, "moves": len(moves)}
             if any(r is None for r in runs):
                 row["ok"] = False
                 rows.append(row)
                 continue
             data = dict(runs[0])  # type: ignore[arg-type]
-            for key in ("mean_us", "worst_us", "worst_commit_us", "worst_latency_ms", "p50_us", "p99_us", "p999_us"):
+            series = [r["times"] for r in runs]  # type: ignore[index]
+            best = [min(t) for t in zip(*series, strict=False)]
+            del data["times"]
+            kinds = data.pop("kinds")
+            # The worst scan of each kind: a commit's own, the one writing its journal
+            # record, a new stable position, and the rest (idle scans, collections).
+            for name, bit in (("commit", 4), ("journal", 2), ("stable", 1)):
+                picked = [b for b, k in zip(best, kinds, strict=False) if k & bit]
+                data["worst_%s_scan_us" % name] = max(picked) if picked else 0
+            others = [b for b, k in zip(best, kinds, strict=False) if not k]
+            data["worst_other_scan_us"] = max(others) if others else 0
+            data["worst_raw_us"] = max(r["worst_us"] for r in runs)  # type: ignore[index]
+            data["worst_us"] = max(best)
+            data["mean_us"] = sum(best) // len(best)
+            for name, q in (("p50_us", 0.5), ("p99_us", 0.99), ("p999_us", 0.999)):
+                data[name] = percentile(best, q)
+            for key in ("worst_commit_us", "worst_latency_ms", "mean_latency_ms"):
                 data[key] = min(r[key] for r in runs)  # type: ignore[index]
+            programs = data.get("flash_programs", 0)
+            data["flash_programs_per_move"] = round(programs / max(1, data["moves"]), 1)
+            data["flash_erases_per_move"] = round(data.get("flash_erases", 0) / max(1, data["moves"]), 2)
             row.update(data)
             row["run_s"] = round(time.monotonic() - started, 2)
             if bisect:
                 row["min_heap_kib"] = smallest_heap(lib, spec_path)
+            # Heap figures from a run as the board's (journal on the PC's files, no scan
+            # log): what the timing runs hold for their measurements is not the firmware's.
+            plain_path = tmp / "plain.json"
+            plain_path.write_text(json.dumps(dict(spec, game_mark=True)))
+            plain = run_once(lib, plain_path, 2048)
+            if plain is not None:
+                row["mem"] = plain["mem"]
+                row["peak_alloc"] = plain["peak_alloc"]
             row["rp2040_mean_us_est"] = data["mean_us"] * RP2040_FACTOR
             row["rp2040_worst_us_est"] = data["worst_us"] * RP2040_FACTOR
             row["rp2040_p99_us_est"] = data["p99_us"] * RP2040_FACTOR
@@ -187,8 +245,13 @@ def check(rows: list[dict[str, Any]]) -> list[str]:
         heap = row.get("min_heap_kib")
         if heap is not None and heap > HEAP_LIMIT_KIB:
             problems.append("%s: needs %d KiB heap (limit %d)" % (row["ruleset"], heap, HEAP_LIMIT_KIB))
-        if row["board"] == "board168" and row["mean_us"] >= SCAN_LIMIT_US:
-            problems.append("%s: %d us per scan cycle (limit %d)" % (row["ruleset"], row["mean_us"], SCAN_LIMIT_US))
+        if row["worst_us"] > SCAN_LIMIT_US:
+            problems.append("%s: worst scan cycle %d us (limit %d)" % (row["ruleset"], row["worst_us"], SCAN_LIMIT_US))
+        if row["worst_latency_ms"] > LATENCY_LIMIT_MS:
+            problems.append(
+                "%s: a move committed %d ms after the last change (limit %d)"
+                % (row["ruleset"], row["worst_latency_ms"], LATENCY_LIMIT_MS)
+            )
     return problems
 
 
@@ -206,7 +269,7 @@ def main(argv: list[str] | None = None) -> int:
         print(json.dumps({"rp2040_factor": RP2040_FACTOR, "games": rows, "problems": problems}, indent=2))
     else:
         print(
-            "%-24s %-8s %5s %6s %7s %6s %8s %9s %10s %8s %11s %11s"
+            "%-24s %-8s %5s %6s %7s %6s %8s %8s %9s %11s %8s %9s %11s %11s"
             % (
                 "ruleset",
                 "board",
@@ -215,11 +278,13 @@ def main(argv: list[str] | None = None) -> int:
                 "mean_us",
                 "p99_us",
                 "worst_us",
+                "raw_max",
                 "commit_us",
                 "latency_ms",
                 "heap_KiB",
-                "rp2040_mean",
+                "flash/mv",
                 "rp2040_p99",
+                "rp2040_max",
             )
         )
         for row in rows:
@@ -227,7 +292,7 @@ def main(argv: list[str] | None = None) -> int:
                 print("%-26s %-9s FAILED" % (row["ruleset"], row["board"]))
                 continue
             print(
-                "%-24s %-8s %5d %6d %7d %6d %8d %9d %10d %8s %8.2f ms %8.1f ms"
+                "%-24s %-8s %5d %6d %7d %6d %8d %8d %9d %5d/%5d %8s %4.1f/%4.2f %8.1f ms %8.1f ms"
                 % (
                     row["ruleset"],
                     row["board"],
@@ -236,11 +301,15 @@ def main(argv: list[str] | None = None) -> int:
                     row["mean_us"],
                     row["p99_us"],
                     row["worst_us"],
+                    row["worst_raw_us"],
                     row["worst_commit_us"],
+                    row["mean_latency_ms"],
                     row["worst_latency_ms"],
                     row.get("min_heap_kib", "-"),
-                    row["rp2040_mean_us_est"] / 1000,
+                    row["flash_programs_per_move"],
+                    row["flash_erases_per_move"],
                     row["rp2040_p99_us_est"] / 1000,
+                    row["rp2040_worst_us_est"] / 1000,
                 )
             )
         print()
@@ -278,8 +347,12 @@ def main(argv: list[str] | None = None) -> int:
             "RP2040 estimate: unix-port times x %d (a 125 MHz Cortex-M0+ against one x86-64 core;"
             " MICROPYTHON-NOTES: 'tens of times')." % RP2040_FACTOR
         )
-        print("latency_ms: simulated time from the last sensor change to the commit and its frame")
-        print("(150 ms debounce + the rest of commit_ms by design) plus the real processing time.")
+        print("mean_us, p99_us, worst_us: each scan's best time over the runs (the firmware's own work);")
+        print("raw_max: the worst scan as measured, other processes included.")
+        print("latency_ms: mean/worst simulated time from the last sensor change to the commit and its")
+        print("frame (150 ms stable + the rest of commit_ms by design) plus the real processing time.")
+        print("flash/mv: littlefs programs / erases per move (journal on a littlefs image, 4 KB blocks);")
+        print("on a Pico each one stalls the chip, and none happens in the commit's own scan.")
         for p in problems:
             print("PROBLEM: " + p)
     return 1 if problems else 0

@@ -22,6 +22,8 @@ standalone; ``attach(link)`` connects one later. The app calls only ``send_move`
 ``moves_from`` and ``command``.
 """
 
+import gc
+
 import zuni
 from micropython import const
 from zuni.core import SIDE_NAMES, piece_side, side_from_name
@@ -29,7 +31,11 @@ from zuni_board import leds as L
 from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
 from zuni_board.outbox import Outbox
 from zuni_board.overlay import Overlays
-from zuni_board.ticks import ticks_add, ticks_diff
+
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython: the one fallback (the Pico's 30-bit tick arithmetic)
+    from zuni_board.ticks import ticks_add, ticks_diff
 
 FIRMWARE_VERSION = "0.1.0"
 
@@ -104,6 +110,7 @@ class BoardApp:
         self.last_error = ""
         self.commits = 0
         self._now = 0
+        self._gc_due = False  # a commit's garbage is to be collected (see step)
         self._held = 0  # presses waiting for the change before them to be stable
         self._held_since = 0
         if ruleset_text is None:
@@ -139,10 +146,10 @@ class BoardApp:
     def _send_state(self):
         self.outbox.state()
 
-    def after_frame(self, now):
-        """The outer loop calls this once the LED frame is out: the journal writes and the
-        messages of this scan's changes (``outbox.defer``)."""
-        self.outbox.flush()
+    def defer_writes(self):
+        """Journal writes and messages wait for the next scans (the outer loop's mode):
+        a commit's scan does only the commit and its LED frame; see ``step``."""
+        self.outbox.defer = True
 
     def _game_and_id(self):
         return self.game, self.game_id
@@ -280,6 +287,15 @@ class BoardApp:
         acts on the position that change makes, so while one is being debounced the press
         waits for it (at most HOLD_MS, so a board that never settles still has buttons)."""
         self._now = now
+        # The rest of a commit's work, one piece per scan, never in the commit's own (its
+        # LED frame goes out first): the journal record and the messages queued in the
+        # scan before (``defer_writes``), then a garbage collection in a quiet scan, so
+        # that the next commit finds the heap free and does not collect itself.
+        if self.outbox.pending():
+            self.outbox.flush()
+        elif self._gc_due and stable is None and not buttons:
+            self._gc_due = False
+            gc.collect()
         if stable is not None:
             self._sensed(now, stable)
         if buttons or self._held:
@@ -473,6 +489,7 @@ class BoardApp:
         text = foot.move.text()
         self._send_move(index, text)  # the journal's record first, then the host
         self.commits += 1
+        self._gc_due = True
         self.pos = after
         self._prev_occ = before
         self._pending = None

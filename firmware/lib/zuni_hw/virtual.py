@@ -520,11 +520,14 @@ def mount_flash(image, mountpoint="/flash", block_count=64):
     import vfs
 
     dev = FileBlockDevice(image, 4096, block_count)
+    # As the rp2 port mounts the Pico's flash (its modules/_boot.py): programs in 256-byte
+    # pages, the flash chip's page size, so littlefs does as many flash operations here
+    # as on the board.
     try:
-        fs = vfs.VfsLfs2(dev)  # type: ignore  # the stubs want an AbstractBlockDev subclass
+        fs = vfs.VfsLfs2(dev, progsize=256)  # type: ignore  # the stubs want an AbstractBlockDev subclass
     except OSError:
-        vfs.VfsLfs2.mkfs(dev)  # type: ignore
-        fs = vfs.VfsLfs2(dev)  # type: ignore  # the stubs want an AbstractBlockDev subclass
+        vfs.VfsLfs2.mkfs(dev, progsize=256)  # type: ignore
+        fs = vfs.VfsLfs2(dev, progsize=256)  # type: ignore  # the stubs want an AbstractBlockDev subclass
     vfs.mount(fs, mountpoint)
     return dev
 
