@@ -559,6 +559,15 @@ def fill_flash(mountpoint="/flash"):
                     break
                 n += size
                 added = True
+    # And the directory's own metadata: empty files until littlefs has no room to
+    # record one more (a journal record then finds no room either).
+    names = 0
+    while names < 4096:
+        try:
+            open("%s/%s%d" % (mountpoint, FILLER, names), "wb").close()
+        except OSError:
+            break
+        names += 1
     return n
 
 
@@ -566,11 +575,12 @@ def free_flash(mountpoint="/flash"):
     """Delete the filler file; True if there was one."""
     import os
 
-    try:
-        os.remove(mountpoint + "/" + FILLER)
-        return True
-    except OSError:
-        return False
+    found = False
+    for name in os.listdir(mountpoint):
+        if name.startswith(FILLER):
+            os.remove(mountpoint + "/" + name)
+            found = True
+    return found
 
 
 BOARD_ID_FILE = "board_id"
