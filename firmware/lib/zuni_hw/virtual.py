@@ -538,36 +538,25 @@ FILLER = "filler"
 def fill_flash(mountpoint="/flash"):
     """Fill the flash until littlefs refuses more (ENOSPC); returns the bytes written.
 
-    Appended and closed piece by piece (a write only counts once its close committed it:
-    littlefs drops what a failed close could not write), in ever smaller pieces, so
-    that even the metadata has no room left for a journal record."""
-    path = mountpoint + "/" + FILLER
+    Files of ever smaller sizes, each written whole and closed (a write counts only once
+    its close committed it: littlefs drops what a failed close could not write), then
+    empty files until the directory's metadata has no room either, so that even a small
+    journal record finds none."""
     n = 0
-    added = True
-    while added:  # a failed close can free blocks again: until a whole pass adds nothing
-        added = False
-        for size in (4096, 512, 64, 8, 1):
-            chunk = b"\xa5" * size
-            while True:
-                try:
-                    f = open(path, "ab")
-                    try:
-                        f.write(chunk)
-                    finally:
-                        f.close()
-                except OSError:
-                    break
-                n += size
-                added = True
-    # And the directory's own metadata: empty files until littlefs has no room to
-    # record one more (a journal record then finds no room either).
     names = 0
-    while names < 4096:
-        try:
-            open("%s/%s%d" % (mountpoint, FILLER, names), "wb").close()
-        except OSError:
-            break
-        names += 1
+    for size in (16384, 4096, 512, 64, 8, 1, 0):
+        chunk = b"\xa5" * size
+        while names < 4096:
+            try:
+                f = open("%s/%s%d" % (mountpoint, FILLER, names), "wb")
+                try:
+                    f.write(chunk)
+                finally:
+                    f.close()
+            except OSError:
+                break
+            names += 1
+            n += size
     return n
 
 
