@@ -47,10 +47,11 @@ from zuni_board.scan import Debouncer  # noqa: E402
 
 
 class Bench:
-    def __init__(self, spec):
-        layout = load_board(spec["layout"])
-        _mark("layout")
-        _imports()
+    def __init__(self, spec, layout=None):
+        if layout is None:
+            layout = load_board(spec["layout"])
+            _mark("layout")
+            _imports()
         if spec.get("game_mark"):
             # The game's own size, for the table (not in the bisected runs: a game made
             # and dropped before the app's would leave holes that distort the bisection).
