@@ -336,7 +336,7 @@ def main(argv: list[str] | None = None) -> int:
                     row["p99_us"],
                     row["worst_us"],
                     row["worst_raw_us"],
-                    row["worst_commit_us"],
+                    row["worst_commit_scan_us"],
                     row["mean_latency_ms"],
                     row["worst_latency_ms"],
                     row.get("min_heap_kib", "-"),
@@ -411,7 +411,8 @@ def main(argv: list[str] | None = None) -> int:
             " RP2040 160-190x the unix port)." % RP2040_FACTOR
         )
         print("mean_us, p99_us, worst_us: each scan's best time over the runs (the firmware's own work);")
-        print("raw_max: the worst scan as measured, other processes included.")
+        print("raw_max: the worst scan as measured, other processes included; commit_us: the worst")
+        print("committing scan (best over the runs).")
         print("latency_ms: mean/worst simulated time from the last sensor change to the commit and its")
         print("frame (150 ms stable + the rest of commit_ms by design) plus the real processing time.")
         print("flash/mv: littlefs programs / erases per move (journal on a littlefs image, 4 KB blocks);")

@@ -31,7 +31,7 @@ zuni = None
 BoardApp = None
 
 
-def _imports():
+def load_code():
     global zuni, BoardApp
     import zuni as _zuni
 
@@ -51,7 +51,7 @@ class Bench:
         if layout is None:
             layout = load_board(spec["layout"])
             _mark("layout")
-            _imports()
+            load_code()
         if spec.get("game_mark"):
             # The game's own size, for the table (not in the bisected runs: a game made
             # and dropped before the app's would leave holes that distort the bisection).
@@ -69,12 +69,15 @@ class Bench:
             self.flash = virtual.mount_flash(spec["flash"], "/flash", 64)
             journal = "/flash"
         self.app = BoardApp(layout, spec["ruleset"], journal, None)
-        # As firmware/main.py: a commit's journal write waits for the next scan.
-        self.app.defer_writes()
+        # As firmware/main.py: a commit's journal write waits for the next scan. (Older
+        # firmware lacks it: the runner also measures those, for before/after figures.)
+        if hasattr(self.app, "defer_writes"):
+            self.app.defer_writes()
+        self.outbox = getattr(self.app, "outbox", None)
         _mark("app")
         geometry = self.app.game.geometry
         self.names = geometry.names
-        self.sensor_of, self.led_of = self.app.sensor_of, self.app.led_of
+        self.sensor_of = self.app.sensor_of
         timing = layout.timing
         self.scan_ms = timing["scan_ms"]
         self.stable_ms = timing["stable_ms"]
@@ -111,7 +114,7 @@ class Bench:
         before = app.commits
         kinds = self.kinds
         if kinds is not None and self.cycles < len(kinds):
-            kinds[self.cycles] = 2 if app.outbox.pending() else 0
+            kinds[self.cycles] = 2 if self.outbox is not None and self.outbox.pending() else 0
         t0 = time.ticks_us()
         stable = self.deb.step(self.now, self.raw)
         app.step(self.now, stable, buttons, self.deb.in_motion())
