@@ -97,10 +97,15 @@ class Outbox:
         queue = self._queue
         if not queue:
             return
-        self._queue = []
         synced = False
-        for op, a, b in queue:
+        i = 0
+        # The same list throughout (cleared, not replaced): a fresh list made after every
+        # commit would be a long-lived block in the middle of the heap.
+        while i < len(queue):
+            op, a, b = queue[i]
             synced = self._do(op, a, b, synced)
+            i += 1
+        queue.clear()
 
     def _do(self, op, a, b, synced):
         """One record or message; returns True once the journal holds the whole game."""
