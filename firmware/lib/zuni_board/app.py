@@ -1,16 +1,21 @@
 """The board controller: debounced occupancy and buttons in, moves, LEDs, journal and link out.
 
 ``BoardApp(layout, ruleset_text, journal_dir, link)``; the outer loop (firmware/main.py)
-calls ``step(now_ms, stable_or_None, buttons)`` every scan, then ``frame_dirty(now_ms)``
-and ``frame(now_ms)``. Everything is pure: times are arguments, tick arithmetic goes
-through ``ticks_diff``. A scan with no change costs two deadline checks.
+calls ``step(now_ms, stable_or_None, buttons, moving)`` every scan, then
+``frame_dirty(now_ms)`` and ``frame(now_ms)``. Everything is pure: times are arguments,
+tick arithmetic goes through ``ticks_diff``. A scan with no change costs two deadline
+checks. Presses and sensor changes are one ordered stream (``step``); the journal and the
+link are written through ``outbox.Outbox`` (in order; a failing flash never stops play;
+with ``defer_writes()`` off the commit's own scan); LED tests, walks and notices are
+``overlay.Overlays``. docs/firmware-timing.md says what happens when.
 
 Phases (BOARD.md, "What a player sees and does"):
 
 - ``setup``: the LEDs show where the pieces belong (a new game, a game resumed from the
   journal after a reset, a take-back); play starts when the board matches.
 - ``play``: each change of the stable occupancy is classified by ``infer``; a finished
-  move is committed ``commit_ms`` after the last change, a chain stopped early on OK,
+  move is committed ``commit_ms`` after the last change (180: with its frame within
+  BOARD.md's 200 ms), a chain stopped early on OK,
   on the opponent's lift or after ``chain_settle_ms``; a mistake is shown after
   ``error_ms``; restoring the position before the last move takes it back.
 - ``over``: the result is shown; setting up the start position again (or OK) starts a
@@ -22,6 +27,8 @@ standalone; ``attach(link)`` connects one later. The app calls only ``send_move`
 ``moves_from`` and ``command``.
 """
 
+import gc
+
 import zuni
 from micropython import const
 from zuni.core import SIDE_NAMES, piece_side, side_from_name
@@ -29,7 +36,11 @@ from zuni_board import leds as L
 from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
 from zuni_board.outbox import Outbox
 from zuni_board.overlay import Overlays
-from zuni_board.ticks import ticks_add, ticks_diff
+
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython: the one fallback (the Pico's 30-bit tick arithmetic)
+    from zuni_board.ticks import ticks_add, ticks_diff
 
 FIRMWARE_VERSION = "0.1.0"
 
@@ -107,6 +118,7 @@ class BoardApp:
         self.last_error = ""
         self.commits = 0
         self._now = 0
+        self._gc_due = False  # a commit's garbage is to be collected (see step)
         self._held = 0  # presses waiting for the change before them to be stable
         self._held_since = 0
         if ruleset_text is None:
@@ -142,10 +154,10 @@ class BoardApp:
     def _send_state(self):
         self.outbox.state()
 
-    def after_frame(self, now):
-        """The outer loop calls this once the LED frame is out: the journal writes and the
-        messages of this scan's changes (``outbox.defer``)."""
-        self.outbox.flush()
+    def defer_writes(self):
+        """Journal writes and messages wait for the next scans (the outer loop's mode):
+        a commit's scan does only the commit and its LED frame; see ``step``."""
+        self.outbox.defer = True
 
     def _game_and_id(self):
         return self.game, self.game_id
@@ -288,6 +300,16 @@ class BoardApp:
         acts on the position that change makes, so while one is being debounced the press
         waits for it (at most HOLD_MS, so a board that never settles still has buttons)."""
         self._now = now
+        # The rest of a commit's work, one piece per scan, never in the commit's own (its
+        # LED frame goes out first): the journal record and the messages queued in the
+        # scan before (``defer_writes``), then a garbage collection in a quiet scan, so
+        # that the next commit finds the heap free and does not collect itself.
+        outbox = self.outbox
+        if outbox.queue:
+            outbox.flush()
+        elif self._gc_due and stable is None and not buttons:
+            self._gc_due = False
+            gc.collect()
         if stable is not None:
             self._sensed(now, stable)
         if buttons or self._held:
@@ -301,12 +323,12 @@ class BoardApp:
                 self._buttons(now, buttons)
         if self._due_what != _DUE_NONE and ticks_diff(now, self._due) >= 0:
             self._fire(now)
-        if self.overlays.step(now):
+        if self.overlays.on and self.overlays.step(now):
             self.renderer.invalidate()  # the game picture must be drawn again
 
     def _picture(self):
         overlays = self.overlays
-        return overlays.renderer if overlays.active() else self.renderer
+        return overlays.renderer if overlays.on else self.renderer
 
     def frame_dirty(self, now):
         return self._picture().dirty(now)
@@ -481,6 +503,7 @@ class BoardApp:
         text = foot.move.text()
         self._send_move(index, text)  # the journal's record first, then the host
         self.commits += 1
+        self._gc_due = True
         self.pos = after
         self._prev_occ = before
         self._pending = None

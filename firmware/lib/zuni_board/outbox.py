@@ -31,8 +31,6 @@ _EVENT = const(3)
 _STATE = const(4)
 
 ENOSPC = const(28)
-# Ends of a game that are not a board position: the journal keeps them as records.
-_JOURNAL_END = {"resign": "resign", "agreed-draw": "agree", "agreed-count": "agree"}
 
 
 class Outbox:
@@ -43,7 +41,7 @@ class Outbox:
         self.on_failing = on_failing
         self.defer = False
         self.failing = ""  # why the journal fails ("" while it works)
-        self._queue = []  # type: list
+        self.queue = []  # type: list  # (op, a, b) waiting for flush(); read, never changed, by the app
         self.writes = 0  # journal writes attempted (records and rewrites)
 
     def attach(self, link):
@@ -66,7 +64,7 @@ class Outbox:
         self._put(_STATE, None, None)
 
     def pending(self):
-        return len(self._queue) > 0
+        return len(self.queue) > 0
 
     def start(self, ruleset_text, fallback_id):
         """A new game file; its id, or ``fallback_id`` if the journal fails (the game is
@@ -90,19 +88,24 @@ class Outbox:
     # -- inside ----------------------------------------------------------------------------
     def _put(self, op, a, b):
         if self.defer:
-            self._queue.append((op, a, b))
+            self.queue.append((op, a, b))
         else:
             self._do(op, a, b, False)
 
     def flush(self):
         """Write and send what is queued, in order (the loop calls it after the frame)."""
-        queue = self._queue
+        queue = self.queue
         if not queue:
             return
-        self._queue = []
         synced = False
-        for op, a, b in queue:
+        i = 0
+        # The same list throughout (cleared, not replaced): a fresh list made after every
+        # commit would be a long-lived block in the middle of the heap.
+        while i < len(queue):
+            op, a, b = queue[i]
             synced = self._do(op, a, b, synced)
+            i += 1
+        queue.clear()
 
     def _do(self, op, a, b, synced):
         """One record or message; returns True once the journal holds the whole game."""
@@ -156,18 +159,10 @@ class Outbox:
 
     def _rewrite(self):
         """Degraded mode: write the game now in play whole; True if that worked."""
-        journal = self.journal
-        game, game_id = self.game_of()
+        from zuni_board import repair
+
         self.writes += 1
-        try:
-            if journal.game_id != game_id:
-                journal.start(str(game.ruleset), game_id)
-            journal.rewrite([m.text() for m in game.move_stack])
-            outcome = game.outcome()
-            if outcome is not None and outcome.termination in _JOURNAL_END:
-                # The record only has to say that the game ended off the board.
-                journal.end(_JOURNAL_END[outcome.termination], outcome.termination)
-        except OSError:
+        if not repair.resync(self):
             return False
         self.failing = ""
         if self.link is not None:
