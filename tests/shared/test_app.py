@@ -194,6 +194,29 @@ def test_ok_150ms_after_the_last_capture_lifted_ends_the_chain():
         remove_dir(t.dir)
 
 
+def test_a_press_waits_at_most_a_second_for_a_board_that_never_settles():
+    # A magnet at the edge of a switch keeps changing (believed every 60 ms, never stable
+    # for 150 ms): a press still acts, HOLD_MS (1 s) after it came, not never.
+    from zuni_board.app import HOLD_MS
+
+    t = _resumed("kolowis size=short", KOLOWIS_CHAIN)
+    sc = Scanned(t)
+    sc.gesture("-n7", "+s6", "-m7")
+    sc.set("+m3")  # an empty point: the flicker begins
+    sc.run(30)
+    pressed = t.now + sc.scan_ms
+    sc.run(10, press_at=0)
+    flicker = True
+    while not t.link.moves and t.now - pressed < 3000:
+        flicker = not flicker
+        sc.set("+m3" if flicker else "-m3")
+        sc.run(60)
+    eq(t.link.texts(), ["n7xm7-s6"], "OK acted")
+    waited = sc.commit_times[0] - pressed
+    assert HOLD_MS <= waited <= HOLD_MS + 100, waited
+    remove_dir(t.dir)
+
+
 def test_opponent_lift_150ms_after_the_last_removal_commits_the_chain():
     # The opponent lifts a piece 150 ms after the chain's last capture was removed: two
     # positions in order (the chain stopped, then South's lift), not one mistake.
