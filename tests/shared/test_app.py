@@ -967,6 +967,16 @@ def test_commit_scan_writes_no_flash_the_next_scan_writes_then_sends():
     t.wait(10, 10)
     eq(Journal(d).resume()[2], ["s3xm4-m5"], "written in the next scan")
     eq(t.link.moves, [(0, "s3xm4-m5")], "and then sent")
+    # The host asking in the commit's own scan gets nothing the journal lacks: what it
+    # reads is written (and sent) first.
+    t.act("-n5", "+m4")
+    t.act("-m5")
+    while t.app.commits < 2:
+        t.wait(10, 10)
+    eq(len(t.link.moves), 1, "not sent yet")
+    eq(t.app.state_info()["moves"], 2)
+    eq(Journal(d).resume()[2], ["s3xm4-m5", "n5xm5-m4"], "written before the state was read")
+    eq(t.link.texts(), ["s3xm4-m5", "n5xm5-m4"], "and the move sent before the state")
     remove_dir(d)
 
 
