@@ -25,7 +25,7 @@ def check(circuit: Circuit) -> list[str]:
     for net, nodes in circuit.nets.items():
         for node in nodes:
             if node in where:
-                errors.append("%s.%s is on two nets: %s and %s" % (node[0], node[1], where[node], net))
+                errors.append("%s is on two nets: %s and %s" % (circuit.node(*node), where[node], net))
             where[node] = net
     for part in circuit.parts.values():
         for pin in part.pins:

@@ -750,3 +750,79 @@ def test_make_usb_port_uses_stdin_and_stdout_buffers():
     eq(port.read_into(bytearray(4)), 2, "reads stdin.buffer")
     port.write(b"ok\n")
     eq(bytes(fout.out), b"ok\n", "writes stdout.buffer")
+
+
+# MicroPython v1.24 rp2: machine.USBDevice.BUILTIN_CDC.desc_cfg (from the Pico stubs).
+# Byte 8 is bMaxPower: 0x7D = 125 units of 2 mA = MicroPython's default 250 mA.
+BUILTIN_CDC_CFG = (
+    b"\t\x02K\x00\x02\x01\x00\x80}\x08\x0b\x00\x02\x02\x02\x00\x00\t\x04\x00\x00\x01\x02\x02\x00\x04\x05$\x00 "
+    b"\x01\x05$\x01\x00\x01\x04$\x02\x06\x05$\x06\x00\x01\x07\x05\x81\x03\x08\x00\x01\t\x04\x01\x00\x02\n\x00"
+    b"\x00\x00\x07\x05\x02\x02@\x00\x00\x07\x05\x82\x02@\x00\x00"
+)
+
+
+class FakeBuiltinCDC:
+    desc_dev = b"\x12\x01\x00\x02\xef\x02\x01@\x8a.\x05\x00\x00\x01\x01\x02\x03\x01"
+    desc_cfg = BUILTIN_CDC_CFG
+
+
+class FakeUSBDevice:
+    """machine.USBDevice as far as request_usb_power uses it (a singleton in MicroPython)."""
+
+    BUILTIN_CDC = FakeBuiltinCDC
+
+    def __init__(self, active):
+        self._active = active
+        self.calls = []
+        self.builtin_driver = None
+        self.cfg = None
+
+    def active(self, value=None):
+        if value is not None:
+            self.calls.append(("active", bool(value)))
+            self._active = bool(value)
+        return self._active
+
+    def config(self, desc_dev, desc_cfg):
+        self.calls.append(("config", bytes(desc_cfg)))
+        self.cfg = bytes(desc_cfg)
+
+
+class FakeUSBMachine:
+    def __init__(self, usbd):
+        self.usbd = usbd
+
+    def USBDevice(self):  # noqa: N802 (machine's name)
+        return self.usbd
+
+
+def test_usb_config_descriptor_asks_for_the_layouts_current():
+    eq(BUILTIN_CDC_CFG[8] * 2, 250, "MicroPython's default request")
+    cfg = pico.usb_config_descriptor(BUILTIN_CDC_CFG, 500)
+    eq(cfg[8], 250)
+    eq(bytes(cfg[:8]) + bytes(cfg[9:]), BUILTIN_CDC_CFG[:8] + BUILTIN_CDC_CFG[9:], "only bMaxPower changes")
+    with raises(ValueError, "expected an even number"):
+        pico.usb_config_descriptor(BUILTIN_CDC_CFG, 900)
+    with raises(ValueError, "not a USB configuration descriptor"):
+        pico.usb_config_descriptor(b"\x12\x01\x00\x02\xef\x02\x01@\x8a", 500)
+
+
+def test_request_usb_power_before_enumeration():
+    usbd = FakeUSBDevice(active=False)
+    eq(pico.request_usb_power(500, FakeUSBMachine(usbd)), 250)
+    eq(usbd.builtin_driver is FakeBuiltinCDC, True, "the built-in CDC (REPL and link) stays")
+    eq(usbd.calls, [("config", bytes(pico.usb_config_descriptor(BUILTIN_CDC_CFG, 500))), ("active", True)])
+
+
+def test_request_usb_power_leaves_a_live_usb_alone():
+    # After a soft reset USB is up (mpremote holds the port): no re-enumeration.
+    usbd = FakeUSBDevice(active=True)
+    eq(pico.request_usb_power(500, FakeUSBMachine(usbd)), 0)
+    eq(usbd.calls, [])
+
+
+def test_request_usb_power_without_usbdevice():
+    class OldMachine:
+        pass
+
+    eq(pico.request_usb_power(500, OldMachine()), 0)
