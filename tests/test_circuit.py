@@ -21,7 +21,20 @@ from zuniboard.paths import FIRMWARE_LIB
 REPO = Path(__file__).resolve().parent.parent
 NAMES = [p.stem for p in layouts.layout_paths()]
 SVG = "{http://www.w3.org/2000/svg}"
-KICAD_PIN_TYPES = {"input", "output", "bidirectional", "tri_state", "passive", "power_in", "power_out", "open_collector", "open_emitter", "no_connect", "unspecified", "free"}
+KICAD_PIN_TYPES = {
+    "input",
+    "output",
+    "bidirectional",
+    "tri_state",
+    "passive",
+    "power_in",
+    "power_out",
+    "open_collector",
+    "open_emitter",
+    "no_connect",
+    "unspecified",
+    "free",
+}
 
 
 @pytest.fixture(scope="module", params=NAMES)
@@ -137,11 +150,15 @@ def test_bom_is_the_netlists_components(board: tuple[Any, circuit.Circuit]) -> N
         listed += refs
         if refs:
             assert int(row["qty"]) == len(refs), row["refs"]
-            assert {c.parts[r].bom for r in refs} == {next(k for k, v in bom.PARTS.items() if v[2] == row["value"] and v[5] == row["mpn"])}
+            assert {c.parts[r].bom for r in refs} == {
+                next(k for k, v in bom.PARTS.items() if v[2] == row["value"] and v[5] == row["mpn"])
+            }
         assert row["package"] and row["part"], row
         assert float(row["unit_price_usd"]) >= 0
     assert sorted(listed) == sorted(c.parts), "every netlist component exactly once"
-    assert not any("0805" in r["package"] or "SOIC" in r["package"] or "1206" in r["package"] for r in rows), "through-hole build"
+    assert not any("0805" in r["package"] or "SOIC" in r["package"] or "1206" in r["package"] for r in rows), (
+        "through-hole build"
+    )
     assert bom.cost_usd(rows) == pytest.approx(sum(int(r["qty"]) * float(r["unit_price_usd"]) for r in rows))
 
 
@@ -159,7 +176,9 @@ def test_circuit_follows_the_layout(board: tuple[Any, circuit.Circuit]) -> None:
         if sensors["type"] == "hc165":
             chip, bit = divmod(sensor, 8)
             # the firmware's bit order (HC165Chain): index 0 = input H of the chip at the Pico
-            assert ("U%d" % (circuit.FIRST_HC165 + chip), str(circuit.HC165_INPUT_PINS[bit][1])) in c.nets[c.net_of("SW_%s" % name, "1") or ""]
+            assert ("U%d" % (circuit.FIRST_HC165 + chip), str(circuit.HC165_INPUT_PINS[bit][1])) in c.nets[
+                c.net_of("SW_%s" % name, "1") or ""
+            ]
         assert c.parts["LED%d" % led].description.endswith("point %s" % name)
     for i in range(1, layout.led_count):
         assert c.nets["LED_DIN%d" % i] == [("LED%d" % (i - 1), "2"), ("LED%d" % i, "4")]
@@ -278,7 +297,9 @@ def test_perfboard_plans_wire_the_netlist(board: tuple[Any, circuit.Circuit]) ->
     pads = {el.get("data-pad", ""): el.get("data-net", "") for el in root.iter(SVG + "text") if el.get("data-pad")}
     for pad, net in pads.items():
         assert net == (c.net_of(*pad.split(".")) or "NC"), pad  # type: ignore[arg-type]
-    plans = [perfboard.controller_plan(c)] + ([perfboard.strip_plan(c, layout)] if layout.sensors["type"] == "hc165" else [])
+    plans = [perfboard.controller_plan(c)] + (
+        [perfboard.strip_plan(c, layout)] if layout.sensors["type"] == "hc165" else []
+    )
     for plan in plans:
         wires = perfboard.net_wires(c, plan)
         holes = list(plan.pads.values()) + list(plan.edge.values())
@@ -323,6 +344,11 @@ def test_sensor_clock_edges_fit_the_74hc165(board: tuple[Any, circuit.Circuit]) 
 
 def test_readme_states_the_generated_worst_cases() -> None:
     text = (REPO / "hardware" / "README.md").read_text()
-    for name, label in (("board25", "25-point"), ("board25-matrix", "25-point matrix"), ("board49", "49-point"), ("board168", "168-square")):
+    for name, label in (
+        ("board25", "25-point"),
+        ("board25-matrix", "25-point matrix"),
+        ("board49", "49-point"),
+        ("board168", "168-square"),
+    ):
         total = power.total_ma(layouts.load_layout(name))
         assert re.search(r"%s %.1f mA" % (re.escape(label), total), text.replace("\n", " ")), (name, total)

@@ -14,34 +14,280 @@ from typing import Any
 
 from zuniboard.circuit import Circuit
 
-COLUMNS = ("group", "refs", "qty", "part", "value", "package", "manufacturer", "mpn", "supplier_1", "supplier_2", "unit_price_usd", "notes")
+COLUMNS = (
+    "group",
+    "refs",
+    "qty",
+    "part",
+    "value",
+    "package",
+    "manufacturer",
+    "mpn",
+    "supplier_1",
+    "supplier_2",
+    "unit_price_usd",
+    "notes",
+)
 
 # bom key -> (group, part, value, package, manufacturer, mpn, supplier_1, supplier_2, unit price, notes)
 PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
-    "pico": ("controller", "Microcontroller module", "Raspberry Pi Pico (RP2040)", "module, 2 x 20 pins, 2.54 mm", "Raspberry Pi", "SC0915", "Mouser 358-SC0915", "Digi-Key 2648-SC0915CT-ND", 4.00, "MicroPython firmware; USB to the PC"),
-    "tps2553": ("controller", "Load switch, current-limited, soft start", "TPS2553", "SOT-23-6 (DBV)", "Texas Instruments", "TPS2553DBVR", "Mouser 595-TPS2553DBVR", "", 1.10, "solder onto the SOT-23-6 adapter below; EN tied to IN"),
-    "ahct125": ("controller", "Quad buffer (level shifter)", "74AHCT125", "DIP-14", "Texas Instruments", "SN74AHCT125N", "Mouser 595-SN74AHCT125N", "", 0.70, "5 V supply, TTL inputs: 3.3 V data reads high"),
-    "hc165": ("sensors", "Shift register, parallel in / serial out", "74HC165", "DIP-16", "Texas Instruments", "SN74HC165N", "Mouser 595-SN74HC165N", "", 0.70, "at 3.3 V; CLK_INH to GND; one per sensor strip"),
-    "rn_47k": ("sensors", "Resistor network, 8 bussed", "47 kOhm x 8", "SIP-9", "Bourns", "4609X-101-473LF", "Mouser 652-4609X-1LF-47K", "Digi-Key 4609X-101-473LF-ND", 0.30, "pin 1 (dot) is the common: to +3V3"),
-    "reed": ("sensors", "Reed switch, normally open", "10-20 AT, glass 2 x 14 mm", "axial glass, leads straight", "choose: Littelfuse/Hamlin or Standex-Meder", "", "Mouser: filter reed switches by 10-20 AT and 14 mm glass", "", 0.90, "no MPN fixed: pick one 10-20 AT switch of this size (hardware/magnets.md) and buy the board's set from one batch; never bend a lead within 3 mm of the glass"),
-    "1n4148": ("sensors", "Signal diode", "1N4148", "DO-35", "onsemi", "1N4148", "Mouser 512-1N4148", "Digi-Key 1N4148FS-ND", 0.05, "cathode (band) to the row"),
-    "led": ("leds", "RGB LED with driver", "WS2812B", "5050, 4 pads", "Worldsemi", "WS2812B-B/W", "LCSC C114586", "", 0.12, "or one-LED pieces cut from a 30 LED/m WS2812B strip (then the strip's own 100 nF replaces CLn); SK6812 5050 is pin-compatible"),
-    "r_330": ("passives", "Resistor 1/4 W 1 %", "330 Ohm", "axial, 0207", "Yageo", "MFR-25FBF52-330R", "Mouser 603-MFR-25FBF52-330R", "", 0.10, "LED data series resistor, at LED 0's DIN"),
-    "r_100": ("passives", "Resistor 1/4 W 1 %", "100 Ohm", "axial, 0207", "Yageo", "MFR-25FBF52-100R", "Mouser 603-MFR-25FBF52-100R", "", 0.10, "SCK and latch source termination, at the Pico's pins"),
-    "r_10k": ("passives", "Resistor 1/4 W 1 %", "10 kOhm", "axial, 0207", "Yageo", "MFR-25FBF52-10K", "Mouser 603-MFR-25FBF52-10K", "", 0.10, "~FAULT pull-up"),
-    "r_43k2": ("passives", "Resistor 1/4 W 1 %", "43.2 kOhm", "axial, 0207", "Yageo", "MFR-25FBF52-43K2", "Mouser 603-MFR-25FBF52-43K2", "", 0.10, "TPS2553 ILIM: 544-673 mA"),
-    "c_100n": ("passives", "Capacitor, ceramic X7R 50 V", "100 nF", "radial, 2.54 mm lead spacing", "KEMET", "C320C104K5R5TA", "Mouser 80-C320C104K5R", "Digi-Key 399-4151-ND", 0.25, "decoupling: one per chip, one at the switch input, one at every LED (across VDD-VSS, leads short)"),
-    "c_220u": ("passives", "Capacitor, aluminium electrolytic", "220 uF 10 V", "radial 6.3 x 11 mm, 2.5 mm spacing", "Panasonic", "EEU-FR1A221", "Mouser 667-EEU-FR1A221", "", 0.35, "LED rail bulk after the load switch, at LED 0; mind the polarity"),
-    "button": ("controller", "Push button, tactile", "6 x 6 mm", "THT, 4 pins", "Omron", "B3F-1000", "Mouser 653-B3F-1000", "Digi-Key SW400-ND", 0.30, "OK, BACK, HINT (optional)"),
+    "pico": (
+        "controller",
+        "Microcontroller module",
+        "Raspberry Pi Pico (RP2040)",
+        "module, 2 x 20 pins, 2.54 mm",
+        "Raspberry Pi",
+        "SC0915",
+        "Mouser 358-SC0915",
+        "Digi-Key 2648-SC0915CT-ND",
+        4.00,
+        "MicroPython firmware; USB to the PC",
+    ),
+    "tps2553": (
+        "controller",
+        "Load switch, current-limited, soft start",
+        "TPS2553",
+        "SOT-23-6 (DBV)",
+        "Texas Instruments",
+        "TPS2553DBVR",
+        "Mouser 595-TPS2553DBVR",
+        "",
+        1.10,
+        "solder onto the SOT-23-6 adapter below; EN tied to IN",
+    ),
+    "ahct125": (
+        "controller",
+        "Quad buffer (level shifter)",
+        "74AHCT125",
+        "DIP-14",
+        "Texas Instruments",
+        "SN74AHCT125N",
+        "Mouser 595-SN74AHCT125N",
+        "",
+        0.70,
+        "5 V supply, TTL inputs: 3.3 V data reads high",
+    ),
+    "hc165": (
+        "sensors",
+        "Shift register, parallel in / serial out",
+        "74HC165",
+        "DIP-16",
+        "Texas Instruments",
+        "SN74HC165N",
+        "Mouser 595-SN74HC165N",
+        "",
+        0.70,
+        "at 3.3 V; CLK_INH to GND; one per sensor strip",
+    ),
+    "rn_47k": (
+        "sensors",
+        "Resistor network, 8 bussed",
+        "47 kOhm x 8",
+        "SIP-9",
+        "Bourns",
+        "4609X-101-473LF",
+        "Mouser 652-4609X-1LF-47K",
+        "Digi-Key 4609X-101-473LF-ND",
+        0.30,
+        "pin 1 (dot) is the common: to +3V3",
+    ),
+    "reed": (
+        "sensors",
+        "Reed switch, normally open",
+        "10-20 AT, glass 2 x 14 mm",
+        "axial glass, leads straight",
+        "choose: Littelfuse/Hamlin or Standex-Meder",
+        "",
+        "Mouser: filter reed switches by 10-20 AT and 14 mm glass",
+        "",
+        0.90,
+        "no MPN fixed: pick one 10-20 AT switch of this size (hardware/magnets.md) and buy the board's set "
+        "from one batch; never bend a lead within 3 mm of the glass",
+    ),
+    "1n4148": (
+        "sensors",
+        "Signal diode",
+        "1N4148",
+        "DO-35",
+        "onsemi",
+        "1N4148",
+        "Mouser 512-1N4148",
+        "Digi-Key 1N4148FS-ND",
+        0.05,
+        "cathode (band) to the row",
+    ),
+    "led": (
+        "leds",
+        "RGB LED with driver",
+        "WS2812B",
+        "5050, 4 pads",
+        "Worldsemi",
+        "WS2812B-B/W",
+        "LCSC C114586",
+        "",
+        0.12,
+        "or one-LED pieces cut from a 30 LED/m WS2812B strip (then the strip's own 100 nF "
+        "replaces CLn); SK6812 5050 is pin-compatible",
+    ),
+    "r_330": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "330 Ohm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-330R",
+        "Mouser 603-MFR-25FBF52-330R",
+        "",
+        0.10,
+        "LED data series resistor, at LED 0's DIN",
+    ),
+    "r_100": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "100 Ohm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-100R",
+        "Mouser 603-MFR-25FBF52-100R",
+        "",
+        0.10,
+        "SCK and latch source termination, at the Pico's pins",
+    ),
+    "r_10k": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "10 kOhm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-10K",
+        "Mouser 603-MFR-25FBF52-10K",
+        "",
+        0.10,
+        "~FAULT pull-up",
+    ),
+    "r_43k2": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "43.2 kOhm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-43K2",
+        "Mouser 603-MFR-25FBF52-43K2",
+        "",
+        0.10,
+        "TPS2553 ILIM: 544-673 mA",
+    ),
+    "c_100n": (
+        "passives",
+        "Capacitor, ceramic X7R 50 V",
+        "100 nF",
+        "radial, 2.54 mm lead spacing",
+        "KEMET",
+        "C320C104K5R5TA",
+        "Mouser 80-C320C104K5R",
+        "Digi-Key 399-4151-ND",
+        0.25,
+        "decoupling: one per chip, one at the switch input, one at every LED (across VDD-VSS, leads short)",
+    ),
+    "c_220u": (
+        "passives",
+        "Capacitor, aluminium electrolytic",
+        "220 uF 10 V",
+        "radial 6.3 x 11 mm, 2.5 mm spacing",
+        "Panasonic",
+        "EEU-FR1A221",
+        "Mouser 667-EEU-FR1A221",
+        "",
+        0.35,
+        "LED rail bulk after the load switch, at LED 0; mind the polarity",
+    ),
+    "button": (
+        "controller",
+        "Push button, tactile",
+        "6 x 6 mm",
+        "THT, 4 pins",
+        "Omron",
+        "B3F-1000",
+        "Mouser 653-B3F-1000",
+        "Digi-Key SW400-ND",
+        0.30,
+        "OK, BACK, HINT (optional)",
+    ),
 }
 
 # Parts that no netlist names (counts depend on the circuit).
-SOCKET_16 = ("build", "IC socket", "16 pins", "DIP-16, 7.62 mm", "On Shore Technology", "ED16DT", "Digi-Key ED16DT-ND", "", 0.25, "one per 74HC165")
-SOCKET_14 = ("build", "IC socket", "14 pins", "DIP-14, 7.62 mm", "On Shore Technology", "ED14DT", "Digi-Key ED14DT-ND", "", 0.25, "for the 74AHCT125")
-PICO_HEADER = ("build", "Female header", "1 x 20, 2.54 mm", "THT", "Sullins", "PPTC201LFBN-RC", "Digi-Key S6104-ND", "", 1.00, "two per Pico: the Pico plugs in, unsoldered")
-SOT_ADAPTER = ("build", "Adapter board", "SOT-23-6 to 2.54 mm", "PCB, 6 pins", "generic", "", "any SOT-23-6 to DIP breakout", "", 0.60, "carries U3 on the controller board")
-STRIPBOARD = ("build", "Perfboard", "2.54 mm, one pad per hole", "board", "generic", "", "any 100 x 160 mm perfboard", "", 3.00, "controller board and sensor strips: cut per perfboard.svg")
-HEADER_MALE = ("build", "Pin header, male", "1 x 40, 2.54 mm", "THT", "Amphenol ICC", "68000-140HLF", "", "", 0.60, "break into 6-pin strip-to-strip connectors (+3V3, GND, SCK, LATCH, SER-in, QH-out)")
+SOCKET_16 = (
+    "build",
+    "IC socket",
+    "16 pins",
+    "DIP-16, 7.62 mm",
+    "On Shore Technology",
+    "ED16DT",
+    "Digi-Key ED16DT-ND",
+    "",
+    0.25,
+    "one per 74HC165",
+)
+SOCKET_14 = (
+    "build",
+    "IC socket",
+    "14 pins",
+    "DIP-14, 7.62 mm",
+    "On Shore Technology",
+    "ED14DT",
+    "Digi-Key ED14DT-ND",
+    "",
+    0.25,
+    "for the 74AHCT125",
+)
+PICO_HEADER = (
+    "build",
+    "Female header",
+    "1 x 20, 2.54 mm",
+    "THT",
+    "Sullins",
+    "PPTC201LFBN-RC",
+    "Digi-Key S6104-ND",
+    "",
+    1.00,
+    "two per Pico: the Pico plugs in, unsoldered",
+)
+SOT_ADAPTER = (
+    "build",
+    "Adapter board",
+    "SOT-23-6 to 2.54 mm",
+    "PCB, 6 pins",
+    "generic",
+    "",
+    "any SOT-23-6 to DIP breakout",
+    "",
+    0.60,
+    "carries U3 on the controller board",
+)
+STRIPBOARD = (
+    "build",
+    "Perfboard",
+    "2.54 mm, one pad per hole",
+    "board",
+    "generic",
+    "",
+    "any 100 x 160 mm perfboard",
+    "",
+    3.00,
+    "controller board and sensor strips: cut per perfboard.svg",
+)
+HEADER_MALE = (
+    "build",
+    "Pin header, male",
+    "1 x 40, 2.54 mm",
+    "THT",
+    "Amphenol ICC",
+    "68000-140HLF",
+    "",
+    "",
+    0.60,
+    "break into 6-pin strip-to-strip connectors (+3V3, GND, SCK, LATCH, SER-in, QH-out)",
+)
 
 
 def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
@@ -97,7 +343,12 @@ def compress(refs: list[str]) -> str:
     while i < len(parsed):
         (head, num), ref = parsed[i]
         j = i
-        while j + 1 < len(parsed) and parsed[j + 1][0][0] == head and num >= 0 and parsed[j + 1][0][1] == parsed[j][0][1] + 1:
+        while (
+            j + 1 < len(parsed)
+            and parsed[j + 1][0][0] == head
+            and num >= 0
+            and parsed[j + 1][0][1] == parsed[j][0][1] + 1
+        ):
             j += 1
         out.append(ref if j == i else "%s-%s" % (ref, parsed[j][1]))
         i = j + 1

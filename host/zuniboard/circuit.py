@@ -95,8 +95,12 @@ class Circuit:
         return "%s.%s" % (ref, number) if plain else "%s.%s(%s)" % (ref, number, pin.name)
 
 
-def _two(ref: str, value: str, footprint: str, description: str, sheet: str, bom: str, names: tuple[str, str] = ("1", "2")) -> Part:
-    return Part(ref, value, footprint, description, [Pin("1", names[0], "passive"), Pin("2", names[1], "passive")], sheet, bom)
+def _two(
+    ref: str, value: str, footprint: str, description: str, sheet: str, bom: str, names: tuple[str, str] = ("1", "2")
+) -> Part:
+    return Part(
+        ref, value, footprint, description, [Pin("1", names[0], "passive"), Pin("2", names[1], "passive")], sheet, bom
+    )
 
 
 def _pico(gpios: dict[int, tuple[str, str, bool]]) -> Part:
@@ -111,7 +115,15 @@ def _pico(gpios: dict[int, tuple[str, str, bool]]) -> Part:
     for gpio in sorted(gpios):
         function, kind, pulled = gpios[gpio]
         pins.append(Pin(str(PICO_PIN[gpio]), "GP%d" % gpio, kind, pulled))
-    return Part("U1", "Raspberry Pi Pico", "Module:RaspberryPi_Pico_THT", "Raspberry Pi Pico (RP2040), MicroPython firmware", pins, "controller", "pico")
+    return Part(
+        "U1",
+        "Raspberry Pi Pico",
+        "Module:RaspberryPi_Pico_THT",
+        "Raspberry Pi Pico (RP2040), MicroPython firmware",
+        pins,
+        "controller",
+        "pico",
+    )
 
 
 def _hc165(ref: str, k: int) -> Part:
@@ -127,7 +139,15 @@ def _hc165(ref: str, k: int) -> Part:
     ]
     pins += [Pin(str(number), letter, "input") for letter, number in HC165_INPUT_PINS]
     pins.sort(key=lambda p: int(p.number))
-    part = Part(ref, "74HC165", "Package_DIP:DIP-16_W7.62mm_Socket", "74HC165 #%d of the chain (3.3 V)" % k, pins, "sensors", "hc165")
+    part = Part(
+        ref,
+        "74HC165",
+        "Package_DIP:DIP-16_W7.62mm_Socket",
+        "74HC165 #%d of the chain (3.3 V)" % k,
+        pins,
+        "sensors",
+        "hc165",
+    )
     part.no_connect = {"7"}
     return part
 
@@ -176,10 +196,47 @@ def build(layout: Any) -> Circuit:
             "tps2553",
         )
     )
-    c.add(_two("R2", "43.2k 1%", "Resistor_THT:R_Axial_DIN0207", "TPS2553 ILIM: current limit 544-673 mA", "controller", "r_43k2"))
-    c.add(_two("R3", "10k", "Resistor_THT:R_Axial_DIN0207", "pull-up of the TPS2553 ~FAULT output (test point TP_FAULT)", "controller", "r_10k"))
-    c.add(_two("C1", "100n", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm", "TPS2553 input decoupling, on VBUS", "controller", "c_100n"))
-    c.add(_two("C3", "%du 10V" % BULK_UF, "Capacitor_THT:CP_Radial_D6.3mm_P2.50mm", "LED rail bulk, after the soft-start switch", "controller", "c_220u", ("+", "-")))
+    c.add(
+        _two(
+            "R2",
+            "43.2k 1%",
+            "Resistor_THT:R_Axial_DIN0207",
+            "TPS2553 ILIM: current limit 544-673 mA",
+            "controller",
+            "r_43k2",
+        )
+    )
+    c.add(
+        _two(
+            "R3",
+            "10k",
+            "Resistor_THT:R_Axial_DIN0207",
+            "pull-up of the TPS2553 ~FAULT output (test point TP_FAULT)",
+            "controller",
+            "r_10k",
+        )
+    )
+    c.add(
+        _two(
+            "C1",
+            "100n",
+            "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+            "TPS2553 input decoupling, on VBUS",
+            "controller",
+            "c_100n",
+        )
+    )
+    c.add(
+        _two(
+            "C3",
+            "%du 10V" % BULK_UF,
+            "Capacitor_THT:CP_Radial_D6.3mm_P2.50mm",
+            "LED rail bulk, after the soft-start switch",
+            "controller",
+            "c_220u",
+            ("+", "-"),
+        )
+    )
     ahct = Part(
         "U2",
         "74AHCT125",
@@ -206,10 +263,24 @@ def build(layout: Any) -> Circuit:
     )
     ahct.no_connect = {"6", "8", "11"}  # unused gates: disabled (OE high), inputs grounded
     c.add(ahct)
-    c.add(_two("C2", "100n", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm", "74AHCT125 decoupling", "controller", "c_100n"))
-    c.add(_two("R1", "330", "Resistor_THT:R_Axial_DIN0207", "LED data series resistor, at the first LED", "leds", "r_330"))
+    c.add(
+        _two("C2", "100n", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm", "74AHCT125 decoupling", "controller", "c_100n")
+    )
+    c.add(
+        _two("R1", "330", "Resistor_THT:R_Axial_DIN0207", "LED data series resistor, at the first LED", "leds", "r_330")
+    )
 
-    gnd = [("U1", "3"), ("U1", "38"), ("U1", "23"), ("U3", "2"), ("R2", "2"), ("C1", "2"), ("C3", "2"), ("U2", "7"), ("C2", "2")]
+    gnd = [
+        ("U1", "3"),
+        ("U1", "38"),
+        ("U1", "23"),
+        ("U3", "2"),
+        ("R2", "2"),
+        ("C1", "2"),
+        ("C3", "2"),
+        ("U2", "7"),
+        ("C2", "2"),
+    ]
     gnd += [("U2", "1"), ("U2", "5"), ("U2", "9"), ("U2", "12")]
     vbus = [("U1", "40"), ("U3", "1"), ("U3", "3"), ("C1", "1")]
     five = [("U3", "6"), ("C3", "1"), ("U2", "14"), ("C2", "1"), ("U2", "4"), ("U2", "10"), ("U2", "13")]
@@ -229,12 +300,26 @@ def build(layout: Any) -> Circuit:
                 leds["type"].upper(),
                 "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
                 "%s (%s), point %s" % (leds["type"].upper(), leds["order"], point),
-                [Pin("1", "VDD", "power_in"), Pin("2", "DOUT", "output"), Pin("3", "VSS", "power_in"), Pin("4", "DIN", "input")],
+                [
+                    Pin("1", "VDD", "power_in"),
+                    Pin("2", "DOUT", "output"),
+                    Pin("3", "VSS", "power_in"),
+                    Pin("4", "DIN", "input"),
+                ],
                 "leds",
                 "led",
             )
         )
-        c.add(_two("CL%d" % i, "100n", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm", "decoupling at LED%d" % i, "leds", "c_100n"))
+        c.add(
+            _two(
+                "CL%d" % i,
+                "100n",
+                "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+                "decoupling at LED%d" % i,
+                "leds",
+                "c_100n",
+            )
+        )
         five += [(ref, "1"), ("CL%d" % i, "1")]
         gnd += [(ref, "3"), ("CL%d" % i, "2")]
         if i == 0:
@@ -247,8 +332,26 @@ def build(layout: Any) -> Circuit:
     if sensors["type"] == "hc165":
         chips = sensors["count"] // 8
         pins = sensors["pins"]
-        c.add(_two("R4", "100", "Resistor_THT:R_Axial_DIN0207", "SCK source termination, at the Pico", "controller", "r_100"))
-        c.add(_two("R5", "100", "Resistor_THT:R_Axial_DIN0207", "latch source termination, at the Pico", "controller", "r_100"))
+        c.add(
+            _two(
+                "R4",
+                "100",
+                "Resistor_THT:R_Axial_DIN0207",
+                "SCK source termination, at the Pico",
+                "controller",
+                "r_100",
+            )
+        )
+        c.add(
+            _two(
+                "R5",
+                "100",
+                "Resistor_THT:R_Axial_DIN0207",
+                "latch source termination, at the Pico",
+                "controller",
+                "r_100",
+            )
+        )
         c.connect("SR_CLK_PICO", ("U1", str(PICO_PIN[pins["sck"]])), ("R4", "1"))
         c.connect("SR_LOAD_PICO", ("U1", str(PICO_PIN[pins["latch"]])), ("R5", "1"))
         clk = [("R4", "2")]
@@ -266,7 +369,16 @@ def build(layout: Any) -> Circuit:
                 "rn_47k",
             )
             c.add(rn)
-            c.add(_two("C%d" % (FIRST_HC165 + k), "100n", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm", "%s decoupling" % u, "sensors", "c_100n"))
+            c.add(
+                _two(
+                    "C%d" % (FIRST_HC165 + k),
+                    "100n",
+                    "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+                    "%s decoupling" % u,
+                    "sensors",
+                    "c_100n",
+                )
+            )
             three += [(u, "16"), (rn.ref, "1"), ("C%d" % (FIRST_HC165 + k), "1")]
             gnd += [(u, "8"), (u, "15"), ("C%d" % (FIRST_HC165 + k), "2")]
             clk.append((u, "2"))
@@ -286,7 +398,16 @@ def build(layout: Any) -> Circuit:
             if point is None:
                 c.connect("S%d_SPARE" % index, *nodes)
             else:
-                c.add(_two("SW_%s" % point, "reed NO", "Sensor:Reed_Glass_14mm", "reed switch under point %s" % point, "sensors", "reed"))
+                c.add(
+                    _two(
+                        "SW_%s" % point,
+                        "reed NO",
+                        "Sensor:Reed_Glass_14mm",
+                        "reed switch under point %s" % point,
+                        "sensors",
+                        "reed",
+                    )
+                )
                 nodes.append(("SW_%s" % point, "1"))
                 gnd.append(("SW_%s" % point, "2"))
                 c.connect("S%d_%s" % (index, point), *nodes)
@@ -295,19 +416,53 @@ def build(layout: Any) -> Circuit:
         cols = sensors["cols"]
         for index in sorted(by_sensor):
             point = by_sensor[index]
-            c.add(_two("SW_%s" % point, "reed NO", "Sensor:Reed_Glass_14mm", "reed switch under point %s" % point, "sensors", "reed"))
-            c.add(_two("D_%s" % point, "1N4148", "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal", "diode in series with SW_%s" % point, "sensors", "1n4148", ("K", "A")))
+            c.add(
+                _two(
+                    "SW_%s" % point,
+                    "reed NO",
+                    "Sensor:Reed_Glass_14mm",
+                    "reed switch under point %s" % point,
+                    "sensors",
+                    "reed",
+                )
+            )
+            c.add(
+                _two(
+                    "D_%s" % point,
+                    "1N4148",
+                    "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal",
+                    "diode in series with SW_%s" % point,
+                    "sensors",
+                    "1n4148",
+                    ("K", "A"),
+                )
+            )
             c.connect("SWD_%s" % point, ("SW_%s" % point, "2"), ("D_%s" % point, "2"))
         for r, gpio in enumerate(rows):
-            cathodes = [("D_%s" % by_sensor[r * len(cols) + k], "1") for k in range(len(cols)) if r * len(cols) + k in by_sensor]
+            cathodes = [
+                ("D_%s" % by_sensor[r * len(cols) + k], "1") for k in range(len(cols)) if r * len(cols) + k in by_sensor
+            ]
             c.connect("ROW%d" % r, ("U1", str(PICO_PIN[gpio])), *cathodes)
         for k, gpio in enumerate(cols):
-            switches = [("SW_%s" % by_sensor[r * len(cols) + k], "1") for r in range(len(rows)) if r * len(cols) + k in by_sensor]
+            switches = [
+                ("SW_%s" % by_sensor[r * len(cols) + k], "1")
+                for r in range(len(rows))
+                if r * len(cols) + k in by_sensor
+            ]
             c.connect("COL%d" % k, ("U1", str(PICO_PIN[gpio])), *switches)
 
     for button, gpio in sorted(layout.buttons.items()):
         ref = "SW_%s" % button.upper()
-        c.add(_two(ref, button.upper(), "Button_Switch_THT:SW_PUSH_6mm", "push button %s (to GND, internal pull-up)" % button.upper(), "controller", "button"))
+        c.add(
+            _two(
+                ref,
+                button.upper(),
+                "Button_Switch_THT:SW_PUSH_6mm",
+                "push button %s (to GND, internal pull-up)" % button.upper(),
+                "controller",
+                "button",
+            )
+        )
         c.connect("BTN_%s" % button.upper(), ("U1", str(PICO_PIN[gpio])), (ref, "1"))
         gnd.append((ref, "2"))
 

@@ -38,14 +38,22 @@ class Page:
     def line(self, x1: float, y1: float, x2: float, y2: float, colour: str = "#000", width: float = 0.25) -> None:
         self.ops.append(Op("line", (x1, y1, x2, y2), colour=colour, width=width))
 
-    def rect(self, x: float, y: float, w: float, h: float, colour: str = "#000", width: float = 0.25, fill: str = "none") -> None:
+    def rect(
+        self, x: float, y: float, w: float, h: float, colour: str = "#000", width: float = 0.25, fill: str = "none"
+    ) -> None:
         self.ops.append(Op("rect", (x, y, w, h), colour=colour, width=width, fill=fill))
 
-    def circle(self, x: float, y: float, r: float, colour: str = "#000", width: float = 0.25, fill: str = "none") -> None:
+    def circle(
+        self, x: float, y: float, r: float, colour: str = "#000", width: float = 0.25, fill: str = "none"
+    ) -> None:
         self.ops.append(Op("circle", (x, y, r), colour=colour, width=width, fill=fill))
 
-    def text(self, x: float, y: float, size: float, text: str, colour: str = "#000", anchor: str = "start", **attrs: str) -> None:
-        self.ops.append(Op("text", (x, y, size), text=text, colour=colour, anchor=anchor, attrs=tuple(sorted(attrs.items()))))
+    def text(
+        self, x: float, y: float, size: float, text: str, colour: str = "#000", anchor: str = "start", **attrs: str
+    ) -> None:
+        self.ops.append(
+            Op("text", (x, y, size), text=text, colour=colour, anchor=anchor, attrs=tuple(sorted(attrs.items())))
+        )
 
 
 def svg(pages: list[Page], title: str) -> str:
@@ -54,8 +62,8 @@ def svg(pages: list[Page], title: str) -> str:
     height = sum(p.height for p in pages) + gap * (len(pages) - 1)
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
-        '<svg xmlns="http://www.w3.org/2000/svg" width="%smm" height="%smm" viewBox="0 0 %s %s" font-family="sans-serif">'
-        % (_f(width), _f(height), _f(width), _f(height)),
+        '<svg xmlns="http://www.w3.org/2000/svg" width="%smm" height="%smm" viewBox="0 0 %s %s" '
+        'font-family="sans-serif">' % (_f(width), _f(height), _f(width), _f(height)),
         "<title>%s</title>" % _esc(title),
         '<rect x="0" y="0" width="%s" height="%s" fill="#fff"/>' % (_f(width), _f(height)),
     ]
@@ -77,12 +85,27 @@ def _svg_op(op: Op) -> str:
     if op.kind == "line":
         return '<line x1="%s" y1="%s" x2="%s" y2="%s" %s/>' % (_f(a[0]), _f(a[1]), _f(a[2]), _f(a[3]), stroke)
     if op.kind == "rect":
-        return '<rect x="%s" y="%s" width="%s" height="%s" fill="%s" %s/>' % (_f(a[0]), _f(a[1]), _f(a[2]), _f(a[3]), op.fill, stroke)
+        return '<rect x="%s" y="%s" width="%s" height="%s" fill="%s" %s/>' % (
+            _f(a[0]),
+            _f(a[1]),
+            _f(a[2]),
+            _f(a[3]),
+            op.fill,
+            stroke,
+        )
     if op.kind == "circle":
         return '<circle cx="%s" cy="%s" r="%s" fill="%s" %s/>' % (_f(a[0]), _f(a[1]), _f(a[2]), op.fill, stroke)
     extra = "".join(' %s="%s"' % (k.replace("_", "-"), _esc(v)) for k, v in op.attrs)
     anchor = "" if op.anchor == "start" else ' text-anchor="%s"' % op.anchor
-    return '<text x="%s" y="%s" font-size="%s" fill="%s"%s%s>%s</text>' % (_f(a[0]), _f(a[1]), _f(a[2]), op.colour, anchor, extra, _esc(op.text))
+    return '<text x="%s" y="%s" font-size="%s" fill="%s"%s%s>%s</text>' % (
+        _f(a[0]),
+        _f(a[1]),
+        _f(a[2]),
+        op.colour,
+        anchor,
+        extra,
+        _esc(op.text),
+    )
 
 
 def _rgb(colour: str) -> str:
@@ -122,14 +145,19 @@ def pdf(pages: list[Page]) -> bytes:
                 ops.append("%s %s %s c" % (pt(x + r, y - k), pt(x + k, y - r), pt(x, y - r)))
                 ops.append("%s %s %s c" % (pt(x - k, y - r), pt(x - r, y - k), pt(x - r, y)))
                 ops.append("%s %s %s c" % (pt(x - r, y + k), pt(x - k, y + r), pt(x, y + r)))
-                ops.append("%s %s %s c %s" % (pt(x + k, y + r), pt(x + r, y + k), pt(x + r, y), "S" if op.fill == "none" else "B"))
+                ops.append(
+                    "%s %s %s c %s"
+                    % (pt(x + k, y + r), pt(x + r, y + k), pt(x + r, y), "S" if op.fill == "none" else "B")
+                )
             else:
                 x, y, size = a
                 s = op.text.encode("latin-1", "replace").decode("latin-1")
                 s = s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
                 # Helvetica's average advance is about 0.5 em: good enough to centre labels.
                 shift = {"start": 0.0, "middle": 0.5, "end": 1.0}[op.anchor] * 0.5 * size * len(op.text)
-                ops.append("%s rg BT /F1 %s Tf %s Td (%s) Tj ET" % (_rgb(op.colour), _f(size * mm), pt(x - shift, y), s))
+                ops.append(
+                    "%s rg BT /F1 %s Tf %s Td (%s) Tj ET" % (_rgb(op.colour), _f(size * mm), pt(x - shift, y), s)
+                )
         contents.append("\n".join(ops).encode("latin-1"))
     n = len(pages)
     # Objects: 1 catalog, 2 pages, 3 font, then (page, content) pairs.
@@ -141,8 +169,8 @@ def pdf(pages: list[Page]) -> bytes:
     for i, page in enumerate(pages):
         objects.append(
             (
-                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Contents %d 0 R /Resources << /Font << /F1 3 0 R >> >> >>"
-                % (_f(page.width * mm), _f(page.height * mm), 5 + 2 * i)
+                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Contents %d 0 R "
+                "/Resources << /Font << /F1 3 0 R >> >> >>" % (_f(page.width * mm), _f(page.height * mm), 5 + 2 * i)
             ).encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(contents[i]) + contents[i] + b"\nendstream")

@@ -32,19 +32,21 @@ def check(circuit: Circuit) -> list[str]:
             on = where.get((part.ref, pin.number))
             if pin.number in part.no_connect:
                 if on is not None:
-                    errors.append("%s.%s(%s) is marked no-connect but is on net %s" % (part.ref, pin.number, pin.name, on))
+                    errors.append(
+                        "%s.%s(%s) is marked no-connect but is on net %s" % (part.ref, pin.number, pin.name, on)
+                    )
             elif on is None:
                 errors.append("%s.%s(%s) is not connected" % (part.ref, pin.number, pin.name))
-    power_nets = {
-        net for net, nodes in circuit.nets.items() if any(_kind(circuit, n) == "power_out" for n in nodes)
-    }
+    power_nets = {net for net, nodes in circuit.nets.items() if any(_kind(circuit, n) == "power_out" for n in nodes)}
     for net, nodes in circuit.nets.items():
         if len(set(nodes)) < 2:
             errors.append("net %s has a single pin: %s" % (net, ", ".join(circuit.node(*n) for n in nodes)))
         kinds = [(_kind(circuit, n), n) for n in nodes]
         drivers = {(n[0], circuit.parts[n[0]].pin(n[1]).name) for k, n in kinds if k in HARD_DRIVERS}
         if len(drivers) > 1:
-            errors.append("net %s has %d outputs: %s" % (net, len(drivers), ", ".join("%s(%s)" % d for d in sorted(drivers))))
+            errors.append(
+                "net %s has %d outputs: %s" % (net, len(drivers), ", ".join("%s(%s)" % d for d in sorted(drivers)))
+            )
         driven = (
             any(k in DRIVERS for k, _ in kinds)
             or any(_pulled(circuit, n, net, power_nets) for _, n in kinds)
@@ -86,7 +88,7 @@ def _series_driven(circuit: Circuit, node: tuple[str, str], net: str) -> bool:
     part = circuit.parts[node[0]]
     if not part.ref.startswith("R") or part.ref.startswith("RN") or len(part.pins) != 2:
         return False
-    other = [p.number for p in part.pins if p.number != node[1]][0]
+    other = next(p.number for p in part.pins if p.number != node[1])
     other_net = circuit.net_of(part.ref, other)
     if other_net is None or other_net == net:
         return False

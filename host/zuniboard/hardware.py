@@ -49,6 +49,7 @@ SWITCH_LEN_MM = 16.0  # channel for a 14 mm glass reed switch and its bent leads
 SWITCH_WIDTH_MM = 3.0
 PIECE_FRACTION = 0.7  # piece footprint diameter as a fraction of the pitch
 
+
 @dataclass(frozen=True)
 class Placement:
     """Where a layout puts its points on paper (mm, origin top-left, y down)."""

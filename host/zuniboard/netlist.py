@@ -69,8 +69,17 @@ def kicad_net(layout: Any, c: Circuit) -> str:
     for ref in sorted(c.parts, key=_order_key):
         part = c.parts[ref]
         out.append(
-            "    (comp (ref %s) (value %s) (footprint %s) (description %s) (libsource (lib %s) (part %s) (description %s)))"
-            % (_q(ref), _q(part.value), _q(part.footprint.split(" ")[0]), _q(part.description), _q("zuniboard"), _q(part.bom), _q(part.description))
+            "    (comp (ref %s) (value %s) (footprint %s) (description %s) (libsource "
+            "(lib %s) (part %s) (description %s)))"
+            % (
+                _q(ref),
+                _q(part.value),
+                _q(part.footprint.split(" ")[0]),
+                _q(part.description),
+                _q("zuniboard"),
+                _q(part.bom),
+                _q(part.description),
+            )
         )
     out.append("  )")
     out.append("  (libparts")
@@ -91,7 +100,10 @@ def kicad_net(layout: Any, c: Circuit) -> str:
         out.append("    (net (code %s) (name %s)" % (_q(str(code)), _q(net)))
         for ref, number in c.nets[net]:
             pin = c.parts[ref].pin(number)
-            out.append("      (node (ref %s) (pin %s) (pinfunction %s) (pintype %s))" % (_q(ref), _q(number), _q(pin.name), _q(pin.kind)))
+            out.append(
+                "      (node (ref %s) (pin %s) (pinfunction %s) (pintype %s))"
+                % (_q(ref), _q(number), _q(pin.name), _q(pin.kind))
+            )
         out.append("    )")
     out.append("  )")
     out.append(")")

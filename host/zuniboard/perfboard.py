@@ -10,6 +10,7 @@ plan is one wire that a continuity tester can check against ``netlist.txt``.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -93,7 +94,14 @@ def strip_plan(c: Circuit, layout: Any) -> Plan:
         outlines.append((ref + " wires", x - 1, 5, 2, 4))
     columns = 14 + 8 * step + 2
     edge = _edge_nets(c, pads, columns - 2)
-    return Plan("sensor strip (U%d; every group alike), %d holes between switches = %.1f mm" % (FIRST_HC165, step, step * GRID), columns, 12, pads, outlines, edge)
+    return Plan(
+        "sensor strip (U%d; every group alike), %d holes between switches = %.1f mm" % (FIRST_HC165, step, step * GRID),
+        columns,
+        12,
+        pads,
+        outlines,
+        edge,
+    )
 
 
 def _pins(c: Circuit, ref: str) -> set[tuple[str, str]]:
@@ -140,18 +148,26 @@ def _draw(page: Page, c: Circuit, plan: Plan, x0: float, y0: float) -> float:
     for i in range(1, plan.columns):
         for j in range(1, plan.rows + 1):
             page.circle(x0 + i * GRID, y0 + j * GRID, 0.35, "#c9b89a", 0.1)
-    for label, x, y, w, h in plan.outlines:
-        page.rect(x0 + x * GRID + 1, y0 + y * GRID + 1, (w - 1) * GRID, (h - 1) * GRID, "#555", 0.25)
-        page.text(x0 + x * GRID + 1.3, y0 + y * GRID + 0.6, 1.6, label, "#333")
+    for label, hx, hy, w, h in plan.outlines:
+        page.rect(x0 + hx * GRID + 1, y0 + hy * GRID + 1, (w - 1) * GRID, (h - 1) * GRID, "#555", 0.25)
+        page.text(x0 + hx * GRID + 1.3, y0 + hy * GRID + 0.6, 1.6, label, "#333")
     for net, path in net_wires(c, plan).items():
         colour = COLOURS.get(net, "#0645ad")
-        for a, b in zip(path, path[1:], strict=False):
+        for a, b in itertools.pairwise(path):
             (xa, ya), (xb, yb) = at(a), at(b)
             page.line(xa, ya, xb, yb, colour, 0.4)
     for (ref, number), hole in sorted(plan.pads.items()):
         x, y = at(hole)
         page.circle(x, y, 0.8, "#000", 0.2, "#fc6")
-        page.text(x + 0.9, y - 0.5, 1.2, "%s.%s" % (ref, number), "#333", data_pad="%s.%s" % (ref, number), data_net=c.net_of(ref, number) or "NC")
+        page.text(
+            x + 0.9,
+            y - 0.5,
+            1.2,
+            "%s.%s" % (ref, number),
+            "#333",
+            data_pad="%s.%s" % (ref, number),
+            data_net=c.net_of(ref, number) or "NC",
+        )
     for net, hole in sorted(plan.edge.items()):
         x, y = at(hole)
         page.rect(x - 1, y - 1, 2, 2, "#000", 0.2, "#9cf")
@@ -162,8 +178,22 @@ def _draw(page: Page, c: Circuit, plan: Plan, x0: float, y0: float) -> float:
 def pages(layout: Any, c: Circuit) -> list[Page]:
     page = Page("perfboard plans, 1:1")
     page.text(8, 10, 4.0, "%s: perfboard plans, 1:1 (2.54 mm grid, component side)" % layout.name)
-    page.text(8, 15, 2.2, "Coloured lines: wire links on the copper side, one colour per net (red +5V, orange VBUS, violet +3V3, black GND,", "#333")
-    page.text(8, 18.5, 2.2, "blue signals). Blue squares: pads for wires that leave the board, named by net. Check every link against netlist.txt.", "#333")
+    page.text(
+        8,
+        15,
+        2.2,
+        "Coloured lines: wire links on the copper side, one colour per net (red +5V, "
+        "orange VBUS, violet +3V3, black GND,",
+        "#333",
+    )
+    page.text(
+        8,
+        18.5,
+        2.2,
+        "blue signals). Blue squares: pads for wires that leave the board, named by "
+        "net. Check every link against netlist.txt.",
+        "#333",
+    )
     y = _draw(page, c, controller_plan(c), 8, 26)
     if layout.sensors["type"] == "hc165":
         plan = strip_plan(c, layout)

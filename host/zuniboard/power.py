@@ -6,6 +6,7 @@ voltage drop, and the sensor chain's clock timing. ``power_md`` writes it all ou
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -91,14 +92,20 @@ def fixed_lines(layout: Any) -> list[PowerLine]:
     lines.append(PowerLine("~FAULT pull-up R3", "3.3 V / 10 kOhm, only while the switch reports a fault", fault))
     if layout.sensors["type"] == "hc165":
         chips = layout.sensor_count // 8
-        lines.append(PowerLine("74HC165 x %d" % chips, "%.1f mA each: ICC + clocking [hc165]" % HC165_MA, chips * HC165_MA))
+        lines.append(
+            PowerLine("74HC165 x %d" % chips, "%.1f mA each: ICC + clocking [hc165]" % HC165_MA, chips * HC165_MA)
+        )
         n = len(layout.points)
         pull = n * V33 / circuit.PULLUP_OHMS * 1000
         lines.append(PowerLine("Reed switch pull-ups", "%d switches closed, 3.3 V / 47 kOhm each" % n, pull))
     else:
         cols = len(layout.sensors["cols"])
         pull = cols * V33 / RP2040_PULLUP_MIN_OHMS * 1000
-        lines.append(PowerLine("Matrix pull-ups", "%d columns low at once, 3.3 V / 50 kOhm (RP2040 minimum) [rp2040]" % cols, pull))
+        lines.append(
+            PowerLine(
+                "Matrix pull-ups", "%d columns low at once, 3.3 V / 50 kOhm (RP2040 minimum) [rp2040]" % cols, pull
+            )
+        )
     lines.append(PowerLine("74AHCT125 level shifter", "one input at 3.3 V [ahct125]", AHCT125_MA))
     return lines
 
@@ -111,15 +118,20 @@ def power_lines(layout: Any) -> list[PowerLine]:
     n = layout.led_count
     lines = fixed_lines(layout)
     idle = n * leds["idle_ma"]
-    lines.append(PowerLine("LEDs idle", "%d x %s mA, control logic of each LED [pjrc]" % (n, _f(leds["idle_ma"])), idle))
+    lines.append(
+        PowerLine("LEDs idle", "%d x %s mA, control logic of each LED [pjrc]" % (n, _f(leds["idle_ma"])), idle)
+    )
     all_on = n * white_led_ma(layout)
     room = leds["budget_ma"] - idle
     if all_on > room:
-        detail = "dynamic limit: `leds.budget_ma` %s mA less the idle LEDs (all %d white at %d/255 would be %.0f mA)" % (
-            _f(leds["budget_ma"]),
-            n,
-            leds["max_level"],
-            all_on,
+        detail = (
+            "dynamic limit: `leds.budget_ma` %s mA less the idle LEDs (all %d white at %d/255 would be %.0f mA)"
+            % (
+                _f(leds["budget_ma"]),
+                n,
+                leds["max_level"],
+                all_on,
+            )
         )
         lines.append(PowerLine("LEDs lit", detail, room))
     else:
@@ -182,7 +194,10 @@ class Rail:
 def _positions_mm(layout: Any) -> dict[str, tuple[float, float]]:
     geometry = board_geometry(layout.rulesets[0])
     pitch = layout.mechanics["pitch_mm"]
-    return {name: (geometry.coords[geometry.index[name]][0] * pitch, geometry.coords[geometry.index[name]][1] * pitch) for name in layout.points}
+    return {
+        name: (geometry.coords[geometry.index[name]][0] * pitch, geometry.coords[geometry.index[name]][1] * pitch)
+        for name in layout.points
+    }
 
 
 def led_rows(layout: Any) -> list[list[str]]:
@@ -252,7 +267,7 @@ def clock_line(layout: Any) -> ClockLine | None:
     chips = layout.sensor_count // 8
     stops = [pos[order[8 * k]] for k in range(chips) if 8 * k < len(order)]
     stops.append(pos[order[-1]])
-    length = sum(math.dist(a, b) for a, b in zip(stops, stops[1:], strict=False)) / 1000
+    length = sum(math.dist(a, b) for a, b in itertools.pairwise(stops)) / 1000
     length += layout.mechanics["pitch_mm"] / 1000  # Pico to the first strip
     load = length * WIRE_PF_PER_M + chips * 10.0
     tau_ns = (RP2040_OUT_OHMS + circuit.SERIES_OHMS) * load * 1e-3
@@ -296,9 +311,11 @@ def power_md(layout: Any) -> str:
     out += [
         "| **total** | | **%.1f** |" % total,
         "",
-        "- LED current per channel: `leds.ma_per_channel` = %s mA, a third of the 60 mA per LED at" % _f(leds["ma_per_channel"]),
+        "- LED current per channel: `leds.ma_per_channel` = %s mA, a third of the 60 mA per LED at"
+        % _f(leds["ma_per_channel"]),
         "  full white [uberguide]; PJRC measured 33.5-52.5 mA per LED, so 20 mA is the safe upper",
-        "  figure until you measure your own LEDs. Idle: `leds.idle_ma` = %s mA per dark LED [pjrc]." % _f(leds["idle_ma"]),
+        "  figure until you measure your own LEDs. Idle: `leds.idle_ma` = %s mA per dark LED [pjrc]."
+        % _f(leds["idle_ma"]),
         "- One lit point, white at `leds.max_level` = %d/255: %.1f mA. Up to %d of the %d LEDs can be"
         % (leds["max_level"], one, full_points(layout), n),
         "  white at once (more in single colours) before the limiter dims the frame; every LED white",
@@ -316,7 +333,8 @@ def power_md(layout: Any) -> str:
         % (int(max_budget_ma(layout)), fixed),
         "- Why not stay at MicroPython's 250 mA: 90%% of it less the fixed %.1f mA and %d idle LEDs leaves %.0f mA"
         % (fixed, n, default_room),
-        "  for lit LEDs, against %.1f mA for one white point: %s." % (one, "enough for %d points" % int(default_room / one) if default_room >= one else "not even one"),
+        "  for lit LEDs, against %.1f mA for one white point: %s."
+        % (one, "enough for %d points" % int(default_room / one) if default_room >= one else "not even one"),
         "- Where it works: a computer's own USB port or a powered hub (500 mA per port [usb2]), or a",
         "  USB charger or power bank for standalone play (they give 500 mA or more without asking).",
         "  **Not** on a bus-powered hub: it has 100 mA per port, and the host refuses to configure a",
@@ -334,7 +352,8 @@ def power_md(layout: Any) -> str:
         "own, far under the 10 uF USB allows at attach [usb2]. C3 %d uF sits after the switch, at LED 0:"
         % circuit.BULK_UF,
         "the TPS2553's soft start and current limit (R2 43.2 kOhm: 544-673 mA [tps2553]) charge it in about",
-        "%.1f ms at the limit, so the host never sees more than the limit. (The old design put 1000 uF" % (circuit.BULK_UF * 5.0 / 544),
+        "%.1f ms at the limit, so the host never sees more than the limit. (The old design put 1000 uF"
+        % (circuit.BULK_UF * 5.0 / 544),
         "straight on VBUS: 100 times the allowance; a PTC fuse cannot limit a millisecond inrush.) A",
         "short on the LED rail is held at the limit (constant current) and ~FAULT goes low (TP_FAULT).",
         "",
@@ -390,7 +409,8 @@ def power_md(layout: Any) -> str:
             "| --- | --- |",
             "| load on SCK | %.2f m x %d pF/m (estimate: a wire beside its ground) + %d x 10 pF [hc165] = %.0f pF |"
             % (clock.length_m, WIRE_PF_PER_M, clock.chips, clock.load_pf),
-            "| source resistance | %d Ohm + the RP2040's %.0f Ohm at 4 mA [rp2040] |" % (circuit.SERIES_OHMS, RP2040_OUT_OHMS),
+            "| source resistance | %d Ohm + the RP2040's %.0f Ohm at 4 mA [rp2040] |"
+            % (circuit.SERIES_OHMS, RP2040_OUT_OHMS),
             "| edge (10-90 %%) | %.0f ns, within the 74HC165's %d ns input transition limit [hc165] |"
             % (clock.rise_ns, HC_MAX_TRANSITION_NS),
             "| line round trip | %.0f ns at %.0f ns/m |" % (clock.round_trip_ns, WIRE_NS_PER_M),
@@ -399,9 +419,11 @@ def power_md(layout: Any) -> str:
             "",
             "Why no double clocking: the source resistance is above the wire's impedance (roughly",
             "100-150 Ohm for a wire beside its ground), so the edge travels without overshoot; and the edge",
-            "is %.0f times longer than the line's round trip, so the whole bus charges as one RC and no" % (clock.rise_ns / max(clock.round_trip_ns, 1)),
+            "is %.0f times longer than the line's round trip, so the whole bus charges as one RC and no"
+            % (clock.rise_ns / max(clock.round_trip_ns, 1)),
             "reflection crosses the threshold twice. SPI mode 2 samples QH half a period after each shift;",
-            "the half period is %.0f times the edge. Lower `sensors.baudrate` further if a board misreads." % (5e8 / clock.spi_hz / clock.rise_ns),
+            "the half period is %.0f times the edge. Lower `sensors.baudrate` further if a board misreads."
+            % (5e8 / clock.spi_hz / clock.rise_ns),
             "",
         ]
     out += [
@@ -416,11 +438,12 @@ def power_md(layout: Any) -> str:
         "   expect about %.0f mA (%.0f fixed + %d x %s idle). The difference from %.0f divided by %d is your `idle_ma`."
         % (fixed + n * leds["idle_ma"], fixed, n, _f(leds["idle_ma"]), fixed, n),
         "2. With the board dark, light ONE LED white at full level (255) from the REPL",
-        "   (`mpremote exec \"import neopixel, machine; n = neopixel.NeoPixel(machine.Pin(%d), %d); n[0] = (255, 255, 255); n.write()\"`)."
-        % (leds["pin"], n),
+        '   (`mpremote exec "import neopixel, machine; n = neopixel.NeoPixel(machine.Pin(%d), %d); '
+        'n[0] = (255, 255, 255); n.write()"`).' % (leds["pin"], n),
         "   The rise over step 1, divided by 3, is your `ma_per_channel`. Repeat with LED 0 red only,",
         "   green only, blue only: take the largest of the three readings (not divided).",
-        "3. Step 'all white' of `zuni board check`: the meter must stay at or under %.0f mA (this file's total)." % total,
+        "3. Step 'all white' of `zuni board check`: the meter must stay at or under %.0f mA (this file's total)."
+        % total,
         "4. Put your figures in the layout, run `zuni board generate`, and check `power.md` again.",
         "",
         "## Sources",

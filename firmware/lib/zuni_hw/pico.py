@@ -377,9 +377,10 @@ def request_usb_power(usb_ma, machine=None):
 
     Run from boot.py: on a cold boot the rp2 port enables USB only after boot.py
     (MicroPython commit 00ba6aa, "enable USB after boot.py completes"), so the host
-    enumerates the board once, with this descriptor. The built-in CDC serial port (the REPL and the link) stays as it is: only byte 8 of its
-    configuration descriptor changes. Returns the bMaxPower value sent, or 0 when this
-    MicroPython has no ``machine.USBDevice`` (before v1.23), which then asks for 250 mA."""
+    enumerates the board once, with this descriptor. The built-in CDC serial port (the
+    REPL and the link) stays as it is: only byte 8 of its configuration descriptor changes.
+    Returns the bMaxPower value sent, or 0 when this MicroPython has no
+    ``machine.USBDevice`` (before v1.23), which then asks for 250 mA."""
     m = _machine(machine)
     if not hasattr(m, "USBDevice"):
         return 0
