@@ -118,7 +118,7 @@ def _pico(gpios: dict[int, tuple[str, str, bool]]) -> Part:
     return Part(
         "U1",
         "Raspberry Pi Pico",
-        "Module:RaspberryPi_Pico_THT",
+        "Module:RaspberryPi_Pico_Common_THT",
         "Raspberry Pi Pico (RP2040), MicroPython firmware",
         pins,
         "controller",
@@ -200,7 +200,7 @@ def build(layout: Any) -> Circuit:
         _two(
             "R2",
             "43.2k 1%",
-            "Resistor_THT:R_Axial_DIN0207",
+            "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
             "TPS2553 ILIM: current limit 544-673 mA",
             "controller",
             "r_43k2",
@@ -210,7 +210,7 @@ def build(layout: Any) -> Circuit:
         _two(
             "R3",
             "10k",
-            "Resistor_THT:R_Axial_DIN0207",
+            "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
             "pull-up of the TPS2553 ~FAULT output (test point TP_FAULT)",
             "controller",
             "r_10k",
@@ -267,7 +267,14 @@ def build(layout: Any) -> Circuit:
         _two("C2", "100n", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm", "74AHCT125 decoupling", "controller", "c_100n")
     )
     c.add(
-        _two("R1", "330", "Resistor_THT:R_Axial_DIN0207", "LED data series resistor, at the first LED", "leds", "r_330")
+        _two(
+            "R1",
+            "330",
+            "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+            "LED data series resistor, at the first LED",
+            "leds",
+            "r_330",
+        )
     )
 
     gnd = [
@@ -336,7 +343,7 @@ def build(layout: Any) -> Circuit:
             _two(
                 "R4",
                 "100",
-                "Resistor_THT:R_Axial_DIN0207",
+                "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
                 "SCK source termination, at the Pico",
                 "controller",
                 "r_100",
@@ -346,7 +353,7 @@ def build(layout: Any) -> Circuit:
             _two(
                 "R5",
                 "100",
-                "Resistor_THT:R_Axial_DIN0207",
+                "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
                 "latch source termination, at the Pico",
                 "controller",
                 "r_100",
@@ -402,7 +409,7 @@ def build(layout: Any) -> Circuit:
                     _two(
                         "SW_%s" % point,
                         "reed NO",
-                        "Sensor:Reed_Glass_14mm",
+                        "Resistor_THT:R_Axial_DIN0617_L17.0mm_D6.0mm_P20.32mm_Horizontal",
                         "reed switch under point %s" % point,
                         "sensors",
                         "reed",
@@ -420,7 +427,7 @@ def build(layout: Any) -> Circuit:
                 _two(
                     "SW_%s" % point,
                     "reed NO",
-                    "Sensor:Reed_Glass_14mm",
+                    "Resistor_THT:R_Axial_DIN0617_L17.0mm_D6.0mm_P20.32mm_Horizontal",
                     "reed switch under point %s" % point,
                     "sensors",
                     "reed",

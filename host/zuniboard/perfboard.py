@@ -40,6 +40,20 @@ def _dip(pads: dict[tuple[str, str], tuple[int, int]], ref: str, pins: int, x: i
         pads[(ref, str(pins - i))] = (x + span, y + i)
 
 
+# Controller board: where each two-pin part sits (pin 1 hole, pin 2 hole), chosen so that
+# most links are short and straight: U3 beside the Pico's VBUS pin, U2 beside GP22, the
+# terminations beside GP18/GP17.
+CONTROLLER_TWO_PIN = {
+    "C1": ((12, 6), (13, 6)),
+    "R2": ((17, 3), (21, 3)),
+    "R3": ((21, 5), (17, 5)),
+    "C3": ((18, 1), (19, 1)),
+    "C2": ((17, 9), (18, 9)),
+    "R4": ((11, 18), (15, 18)),
+    "R5": ((11, 20), (15, 20)),
+}
+
+
 def controller_plan(c: Circuit) -> Plan:
     pads: dict[tuple[str, str], tuple[int, int]] = {}
     outlines: list[tuple[str, int, int, int, int]] = []
@@ -50,26 +64,25 @@ def controller_plan(c: Circuit) -> Plan:
         if ("U1", str(41 - number)) in _pins(c, "U1"):
             pads[("U1", str(41 - number))] = (9, 1 + number)
     outlines.append(("U1 Pico (USB up)", 1, 1, 9, 21))
-    _dip(pads, "U3", 6, 14, 2, 3)
-    outlines.append(("U3 TPS2553 adapter", 13, 1, 5, 4))
-    _dip(pads, "U2", 14, 14, 8, 3)
-    outlines.append(("U2 74AHCT125", 13, 7, 5, 8))
-    y = 2
-    for ref in ("R2", "R3", "R4", "R5", "C1", "C2", "C3"):
+    _dip(pads, "U3", 6, 12, 2, 3)
+    outlines.append(("U3 TPS2553 adapter", 11, 1, 5, 4))
+    _dip(pads, "U2", 14, 12, 10, 3)
+    outlines.append(("U2 74AHCT125", 11, 9, 5, 8))
+    for ref, (one, two) in CONTROLLER_TWO_PIN.items():
         if ref not in c.parts:
             continue
-        span = 4 if ref.startswith("R") else 1
-        pads[(ref, "1")] = (21, y)
-        pads[(ref, "2")] = (21 + span, y)
-        outlines.append((ref, 20, y - 1, span + 2, 2))
-        y += 3
-    edge = _edge_nets(c, pads, 28)
-    return Plan("controller board", 30, 24, pads, outlines, edge)
+        pads[(ref, "1")] = one
+        pads[(ref, "2")] = two
+        x, y = min(one[0], two[0]), one[1]
+        outlines.append((ref, x - 1, y - 1, abs(two[0] - one[0]) + 2, 2))
+    edge = _edge_nets(c, pads, 25)
+    return Plan("controller board", 27, max(24, max(r for _, r in edge.values()) + 1), pads, outlines, edge)
 
 
 def strip_plan(c: Circuit, layout: Any) -> Plan:
-    """The first sensor strip: its 74HC165, pull-up network and capacitor at the Pico end,
-    then one switch pad pair at every point spacing (the switch's wires reach them)."""
+    """The first sensor strip: its 74HC165, pull-up network and capacitor, then a pad pair
+    for each of its eight switches (the switch's two wires end there; the strip sits in
+    the middle of its group, so no switch wire is longer than four point spacings)."""
     u = "U%d" % FIRST_HC165
     rn = "RN%d" % FIRST_HC165
     cap = "C%d" % FIRST_HC165
@@ -82,26 +95,24 @@ def strip_plan(c: Circuit, layout: Any) -> Plan:
     pads[(cap, "1")] = (11, 2)
     pads[(cap, "2")] = (11, 3)
     outlines.append((cap, 10, 1, 2, 3))
-    step = max(3, round(layout.mechanics["pitch_mm"] / GRID))
+    step = 3  # switch pad pairs 7.62 mm apart: the strip is 10 cm long, cut from any perfboard
     by_sensor = {layout.points[name][0]: name for name in layout.points}
     for bit in range(8):
         if bit not in by_sensor:
             continue
         ref = "SW_%s" % by_sensor[bit]
         x = 14 + bit * step
-        pads[(ref, "1")] = (x, 6)
-        pads[(ref, "2")] = (x, 8)
-        outlines.append((ref + " wires", x - 1, 5, 2, 4))
+        pads[(ref, "1")] = (x, 12)
+        pads[(ref, "2")] = (x, 13)
+        outlines.append((ref[3:], x - 1, 11, 2, 3))
     columns = 14 + 8 * step + 2
     edge = _edge_nets(c, pads, columns - 2)
-    return Plan(
-        "sensor strip (U%d; every group alike), %d holes between switches = %.1f mm" % (FIRST_HC165, step, step * GRID),
-        columns,
-        12,
-        pads,
-        outlines,
-        edge,
+    rows = max(14, max(r for _, r in edge.values()) + 1)
+    title = (
+        "sensor strip (U%d; every group alike): it sits among its 8 points; each switch's two wires end at its pads"
+        % (FIRST_HC165)
     )
+    return Plan(title, columns, rows, pads, outlines, edge)
 
 
 def _pins(c: Circuit, ref: str) -> set[tuple[str, str]]:
@@ -109,14 +120,17 @@ def _pins(c: Circuit, ref: str) -> set[tuple[str, str]]:
 
 
 def _edge_nets(c: Circuit, pads: dict[tuple[str, str], tuple[int, int]], x: int) -> dict[str, tuple[int, int]]:
-    """Nets with a pin on this board and another pin elsewhere get an edge pad."""
+    """Nets with a pin on this board and another pin elsewhere get an edge pad, on the
+    right edge, as near the row of the net's rightmost pad as a free row allows."""
     edge: dict[str, tuple[int, int]] = {}
-    y = 1
+    taken: set[int] = set()
     for net, nodes in c.nets.items():
-        here = [n for n in nodes if n in pads]
+        here = [pads[n] for n in nodes if n in pads]
         if here and len(here) < len(set(nodes)):
-            edge[net] = (x, y)
-            y += 1
+            want = max(here)[1]
+            row = min((r for r in range(1, 60) if r not in taken), key=lambda r: (abs(r - want), r))
+            taken.add(row)
+            edge[net] = (x, row)
     return edge
 
 
@@ -172,7 +186,17 @@ def _draw(page: Page, c: Circuit, plan: Plan, x0: float, y0: float) -> float:
         x, y = at(hole)
         page.rect(x - 1, y - 1, 2, 2, "#000", 0.2, "#9cf")
         page.text(x + 1.6, y + 0.6, 1.8, net, COLOURS.get(net, "#0645ad"), data_edge=net)
-    return y0 + (plan.rows + 1) * GRID
+    # The wiring list: every link in the order drawn, to tick off while soldering.
+    name = {hole: "%s.%s" % pad for pad, hole in plan.pads.items()}
+    name.update({hole: "edge %s" % net for net, hole in plan.edge.items()})
+    y = y0 + (plan.rows + 1) * GRID + 5
+    page.text(x0, y, 2.2, "Wiring list (copper side), net: pad - pad - ...")
+    lines = ["%s: %s" % (net, " - ".join(name[h] for h in path)) for net, path in net_wires(c, plan).items()]
+    per_column = (len(lines) + 2) // 3
+    for i, line in enumerate(lines):
+        column, row = divmod(i, per_column)
+        page.text(x0 + column * 95, y + 3.5 + row * 2.6, 1.7, line, COLOURS.get(line.split(":")[0], "#0645ad"))
+    return y + 3.5 + per_column * 2.6
 
 
 def pages(layout: Any, c: Circuit) -> list[Page]:
