@@ -352,3 +352,24 @@ def test_readme_states_the_generated_worst_cases() -> None:
     ):
         total = power.total_ma(layouts.load_layout(name))
         assert re.search(r"%s %.1f mA" % (re.escape(label), total), text.replace("\n", " ")), (name, total)
+
+
+def test_cost_estimate_is_computed_from_the_bom_rows(board: tuple[Any, circuit.Circuit]) -> None:
+    from zuniboard import hardware
+
+    layout, _ = board
+    folder = REPO / "hardware" / layout.name
+    rows = list(csv.DictReader(io.StringIO((folder / "bom.csv").read_text())))
+    other = hardware.other_bom_rows(layout)
+    text = (folder / "cost.md").read_text()
+    assert "| **electrical** | %d | **%.2f** |" % (len(rows), bom.cost_usd(rows)) in text
+    assert "| **total** | %d | **%.2f** |" % (len(rows) + len(other), bom.cost_usd(rows + other)) in text
+    by_hand = sum(float(r["qty"]) * float(r["unit_price_usd"]) for r in rows)
+    assert bom.cost_usd(rows) == pytest.approx(by_hand) and by_hand > 20
+
+
+def test_tuple_rows_of_another_module_join_the_bom() -> None:
+    row = ("mechanical", "MAG", "24", "Magnet", "6 x 3 mm", "disc", "", "", "", "", "0.10", "one per piece")
+    joined = bom.as_dicts([row])
+    assert joined[0]["qty"] == "24" and bom.cost_usd(joined) == pytest.approx(2.4)
+    assert bom.render(joined).splitlines()[1].startswith("mechanical,MAG,24,Magnet")

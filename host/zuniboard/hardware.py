@@ -7,7 +7,8 @@ For each layout ``hardware/layouts/<board>.json`` this writes ``hardware/<board>
   chain or diode matrix, reed switches, WS2812 chain with its capacitors, buttons);
 - ``schematic.svg`` and ``schematic.pdf``: the same circuit drawn on three sheets;
 - ``perfboard.svg``: the controller board and one sensor strip, 1:1;
-- ``bom.csv``: bill of materials with part numbers, sources and prices;
+- ``bom.csv``: bill of materials with part numbers, sources and prices; ``cost.md``: the
+  cost estimate computed from its rows (and the mechanical BOM's, where it exists);
 - ``power.md``: the power design (``zuniboard.power``);
 - ``wiring.svg``: the LED chain and the sensor chain drawn over the board;
 - ``template.svg`` and ``template.pdf``: a printable 1:1 drilling template (LED holes,
@@ -20,6 +21,8 @@ Output is deterministic (no dates), so a test can regenerate and compare bytes:
 
 from __future__ import annotations
 
+import importlib
+import importlib.util
 import itertools
 import math
 from dataclasses import dataclass
@@ -112,13 +115,28 @@ def kicad_net(layout: Any) -> str:
 
 
 def bom_rows(layout: Any) -> list[dict[str, str]]:
-    """Every BOM row: the electrical parts (zuniboard.bom), then other modules' rows."""
+    """The BOM's rows: the electrical parts (zuniboard.bom). Another module may append
+    its own rows here (dicts with ``bom.COLUMNS`` keys, or tuples via ``bom.as_dicts``)."""
     rows = bom.rows(layout, circuit.build(layout))
     return rows
 
 
 def bom_csv(layout: Any) -> str:
     return bom.render(bom_rows(layout))
+
+
+def other_bom_rows(layout: Any) -> list[dict[str, str]]:
+    """Rows of the mechanical BOM (``zuniboard.mechanics.bom_rows``, written to its own
+    file), when that module exists, for the cost estimate."""
+    if importlib.util.find_spec("zuniboard.mechanics") is None:
+        return []
+    mechanics = importlib.import_module("zuniboard.mechanics")
+    rows = getattr(mechanics, "bom_rows", None)
+    return bom.as_dicts(rows(layout)) if rows is not None else []
+
+
+def cost_md(layout: Any) -> str:
+    return bom.cost_md(layout, bom_rows(layout), other_bom_rows(layout))
 
 
 # -- drawings -----------------------------------------------------------------------
@@ -435,6 +453,7 @@ def derived_files(layout: Any) -> dict[str, bytes]:
         "netlist.txt": netlist_txt(layout).encode(),
         "netlist.net": kicad_net(layout).encode(),
         "bom.csv": bom_csv(layout).encode(),
+        "cost.md": cost_md(layout).encode(),
         "power.md": power_md(layout).encode(),
         "schematic.svg": schematic.svg(layout, circuit.build(layout)).encode(),
         "schematic.pdf": schematic.pdf(layout, circuit.build(layout)),

@@ -57,7 +57,9 @@ LED_RAIL_MAX_DROP_V = 0.25  # design rule: the rail loses at most 5 % of 5 V
 
 # Copper resistance per metre of one conductor (ASTM B258 / AWG table).
 AWG_OHMS_PER_M = {26: 0.1339, 24: 0.0842, 22: 0.0530, 20: 0.0333, 18: 0.0210}
-ROW_LINK_AWG = 24  # LED to LED within a row
+ROW_BUS_AWG = 22  # the row bus: +5V and GND along each row (mechanics.WIRE_AWG "led_trunk")
+TAP_AWG = 26  # each LED's own leads to its row bus (mechanics.WIRE_AWG "led_tap")
+TAP_M = 0.05  # at most 5 cm
 
 # Sensor chain timing.
 SPI_HZ_DEFAULT = 1000000
@@ -214,9 +216,10 @@ def led_rows(layout: Any) -> list[list[str]]:
 
 def rail(layout: Any) -> Rail:
     """The LED power trunk: a pair of wires from the controller (at LED 0) up the West
-    edge, feeding every row at its West end; within a row, LED to LED in 24 AWG. The drop
-    is the worst case: the whole budget drawn through the trunk to the farthest feed
-    point, and the most one row can draw concentrated at that row's far end."""
+    edge, feeding every row at its West end; along each row a 22 AWG bus pair, and each
+    LED's own leads (26 AWG, at most 5 cm) to it. The drop is the worst case: the whole
+    budget drawn through the trunk to the farthest feed point, the most one row can draw
+    concentrated at that row's far end, and one white LED's current in its leads."""
     pos = _positions_mm(layout)
     rows = led_rows(layout)
     leds = layout.leds
@@ -232,7 +235,8 @@ def rail(layout: Any) -> Rail:
         trunk_m = max(trunk_m, (abs(y - start[1]) + abs(west - start[0])) / 1000)
         longest = max(longest, (max(xs) - west) / 1000)
     row_ma = max(min(len(row) * per_led, budget) for row in rows)
-    row_drop = 2 * AWG_OHMS_PER_M[ROW_LINK_AWG] * longest * row_ma / 1000
+    tap = 2 * AWG_OHMS_PER_M[TAP_AWG] * TAP_M * per_led / 1000
+    row_drop = 2 * AWG_OHMS_PER_M[ROW_BUS_AWG] * longest * row_ma / 1000 + tap
     total = total_ma(layout)
     cable = CABLE_OHMS * total / 1000
     switch = SWITCH_OHMS * budget / 1000
@@ -361,7 +365,8 @@ def power_md(layout: Any) -> str:
         "",
         "The LED rail is not daisy-chained through every LED across the board. A trunk pair (+5V and",
         "its own GND return) runs from the controller up the West edge and feeds each row at its",
-        "West end; within a row, 24 AWG links run LED to LED. The LED ground returns only to the",
+        "West end; along each row runs a 22 AWG bus pair, and each LED has its own short leads",
+        "(26 AWG, at most 5 cm) to it. The LED ground returns only to the",
         "controller's star point (U3 GND / C3 -), never through the sensor strips' ground wire.",
         "",
         "| | |",
@@ -372,9 +377,10 @@ def power_md(layout: Any) -> str:
         % (r.trunk_awg, 1000 * AWG_OHMS_PER_M[r.trunk_awg]),
         "| trunk current (worst) | %.0f mA: the whole budget to the farthest feed |" % r.trunk_ma,
         "| trunk drop (+5V and GND) | %.3f V |" % r.trunk_drop_v,
-        "| longest row | %.2f m of %d AWG links (%.1f mOhm/m [awg]), at most %.0f mA |"
-        % (r.longest_row_m, ROW_LINK_AWG, 1000 * AWG_OHMS_PER_M[ROW_LINK_AWG], r.row_ma),
-        "| row drop (+5V and GND, current all at the far end) | %.3f V |" % r.row_drop_v,
+        "| longest row | %.2f m of %d AWG bus (%.1f mOhm/m [awg]), at most %.0f mA |"
+        % (r.longest_row_m, ROW_BUS_AWG, 1000 * AWG_OHMS_PER_M[ROW_BUS_AWG], r.row_ma),
+        "| row drop (+5V and GND, current all at the far end, plus 5 cm of %d AWG leads) | %.3f V |"
+        % (TAP_AWG, r.row_drop_v),
         "| **rail drop, controller to the farthest LED** | **%.3f V** (rule: at most %.2f V, 5%% of 5 V) |"
         % (r.rail_drop_v, LED_RAIL_MAX_DROP_V),
         "| USB cable, 1 m, 28 AWG pair, at %.0f mA | %.3f V |" % (total, r.cable_drop_v),

@@ -297,7 +297,7 @@ def _pages(layout: Any, c: Circuit) -> list[Page]:
             "100 nF (CLk) across VDD-VSS at every LED. R1 (330 Ohm) sits at LED0's DIN. "
             "Chain order = LED index (layout `points`).",
             "Power: +5V and GND reach each row at its West end from the trunk (power.md); "
-            "within a row, 24 AWG from LED to LED.",
+            "along the row a 22 AWG bus pair, each LED on 5 cm leads.",
             "Current: the firmware limits every frame to leds.budget_ma = %s mA (%d LEDs white at max_level %d/255)."
             % (layout.leds["budget_ma"], power.full_points(layout), layout.leds["max_level"]),
         ],
