@@ -440,17 +440,26 @@ def power_md(layout: Any) -> str:
         "",
         "## Measuring (a USB meter between the computer and the board)",
         "",
-        "1. `zuni board check`, step 'all dark': the meter shows the Pico, the logic and every idle LED:",
-        "   expect about %.0f mA (%.0f fixed + %d x %s idle). The difference from %.0f divided by %d is your `idle_ma`."
-        % (fixed + n * leds["idle_ma"], fixed, n, _f(leds["idle_ma"]), fixed, n),
-        "2. With the board dark, light ONE LED white at full level (255) from the REPL",
-        '   (`mpremote exec "import neopixel, machine; n = neopixel.NeoPixel(machine.Pin(%d), %d); '
-        'n[0] = (255, 255, 255); n.write()"`).' % (leds["pin"], n),
-        "   The rise over step 1, divided by 3, is your `ma_per_channel`. Repeat with LED 0 red only,",
-        "   green only, blue only: take the largest of the three readings (not divided).",
-        "3. Step 'all white' of `zuni board check`: the meter must stay at or under %.0f mA (this file's total)."
-        % total,
-        "4. Put your figures in the layout, run `zuni board generate`, and check `power.md` again.",
+        "The meter reads the whole board. Write the LEDs from the REPL (`mpremote exec` stops the",
+        "firmware; `mpremote reset` starts it again). Let `N = neopixel.NeoPixel(machine.Pin(%d), %d)`:"
+        % (leds["pin"], n),
+        "",
+        "1. **No LEDs**: unplug USB, pull U3's adapter out of its header (the LED rail stays off), plug",
+        '   in, `mpremote exec "pass"` (the firmware stops; the LED data pin stays low, so nothing feeds',
+        "   the unpowered 74AHCT125). Reading A: the Pico and the logic (%.0f mA budgeted above)." % fixed,
+        "2. **All dark**: unplug, U3 back in, plug in, and",
+        '   `mpremote exec "import neopixel, machine; N = neopixel.NeoPixel(machine.Pin(%d), %d);' % (leds["pin"], n),
+        '   N.fill((0, 0, 0)); N.write()"`. Reading B. Your `idle_ma` = (B - A) / %d (the layout has %s).'
+        % (n, _f(leds["idle_ma"])),
+        "3. **One LED at full**: the same with `N[0] = (255, 0, 0)`, then `(0, 255, 0)`, then `(0, 0, 255)`",
+        "   (after `N.fill((0, 0, 0))`). Readings R, G, B'. Your `ma_per_channel` = the largest of",
+        "   R - B, G - B, B' - B (the layout has %s). Repeat on two more LEDs; keep the largest."
+        % _f(leds["ma_per_channel"]),
+        "4. Put your figures in the layout, run `zuni board generate`: the budget check tells you the",
+        "   new highest `leds.budget_ma`.",
+        "5. **The limit at work**: `zuni board check` runs the LED test (every LED red, green, blue, then",
+        "   white); during white the meter must stay at or under %.0f mA (this file's total), and the" % total,
+        "   LEDs look dimmer than one LED alone: the limiter scaling the frame down.",
         "",
         "## Sources",
         "",
