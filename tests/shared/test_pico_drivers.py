@@ -783,14 +783,28 @@ class FakeUSBDevice:
             self._active = bool(value)
         return self._active
 
-    def config(self, desc_dev, desc_cfg):
-        self.calls.append(("config", bytes(desc_cfg)))
+    def config(self, desc_dev, desc_cfg, desc_strs):
+        self.calls.append(("config", bytes(desc_cfg), desc_strs))
         self.cfg = bytes(desc_cfg)
 
 
+class FakeMem32:
+    """machine.mem32: 32-bit words by address, 0 where nothing was written (power-on)."""
+
+    def __init__(self):
+        self.words = {}
+
+    def __getitem__(self, address):
+        return self.words.get(address, 0)
+
+    def __setitem__(self, address, value):
+        self.words[address] = value
+
+
 class FakeUSBMachine:
-    def __init__(self, usbd):
+    def __init__(self, usbd, mem32=None):
         self.usbd = usbd
+        self.mem32 = mem32 or FakeMem32()
 
     def USBDevice(self):  # noqa: N802 (machine's name)
         return self.usbd
@@ -807,15 +821,27 @@ def test_usb_config_descriptor_asks_for_the_layouts_current():
         pico.usb_config_descriptor(b"\x12\x01\x00\x02\xef\x02\x01@\x8a", 500)
 
 
-def test_request_usb_power_before_enumeration():
+def test_request_usb_power_after_power_on():
     usbd = FakeUSBDevice(active=False)
     eq(pico.request_usb_power(500, FakeUSBMachine(usbd)), 250)
     eq(usbd.builtin_driver is FakeBuiltinCDC, True, "the built-in CDC (REPL and link) stays")
-    eq(usbd.calls, [("config", bytes(pico.usb_config_descriptor(BUILTIN_CDC_CFG, 500))), ("active", True)])
+    want = bytes(pico.usb_config_descriptor(BUILTIN_CDC_CFG, 500))
+    eq(usbd.calls, [("config", want, None), ("active", True)])
 
 
-def test_request_usb_power_leaves_a_live_usb_alone():
-    # After a soft reset USB is up (mpremote holds the port): no re-enumeration.
+def test_request_usb_power_once_per_power_up():
+    # boot.py runs again after each soft reset; the scratch register survives it, so the
+    # second boot leaves USB alone (re-enumerating would drop mpremote's port each time).
+    mem = FakeMem32()
+    first = FakeUSBDevice(active=False)
+    eq(pico.request_usb_power(500, FakeUSBMachine(first, mem)), 250)
+    again = FakeUSBDevice(active=False)
+    eq(pico.request_usb_power(500, FakeUSBMachine(again, mem)), 0)
+    eq(again.calls, [])
+    eq(pico.request_usb_power(500, FakeUSBMachine(FakeUSBDevice(active=False))), 250, "power-on clears it")
+
+
+def test_request_usb_power_leaves_a_live_runtime_usb_alone():
     usbd = FakeUSBDevice(active=True)
     eq(pico.request_usb_power(500, FakeUSBMachine(usbd)), 0)
     eq(usbd.calls, [])

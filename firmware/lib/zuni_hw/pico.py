@@ -371,30 +371,44 @@ def usb_config_descriptor(builtin_cfg, usb_ma):
     return cfg
 
 
+# RP2040 watchdog SCRATCH3 (datasheet 4.7: the scratch registers keep their value through a
+# soft or watchdog reset; a power-on reset clears them). Marks "asked since power-up".
+_SCRATCH3 = 0x40058000 + 0x18
+_ASKED = 0x5A55B000
+
+
 def request_usb_power(usb_ma, machine=None):
-    """Ask the USB host for ``usb_ma`` (the board's worst case plus margin, from the
-    layout's ``power.usb_ma``) instead of MicroPython's default 250 mA.
+    """Ask the USB host for ``usb_ma`` (the layout's ``power.usb_ma``: the board's worst
+    case plus margin) instead of MicroPython's default 250 mA.
 
     Run from boot.py: on a cold boot the rp2 port enables USB only after boot.py
     (MicroPython commit 00ba6aa, "enable USB after boot.py completes"), so the host
     enumerates the board once, with this descriptor. The built-in CDC serial port (the
     REPL and the link) stays as it is: only byte 8 of its configuration descriptor changes.
-    Returns the bMaxPower value sent, or 0 when this MicroPython has no
-    ``machine.USBDevice`` (before v1.23), which then asks for 250 mA."""
+
+    Once per power-up: a soft reset (mpremote does one when it connects) clears the
+    runtime descriptor, so the board drops off USB once and comes back with MicroPython's
+    own; asking again then would drop mpremote's port on every soft reset. So the board
+    asks only after a power-on, and keeps the 250 mA figure after a reset until it is
+    unplugged (the host does not police the figure; a hub budgets with it).
+
+    Returns the bMaxPower value sent, or 0 when it did not ask: this MicroPython has no
+    ``machine.USBDevice`` (before v1.23), or it already asked since power-up."""
     m = _machine(machine)
     if not hasattr(m, "USBDevice"):
         return 0
+    if m.mem32[_SCRATCH3] == _ASKED:
+        return 0
     usbd = m.USBDevice()
     if usbd.active():
-        # A soft reset (mpremote) runs boot.py with USB up: re-enumerating would drop
-        # mpremote's serial port, so the board keeps the default figure until the next
-        # power-up. The host does not police the figure; only a hub budgets with it.
         return 0
     builtin = usbd.BUILTIN_CDC
     cfg = usb_config_descriptor(builtin.desc_cfg, usb_ma)
     usbd.builtin_driver = builtin
-    usbd.config(builtin.desc_dev, cfg)
+    # desc_strs None: the built-in strings (some versions require the argument).
+    usbd.config(builtin.desc_dev, cfg, None)
     usbd.active(True)
+    m.mem32[_SCRATCH3] = _ASKED
     return cfg[_B_MAX_POWER]
 
 
