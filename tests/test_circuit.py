@@ -373,3 +373,21 @@ def test_tuple_rows_of_another_module_join_the_bom() -> None:
     joined = bom.as_dicts([row])
     assert joined[0]["qty"] == "24" and bom.cost_usd(joined) == pytest.approx(2.4)
     assert bom.render(joined).splitlines()[1].startswith("mechanical,MAG,24,Magnet")
+
+
+def test_kicad_netlist_reads_back_with_kinparse() -> None:
+    """An independent KiCad netlist reader (kinparse, used by SKiDL) sees the same parts,
+    footprints and nets. One board only: kinparse takes seconds per 100 parts, and every
+    board's file comes from the same writer (our own reader checks all four above)."""
+    import warnings
+
+    import kinparse
+
+    layout = layouts.load_layout("board25")
+    c = circuit.build(layout)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # kinparse calls pyparsing's deprecated camelCase names
+        parsed = kinparse.parse_netlist((REPO / "hardware" / layout.name / "netlist.net").read_text())
+    assert {p.ref: p.footprint for p in parsed.parts} == {r: p.footprint.split(" ")[0] for r, p in c.parts.items()}
+    nets = {n.name: sorted((pin.ref, pin.num) for pin in n.pins) for n in parsed.nets}
+    assert nets == {name: sorted(nodes) for name, nodes in c.nets.items()}

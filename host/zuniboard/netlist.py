@@ -4,6 +4,7 @@ importable into pcbnew with File > Import > Netlist)."""
 
 from __future__ import annotations
 
+import uuid
 from typing import Any
 
 from zuniboard.circuit import Circuit
@@ -63,23 +64,27 @@ def kicad_net(layout: Any, c: Circuit) -> str:
         "    (source %s)" % _q("hardware/layouts/%s.json" % layout.name),
         "    (tool %s)" % _q("zuni board generate"),
         "    (sheet (number %s) (name %s) (tstamps %s)" % (_q("1"), _q("/"), _q("/")),
-        "      (title_block (title %s) (company %s) (rev %s))))" % (_q(layout.title), _q("zuniboard"), _q("1")),
+        "      (title_block (title %s) (company %s) (rev %s) (comment (number %s) (value %s)))))"
+        % (
+            _q(layout.title),
+            _q("zuniboard"),
+            _q("1"),
+            _q("1"),
+            _q("generated from hardware/layouts/%s.json" % layout.name),
+        ),
         "  (components",
     ]
     for ref in sorted(c.parts, key=_order_key):
         part = c.parts[ref]
+        # A stable timestamp per component (KiCad matches footprints to symbols by it).
+        stamp = str(uuid.uuid5(uuid.NAMESPACE_URL, "zuniboard/%s/%s" % (layout.name, ref)))
         out.append(
-            "    (comp (ref %s) (value %s) (footprint %s) (description %s) (libsource "
-            "(lib %s) (part %s) (description %s)))"
-            % (
-                _q(ref),
-                _q(part.value),
-                _q(part.footprint.split(" ")[0]),
-                _q(part.description),
-                _q("zuniboard"),
-                _q(part.bom),
-                _q(part.description),
-            )
+            "    (comp (ref %s) (value %s) (footprint %s) (description %s)"
+            % (_q(ref), _q(part.value), _q(part.footprint.split(" ")[0]), _q(part.description))
+        )
+        out.append(
+            "      (libsource (lib %s) (part %s) (description %s)) (sheetpath (names %s) (tstamps %s)) (tstamps %s))"
+            % (_q("zuniboard"), _q(part.bom), _q(part.description), _q("/"), _q("/"), _q(stamp))
         )
     out.append("  )")
     out.append("  (libparts")
