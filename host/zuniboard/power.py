@@ -262,15 +262,18 @@ class ClockLine:
 
 
 def clock_line(layout: Any) -> ClockLine | None:
-    """SCK and latch run from the Pico along the sensor chain (one strip per 74HC165, at
-    the first point of its group), through a source-series resistor at the Pico."""
+    """SCK and latch run from the Pico along the sensor chain (one strip per 74HC165, in
+    the middle of its group of points), through a source-series resistor at the Pico."""
     if layout.sensors["type"] != "hc165":
         return None
     pos = _positions_mm(layout)
     order = sorted(layout.points, key=lambda name: layout.points[name][0])
     chips = layout.sensor_count // 8
-    stops = [pos[order[8 * k]] for k in range(chips) if 8 * k < len(order)]
-    stops.append(pos[order[-1]])
+    stops = []
+    for k in range(chips):
+        group = [pos[p] for p in order[8 * k : 8 * k + 8]]
+        if group:
+            stops.append((sum(x for x, _ in group) / len(group), sum(y for _, y in group) / len(group)))
     length = sum(math.dist(a, b) for a, b in itertools.pairwise(stops)) / 1000
     length += layout.mechanics["pitch_mm"] / 1000  # Pico to the first strip
     load = length * WIRE_PF_PER_M + chips * 10.0
