@@ -233,7 +233,7 @@ def _pages(layout: Any, c: Circuit) -> list[Page]:
     )
     pages.append(p1)
     # -- sheet 2 -------------------------------------------------------------------------
-    p2 = Page("one sensor group")
+    p2 = Page("one sensor group" if hc165 else "one row of the diode matrix")
     by_sensor = {layout.points[name][0]: name for name in layout.points}
     if hc165:
         u = "U%d" % FIRST_HC165
