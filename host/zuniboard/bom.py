@@ -1,6 +1,7 @@
 """Bill of materials: the electrical parts come from the circuit (``circuit.build``), so
-the BOM holds exactly the netlist's components; a few rows (sockets, headers, boards to
-build on) are parts no netlist names. Other modules append their own rows (dicts with
+the BOM holds exactly the netlist's components; two rows (the load switch's adapter, the
+perfboard) are parts no netlist names. Sockets, headers and connectors are in the
+mechanical BOM (``bom-mechanical.csv``), once. Other modules append their own rows (dicts with
 the ``COLUMNS`` keys) before ``render``; the cost estimate is computed from the rows.
 
 Prices are single-unit catalogue prices in USD, rounded (2025-26), for the estimate
@@ -216,42 +217,6 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
 }
 
 # Parts that no netlist names (counts depend on the circuit).
-SOCKET_16 = (
-    "build",
-    "IC socket",
-    "16 pins",
-    "DIP-16, 7.62 mm",
-    "On Shore Technology",
-    "ED16DT",
-    "Digi-Key ED16DT-ND",
-    "",
-    0.25,
-    "one per 74HC165",
-)
-SOCKET_14 = (
-    "build",
-    "IC socket",
-    "14 pins",
-    "DIP-14, 7.62 mm",
-    "On Shore Technology",
-    "ED14DT",
-    "Digi-Key ED14DT-ND",
-    "",
-    0.25,
-    "for the 74AHCT125",
-)
-PICO_HEADER = (
-    "build",
-    "Female header",
-    "1 x 20, 2.54 mm",
-    "THT",
-    "Sullins",
-    "PPTC201LFBN-RC",
-    "Digi-Key S6104-ND",
-    "",
-    1.00,
-    "two per Pico: the Pico plugs in, unsoldered",
-)
 SOT_ADAPTER = (
     "build",
     "Adapter board",
@@ -264,7 +229,7 @@ SOT_ADAPTER = (
     0.60,
     "carries U3 on the controller board",
 )
-STRIPBOARD = (
+PERFBOARD = (
     "build",
     "Perfboard",
     "2.54 mm, one pad per hole",
@@ -275,18 +240,6 @@ STRIPBOARD = (
     "",
     3.00,
     "controller board and sensor strips: cut per perfboard.svg",
-)
-HEADER_MALE = (
-    "build",
-    "Pin header, male",
-    "1 x 40, 2.54 mm",
-    "THT",
-    "Amphenol ICC",
-    "68000-140HLF",
-    "",
-    "",
-    0.60,
-    "break into 6-pin strip-to-strip connectors (+3V3, GND, SCK, LATCH, SER-in, QH-out)",
 )
 
 
@@ -299,15 +252,12 @@ def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
     for key, entry in PARTS.items():
         if key in refs:
             out.append(_row(entry, refs[key], len(refs[key])))
+    # IC sockets, the Pico's header strips and the strip-to-strip connectors are rows of
+    # the mechanical BOM (zuniboard.mechanics.bom_rows, bom-mechanical.csv): listed once.
     chips = sum(1 for p in circuit.parts.values() if p.bom == "hc165")
-    if chips:
-        out.append(_row(SOCKET_16, [], chips))
-        out.append(_row(HEADER_MALE, [], max(1, (6 * chips * 2 + 39) // 40)))
-    out.append(_row(SOCKET_14, [], 1))
-    out.append(_row(PICO_HEADER, [], 2))
     out.append(_row(SOT_ADAPTER, [], 1))
     boards = 1 + (chips + 3) // 4  # the controller, then four 8-point strips per board
-    out.append(_row(STRIPBOARD, [], boards))
+    out.append(_row(PERFBOARD, [], boards))
     return out
 
 

@@ -90,8 +90,11 @@ class Circuit:
 
     def node(self, ref: str, number: str) -> str:
         """``U10.9(QH)``: a pin as the netlist writes it."""
-        pin = self.parts[ref].pin(number)
-        plain = pin.name == number or pin.name in ("1", "2", "+", "-", "A", "K")
+        part = self.parts[ref]
+        pin = part.pin(number)
+        # Resistors, capacitors and switches go by pin number alone; a diode's K/A and an
+        # electrolytic's +/- are named.
+        plain = pin.name == number or (len(part.pins) == 2 and pin.name in ("1", "2"))
         return "%s.%s" % (ref, number) if plain else "%s.%s(%s)" % (ref, number, pin.name)
 
 

@@ -789,12 +789,16 @@ class FakeUSBDevice:
 
 
 class FakeMem32:
-    """machine.mem32: 32-bit words by address, 0 where nothing was written (power-on)."""
+    """machine.mem32: 32-bit words by address, 0 where nothing was written (power-on:
+    every peripheral held in reset). Reading the USB controller while it is held in reset
+    is an error here (on the chip it is not a defined read)."""
 
     def __init__(self):
         self.words = {}
 
     def __getitem__(self, address):
+        if address == 0x50110040 and not self.words.get(0x4000C008, 0) & (1 << 24):
+            raise AssertionError("read the USB controller while it is held in reset")
         return self.words.get(address, 0)
 
     def __setitem__(self, address, value):
@@ -829,16 +833,27 @@ def test_request_usb_power_after_power_on():
     eq(usbd.calls, [("config", want, None), ("active", True)])
 
 
-def test_request_usb_power_once_per_power_up():
-    # boot.py runs again after each soft reset; the scratch register survives it, so the
-    # second boot leaves USB alone (re-enumerating would drop mpremote's port each time).
+RESET_DONE = 0x4000C008
+USB_MAIN_CTRL = 0x50110040
+
+
+def test_request_usb_power_not_after_a_soft_reset():
+    # After a soft reset the USB controller is out of reset and enabled: leave it alone
+    # (re-enumerating would drop mpremote's port on every soft reset).
     mem = FakeMem32()
-    first = FakeUSBDevice(active=False)
-    eq(pico.request_usb_power(500, FakeUSBMachine(first, mem)), 250)
-    again = FakeUSBDevice(active=False)
-    eq(pico.request_usb_power(500, FakeUSBMachine(again, mem)), 0)
-    eq(again.calls, [])
-    eq(pico.request_usb_power(500, FakeUSBMachine(FakeUSBDevice(active=False))), 250, "power-on clears it")
+    mem[RESET_DONE] = 0x01FFFFFF
+    mem[USB_MAIN_CTRL] = 1
+    usbd = FakeUSBDevice(active=False)
+    eq(pico.request_usb_power(500, FakeUSBMachine(usbd, mem)), 0)
+    eq(usbd.calls, [])
+    eq(pico.usb_running(mem), True)
+    # Out of reset but not enabled (MicroPython has not started USB yet): ask.
+    mem[USB_MAIN_CTRL] = 0
+    eq(pico.request_usb_power(500, FakeUSBMachine(FakeUSBDevice(active=False), mem)), 250)
+    # Held in reset (power-up, machine.reset()): MAIN_CTRL is not read at all.
+    mem = FakeMem32()
+    mem[RESET_DONE] = 0x00FFFFFF
+    eq(pico.usb_running(mem), False)
 
 
 def test_request_usb_power_leaves_a_live_runtime_usb_alone():

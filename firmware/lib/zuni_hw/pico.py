@@ -371,33 +371,42 @@ def usb_config_descriptor(builtin_cfg, usb_ma):
     return cfg
 
 
-# RP2040 watchdog SCRATCH3 (datasheet 4.7: the scratch registers keep their value through a
-# soft or watchdog reset; a power-on reset clears them). Marks "asked since power-up".
-_SCRATCH3 = 0x40058000 + 0x18
-_ASKED = 0x5A55B000
+# RP2040 registers (datasheet 2.14 Subsystem resets, 4.1 USB): RESETS.RESET_DONE bit 24 is
+# set once the USB controller is out of reset; USB MAIN_CTRL bit 0 is CONTROLLER_EN.
+_RESET_DONE = 0x4000C000 + 0x08
+_USBCTRL_BIT = 1 << 24
+_USB_MAIN_CTRL = 0x50110000 + 0x40
+
+
+def usb_running(mem32):
+    """True when the USB controller is already enabled: after a soft reset (MicroPython
+    keeps USB up across it); False after a power-up or a ``machine.reset()``, when boot.py
+    runs before MicroPython starts USB. The controller is read only once out of reset."""
+    if not mem32[_RESET_DONE] & _USBCTRL_BIT:
+        return False
+    return bool(mem32[_USB_MAIN_CTRL] & 1)
 
 
 def request_usb_power(usb_ma, machine=None):
     """Ask the USB host for ``usb_ma`` (the layout's ``power.usb_ma``: the board's worst
     case plus margin) instead of MicroPython's default 250 mA.
 
-    Run from boot.py: on a cold boot the rp2 port enables USB only after boot.py
-    (MicroPython commit 00ba6aa, "enable USB after boot.py completes"), so the host
-    enumerates the board once, with this descriptor. The built-in CDC serial port (the
+    Run from boot.py: on a power-up or a ``machine.reset()`` the rp2 port enables USB only
+    after boot.py (MicroPython commit 00ba6aa, "enable USB after boot.py completes"), so the
+    host enumerates the board once, with this descriptor. The built-in CDC serial port (the
     REPL and the link) stays as it is: only byte 8 of its configuration descriptor changes.
 
-    Once per power-up: a soft reset (mpremote does one when it connects) clears the
-    runtime descriptor, so the board drops off USB once and comes back with MicroPython's
-    own; asking again then would drop mpremote's port on every soft reset. So the board
-    asks only after a power-on, and keeps the 250 mA figure after a reset until it is
-    unplugged (the host does not police the figure; a hub budgets with it).
+    Not after a soft reset (USB already up; mpremote makes one when it connects): MicroPython
+    clears a runtime descriptor then, so the board drops off USB once and comes back with
+    its own 250 mA figure; asking again would drop mpremote's port on every soft reset. The
+    host does not police the figure; a hub budgets with it.
 
     Returns the bMaxPower value sent, or 0 when it did not ask: this MicroPython has no
-    ``machine.USBDevice`` (before v1.23), or it already asked since power-up."""
+    ``machine.USBDevice`` (before v1.23), or USB is already up."""
     m = _machine(machine)
     if not hasattr(m, "USBDevice"):
         return 0
-    if m.mem32[_SCRATCH3] == _ASKED:
+    if usb_running(m.mem32):
         return 0
     usbd = m.USBDevice()
     if usbd.active():
@@ -408,7 +417,6 @@ def request_usb_power(usb_ma, machine=None):
     # desc_strs None: the built-in strings (some versions require the argument).
     usbd.config(builtin.desc_dev, cfg, None)
     usbd.active(True)
-    m.mem32[_SCRATCH3] = _ASKED
     return cfg[_B_MAX_POWER]
 
 
