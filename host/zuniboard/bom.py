@@ -5,8 +5,9 @@ mechanical BOM (``bom-mechanical.csv``), once. Other modules append their own ro
 the ``COLUMNS`` keys) before ``render``; the cost estimate is computed from the rows.
 
 Prices are single-unit catalogue prices in USD, rounded (2025-26), for the estimate
-only. Supplier part numbers are written as the distributor shows them; check them and
-the stock before ordering.
+only. Supplier part numbers are written as the distributor shows them; those of the Pico,
+74HC165, 74AHCT125, TPS2553, 100 nF, 220 uF and WS2812B were compared with other public
+BOMs, the rest follow the distributor's pattern: check them and the stock before ordering.
 """
 
 from __future__ import annotations
@@ -64,7 +65,7 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         "Texas Instruments",
         "SN74AHCT125N",
         "Mouser 595-SN74AHCT125N",
-        "",
+        "Digi-Key 296-4655-5-ND",
         0.70,
         "5 V supply, TTL inputs: 3.3 V data reads high",
     ),
@@ -76,7 +77,7 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         "Texas Instruments",
         "SN74HC165N",
         "Mouser 595-SN74HC165N",
-        "",
+        "Digi-Key 296-8251-5-ND",
         0.70,
         "at 3.3 V; CLK_INH to GND; one per sensor strip",
     ),
@@ -186,7 +187,7 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         "KEMET",
         "C320C104K5R5TA",
         "Mouser 80-C320C104K5R",
-        "Digi-Key 399-4151-ND",
+        "Digi-Key 399-4264-ND",
         0.25,
         "decoupling: one per chip, one at the switch input, one at every LED (across VDD-VSS, leads short)",
     ),
@@ -199,7 +200,7 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         "EEU-FR1A221",
         "Mouser 667-EEU-FR1A221",
         "",
-        0.35,
+        0.48,
         "LED rail bulk after the load switch, at LED 0; mind the polarity",
     ),
     "button": (
