@@ -22,7 +22,7 @@ SRC = {
     "just under 1 mA per dark LED",
     "ws2812b": "Worldsemi WS2812B datasheet: VIH >= 0.7 VDD; electrical characteristics at VDD 4.5-5.5 V; blue and "
     "green die forward voltage 3.0-3.4 V",
-    "pico": "Raspberry Pi Pico datasheet, 'Power consumption': about 25 mA busy at 125 MHz",
+    "pico": "Raspberry Pi Pico datasheet, 'Power consumption' section: typical active currents of about 20-25 mA",
     "hc165": "TI SN74HC165 datasheet: ICC 80 uA max (static, 85 C); input capacitance 10 pF max; "
     "input transition time 500 ns max at VCC 4.5 V (1000 ns at 2 V)",
     "ahct125": "TI SN74AHCT125 datasheet: ICC 40 uA max plus delta-ICC 1.35 mA max for one input at VCC - 2.1 V",
@@ -40,7 +40,7 @@ SRC = {
 # -- figures ----------------------------------------------------------------------------
 
 PICO_MA = 50.0  # twice the Pico datasheet's busy figure: flash writes of the journal, USB traffic
-PICO_SRC = "50 mA: twice the datasheet's 25 mA busy figure, for flash writes and USB [pico]"
+PICO_SRC = "50 mA: about twice the datasheet's typical active current, for flash writes and USB [pico]; step 1 below measures it"
 HC165_MA = 0.2  # ICC 80 uA + clocking (Cpd x VCC x f and the SCK wire, averaged)
 AHCT125_MA = 1.5  # ICC 0.04 + delta-ICC 1.35 mA (one input held at 3.3 V)
 TPS2553_MA = 0.2  # allowance for the switch's own supply current
