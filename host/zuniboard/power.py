@@ -40,7 +40,10 @@ SRC = {
 # -- figures ----------------------------------------------------------------------------
 
 PICO_MA = 50.0  # twice the Pico datasheet's busy figure: flash writes of the journal, USB traffic
-PICO_SRC = "50 mA: about twice the datasheet's typical active current, for flash writes and USB [pico]; step 1 below measures it"
+PICO_SRC = (
+    "50 mA: about twice the datasheet's typical active current, for flash writes and USB [pico];"
+    " step 1 below measures it"
+)
 HC165_MA = 0.2  # ICC 80 uA + clocking (Cpd x VCC x f and the SCK wire, averaged)
 AHCT125_MA = 1.5  # ICC 0.04 + delta-ICC 1.35 mA (one input held at 3.3 V)
 TPS2553_MA = 0.2  # allowance for the switch's own supply current
