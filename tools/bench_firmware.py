@@ -14,7 +14,10 @@ change to the committed move and its LED frame. It checks the targets: every gam
 The scripted games are random legal games (seeded, so the same every run) played to
 their natural end by the rules engine on the PC; on the board each move is made the
 plain way (origin lifted, landing covered, captured pieces lifted, one gesture per
-debounce), with OK for a chain that could go on.
+debounce), with OK for a chain that could go on. Before every ``--hint-every``-th move
+the player presses HINT and waits for the board's own hint (zuni_board.hint): the scan
+cycles while the board thinks are reported apart (``hint_*``), with their RP2040
+estimate, and the heap figures include the hints.
 """
 
 from __future__ import annotations
@@ -38,6 +41,13 @@ import zuni  # noqa: E402
 BIN = Path(sys.executable).parent
 HEAP_LIMIT_KIB = 128
 SCAN_LIMIT_US = 1000
+# The board's hint: at most this long on an RP2040 (issue 17), estimated from the unix
+# port with the runner's CHIP_FACTOR (legal_moves() 160-190 x slower, MICROPYTHON-NOTES).
+HINT_LIMIT_MS = 1500
+# The app shows its hint at the latest this long after HINT (zuni_board.app.HINT_THINK_MS),
+# cutting a search the chip is too slow to finish: the estimate counts such hints.
+HINT_THINK_MS = 1400
+HINT_EVERY = 4
 
 # RP2040 at 125 MHz running MicroPython against this PC's unix port. MICROPYTHON-NOTES
 # says "tens of times"; pystone-like loops of small-int arithmetic, bytearray indexing
@@ -61,10 +71,12 @@ MODULES = (
     "zuni/ruleset.py",
     "zuni/line.py",
     "zuni/awith.py",
+    "zuni/evaluate.py",
     "zuni_board/__init__.py",
     "zuni_board/layout.py",
     "zuni_board/infer.py",
     "zuni_board/leds.py",
+    "zuni_board/hint.py",
     "zuni_board/journal.py",
     "zuni_board/app.py",
     "zuni_board/scan.py",
@@ -130,7 +142,46 @@ def smallest_heap(lib: Path, spec_path: Path, low: int = 8, high: int = 1024) ->
     return high
 
 
-def bench(games: list[tuple[str, str]], bisect: bool, seed: int, repeat: int = 3) -> list[dict[str, Any]]:
+def hint_figures(runs: list[dict[str, Any]]) -> dict[str, int]:
+    """The hints' worst scan cycle and longest RP2040 time from the runs' per-cycle times:
+    cycle by cycle the best of the runs (the same search each run; the machine preempts a
+    run now and then), then the worst cycle, and each hint's cycles as the chip would
+    take them (runner's CHIP_FACTOR and CHIP_LOOP_US)."""
+    factor, loop_us = runs[0]["chip_factor"], runs[0]["chip_loop_us"]
+    times = [min(column) for column in zip(*(r.pop("hint_times") for r in runs), strict=True)]
+    lens = runs[0]["hint_lens"]
+    for r in runs:
+        r.pop("hint_lens")
+    scan_us = runs[0]["scan_ms"] * 1000
+    chip = []
+    cut = 0
+    slices: list[int] = []
+    paints: list[int] = []
+    i = 0
+    for n in lens:
+        slices += times[i : i + n - 1]
+        paints.append(times[i + n - 1])
+        # The last cycle paints the hint; the ones before think, until the app's cap.
+        cycles = [max(scan_us, t * factor + loop_us) for t in times[i : i + n]]
+        thinking = sum(cycles[:-1])
+        if thinking > HINT_THINK_MS * 1000:
+            cut += 1
+            thinking = HINT_THINK_MS * 1000 + scan_us
+        chip.append(thinking + cycles[-1])
+        i += n
+    return {
+        "hint_cut_on_chip": cut,
+        "hint_worst_cycle_us": max(slices),
+        "hint_p99_cycle_us": sorted(slices)[len(slices) * 99 // 100],
+        "hint_worst_paint_us": max(paints),
+        "hint_worst_chip_ms": max(chip) // 1000,
+        "hint_mean_chip_ms": sum(chip) // len(chip) // 1000,
+    }
+
+
+def bench(
+    games: list[tuple[str, str]], bisect: bool, seed: int, repeat: int = 3, hint_every: int = HINT_EVERY
+) -> list[dict[str, Any]]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -147,6 +198,7 @@ def bench(games: list[tuple[str, str]], bisect: bool, seed: int, repeat: int = 3
                 "ruleset": ruleset,
                 "moves": str(moves_path),
                 "journal": str(journal),
+                "hint_every": hint_every,
             }
             spec_path = tmp / "spec.json"
             timing_path = tmp / "timing.json"
@@ -163,6 +215,8 @@ def bench(games: list[tuple[str, str]], bisect: bool, seed: int, repeat: int = 3
             data = dict(runs[0])  # type: ignore[arg-type]
             for key in ("mean_us", "worst_us", "worst_commit_us", "worst_latency_ms", "p50_us", "p99_us", "p999_us"):
                 data[key] = min(r[key] for r in runs)  # type: ignore[index]
+            if "hint_times" in data:
+                data.update(hint_figures(runs))  # type: ignore[arg-type]
             row.update(data)
             row["run_s"] = round(time.monotonic() - started, 2)
             if bisect:
@@ -183,6 +237,11 @@ def check(rows: list[dict[str, Any]]) -> list[str]:
         heap = row.get("min_heap_kib")
         if heap is not None and heap > HEAP_LIMIT_KIB:
             problems.append("%s: needs %d KiB heap (limit %d)" % (row["ruleset"], heap, HEAP_LIMIT_KIB))
+        if row.get("hint_worst_chip_ms", 0) > HINT_LIMIT_MS:
+            problems.append(
+                "%s: a hint takes %d ms on an RP2040 (estimate; limit %d)"
+                % (row["ruleset"], row["hint_worst_chip_ms"], HINT_LIMIT_MS)
+            )
         if row["board"] == "board168" and row["mean_us"] >= SCAN_LIMIT_US:
             problems.append("%s: %d us per scan cycle (limit %d)" % (row["ruleset"], row["mean_us"], SCAN_LIMIT_US))
     return problems
@@ -194,9 +253,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="*", help="rulesets to run (default: all)")
     parser.add_argument("--no-bisect", action="store_true", help="skip the heap bisection")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--hint-every", type=int, default=HINT_EVERY, help="press HINT before every N-th move (0: never)"
+    )
     args = parser.parse_args(argv)
     games = [g for g in GAMES if not args.games or g[0] in args.games]
-    rows = bench(games, not args.no_bisect, args.seed)
+    rows = bench(games, not args.no_bisect, args.seed, hint_every=args.hint_every)
     problems = check(rows)
     if args.json:
         print(json.dumps({"rp2040_factor": RP2040_FACTOR, "games": rows, "problems": problems}, indent=2))
@@ -270,6 +332,62 @@ def main(argv: list[str] | None = None) -> int:
                     row["peak_alloc"] / 1024,
                 )
             )
+        print()
+        print("the board's own hint (HINT before every %d-th move; scan cycles while it thinks):" % args.hint_every)
+        print(
+            "%-24s %5s %10s %9s %8s %9s %14s %13s %14s %4s"
+            % (
+                "ruleset",
+                "hints",
+                "mean_nodes",
+                "max_nodes",
+                "max_work",
+                "min_depth",
+                "worst_slice_us",
+                "p99_slice_us",
+                "rp2040_hint",
+                "cut",
+            )
+        )
+        for row in rows:
+            if "hints" not in row:
+                continue
+            print(
+                "%-24s %5d %10d %9d %8d %9d %14d %13d %5d-%4d ms %4d"
+                % (
+                    row["ruleset"],
+                    row["hints"],
+                    row["hint_mean_nodes"],
+                    row["hint_worst_nodes"],
+                    row["hint_worst_work"],
+                    row["hint_min_depth"],
+                    row["hint_worst_cycle_us"],
+                    row.get("hint_p99_cycle_us", 0),
+                    row.get("hint_mean_chip_ms", 0),
+                    row["hint_worst_chip_ms"],
+                    row.get("hint_cut_on_chip", 0),
+                )
+            )
+        print(
+            "worst_slice_us: the longest scan cycle (debounce + app step with one search slice + frame)"
+            " while thinking, unix port (the cycle that then shows the hint: at most %d us);"
+            % max([r.get("hint_worst_paint_us", 0) for r in rows])
+        )
+        print(
+            "on an RP2040 x160-190 (MICROPYTHON-NOTES' legal_moves() ratio): %.1f-%.1f ms at worst."
+            % (
+                max([r.get("hint_worst_cycle_us", 0) for r in rows]) * 160 / 1000,
+                max([r.get("hint_worst_cycle_us", 0) for r in rows]) * 190 / 1000,
+            )
+        )
+        print(
+            "rp2040_hint: mean-longest hint, each scan cycle counted as max(scan_ms, unix time x 190 + 3.1 ms"
+            " of the chip's own loop); slice times cycle by cycle the best of the runs;"
+        )
+        print(
+            "cut: hints the chip would end at the app's %d ms cap (HINT_THINK_MS) with the best move found by then."
+            % HINT_THINK_MS
+        )
         print(
             "RP2040 estimate: unix-port times x %d (a 125 MHz Cortex-M0+ against one x86-64 core;"
             " MICROPYTHON-NOTES: 'tens of times')." % RP2040_FACTOR

@@ -3,8 +3,11 @@ board application, scan by scan, and prints one JSON line of measurements.
 
 Imported (as .mpy) by ``micropython -c "import bench_firmware_runner as r; r.main(SPEC)"``
 where SPEC is the path of a JSON file: ``{"layout": path, "ruleset": text,
-"moves": path of a text file with one move per line, "journal": dir}``. Moves are read
-one at a time, so the script costs the heap no more than the board's own loop would.
+"moves": path of a text file with one move per line, "journal": dir, "hint_every": N}``.
+Moves are read one at a time, so the script costs the heap no more than the board's own
+loop would. With ``hint_every`` the player presses HINT before every N-th move and waits
+until the board shows its own hint (zuni_board.hint, a slice per scan cycle): the scan
+cycles while it thinks are measured apart.
 The clock is simulated (10 ms per scan), the processing time of each scan is measured
 with ``time.ticks_us``.
 """
@@ -16,6 +19,12 @@ import time
 gc.collect()
 _BASE = gc.mem_alloc()
 _MEM = {}
+# RP2040 against this unix port: legal_moves() is 160-190 times slower there
+# (MICROPYTHON-NOTES, measured 2026-12-01); the main loop is busy 2.4-3.1 ms per iteration
+# on average there. A hint's time on the chip: each scan cycle while it thinks takes
+# max(scan_ms, its unix time x CHIP_FACTOR + CHIP_LOOP_US).
+CHIP_FACTOR = 190
+CHIP_LOOP_US = 3100
 
 
 def _mark(label):
@@ -126,6 +135,22 @@ class Bench:
         self.peak = 0
         self.frames = 0
         self.ok_next = False
+        self.hint_every = spec.get("hint_every", 0)
+        self.thinking = False
+        self.hints = 0
+        self.hint_cycles = 0
+        self.hint_worst_us = 0
+        self.hint_chip_us = 0  # estimated chip time of the current hint
+        self.hint_worst_chip_us = 0
+        self.hint_nodes = 0
+        self.hint_worst_nodes = 0
+        self.hint_worst_work = 0
+        self.hint_depth_min = 99
+        # Timing runs: every thinking cycle's time and each hint's cycle count, so that
+        # tools/bench_firmware.py can take, cycle by cycle, the best of its runs (the
+        # search is deterministic; a shared machine preempts a run now and then).
+        self.hint_times = None
+        self.hint_lens = None  # type: list | None
         # Histogram of scan times in 10 us buckets (timing runs only: it costs 8 KB,
         # which would distort the heap bisection).
         self.hist = None
@@ -133,6 +158,8 @@ class Bench:
             from array import array
 
             self.hist = array("I", bytes(4 * 2001))
+            self.hint_times = array("H")
+            self.hint_lens = []
 
     def cycle(self, buttons=0):
         app = self.app
@@ -144,6 +171,16 @@ class Bench:
             app.frame(self.now)
             self.frames += 1
         dt = time.ticks_diff(time.ticks_us(), t0)
+        if self.thinking:
+            # Apart from the play figures: the board thinks only after HINT.
+            self.hint_cycles += 1
+            if dt > self.hint_worst_us:
+                self.hint_worst_us = dt
+            self.hint_chip_us += max(self.scan_ms * 1000, dt * CHIP_FACTOR + CHIP_LOOP_US)
+            if self.hint_times is not None:
+                self.hint_times.append(min(dt, 65535))
+            self.now += self.scan_ms
+            return
         self.cycles += 1
         self.total_us += dt
         if dt > self.worst_us:
@@ -177,8 +214,40 @@ class Bench:
         if self.app.phase != 1:
             raise RuntimeError("setup did not start play")
 
+    def hint(self):
+        """Press HINT and let the board think until it shows its own hint."""
+        app = self.app
+        pos = app.pos
+        if app.phase != 1 or pos is None or len(pos.foot) < 2:
+            return
+        self.cycle(4)
+        search = app._search
+        if search is None:
+            raise RuntimeError("HINT started no search")
+        self.thinking = True
+        self.hint_chip_us = 0
+        first = self.hint_cycles
+        while app._search is not None:
+            self.cycle()
+            if self.hint_chip_us > 60000000:
+                raise RuntimeError("the hint did not end")
+        self.thinking = False
+        if self.hint_lens is not None:
+            self.hint_lens.append(self.hint_cycles - first)
+        if app.hint is None or app.hint.move != search.best:
+            raise RuntimeError("the board did not show its hint")
+        self.hints += 1
+        self.hint_nodes += search.nodes
+        self.hint_worst_nodes = max(self.hint_worst_nodes, search.nodes)
+        self.hint_worst_work = max(self.hint_worst_work, search.work)
+        self.hint_depth_min = min(self.hint_depth_min, search.depth)
+        self.hint_worst_chip_us = max(self.hint_worst_chip_us, self.hint_chip_us)
+        del search
+
     def play(self, index, text):
         app = self.app
+        if self.hint_every and index % self.hint_every == 0 and len(app.game.move_stack) == index:
+            self.hint()
         if len(app.game.move_stack) > index:
             return  # a forced pass, committed by the app with the move before it
         before = app.commits
@@ -250,6 +319,21 @@ def main(spec_path):
         "phase": bench.app.phase,
         "mem": _MEM,
     }
+    if bench.hints:
+        out["hints"] = bench.hints
+        out["hint_cycles"] = bench.hint_cycles
+        out["hint_worst_cycle_us"] = bench.hint_worst_us
+        out["hint_mean_nodes"] = bench.hint_nodes // bench.hints
+        out["hint_worst_nodes"] = bench.hint_worst_nodes
+        out["hint_worst_work"] = bench.hint_worst_work
+        out["hint_min_depth"] = bench.hint_depth_min
+        out["hint_worst_chip_ms"] = bench.hint_worst_chip_us // 1000
+        if bench.hint_times is not None:
+            out["hint_times"] = list(bench.hint_times)
+            out["hint_lens"] = bench.hint_lens
+            out["scan_ms"] = bench.scan_ms
+            out["chip_factor"] = CHIP_FACTOR
+            out["chip_loop_us"] = CHIP_LOOP_US
     hist = bench.hist
     if hist is not None:
         for name, q in (("p50_us", 0.5), ("p99_us", 0.99), ("p999_us", 0.999)):

@@ -25,6 +25,7 @@ standalone; ``attach(link)`` connects one later. The app calls only ``send_move`
 import zuni
 from micropython import const
 from zuni.core import SIDE_NAMES, piece_side, side_from_name
+from zuni_board import hint as H
 from zuni_board import leds as L
 from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
 
@@ -68,6 +69,16 @@ NOTICE_MS = const(1500)
 LEDWALK_STEP_MS = const(250)
 LEDWALK_MIN_MS = const(20)
 LEDWALK_MAX_MS = const(5000)
+# The board's own hint (zuni_board.hint): work per scan cycle, in legal_moves() calls
+# (about 2.5-5.4 ms each on an RP2040, MICROPYTHON-NOTES), so that the scan loop keeps
+# its period while the board thinks; and how long a connected host has to send its
+# own hint before the board shows its own.
+HINT_SLICE = const(1)
+HOST_HINT_MS = const(1000)
+# The hint is shown at the latest this long after HINT (BOARD.md: within 1.5 s), with
+# the best move the search has by then, on however slow a chip; the search's own work
+# limit (hint.MAX_WORK) ends it sooner on an RP2040 (tools/bench_firmware.py).
+HINT_THINK_MS = const(1400)
 
 
 class BoardApp:
@@ -114,6 +125,9 @@ class BoardApp:
         self.host = None  # type: ignore  # footprint of the host's move to carry out
         self.hint = None  # type: ignore
         self._hint_i = -1
+        self._search = None  # type: H.HintSearch | None  # the board's own hint, thinking
+        self._search_at = 0
+        self._search_host = False
         self._pending = None  # type: ignore  # finished move waiting to be committed
         self._due = 0
         self._due_what = _DUE_NONE
@@ -215,11 +229,15 @@ class BoardApp:
         self.host = None
         self.hint = None
         self._hint_i = -1
+        self._search = None
         self._pending = None
         self._due_what = _DUE_NONE
         self._error_shown = False
         self._prev_occ = None
         self.last_error = ""
+        # The evaluation's tables, built now (a game starts in setup) rather than in
+        # the middle of a hint: on the 168-square board they take longer than a scan.
+        H.prepare(self.game)
 
     # -- phases ---------------------------------------------------------------------
     def _enter_setup(self, now):
@@ -283,6 +301,8 @@ class BoardApp:
             self._fire(now)
         if self._overlay_kind != _OV_NONE and ticks_diff(now, self._overlay_until) >= 0:
             self._overlay_next(now)
+        if self._search is not None and stable is None and not buttons:
+            self._think(now)
 
     def frame_dirty(self, now):
         if self._overlay_kind != _OV_NONE:
@@ -296,6 +316,7 @@ class BoardApp:
         return self.renderer.frame(now)
 
     def _sensed(self, now, stable):
+        self._search = None  # any change: the player acts, the hint is not wanted now
         mine = self.stable
         touched = self.touched
         changes = None  # type: list[str] | None
@@ -464,6 +485,7 @@ class BoardApp:
         self.host = None
         self.hint = None
         self._hint_i = -1
+        self._search = None
         self.result = None
         # Points that differ from the new position were touched for the next move.
         touched = self.touched
@@ -551,12 +573,47 @@ class BoardApp:
             self._send_state()
 
     def _hint_button(self, now):
-        """HINT: show the next legal move (cycling), and ask the host for its own."""
-        if self.phase != PLAY or self.pos is None or not self.pos.foot:
+        """HINT: the board starts thinking of its own hint (shown at once if no host
+        is connected, else if the host sends none within HOST_HINT_MS); HINT while a
+        hint is shown shows the next legal move (cycling). The host has been told of
+        the press (``_buttons``) and may answer with its own hint."""
+        pos = self.pos
+        if self.phase != PLAY or pos is None or not pos.foot or self.host is not None:
             return
-        foot = self.pos.foot
+        if self._search is not None:
+            return  # already thinking
+        if self.hint is None:
+            self._search = H.HintSearch(self.game, pos.moves)
+            self._search_at = now
+            link = self.link
+            self._search_host = link is not None and hasattr(link, "host_present") and link.host_present(now)
+            return
+        foot = pos.foot
         self._hint_i = (self._hint_i + 1) % len(foot)
         self.hint = foot[self._hint_i]
+        self._evaluate(now)
+
+    def _think(self, now):
+        """One slice of the board's own hint per scan; the hint is shown in the scan
+        after the search ends, unless a connected host still has time to send its own."""
+        search = self._search
+        pos = self.pos
+        if search is None or pos is None:
+            return
+        if not search.done:
+            if ticks_diff(now, self._search_at) < HINT_THINK_MS:
+                search.step(HINT_SLICE)
+                return
+            search.stop()
+        if self._search_host and ticks_diff(now, self._search_at) < HOST_HINT_MS:
+            return
+        self._search = None
+        foot = pos.find(search.best) if search.best is not None else None
+        if foot is None:
+            return
+        self.hint = foot
+        self._hint_i = pos.foot.index(foot)
+        self._send_event("hint", foot.move.text())
         self._evaluate(now)
 
     # -- host commands (zuni_link.session calls these) -------------------------------
@@ -576,9 +633,11 @@ class BoardApp:
             pos = self._require_play("hostmove " + arg)
             self.host = pos.find(self.game.parse_move(arg))
             self.hint = None
+            self._search = None
             self._evaluate(now)
         elif name == "hint":
             pos = self._require_play("hint " + arg)
+            self._search = None  # the host's hint (or its clearing) wins over the board's
             if arg:
                 self.hint = pos.find(self.game.parse_move(arg))
             else:

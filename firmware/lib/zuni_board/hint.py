@@ -1,0 +1,274 @@
+"""The board's own hint: a small alpha-beta search, done a bounded slice per scan cycle.
+
+``HintSearch(game)`` searches ``game``'s position for the team to move;
+``step(budget)`` does one slice of the search and returns True once it has finished
+(``best`` is then its move, ``score`` the score for the mover's team, ``depth`` the
+deepest depth completed, ``nodes`` and ``work`` what it cost). A node is one call of
+``game.legal_moves()`` (cost 1) or of the evaluation (cost ``eval_cost``: it walks the
+board): the two things that take time on the chip (MICROPYTHON-NOTES: ``legal_moves()``
+2.5-5.4 ms per position on an RP2040). A slice takes nodes while their cost fits
+``budget``, and at least one, so a slice is bounded on the chip as on the PC; the whole
+search stops once ``max_work`` is spent (then ``best`` is the best move of the deepest
+depth done, or a move that beat it in the unfinished one).
+
+The search works on the game it is given, not on a copy (a copy of a 168-square game
+costs kilobytes of the board's heap): between slices the game is always back in its
+own position, since the line of moves the search stands on is taken back at the end of
+each slice and played again at the start of the next. The board app drops the search
+on any change (a lift, a new game, a take-back); ``step`` also stops by itself if the
+game moved on meanwhile.
+
+Search: iterative deepening from depth 1 to ``max_depth``, alpha-beta on team value
+(four-player Awithlaknakwe does not alternate teams: a score is negated only where the
+team to move changes), captures first, the previous depth's best move first, and at the
+horizon a quiescence search of captures (the side to move may stand pat on the
+evaluation unless every move captures), so that the hint never stops in the middle of
+an exchange. The evaluation is the one the host's search uses,
+``zuni.evaluate.evaluate`` (score for the team to move).
+"""
+
+from micropython import const
+from zuni.evaluate import evaluate
+
+# Scores: the evaluation is in hundredths of a piece; a win is far above any of them.
+INF = const(1 << 29)
+WIN = const(1 << 24)
+WIN_BOUND = const((1 << 24) - 1000)
+# Quiescence plies at most (optional chains can branch).
+MAX_QPLY = const(4)
+# Defaults: a search of this size takes about 1.5 s on an RP2040 (tools/bench_hint.py).
+MAX_DEPTH = const(3)
+MAX_WORK = const(100)
+
+
+class _Stop(Exception):
+    """``max_work`` is spent: the search ends with what it has."""
+
+
+def _order(moves):
+    """Captures first, the biggest first; equal moves keep the engine's order (so the
+    search is the same under MicroPython, whose sort is not stable, and CPython)."""
+    most = 0
+    for move in moves:
+        n = len(move.captures)
+        if n > most:
+            most = n
+    if not most:
+        return moves
+    ordered = []
+    for n in range(most, -1, -1):
+        for move in moves:
+            if len(move.captures) == n:
+                ordered.append(move)
+    return ordered
+
+
+class HintSearch:
+    def __init__(self, game, moves=None, max_depth=MAX_DEPTH, max_work=MAX_WORK):
+        # ``moves``: the position's legal moves if the caller has them (the app's
+        # Position does), which saves one node.
+        self.game = game
+        self.root_len = len(game.move_stack)
+        self.max_depth = max_depth
+        self.max_work = max_work
+        self.nodes = 0
+        self.work = 0
+        self.slices = 0
+        self.best = None  # type: ignore
+        self.score = 0
+        self.depth = 0
+        self.done = False
+        self._line = []  # type: list  # the moves the search has pushed, in order
+        self._spent = 0
+        self._budget = 0
+        # Cost of a node in units of one legal_moves() call (measured on the unix port,
+        # tools/bench_hint.py): the line games' evaluation costs about as much; the
+        # Awithlaknakwe evaluation walks the board once per side.
+        self.eval_cost = 1 if game.ruleset.game_id != "awithlaknakwe" else 2 * len(game.sides) - 1
+        self._gen = self._run(moves)
+
+    def step(self, budget):
+        """Search at most ``budget`` nodes (at least one); True once finished."""
+        if self.done:
+            return True
+        game = self.game
+        if len(game.move_stack) != self.root_len:
+            self._finish()  # the game moved on: whatever the caller asked, this is stale
+            self.best = None
+            return True
+        line = self._line
+        for move in line:
+            game.push(move)
+        self._spent = 0
+        self._budget = budget
+        self.slices += 1
+        try:
+            next(self._gen)
+        except StopIteration:
+            self._finish()
+        except _Stop:
+            self._finish()
+        for _ in range(len(line)):
+            game.pop()
+        if self.done:
+            line.clear()
+        return self.done
+
+    def stop(self):
+        """End the search now (the caller's time is up): ``best`` is what it has."""
+        if not self.done:
+            self._finish()
+
+    def _finish(self):
+        self.done = True
+        self._gen = None
+
+    # -- the search (generators: each ``yield`` ends a slice) ---------------------------
+    def _run(self, moves):
+        game = self.game
+        if moves is None:
+            while not self._room(1):
+                yield
+            moves = game.legal_moves()
+        moves = list(_order(moves))
+        if not moves:
+            return
+        self.best = moves[0]
+        if len(moves) == 1:
+            return  # one legal move (a forced capture, a pass): nothing to weigh
+        team = game.team_of(game.turn)
+        line = self._line
+        for depth in range(1, self.max_depth + 1):
+            alpha = -INF
+            best = moves[0]
+            for i in range(len(moves)):
+                move = moves[i]
+                game.push(move)
+                line.append(move)
+                if game.team_of(game.turn) == team:
+                    score = yield from self._search(depth - 1, alpha, INF)
+                else:
+                    score = -(yield from self._search(depth - 1, -INF, -alpha))
+                game.pop()
+                line.pop()
+                if score > alpha:
+                    alpha = score
+                    best = move
+                    if i > 0:
+                        # Better than this depth's first move (the last depth's best):
+                        # worth keeping even if this depth does not finish.
+                        self.best = move
+                        self.score = score
+            self.best = best
+            self.score = alpha
+            self.depth = depth
+            moves.remove(best)
+            moves.insert(0, best)
+            if alpha >= WIN_BOUND or alpha <= -WIN_BOUND:
+                return  # a forced result: a deeper search cannot change it
+
+    def _room(self, cost):
+        """Count a node of ``cost`` if this slice has room for it; False: yield first.
+
+        A slice takes nodes while their cost fits its budget, and always at least one."""
+        if self.work + cost > self.max_work:
+            raise _Stop()
+        spent = self._spent
+        if spent and spent + cost > self._budget:
+            return False
+        self._spent = spent + cost
+        self.work += cost
+        self.nodes += 1
+        return True
+
+    def _terminal(self):
+        outcome = self.game.outcome()
+        winner = outcome.winner if outcome is not None else None
+        if winner is None:
+            return 0
+        game = self.game
+        ply = len(self._line)
+        if winner == game.team_of(game.turn):
+            return WIN - ply
+        return ply - WIN
+
+    def _search(self, depth, alpha, beta):
+        if depth <= 0:
+            score = yield from self._quiesce(alpha, beta, 0)
+            return score
+        game = self.game
+        while not self._room(1):
+            yield
+        moves = game.legal_moves()
+        if not moves:
+            return self._terminal()
+        moves = _order(moves)
+        if len(moves) == 1:
+            depth += 1  # a forced reply costs no depth
+        team = game.team_of(game.turn)
+        line = self._line
+        best = -INF
+        for move in moves:
+            game.push(move)
+            line.append(move)
+            if game.team_of(game.turn) == team:
+                score = yield from self._search(depth - 1, alpha, beta)
+            else:
+                score = -(yield from self._search(depth - 1, -beta, -alpha))
+            game.pop()
+            line.pop()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+    def _quiesce(self, alpha, beta, qply):
+        """Captures only, until the position is quiet."""
+        game = self.game
+        while not self._room(1):
+            yield
+        moves = game.legal_moves()
+        if not moves:
+            return self._terminal()
+        captures = [m for m in moves if m.captures]
+        if len(captures) < len(moves) or qply >= MAX_QPLY:
+            # The mover may decline the captures: the evaluation is a floor.
+            while not self._room(self.eval_cost):
+                yield
+            best = evaluate(game)
+            if not captures or best >= beta or qply >= MAX_QPLY:
+                return best
+            if best > alpha:
+                alpha = best
+        else:
+            best = -INF
+        moves = None  # the quiet moves are not needed below: free them
+        captures = _order(captures)
+        team = game.team_of(game.turn)
+        line = self._line
+        for move in captures:
+            game.push(move)
+            line.append(move)
+            if game.team_of(game.turn) == team:
+                score = yield from self._quiesce(alpha, beta, qply + 1)
+            else:
+                score = -(yield from self._quiesce(-beta, -alpha, qply + 1))
+            game.pop()
+            line.pop()
+            if score > best:
+                best = score
+                if score > alpha:
+                    alpha = score
+                    if alpha >= beta:
+                        break
+        return best
+
+
+def prepare(game):
+    """Build the evaluation's tables for ``game`` now: they are built on its first use,
+    which takes longer than a scan cycle (the Awithlaknakwe distance tables: about 1.5
+    ms per side on the unix port, some 250 ms on an RP2040; the line adjacency rows)."""
+    evaluate(game)
