@@ -72,7 +72,7 @@ def build_app(layout, ruleset, journal_dir, board_id=""):
     from zuni_board.app import BoardApp
 
     app = BoardApp(layout, ruleset, journal_dir, None, board_id)
-    return app, app.sensor_of, app._led_of
+    return app, app.sensor_of, app.led_of
 
 
 def attach_link(app, port):
@@ -123,7 +123,7 @@ class Loop:
             try:
                 if ticks_diff(now, next_scan) >= 0:
                     stable = debouncer.step(now, sensors.read())
-                    app.step(now, stable, buttons.read())
+                    app.step(now, stable, buttons.read(), debouncer.in_motion())
                     if stable is not None and control is not None:
                         control.stable_changed(stable)
                     next_scan = ticks_add(next_scan, scan_ms)

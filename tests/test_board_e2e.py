@@ -334,3 +334,33 @@ def test_power_cut_then_the_game_resumes_from_the_journal() -> None:
         board.wait_link("move", " 3 ")
     finally:
         board.close()
+
+
+KOLOWIS_CHAIN = ["s4-m5", "n5xm5-s4", "m6-n5", "m4-m5", "s6-m6", "s4xs5-s6", "m6xm5-m4", "m3xm4-m5", "s7xs6-s5"]
+
+
+@pytest.mark.parametrize("then", ["ok", "lift"])
+def test_chain_stopped_150ms_before_ok_or_the_opponents_lift(then: str) -> None:
+    # North's chain n7xm7-s6 could go on; the player ends it by lifting the last captured
+    # piece and, 150 ms later, pressing OK (or South lifts a piece). Presses and sensor
+    # changes are one stream: that OK or lift comes after the capture's removal and acts
+    # on the position it made. It used to be lost (OK) or merged into a mistake (lift),
+    # and the chain was committed only after the 2 s settle time.
+    board = Board(LAYOUTS / "board25.json", "kolowis size=short")
+    try:
+        _play(board, "kolowis size=short", KOLOWIS_CHAIN)
+        board.gesture(["n7"], ["s6"])
+        board.vb.lift("m7")
+        board.occupied -= {"m7"}
+        time.sleep(0.15)  # the hand's own pace: OK 150 ms after the last change
+        pressed = time.monotonic()
+        if then == "ok":
+            board.press("ok")
+        else:
+            board.vb.lift("s2")
+            board.occupied -= {"s2"}
+        board.wait_link("move", " 9 n7xm7-s6 ", timeout=5)
+        assert time.monotonic() - pressed < 1.5, "committed by the settle time, not by the %s" % then
+        board.vb.wait_stable(board.occupied, 10)
+    finally:
+        board.close()

@@ -52,51 +52,7 @@ def _imports():
     _mark("app_code")
 
 
-try:
-    from zuni_board.scan import Debouncer  # PLATFORM's debouncer, once it exists
-except ImportError:
-    Debouncer = None  # type: ignore
-
-
-class _Debouncer:
-    """Stand-in with scan.Debouncer's contract (used only while scan.py is missing): a
-    point changes after ``scans`` equal readings; the position is reported once it has
-    not changed for ``stable_ms``."""
-
-    def __init__(self, n, sensor_of, scans, stable_ms):
-        self.n = n
-        self.sensor_of = sensor_of
-        self.scans = scans
-        self.stable_ms = stable_ms
-        self.count = bytearray(n)
-        self.now = bytearray(n)
-        self.stable = bytearray(n)
-        self.changed_at = 0
-        self.dirty = False
-
-    def step(self, now_ms, raw):
-        sensor_of = self.sensor_of
-        cur = self.now
-        count = self.count
-        for i in range(self.n):
-            v = raw[sensor_of[i]]
-            if v != cur[i]:
-                c = count[i] + 1
-                if c >= self.scans:
-                    cur[i] = v
-                    count[i] = 0
-                    self.changed_at = now_ms
-                    self.dirty = True
-                else:
-                    count[i] = c
-            elif count[i]:
-                count[i] = 0
-        if self.dirty and time.ticks_diff(now_ms, self.changed_at) >= self.stable_ms:
-            self.dirty = False
-            if cur != self.stable:
-                self.stable[:] = cur
-                return self.stable
-        return None
+from zuni_board.scan import Debouncer  # noqa: E402
 
 
 class Bench:
@@ -115,16 +71,13 @@ class Bench:
         _mark("app")
         geometry = self.app.game.geometry
         self.names = geometry.names
-        self.sensor_of, self.led_of = self.app.sensor_of, self.app._led_of
+        self.sensor_of, self.led_of = self.app.sensor_of, self.app.led_of
         timing = layout.timing
         self.scan_ms = timing["scan_ms"]
         self.stable_ms = timing["stable_ms"]
         n = len(self.names)
         self.raw = bytearray(layout.sensor_count)
-        if Debouncer is not None:
-            self.deb = Debouncer(n, self.sensor_of, timing["debounce_scans"], self.stable_ms)
-        else:
-            self.deb = _Debouncer(n, self.sensor_of, timing["debounce_scans"], self.stable_ms)
+        self.deb = Debouncer(n, self.sensor_of, timing["debounce_scans"], self.stable_ms)
         self.now = 0
         self.cycles = 0
         self.total_us = 0
@@ -166,7 +119,7 @@ class Bench:
         before = app.commits
         t0 = time.ticks_us()
         stable = self.deb.step(self.now, self.raw)
-        app.step(self.now, stable, buttons)
+        app.step(self.now, stable, buttons, self.deb.in_motion())
         if app.frame_dirty(self.now):
             app.frame(self.now)
             self.frames += 1

@@ -8,6 +8,7 @@ import zuni
 from check import eq, raises
 from zuni_board.app import HINT_THINK_MS, HOST_HINT_MS, OVER, PLAY, SETUP
 from zuni_board.hint import HintSearch
+from zuni_board.scan import Debouncer
 
 MOSONA_END = [
     "s3xm4-m5",
@@ -27,6 +28,53 @@ KOLOWIS_CHAIN = ["s4-m5", "n5xm5-s4", "m6-n5", "m4-m5", "s6-m6", "s4xs5-s6", "m6
 
 def _lit(t, name):
     return t.app.renderer.get(t.p(name))
+
+
+class Scanned:
+    """The table under real scanning, as firmware/main.py's loop runs it: the sensors
+    through a ``Debouncer`` every ``scan_ms`` (default timings unless the table has
+    others), presses as the button driver reports them, the LED frame after each step.
+    ``commit_times`` and ``frame_times`` record when moves were sent and frames drawn."""
+
+    def __init__(self, t):
+        self.t = t
+        timing = t.layout.timing
+        self.scan_ms = timing["scan_ms"]
+        app = t.app
+        self.deb = Debouncer(t.n, app.sensor_of, timing["debounce_scans"], timing["stable_ms"])
+        self.raw = bytearray(t.occ)  # sensor index = point index in test layouts
+        self.commit_times = []
+        self.frame_times = []
+        self.run(400)  # the debouncer's first report: the board as the app already saw it
+
+    def set(self, word):
+        """``"-s3"`` lifts, ``"+m5"`` places (on the raw sensors, from the next scan)."""
+        self.raw[self.t.p(word[1:])] = 1 if word[0] == "+" else 0
+
+    def run(self, ms, press_at=-1, buttons=1):
+        """Scan for ``ms``; ``press_at``: ms into the run at which the press is reported."""
+        t = self.t
+        app = t.app
+        end = t.now + ms
+        start = t.now
+        while t.now < end:
+            t.now += self.scan_ms
+            pressed = buttons if press_at >= 0 and t.now - start >= press_at else 0
+            if pressed:
+                press_at = -1
+            moves = len(t.link.moves)
+            app.step(t.now, self.deb.step(t.now, self.raw), pressed, self.deb.in_motion())
+            if len(t.link.moves) != moves:
+                self.commit_times.append(t.now)
+            if app.frame_dirty(t.now):
+                app.frame(t.now)
+                self.frame_times.append(t.now)
+
+    def gesture(self, *words):
+        """Each word a gesture, then 300 ms of stillness (a person's pace)."""
+        for w in words:
+            self.set(w)
+            self.run(300)
 
 
 def _resumed(ruleset, texts, link=None):
@@ -88,6 +136,81 @@ def test_move_committed_within_commit_ms_of_the_last_change():
         t.wait(10, 10)
     assert t.now - last_change <= 500, t.now - last_change
     eq(t.link.moves, [(0, "s3xm4-m5")])
+
+
+def test_finished_move_and_its_frame_within_200ms_of_the_last_change():
+    # BOARD.md: a finished move that cannot be extended is committed, with its LED frame,
+    # at most 200 ms after the last change (it was commit_ms = 500 after it).
+    t = Table("mosona")
+    t.setup()
+    sc = Scanned(t)
+    sc.gesture("-s3", "+m5")
+    sc.set("-m4")
+    last_change = t.now + sc.scan_ms  # the next scan sees it
+    sc.run(400)
+    eq(t.link.texts(), ["s3xm4-m5"])
+    latency = sc.commit_times[0] - last_change
+    assert latency <= 200, latency
+    assert sc.commit_times[0] in sc.frame_times, "the new picture is drawn in the committing scan"
+
+
+def test_quick_commit_makes_no_false_commit_from_slides_touches_or_corrections():
+    t = Table("kolowis size=short")
+    t.setup()
+    sc = Scanned(t)
+    # Touched and put back, quickly and slowly: nothing happens.
+    sc.set("-s4")
+    sc.run(100)
+    sc.set("+s4")
+    sc.run(400)
+    sc.gesture("-s4", "+s4")
+    # The wrong piece put on m5 for a moment, taken back: s5-m5 is never committed.
+    sc.set("-s5")
+    sc.run(200)
+    sc.set("+m5")
+    sc.run(120)
+    sc.set("-m5")
+    sc.run(60)
+    sc.set("+s5")
+    sc.run(400)
+    eq(t.link.moves, [], "touches and a corrected placement commit nothing")
+    # A piece slid across s5's point on its way (60 ms over it) is never seen there.
+    sc.set("-m6")
+    sc.run(80)
+    sc.set("+m5")
+    sc.run(400)
+    eq(t.link.texts(), ["m6-m5"])
+
+
+def test_ok_150ms_after_the_last_capture_lifted_ends_the_chain():
+    # A chain stopped early: the last captured piece is taken off and OK comes 150 ms
+    # later (or sooner: it waits for the position it followed). It was ignored.
+    for press_at in (150, 60):
+        t = _resumed("kolowis size=short", KOLOWIS_CHAIN)
+        sc = Scanned(t)
+        sc.gesture("-n7", "+s6")
+        sc.set("-m7")
+        sc.run(400, press_at=press_at + sc.scan_ms)
+        eq(t.link.texts(), ["n7xm7-s6"], "OK %d ms after the change" % press_at)
+        remove_dir(t.dir)
+
+
+def test_opponent_lift_150ms_after_the_last_removal_commits_the_chain():
+    # The opponent lifts a piece 150 ms after the chain's last capture was removed: two
+    # positions in order (the chain stopped, then South's lift), not one mistake.
+    t = _resumed("kolowis size=short", KOLOWIS_CHAIN)
+    sc = Scanned(t)
+    sc.gesture("-n7", "+s6")
+    sc.set("-m7")
+    sc.run(150)
+    sc.set("-s2")
+    sc.run(1500)
+    eq(t.link.texts(), ["n7xm7-s6"])
+    # (s2 itself may not move: after error_ms that is said, and only that.)
+    errors = [e for e in t.link.events if e[0] in ("error", "wrong")]
+    eq(errors, [("error", "s2 may not move")], "no mistake in the merged position")
+    eq(t.app.result.gone, [t.p("s2")], "South's lift belongs to South's turn")
+    remove_dir(t.dir)
 
 
 def test_every_lifting_order_commits_the_same_move():

@@ -28,19 +28,8 @@ from zuni.core import SIDE_NAMES, piece_side, side_from_name
 from zuni_board import hint as H
 from zuni_board import leds as L
 from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
-
-try:
-    from time import ticks_add, ticks_diff
-except ImportError:  # CPython: the Pico's tick arithmetic (30-bit wrap)
-    _PERIOD = const(1 << 30)
-
-    def ticks_diff(a, b):  # type: ignore
-        d = (a - b) & (_PERIOD - 1)
-        return d - _PERIOD if d >= _PERIOD // 2 else d
-
-    def ticks_add(a, b):  # type: ignore
-        return (a + b) & (_PERIOD - 1)
-
+from zuni_board.overlay import Overlays
+from zuni_board.ticks import ticks_add, ticks_diff
 
 FIRMWARE_VERSION = "0.1.0"
 
@@ -59,16 +48,12 @@ _DUE_NONE = const(0)
 _DUE_COMMIT = const(1)
 _DUE_ERROR = const(2)
 
-# Overlays on top of the game picture.
-_OV_NONE = const(0)
-_OV_LEDTEST = const(1)
-_OV_NOTICE = const(2)
-_OV_LEDWALK = const(3)
-NOTICE_MS = const(1500)
-# LED walk: one LED at a time in chain order; the host may ask for another pace.
-LEDWALK_STEP_MS = const(250)
-LEDWALK_MIN_MS = const(20)
-LEDWALK_MAX_MS = const(5000)
+# A press waits at most this long for the change before it to settle.
+HOLD_MS = const(1000)
+
+# Ends of a game that are not a board position (the host said so): BACK undoes them.
+_DECLARED = ("resign", "agreed-draw", "agreed-count")
+
 # The board's own hint (zuni_board.hint): work per scan cycle, in legal_moves() calls
 # (about 2.5-5.4 ms each on an RP2040, MICROPYTHON-NOTES), so that the scan loop keeps
 # its period while the board thinks; and how long a connected host has to send its
@@ -109,14 +94,7 @@ class BoardApp:
         self.n = n
         self.stable = bytearray(n)
         self.touched = bytearray(n)
-        self._led_of = None  # type: list | None  # LED index per point, once the geometry is known
-        self._walk = None  # type: list | None  # points in LED (chain) order during a walk
-        self._walk_ms = LEDWALK_STEP_MS
         self.renderer = L.Renderer(n)
-        self.overlay = L.Renderer(n)
-        self._overlay_kind = _OV_NONE
-        self._overlay_until = 0
-        self._overlay_step = 0
         self.game_id = ""
         self.phase = SETUP
         self.target = bytearray(n)
@@ -131,12 +109,14 @@ class BoardApp:
         self._pending = None  # type: ignore  # finished move waiting to be committed
         self._due = 0
         self._due_what = _DUE_NONE
-        self._error_shown = False
+        self.error_shown = False
         self._prev_occ = None  # type: bytearray | None
         self._start_occ = bytearray(n)
         self.last_error = ""
         self.commits = 0
         self._now = 0
+        self._held = 0  # presses waiting for the change before them to be stable
+        self._held_since = 0
         if ruleset_text is None:
             ruleset_text = layout.rulesets[0]
         game = zuni.new_game(ruleset_text)  # a bad ruleset fails here, not later
@@ -146,10 +126,11 @@ class BoardApp:
             self._refuse(game)
         try:
             # Kept here so that main.py need not build them again (168 points: a few KB).
-            self.sensor_of, self._led_of = layout.maps(game.geometry)
+            self.sensor_of, self.led_of = layout.maps(game.geometry)
         except ValueError:
             self._refuse(game)
         self.names = names
+        self.overlays = Overlays(n, names, self.led_of, self._send_event)
         self.game = game
         if not self._resume(0):
             self._new_game(ruleset_text, 0, game)
@@ -232,7 +213,7 @@ class BoardApp:
         self._search = None
         self._pending = None
         self._due_what = _DUE_NONE
-        self._error_shown = False
+        self.error_shown = False
         self._prev_occ = None
         self.last_error = ""
         # The evaluation's tables, built now (a game starts in setup) rather than in
@@ -289,31 +270,46 @@ class BoardApp:
         return self.game.team_of(piece_side(code))
 
     # -- the scan step --------------------------------------------------------------
-    def step(self, now, stable=None, buttons=0):
+    def step(self, now, stable=None, buttons=0, moving=False):
         """One scan: ``stable`` is the debounced occupancy per point when it changed,
-        else None; ``buttons`` the pressed edges (OK=1, BACK=2, HINT=4)."""
+        else None; ``buttons`` the pressed edges (OK=1, BACK=2, HINT=4); ``moving``: the
+        debouncer has seen a change that is not yet stable (``Debouncer.in_motion()``).
+
+        Sensor changes and presses are one ordered stream: a press made after a change
+        acts on the position that change makes, so while one is being debounced the press
+        waits for it (at most HOLD_MS, so a board that never settles still has buttons)."""
         self._now = now
         if stable is not None:
             self._sensed(now, stable)
-        if buttons:
-            self._buttons(now, buttons)
+        if buttons or self._held:
+            if moving and (not self._held or ticks_diff(now, self._held_since) < HOLD_MS):
+                if not self._held:
+                    self._held_since = now
+                self._held |= buttons
+            else:
+                buttons |= self._held
+                self._held = 0
+                self._buttons(now, buttons)
         if self._due_what != _DUE_NONE and ticks_diff(now, self._due) >= 0:
             self._fire(now)
-        if self._overlay_kind != _OV_NONE and ticks_diff(now, self._overlay_until) >= 0:
-            self._overlay_next(now)
+        if self.overlays.step(now):
+            self.renderer.invalidate()  # the game picture must be drawn again
         if self._search is not None and stable is None and not buttons:
-            self._think(now)
+            if moving:
+                self._search = None  # a hand on the board: the hint is not wanted now
+            else:
+                self._think(now)
+
+    def _picture(self):
+        overlays = self.overlays
+        return overlays.renderer if overlays.active() else self.renderer
 
     def frame_dirty(self, now):
-        if self._overlay_kind != _OV_NONE:
-            return self.overlay.dirty(now)
-        return self.renderer.dirty(now)
+        return self._picture().dirty(now)
 
     def frame(self, now):
         """bytearray, 3 bytes (r, g, b) per point, at full scale (the driver caps it)."""
-        if self._overlay_kind != _OV_NONE:
-            return self.overlay.frame(now)
-        return self.renderer.frame(now)
+        return self._picture().frame(now)
 
     def _sensed(self, now, stable):
         self._search = None  # any change: the player acts, the hint is not wanted now
@@ -331,8 +327,8 @@ class BoardApp:
                     changes.append(("+" if v else "-") + self.game.geometry.names[i])
         if changes:
             self._send_event("raw", " ".join(changes))
-        if self._overlay_kind == _OV_NOTICE:
-            self._overlay_next(now)  # the player acts: show the game again at once
+        if self.overlays.player_acted(now):
+            self.renderer.invalidate()  # the player acts: show the game again at once
         phase = self.phase
         if phase == PLAY:
             self._evaluate(now)
@@ -395,7 +391,7 @@ class BoardApp:
         self.result = r
         self._pending = None
         self._due_what = _DUE_NONE
-        self._error_shown = False
+        self.error_shown = False
         host = self.host
         team = self.game.team_of(self.game.turn)
         if host is not None:
@@ -505,9 +501,7 @@ class BoardApp:
         """A forced pass needs no action: commit it and show it for a moment."""
         game = self.game
         team = game.team_of(game.turn)
-        L.paint_pass(self.overlay, game.board, self._team_of_code, team)
-        self._overlay_kind = _OV_NOTICE
-        self._overlay_until = ticks_add(now, NOTICE_MS)
+        self.overlays.notice(now, L.paint_pass, game.board, self._team_of_code, team)
         pos = self.pos
         if pos is None or pos.pass_move is None:
             pos = Position(game)
@@ -519,7 +513,7 @@ class BoardApp:
         pos = self.pos
         if r is None or pos is None:
             return
-        self._error_shown = True
+        self.error_shown = True
         names = self.game.geometry.names
         missing = " ".join([names[p] for p in r.gone])
         extra = " ".join([names[p] for p in r.added])
@@ -544,7 +538,8 @@ class BoardApp:
 
     def _takeback(self, now):
         game = self.game
-        if self.phase == OVER and game._declared is not None:
+        outcome = game.outcome() if self.phase == OVER else None
+        if outcome is not None and outcome.termination in _DECLARED:
             game.clear_agreement()
             if self.journal is not None:
                 self.journal.end("clear", "")
@@ -645,12 +640,9 @@ class BoardApp:
             self._evaluate(now)
         elif name == "ledtest":
             if arg:
-                self._start_walk(now, arg)
-                return
-            self._overlay_kind = _OV_LEDTEST
-            self._overlay_step = 0
-            L.paint_ledtest(self.overlay, 0)
-            self._overlay_until = ticks_add(now, L.LEDTEST_STEP_MS)
+                self.overlays.walk(now, arg)
+            else:
+                self.overlays.ledtest(now)
         elif name == "raw":
             if arg not in ("on", "off"):
                 raise ValueError("raw takes on or off, not %r" % (arg,))
@@ -698,64 +690,6 @@ class BoardApp:
         if self.phase == OVER or self.game.is_game_over():
             raise ValueError("%s: the game is already over" % (what,))
 
-    def _start_walk(self, now, arg):
-        """``ledtest walk [MS]``: light the LEDs one at a time in CHAIN order (LED index,
-        not point order), MS each (default LEDWALK_STEP_MS), telling the host each step
-        (event ``ledwalk <LED index> <point>``) so a maker sees where the chain breaks:
-        ``ledwalk start <count> <ms>``, ``ledwalk 0 s1``, ..., ``ledwalk end <count>``."""
-        words = arg.split()
-        ms = LEDWALK_STEP_MS
-        if words[0] != "walk" or len(words) > 2:
-            raise ValueError("ledtest takes nothing (colours) or walk [MS] (one LED at a time), not %r" % (arg,))
-        if len(words) == 2:
-            w = words[1]
-            if not w.isdigit() or not LEDWALK_MIN_MS <= int(w) <= LEDWALK_MAX_MS:
-                raise ValueError(
-                    "ledtest walk: step %r is not a number of ms %d..%d" % (w, LEDWALK_MIN_MS, LEDWALK_MAX_MS)
-                )
-            ms = int(w)
-        led_of = self._led_of
-        if led_of is None:
-            return
-        order = list(range(self.n))
-        order.sort(key=lambda p: led_of[p])
-        self._walk = order
-        self._walk_ms = ms
-        self._overlay_kind = _OV_LEDWALK
-        self._overlay_step = 0
-        self._send_event("ledwalk", "start %d %d" % (len(order), ms))
-        self._walk_step(now)
-
-    def _walk_step(self, now):
-        walk = self._walk
-        if walk is None:
-            return
-        p = walk[self._overlay_step]
-        r = self.overlay
-        r.begin()
-        r.mark(p, L.WHITE, L.STEADY)
-        r.end()
-        self._overlay_until = ticks_add(now, self._walk_ms)
-        led_of = self._led_of
-        self._send_event("ledwalk", "%d %s" % (led_of[p] if led_of is not None else p, self.names[p]))
-
-    def _overlay_next(self, now):
-        if self._overlay_kind == _OV_LEDWALK:
-            walk = self._walk
-            if walk is not None and self._overlay_step < len(walk) - 1:
-                self._overlay_step += 1
-                self._walk_step(now)
-                return
-            self._walk = None
-            self._send_event("ledwalk", "end %d" % self.n)
-        if self._overlay_kind == _OV_LEDTEST and self._overlay_step < len(L.LEDTEST_COLOURS) - 1:
-            self._overlay_step += 1
-            L.paint_ledtest(self.overlay, self._overlay_step)
-            self._overlay_until = ticks_add(now, L.LEDTEST_STEP_MS)
-            return
-        self._overlay_kind = _OV_NONE
-        self.renderer._drawn_version = -1  # the game picture must be drawn again
-
     # -- what the link asks ---------------------------------------------------------
     def hello_info(self):
         info = {
@@ -787,7 +721,7 @@ class BoardApp:
                 info["termination"] = outcome.termination
         if self.host is not None:
             info["hostmove"] = self.host.move.text()
-        if self._error_shown and self.last_error:
+        if self.error_shown and self.last_error:
             info["error"] = self.last_error.replace(" ", "_")
         return info
 
@@ -801,5 +735,4 @@ class BoardApp:
     # -- for tests and tools --------------------------------------------------------
     def describe(self):
         """The LED picture as text (point:colour/pattern)."""
-        r = self.overlay if self._overlay_kind != _OV_NONE else self.renderer
-        return r.describe(self.game.geometry.names)
+        return self._picture().describe(self.game.geometry.names)

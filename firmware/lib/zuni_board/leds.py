@@ -153,6 +153,10 @@ class Renderer:
                 bits |= 1 << p
         return bits
 
+    def invalidate(self):
+        """The LEDs showed something else (an overlay): the next ``dirty()`` is True."""
+        self._drawn_version = -1
+
     def dirty(self, now_ms):
         """True when ``frame(now_ms)`` would differ from the last frame drawn."""
         if self.version != self._drawn_version:

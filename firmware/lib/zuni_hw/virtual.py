@@ -204,7 +204,7 @@ class ControlServer:
             and app.phase == self._seen_phase
             and moves == self._seen_moves
             and app.commits == self._seen_commits
-            and app._error_shown == self._seen_error
+            and app.error_shown == self._seen_error
             and app.host is self._seen_host
         ):
             return
@@ -212,7 +212,7 @@ class ControlServer:
         self._seen_phase = app.phase
         self._seen_moves = moves
         self._seen_commits = app.commits
-        self._seen_error = app._error_shown
+        self._seen_error = app.error_shown
         self._seen_host = app.host
         d = self.app_state()
         d["event"] = "state"
