@@ -48,6 +48,9 @@ def _spec(tmp: Path, ruleset: str, board: str) -> Path:
         "ruleset": ruleset,
         "moves": str(moves_path),
         "journal": str(journal),
+        # HINT before every 4th move, the board thinking by itself each time
+        # (zuni_board.hint): the search's lists and frames count too.
+        "hint_every": 4,
     }
     path = tmp / "spec.json"
     path.write_text(json.dumps(spec))
@@ -63,6 +66,7 @@ def test_a_whole_game_fits_the_heap(lib: Path, tmp_path: Path, ruleset: str, boa
     result = bench.run_once(lib, spec, HEAP_KIB[board], timeout=60)
     assert result is not None, "%s on %s did not complete in a %d KiB heap" % (ruleset, board, HEAP_KIB[board])
     assert result["ok"] and result["moves"] > 20
+    assert result["hints"] > 3, "the board showed its own hint"
     # The layout loader is gone once the board is read: only the packed Board stays.
     assert result["mem"]["layout"] < 12 * 1024, result["mem"]
 

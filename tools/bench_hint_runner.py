@@ -30,7 +30,7 @@ except ImportError:  # CPython
 
 
 # A game that has not ended by the rules after this many plies counts as a draw.
-MAX_PLIES = 400
+MAX_PLIES = 1000
 
 
 class Lcg:

@@ -36,6 +36,8 @@ WIN = const(1 << 24)
 WIN_BOUND = const((1 << 24) - 1000)
 # Quiescence plies at most (optional chains can branch).
 MAX_QPLY = const(4)
+# Forced replies are searched one ply deeper only up to this many plies from the root.
+MAX_EXTEND_PLY = const(6)
 # Defaults: a search of this size takes about 1.5 s on an RP2040 (tools/bench_hint.py).
 MAX_DEPTH = const(3)
 MAX_WORK = const(100)
@@ -139,6 +141,7 @@ class HintSearch:
         team = game.team_of(game.turn)
         line = self._line
         for depth in range(1, self.max_depth + 1):
+            started = self.work
             alpha = -INF
             best = moves[0]
             for i in range(len(moves)):
@@ -166,6 +169,10 @@ class HintSearch:
             moves.insert(0, best)
             if alpha >= WIN_BOUND or alpha <= -WIN_BOUND:
                 return  # a forced result: a deeper search cannot change it
+            if self.work - started > self.max_work - self.work:
+                # The next depth costs more than this one and would not finish: stop
+                # here (sooner, and no deeper lines held in the heap).
+                return
 
     def _room(self, cost):
         """Count a node of ``cost`` if this slice has room for it; False: yield first.
@@ -203,8 +210,10 @@ class HintSearch:
         if not moves:
             return self._terminal()
         moves = _order(moves)
-        if len(moves) == 1:
-            depth += 1  # a forced reply costs no depth
+        if len(moves) == 1 and len(self._line) < MAX_EXTEND_PLY:
+            # A forced reply costs no depth, near the root only: four-player
+            # Awithlaknakwe's forced passes could otherwise chain dozens of plies.
+            depth += 1
         team = game.team_of(game.turn)
         line = self._line
         best = -INF
