@@ -72,6 +72,7 @@ def build_app(layout, ruleset, journal_dir, board_id=""):
     from zuni_board.app import BoardApp
 
     app = BoardApp(layout, ruleset, journal_dir, None, board_id)
+    app.outbox.defer = True  # the loop calls app.after_frame(now)
     return app, app.sensor_of, app.led_of
 
 
@@ -133,6 +134,9 @@ class Loop:
                     session.poll(now)
                 if app.frame_dirty(now):
                     leds.show(app.frame(now))
+                # The journal writes and messages of this scan's changes, once the frame
+                # of a commit is out (a Pico stalls during every flash program or erase).
+                app.after_frame(now)
                 if control is not None:
                     control.app_check()  # a state event when the app's state changed
                     if control.poll():
@@ -253,9 +257,10 @@ def main_virtual(argv):
     gc.collect()
     journal_dir = None
     board_id = ""
+    flash_dev = None
     if "flash" in opts:
         blocks = int(opts.get("flash-blocks", "64"))
-        virtual.mount_flash(opts["flash"], VIRTUAL_JOURNAL, blocks)
+        flash_dev = virtual.mount_flash(opts["flash"], VIRTUAL_JOURNAL, blocks)
         journal_dir = VIRTUAL_JOURNAL
         # Stable for as long as the flash image lives, like a Pico's unique_id.
         board_id = virtual.flash_board_id(VIRTUAL_JOURNAL)
@@ -279,6 +284,9 @@ def main_virtual(argv):
             sys.stderr.write("zuni-virtual: --control %s: cannot listen (%s)\n" % (opts["control"], e))
             sys.exit(3)
         leds.on_change = control.leds_changed
+        if flash_dev is not None:
+            control.flash_dev = flash_dev
+            control.flash_dir = VIRTUAL_JOURNAL
     link = None
     session = None
     if "link" in opts:

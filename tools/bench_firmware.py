@@ -79,6 +79,8 @@ MODULES = (
     "zuni_board/leds.py",
     "zuni_board/hint.py",
     "zuni_board/overlay.py",
+    "zuni_board/ledcheck.py",
+    "zuni_board/outbox.py",
     "zuni_board/journal.py",
     "zuni_board/app.py",
     "zuni_board/scan.py",

@@ -8,6 +8,7 @@ import zuni
 from check import eq, raises
 from zuni_board.app import HINT_THINK_MS, HOST_HINT_MS, OVER, PLAY, SETUP
 from zuni_board.hint import HintSearch
+from zuni_board.journal import Journal
 from zuni_board.scan import Debouncer
 
 MOSONA_END = [
@@ -746,6 +747,10 @@ def test_ledtest_then_back_to_the_game():
     t.wait(2100)
     eq(t.app.describe(), "s3:dim-yellow/steady")
     eq(t.app.frame_dirty(t.now), True)
+    import sys
+
+    # The bring-up code is loaded only while it runs (heap for the game).
+    eq("zuni_board.ledcheck" in sys.modules, False, "ledcheck unloaded again")
 
 
 def test_led_walk_in_chain_order_with_events():
@@ -899,6 +904,142 @@ def test_finished_game_in_journal_is_not_resumed():
     journal_with(d, "mosona", MOSONA_END)
     t = Table("mosona", journal_dir=d)
     eq(len(t.app.game.move_stack), 0, "a new game")
+    remove_dir(d)
+
+
+# -- a failing journal --------------------------------------------------------------
+
+
+class FailingJournal(Journal):
+    """A real journal (files in a temp dir) whose writes fail while ``fail`` is an errno,
+    as littlefs raises on a full or broken flash: the hardware fault the board cannot
+    make here on demand."""
+
+    def __init__(self, directory):
+        Journal.__init__(self, directory)
+        self.fail = 0
+
+    def _check(self):
+        if self.fail:
+            raise OSError(self.fail)
+
+    def start(self, ruleset_text, game_id=None):
+        self._check()
+        return Journal.start(self, ruleset_text, game_id)
+
+    def move(self, index, text):
+        self._check()
+        Journal.move(self, index, text)
+
+    def takeback(self, index):
+        self._check()
+        Journal.takeback(self, index)
+
+    def end(self, how, arg):
+        self._check()
+        Journal.end(self, how, arg)
+
+    def rewrite(self, moves):
+        self._check()
+        Journal.rewrite(self, moves)
+
+    def make_room(self):
+        self._check()
+        return Journal.make_room(self)
+
+
+def _failing_table(ruleset):
+    d = temp_dir()
+    t = Table(ruleset, journal_dir=d)
+    j = FailingJournal(d)
+    j.start(ruleset)
+    t.app.journal = j
+    t.app.outbox.journal = j
+    t.dir = d
+    return t, j
+
+
+def test_journal_write_error_keeps_the_game_going_and_recovers():
+    # Flash full (ENOSPC) during a commit: the move is still made and sent, every later
+    # move too; the host and the LEDs are told; once the flash takes writes again the
+    # whole game is written back, so a reset resumes it with nothing lost.
+    t, j = _failing_table("mosona")
+    t.setup()
+    t.do("s3xm4-m5")
+    j.fail = 28
+    t.do("n5xm5-m4")
+    eq(t.link.texts(), ["s3xm4-m5", "n5xm5-m4"], "the move is made and sent")
+    errors = [e[1] for e in t.link.events if e[0] == "error"]
+    assert errors and "journal failing" in errors[0], t.link.events
+    eq(t.app.state_info().get("journal"), "failing")
+    eq(t.app.pos is not None and t.app.phase, PLAY, "play goes on")
+    t.do("m7xn6-n5")
+    eq(len(t.link.moves), 3, "later moves are not ignored")
+    eq(Journal(t.dir).resume()[2], ["s3xm4-m5"], "nothing half written in the meantime")
+    j.fail = 0
+    t.do("m2xs2-s3xs4-m5xn5-n6xm6-m5")
+    eq(t.app.state_info().get("journal"), None, "the journal works again")
+    eq(t.link.kinds().count("journal"), 1, "and the host is told")
+    t2 = Table("mosona", journal_dir=t.dir)
+    eq(t2.app.game_id, t.app.game_id, "the same game")
+    eq(t2.app.moves_from(0), MOSONA_END[:4], "the whole game is back in the journal")
+    remove_dir(t.dir)
+
+
+def test_journal_failing_is_shown_on_the_leds():
+    t, j = _failing_table("mosona")
+    t.setup()
+    j.fail = 5  # EIO: a littlefs error
+    t.do("s3xm4-m5")
+    assert "red/fast" in t.app.describe(), t.app.describe()
+    t.wait(2000)
+    assert "red/fast" not in t.app.describe(), "a notice: then the game again"
+    remove_dir(t.dir)
+
+
+def test_takeback_and_new_game_with_a_failing_journal():
+    t, j = _failing_table("mosona")
+    t.setup()
+    t.do("s3xm4-m5")
+    j.fail = 28
+    t.app.command("takeback", "")
+    eq(len(t.app.game.move_stack), 0, "taken back although the journal failed")
+    eq(t.link.kinds().count("takeback"), 1)
+    t.app.command("new", "mosona")
+    assert t.app.game_id.startswith("nojournal-"), t.app.game_id
+    eq(t.app.phase, SETUP, "a new game although no file could be started")
+    t.setup()
+    j.fail = 0
+    t.do("s3xm4-m5")
+    t2 = Table("mosona", journal_dir=t.dir)
+    eq(t2.app.game_id, t.app.game_id, "written under the id the host knows")
+    eq(t2.app.moves_from(0), ["s3xm4-m5"])
+    remove_dir(t.dir)
+
+
+def test_full_flash_makes_room_by_deleting_the_oldest_other_game():
+    d = temp_dir()
+    old = journal_with(d, "mosona", MOSONA_END)  # a finished game: the app starts a new one
+    old_id = old.numbers()[0]
+    t = Table("mosona", journal_dir=d)
+    eq(len(old.numbers()), 2, "the old game and the new")
+    j = FailingJournal(d)
+    j.resume()
+    t.app.journal = j
+    t.app.outbox.journal = j
+    t.setup()
+
+    def full_once(index, text, _move=j.move):
+        # ENOSPC until another game's file is deleted.
+        if old_id in j.numbers():
+            raise OSError(28)
+        _move(index, text)
+
+    j.move = full_once
+    t.do("s3xm4-m5")
+    eq(t.app.state_info().get("journal"), None, "room was made: no degraded mode")
+    assert old_id not in j.numbers(), j.numbers()
+    eq(Journal(d).resume()[2], ["s3xm4-m5"])
     remove_dir(d)
 
 

@@ -28,6 +28,7 @@ from zuni.core import SIDE_NAMES, piece_side, side_from_name
 from zuni_board import hint as H
 from zuni_board import leds as L
 from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
+from zuni_board.outbox import Outbox
 from zuni_board.overlay import Overlays
 from zuni_board.ticks import ticks_add, ticks_diff
 
@@ -88,6 +89,9 @@ class BoardApp:
             from zuni_board.journal import Journal
 
             self.journal = Journal(journal_dir)
+        # Journal records and link messages, in order; a failing flash never stops play.
+        self.outbox = Outbox(self.journal, self._game_and_id, self._journal_failing)
+        self.outbox.attach(link)
         self.raw = False
         # A layout.Layout or a zuni_board.Board (what main.py keeps of one).
         n = layout.point_count if hasattr(layout, "point_count") else len(layout.points)
@@ -139,18 +143,27 @@ class BoardApp:
     def attach(self, link):
         """Connect the link session (created after the app, since it needs the app)."""
         self.link = link
+        self.outbox.attach(link)
 
     def _send_move(self, index, text):
-        if self.link is not None:
-            self.link.send_move(index, text)
+        self.outbox.move(index, text)
 
     def _send_event(self, kind, text=""):
-        if self.link is not None:
-            self.link.send_event(kind, text)
+        self.outbox.event(kind, text)
 
     def _send_state(self):
-        if self.link is not None:
-            self.link.send_state()
+        self.outbox.state()
+
+    def after_frame(self, now):
+        """The outer loop calls this once the LED frame is out: the journal writes and the
+        messages of this scan's changes (``outbox.defer``)."""
+        self.outbox.flush()
+
+    def _game_and_id(self):
+        return self.game, self.game_id
+
+    def _journal_failing(self, reason):
+        self.overlays.notice(self._now, L.paint_journal_failing)
 
     # -- games ----------------------------------------------------------------------
     def _ruleset_for_board(self, ruleset_text):
@@ -170,12 +183,19 @@ class BoardApp:
         if game is None:
             game = self._ruleset_for_board(ruleset_text)
         self.game = game
-        self.game_id = "nojournal"
-        if self.journal is not None:
-            self.game_id = self.journal.start(str(game.ruleset))
+        self.game_id = self.outbox.start(str(game.ruleset), self._fallback_id())
         self._start_occ = game.occupancy()
         self._reset_game_state()
         self._enter_setup(now)
+
+    def _fallback_id(self):
+        """The game id without a journal (or while it fails): a new one per game, so the
+        host never takes two games for one."""
+        if self.journal is None:
+            return "nojournal"
+        from zuni_board.journal import random_hex
+
+        return "nojournal-" + random_hex()
 
     def _resume(self, now):
         """Continue the journal's newest game if it is unfinished and fits this board."""
@@ -467,12 +487,16 @@ class BoardApp:
             self.pos = None
             self.result = None
             self.hint = None
-            after = Position(game)
+            try:
+                after = Position(game)
+            except MemoryError:
+                # All or nothing: the move is not made; the position before it is back.
+                game.pop()
+                self.pos = Position(game)
+                raise
         index = len(game.move_stack) - 1
         text = foot.move.text()
-        if self.journal is not None:
-            self.journal.move(index, text)
-        self._send_move(index, text)
+        self._send_move(index, text)  # the journal's record first, then the host
         self.commits += 1
         self.pos = after
         self._prev_occ = before
@@ -541,8 +565,7 @@ class BoardApp:
         outcome = game.outcome() if self.phase == OVER else None
         if outcome is not None and outcome.termination in _DECLARED:
             game.clear_agreement()
-            if self.journal is not None:
-                self.journal.end("clear", "")
+            self.outbox.end("clear", "")
             self._send_event("takeback", "end")
             self._enter_setup(now)
             self._send_state()
@@ -552,8 +575,7 @@ class BoardApp:
         game.clear_agreement()
         game.pop()
         index = len(game.move_stack)
-        if self.journal is not None:
-            self.journal.takeback(index)
+        self.outbox.takeback(index)
         self._reset_game_state()
         self._send_event("takeback", str(index))
         self._enter_setup(now)
@@ -613,7 +635,14 @@ class BoardApp:
 
     # -- host commands (zuni_link.session calls these) -------------------------------
     def command(self, name, arg, now=None):
-        """A host request; raises ValueError(message naming the input) to refuse it."""
+        """A host request; raises ValueError(message naming the input) to refuse it.
+        Its journal records and messages go out before the session's reply."""
+        try:
+            self._command(name, arg, now)
+        finally:
+            self.outbox.flush()
+
+    def _command(self, name, arg, now):
         if now is None:
             # The session calls this from poll(now), in the same scan as step(now).
             now = self._now
@@ -639,10 +668,7 @@ class BoardApp:
                 self.hint = None
             self._evaluate(now)
         elif name == "ledtest":
-            if arg:
-                self.overlays.walk(now, arg)
-            else:
-                self.overlays.ledtest(now)
+            self.overlays.ledtest(now, arg)
         elif name == "raw":
             if arg not in ("on", "off"):
                 raise ValueError("raw takes on or off, not %r" % (arg,))
@@ -658,16 +684,14 @@ class BoardApp:
                 raise ValueError("%s does not play in %s" % (arg, self.game.ruleset))
             self._require_not_over("resign " + arg)
             self.game.resign(side)
-            if self.journal is not None:
-                self.journal.end("resign", arg)
+            self.outbox.end("resign", arg)
             self._enter_over(now)
         elif name == "agree":
             if arg not in ("draw", "count"):
                 raise ValueError("agree takes draw or count, not %r" % (arg,))
             self._require_not_over("agree " + arg)
             self.game.agree(arg)
-            if self.journal is not None:
-                self.journal.end("agree", arg)
+            self.outbox.end("agree", arg)
             self._enter_over(now)
         elif name == "ok":
             self._ok(now)
@@ -723,6 +747,8 @@ class BoardApp:
             info["hostmove"] = self.host.move.text()
         if self.error_shown and self.last_error:
             info["error"] = self.last_error.replace(" ", "_")
+        if self.outbox.failing:
+            info["journal"] = "failing"
         return info
 
     def _occupancy_text(self):

@@ -13,6 +13,11 @@ detected and dropped::
 Each record is appended and the file closed (which commits it on littlefs) as the
 move is committed. Only the newest ``keep`` games are kept, so flash use stays bounded.
 
+A write that fails (flash full, a littlefs error) raises OSError and leaves the file as
+it was or with a torn last line (dropped on reading). ``make_room()`` deletes the oldest
+other game to free flash; ``rewrite(moves)`` writes the current game again whole, under
+the same id, once writes work again (the app's degraded mode, ``BoardApp``).
+
 >>> j = Journal("/")
 >>> gid = j.start("mosona")
 >>> j.move(0, "s3xm4-m5")
@@ -75,7 +80,7 @@ def _join(directory, name):
     return directory + "/" + name
 
 
-def _random_hex():
+def random_hex():
     try:
         raw = os.urandom(2)
         return "%02x%02x" % (raw[0], raw[1])
@@ -93,6 +98,7 @@ class Journal:
         self.keep = keep
         self.path = None  # type: str | None
         self.game_id = None  # type: str | None
+        self.ruleset = None  # type: str | None
 
     # -- files --------------------------------------------------------------
     def numbers(self):
@@ -124,10 +130,12 @@ class Journal:
         finally:
             f.close()
 
-    def prune(self):
-        """Delete the oldest game files beyond ``keep``."""
+    def prune(self, keep=None):
+        """Delete the oldest game files beyond ``keep`` (default: the journal's ``keep``)."""
+        if keep is None:
+            keep = self.keep
         numbers = self.numbers()
-        while len(numbers) > self.keep:
+        while len(numbers) > keep:
             number = numbers.pop(0)
             path = self._file(number)
             if path != self.path:
@@ -137,22 +145,65 @@ class Journal:
                     pass
 
     # -- writing ------------------------------------------------------------
-    def start(self, ruleset_text):
-        """Begin a new game file; returns its game id."""
+    def start(self, ruleset_text, game_id=None):
+        """Begin a new game file; returns its game id (``game_id`` if given: a game the
+        app began while the flash failed keeps the id the host knows)."""
         ruleset_text = str(ruleset_text)
         if not ruleset_text or "\n" in ruleset_text or "*" in ruleset_text:
             raise JournalError("bad ruleset text %r for the journal" % (ruleset_text,))
         numbers = self.numbers()
         number = (numbers[-1] + 1) if numbers else 1
-        self.game_id = "%05d-%s" % (number, _random_hex())
-        self.path = self._file(number)
-        f = open(self.path, "w")
+        if game_id is None:
+            game_id = "%05d-%s" % (number, random_hex())
+        elif not game_id or " " in game_id or "*" in game_id or "\n" in game_id:
+            raise JournalError("bad game id %r for the journal" % (game_id,))
+        path = self._file(number)
+        # Room first: the oldest games go before the new one is written (a full flash).
+        self.prune(self.keep - 1)
+        f = open(path, "w")
         try:
-            f.write(seal("%s %s %s" % (FORMAT, self.game_id, ruleset_text)))
+            f.write(seal("%s %s %s" % (FORMAT, game_id, ruleset_text)))
         finally:
             f.close()
-        self.prune()
-        return self.game_id
+        # Only a written header makes it the current game (a failed start changes nothing).
+        self.game_id = game_id
+        self.path = path
+        self.ruleset = ruleset_text
+        return game_id
+
+    def make_room(self):
+        """Delete the oldest game file other than the current one (the flash is full);
+        True if one was deleted."""
+        for number in self.numbers():
+            path = self._file(number)
+            if path != self.path:
+                os.remove(path)
+                return True
+        return False
+
+    def rewrite(self, moves):
+        """Write the current game again, whole: its header and ``moves`` (move texts), to a
+        new file that then replaces the old one, so that the file is complete again after
+        writes failed. The game id stays."""
+        path = self.path
+        if path is None or self.game_id is None or self.ruleset is None:
+            raise JournalError("no game started: call start() or resume() first")
+        tmp = path + ".tmp"
+        try:
+            f = open(tmp, "w")
+            try:
+                f.write(seal("%s %s %s" % (FORMAT, self.game_id, self.ruleset)))
+                for i in range(len(moves)):
+                    f.write(seal("M %d %s" % (i, moves[i])))
+            finally:
+                f.close()
+            os.rename(tmp, path)
+        except OSError:
+            try:
+                os.remove(tmp)
+            except OSError:
+                pass
+            raise
 
     def move(self, index, text):
         """Record move number ``index`` (0-based) as committed."""
@@ -252,6 +303,7 @@ class Journal:
                 continue
             self.path = self._file(number)
             self.game_id = game_id
+            self.ruleset = ruleset
             if torn:
                 self._rewrite(sound)
             return game_id, ruleset, moves, end

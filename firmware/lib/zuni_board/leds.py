@@ -348,3 +348,11 @@ def paint_ledtest(r, step):
     for p in range(r.n):
         r.mark(p, colour, STEADY)
     r.end()
+
+
+def paint_journal_failing(r):
+    """The journal cannot write (flash full or failing): every point flashes red."""
+    r.begin()
+    for p in range(r.n):
+        r.mark(p, RED, FAST)
+    r.end()

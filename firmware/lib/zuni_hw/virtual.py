@@ -141,6 +141,8 @@ class ControlServer:
         self.commands = 0
         self.stats = None  # callable -> dict of loop figures (main.py sets it)
         self.app = None  # the board application (main.py sets it): state? and state events
+        self.flash_dev = None  # the flash's FileBlockDevice and mount point (main.py sets them)
+        self.flash_dir = None  # type: str | None
         # What the last state event showed, to push a new one only when it changes.
         self._seen_game = None
         self._seen_phase = -1
@@ -357,8 +359,12 @@ class ControlServer:
                 raise ValueError("press: expected one of ok, back, hint, got %r" % (" ".join(args),))
             self.buttons.press(BUTTONS[args[0]])
             return {"reply": verb, "ok": True}
+        if verb == "flash":
+            return self._flash(args)
         if verb not in QUERIES:
-            raise ValueError("unknown command %r (allowed: lift, place, set, press, %s)" % (verb, ", ".join(QUERIES)))
+            raise ValueError(
+                "unknown command %r (allowed: lift, place, set, press, flash, %s)" % (verb, ", ".join(QUERIES))
+            )
         if args:
             raise ValueError("%s takes no arguments" % verb)
         if verb == "sensors?":
@@ -383,6 +389,21 @@ class ControlServer:
         d["reply"] = verb
         d["ok"] = True
         return d
+
+    def _flash(self, args):
+        """``flash fill``: fill the littlefs with a file until it is full (ENOSPC), so the
+        journal meets a really full flash; ``flash free``: delete that file again;
+        ``flash stats``: the block device's reads, programs and erases so far."""
+        dev = self.flash_dev
+        if dev is None or self.flash_dir is None:
+            raise ValueError("flash: this virtual board has no flash (start it with --flash IMAGE)")
+        if args == ["fill"]:
+            return {"reply": "flash", "ok": True, "filled": fill_flash(self.flash_dir)}
+        if args == ["free"]:
+            return {"reply": "flash", "ok": True, "freed": free_flash(self.flash_dir)}
+        if args == ["stats"]:
+            return {"reply": "flash", "ok": True, "reads": dev.reads, "writes": dev.writes, "erases": dev.erases}
+        raise ValueError("flash takes fill, free or stats, not %r" % (" ".join(args),))
 
     def _set_points(self, verb, points):
         state = self.sensors.state
@@ -465,8 +486,11 @@ class FileBlockDevice:
             for _ in range(block_count):
                 f.write(blank)
         self.f = f
+        # What littlefs asked of the flash: on a Pico each program and each erase stalls
+        # the whole chip (the code runs from that flash), so the benchmark counts them.
         self.reads = 0
         self.writes = 0
+        self.erases = 0
 
     def readblocks(self, block, buf, offset=0):
         self.f.seek(block * self.block_size + offset)
@@ -484,6 +508,7 @@ class FileBlockDevice:
         if op == 5:  # block size
             return self.block_size
         if op == 6:  # erase: littlefs writes whole programmed ranges itself
+            self.erases += 1
             return 0
         if op == 3:  # sync
             return 0
@@ -502,6 +527,47 @@ def mount_flash(image, mountpoint="/flash", block_count=64):
         fs = vfs.VfsLfs2(dev)  # type: ignore  # the stubs want an AbstractBlockDev subclass
     vfs.mount(fs, mountpoint)
     return dev
+
+
+FILLER = "filler"
+
+
+def fill_flash(mountpoint="/flash"):
+    """Fill the flash until littlefs refuses more (ENOSPC); returns the bytes written.
+
+    Appended and closed piece by piece (a write only counts once its close committed it:
+    littlefs drops what a failed close could not write), in ever smaller pieces, so
+    that even the metadata has no room left for a journal record."""
+    path = mountpoint + "/" + FILLER
+    n = 0
+    added = True
+    while added:  # a failed close can free blocks again: until a whole pass adds nothing
+        added = False
+        for size in (4096, 512, 64, 8, 1):
+            chunk = b"\xa5" * size
+            while True:
+                try:
+                    f = open(path, "ab")
+                    try:
+                        f.write(chunk)
+                    finally:
+                        f.close()
+                except OSError:
+                    break
+                n += size
+                added = True
+    return n
+
+
+def free_flash(mountpoint="/flash"):
+    """Delete the filler file; True if there was one."""
+    import os
+
+    try:
+        os.remove(mountpoint + "/" + FILLER)
+        return True
+    except OSError:
+        return False
 
 
 BOARD_ID_FILE = "board_id"
