@@ -45,3 +45,23 @@ def test_no_more_warriors_credited_than_free_target_squares():
     game = AwithGame.from_position("awithlaknakwe", pieces, "north")
     north = 6 * WARRIOR + PRIEST_ON_BOARD + 5 * ARRIVAL + ARRIVAL_PATH * 13 // 14
     eq(evaluate(game), north - (WARRIOR + ARRIVAL), "one free square")
+
+
+def test_evaluation_does_not_allocate_under_micropython():
+    # The board's search calls it at every leaf; a collection there stalls the scan.
+    try:
+        import micropython
+    except ImportError:
+        return
+    if not hasattr(micropython, "heap_lock"):
+        return  # CPython: the shim has no heap to lock
+    games = [new_game(r) for r in ("mosona", "kolowis", "awithlaknakwe", "awithlaknakwe players=4")]
+    expected = [evaluate(g) for g in games]
+    got = [0, 0, 0, 0]
+    micropython.heap_lock()
+    try:
+        for i in range(4):
+            got[i] = evaluate(games[i])
+    finally:
+        micropython.heap_unlock()
+    eq(got, expected, "scores with the heap locked")

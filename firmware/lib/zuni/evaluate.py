@@ -49,6 +49,8 @@ _DEEPEST = const(14)  # more than the longest warrior path (13 moves)
 _AWITH_TABLES = [None, None, None, None]  # type: list
 # The line board last evaluated and its neighbour rows (zuni.line.adjacency).
 _LINE_ROWS = [None, None]  # type: list
+# Per side, the squares of its target row (zuni.awith.HOMES of TARGET), made on first use.
+_TARGETS = [None]  # type: list
 # Warriors on their way per distance, reused by every call (no allocation).
 _BY_DIST = bytearray(_DEEPEST + 1)
 
@@ -126,56 +128,78 @@ def awith_tables(side):
 
 def awith_team0(game):
     """Estimated final score difference of Awithlaknakwe, for team 0 (South+East)."""
-    from zuni.awith import HOMES, TARGET, TEAM
-
-    board = game.board
-    taken = game.taken
-    arrivals = game.arrivals
-    score = PIECE * (taken[0] - taken[1])
-    by_dist = _BY_DIST
+    targets = _TARGETS[0]
+    if targets is None:
+        targets = _target_rows()
+    score = PIECE * (game.taken[0] - game.taken[1])
     for side in game.sides:
-        sign = -1 if TEAM[side] else 1
-        man = 1 + 2 * side  # core.piece_code(side, MAN)
-        priest = man + 1
-        value = 0
-        reach, dist = awith_tables(side)
-        home = HOMES[TARGET[side]]
-        # Target squares already held by the side's own pieces: arrived, and blocking.
-        held = 0
-        for t in range(len(home)):
-            code = board[home[t]]
-            if code == man or code == priest:
-                held |= 1 << t
-                if arrivals:
-                    value += ARRIVAL
-        free = len(home) - _popcount6(held)
-        for i in range(_DEEPEST + 1):
-            by_dist[i] = 0
-        for p in range(len(board)):
-            code = board[p]
-            if code == man:
-                value += WARRIOR
-                if arrivals and reach[p] & ~held:
-                    d = dist[p]
-                    if d:
-                        by_dist[d] += 1
-            elif code == priest:
-                value += PRIEST_ON_BOARD
-        # Path credit for at most as many warriors as there are free target squares,
-        # nearest first.
-        if arrivals:
-            d = 1
-            while free > 0 and d < _DEEPEST:
-                n = by_dist[d]
-                if n > free:
-                    n = free
-                value += n * (ARRIVAL_PATH * (_DEEPEST - d) // _DEEPEST)
-                free -= n
-                d += 1
+        value = _awith_side(game, side, targets[side])
         if game.prs[side] == _P_HAND:
             value += PRIEST_IN_HAND
-        score += sign * value
+        if game.team_of(side):
+            score -= value
+        else:
+            score += value
     return score
+
+
+def _target_rows():
+    # Looked up once: an import statement allocates, and so does a generator, even
+    # when its line is not run (MicroPython makes the closure's frame on the heap).
+    from zuni.awith import HOMES, TARGET
+
+    rows = _TARGETS[0] = tuple(HOMES[TARGET[s]] for s in range(4))
+    return rows
+
+
+def _awith_side(game, side, home):
+    # Split from awith_team0: MicroPython puts a frame with many locals on the heap.
+    board = game.board
+    man = 1 + 2 * side  # core.piece_code(side, MAN); the priest is the next code
+    held = _held(board, home, man)
+    value = 0
+    if game.arrivals:
+        value = ARRIVAL * _popcount6(held)
+    return value + _pieces(game, board, man, held, len(home) - _popcount6(held), awith_tables(side))
+
+
+def _held(board, home, man):
+    """Bits of the target squares that the side's own pieces hold (arrived: they block)."""
+    held = 0
+    for t in range(len(home)):
+        code = board[home[t]]
+        if code == man or code == man + 1:
+            held |= 1 << t
+    return held
+
+
+def _pieces(game, board, man, held, free, tables):
+    reach, dist = tables
+    by_dist = _BY_DIST
+    for i in range(_DEEPEST + 1):
+        by_dist[i] = 0
+    arrivals = game.arrivals
+    value = 0
+    for p in range(len(board)):
+        code = board[p]
+        if code == man:
+            value += WARRIOR
+            if arrivals and reach[p] & ~held:
+                by_dist[dist[p]] += 1
+        elif code == man + 1:
+            value += PRIEST_ON_BOARD
+    # Path credit for at most as many warriors as there are free target squares, nearest
+    # first (index 0 counts warriors already arrived: no path credit).
+    if arrivals:
+        d = 1
+        while free > 0 and d < _DEEPEST:
+            n = by_dist[d]
+            if n > free:
+                n = free
+            value += n * (ARRIVAL_PATH * (_DEEPEST - d) // _DEEPEST)
+            free -= n
+            d += 1
+    return value
 
 
 def _popcount6(bits):
