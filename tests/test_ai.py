@@ -406,3 +406,37 @@ def test_bench_rejects_unknown_game() -> None:
     command = [sys.executable, str(repo / "tools" / "bench_ai.py"), "--only", "chess"]
     done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "'chess'" in done.stderr
+
+
+# -- plain UCT (the outside yardstick of tools/bench_ai.py) --------------------------------
+
+
+def test_uct_plays_legal_moves_and_respects_its_iterations() -> None:
+    from zuniboard.ai.uct import UCTPlayer
+
+    game = zuni.new_game("kolowis size=short")
+    player = UCTPlayer(seed=3, iterations=30)
+    for _ in range(6):
+        move = player.choose(game)
+        assert move in game.legal_moves()
+        assert player.last_iterations in (0, 30)  # 0: a forced move is played at once
+        game.push(move)
+
+
+def test_uct_takes_the_last_piece() -> None:
+    from zuniboard.ai.uct import UCTPlayer
+
+    # South's m5xm6-m7 takes North's last piece; with capture=free, 9 steps let the game go on.
+    game = LineGame.from_position(SHORT + " capture=free", "south m5 s1 north m6", "south", quiet=0)
+    assert len(game.legal_moves()) > 5
+    move = UCTPlayer(seed=1, iterations=300).choose(game)
+    assert str(move) == "m5xm6-m7"
+
+
+def test_uct_time_limit_is_kept() -> None:
+    from zuniboard.ai.uct import UCTPlayer
+
+    game = zuni.new_game("awithlaknakwe")
+    start = time.monotonic()
+    UCTPlayer(seed=1, time_limit=0.1).choose(game)
+    assert time.monotonic() - start < 0.5
