@@ -1,0 +1,104 @@
+"""Endgame tablebases of the line games (zuniboard.ai.tablebase), proved against a plain search.
+
+Tiny tables (few pieces, a short quiet limit) keep the test fast; every position of
+every table, at every quiet count, must have the value a plain minimax search of the
+rules engine gives it.
+"""
+
+from __future__ import annotations
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+import zuni
+from zuni.line import LineGame
+from zuniboard.ai import tablebase
+from zuniboard.ai.tablebase import WIN_T, Tablebase
+
+RULESETS = ["kolowis size=short quiet=3", "mosona quiet=3", "mosona board=open quiet=3 stall=draw"]
+
+
+def plain_value(game: zuni.Game, memo: dict[bytes, int]) -> int:
+    """Minimax on the rules engine: WIN_T - d for a win in d moves, -(WIN_T - d) for a loss."""
+    key = game.key()
+    if key in memo:
+        return memo[key]
+    outcome = game.outcome()
+    if outcome is not None:
+        if outcome.winner is None:
+            value = 0
+        else:
+            value = WIN_T if outcome.winner == game.team_of(game.turn) else -WIN_T
+    else:
+        value = -(10**6)
+        for move in game.legal_moves():
+            game.push(move)
+            child = plain_value(game, memo)
+            game.pop()
+            value = max(value, -child + (1 if child > 0 else -1 if child < 0 else 0))
+    memo[key] = value
+    return value
+
+
+def _names(game: LineGame, points: tuple[int, ...]) -> str:
+    return " ".join(game.geometry.names[p] for p in points)
+
+
+@pytest.fixture(scope="module", params=RULESETS)
+def built(request: pytest.FixtureRequest) -> Tablebase:
+    return tablebase.build(request.param, 3)
+
+
+def test_every_position_agrees_with_a_plain_search(built: Tablebase) -> None:
+    ruleset = built.ruleset
+    empty = LineGame(ruleset)
+    points = range(len(empty.board))
+    memo: dict[bytes, int] = {}
+    checked = 0
+    outcomes: set[str] = set()
+    for (s, n), _table in built.tables.items():
+        for south in itertools.combinations(points, s):
+            for north in itertools.combinations([p for p in points if p not in south], n):
+                pieces = "south %s north %s" % (_names(empty, south), _names(empty, north))
+                for turn in ("south", "north"):
+                    for quiet in range(built.quiet + 1):
+                        game = LineGame.from_position(ruleset, pieces, turn, quiet)
+                        expected = plain_value(game, memo)
+                        got = built.value(game)
+                        assert got == expected, (ruleset, pieces, turn, quiet, got, expected)
+                        outcomes.add(tablebase.decode(expected)[0])
+                        checked += 1
+    assert checked > 10_000
+    # The tables are not trivial: wins, losses and (by counting or stall=draw) draws.
+    assert outcomes == {"win", "loss", "draw"}
+
+
+def test_saved_tables_load_back_equal(built: Tablebase, tmp_path: Path) -> None:
+    tablebase.save(built, tmp_path)
+    loaded = tablebase.load(built.ruleset, tmp_path)
+    assert loaded is not None and loaded.max_pieces == 3
+    for balance, table in built.tables.items():
+        assert (loaded.tables[balance].values == table.values).all()
+    assert sum(p.stat().st_size for p in tmp_path.iterdir()) < 200_000
+
+
+def test_probe_says_win_draw_or_loss_with_the_moves_that_keep_it() -> None:
+    tb = tablebase.build("kolowis size=short", 2)
+    # South m5 takes m6 at once: a win in 1.
+    game = LineGame.from_position("kolowis size=short", "south m5 north m6", "south")
+    verdict = tablebase.probe(game, tb)
+    assert verdict is not None and verdict.text == "win in 1"
+    assert [str(m) for m in verdict.best_moves] == ["m5xm6-m7"]
+    # The same pieces, North to move: North takes back.
+    game = LineGame.from_position("kolowis size=short", "south m5 north m6", "north")
+    verdict = tablebase.probe(game, tb)
+    assert verdict is not None and verdict.text == "win in 1"
+    # One against one far apart with a single quiet move left: drawn by counting.
+    game = LineGame.from_position("kolowis size=short", "south s1 north n8", "south", quiet=39)
+    verdict = tablebase.probe(game, tb)
+    assert verdict is not None and verdict.text == "drawn"
+    # Not in the tables (three pieces): no verdict.
+    game = LineGame.from_position("kolowis size=short", "south s1 s2 north n8", "south")
+    assert tablebase.probe(game, tb) is None
