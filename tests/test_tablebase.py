@@ -102,3 +102,60 @@ def test_probe_says_win_draw_or_loss_with_the_moves_that_keep_it() -> None:
     # Not in the tables (three pieces): no verdict.
     game = LineGame.from_position("kolowis size=short", "south s1 s2 north n8", "south")
     assert tablebase.probe(game, tb) is None
+
+
+@pytest.fixture
+def short_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tablebase:
+    """Kolowis short tables up to 3 pieces, saved where the search and the hints look."""
+    monkeypatch.setenv("ZUNI_TABLEBASE_DIR", str(tmp_path))
+    monkeypatch.setattr(tablebase, "_LOADED", {})
+    tb = tablebase.build("kolowis size=short", 3)
+    tablebase.save(tb)
+    return tb
+
+
+def test_search_plays_the_tables_move_and_says_win_in_n(short_tables: Tablebase) -> None:
+    from zuniboard.ai import SearchPlayer, score_text
+
+    # Two against one, far apart, 30 quiet moves left: a win the search alone cannot see.
+    game = LineGame.from_position("kolowis size=short", "south s1 s2 north n8", "south", quiet=10)
+    verdict = tablebase.probe(game)
+    assert verdict is not None and verdict.result == "win" and verdict.moves > 8
+    player = SearchPlayer(1, seed=1, node_limit=200)
+    move = player.choose(game)
+    assert move in verdict.best_moves
+    assert player.last is not None and score_text(player.last.score) == verdict.text
+    # Played out, the tables' moves win against any defence within the promised moves.
+    plies = 0
+    while not game.is_game_over():
+        if game.turn == zuni.SOUTH:
+            game.push(player.choose(game))
+        else:
+            game.push(sorted(game.legal_moves(), key=str)[0])
+        plies += 1
+    outcome = game.outcome()
+    assert outcome is not None and outcome.winner == 0 and plies <= verdict.moves
+
+
+def test_search_probes_the_tables_below_the_root(short_tables: Tablebase) -> None:
+    from zuniboard.ai import Searcher
+
+    # Four pieces (not in the 3-piece tables); captures lead into them.
+    game = LineGame.from_position("kolowis size=short", "south m4 s5 north m5 n1", "south")
+    searcher = Searcher()
+    searcher.search(game, node_limit=500)
+    assert searcher.tb_hits > 0
+    assert Searcher(use_tablebase=False).tb_hits == 0
+
+
+def test_analyze_and_hints_give_the_tables_verdict(short_tables: Tablebase) -> None:
+    from zuniboard.ai import analyze
+
+    game = LineGame.from_position("kolowis size=short", "south s1 s2 north n8", "south", quiet=10)
+    text = tablebase.verdict_text(game)
+    assert text is not None and text.startswith("win in ")
+    game.push_text("s1-m1")
+    analysis = analyze(game, 0, node_limit=100)
+    assert analysis.verdict is not None and analysis.verdict.startswith("win in ")
+    assert "[tablebase: win in" in analysis.summary()
+    assert tablebase.verdict_text(zuni.new_game("kolowis size=short")) is None

@@ -36,7 +36,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 import zuni
+from zuniboard.ai import tablebase
 from zuniboard.ai.evaluate import Evaluator, make_evaluator
+from zuniboard.ai.tablebase import Tablebase
 
 INF = 10**9
 WIN = 10**6
@@ -113,8 +115,12 @@ class Searcher:
     ``evaluator``: a function game -> score for team 0; built from the ruleset by default.
     """
 
-    def __init__(self, evaluator: Evaluator | None = None) -> None:
+    def __init__(self, evaluator: Evaluator | None = None, *, use_tablebase: bool = True) -> None:
         self._evaluator = evaluator
+        self.use_tablebase = use_tablebase
+        self._tb: Tablebase | None = None
+        self._tb_pieces = 0
+        self.tb_hits = 0
         self._evaluator_for: str | None = None
         self.nodes = 0
         self._tt: dict[bytes, tuple[int, int, int, zuni.Move | None]] = {}
@@ -172,6 +178,8 @@ class Searcher:
     ) -> SearchResult:
         self._prepare(game, start, time_limit, node_limit, stop)
         work = self._game
+        if self._tb is not None and self._tb.covers(work):
+            return self._tablebase_move(work, start, seed)
         root_moves = list(work.legal_moves())
         rng = random.Random(_position_seed(seed, work.key()))
         rng.shuffle(root_moves)
@@ -219,6 +227,43 @@ class Searcher:
             completed_depth=completed,
             stopped=stopped,
         )
+
+    def _tablebase_move(self, game: zuni.Game, start: float, seed: int | None) -> SearchResult:
+        """The tables' best move: the fastest win, else a draw, else the longest loss;
+        among equals, the one that leaves the opponent the most replies that lose."""
+        assert self._tb is not None
+        scored = tablebase.move_values(game, self._tb)
+        best_value = scored[0][1]
+        best = [m for m, v in scored if v == best_value]
+        rng = random.Random(_position_seed(seed, game.key()))
+        rng.shuffle(best)
+        if len(best) > 1 and best_value <= 0:
+            best.sort(key=lambda m: -self._tb_traps(game, m))
+        move = best[0]
+        score = tablebase_score(best_value, 0)
+        self.nodes = len(scored)
+        return SearchResult(
+            depth=0,
+            nodes=self.nodes,
+            best_move=move,
+            score=score,
+            elapsed=time.monotonic() - start,
+            pv=[move],
+            completed_depth=0,
+            stopped=False,
+        )
+
+    def _tb_traps(self, game: zuni.Game, move: zuni.Move) -> float:
+        """The share of the opponent's replies to ``move`` that lose it the game."""
+        assert self._tb is not None
+        game.push(move)
+        try:
+            if game.is_game_over():
+                return 0.0
+            replies = tablebase.move_values(game, self._tb)
+            return sum(1 for _, v in replies if v < 0) / len(replies)
+        finally:
+            game.pop()
 
     def score_moves(
         self,
@@ -284,6 +329,11 @@ class Searcher:
             self._evaluate = make_evaluator(game)
             self._evaluator_for = ruleset
         self._game = game.copy()
+        self._tb = (
+            tablebase.for_ruleset(ruleset) if self.use_tablebase and game.ruleset.game_id != "awithlaknakwe" else None
+        )
+        self._tb_pieces = self._tb.max_pieces if self._tb is not None else 0
+        self.tb_hits = 0
         self._deadline = start + max(time_limit - TIME_MARGIN, time_limit / 2) if time_limit is not None else 0.0
         self._soft_deadline = start + NEW_DEPTH_SHARE * time_limit if time_limit is not None else 0.0
         self._node_limit = node_limit or 0
@@ -339,6 +389,10 @@ class Searcher:
         outcome = game.outcome()
         if outcome is not None:
             return self._terminal(outcome, ply)
+        if self._tb_pieces and game.counts[0] + game.counts[1] <= self._tb_pieces:
+            exact = self._probe(game, ply)
+            if exact is not None:
+                return exact
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(ply, alpha, beta, 0)
         key = game.key()
@@ -399,6 +453,10 @@ class Searcher:
             outcome = game.outcome()
             if outcome is not None:
                 return self._terminal(outcome, ply)
+            if self._tb_pieces and game.counts[0] + game.counts[1] <= self._tb_pieces:
+                exact = self._probe(game, ply)
+                if exact is not None:
+                    return exact
         moves = game.legal_moves()
         captures = [m for m in moves if m.captures]
         if len(captures) < len(moves) or qply >= MAX_QPLY or ply >= MAX_PLY + MAX_QPLY:
@@ -428,6 +486,14 @@ class Searcher:
         return best
 
     # -- helpers ------------------------------------------------------------
+    def _probe(self, game: zuni.Game, ply: int) -> int | None:
+        assert self._tb is not None
+        value = self._tb.value(game)
+        if value is None:
+            return None
+        self.tb_hits += 1
+        return tablebase_score(value, ply)
+
     def _static_for_mover(self, game: zuni.Game) -> int:
         score = self._evaluate(game)
         return -score if game.team_of(game.turn) else score
@@ -503,6 +569,15 @@ def _zero(game: zuni.Game) -> int:
 
 def _capture_size(move: zuni.Move) -> int:
     return len(move.captures)
+
+
+def tablebase_score(value: int, ply: int) -> int:
+    """A tablebase value (win in d: ``WIN_T - d``) as a search score at ``ply``."""
+    if value > 0:
+        return WIN - (ply + tablebase.WIN_T - value)
+    if value < 0:
+        return -(WIN - (ply + tablebase.WIN_T + value))
+    return 0
 
 
 def _to_tt(score: int, ply: int) -> int:

@@ -34,8 +34,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-import numpy as np
-
 import zuni
 from zuni.line import LineGame
 
@@ -177,6 +175,8 @@ def _positions(points: int, cs: _Combos, cn: _Combos) -> Iterator[tuple[int, int
 
 def _flip(values: Any) -> Any:
     """A child's value seen from the parent: negated, one move further away."""
+    import numpy as np
+
     v = values.astype(np.int32)
     return (-v + np.sign(v)).astype(np.int16)
 
@@ -189,6 +189,8 @@ def _count_value(mine: int, theirs: int, stall_draw: bool) -> int:
 
 def build_table(tb: Tablebase, s: int, n: int, game: LineGame, stall_draw: bool) -> Table:
     """The table of ``s`` South against ``n`` North pieces (smaller tables already in ``tb``)."""
+    import numpy as np  # only to build, save and load: playing without tables needs none
+
     start = time.monotonic()
     points = tb.points
     cs = tb.combos(s)
@@ -292,6 +294,8 @@ def build(ruleset: str, max_pieces: int, progress: Progress | None = None) -> Ta
 
 def save(tb: Tablebase, directory: Path | None = None) -> list[Path]:
     """Write every table of ``tb``; returns the files written."""
+    import numpy as np
+
     where = directory or ruleset_dir(tb.ruleset)
     where.mkdir(parents=True, exist_ok=True)
     written = []
@@ -307,6 +311,8 @@ def save(tb: Tablebase, directory: Path | None = None) -> list[Path]:
 
 def load(ruleset: str, directory: Path | None = None) -> Tablebase | None:
     """The tables of ``ruleset`` found on disk (None when there are none)."""
+    import numpy as np
+
     game = zuni.new_game(ruleset)
     if not isinstance(game, LineGame):
         return None
@@ -433,3 +439,13 @@ def probe(game: zuni.Game, tb: Tablebase | None = None) -> Verdict | None:
     scored = move_values(game, tb)
     best = [m for m, v in scored if v == value]
     return Verdict(result, moves, best)
+
+
+def verdict_text(game: zuni.Game) -> str | None:
+    """``probe(game).text`` ("win in 5", "drawn", "lost in 3") for hints, or None when
+    no table on disk covers the position (never raises on a game it does not cover)."""
+    try:
+        verdict = probe(game)
+    except (ValueError, OSError):
+        return None
+    return verdict.text if verdict is not None else None
