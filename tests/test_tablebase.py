@@ -159,3 +159,27 @@ def test_analyze_and_hints_give_the_tables_verdict(short_tables: Tablebase) -> N
     assert analysis.verdict is not None and analysis.verdict.startswith("win in ")
     assert "[tablebase: win in" in analysis.summary()
     assert tablebase.verdict_text(zuni.new_game("kolowis size=short")) is None
+
+
+def test_proof_number_search_agrees_with_the_tables() -> None:
+    from zuniboard.ai import solver
+
+    small = tablebase.build("mosona quiet=3", 2)
+    full = tablebase.build("mosona quiet=3", 3)
+    empty = LineGame("mosona quiet=3")
+    names = empty.geometry.names
+    checked = {True: 0, False: 0}
+    # Two against one, every tenth placement: the solver with the 2-piece tables only
+    # must find what the 3-piece table says.
+    for i, (a, b, c) in enumerate(itertools.permutations(range(len(names)), 3)):
+        if i % 97 or a > b:
+            continue
+        pieces = "south %s %s north %s" % (names[a], names[b], names[c])
+        game = LineGame.from_position("mosona quiet=3", pieces, "north", quiet=1)
+        value = full.value(game)
+        assert value is not None
+        proof = solver.prove(game, 0, tb=small, node_limit=100_000)
+        assert proof.result is not None, pieces
+        assert proof.result == (value < 0), (pieces, value)
+        checked[proof.result] += 1
+    assert checked[True] > 3 and checked[False] > 3, checked
