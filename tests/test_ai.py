@@ -440,3 +440,29 @@ def test_uct_time_limit_is_kept() -> None:
     start = time.monotonic()
     UCTPlayer(seed=1, time_limit=0.1).choose(game)
     assert time.monotonic() - start < 0.5
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["mosona", "mosona board=open jumps=pattern", "kolowis chain=none", "kolowis size=short capture=free"]
+)
+def test_capture_check_agrees_with_the_move_generator(ruleset: str) -> None:
+    import random
+
+    from zuniboard.ai.search import line_capture_check
+
+    game = zuni.new_game(ruleset)
+    check = line_capture_check(game)
+    assert check is not None
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(6):
+        while not game.is_game_over() and len(game.move_stack) < 120:
+            moves = game.legal_moves()
+            expected = any(m.captures for m in moves)
+            assert check(game) == expected, (game.position_text(), game.turn)
+            seen.add(expected)
+            game.push(rng.choice(moves))
+        while game.move_stack:
+            game.pop()
+    assert seen == {True, False}
+    assert line_capture_check(zuni.new_game("awithlaknakwe")) is None

@@ -126,6 +126,8 @@ class Searcher:
         self._tt: dict[bytes, tuple[int, int, int, zuni.Move | None]] = {}
         self._killers: list[list[tuple[int, ...] | None]] = []
         self._history: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._capture_check: Callable[[zuni.Game], bool] | None = None
+        self._capture_for: str | None = None
         self._deadline = 0.0
         self._soft_deadline = 0.0
         self._node_limit = 0
@@ -329,6 +331,9 @@ class Searcher:
             self._evaluate = make_evaluator(game)
             self._evaluator_for = ruleset
         self._game = game.copy()
+        if self._capture_for != ruleset:
+            self._capture_check = line_capture_check(game)
+            self._capture_for = ruleset
         self._tb = (
             tablebase.for_ruleset(ruleset) if self.use_tablebase and game.ruleset.game_id != "awithlaknakwe" else None
         )
@@ -457,6 +462,10 @@ class Searcher:
                 exact = self._probe(game, ply)
                 if exact is not None:
                     return exact
+        capture_check = self._capture_check
+        if capture_check is not None and not capture_check(game):
+            # No capture to look at: the position is quiet (and not over: it has moves).
+            return self._static_for_mover(game)
         moves = game.legal_moves()
         captures = [m for m in moves if m.captures]
         if len(captures) < len(moves) or qply >= MAX_QPLY or ply >= MAX_PLY + MAX_QPLY:
@@ -569,6 +578,43 @@ def _zero(game: zuni.Game) -> int:
 
 def _capture_size(move: zuni.Move) -> int:
     return len(move.captures)
+
+
+def line_capture_check(game: zuni.Game) -> Callable[[zuni.Game], bool] | None:
+    """For a line game, a function telling whether the side to move has a jump, much
+    cheaper than generating the moves (quiescence asks it at every leaf); None for
+    Awithlaknakwe, whose custody captures come with any move."""
+    if game.ruleset.game_id == "awithlaknakwe":
+        return None
+    from zuni.line import adjacency, jump_table
+
+    geometry = game.geometry
+    first, _targets, rows = adjacency(geometry.k, geometry.lined)
+    width, landings = jump_table(geometry.k, geometry.lined, game.ruleset["jumps"])
+    south = zuni.piece_code(zuni.SOUTH, zuni.MAN)
+    north = zuni.piece_code(zuni.NORTH, zuni.MAN)
+    points = range(len(game.board))
+    starts = [first[a] * width for a in points]
+
+    def has_capture(position: zuni.Game) -> bool:
+        board = position.board
+        me, foe = (south, north) if position.turn == zuni.SOUTH else (north, south)
+        for a in points:
+            if board[a] != me:
+                continue
+            i = starts[a]
+            for b in rows[a]:
+                if board[b] == foe:
+                    for j in range(i, i + width):
+                        c = landings[j]
+                        if c == 255:
+                            break
+                        if not board[c]:
+                            return True
+                i += width
+        return False
+
+    return has_capture
 
 
 def tablebase_score(value: int, ply: int) -> int:
