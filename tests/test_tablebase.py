@@ -111,7 +111,24 @@ def short_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tablebase:
     monkeypatch.setattr(tablebase, "_LOADED", {})
     tb = tablebase.build("kolowis size=short", 3)
     tablebase.save(tb)
+    # A timed search does not wait for tables to load (it starts a thread): load now.
+    assert tablebase.for_ruleset("kolowis size=short") is not None
     return tb
+
+
+def test_a_search_does_not_wait_for_the_tables_to_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("ZUNI_TABLEBASE_DIR", str(tmp_path))
+    monkeypatch.setattr(tablebase, "_LOADED", {})
+    monkeypatch.setattr(tablebase, "_LOADING", set())
+    tablebase.save(tablebase.build("kolowis size=short", 2))
+    assert tablebase.for_ruleset("kolowis size=short", wait=False) is None  # loading in a thread
+    deadline = time.monotonic() + 10
+    while tablebase.for_ruleset("kolowis size=short", wait=False) is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    loaded = tablebase.for_ruleset("kolowis size=short", wait=False)
+    assert loaded is not None and loaded.max_pieces == 2
 
 
 def test_search_plays_the_tables_move_and_says_win_in_n(short_tables: Tablebase) -> None:

@@ -335,7 +335,9 @@ class Searcher:
             self._capture_check = line_capture_check(game)
             self._capture_for = ruleset
         self._tb = (
-            tablebase.for_ruleset(ruleset) if self.use_tablebase and game.ruleset.game_id != "awithlaknakwe" else None
+            tablebase.for_ruleset(ruleset, wait=False)
+            if self.use_tablebase and game.ruleset.game_id != "awithlaknakwe"
+            else None
         )
         self._tb_pieces = self._tb.max_pieces if self._tb is not None else 0
         self.tb_hits = 0
