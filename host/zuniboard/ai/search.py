@@ -128,6 +128,7 @@ class Searcher:
         self._history: dict[tuple[int, tuple[int, ...]], int] = {}
         self._capture_check: Callable[[zuni.Game], bool] | None = None
         self._capture_for: str | None = None
+        self._quiet_limit = 0
         self._deadline = 0.0
         self._soft_deadline = 0.0
         self._node_limit = 0
@@ -331,6 +332,7 @@ class Searcher:
             self._evaluate = make_evaluator(game)
             self._evaluator_for = ruleset
         self._game = game.copy()
+        self._quiet_limit = game.ruleset.get_int("quiet")
         if self._capture_for != ruleset:
             self._capture_check = line_capture_check(game)
             self._capture_for = ruleset
@@ -393,9 +395,8 @@ class Searcher:
         if self.nodes >= self._next_check:
             self._check()
         game = self._game
-        outcome = game.outcome()
-        if outcome is not None:
-            return self._terminal(outcome, ply)
+        # Over or not shows in the moves (none once it is over): outcome() is asked only
+        # then, which saves the rules' own has-a-move scan at every node.
         if self._tb_pieces and game.counts[0] + game.counts[1] <= self._tb_pieces:
             exact = self._probe(game, ply)
             if exact is not None:
@@ -416,6 +417,10 @@ class Searcher:
                 if flag == UPPER and score <= alpha:
                     return score
         moves = game.legal_moves()
+        if not moves:
+            outcome = game.outcome()
+            assert outcome is not None, "no legal move in a game that is not over"
+            return self._terminal(outcome, ply)
         if len(moves) == 1:
             depth += 1  # a forced reply costs no depth
         elif len(moves) > 1:
@@ -457,17 +462,18 @@ class Searcher:
             self.nodes += 1
             if self.nodes >= self._next_check:
                 self._check()
-            outcome = game.outcome()
-            if outcome is not None:
-                return self._terminal(outcome, ply)
             if self._tb_pieces and game.counts[0] + game.counts[1] <= self._tb_pieces:
                 exact = self._probe(game, ply)
                 if exact is not None:
                     return exact
         capture_check = self._capture_check
-        if capture_check is not None and not capture_check(game):
-            # No capture to look at: the position is quiet (and not over: it has moves).
-            return self._static_for_mover(game)
+        if capture_check is None or game.quiet >= self._quiet_limit or not capture_check(game):
+            outcome = game.outcome()
+            if outcome is not None:
+                return self._terminal(outcome, ply)
+            if capture_check is not None:
+                return self._static_for_mover(game)  # a line game with no capture: quiet
+        # (A line game with a jump to make is not over: both sides have pieces.)
         moves = game.legal_moves()
         captures = [m for m in moves if m.captures]
         if len(captures) < len(moves) or qply >= MAX_QPLY or ply >= MAX_PLY + MAX_QPLY:
