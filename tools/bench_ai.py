@@ -51,7 +51,14 @@ for extra in (REPO / "host", REPO / "firmware" / "lib"):
 import math  # noqa: E402
 
 import zuni  # noqa: E402
-from zuniboard.ai import LEVEL_NODES, GreedyPlayer, Player, RandomPlayer, SearchPlayer  # noqa: E402
+from zuniboard.ai import (  # noqa: E402
+    LEVEL_NODES,
+    GreedyPlayer,
+    Player,
+    RandomPlayer,
+    SearchPlayer,
+    tablebase,
+)
 from zuniboard.ai.uct import UCTPlayer  # noqa: E402
 
 GAMES = {
@@ -346,11 +353,25 @@ def run_vs_uct(args: argparse.Namespace) -> int:
                 flush=True,
             )
     rows = uct_summary(done)
-    report = {"vs_uct": rows, "seconds": round(time.monotonic() - start, 1)}
+    tables = [tablebase.describe(GAMES[name]) for name in args.uct_list if not name.startswith("awith")]
+    report = {
+        "vs_uct": rows,
+        "tablebases": tables,
+        "seconds": round(time.monotonic() - start, 1),
+        "load_average": round(os.getloadavg()[0], 1),
+    }
     if args.json:
         print(json.dumps(report))
     else:
         print_uct(rows)
+        print()
+        print("Endgame tables on disk (tools/build_tablebase.py builds them; the search uses them):")
+        for t in tables:
+            print(
+                "  %-26s up to %d pieces: %9d positions, %6.2f MB"
+                % (t["ruleset"], t["max_pieces"], t["positions"], t["bytes"] / 1e6)
+            )
+        print("load average at the end: %s (timed games share the cores with it)" % report["load_average"])
     return 0
 
 

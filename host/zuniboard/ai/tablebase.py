@@ -346,6 +346,29 @@ def load(ruleset: str, directory: Path | None = None) -> Tablebase | None:
     return tb
 
 
+def describe(ruleset: str) -> dict[str, Any]:
+    """What is on disk for ``ruleset`` without loading it: tables, positions, bytes."""
+    import numpy as np
+
+    where = ruleset_dir(ruleset)
+    tables: list[dict[str, Any]] = []
+    for path in sorted(where.glob("*v*.npz")) if where.is_dir() else []:
+        try:
+            with np.load(path) as data:
+                positions = int(data["positions"][0])
+        except (ValueError, KeyError, OSError):
+            continue
+        tables.append({"table": path.name[: -len(".npz")], "positions": positions, "bytes": path.stat().st_size})
+    pieces = [sum(int(x) for x in str(t["table"]).split("v")) for t in tables]
+    return {
+        "ruleset": str(zuni.parse_ruleset(ruleset)),
+        "max_pieces": max(pieces) if pieces else 0,
+        "positions": sum(int(t["positions"]) for t in tables),
+        "bytes": sum(int(t["bytes"]) for t in tables),
+        "tables": tables,
+    }
+
+
 def ensure(ruleset: str, max_pieces: int, progress: Progress | None = None) -> Tablebase:
     """The tables of ``ruleset`` up to ``max_pieces``: loaded, or built and saved."""
     tb = load(ruleset)
