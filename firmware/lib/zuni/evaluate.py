@@ -51,8 +51,12 @@ _AWITH_TABLES = [None, None, None, None]  # type: list
 _LINE_ROWS = [None, None]  # type: list
 # Per side, the squares of its target row (zuni.awith.HOMES of TARGET), made on first use.
 _TARGETS = [None]  # type: list
-# Warriors on their way per distance, reused by every call (no allocation).
-_BY_DIST = bytearray(_DEEPEST + 1)
+# Per side: warriors on their way per distance (a row of _ROW), target squares held,
+# and the value so far; reused by every call (no allocation).
+_ROW = const(16)
+_BY_DIST = bytearray(4 * _ROW)
+_HELD = [0, 0, 0, 0]
+_VALUE = [0, 0, 0, 0]
 
 
 def evaluate(game):
@@ -131,15 +135,45 @@ def awith_team0(game):
     targets = _TARGETS[0]
     if targets is None:
         targets = _target_rows()
+    board = game.board
+    arrivals = game.arrivals
+    held = _HELD
+    value = _VALUE
+    by_dist = _BY_DIST
+    tables = _AWITH_TABLES
+    for side in game.sides:
+        held[side] = _held(board, targets[side], 1 + 2 * side)
+        value[side] = 0
+        if tables[side] is None:
+            awith_tables(side)
+        for i in range(side * _ROW, side * _ROW + _ROW):
+            by_dist[i] = 0
+    # One pass over the board for every side (codes: 1 + 2 * side + kind, kind 0 a warrior).
+    for p in range(len(board)):
+        code = board[p]
+        if not code:
+            continue
+        side = (code - 1) >> 1
+        if code & 1:
+            value[side] += WARRIOR
+            if arrivals:
+                reach, dist = tables[side]
+                if reach[p] & ~held[side]:
+                    by_dist[side * _ROW + dist[p]] += 1
+        else:
+            value[side] += PRIEST_ON_BOARD
     score = PIECE * (game.taken[0] - game.taken[1])
     for side in game.sides:
-        value = _awith_side(game, side, targets[side])
+        v = value[side]
+        if arrivals:
+            n = _popcount6(held[side])
+            v += ARRIVAL * n + _path_credit(by_dist, side * _ROW, len(targets[side]) - n)
         if game.prs[side] == _P_HAND:
-            value += PRIEST_IN_HAND
+            v += PRIEST_IN_HAND
         if game.team_of(side):
-            score -= value
+            score -= v
         else:
-            score += value
+            score += v
     return score
 
 
@@ -152,17 +186,6 @@ def _target_rows():
     return rows
 
 
-def _awith_side(game, side, home):
-    # Split from awith_team0: MicroPython puts a frame with many locals on the heap.
-    board = game.board
-    man = 1 + 2 * side  # core.piece_code(side, MAN); the priest is the next code
-    held = _held(board, home, man)
-    value = 0
-    if game.arrivals:
-        value = ARRIVAL * _popcount6(held)
-    return value + _pieces(game, board, man, held, len(home) - _popcount6(held), awith_tables(side))
-
-
 def _held(board, home, man):
     """Bits of the target squares that the side's own pieces hold (arrived: they block)."""
     held = 0
@@ -173,32 +196,18 @@ def _held(board, home, man):
     return held
 
 
-def _pieces(game, board, man, held, free, tables):
-    reach, dist = tables
-    by_dist = _BY_DIST
-    for i in range(_DEEPEST + 1):
-        by_dist[i] = 0
-    arrivals = game.arrivals
+def _path_credit(by_dist, base, free):
+    """Path credit for at most ``free`` warriors (the free target squares), nearest first
+    (index 0 would be warriors already arrived: no path credit)."""
     value = 0
-    for p in range(len(board)):
-        code = board[p]
-        if code == man:
-            value += WARRIOR
-            if arrivals and reach[p] & ~held:
-                by_dist[dist[p]] += 1
-        elif code == man + 1:
-            value += PRIEST_ON_BOARD
-    # Path credit for at most as many warriors as there are free target squares, nearest
-    # first (index 0 counts warriors already arrived: no path credit).
-    if arrivals:
-        d = 1
-        while free > 0 and d < _DEEPEST:
-            n = by_dist[d]
-            if n > free:
-                n = free
-            value += n * (ARRIVAL_PATH * (_DEEPEST - d) // _DEEPEST)
-            free -= n
-            d += 1
+    d = 1
+    while free > 0 and d < _DEEPEST:
+        n = by_dist[base + d]
+        if n > free:
+            n = free
+        value += n * (ARRIVAL_PATH * (_DEEPEST - d) // _DEEPEST)
+        free -= n
+        d += 1
     return value
 
 
