@@ -4,12 +4,14 @@ Usage (from the repository root):
 
     .venv/bin/python tools/solve_mosona.py --time 600          # both questions, 10 min each at most
     .venv/bin/python tools/solve_mosona.py --ruleset "mosona board=open" --nodes 2000000
+    .venv/bin/python tools/solve_mosona.py --method pns        # plain proof-number search (a tree)
 
-Asks two questions of the start position: does North (the second player) win by force,
-and does South? Leaves with few pieces are settled by the endgame tables in the user
-data dir (build them first with tools/build_tablebase.py; without them the search goes
-to the end of every game). Prints for each question: proved, disproved or unsettled,
-the root's proof and disproof numbers, nodes and seconds; ``--json`` for one object.
+Depth-first proof-number search (df-pn) by default. Asks two questions of the start
+position: does North (the second player) win by force, and does South? Leaves with few
+pieces are settled by the endgame tables in the user data dir (build them first with
+tools/build_tablebase.py; without them the search goes to the end of every game).
+Prints for each question: proved, disproved or unsettled, the root's proof and disproof
+numbers, nodes and seconds; ``--json`` for one object.
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--nodes", type=int, default=50_000_000, help="nodes per question at most")
     parser.add_argument("--moves", default="", help="moves played first, space-separated (default: none)")
     parser.add_argument("--team", choices=("north", "south", "both"), default="both", help="whose win to prove")
+    parser.add_argument("--method", choices=("dfpn", "pns"), default="dfpn", help="df-pn (default) or plain PNS")
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     try:
@@ -55,9 +58,12 @@ def main(argv: list[str] | None = None) -> int:
         name = game.team_names()[team]
         if not args.json:
             print("does %s win by force? (tables up to %d pieces)" % (name, tb.max_pieces if tb else 0), flush=True)
-        proof = solver.prove(
-            game, team, node_limit=args.nodes, time_limit=args.time, tb=tb, progress_every=0 if args.json else 30
-        )
+        if args.method == "pns":
+            proof = solver.prove(
+                game, team, node_limit=args.nodes, time_limit=args.time, tb=tb, progress_every=0 if args.json else 30
+            )
+        else:
+            proof = solver.prove_dfpn(game, team, node_limit=args.nodes, time_limit=args.time, tb=tb)
         verdict = {True: "proved", False: "disproved", None: "unsettled"}[proof.result]
         item = {
             "team": name,

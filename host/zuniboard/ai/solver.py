@@ -181,3 +181,136 @@ def _line(root: _Node, game: zuni.Game, limit: int = 24) -> list[str]:
             node = max(children, key=lambda c: c.pn if c.pn < INF else -1)
         out.append(str(node.move))
     return out
+
+
+# -- depth-first proof-number search (df-pn) ---------------------------------------------
+
+_DF_INF = 10**12
+
+
+class _Stop(Exception):
+    """The node or time budget of ``prove_dfpn`` is spent."""
+
+
+class _DfPn:
+    def __init__(
+        self, game: zuni.Game, team: int, tb: Tablebase | None, node_limit: int, deadline: float | None
+    ) -> None:
+        self.game = game
+        self.team = team
+        self.tb = tb
+        self.node_limit = node_limit
+        self.deadline = deadline
+        self.nodes = 0
+        # key -> (proof number, disproof number); settled entries have a 0 in them.
+        self.table: dict[bytes, tuple[int, int]] = {}
+        self.root = (1, 1)
+
+    def leaf(self, game: zuni.Game) -> tuple[int, int] | None:
+        """Numbers of a position the rules or the tables settle, else None."""
+        outcome = game.outcome()
+        known: bool | None = None
+        if outcome is not None:
+            known = outcome.winner == self.team
+        elif self.tb is not None:
+            value = self.tb.value(game)
+            if value is not None:
+                known = value > 0 if game.team_of(game.turn) == self.team else value < 0
+        if known is None:
+            return None
+        return (0, _DF_INF) if known else (_DF_INF, 0)
+
+    def mid(self, thpn: int, thdn: int, is_root: bool = False) -> None:
+        game = self.game
+        self.nodes += 1
+        if self.nodes >= self.node_limit or (
+            self.deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self.deadline
+        ):
+            raise _Stop
+        key = game.key()
+        is_or = game.team_of(game.turn) == self.team
+        moves = game.legal_moves()
+        table = self.table
+        keys: list[bytes] = []
+        for move in moves:
+            game.push(move)
+            child = game.key()
+            if child not in table:
+                settled = self.leaf(game)
+                if settled is not None:
+                    table[child] = settled
+            game.pop()
+            keys.append(child)
+        while True:
+            numbers = [table.get(k, (1, 1)) for k in keys]
+            if is_or:
+                pn = min(n[0] for n in numbers)
+                dn = sum(n[1] for n in numbers)
+            else:
+                pn = sum(n[0] for n in numbers)
+                dn = min(n[1] for n in numbers)
+            pn, dn = min(pn, _DF_INF), min(dn, _DF_INF)
+            if is_root:
+                self.root = (pn, dn)
+            if pn >= thpn or dn >= thdn or pn == 0 or dn == 0:
+                break
+            # The most proving child, and the second best of its kind (thresholds).
+            index = 0
+            best = second = _DF_INF
+            which = 0 if is_or else 1
+            for i, n in enumerate(numbers):
+                v = n[which]
+                if v < best:
+                    second = best
+                    best = v
+                    index = i
+                elif v < second:
+                    second = v
+            c_pn, c_dn = numbers[index]
+            if is_or:
+                child_thpn = min(thpn, second + 1)
+                child_thdn = thdn - dn + c_dn
+            else:
+                child_thpn = thpn - pn + c_pn
+                child_thdn = min(thdn, second + 1)
+            game.push(moves[index])
+            try:
+                self.mid(child_thpn, child_thdn)
+            finally:
+                game.pop()
+        table[key] = (pn, dn)
+        if len(table) > 6_000_000:
+            # Keep what is settled; the unsettled numbers are found again when needed.
+            self.table = {k: v for k, v in table.items() if v[0] == 0 or v[1] == 0}
+
+
+def prove_dfpn(
+    game: zuni.Game,
+    team: int,
+    *,
+    node_limit: int = 10_000_000,
+    time_limit: float | None = None,
+    tb: Tablebase | None = None,
+) -> Proof:
+    """Depth-first proof-number search (Nagai 2002) of the same question as ``prove``:
+    memory in a table of positions instead of a tree, no walk back from the root."""
+    import sys
+
+    start = time.monotonic()
+    work = game.copy()
+    if tb is None and game.ruleset.game_id != "awithlaknakwe":
+        tb = tablebase.for_ruleset(str(game.ruleset))
+    search = _DfPn(work, team, tb, node_limit, start + time_limit if time_limit is not None else None)
+    settled = search.leaf(work)
+    limit = sys.getrecursionlimit()
+    sys.setrecursionlimit(max(limit, 20_000))
+    try:
+        if settled is None:
+            search.mid(_DF_INF, _DF_INF, is_root=True)
+    except _Stop:
+        pass
+    finally:
+        sys.setrecursionlimit(limit)
+    pn, dn = settled if settled is not None else search.root
+    result = True if pn == 0 else False if dn == 0 else None
+    return Proof(result, team, pn, dn, search.nodes, time.monotonic() - start, [])
