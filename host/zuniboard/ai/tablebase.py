@@ -30,6 +30,7 @@ import itertools
 import os
 import threading
 import time
+from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -198,8 +199,9 @@ def build_table(tb: Tablebase, s: int, n: int, game: LineGame, stall_draw: bool)
     cn = tb.combos(n)
     size = 2 * len(cs) * len(cn)
     board = game.board
-    quiet_par: list[int] = []
-    quiet_child: list[int] = []
+    # Machine ints (8 bytes an edge, a Python list of ints takes about 36).
+    quiet_par = array("q")
+    quiet_child = array("q")
     capture_best = np.full(size, _NONE, dtype=np.int16)
     no_move = np.zeros(size, dtype=bool)
     valid = np.zeros(size, dtype=bool)
@@ -246,8 +248,8 @@ def build_table(tb: Tablebase, s: int, n: int, game: LineGame, stall_draw: bool)
                 best = value
         capture_best[index] = best
     # Quiet moves, grouped by parent (they were made in parent order).
-    par = np.array(quiet_par, dtype=np.int64)
-    children = np.array(quiet_child, dtype=np.int64)
+    par = np.frombuffer(quiet_par, dtype=np.int64) if len(quiet_par) else np.zeros(0, dtype=np.int64)
+    children = np.frombuffer(quiet_child, dtype=np.int64) if len(quiet_child) else np.zeros(0, dtype=np.int64)
     if len(par):
         starts = np.flatnonzero(np.r_[True, par[1:] != par[:-1]])
         parents = par[starts]
