@@ -466,3 +466,14 @@ def test_capture_check_agrees_with_the_move_generator(ruleset: str) -> None:
             game.pop()
     assert seen == {True, False}
     assert line_capture_check(zuni.new_game("awithlaknakwe")) is None
+
+
+def test_contempt_makes_a_draw_cost_the_player_and_not_the_analysis() -> None:
+    # One against one far apart, one quiet move left: every move ends the game drawn.
+    game = LineGame.from_position(SHORT, "south s1 north n8", "south", quiet=39)
+    assert Searcher(use_tablebase=False).search(game, node_limit=500).score == 0
+    assert Searcher(use_tablebase=False, contempt=25).search(game, node_limit=500).score == -25
+    # Seen from the other team, the draw is the opponent's loss of contempt.
+    game = LineGame.from_position(SHORT, "south s1 north n8", "north", quiet=39)
+    assert Searcher(use_tablebase=False, contempt=25).search(game, node_limit=500).score == -25
+    assert SearchPlayer(1).searcher.contempt > 0

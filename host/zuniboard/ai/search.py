@@ -113,10 +113,16 @@ class Searcher:
     """An alpha-beta searcher. One instance may search many positions (one at a time).
 
     ``evaluator``: a function game -> score for team 0; built from the ruleset by default.
+    ``use_tablebase``: probe the endgame tables on disk (line games). ``contempt``: what
+    a draw costs the root's team, in hundredths of a piece (0: a draw is even; a player
+    uses a little, so that it plays on in a level ending instead of drifting into the
+    quiet rule's draw).
     """
 
-    def __init__(self, evaluator: Evaluator | None = None, *, use_tablebase: bool = True) -> None:
+    def __init__(self, evaluator: Evaluator | None = None, *, use_tablebase: bool = True, contempt: int = 0) -> None:
         self._evaluator = evaluator
+        self.contempt = contempt
+        self._root_team = 0
         self.use_tablebase = use_tablebase
         self._tb: Tablebase | None = None
         self._tb_pieces = 0
@@ -332,6 +338,7 @@ class Searcher:
             self._evaluate = make_evaluator(game)
             self._evaluator_for = ruleset
         self._game = game.copy()
+        self._root_team = game.team_of(game.turn)
         self._quiet_limit = game.ruleset.get_int("quiet")
         if self._capture_for != ruleset:
             self._capture_check = line_capture_check(game)
@@ -509,7 +516,16 @@ class Searcher:
         if value is None:
             return None
         self.tb_hits += 1
+        if value == 0:
+            return self._draw_score(game)
         return tablebase_score(value, ply)
+
+    def _draw_score(self, game: zuni.Game) -> int:
+        """A draw, for the side to move: below an even position for the root's team by
+        ``contempt`` (it plays on rather than settle for a draw), above it for the other."""
+        if game.team_of(game.turn) == self._root_team:
+            return -self.contempt
+        return self.contempt
 
     def _static_for_mover(self, game: zuni.Game) -> int:
         score = self._evaluate(game)
@@ -517,9 +533,9 @@ class Searcher:
 
     def _terminal(self, outcome: zuni.Outcome, ply: int) -> int:
         winner = outcome.winner
-        if winner is None:
-            return 0
         game = self._game
+        if winner is None:
+            return self._draw_score(game)
         if winner == game.team_of(game.turn):
             return WIN - ply
         return -(WIN - ply)
