@@ -51,12 +51,17 @@ _AWITH_TABLES = [None, None, None, None]  # type: list
 _LINE_ROWS = [None, None]  # type: list
 # Per side, the squares of its target row (zuni.awith.HOMES of TARGET), made on first use.
 _TARGETS = [None]  # type: list
-# Per side: warriors on their way per distance (a row of _ROW), target squares held,
-# and the value so far; reused by every call (no allocation).
+# Path credit of a warrior d moves from its target row (0 for d = 0: arrived).
+_CREDIT = bytes([(ARRIVAL_PATH * (_DEEPEST - d) // _DEEPEST if 0 < d < _DEEPEST else 0) for d in range(16)])
+# Per side: target squares held, value so far, path credit and warriors on their way;
+# warriors per distance (when more are on their way than free squares). Reused by
+# every call (no allocation).
 _ROW = const(16)
-_BY_DIST = bytearray(4 * _ROW)
+_BY_DIST = bytearray(_ROW)
 _HELD = [0, 0, 0, 0]
 _VALUE = [0, 0, 0, 0]
+_PATH = [0, 0, 0, 0]
+_ON_WAY = [0, 0, 0, 0]
 
 
 def evaluate(game):
@@ -139,15 +144,17 @@ def awith_team0(game):
     arrivals = game.arrivals
     held = _HELD
     value = _VALUE
-    by_dist = _BY_DIST
+    path = _PATH
+    on_way = _ON_WAY
     tables = _AWITH_TABLES
+    credit = _CREDIT
     for side in game.sides:
         held[side] = _held(board, targets[side], 1 + 2 * side)
         value[side] = 0
+        path[side] = 0
+        on_way[side] = 0
         if tables[side] is None:
             awith_tables(side)
-        for i in range(side * _ROW, side * _ROW + _ROW):
-            by_dist[i] = 0
     # One pass over the board for every side (codes: 1 + 2 * side + kind, kind 0 a warrior).
     for p in range(len(board)):
         code = board[p]
@@ -157,9 +164,12 @@ def awith_team0(game):
         if code & 1:
             value[side] += WARRIOR
             if arrivals:
-                reach, dist = tables[side]
-                if reach[p] & ~held[side]:
-                    by_dist[side * _ROW + dist[p]] += 1
+                t = tables[side]
+                if t[0][p] & ~held[side]:
+                    d = t[1][p]
+                    if d:
+                        path[side] += credit[d]
+                        on_way[side] += 1
         else:
             value[side] += PRIEST_ON_BOARD
     score = PIECE * (game.taken[0] - game.taken[1])
@@ -167,7 +177,13 @@ def awith_team0(game):
         v = value[side]
         if arrivals:
             n = _popcount6(held[side])
-            v += ARRIVAL * n + _path_credit(by_dist, side * _ROW, len(targets[side]) - n)
+            free = len(targets[side]) - n
+            v += ARRIVAL * n
+            if on_way[side] <= free:
+                v += path[side]
+            else:
+                # More warriors on their way than free squares: credit the nearest only.
+                v += _capped_credit(board, side, held[side], free)
         if game.prs[side] == _P_HAND:
             v += PRIEST_IN_HAND
         if game.team_of(side):
@@ -196,16 +212,24 @@ def _held(board, home, man):
     return held
 
 
-def _path_credit(by_dist, base, free):
-    """Path credit for at most ``free`` warriors (the free target squares), nearest first
-    (index 0 would be warriors already arrived: no path credit)."""
+def _capped_credit(board, side, held, free):
+    """Path credit for at most ``free`` warriors of ``side`` (the free target squares),
+    nearest first."""
+    reach, dist = _AWITH_TABLES[side]
+    by_dist = _BY_DIST
+    for i in range(_ROW):
+        by_dist[i] = 0
+    man = 1 + 2 * side
+    for p in range(len(board)):
+        if board[p] == man and reach[p] & ~held:
+            by_dist[dist[p]] += 1
     value = 0
     d = 1
     while free > 0 and d < _DEEPEST:
-        n = by_dist[base + d]
+        n = by_dist[d]
         if n > free:
             n = free
-        value += n * (ARRIVAL_PATH * (_DEEPEST - d) // _DEEPEST)
+        value += n * _CREDIT[d]
         free -= n
         d += 1
     return value
