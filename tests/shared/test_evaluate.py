@@ -45,3 +45,25 @@ def test_no_more_warriors_credited_than_free_target_squares():
     game = AwithGame.from_position("awithlaknakwe", pieces, "north")
     north = 6 * WARRIOR + PRIEST_ON_BOARD + 5 * ARRIVAL + ARRIVAL_PATH * 13 // 14
     eq(evaluate(game), north - (WARRIOR + ARRIVAL), "one free square")
+
+
+def test_evaluation_does_not_allocate_under_micropython():
+    # The board's search calls it at every leaf; a collection there stalls the scan.
+    try:
+        import micropython
+    except ImportError:
+        return
+    if not hasattr(micropython, "heap_lock"):
+        return  # CPython: the shim has no heap to lock
+    # One game at a time, as on the board (the tables of a board are made on first use).
+    for ruleset in ("mosona", "kolowis", "awithlaknakwe", "awithlaknakwe players=4"):
+        game = new_game(ruleset)
+        game.push(game.legal_moves()[0])
+        expected = evaluate(game)
+        got = 0
+        micropython.heap_lock()
+        try:
+            got = evaluate(game)
+        finally:
+            micropython.heap_unlock()
+        eq(got, expected, ruleset + ", with the heap locked")

@@ -49,8 +49,19 @@ _DEEPEST = const(14)  # more than the longest warrior path (13 moves)
 _AWITH_TABLES = [None, None, None, None]  # type: list
 # The line board last evaluated and its neighbour rows (zuni.line.adjacency).
 _LINE_ROWS = [None, None]  # type: list
-# Warriors on their way per distance, reused by every call (no allocation).
-_BY_DIST = bytearray(_DEEPEST + 1)
+# Per side, the squares of its target row (zuni.awith.HOMES of TARGET), made on first use.
+_TARGETS = [None]  # type: list
+# Path credit of a warrior d moves from its target row (0 for d = 0: arrived).
+_CREDIT = bytes([(ARRIVAL_PATH * (_DEEPEST - d) // _DEEPEST if 0 < d < _DEEPEST else 0) for d in range(16)])
+# Per side: target squares held, value so far, path credit and warriors on their way;
+# warriors per distance (when more are on their way than free squares). Reused by
+# every call (no allocation).
+_ROW = const(16)
+_BY_DIST = bytearray(_ROW)
+_HELD = [0, 0, 0, 0]
+_VALUE = [0, 0, 0, 0]
+_PATH = [0, 0, 0, 0]
+_ON_WAY = [0, 0, 0, 0]
 
 
 def evaluate(game):
@@ -126,56 +137,102 @@ def awith_tables(side):
 
 def awith_team0(game):
     """Estimated final score difference of Awithlaknakwe, for team 0 (South+East)."""
-    from zuni.awith import HOMES, TARGET, TEAM
-
+    targets = _TARGETS[0]
+    if targets is None:
+        targets = _target_rows()
     board = game.board
-    taken = game.taken
     arrivals = game.arrivals
-    score = PIECE * (taken[0] - taken[1])
-    by_dist = _BY_DIST
+    held = _HELD
+    value = _VALUE
+    path = _PATH
+    on_way = _ON_WAY
+    tables = _AWITH_TABLES
+    credit = _CREDIT
     for side in game.sides:
-        sign = -1 if TEAM[side] else 1
-        man = 1 + 2 * side  # core.piece_code(side, MAN)
-        priest = man + 1
-        value = 0
-        reach, dist = awith_tables(side)
-        home = HOMES[TARGET[side]]
-        # Target squares already held by the side's own pieces: arrived, and blocking.
-        held = 0
-        for t in range(len(home)):
-            code = board[home[t]]
-            if code == man or code == priest:
-                held |= 1 << t
-                if arrivals:
-                    value += ARRIVAL
-        free = len(home) - _popcount6(held)
-        for i in range(_DEEPEST + 1):
-            by_dist[i] = 0
-        for p in range(len(board)):
-            code = board[p]
-            if code == man:
-                value += WARRIOR
-                if arrivals and reach[p] & ~held:
-                    d = dist[p]
+        held[side] = _held(board, targets[side], 1 + 2 * side)
+        value[side] = 0
+        path[side] = 0
+        on_way[side] = 0
+        if tables[side] is None:
+            awith_tables(side)
+    # One pass over the board for every side (codes: 1 + 2 * side + kind, kind 0 a warrior).
+    for p in range(len(board)):
+        code = board[p]
+        if not code:
+            continue
+        side = (code - 1) >> 1
+        if code & 1:
+            value[side] += WARRIOR
+            if arrivals:
+                t = tables[side]
+                if t[0][p] & ~held[side]:
+                    d = t[1][p]
                     if d:
-                        by_dist[d] += 1
-            elif code == priest:
-                value += PRIEST_ON_BOARD
-        # Path credit for at most as many warriors as there are free target squares,
-        # nearest first.
+                        path[side] += credit[d]
+                        on_way[side] += 1
+        else:
+            value[side] += PRIEST_ON_BOARD
+    score = PIECE * (game.taken[0] - game.taken[1])
+    for side in game.sides:
+        v = value[side]
         if arrivals:
-            d = 1
-            while free > 0 and d < _DEEPEST:
-                n = by_dist[d]
-                if n > free:
-                    n = free
-                value += n * (ARRIVAL_PATH * (_DEEPEST - d) // _DEEPEST)
-                free -= n
-                d += 1
+            n = _popcount6(held[side])
+            free = len(targets[side]) - n
+            v += ARRIVAL * n
+            if on_way[side] <= free:
+                v += path[side]
+            else:
+                # More warriors on their way than free squares: credit the nearest only.
+                v += _capped_credit(board, side, held[side], free)
         if game.prs[side] == _P_HAND:
-            value += PRIEST_IN_HAND
-        score += sign * value
+            v += PRIEST_IN_HAND
+        if game.team_of(side):
+            score -= v
+        else:
+            score += v
     return score
+
+
+def _target_rows():
+    # Looked up once: an import statement allocates, and so does a generator, even
+    # when its line is not run (MicroPython makes the closure's frame on the heap).
+    from zuni.awith import HOMES, TARGET
+
+    rows = _TARGETS[0] = tuple(HOMES[TARGET[s]] for s in range(4))
+    return rows
+
+
+def _held(board, home, man):
+    """Bits of the target squares that the side's own pieces hold (arrived: they block)."""
+    held = 0
+    for t in range(len(home)):
+        code = board[home[t]]
+        if code == man or code == man + 1:
+            held |= 1 << t
+    return held
+
+
+def _capped_credit(board, side, held, free):
+    """Path credit for at most ``free`` warriors of ``side`` (the free target squares),
+    nearest first."""
+    reach, dist = _AWITH_TABLES[side]
+    by_dist = _BY_DIST
+    for i in range(_ROW):
+        by_dist[i] = 0
+    man = 1 + 2 * side
+    for p in range(len(board)):
+        if board[p] == man and reach[p] & ~held:
+            by_dist[dist[p]] += 1
+    value = 0
+    d = 1
+    while free > 0 and d < _DEEPEST:
+        n = by_dist[d]
+        if n > free:
+            n = free
+        value += n * _CREDIT[d]
+        free -= n
+        d += 1
+    return value
 
 
 def _popcount6(bits):
