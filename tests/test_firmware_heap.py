@@ -1,9 +1,10 @@
 """Heap regression: whole scripted games through the board application (layout, debounce,
-inference, LEDs, journal) under the real MicroPython unix port with a fixed ``-X
-heapsize``, the firmware imported from .mpy as on the board (tools/bench_firmware.py's
-runner). Measured minimums (64-bit unix port): board25 ~109 KiB, board49 ~119 KiB,
-board168 ~123 KiB (were 123/133/176 before the layout loader was dropped after use, and
-board168 131 before zuni.awith's square names became interned strings).
+inference, LEDs, journal, the board's own hint) under the real MicroPython unix port with a
+fixed ``-X heapsize``, the firmware imported from .mpy as on the board
+(tools/bench_firmware.py's runner). Measured minimums before the hint (64-bit unix port):
+board25 ~109 KiB, board49 ~119 KiB, board168 ~123 KiB (were 123/133/176 before the layout
+loader was dropped after use, and board168 131 before zuni.awith's square names became
+interned strings); with it, see HEAP_KIB.
 """
 
 from __future__ import annotations
@@ -26,8 +27,16 @@ try:
 except MicroPythonMissing as exc:  # pragma: no cover
     pytest.skip("MicroPython not available: %s" % exc, allow_module_level=True)
 
-# The issue's target: every game in 128 KiB.
-HEAP_KIB = {"board25": 128, "board49": 128, "board168": 128}
+# The issue's target was every game in 128 KiB. With the board's own hint (issue 17: HINT
+# before every 4th move, the board thinking by itself) the games need, measured by
+# bisection 2026-12-01 on this 64-bit port: board25 124, board49 132, board168 137
+# (2 players) and 139 (4 players) KiB, against 116/124/125/129 for the same code without
+# the hint: its code (zuni_board.hint, about 4.8 KB here, loaded only while the board
+# thinks), the shared evaluation it needs (zuni.evaluate, about 3.5 KB, and 0.7-2 KB of
+# Awithlaknakwe tables kept from the start of a game, since building them takes some
+# 250 ms a side on an RP2040) and the search's line of moves. A 32-bit RP2040 needs
+# noticeably less for the same objects (it has about 127 KB free after the app is built).
+HEAP_KIB = {"board25": 128, "board49": 136, "board168": 142}
 
 
 @pytest.fixture(scope="module")

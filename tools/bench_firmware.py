@@ -159,11 +159,13 @@ def hint_figures(runs: list[dict[str, Any]]) -> dict[str, int]:
     scan_us = runs[0]["scan_ms"] * 1000
     chip = []
     cut = 0
+    presses: list[int] = []
     slices: list[int] = []
     paints: list[int] = []
     i = 0
     for n in lens:
-        slices += times[i : i + n - 1]
+        presses.append(times[i])  # HINT: loads the search's code
+        slices += times[i + 1 : i + n - 1]
         paints.append(times[i + n - 1])
         # The last cycle paints the hint; the ones before think, until the app's cap.
         cycles = [max(scan_us, t * factor + loop_us) for t in times[i : i + n]]
@@ -178,6 +180,7 @@ def hint_figures(runs: list[dict[str, Any]]) -> dict[str, int]:
         "hint_worst_cycle_us": max(slices),
         "hint_p99_cycle_us": sorted(slices)[len(slices) * 99 // 100],
         "hint_worst_paint_us": max(paints),
+        "hint_worst_press_us": max(presses),
         "hint_worst_chip_ms": max(chip) // 1000,
         "hint_mean_chip_ms": sum(chip) // len(chip) // 1000,
     }
@@ -374,8 +377,12 @@ def main(argv: list[str] | None = None) -> int:
             )
         print(
             "worst_slice_us: the longest scan cycle (debounce + app step with one search slice + frame)"
-            " while thinking, unix port (the cycle that then shows the hint: at most %d us);"
-            % max([r.get("hint_worst_paint_us", 0) for r in rows])
+            " while thinking, unix port (the HINT press, which loads the search: at most %d us; the cycle"
+            " that shows the hint: at most %d us);"
+            % (
+                max([r.get("hint_worst_press_us", 0) for r in rows]),
+                max([r.get("hint_worst_paint_us", 0) for r in rows]),
+            )
         )
         print(
             "on an RP2040 x160-190 (MICROPYTHON-NOTES' legal_moves() ratio): %.1f-%.1f ms at worst."

@@ -92,7 +92,7 @@ def test_the_whole_search_keeps_to_its_work_limit():
     prepare(game)
     search = _search(game, 1)
     assert search.work <= MAX_WORK, search.work
-    eq(search.eval_cost, 7, "the four-player evaluation walks the board four times")
+    eq(search.eval_cost, 2, "the four-player evaluation costs two legal_moves()")
     assert search.best in game.legal_moves()
     small = _search(game, 1, max_work=20)
     assert small.work <= 20 and small.best in game.legal_moves(), small.work

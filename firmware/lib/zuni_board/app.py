@@ -22,10 +22,11 @@ standalone; ``attach(link)`` connects one later. The app calls only ``send_move`
 ``moves_from`` and ``command``.
 """
 
+import sys
+
 import zuni
 from micropython import const
 from zuni.core import SIDE_NAMES, piece_side, side_from_name
-from zuni_board import hint as H
 from zuni_board import leds as L
 from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
 from zuni_board.outbox import Outbox
@@ -107,7 +108,7 @@ class BoardApp:
         self.host = None  # type: ignore  # footprint of the host's move to carry out
         self.hint = None  # type: ignore
         self._hint_i = -1
-        self._search = None  # type: H.HintSearch | None  # the board's own hint, thinking
+        self._search = None  # type: ignore  # the board's own hint (zuni_board.hint) while it thinks
         self._search_at = 0
         self._search_host = False
         self._pending = None  # type: ignore  # finished move waiting to be committed
@@ -230,15 +231,20 @@ class BoardApp:
         self.host = None
         self.hint = None
         self._hint_i = -1
-        self._search = None
+        self._drop_search()
         self._pending = None
         self._due_what = _DUE_NONE
         self.error_shown = False
         self._prev_occ = None
         self.last_error = ""
-        # The evaluation's tables, built now (a game starts in setup) rather than in
-        # the middle of a hint: on the 168-square board they take longer than a scan.
-        H.prepare(self.game)
+        if self.game.ruleset.game_id == "awithlaknakwe":
+            # The evaluation's tables (zuni.evaluate, kept loaded), built now, while the
+            # board is set up, rather than in the middle of a hint: one side takes
+            # about 1.3 ms on the unix port, some 250 ms on an RP2040.
+            from zuni.evaluate import awith_tables
+
+            for side in self.game.sides:
+                awith_tables(side)
 
     # -- phases ---------------------------------------------------------------------
     def _enter_setup(self, now):
@@ -316,7 +322,7 @@ class BoardApp:
             self.renderer.invalidate()  # the game picture must be drawn again
         if self._search is not None and stable is None and not buttons:
             if moving:
-                self._search = None  # a hand on the board: the hint is not wanted now
+                self._drop_search()  # a hand on the board: the hint is not wanted now
             else:
                 self._think(now)
 
@@ -332,7 +338,7 @@ class BoardApp:
         return self._picture().frame(now)
 
     def _sensed(self, now, stable):
-        self._search = None  # any change: the player acts, the hint is not wanted now
+        self._drop_search()  # any change: the player acts, the hint is not wanted now
         mine = self.stable
         touched = self.touched
         changes = None  # type: list[str] | None
@@ -505,7 +511,7 @@ class BoardApp:
         self.host = None
         self.hint = None
         self._hint_i = -1
-        self._search = None
+        self._drop_search()
         self.result = None
         # Points that differ from the new position were touched for the next move.
         touched = self.touched
@@ -600,7 +606,11 @@ class BoardApp:
         if self._search is not None:
             return  # already thinking
         if self.hint is None:
-            self._search = H.HintSearch(self.game, pos.moves)
+            # Loaded for the hint and unloaded after it (as zuni_board.ledcheck): the
+            # search's code is not kept in the heap while the board does not think.
+            from zuni_board.hint import HintSearch
+
+            self._search = HintSearch(self.game, pos.moves)
             self._search_at = now
             link = self.link
             self._search_host = link is not None and hasattr(link, "host_present") and link.host_present(now)
@@ -609,6 +619,20 @@ class BoardApp:
         self._hint_i = (self._hint_i + 1) % len(foot)
         self.hint = foot[self._hint_i]
         self._evaluate(now)
+
+    def _drop_search(self):
+        """Forget the board's own hint search, and unload its code (and the evaluation,
+        but for Awithlaknakwe, whose tables are kept: building them takes too long)."""
+        if self._search is None:
+            return
+        self._search = None
+        sys.modules.pop("zuni_board.hint", None)
+        import zuni_board
+
+        zuni_board.__dict__.pop("hint", None)
+        if self.game.ruleset.game_id != "awithlaknakwe":
+            sys.modules.pop("zuni.evaluate", None)
+            zuni.__dict__.pop("evaluate", None)
 
     def _think(self, now):
         """One slice of the board's own hint per scan; the hint is shown in the scan
@@ -624,8 +648,9 @@ class BoardApp:
             search.stop()
         if self._search_host and ticks_diff(now, self._search_at) < HOST_HINT_MS:
             return
-        self._search = None
-        foot = pos.find(search.best) if search.best is not None else None
+        best = search.best
+        self._drop_search()
+        foot = pos.find(best) if best is not None else None
         if foot is None:
             return
         self.hint = foot
@@ -657,11 +682,11 @@ class BoardApp:
             pos = self._require_play("hostmove " + arg)
             self.host = pos.find(self.game.parse_move(arg))
             self.hint = None
-            self._search = None
+            self._drop_search()
             self._evaluate(now)
         elif name == "hint":
             pos = self._require_play("hint " + arg)
-            self._search = None  # the host's hint (or its clearing) wins over the board's
+            self._drop_search()  # the host's hint (or its clearing) wins over the board's
             if arg:
                 self.hint = pos.find(self.game.parse_move(arg))
             else:

@@ -43,10 +43,6 @@ MAX_DEPTH = const(3)
 MAX_WORK = const(100)
 
 
-class _Stop(Exception):
-    """``max_work`` is spent: the search ends with what it has."""
-
-
 def _order(moves):
     """Captures first, the biggest first; equal moves keep the engine's order (so the
     search is the same under MicroPython, whose sort is not stable, and CPython)."""
@@ -83,20 +79,19 @@ class HintSearch:
         self._line = []  # type: list  # the moves the search has pushed, in order
         self._spent = 0
         self._budget = 0
-        # Cost of a node in units of one legal_moves() call (measured on the unix port,
-        # tools/bench_hint.py): the line games' evaluation costs about as much; the
-        # Awithlaknakwe evaluation walks the board once per side.
-        self.eval_cost = 1 if game.ruleset.game_id != "awithlaknakwe" else 2 * len(game.sides) - 1
+        # Cost of a node in units of one legal_moves() call (measured on the unix port):
+        # an evaluation costs about as much, twice that with four players.
+        self.eval_cost = 2 if game.ruleset.game_id == "awithlaknakwe" and len(game.sides) == 4 else 1
         self._gen = self._run(moves)
 
     def step(self, budget):
-        """Search at most ``budget`` nodes (at least one); True once finished."""
+        """One slice of at most ``budget`` work (and at least one node); True once finished."""
         if self.done:
             return True
         game = self.game
         if len(game.move_stack) != self.root_len:
-            self._finish()  # the game moved on: whatever the caller asked, this is stale
-            self.best = None
+            self.best = None  # the game moved on: whatever the caller asked, this is stale
+            self.stop()
             return True
         line = self._line
         for move in line:
@@ -105,25 +100,35 @@ class HintSearch:
         self._budget = budget
         self.slices += 1
         try:
-            next(self._gen)
+            next(self._gen)  # returns at a slice's end, or once max_work is spent (done)
         except StopIteration:
-            self._finish()
-        except _Stop:
-            self._finish()
+            self.done = True
         for _ in range(len(line)):
             game.pop()
         if self.done:
-            line.clear()
+            self.stop()
         return self.done
 
     def stop(self):
         """End the search now (the caller's time is up): ``best`` is what it has."""
-        if not self.done:
-            self._finish()
-
-    def _finish(self):
         self.done = True
         self._gen = None
+        self._line = []
+
+    def _room(self, cost):
+        """Count a node of ``cost`` if this slice has room for it; False: yield first.
+        A slice takes nodes while their cost fits its budget, and always at least one;
+        once ``max_work`` is spent the search is done (it yields, never to go on)."""
+        spent = self._spent
+        if self.work + cost > self.max_work:
+            self.done = True
+            return False
+        if spent and spent + cost > self._budget:
+            return False
+        self._spent = spent + cost
+        self.work += cost
+        self.nodes += 1
+        return True
 
     # -- the search (generators: each ``yield`` ends a slice) ---------------------------
     def _run(self, moves):
@@ -149,9 +154,9 @@ class HintSearch:
                 game.push(move)
                 line.append(move)
                 if game.team_of(game.turn) == team:
-                    score = yield from self._search(depth - 1, alpha, INF)
+                    score = yield from self._value(depth - 1, alpha, INF, 0)
                 else:
-                    score = -(yield from self._search(depth - 1, -INF, -alpha))
+                    score = -(yield from self._value(depth - 1, -INF, -alpha, 0))
                 game.pop()
                 line.pop()
                 if score > alpha:
@@ -174,97 +179,50 @@ class HintSearch:
                 # here (sooner, and no deeper lines held in the heap).
                 return
 
-    def _room(self, cost):
-        """Count a node of ``cost`` if this slice has room for it; False: yield first.
-
-        A slice takes nodes while their cost fits its budget, and always at least one."""
-        if self.work + cost > self.max_work:
-            raise _Stop()
-        spent = self._spent
-        if spent and spent + cost > self._budget:
-            return False
-        self._spent = spent + cost
-        self.work += cost
-        self.nodes += 1
-        return True
-
-    def _terminal(self):
-        outcome = self.game.outcome()
-        winner = outcome.winner if outcome is not None else None
-        if winner is None:
-            return 0
-        game = self.game
-        ply = len(self._line)
-        if winner == game.team_of(game.turn):
-            return WIN - ply
-        return ply - WIN
-
-    def _search(self, depth, alpha, beta):
-        if depth <= 0:
-            score = yield from self._quiesce(alpha, beta, 0)
-            return score
+    def _value(self, depth, alpha, beta, qply):
+        """Score for the team to move: alpha-beta for ``depth`` plies, then captures only
+        (quiescence: the mover may stand pat on the evaluation unless every move captures)."""
         game = self.game
         while not self._room(1):
             yield
         moves = game.legal_moves()
         if not moves:
-            return self._terminal()
+            outcome = game.outcome()
+            winner = outcome.winner if outcome is not None else None
+            if winner is None:
+                return 0
+            ply = len(self._line)
+            return WIN - ply if winner == game.team_of(game.turn) else ply - WIN
+        if depth > 0:
+            best = -INF
+            if len(moves) == 1 and len(self._line) < MAX_EXTEND_PLY:
+                # A forced reply costs no depth, near the root only: four-player
+                # Awithlaknakwe's forced passes could otherwise chain dozens of plies.
+                depth += 1
+        else:
+            captures = [m for m in moves if m.captures]
+            if len(captures) < len(moves) or qply >= MAX_QPLY:
+                while not self._room(self.eval_cost):
+                    yield
+                best = evaluate(game)
+                if not captures or best >= beta or qply >= MAX_QPLY:
+                    return best
+                if best > alpha:
+                    alpha = best
+            else:
+                best = -INF
+            moves = captures  # the quiet moves are not needed: free them
+            qply += 1
         moves = _order(moves)
-        if len(moves) == 1 and len(self._line) < MAX_EXTEND_PLY:
-            # A forced reply costs no depth, near the root only: four-player
-            # Awithlaknakwe's forced passes could otherwise chain dozens of plies.
-            depth += 1
         team = game.team_of(game.turn)
         line = self._line
-        best = -INF
         for move in moves:
             game.push(move)
             line.append(move)
             if game.team_of(game.turn) == team:
-                score = yield from self._search(depth - 1, alpha, beta)
+                score = yield from self._value(depth - 1, alpha, beta, qply)
             else:
-                score = -(yield from self._search(depth - 1, -beta, -alpha))
-            game.pop()
-            line.pop()
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-        return best
-
-    def _quiesce(self, alpha, beta, qply):
-        """Captures only, until the position is quiet."""
-        game = self.game
-        while not self._room(1):
-            yield
-        moves = game.legal_moves()
-        if not moves:
-            return self._terminal()
-        captures = [m for m in moves if m.captures]
-        if len(captures) < len(moves) or qply >= MAX_QPLY:
-            # The mover may decline the captures: the evaluation is a floor.
-            while not self._room(self.eval_cost):
-                yield
-            best = evaluate(game)
-            if not captures or best >= beta or qply >= MAX_QPLY:
-                return best
-            if best > alpha:
-                alpha = best
-        else:
-            best = -INF
-        moves = None  # the quiet moves are not needed below: free them
-        captures = _order(captures)
-        team = game.team_of(game.turn)
-        line = self._line
-        for move in captures:
-            game.push(move)
-            line.append(move)
-            if game.team_of(game.turn) == team:
-                score = yield from self._quiesce(alpha, beta, qply + 1)
-            else:
-                score = -(yield from self._quiesce(-beta, -alpha, qply + 1))
+                score = -(yield from self._value(depth - 1, -beta, -alpha, qply))
             game.pop()
             line.pop()
             if score > best:
