@@ -72,7 +72,9 @@ def build_app(layout, ruleset, journal_dir, board_id=""):
     from zuni_board.app import BoardApp
 
     app = BoardApp(layout, ruleset, journal_dir, None, board_id)
-    app.outbox.defer = True  # the loop calls app.after_frame(now)
+    # A commit's journal write waits for the next scan, after its LED frame: a Pico
+    # stalls during every flash program or erase (its code runs from that flash).
+    app.defer_writes()
     return app, app.sensor_of, app.led_of
 
 
@@ -134,9 +136,6 @@ class Loop:
                     session.poll(now)
                 if app.frame_dirty(now):
                     leds.show(app.frame(now))
-                # The journal writes and messages of this scan's changes, once the frame
-                # of a commit is out (a Pico stalls during every flash program or erase).
-                app.after_frame(now)
                 if control is not None:
                     control.app_check()  # a state event when the app's state changed
                     if control.poll():

@@ -6,8 +6,8 @@ where SPEC is the path of a JSON file: ``{"layout": path, "ruleset": text,
 "moves": path of a text file with one move per line, "journal": dir, "hint_every": N}``.
 Moves are read one at a time, so the script costs the heap no more than the board's own
 loop would. With ``hint_every`` the player presses HINT before every N-th move and waits
-until the board shows its own hint (zuni_board.hint, a slice per scan cycle): the scan
-cycles while it thinks are measured apart.
+until the board shows its own hint (zuni_board.hint, a slice per scan cycle); those scans
+are marked in the scan kinds (bit 8) so that the PC reports them apart.
 The clock is simulated (10 ms per scan), the processing time of each scan is measured
 with ``time.ticks_us``.
 """
@@ -19,12 +19,6 @@ import time
 gc.collect()
 _BASE = gc.mem_alloc()
 _MEM = {}
-# RP2040 against this unix port: legal_moves() is 160-190 times slower there
-# (MICROPYTHON-NOTES, measured 2026-12-01); the main loop is busy 2.4-3.1 ms per iteration
-# on average there. A hint's time on the chip: each scan cycle while it thinks takes
-# max(scan_ms, its unix time x CHIP_FACTOR + CHIP_LOOP_US).
-CHIP_FACTOR = 190
-CHIP_LOOP_US = 3100
 
 
 def _mark(label):
@@ -56,18 +50,30 @@ from zuni_board.scan import Debouncer  # noqa: E402
 
 
 class Bench:
-    def __init__(self, spec):
-        layout = load_board(spec["layout"])
-        _mark("layout")
-        _imports()
-        if spec.get("timing"):
-            # The game's own size, for the table (timing runs only: a game made and
-            # dropped before the app's would leave holes that distort the bisection).
+    def __init__(self, spec, layout=None):
+        if layout is None:
+            layout = load_board(spec["layout"])
+            _mark("layout")
+            _imports()
+        if spec.get("game_mark"):
+            # The game's own size, for the table (not in the bisected runs: a game made
+            # and dropped before the app's would leave holes that distort the bisection).
             game = zuni.new_game(spec["ruleset"])
             _mark("game")
             del game
             gc.collect()
-        self.app = BoardApp(layout, spec["ruleset"], spec.get("journal"), None)
+        self.flash = None
+        journal = spec.get("journal")
+        if spec.get("flash"):
+            # The journal on littlefs over a block device that counts the programs and
+            # erases littlefs asks for (the virtual board's, zuni_hw.virtual).
+            from zuni_hw import virtual
+
+            self.flash = virtual.mount_flash(spec["flash"], "/flash", 64)
+            journal = "/flash"
+        self.app = BoardApp(layout, spec["ruleset"], journal, None)
+        # As firmware/main.py: a commit's journal write waits for the next scan.
+        self.app.defer_writes()
         _mark("app")
         geometry = self.app.game.geometry
         self.names = geometry.names
@@ -88,35 +94,36 @@ class Bench:
         self.peak = 0
         self.frames = 0
         self.ok_next = False
+        self.extendable = False
+        self.timing = bool(spec.get("timing"))
+        self.latency_sum = 0
+        self.commits = 0
+        self.flash_max = [0, 0]  # most programs, erases littlefs did for one move
+        self._flash_seen = (0, 0)
+        # Every scan's time in us (timing runs only: 2 bytes a scan would distort the
+        # heap bisection): the PC takes each scan's best over several runs, so that
+        # another process taking the core does not pass for the firmware's own work.
+        # What each scan did (bits: 1 a new stable position, 2 the journal and messages
+        # of the scan before, 4 a commit), for the table's breakdown of the worst scans.
+        # Both made first (main), before the app fragments the heap.
+        self.times = _TIMES
+        self.kinds = _KINDS
+        # The board's own hint (bit 8 of a scan's kind while it thinks).
         self.hint_every = spec.get("hint_every", 0)
         self.thinking = False
         self.hints = 0
         self.hint_cycles = 0
-        self.hint_worst_us = 0
-        self.hint_chip_us = 0  # estimated chip time of the current hint
-        self.hint_worst_chip_us = 0
         self.hint_nodes = 0
         self.hint_worst_nodes = 0
         self.hint_worst_work = 0
         self.hint_depth_min = 99
-        # Timing runs: every thinking cycle's time and each hint's cycle count, so that
-        # tools/bench_firmware.py can take, cycle by cycle, the best of its runs (the
-        # search is deterministic; a shared machine preempts a run now and then).
-        self.hint_times = None
-        self.hint_lens = None  # type: list | None
-        # Histogram of scan times in 10 us buckets (timing runs only: it costs 8 KB,
-        # which would distort the heap bisection).
-        self.hist = None
-        if spec.get("timing"):
-            from array import array
-
-            self.hist = array("I", bytes(4 * 2001))
-            self.hint_times = array("H")
-            self.hint_lens = []
 
     def cycle(self, buttons=0):
         app = self.app
         before = app.commits
+        kinds = self.kinds
+        if kinds is not None and self.cycles < len(kinds):
+            kinds[self.cycles] = 2 if app.outbox.pending() else 0
         t0 = time.ticks_us()
         stable = self.deb.step(self.now, self.raw)
         app.step(self.now, stable, buttons, self.deb.in_motion())
@@ -124,30 +131,34 @@ class Bench:
             app.frame(self.now)
             self.frames += 1
         dt = time.ticks_diff(time.ticks_us(), t0)
-        if self.thinking:
-            # Apart from the play figures: the board thinks only after HINT.
-            self.hint_cycles += 1
-            if dt > self.hint_worst_us:
-                self.hint_worst_us = dt
-            self.hint_chip_us += max(self.scan_ms * 1000, dt * CHIP_FACTOR + CHIP_LOOP_US)
-            if self.hint_times is not None:
-                self.hint_times.append(min(dt, 65535))
-            self.now += self.scan_ms
-            return
+        times = self.times
+        if times is not None and self.cycles < len(times):
+            times[self.cycles] = min(dt, 65535)
         self.cycles += 1
-        self.total_us += dt
-        if dt > self.worst_us:
-            self.worst_us = dt
-        if self.hist is not None:
-            self.hist[min(dt // 10, 2000)] += 1
+        if not self.thinking:  # the hint's scans are reported apart
+            self.total_us += dt
+            if dt > self.worst_us:
+                self.worst_us = dt
+        if self.thinking:
+            self.hint_cycles += 1
+        if kinds is not None and self.cycles <= len(kinds):
+            if self.thinking:
+                kinds[self.cycles - 1] |= 8
+            if stable is not None:
+                kinds[self.cycles - 1] |= 1
+            if app.commits != before:
+                kinds[self.cycles - 1] |= 4
         if app.commits != before:
             if dt > self.worst_commit_us:
                 self.worst_commit_us = dt
             # Simulated ms from the last sensor change to this scan, plus the real
             # time the scan took to commit and draw.
-            latency = time.ticks_diff(self.now, self.last_change) + (dt + 999) // 1000
-            if latency > self.worst_latency_ms:
-                self.worst_latency_ms = latency
+            if not self.extendable:  # (an extendable move waits for the player's OK)
+                latency = time.ticks_diff(self.now, self.last_change) + (dt + 999) // 1000
+                self.latency_sum += latency
+                self.commits += 1
+                if latency > self.worst_latency_ms:
+                    self.worst_latency_ms = latency
         self.now += self.scan_ms
 
     def set(self, point, value):
@@ -173,21 +184,18 @@ class Bench:
         pos = app.pos
         if app.phase != 1 or pos is None or len(pos.foot) < 2:
             return
-        # The press itself counts: it loads the search's code (zuni_board.hint).
-        self.thinking = True
-        self.hint_chip_us = 0
-        first = self.hint_cycles
+        self.thinking = True  # the press counts too: it loads the search's code
         self.cycle(4)
         search = app._search
         if search is None:
             raise RuntimeError("HINT started no search")
+        waited = 0
         while app._search is not None:
             self.cycle()
-            if self.hint_chip_us > 60000000:
+            waited += 1
+            if waited > 1000:
                 raise RuntimeError("the hint did not end")
         self.thinking = False
-        if self.hint_lens is not None:
-            self.hint_lens.append(self.hint_cycles - first)
         if app.hint is None or app.hint.move != search.best:
             raise RuntimeError("the board did not show its hint")
         self.hints += 1
@@ -195,8 +203,6 @@ class Bench:
         self.hint_worst_nodes = max(self.hint_worst_nodes, search.nodes)
         self.hint_worst_work = max(self.hint_worst_work, search.work)
         self.hint_depth_min = min(self.hint_depth_min, search.depth)
-        self.hint_worst_chip_us = max(self.hint_worst_chip_us, self.hint_chip_us)
-        del search
 
     def play(self, index, text):
         app = self.app
@@ -228,21 +234,49 @@ class Bench:
         # A chain that could go on: the player presses OK at once (else the 2 s
         # settle time would end it).
         ok = r is not None and r.kind == 2 and r.extendable
+        self.extendable = ok  # committed by the OK press: no commit latency of the board
         while app.commits == before:
             self.cycle(1 if (ok and waited == 0) else 0)
             waited += 1
             if waited > 400:
                 raise RuntimeError("%s was not committed" % text)
+        # Two scans more: the move's journal record and its garbage collection.
+        self.cycle()
+        self.cycle()
+        flash = self.flash
+        if flash is not None:
+            seen = self._flash_seen
+            programs = flash.writes - seen[0]
+            erases = flash.erases - seen[1]
+            self._flash_seen = (flash.writes, flash.erases)
+            if programs > self.flash_max[0]:
+                self.flash_max[0] = programs
+            if erases > self.flash_max[1]:
+                self.flash_max[1] = erases
+        if self.timing:
+            return  # the firmware's own collections are part of what is timed
         gc.collect()
         used = gc.mem_alloc()
         if used > self.peak:
             self.peak = used
 
 
+_TIMES = None  # type: ignore
+_KINDS = None  # type: ignore
+
+
 def main(spec_path):
+    global _TIMES, _KINDS
     f = open(spec_path)
     spec = json.load(f)
     f.close()
+    if spec.get("timing"):
+        from array import array
+
+        n = int(spec.get("max_cycles", 40000))
+        _TIMES = array("H", bytes(2 * n))
+        _KINDS = bytearray(n)
+        gc.collect()
     moves_path = spec["moves"]
     bench = Bench(spec)
     del spec
@@ -273,29 +307,26 @@ def main(spec_path):
         "phase": bench.app.phase,
         "mem": _MEM,
     }
+    if bench.commits:
+        out["mean_latency_ms"] = bench.latency_sum // bench.commits
     if bench.hints:
         out["hints"] = bench.hints
         out["hint_cycles"] = bench.hint_cycles
-        out["hint_worst_cycle_us"] = bench.hint_worst_us
         out["hint_mean_nodes"] = bench.hint_nodes // bench.hints
         out["hint_worst_nodes"] = bench.hint_worst_nodes
         out["hint_worst_work"] = bench.hint_worst_work
         out["hint_min_depth"] = bench.hint_depth_min
-        out["hint_worst_chip_ms"] = bench.hint_worst_chip_us // 1000
-        if bench.hint_times is not None:
-            out["hint_times"] = list(bench.hint_times)
-            out["hint_lens"] = bench.hint_lens
-            out["scan_ms"] = bench.scan_ms
-            out["chip_factor"] = CHIP_FACTOR
-            out["chip_loop_us"] = CHIP_LOOP_US
-    hist = bench.hist
-    if hist is not None:
-        for name, q in (("p50_us", 0.5), ("p99_us", 0.99), ("p999_us", 0.999)):
-            want = q * bench.cycles
-            seen = 0
-            for i in range(len(hist)):
-                seen += hist[i]
-                if seen >= want:
-                    out[name] = i * 10 + 10
-                    break
+    flash = bench.flash
+    if flash is not None:
+        out["flash_programs"] = flash.writes
+        out["flash_erases"] = flash.erases
+        out["flash_programs_max"] = bench.flash_max[0]
+        out["flash_erases_max"] = bench.flash_max[1]
+    times = bench.times
+    if times is not None:
+        # Every scan's time, 4 hex digits each, in lines of 256 scans (a small heap).
+        n = min(bench.cycles, len(times))
+        for start in range(0, n, 256):
+            print("TIMES " + "".join(["%04x" % times[i] for i in range(start, min(n, start + 256))]))
+            print("KINDS " + "".join(["%x" % bench.kinds[i] for i in range(start, min(n, start + 256))]))
     print("BENCH " + json.dumps(out))

@@ -1043,6 +1043,29 @@ def test_full_flash_makes_room_by_deleting_the_oldest_other_game():
     remove_dir(d)
 
 
+def test_commit_scan_writes_no_flash_the_next_scan_writes_then_sends():
+    # As firmware/main.py runs it (defer_writes): the commit's own scan does the commit
+    # and its LED frame only; the journal record and then the move to the host follow in
+    # the next scan, in the order they were made.
+    d = temp_dir()
+    t = Table("mosona", journal_dir=d)
+    t.app.defer_writes()
+    t.setup()
+    t.wait(20)
+    states = t.link.states
+    assert states >= 1, "the setup's state went out in the scan after"
+    t.act("-s3", "+m5", "-m4")
+    while not t.app.commits:
+        t.wait(10, 10)
+    eq(t.link.moves, [], "nothing sent in the commit's scan")
+    eq(Journal(d).resume()[2], [], "nothing written in the commit's scan")
+    assert t.app.frame_dirty(t.now), "but the new picture is due"
+    t.wait(10, 10)
+    eq(Journal(d).resume()[2], ["s3xm4-m5"], "written in the next scan")
+    eq(t.link.moves, [(0, "s3xm4-m5")], "and then sent")
+    remove_dir(d)
+
+
 # -- with LINK's real session -------------------------------------------------------
 
 

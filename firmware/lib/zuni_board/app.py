@@ -22,7 +22,7 @@ standalone; ``attach(link)`` connects one later. The app calls only ``send_move`
 ``moves_from`` and ``command``.
 """
 
-import sys
+import gc
 
 import zuni
 from micropython import const
@@ -31,7 +31,11 @@ from zuni_board import leds as L
 from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
 from zuni_board.outbox import Outbox
 from zuni_board.overlay import Overlays
-from zuni_board.ticks import ticks_add, ticks_diff
+
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython: the one fallback (the Pico's 30-bit tick arithmetic)
+    from zuni_board.ticks import ticks_add, ticks_diff
 
 FIRMWARE_VERSION = "0.1.0"
 
@@ -120,6 +124,7 @@ class BoardApp:
         self.last_error = ""
         self.commits = 0
         self._now = 0
+        self._gc_due = False  # a commit's garbage is to be collected (see step)
         self._held = 0  # presses waiting for the change before them to be stable
         self._held_since = 0
         if ruleset_text is None:
@@ -155,10 +160,10 @@ class BoardApp:
     def _send_state(self):
         self.outbox.state()
 
-    def after_frame(self, now):
-        """The outer loop calls this once the LED frame is out: the journal writes and the
-        messages of this scan's changes (``outbox.defer``)."""
-        self.outbox.flush()
+    def defer_writes(self):
+        """Journal writes and messages wait for the next scans (the outer loop's mode):
+        a commit's scan does only the commit and its LED frame; see ``step``."""
+        self.outbox.defer = True
 
     def _game_and_id(self):
         return self.game, self.game_id
@@ -305,6 +310,15 @@ class BoardApp:
         acts on the position that change makes, so while one is being debounced the press
         waits for it (at most HOLD_MS, so a board that never settles still has buttons)."""
         self._now = now
+        # The rest of a commit's work, one piece per scan, never in the commit's own (its
+        # LED frame goes out first): the journal record and the messages queued in the
+        # scan before (``defer_writes``), then a garbage collection in a quiet scan, so
+        # that the next commit finds the heap free and does not collect itself.
+        if self.outbox.pending():
+            self.outbox.flush()
+        elif self._gc_due and stable is None and not buttons:
+            self._gc_due = False
+            gc.collect()
         if stable is not None:
             self._sensed(now, stable)
         if buttons or self._held:
@@ -504,6 +518,7 @@ class BoardApp:
         text = foot.move.text()
         self._send_move(index, text)  # the journal's record first, then the host
         self.commits += 1
+        self._gc_due = True
         self.pos = after
         self._prev_occ = before
         self._pending = None
@@ -606,33 +621,27 @@ class BoardApp:
         if self._search is not None:
             return  # already thinking
         if self.hint is None:
-            # Loaded for the hint and unloaded after it (as zuni_board.ledcheck): the
-            # search's code is not kept in the heap while the board does not think.
-            from zuni_board.hint import HintSearch
+            try:
+                # Loaded at the first HINT (a board whose players never ask keeps its
+                # heap), then kept: loading takes a scan, each time it is loaded.
+                from zuni_board.hint import HintSearch
 
-            self._search = HintSearch(self.game, pos.moves)
-            self._search_at = now
-            link = self.link
-            self._search_host = link is not None and hasattr(link, "host_present") and link.host_present(now)
-            return
+                self._search = HintSearch(self.game, pos.moves)
+            except MemoryError:
+                pass  # no room to think: HINT shows the legal moves, as it always could
+            else:
+                self._search_at = now
+                link = self.link
+                self._search_host = link is not None and hasattr(link, "host_present") and link.host_present(now)
+                return
         foot = pos.foot
         self._hint_i = (self._hint_i + 1) % len(foot)
         self.hint = foot[self._hint_i]
         self._evaluate(now)
 
     def _drop_search(self):
-        """Forget the board's own hint search, and unload its code (and the evaluation,
-        but for Awithlaknakwe, whose tables are kept: building them takes too long)."""
-        if self._search is None:
-            return
+        """Forget the board's own hint search (its line of moves is not on the game)."""
         self._search = None
-        sys.modules.pop("zuni_board.hint", None)
-        import zuni_board
-
-        zuni_board.__dict__.pop("hint", None)
-        if self.game.ruleset.game_id != "awithlaknakwe":
-            sys.modules.pop("zuni.evaluate", None)
-            zuni.__dict__.pop("evaluate", None)
 
     def _think(self, now):
         """One slice of the board's own hint per scan; the hint is shown in the scan

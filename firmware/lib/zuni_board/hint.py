@@ -94,16 +94,19 @@ class HintSearch:
             self.stop()
             return True
         line = self._line
-        for move in line:
-            game.push(move)
         self._spent = 0
         self._budget = budget
         self.slices += 1
         try:
+            for move in line:
+                game.push(move)
             next(self._gen)  # returns at a slice's end, or once max_work is spent (done)
         except StopIteration:
             self.done = True
-        for _ in range(len(line)):
+        except MemoryError:
+            self.done = True  # no room for a deeper line: the best move so far
+        # Back to the game's own position, whatever happened in the slice.
+        while len(game.move_stack) > self.root_len:
             game.pop()
         if self.done:
             self.stop()

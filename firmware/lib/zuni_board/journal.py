@@ -116,7 +116,8 @@ class Journal:
         out.sort()
         return out
 
-    def _file(self, number):
+    def path_of(self, number):
+        """The file of game ``number``."""
         return _join(self.directory, "%s%05d%s" % (PREFIX, number, SUFFIX))
 
     def _append(self, body):
@@ -137,7 +138,7 @@ class Journal:
         numbers = self.numbers()
         while len(numbers) > keep:
             number = numbers.pop(0)
-            path = self._file(number)
+            path = self.path_of(number)
             if path != self.path:
                 try:
                     os.remove(path)
@@ -157,7 +158,7 @@ class Journal:
             game_id = "%05d-%s" % (number, random_hex())
         elif not game_id or " " in game_id or "*" in game_id or "\n" in game_id:
             raise JournalError("bad game id %r for the journal" % (game_id,))
-        path = self._file(number)
+        path = self.path_of(number)
         # Room first: the oldest games go before the new one is written (a full flash).
         self.prune(self.keep - 1)
         f = open(path, "w")
@@ -171,39 +172,20 @@ class Journal:
         self.ruleset = ruleset_text
         return game_id
 
+    # The repairs of a failing flash live in ``repair``, loaded only when one is needed.
     def make_room(self):
         """Delete the oldest game file other than the current one (the flash is full);
         True if one was deleted."""
-        for number in self.numbers():
-            path = self._file(number)
-            if path != self.path:
-                os.remove(path)
-                return True
-        return False
+        from zuni_board import repair
+
+        return repair.make_room(self)
 
     def rewrite(self, moves):
-        """Write the current game again, whole: its header and ``moves`` (move texts), to a
-        new file that then replaces the old one, so that the file is complete again after
-        writes failed. The game id stays."""
-        path = self.path
-        if path is None or self.game_id is None or self.ruleset is None:
-            raise JournalError("no game started: call start() or resume() first")
-        tmp = path + ".tmp"
-        try:
-            f = open(tmp, "w")
-            try:
-                f.write(seal("%s %s %s" % (FORMAT, self.game_id, self.ruleset)))
-                for i in range(len(moves)):
-                    f.write(seal("M %d %s" % (i, moves[i])))
-            finally:
-                f.close()
-            os.rename(tmp, path)
-        except OSError:
-            try:
-                os.remove(tmp)
-            except OSError:
-                pass
-            raise
+        """Write the current game again, whole (header and ``moves``, move texts), to a new
+        file that then replaces the old one; the game id stays."""
+        from zuni_board import repair
+
+        repair.rewrite(self, moves)
 
     def move(self, index, text):
         """Record move number ``index`` (0-based) as committed."""
@@ -233,7 +215,7 @@ class Journal:
         end = None  # type: tuple[str, str] | None
         sound = 0
         torn = False
-        f = open(self._file(number), "r")
+        f = open(self.path_of(number), "r")
         try:
             while True:
                 line = f.readline()
@@ -301,7 +283,7 @@ class Journal:
                 continue
             if game_id is None or ruleset is None:
                 continue
-            self.path = self._file(number)
+            self.path = self.path_of(number)
             self.game_id = game_id
             self.ruleset = ruleset
             if torn:
@@ -336,7 +318,7 @@ class Journal:
         total = 0
         for number in self.numbers():
             try:
-                total += os.stat(self._file(number))[6]
+                total += os.stat(self.path_of(number))[6]
             except OSError:
                 pass
         return total

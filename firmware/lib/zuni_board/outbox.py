@@ -31,8 +31,6 @@ _EVENT = const(3)
 _STATE = const(4)
 
 ENOSPC = const(28)
-# Ends of a game that are not a board position: the journal keeps them as records.
-_JOURNAL_END = {"resign": "resign", "agreed-draw": "agree", "agreed-count": "agree"}
 
 
 class Outbox:
@@ -156,18 +154,10 @@ class Outbox:
 
     def _rewrite(self):
         """Degraded mode: write the game now in play whole; True if that worked."""
-        journal = self.journal
-        game, game_id = self.game_of()
+        from zuni_board import repair
+
         self.writes += 1
-        try:
-            if journal.game_id != game_id:
-                journal.start(str(game.ruleset), game_id)
-            journal.rewrite([m.text() for m in game.move_stack])
-            outcome = game.outcome()
-            if outcome is not None and outcome.termination in _JOURNAL_END:
-                # The record only has to say that the game ended off the board.
-                journal.end(_JOURNAL_END[outcome.termination], outcome.termination)
-        except OSError:
+        if not repair.resync(self):
             return False
         self.failing = ""
         if self.link is not None:

@@ -13,7 +13,11 @@ import sys
 
 from micropython import const
 from zuni_board import leds as L
-from zuni_board.ticks import ticks_add, ticks_diff
+
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython: the one fallback (the Pico's 30-bit tick arithmetic)
+    from zuni_board.ticks import ticks_add, ticks_diff
 
 NOTICE_MS = const(1500)
 
@@ -64,10 +68,7 @@ class Overlays:
         """The host's ``ledtest [walk [MS]]`` (see ``ledcheck``); ValueError names a bad argument."""
         from zuni_board import ledcheck
 
-        if arg:
-            seq = ledcheck.LedWalk(arg, self.names, self.led_of, self.emit)
-        else:
-            seq = ledcheck.LedTest()
+        seq = ledcheck.LedWalk(arg, self.names, self.led_of, self.emit) if arg else ledcheck.LedTest()  # type: ignore
         self._seq = seq
         self._on = True
         self._until = ticks_add(now, seq.start(self.renderer))

@@ -22,7 +22,10 @@ ticks wrap). ``step`` allocates nothing unless the stable position changes.
 
 from array import array
 
-from zuni_board.ticks import ticks_diff
+try:
+    from time import ticks_diff
+except ImportError:  # CPython: the one fallback (the Pico's 30-bit tick arithmetic)
+    from zuni_board.ticks import ticks_diff
 
 
 class Debouncer:

@@ -1,8 +1,9 @@
 """Tick arithmetic for the board's pure logic: ``ticks_diff`` and ``ticks_add``.
 
 MicroPython's own functions where they exist (the Pico's millisecond ticks wrap); on
-CPython the same arithmetic on a 30-bit period, so tests see the wrap too. Every module
-of the board that compares times imports them from here.
+CPython the same arithmetic on a 30-bit period, so tests see the wrap too. The board's
+modules take ``time``'s own and import this module only where ``time`` lacks them
+(CPython), so on the board it costs no heap; it is the one copy of the fallback.
 """
 
 try:

@@ -520,11 +520,14 @@ def mount_flash(image, mountpoint="/flash", block_count=64):
     import vfs
 
     dev = FileBlockDevice(image, 4096, block_count)
+    # As the rp2 port mounts the Pico's flash (its modules/_boot.py): programs in 256-byte
+    # pages, the flash chip's page size, so littlefs does as many flash operations here
+    # as on the board.
     try:
-        fs = vfs.VfsLfs2(dev)  # type: ignore  # the stubs want an AbstractBlockDev subclass
+        fs = vfs.VfsLfs2(dev, progsize=256)  # type: ignore  # the stubs want an AbstractBlockDev subclass
     except OSError:
-        vfs.VfsLfs2.mkfs(dev)  # type: ignore
-        fs = vfs.VfsLfs2(dev)  # type: ignore  # the stubs want an AbstractBlockDev subclass
+        vfs.VfsLfs2.mkfs(dev, progsize=256)  # type: ignore
+        fs = vfs.VfsLfs2(dev, progsize=256)  # type: ignore  # the stubs want an AbstractBlockDev subclass
     vfs.mount(fs, mountpoint)
     return dev
 
@@ -535,27 +538,25 @@ FILLER = "filler"
 def fill_flash(mountpoint="/flash"):
     """Fill the flash until littlefs refuses more (ENOSPC); returns the bytes written.
 
-    Appended and closed piece by piece (a write only counts once its close committed it:
-    littlefs drops what a failed close could not write), in ever smaller pieces, so
-    that even the metadata has no room left for a journal record."""
-    path = mountpoint + "/" + FILLER
+    Files of ever smaller sizes, each written whole and closed (a write counts only once
+    its close committed it: littlefs drops what a failed close could not write), then
+    empty files until the directory's metadata has no room either, so that even a small
+    journal record finds none."""
     n = 0
-    added = True
-    while added:  # a failed close can free blocks again: until a whole pass adds nothing
-        added = False
-        for size in (4096, 512, 64, 8, 1):
-            chunk = b"\xa5" * size
-            while True:
+    names = 0
+    for size in (16384, 4096, 512, 64, 8, 1, 0):
+        chunk = b"\xa5" * size
+        while names < 4096:
+            try:
+                f = open("%s/%s%d" % (mountpoint, FILLER, names), "wb")
                 try:
-                    f = open(path, "ab")
-                    try:
-                        f.write(chunk)
-                    finally:
-                        f.close()
-                except OSError:
-                    break
-                n += size
-                added = True
+                    f.write(chunk)
+                finally:
+                    f.close()
+            except OSError:
+                break
+            names += 1
+            n += size
     return n
 
 
@@ -563,11 +564,12 @@ def free_flash(mountpoint="/flash"):
     """Delete the filler file; True if there was one."""
     import os
 
-    try:
-        os.remove(mountpoint + "/" + FILLER)
-        return True
-    except OSError:
-        return False
+    found = False
+    for name in os.listdir(mountpoint):
+        if name.startswith(FILLER):
+            os.remove(mountpoint + "/" + name)
+            found = True
+    return found
 
 
 BOARD_ID_FILE = "board_id"
