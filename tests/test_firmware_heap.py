@@ -109,3 +109,23 @@ def test_a_whole_game_on_a_32_bit_micropython(lib: Path, tmp_path: Path) -> None
     assert result["moves"] == len(moves)
     assert result["port"].startswith("2147483647 "), "a 32-bit port (sys.maxsize 2**31-1): %r" % result["port"]
     assert result["peak"] < WASM_PEAK_KIB * 1024, result
+
+
+def test_the_boards_hint_on_a_32_bit_micropython(lib: Path, tmp_path: Path) -> None:
+    # HINT before every 4th move of a Kolowis game, the heap measured at every scan while
+    # the board thinks. Measured: ~87 KiB at the peak, ~81 KiB without the hint.
+    import shutil
+    import subprocess
+
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the 32-bit (WebAssembly) MicroPython cannot run here")
+    subprocess.run(["bash", str(REPO / "tools" / "ensure_wasm.sh")], check=True, timeout=300)
+    moves = bench.scripted_game("kolowis", 1)
+    moves_path = tmp_path / "moves.txt"
+    moves_path.write_text("\n".join(moves) + "\n")
+    layout = REPO / "hardware" / "layouts" / "board49.json"
+    result = bench.wasm_heap(lib, layout, "kolowis", moves_path, timeout=120, hint_every=4)
+    assert result is not None, "the game did not complete on the WebAssembly port"
+    assert result["moves"] == len(moves)
+    assert result["hint_peak"] > result["app"], "the board thought (heap measured while it did)"
+    assert result["peak"] < WASM_PEAK_KIB * 1024, result

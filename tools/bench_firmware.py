@@ -175,9 +175,12 @@ def wasm_missing() -> str:
     return ""
 
 
-def wasm_heap(lib: Path, layout: Path, ruleset: str, moves_path: Path, timeout: float = 300) -> dict[str, Any] | None:
-    """Live-heap figures (bytes) of one game on the 32-bit WebAssembly port, or None."""
-    command = ["node", str(WASM_DRIVER), str(lib), str(layout), ruleset, str(moves_path)]
+def wasm_heap(
+    lib: Path, layout: Path, ruleset: str, moves_path: Path, timeout: float = 300, hint_every: int = 0
+) -> dict[str, Any] | None:
+    """Live-heap figures (bytes) of one game on the 32-bit WebAssembly port, or None;
+    with ``hint_every``, HINT before every such move (``hint_peak``: while it thinks)."""
+    command = ["node", str(WASM_DRIVER), str(lib), str(layout), ruleset, str(moves_path), str(hint_every)]
     result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
     for line in result.stdout.splitlines():
         if line.startswith("WASM "):
@@ -321,7 +324,7 @@ def bench(
             # log): what the timing runs hold for their measurements is not the firmware's.
             if wasm and not wasm_missing():
                 layout_path = REPO / "hardware" / "layouts" / (board + ".json")
-                row["wasm32"] = wasm_heap(lib, layout_path, ruleset, moves_path)
+                row["wasm32"] = wasm_heap(lib, layout_path, ruleset, moves_path, hint_every=hint_every)
             plain_path = tmp / "plain.json"
             plain_path.write_text(json.dumps(dict(spec, game_mark=True)))
             plain = run_once(lib, plain_path, 2048)

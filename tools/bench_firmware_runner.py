@@ -117,6 +117,8 @@ class Bench:
         self.hint_worst_nodes = 0
         self.hint_worst_work = 0
         self.hint_depth_min = 99
+        self._search = None  # type: ignore
+        self._waited = 0
 
     def cycle(self, buttons=0):
         app = self.app
@@ -180,21 +182,40 @@ class Bench:
 
     def hint(self):
         """Press HINT and let the board think until it shows its own hint."""
+        if not self.hint_begin():
+            return
+        while self.hint_cycle():
+            pass
+        self.hint_end()
+
+    def hint_begin(self):
+        """Press HINT (when the position has a choice); True if the board thinks."""
         app = self.app
         pos = app.pos
         if app.phase != 1 or pos is None or len(pos.foot) < 2:
-            return
+            return False
         self.thinking = True  # the press counts too: it loads the search's code
         self.cycle(4)
-        search = app._search
-        if search is None:
+        self._search = app._search
+        self._waited = 0
+        if self._search is None:
             raise RuntimeError("HINT started no search")
-        waited = 0
-        while app._search is not None:
-            self.cycle()
-            waited += 1
-            if waited > 1000:
-                raise RuntimeError("the hint did not end")
+        return True
+
+    def hint_cycle(self):
+        """One scan while the board thinks; False once it shows its hint."""
+        if self.app._search is None:
+            return False
+        self.cycle()
+        self._waited += 1
+        if self._waited > 1000:
+            raise RuntimeError("the hint did not end")
+        return True
+
+    def hint_end(self):
+        app = self.app
+        search = self._search
+        self._search = None
         self.thinking = False
         if app.hint is None or app.hint.move != search.best:
             raise RuntimeError("the board did not show its hint")
