@@ -6,8 +6,8 @@ where SPEC is the path of a JSON file: ``{"layout": path, "ruleset": text,
 "moves": path of a text file with one move per line, "journal": dir, "hint_every": N}``.
 Moves are read one at a time, so the script costs the heap no more than the board's own
 loop would. With ``hint_every`` the player presses HINT before every N-th move and waits
-until the board shows its own hint (zuni_board.hint, a slice per scan cycle); those scans
-are marked in the scan kinds (bit 8) so that the PC reports them apart.
+until the board shows its own hint (zuni_board.hint, a slice per scan cycle); in timing
+runs those scans are marked in the scan kinds (bit 8), so that the PC reports them apart.
 The clock is simulated (10 ms per scan), the processing time of each scan is measured
 with ``time.ticks_us``.
 """
@@ -34,7 +34,7 @@ zuni = None
 BoardApp = None
 
 
-def _imports():
+def load_code():
     global zuni, BoardApp
     import zuni as _zuni
 
@@ -54,7 +54,7 @@ class Bench:
         if layout is None:
             layout = load_board(spec["layout"])
             _mark("layout")
-            _imports()
+            load_code()
         if spec.get("game_mark"):
             # The game's own size, for the table (not in the bisected runs: a game made
             # and dropped before the app's would leave holes that distort the bisection).
@@ -72,12 +72,15 @@ class Bench:
             self.flash = virtual.mount_flash(spec["flash"], "/flash", 64)
             journal = "/flash"
         self.app = BoardApp(layout, spec["ruleset"], journal, None)
-        # As firmware/main.py: a commit's journal write waits for the next scan.
-        self.app.defer_writes()
+        # As firmware/main.py: a commit's journal write waits for the next scan. (Older
+        # firmware lacks it: the runner also measures those, for before/after figures.)
+        if hasattr(self.app, "defer_writes"):
+            self.app.defer_writes()
+        self.outbox = getattr(self.app, "outbox", None)
         _mark("app")
         geometry = self.app.game.geometry
         self.names = geometry.names
-        self.sensor_of, self.led_of = self.app.sensor_of, self.app.led_of
+        self.sensor_of = self.app.sensor_of
         timing = layout.timing
         self.scan_ms = timing["scan_ms"]
         self.stable_ms = timing["stable_ms"]
@@ -86,29 +89,11 @@ class Bench:
         self.deb = Debouncer(n, self.sensor_of, timing["debounce_scans"], self.stable_ms)
         self.now = 0
         self.cycles = 0
-        self.total_us = 0
-        self.worst_us = 0
         self.last_change = 0
-        self.worst_latency_ms = 0
-        self.worst_commit_us = 0
         self.peak = 0
         self.frames = 0
-        self.ok_next = False
         self.extendable = False
-        self.timing = bool(spec.get("timing"))
-        self.latency_sum = 0
-        self.commits = 0
-        self.flash_max = [0, 0]  # most programs, erases littlefs did for one move
-        self._flash_seen = (0, 0)
-        # Every scan's time in us (timing runs only: 2 bytes a scan would distort the
-        # heap bisection): the PC takes each scan's best over several runs, so that
-        # another process taking the core does not pass for the firmware's own work.
-        # What each scan did (bits: 1 a new stable position, 2 the journal and messages
-        # of the scan before, 4 a commit), for the table's breakdown of the worst scans.
-        # Both made first (main), before the app fragments the heap.
-        self.times = _TIMES
-        self.kinds = _KINDS
-        # The board's own hint (bit 8 of a scan's kind while it thinks).
+        # The board's own hint (issue 17).
         self.hint_every = spec.get("hint_every", 0)
         self.thinking = False
         self.hints = 0
@@ -119,48 +104,36 @@ class Bench:
         self.hint_depth_min = 99
         self._search = None  # type: ignore
         self._waited = 0
+        # Timing runs only: the measuring code (bench_firmware_timing) is not even loaded
+        # in the runs whose heap is bisected.
+        self.timer = None
+        if spec.get("timing"):
+            import bench_firmware_timing
+
+            self.timer = bench_firmware_timing.Timer(spec)
 
     def cycle(self, buttons=0):
         app = self.app
         before = app.commits
-        kinds = self.kinds
-        if kinds is not None and self.cycles < len(kinds):
-            kinds[self.cycles] = 2 if app.outbox.pending() else 0
+        outbox = self.outbox
+        queued = outbox is not None and outbox.pending()
         t0 = time.ticks_us()
         stable = self.deb.step(self.now, self.raw)
-        app.step(self.now, stable, buttons, self.deb.in_motion())
+        if outbox is not None:
+            app.step(self.now, stable, buttons, self.deb.in_motion())
+        else:
+            app.step(self.now, stable, buttons)  # older firmware (before/after figures)
         if app.frame_dirty(self.now):
             app.frame(self.now)
             self.frames += 1
         dt = time.ticks_diff(time.ticks_us(), t0)
-        times = self.times
-        if times is not None and self.cycles < len(times):
-            times[self.cycles] = min(dt, 65535)
-        self.cycles += 1
-        if not self.thinking:  # the hint's scans are reported apart
-            self.total_us += dt
-            if dt > self.worst_us:
-                self.worst_us = dt
+        if self.timer is not None:
+            self.timer.scan(self, dt, stable is not None, queued, app.commits != before)
+            if self.thinking and self.cycles < len(self.timer.kinds):
+                self.timer.kinds[self.cycles] |= 8  # the board thinks (HINT)
         if self.thinking:
             self.hint_cycles += 1
-        if kinds is not None and self.cycles <= len(kinds):
-            if self.thinking:
-                kinds[self.cycles - 1] |= 8
-            if stable is not None:
-                kinds[self.cycles - 1] |= 1
-            if app.commits != before:
-                kinds[self.cycles - 1] |= 4
-        if app.commits != before:
-            if dt > self.worst_commit_us:
-                self.worst_commit_us = dt
-            # Simulated ms from the last sensor change to this scan, plus the real
-            # time the scan took to commit and draw.
-            if not self.extendable:  # (an extendable move waits for the player's OK)
-                latency = time.ticks_diff(self.now, self.last_change) + (dt + 999) // 1000
-                self.latency_sum += latency
-                self.commits += 1
-                if latency > self.worst_latency_ms:
-                    self.worst_latency_ms = latency
+        self.cycles += 1
         self.now += self.scan_ms
 
     def set(self, point, value):
@@ -264,17 +237,8 @@ class Bench:
         # Two scans more: the move's journal record and its garbage collection.
         self.cycle()
         self.cycle()
-        flash = self.flash
-        if flash is not None:
-            seen = self._flash_seen
-            programs = flash.writes - seen[0]
-            erases = flash.erases - seen[1]
-            self._flash_seen = (flash.writes, flash.erases)
-            if programs > self.flash_max[0]:
-                self.flash_max[0] = programs
-            if erases > self.flash_max[1]:
-                self.flash_max[1] = erases
-        if self.timing:
+        if self.timer is not None:
+            self.timer.moved(self)
             return  # the firmware's own collections are part of what is timed
         gc.collect()
         used = gc.mem_alloc()
@@ -282,21 +246,15 @@ class Bench:
             self.peak = used
 
 
-_TIMES = None  # type: ignore
-_KINDS = None  # type: ignore
-
-
 def main(spec_path):
-    global _TIMES, _KINDS
     f = open(spec_path)
     spec = json.load(f)
     f.close()
     if spec.get("timing"):
-        from array import array
+        # The scan log first, before the app fragments the heap.
+        import bench_firmware_timing
 
-        n = int(spec.get("max_cycles", 40000))
-        _TIMES = array("H", bytes(2 * n))
-        _KINDS = bytearray(n)
+        bench_firmware_timing.allocate(int(spec.get("max_cycles", 40000)))
         gc.collect()
     moves_path = spec["moves"]
     bench = Bench(spec)
@@ -320,16 +278,10 @@ def main(spec_path):
         "moves": count,
         "cycles": bench.cycles,
         "frames": bench.frames,
-        "mean_us": bench.total_us // bench.cycles,
-        "worst_us": bench.worst_us,
-        "worst_commit_us": bench.worst_commit_us,
-        "worst_latency_ms": bench.worst_latency_ms,
         "peak_alloc": bench.peak,
         "phase": bench.app.phase,
         "mem": _MEM,
     }
-    if bench.commits:
-        out["mean_latency_ms"] = bench.latency_sum // bench.commits
     if bench.hints:
         out["hints"] = bench.hints
         out["hint_cycles"] = bench.hint_cycles
@@ -337,17 +289,6 @@ def main(spec_path):
         out["hint_worst_nodes"] = bench.hint_worst_nodes
         out["hint_worst_work"] = bench.hint_worst_work
         out["hint_min_depth"] = bench.hint_depth_min
-    flash = bench.flash
-    if flash is not None:
-        out["flash_programs"] = flash.writes
-        out["flash_erases"] = flash.erases
-        out["flash_programs_max"] = bench.flash_max[0]
-        out["flash_erases_max"] = bench.flash_max[1]
-    times = bench.times
-    if times is not None:
-        # Every scan's time, 4 hex digits each, in lines of 256 scans (a small heap).
-        n = min(bench.cycles, len(times))
-        for start in range(0, n, 256):
-            print("TIMES " + "".join(["%04x" % times[i] for i in range(start, min(n, start + 256))]))
-            print("KINDS " + "".join(["%x" % bench.kinds[i] for i in range(start, min(n, start + 256))]))
+    if bench.timer is not None:
+        bench.timer.report(bench, out)
     print("BENCH " + json.dumps(out))

@@ -69,7 +69,7 @@ run("layout = R.load_board('/data/layout.json')");
 const layout = heap() - base;
 run("import zuni");
 const engine = heap() - base;
-run("from zuni_board.app import BoardApp\nR._imports()");
+run("from zuni_board.app import BoardApp\nR.load_code()");
 const code = heap() - base;
 run("B = R.Bench(json.loads(" + JSON.stringify(JSON.stringify(spec)) + "), layout)\ndel layout");
 const app = heap() - base;

@@ -1,16 +1,21 @@
 """The board controller: debounced occupancy and buttons in, moves, LEDs, journal and link out.
 
 ``BoardApp(layout, ruleset_text, journal_dir, link)``; the outer loop (firmware/main.py)
-calls ``step(now_ms, stable_or_None, buttons)`` every scan, then ``frame_dirty(now_ms)``
-and ``frame(now_ms)``. Everything is pure: times are arguments, tick arithmetic goes
-through ``ticks_diff``. A scan with no change costs two deadline checks.
+calls ``step(now_ms, stable_or_None, buttons, moving)`` every scan, then
+``frame_dirty(now_ms)`` and ``frame(now_ms)``. Everything is pure: times are arguments,
+tick arithmetic goes through ``ticks_diff``. A scan with no change costs two deadline
+checks. Presses and sensor changes are one ordered stream (``step``); the journal and the
+link are written through ``outbox.Outbox`` (in order; a failing flash never stops play;
+with ``defer_writes()`` off the commit's own scan); LED tests, walks and notices are
+``overlay.Overlays``. docs/firmware-timing.md says what happens when.
 
 Phases (BOARD.md, "What a player sees and does"):
 
 - ``setup``: the LEDs show where the pieces belong (a new game, a game resumed from the
   journal after a reset, a take-back); play starts when the board matches.
 - ``play``: each change of the stable occupancy is classified by ``infer``; a finished
-  move is committed ``commit_ms`` after the last change, a chain stopped early on OK,
+  move is committed ``commit_ms`` after the last change (180: with its frame within
+  BOARD.md's 200 ms), a chain stopped early on OK,
   on the opponent's lift or after ``chain_settle_ms``; a mistake is shown after
   ``error_ms``; restoring the position before the last move takes it back.
 - ``over``: the result is shown; setting up the start position again (or OK) starts a
@@ -314,8 +319,9 @@ class BoardApp:
         # LED frame goes out first): the journal record and the messages queued in the
         # scan before (``defer_writes``), then a garbage collection in a quiet scan, so
         # that the next commit finds the heap free and does not collect itself.
-        if self.outbox.pending():
-            self.outbox.flush()
+        outbox = self.outbox
+        if outbox.queue:
+            outbox.flush()
         elif self._gc_due and stable is None and not buttons:
             self._gc_due = False
             gc.collect()
@@ -332,7 +338,7 @@ class BoardApp:
                 self._buttons(now, buttons)
         if self._due_what != _DUE_NONE and ticks_diff(now, self._due) >= 0:
             self._fire(now)
-        if self.overlays.step(now):
+        if self.overlays.on and self.overlays.step(now):
             self.renderer.invalidate()  # the game picture must be drawn again
         if self._search is not None and stable is None and not buttons:
             if moving:
@@ -342,7 +348,7 @@ class BoardApp:
 
     def _picture(self):
         overlays = self.overlays
-        return overlays.renderer if overlays.active() else self.renderer
+        return overlays.renderer if overlays.on else self.renderer
 
     def frame_dirty(self, now):
         return self._picture().dirty(now)

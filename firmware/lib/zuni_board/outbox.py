@@ -41,7 +41,7 @@ class Outbox:
         self.on_failing = on_failing
         self.defer = False
         self.failing = ""  # why the journal fails ("" while it works)
-        self._queue = []  # type: list
+        self.queue = []  # type: list  # (op, a, b) waiting for flush(); read, never changed, by the app
         self.writes = 0  # journal writes attempted (records and rewrites)
 
     def attach(self, link):
@@ -64,7 +64,7 @@ class Outbox:
         self._put(_STATE, None, None)
 
     def pending(self):
-        return len(self._queue) > 0
+        return len(self.queue) > 0
 
     def start(self, ruleset_text, fallback_id):
         """A new game file; its id, or ``fallback_id`` if the journal fails (the game is
@@ -88,19 +88,24 @@ class Outbox:
     # -- inside ----------------------------------------------------------------------------
     def _put(self, op, a, b):
         if self.defer:
-            self._queue.append((op, a, b))
+            self.queue.append((op, a, b))
         else:
             self._do(op, a, b, False)
 
     def flush(self):
         """Write and send what is queued, in order (the loop calls it after the frame)."""
-        queue = self._queue
+        queue = self.queue
         if not queue:
             return
-        self._queue = []
         synced = False
-        for op, a, b in queue:
+        i = 0
+        # The same list throughout (cleared, not replaced): a fresh list made after every
+        # commit would be a long-lived block in the middle of the heap.
+        while i < len(queue):
+            op, a, b = queue[i]
             synced = self._do(op, a, b, synced)
+            i += 1
+        queue.clear()
 
     def _do(self, op, a, b, synced):
         """One record or message; returns True once the journal holds the whole game."""
