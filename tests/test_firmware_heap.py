@@ -29,13 +29,13 @@ except MicroPythonMissing as exc:  # pragma: no cover
 
 # The issue's target was every game in 128 KiB. With the board's own hint (issue 17: HINT
 # before every 4th move, the board thinking by itself) the games need, measured by
-# bisection 2026-12-01 on this 64-bit port: board25 124, board49 132, board168 137
-# (2 players) and 139 (4 players) KiB, against 116/124/125/129 for the same code without
-# the hint: its code (zuni_board.hint, about 4.8 KB here, loaded only while the board
-# thinks), the shared evaluation it needs (zuni.evaluate, about 3.5 KB, and 0.7-2 KB of
-# Awithlaknakwe tables kept from the start of a game, since building them takes some
-# 250 ms a side on an RP2040) and the search's line of moves. A 32-bit RP2040 needs
-# noticeably less for the same objects (it has about 127 KB free after the app is built).
+# bisection 2026-12-01 on this 64-bit port: board25 122, board49 129, board168 132
+# (2 players) and 136 (4 players) KiB, against 114/124/123/125 for the same code without
+# the hint: its code (zuni_board.hint, about 4.8 KB here, loaded at the first HINT), the
+# shared evaluation it needs (zuni.evaluate, about 3.5 KB, and 0.7-2 KB of
+# Awithlaknakwe tables built when a game starts, since building them takes some 250 ms
+# a side on an RP2040) and the search's line of moves. On the 32-bit port (below) the
+# same hint costs 6.5-9.7 KiB of live heap at its peak.
 HEAP_KIB = {"board25": 128, "board49": 136, "board168": 142}
 
 
@@ -113,7 +113,7 @@ def test_a_whole_game_on_a_32_bit_micropython(lib: Path, tmp_path: Path) -> None
 
 def test_the_boards_hint_on_a_32_bit_micropython(lib: Path, tmp_path: Path) -> None:
     # HINT before every 4th move of a Kolowis game, the heap measured at every scan while
-    # the board thinks. Measured: ~87 KiB at the peak, ~81 KiB without the hint.
+    # the board thinks. Measured: ~85 KiB at the peak, ~78 KiB without the hint.
     import shutil
     import subprocess
 
