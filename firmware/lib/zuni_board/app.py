@@ -755,7 +755,10 @@ class BoardApp:
             raise ValueError("%s: the game is already over" % (what,))
 
     # -- what the link asks ---------------------------------------------------------
+    # Whatever the host reads, the journal holds first: a move the link reports has its
+    # record on the flash, so a reset can never take back a move the host already has.
     def hello_info(self):
+        self.outbox.flush()
         info = {
             "fw": FIRMWARE_VERSION,
             "layout": self.layout_name,
@@ -767,6 +770,7 @@ class BoardApp:
         return info
 
     def state_info(self):
+        self.outbox.flush()
         game = self.game
         info = {
             "game": self.game_id,
@@ -795,6 +799,7 @@ class BoardApp:
         return "".join(["1" if v else "0" for v in self.stable])
 
     def moves_from(self, index):
+        self.outbox.flush()
         stack = self.game.move_stack
         return [m.text() for m in stack[index:]]
 
