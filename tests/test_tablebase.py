@@ -234,5 +234,7 @@ def test_proof_number_search_agrees_with_the_tables() -> None:
         assert proof.result == (value < 0), (pieces, value)
         df = solver.prove_dfpn(game, 0, tb=small, node_limit=100_000)
         assert df.result == proof.result, (pieces, value)
+        plain = solver.prove(game, 0, tb=small, node_limit=100_000, mobility=False)
+        assert plain.result == proof.result, (pieces, value)
         checked[proof.result] += 1
     assert checked[True] > 3 and checked[False] > 3, checked
