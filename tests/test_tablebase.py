@@ -131,6 +131,40 @@ def test_a_search_does_not_wait_for_the_tables_to_load(tmp_path: Path, monkeypat
     assert loaded is not None and loaded.max_pieces == 2
 
 
+class SlowLoad:
+    """Stands in for tablebase.load: as slow as Mosona's 5-piece set on a busy machine."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def __call__(self, ruleset: str, directory: Path | None = None) -> Tablebase | None:
+        import time
+
+        self.calls += 1
+        time.sleep(1.0)
+        return tablebase.build(ruleset, 2)
+
+
+def test_asking_while_the_tables_load_returns_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import time
+
+    monkeypatch.setenv("ZUNI_TABLEBASE_DIR", str(tmp_path))
+    monkeypatch.setattr(tablebase, "_LOADED", {})
+    monkeypatch.setattr(tablebase, "_LOADING", set())
+    tablebase.save(tablebase.build("kolowis size=short", 2))
+    slow = SlowLoad()
+    monkeypatch.setattr(tablebase, "load", slow)
+    worst = 0.0
+    for _ in range(5):  # a timed search asks at every move
+        start = time.monotonic()
+        assert tablebase.for_ruleset("kolowis size=short", wait=False) is None
+        worst = max(worst, time.monotonic() - start)
+        time.sleep(0.05)
+    assert worst < 0.1, "a search waited %.2f s for the tables" % worst
+    assert tablebase.for_ruleset("kolowis size=short") is not None  # wait=True waits for the thread
+    assert slow.calls == 1
+
+
 def test_search_plays_the_tables_move_and_says_win_in_n(short_tables: Tablebase) -> None:
     from zuniboard.ai import SearchPlayer, score_text
 
@@ -200,5 +234,7 @@ def test_proof_number_search_agrees_with_the_tables() -> None:
         assert proof.result == (value < 0), (pieces, value)
         df = solver.prove_dfpn(game, 0, tb=small, node_limit=100_000)
         assert df.result == proof.result, (pieces, value)
+        plain = solver.prove(game, 0, tb=small, node_limit=100_000, mobility=False)
+        assert plain.result == proof.result, (pieces, value)
         checked[proof.result] += 1
     assert checked[True] > 3 and checked[False] > 3, checked

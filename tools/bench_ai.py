@@ -239,6 +239,10 @@ def play_uct(task: UctGame) -> UctGame:
     """One game of the searching player (``task.side``) against UCT at equal time per move."""
     game = zuni.new_game(GAMES[task.game])
     mine = 0 if task.side == "south" else 1
+    if game.ruleset.game_id != "awithlaknakwe":
+        # The endgame tables are loaded before the clocks start, as a program loads its
+        # tables before a match (a search never waits for them; see tablebase.for_ruleset).
+        tablebase.for_ruleset(str(game.ruleset))
     searcher = SearchPlayer(5, task.seed, time_limit=task.movetime)
     uct = UCTPlayer(task.seed + 7919, time_limit=task.movetime)
     while not game.is_game_over() and game.ply() < MAX_PLIES:

@@ -38,6 +38,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--moves", default="", help="moves played first, space-separated (default: none)")
     parser.add_argument("--team", choices=("north", "south", "both"), default="both", help="whose win to prove")
     parser.add_argument("--method", choices=("dfpn", "pns"), default="dfpn", help="df-pn (default) or plain PNS")
+    parser.add_argument(
+        "--mainline",
+        type=int,
+        default=0,
+        metavar="NODES",
+        help="instead: self-play with NODES nodes a move, then find the earliest position of that line that"
+        " the proof search settles for the winner within --time seconds (bisection)",
+    )
     parser.add_argument("--json", action="store_true", help="print one JSON object")
     args = parser.parse_args(argv)
     try:
@@ -47,6 +55,8 @@ def main(argv: list[str] | None = None) -> int:
     except zuni.ZuniError as exc:
         parser.error(str(exc))
     tb = tablebase.for_ruleset(str(game.ruleset))
+    if args.mainline:
+        return run_mainline(game, args, tb)
     teams = {"north": [1], "south": [0], "both": [1, 0]}[args.team]
     report = {
         "ruleset": str(game.ruleset),
@@ -83,6 +93,51 @@ def main(argv: list[str] | None = None) -> int:
             )
     if args.json:
         print(json.dumps(report))
+    return 0
+
+
+def run_mainline(game: zuni.Game, args: argparse.Namespace, tb: tablebase.Tablebase | None) -> int:
+    """The deepest proven result along the computer's own main line."""
+    from zuniboard.ai import SearchPlayer
+
+    start = game.copy()
+    player = SearchPlayer(5, seed=1, deterministic=True, node_limit=args.mainline)
+    line = []
+    while not game.is_game_over():
+        move = player.choose(game)
+        line.append(str(move))
+        game.push(move)
+    outcome = game.outcome()
+    assert outcome is not None
+    if outcome.winner is None:
+        print("the main line is a draw (%s): nothing to prove for a winner" % (outcome.termination,))
+        return 0
+    winner = outcome.winner
+    name = game.team_names()[winner]
+    print("main line (%d moves, %s wins by %s): %s" % (len(line), name, outcome.termination, " ".join(line)))
+    # Bisection on the earliest position (moves played) the search proves for the winner.
+    low, high = 0, len(line)  # high: proved (the end is won); low: not proved, or the start
+    results = {}
+    while high - low > 1:
+        mid = (low + high) // 2
+        position = start.copy()
+        for text in line[:mid]:
+            position.push_text(text)
+        proof = solver.prove(position, winner, node_limit=args.nodes, time_limit=args.time, tb=tb)
+        verdict = {True: "proved", False: "disproved", None: "unsettled"}[proof.result]
+        results[mid] = verdict
+        print(
+            "  after %d moves: %s wins by force? %s (%d nodes, %.0f s)"
+            % (mid, name, verdict, proof.nodes, proof.seconds),
+            flush=True,
+        )
+        if proof.result:
+            high = mid
+        else:
+            low = mid
+    print(
+        "earliest position of the main line proved a %s win: after %d moves (%s)" % (name, high, " ".join(line[:high]))
+    )
     return 0
 
 

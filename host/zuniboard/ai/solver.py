@@ -7,8 +7,9 @@ the limits), by proof-number search (Allis 1994) on the rules engine:
 - OR nodes (``team`` to move) need one winning move, AND nodes every reply to lose;
 - leaves are settled by the rules (game over) or, with few pieces, by the endgame
   tables (``tablebase``), which treat the quiet rule exactly;
-- the proof and disproof numbers of a new node start at 1 (no heuristic), so that a
-  result rests on the rules and the tables only;
+- the proof and disproof numbers of a new node start from its number of moves
+  (mobility initialisation) or at 1; either way a result rests on the rules and the
+  tables only, the numbers only steer the search;
 - positions settled once are remembered by ``game.key()`` (board, mover and quiet
   count), so a transposition is not proved twice.
 
@@ -67,15 +68,17 @@ def prove(
     time_limit: float | None = None,
     tb: Tablebase | None = None,
     progress_every: float = 0.0,
+    mobility: bool = True,
 ) -> Proof:
-    """Proof-number search of ``game``'s position (``game`` itself is not changed)."""
+    """Proof-number search of ``game``'s position (``game`` itself is not changed).
+    ``mobility``: new nodes start from their move counts instead of 1/1."""
     start = time.monotonic()
     work = game.copy()
     if tb is None and game.ruleset.game_id != "awithlaknakwe":
         tb = tablebase.for_ruleset(str(game.ruleset))
     solved: dict[bytes, bool] = {}
     root = _Node(None, work.team_of(work.turn) == team, work.key())
-    _settle(root, work, team, tb, solved)
+    _settle(root, work, team, tb, solved, mobility)
     nodes = 1
     next_report = start + progress_every if progress_every else 0.0
     while root.pn and root.dn and nodes < node_limit:
@@ -90,7 +93,7 @@ def prove(
             assert node.move is not None
             work.push(node.move)
             path.append(node)
-        nodes += _expand(node, work, team, tb, solved)
+        nodes += _expand(node, work, team, tb, solved, mobility)
         # Back up the numbers along the path, and take the moves back.
         for i in range(len(path) - 1, -1, -1):
             n = path[i]
@@ -120,7 +123,9 @@ def _dn(node: _Node) -> int:
     return node.dn
 
 
-def _settle(node: _Node, game: zuni.Game, team: int, tb: Tablebase | None, solved: dict[bytes, bool]) -> None:
+def _settle(
+    node: _Node, game: zuni.Game, team: int, tb: Tablebase | None, solved: dict[bytes, bool], mobility: bool
+) -> None:
     """Give a new node its numbers: settled by the rules, the tables or the cache, else 1/1."""
     known = solved.get(node.key)
     if known is None:
@@ -140,14 +145,31 @@ def _settle(node: _Node, game: zuni.Game, team: int, tb: Tablebase | None, solve
         node.pn, node.dn = 0, INF
     elif known is False:
         node.pn, node.dn = INF, 0
+    elif mobility:
+        # Mobility initialisation (Allis): the more moves the side to move has, the
+        # harder it is to refute at an OR node and to prove at an AND node.
+        count = _count_moves(game)
+        if node.is_or:
+            node.dn = max(1, count)
+        else:
+            node.pn = max(1, count)
 
 
-def _expand(node: _Node, game: zuni.Game, team: int, tb: Tablebase | None, solved: dict[bytes, bool]) -> int:
+def _count_moves(game: zuni.Game) -> int:
+    count = getattr(game, "count_moves", None)
+    if count is not None:
+        return int(count())
+    return len(game.legal_moves())
+
+
+def _expand(
+    node: _Node, game: zuni.Game, team: int, tb: Tablebase | None, solved: dict[bytes, bool], mobility: bool
+) -> int:
     children = []
     for move in game.legal_moves():
         game.push(move)
         child = _Node(move, game.team_of(game.turn) == team, game.key())
-        _settle(child, game, team, tb, solved)
+        _settle(child, game, team, tb, solved, mobility)
         game.pop()
         children.append(child)
         # One winning move settles an OR node, one escape an AND node.

@@ -385,6 +385,7 @@ def ensure(ruleset: str, max_pieces: int, progress: Progress | None = None) -> T
 _LOADED: dict[str, Tablebase | None] = {}
 _LOADING: set[str] = set()
 _LOCK = threading.Lock()
+_START = threading.Lock()
 
 
 def for_ruleset(ruleset: str, *, wait: bool = True) -> Tablebase | None:
@@ -400,10 +401,13 @@ def for_ruleset(ruleset: str, *, wait: bool = True) -> Tablebase | None:
         _LOADED[key] = None
         return None
     if not wait:
-        with _LOCK:
-            if key not in _LOADING:
-                _LOADING.add(key)
-                threading.Thread(target=_load_into_cache, args=(key,), name="zuni-tablebase", daemon=True).start()
+        # Never wait here: _LOCK is held for the whole load (seconds), _START only
+        # while a loading thread is started.
+        if key not in _LOADING:
+            with _START:
+                if key not in _LOADING:
+                    _LOADING.add(key)
+                    threading.Thread(target=_load_into_cache, args=(key,), name="zuni-tablebase", daemon=True).start()
         return None
     with _LOCK:
         if key not in _LOADED:
