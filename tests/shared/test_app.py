@@ -1102,6 +1102,37 @@ def test_commit_scan_writes_no_flash_the_next_scan_writes_then_sends():
 # -- with LINK's real session -------------------------------------------------------
 
 
+def test_with_the_link_session_deferred_writes_keep_the_order():
+    # As on the board (defer_writes): the session reading the state in the commit's own
+    # scan writes the journal and sends the move first; nothing is sent twice.
+    from board_helpers import MemoryPort
+
+    from zuni_link.session import BoardSession
+
+    d = temp_dir()
+    t = Table("mosona", link=None, journal_dir=d)
+    t.app.defer_writes()
+    port = MemoryPort()
+    session = BoardSession(port, t.app, boot_id="b00t02")
+    t.app.attach(session)
+    t.setup()
+    port.send(1, "hello", "proto=1 host=test")
+    session.poll(t.now)
+    port.frames()
+    t.act("-s3", "+m5", "-m4")
+    while not t.app.commits:
+        t.wait(10, 10)
+    port.send(2, "state", "")
+    session.poll(t.now)  # in the commit's scan
+    verbs = [f[1] for f in port.frames()]
+    assert "move" in verbs and verbs.index("move") < len(verbs) - 1, verbs
+    eq(Journal(d).resume()[2], ["s3xm4-m5"])
+    t.wait(40, 10)
+    session.poll(t.now)
+    eq([f[1] for f in port.frames()].count("move"), 0, "the move was sent once")
+    remove_dir(d)
+
+
 def test_with_the_link_session_host_move_commit_and_errors():
     from board_helpers import MemoryPort
 
