@@ -38,7 +38,9 @@ WIN_BOUND = const((1 << 24) - 1000)
 MAX_QPLY = const(4)
 # Forced replies are searched one ply deeper only up to this many plies from the root.
 MAX_EXTEND_PLY = const(6)
-# Defaults: a search of this size takes about 1.5 s on an RP2040 (tools/bench_hint.py).
+# Defaults: a search of this size takes 0.8-1.4 s on an RP2040 (estimated by
+# tools/bench_firmware.py from the unix port), and beats random and greedy movers
+# (tools/bench_hint.py).
 MAX_DEPTH = const(3)
 MAX_WORK = const(100)
 
