@@ -271,7 +271,7 @@ def test_bom_counts_follow_the_layout(layout: Any) -> None:
     assert list(rows[0]) == list(bom.COLUMNS)
     qty = {r["value"]: int(r["qty"]) for r in rows}
     assert qty["10-20 AT, glass 2 x 14 mm"] == len(layout.points)
-    assert qty["WS2812B"] == layout.led_count
+    assert qty["WS2812D-F5"] == layout.led_count
     if layout.sensors["type"] == "hc165":
         chips = layout.sensor_count // 8
         assert qty["74HC165"] == qty["47 kOhm x 8"] == chips

@@ -120,16 +120,17 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
     ),
     "led": (
         "leds",
-        "RGB LED with driver",
-        "WS2812B",
-        "5050, 4 pads",
+        "RGB LED with driver, 5 mm through-hole, diffused",
+        "WS2812D-F5",
+        "5 mm round, 4 leads 2.54 mm",
         "Worldsemi",
-        "WS2812B-B/W",
-        "LCSC C114586",
-        "",
-        0.12,
-        "or one-LED pieces cut from a 30 LED/m WS2812B strip (then the strip's own 100 nF "
-        "replaces CLn); SK6812 5050 is pin-compatible",
+        "WS2812D-F5",
+        "LCSC: WS2812D-F5 (number unchecked)",
+        "Adafruit 1938 (5-pack, PL9823-class)",
+        0.20,
+        "through-hole so that it stands beside the piece, dome flush with the play surface "
+        "(hardware/mechanical.md); a PL9823-F5 fits the same hole but takes RGB, not GRB: then set "
+        "leds.order to RGB in the layout",
     ),
     "r_330": (
         "passives",

@@ -308,7 +308,7 @@ def build(layout: Any) -> Circuit:
             Part(
                 ref,
                 leds["type"].upper(),
-                "LED_SMD:LED_WS2812B_PLCC4_5.0x5.0mm_P3.2mm",
+                "LED_THT:LED_D5.0mm-4_RGB",
                 "%s (%s), point %s" % (leds["type"].upper(), leds["order"], point),
                 [
                     Pin("1", "VDD", "power_in"),
