@@ -24,7 +24,8 @@ per move (0.2,1) against ``zuniboard.ai.uct.UCTPlayer`` at the same time per mov
 per ruleset, time and side, one game at a time (timed games must not share a core).
 It reports per ruleset and side the score (wins + draws/2) with its 95% Wilson
 interval, the games it rests on, nodes per second and the slowest move of each player
-as a share of its time. ``--log FILE`` appends every game as a JSON line as it ends.
+as a share of its time (the searching player's by the wall clock and in CPU time).
+``--log FILE`` appends every game as a JSON line as it ends.
 
 Sides alternate from game to game; every game has its own seed. Games run in
 ``--workers`` processes (2). Nodes per second is the searching players' total nodes over
@@ -231,6 +232,7 @@ class UctGame:
     think: float = 0.0
     worst_search: float = 0.0  # slowest move / movetime
     worst_uct: float = 0.0
+    worst_search_cpu: float = 0.0  # slowest move in CPU time / movetime (wall minus waiting for a core)
     uct_playouts: int = 0
     uct_think: float = 0.0
 
@@ -248,9 +250,11 @@ def play_uct(task: UctGame) -> UctGame:
     while not game.is_game_over() and game.ply() < MAX_PLIES:
         if game.team_of(game.turn) == mine:
             start = time.monotonic()
+            cpu = time.process_time()
             move = searcher.choose(game)
             took = time.monotonic() - start
             task.worst_search = max(task.worst_search, took / task.movetime)
+            task.worst_search_cpu = max(task.worst_search_cpu, (time.process_time() - cpu) / task.movetime)
             if searcher.last is not None:
                 task.nodes += searcher.last.nodes
                 task.think += searcher.last.elapsed
@@ -314,6 +318,7 @@ def uct_summary(games: list[UctGame]) -> list[dict[str, Any]]:
                 else None,
                 "worst_move_share": round(max(g.worst_search for g in group), 3),
                 "worst_uct_move_share": round(max(g.worst_uct for g in group), 3),
+                "worst_move_cpu_share": round(max(g.worst_search_cpu for g in group), 3),
                 "mean_plies": round(sum(g.plies for g in group) / len(group), 1),
             }
         )
@@ -381,12 +386,27 @@ def run_vs_uct(args: argparse.Namespace) -> int:
 
 def print_uct(rows: list[dict[str, Any]]) -> None:
     print(
-        "%-16s %5s %-6s %5s %3s %3s %3s %6s %-13s %8s %9s %6s"
-        % ("game", "s/mv", "side", "games", "W", "D", "L", "score", "95% CI", "nodes/s", "uct po/s", "worst")
+        "%-16s %5s %-6s %5s %3s %3s %3s %6s %-13s %8s %9s %6s %6s %6s"
+        % (
+            "game",
+            "s/mv",
+            "side",
+            "games",
+            "W",
+            "D",
+            "L",
+            "score",
+            "95% CI",
+            "nodes/s",
+            "uct po/s",
+            "worst",
+            "cpu",
+            "uct",
+        )
     )
     for r in rows:
         print(
-            "%-16s %5g %-6s %5d %3d %3d %3d %5.0f%% %5.0f%%-%4.0f%% %8s %9s %5.2fx"
+            "%-16s %5g %-6s %5d %3d %3d %3d %5.0f%% %5.0f%%-%4.0f%% %8s %9s %5.2fx %5.2fx %5.2fx"
             % (
                 r["game"],
                 r["movetime"],
@@ -401,8 +421,14 @@ def print_uct(rows: list[dict[str, Any]]) -> None:
                 r["nodes_per_second"] or "-",
                 r["uct_playouts_per_second"] or "-",
                 r["worst_move_share"],
+                r["worst_move_cpu_share"],
+                r["worst_uct_move_share"],
             )
         )
+    print(
+        "worst: the searching player's slowest move as a share of its time, by the wall clock and in CPU"
+        " time (the difference is waiting for a core); uct: UCT's slowest, by the wall clock"
+    )
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:

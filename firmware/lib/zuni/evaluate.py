@@ -53,15 +53,10 @@ _LINE_ROWS = [None, None]  # type: list
 _TARGETS = [None]  # type: list
 # Path credit of a warrior d moves from its target row (0 for d = 0: arrived).
 _CREDIT = bytes([(ARRIVAL_PATH * (_DEEPEST - d) // _DEEPEST if 0 < d < _DEEPEST else 0) for d in range(16)])
-# Per side: target squares held, value so far, path credit and warriors on their way;
-# warriors per distance (when more are on their way than free squares). Reused by
-# every call (no allocation).
+# Warriors on their way per distance (when more are on their way than free target
+# squares), reused by every call (no allocation).
 _ROW = const(16)
 _BY_DIST = bytearray(_ROW)
-_HELD = [0, 0, 0, 0]
-_VALUE = [0, 0, 0, 0]
-_PATH = [0, 0, 0, 0]
-_ON_WAY = [0, 0, 0, 0]
 
 
 def evaluate(game):
@@ -142,48 +137,40 @@ def awith_team0(game):
         targets = _target_rows()
     board = game.board
     arrivals = game.arrivals
-    held = _HELD
-    value = _VALUE
-    path = _PATH
-    on_way = _ON_WAY
     tables = _AWITH_TABLES
     credit = _CREDIT
-    for side in game.sides:
-        held[side] = _held(board, targets[side], 1 + 2 * side)
-        value[side] = 0
-        path[side] = 0
-        on_way[side] = 0
-        if tables[side] is None:
-            awith_tables(side)
-    # One pass over the board for every side (codes: 1 + 2 * side + kind, kind 0 a warrior).
-    for p in range(len(board)):
-        code = board[p]
-        if not code:
-            continue
-        side = (code - 1) >> 1
-        if code & 1:
-            value[side] += WARRIOR
-            if arrivals:
-                t = tables[side]
-                if t[0][p] & ~held[side]:
-                    d = t[1][p]
-                    if d:
-                        path[side] += credit[d]
-                        on_way[side] += 1
-        else:
-            value[side] += PRIEST_ON_BOARD
     score = PIECE * (game.taken[0] - game.taken[1])
     for side in game.sides:
-        v = value[side]
+        home = targets[side]
+        held = _held(board, home, 1 + 2 * side)
+        if tables[side] is None:
+            awith_tables(side)
+        reach, dist = tables[side]
+        pcs = game.pieces_of(side)
+        v = 0
+        path = 0
+        on_way = 0
+        # Slots 0-5: the warriors (zuni.awith), 255 where gone.
+        for k in range(6):
+            sq = pcs[k]
+            if sq != 255:
+                v += WARRIOR
+                if reach[sq] & ~held:
+                    d = dist[sq]
+                    if d:
+                        path += credit[d]
+                        on_way += 1
+        if pcs[6] != 255:
+            v += PRIEST_ON_BOARD
         if arrivals:
-            n = _popcount6(held[side])
-            free = len(targets[side]) - n
+            n = _popcount6(held)
+            free = len(home) - n
             v += ARRIVAL * n
-            if on_way[side] <= free:
-                v += path[side]
+            if on_way <= free:
+                v += path
             else:
                 # More warriors on their way than free squares: credit the nearest only.
-                v += _capped_credit(board, side, held[side], free)
+                v += _capped_credit(pcs, reach, dist, held, free)
         if game.prs[side] == _P_HAND:
             v += PRIEST_IN_HAND
         if game.team_of(side):
@@ -212,17 +199,15 @@ def _held(board, home, man):
     return held
 
 
-def _capped_credit(board, side, held, free):
-    """Path credit for at most ``free`` warriors of ``side`` (the free target squares),
-    nearest first."""
-    reach, dist = _AWITH_TABLES[side]
+def _capped_credit(pcs, reach, dist, held, free):
+    """Path credit for at most ``free`` warriors (the free target squares), nearest first."""
     by_dist = _BY_DIST
     for i in range(_ROW):
         by_dist[i] = 0
-    man = 1 + 2 * side
-    for p in range(len(board)):
-        if board[p] == man and reach[p] & ~held:
-            by_dist[dist[p]] += 1
+    for k in range(6):
+        sq = pcs[k]
+        if sq != 255 and reach[sq] & ~held:
+            by_dist[dist[sq]] += 1
     value = 0
     d = 1
     while free > 0 and d < _DEEPEST:
