@@ -3,7 +3,9 @@ tests/shared directly, under CPython here and under MicroPython through tools/mp
 
 from __future__ import annotations
 
+import os
 import sys
+import tempfile
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
@@ -12,3 +14,8 @@ REPO = Path(__file__).resolve().parent.parent
 for extra in (REPO / "tests" / "shared", REPO / "firmware" / "lib"):
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
+
+# Endgame tablebases: the tests build their own (tiny) tables; tables a developer built
+# into the user data dir must not change what the search plays in a test.
+if not os.environ.get("ZUNI_TABLEBASE_DIR"):
+    os.environ["ZUNI_TABLEBASE_DIR"] = tempfile.mkdtemp(prefix="zuni-tablebases-")

@@ -406,3 +406,74 @@ def test_bench_rejects_unknown_game() -> None:
     command = [sys.executable, str(repo / "tools" / "bench_ai.py"), "--only", "chess"]
     done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=60)
     assert done.returncode == 2 and "'chess'" in done.stderr
+
+
+# -- plain UCT (the outside yardstick of tools/bench_ai.py) --------------------------------
+
+
+def test_uct_plays_legal_moves_and_respects_its_iterations() -> None:
+    from zuniboard.ai.uct import UCTPlayer
+
+    game = zuni.new_game("kolowis size=short")
+    player = UCTPlayer(seed=3, iterations=30)
+    for _ in range(6):
+        move = player.choose(game)
+        assert move in game.legal_moves()
+        assert player.last_iterations in (0, 30)  # 0: a forced move is played at once
+        game.push(move)
+
+
+def test_uct_takes_the_last_piece() -> None:
+    from zuniboard.ai.uct import UCTPlayer
+
+    # South's m5xm6-m7 takes North's last piece; with capture=free, 9 steps let the game go on.
+    game = LineGame.from_position(SHORT + " capture=free", "south m5 s1 north m6", "south", quiet=0)
+    assert len(game.legal_moves()) > 5
+    move = UCTPlayer(seed=1, iterations=300).choose(game)
+    assert str(move) == "m5xm6-m7"
+
+
+def test_uct_time_limit_is_kept() -> None:
+    from zuniboard.ai.uct import UCTPlayer
+
+    game = zuni.new_game("awithlaknakwe")
+    start = time.monotonic()
+    UCTPlayer(seed=1, time_limit=0.1).choose(game)
+    assert time.monotonic() - start < 0.5
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["mosona", "mosona board=open jumps=pattern", "kolowis chain=none", "kolowis size=short capture=free"]
+)
+def test_capture_check_agrees_with_the_move_generator(ruleset: str) -> None:
+    import random
+
+    from zuniboard.ai.search import line_capture_check
+
+    game = zuni.new_game(ruleset)
+    check = line_capture_check(game)
+    assert check is not None
+    rng = random.Random(5)
+    seen = set()
+    for _ in range(6):
+        while not game.is_game_over() and len(game.move_stack) < 120:
+            moves = game.legal_moves()
+            expected = any(m.captures for m in moves)
+            assert check(game) == expected, (game.position_text(), game.turn)
+            seen.add(expected)
+            game.push(rng.choice(moves))
+        while game.move_stack:
+            game.pop()
+    assert seen == {True, False}
+    assert line_capture_check(zuni.new_game("awithlaknakwe")) is None
+
+
+def test_contempt_makes_a_draw_cost_the_player_and_not_the_analysis() -> None:
+    # One against one far apart, one quiet move left: every move ends the game drawn.
+    game = LineGame.from_position(SHORT, "south s1 north n8", "south", quiet=39)
+    assert Searcher(use_tablebase=False).search(game, node_limit=500).score == 0
+    assert Searcher(use_tablebase=False, contempt=25).search(game, node_limit=500).score == -25
+    # Seen from the other team, the draw is the opponent's loss of contempt.
+    game = LineGame.from_position(SHORT, "south s1 north n8", "north", quiet=39)
+    assert Searcher(use_tablebase=False, contempt=25).search(game, node_limit=500).score == -25
+    assert SearchPlayer(1).searcher.contempt > 0

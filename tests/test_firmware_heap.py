@@ -1,12 +1,12 @@
 """Heap regression: whole scripted games through the board application (layout, debounce,
-inference, LEDs, journal) under the real MicroPython unix port with a fixed ``-X
-heapsize``, the firmware imported from .mpy as on the board (tools/bench_firmware.py's
-runner). Measured minimums (64-bit unix port, the runner's measuring code no longer
-loaded in these runs): board25 ~111-113 KiB, board49 ~121 KiB, board168 ~123 KiB (the
-same runner on main d223fc9: 107/119/117-119; the ordered event stream, the outbox with
-its degraded mode and the overlays cost ~4 KiB of code; were 123/133/176 before the
-layout loader was dropped after use, and board168 131 before zuni.awith's square names
-became interned strings).
+inference, LEDs, journal, the board's own hint) under the real MicroPython unix port with a
+fixed ``-X heapsize``, the firmware imported from .mpy as on the board
+(tools/bench_firmware.py's runner). Measured minimums without the hint (64-bit unix port,
+the runner's measuring code no longer loaded in these runs): board25 ~111-113 KiB, board49
+~121 KiB, board168 ~123 KiB (the same runner on main d223fc9: 107/119/117-119; the ordered
+event stream, the outbox with its degraded mode and the overlays cost ~4 KiB of code;
+were 123/133/176 before the layout loader was dropped after use, and board168 131 before
+zuni.awith's square names became interned strings); with it, see HEAP_KIB.
 """
 
 from __future__ import annotations
@@ -29,8 +29,16 @@ try:
 except MicroPythonMissing as exc:  # pragma: no cover
     pytest.skip("MicroPython not available: %s" % exc, allow_module_level=True)
 
-# The issue's target: every game in 128 KiB.
-HEAP_KIB = {"board25": 128, "board49": 128, "board168": 128}
+# The issue's target was every game in 128 KiB. With the board's own hint (issue 17: HINT
+# before every 4th move, the board thinking by itself) the games need, measured by
+# bisection 2026-12-01 on this 64-bit port: board25 122, board49 129, board168 132
+# (2 players) and 136 (4 players) KiB, against 114/124/123/125 for the same code without
+# the hint: its code (zuni_board.hint, about 4.8 KB here, loaded at the first HINT), the
+# shared evaluation it needs (zuni.evaluate, about 3.5 KB, and 0.7-2 KB of
+# Awithlaknakwe tables built when a game starts, since building them takes some 250 ms
+# a side on an RP2040) and the search's line of moves. On the 32-bit port (below) the
+# same hint costs 6.5-9.7 KiB of live heap at its peak.
+HEAP_KIB = {"board25": 128, "board49": 136, "board168": 142}
 
 
 @pytest.fixture(scope="module")
@@ -51,6 +59,9 @@ def _spec(tmp: Path, ruleset: str, board: str) -> Path:
         "ruleset": ruleset,
         "moves": str(moves_path),
         "journal": str(journal),
+        # HINT before every 4th move, the board thinking by itself each time
+        # (zuni_board.hint): the search's lists and frames count too.
+        "hint_every": 4,
     }
     path = tmp / "spec.json"
     path.write_text(json.dumps(spec))
@@ -66,6 +77,7 @@ def test_a_whole_game_fits_the_heap(lib: Path, tmp_path: Path, ruleset: str, boa
     result = bench.run_once(lib, spec, HEAP_KIB[board], timeout=60)
     assert result is not None, "%s on %s did not complete in a %d KiB heap" % (ruleset, board, HEAP_KIB[board])
     assert result["ok"] and result["moves"] > 20
+    assert result["hints"] > 3, "the board showed its own hint"
     # The layout loader is gone once the board is read: only the packed Board stays.
     assert result["mem"]["layout"] < 12 * 1024, result["mem"]
 
@@ -98,4 +110,24 @@ def test_a_whole_game_on_a_32_bit_micropython(lib: Path, tmp_path: Path) -> None
     assert result is not None, "the game did not complete on the WebAssembly port"
     assert result["moves"] == len(moves)
     assert result["port"].startswith("2147483647 "), "a 32-bit port (sys.maxsize 2**31-1): %r" % result["port"]
+    assert result["peak"] < WASM_PEAK_KIB * 1024, result
+
+
+def test_the_boards_hint_on_a_32_bit_micropython(lib: Path, tmp_path: Path) -> None:
+    # HINT before every 4th move of a Kolowis game, the heap measured at every scan while
+    # the board thinks. Measured: ~85 KiB at the peak, ~78 KiB without the hint.
+    import shutil
+    import subprocess
+
+    if shutil.which("node") is None:
+        pytest.skip("node is not installed: the 32-bit (WebAssembly) MicroPython cannot run here")
+    subprocess.run(["bash", str(REPO / "tools" / "ensure_wasm.sh")], check=True, timeout=300)
+    moves = bench.scripted_game("kolowis", 1)
+    moves_path = tmp_path / "moves.txt"
+    moves_path.write_text("\n".join(moves) + "\n")
+    layout = REPO / "hardware" / "layouts" / "board49.json"
+    result = bench.wasm_heap(lib, layout, "kolowis", moves_path, timeout=120, hint_every=4)
+    assert result is not None, "the game did not complete on the WebAssembly port"
+    assert result["moves"] == len(moves)
+    assert result["hint_peak"] > result["app"], "the board thought (heap measured while it did)"
     assert result["peak"] < WASM_PEAK_KIB * 1024, result

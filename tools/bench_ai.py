@@ -18,6 +18,15 @@ with ``--four`` or in the full run):
   (0.2), ``--top-games`` games (50). It must win at least 95% of games in Mosona and
   Kolowis and 90% in Awithlaknakwe; the exit status is 1 when it does not.
 
+**Against plain UCT** (``--vs-uct``): the searching player at ``--uct-times`` seconds
+per move (0.2,1) against ``zuniboard.ai.uct.UCTPlayer`` at the same time per move
+(UCB1, C = sqrt 2, random playouts: the field's standard agent), ``--uct-games`` games
+per ruleset, time and side, one game at a time (timed games must not share a core).
+It reports per ruleset and side the score (wins + draws/2) with its 95% Wilson
+interval, the games it rests on, nodes per second and the slowest move of each player
+as a share of its time (the searching player's by the wall clock and in CPU time).
+``--log FILE`` appends every game as a JSON line as it ends.
+
 Sides alternate from game to game; every game has its own seed. Games run in
 ``--workers`` processes (2). Nodes per second is the searching players' total nodes over
 their total thinking time, per game.
@@ -40,15 +49,29 @@ for extra in (REPO / "host", REPO / "firmware" / "lib"):
     if str(extra) not in sys.path:
         sys.path.insert(0, str(extra))
 
+import math  # noqa: E402
+
 import zuni  # noqa: E402
-from zuniboard.ai import LEVEL_NODES, GreedyPlayer, Player, RandomPlayer, SearchPlayer  # noqa: E402
+from zuniboard.ai import (  # noqa: E402
+    LEVEL_NODES,
+    GreedyPlayer,
+    Player,
+    RandomPlayer,
+    SearchPlayer,
+    tablebase,
+)
+from zuniboard.ai.uct import UCTPlayer  # noqa: E402
 
 GAMES = {
     "mosona": "mosona",
     "kolowis": "kolowis",
     "awithlaknakwe": "awithlaknakwe",
     "awithlaknakwe-4": "awithlaknakwe players=4",
+    "kolowis-short": "kolowis size=short",
+    "mosona-open": "mosona board=open",
 }
+# The rulesets played against UCT (--vs-uct), in the order of the issue's table.
+UCT_GAMES = ("mosona", "kolowis", "kolowis-short", "awithlaknakwe", "awithlaknakwe-4")
 # The top level's required win rate against greedy, per game.
 THRESHOLDS = {"mosona": 0.95, "kolowis": 0.95, "awithlaknakwe": 0.90}
 MAX_PLIES = 2000
@@ -193,6 +216,221 @@ def _play_numbered(item: tuple[int, Task]) -> tuple[int, GameResult]:
     return item[0], play(item[1])
 
 
+# -- against plain UCT -----------------------------------------------------------------
+
+
+@dataclass
+class UctGame:
+    game: str
+    movetime: float
+    side: str  # the searching player's team: "south" (team 0) or "north" (team 1)
+    seed: int
+    result: str = ""  # "win", "draw", "loss" for the searching player
+    plies: int = 0
+    termination: str = ""
+    nodes: int = 0
+    think: float = 0.0
+    worst_search: float = 0.0  # slowest move / movetime
+    worst_uct: float = 0.0
+    worst_search_cpu: float = 0.0  # slowest move in CPU time / movetime (wall minus waiting for a core)
+    uct_playouts: int = 0
+    uct_think: float = 0.0
+
+
+def play_uct(task: UctGame) -> UctGame:
+    """One game of the searching player (``task.side``) against UCT at equal time per move."""
+    game = zuni.new_game(GAMES[task.game])
+    mine = 0 if task.side == "south" else 1
+    if game.ruleset.game_id != "awithlaknakwe":
+        # The endgame tables are loaded before the clocks start, as a program loads its
+        # tables before a match (a search never waits for them; see tablebase.for_ruleset).
+        tablebase.for_ruleset(str(game.ruleset))
+    searcher = SearchPlayer(5, task.seed, time_limit=task.movetime)
+    uct = UCTPlayer(task.seed + 7919, time_limit=task.movetime)
+    while not game.is_game_over() and game.ply() < MAX_PLIES:
+        if game.team_of(game.turn) == mine:
+            start = time.monotonic()
+            cpu = time.process_time()
+            move = searcher.choose(game)
+            took = time.monotonic() - start
+            task.worst_search = max(task.worst_search, took / task.movetime)
+            task.worst_search_cpu = max(task.worst_search_cpu, (time.process_time() - cpu) / task.movetime)
+            if searcher.last is not None:
+                task.nodes += searcher.last.nodes
+                task.think += searcher.last.elapsed
+        else:
+            start = time.monotonic()
+            move = uct.choose(game)
+            took = time.monotonic() - start
+            task.worst_uct = max(task.worst_uct, took / task.movetime)
+            task.uct_playouts += uct.last_iterations
+            task.uct_think += uct.last_elapsed
+        game.push(move)
+    outcome = game.outcome()
+    task.plies = game.ply()
+    if outcome is None or outcome.winner is None:
+        task.result = "draw"
+        task.termination = "ply-limit" if outcome is None else outcome.termination
+    else:
+        task.result = "win" if outcome.winner == mine else "loss"
+        task.termination = outcome.termination
+    return task
+
+
+def wilson(score: float, n: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a rate ``score / n`` (draws count half)."""
+    if n == 0:
+        return (0.0, 1.0)
+    p = score / n
+    centre = p + z * z / (2 * n)
+    spread = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n))
+    low = (centre - spread) / (1 + z * z / n)
+    high = (centre + spread) / (1 + z * z / n)
+    return (max(0.0, low), min(1.0, high))
+
+
+def uct_summary(games: list[UctGame]) -> list[dict[str, Any]]:
+    rows: dict[tuple[str, float, str], list[UctGame]] = {}
+    for g in games:
+        rows.setdefault((g.game, g.movetime, g.side), []).append(g)
+    out = []
+    for (name, movetime, side), group in rows.items():
+        wins = sum(1 for g in group if g.result == "win")
+        draws = sum(1 for g in group if g.result == "draw")
+        losses = len(group) - wins - draws
+        score = wins + draws / 2
+        low, high = wilson(score, len(group))
+        think = sum(g.think for g in group)
+        out.append(
+            {
+                "game": name,
+                "movetime": movetime,
+                "side": side,
+                "games": len(group),
+                "wins": wins,
+                "draws": draws,
+                "losses": losses,
+                "score": round(score / len(group), 3),
+                "ci95": [round(low, 3), round(high, 3)],
+                "nodes_per_second": round(sum(g.nodes for g in group) / think) if think else None,
+                "uct_playouts_per_second": round(sum(g.uct_playouts for g in group) / sum(g.uct_think for g in group))
+                if sum(g.uct_think for g in group)
+                else None,
+                "worst_move_share": round(max(g.worst_search for g in group), 3),
+                "worst_uct_move_share": round(max(g.worst_uct for g in group), 3),
+                "worst_move_cpu_share": round(max(g.worst_search_cpu for g in group), 3),
+                "mean_plies": round(sum(g.plies for g in group) / len(group), 1),
+            }
+        )
+    return out
+
+
+def run_vs_uct(args: argparse.Namespace) -> int:
+    tasks = []
+    for movetime in args.uct_times:
+        for name in args.uct_list:
+            for i in range(args.uct_games):
+                for side in ("south", "north"):
+                    tasks.append(UctGame(name, movetime, side, args.seed + 1000 * i + (1 if side == "north" else 0)))
+    done: list[UctGame] = []
+    start = time.monotonic()
+    for number, task in enumerate(tasks):
+        if args.budget and time.monotonic() - start > args.budget:
+            print(
+                "time budget of %g s spent: %d of %d games played" % (args.budget, number, len(tasks)), file=sys.stderr
+            )
+            break
+        result = play_uct(task)
+        done.append(result)
+        if args.log:
+            with open(args.log, "a") as log:
+                log.write(json.dumps(result.__dict__) + "\n")
+        if not args.quiet:
+            print(
+                "[%d/%d] %s %gs as %s: %s in %d plies (%s)"
+                % (
+                    number + 1,
+                    len(tasks),
+                    task.game,
+                    task.movetime,
+                    task.side,
+                    result.result,
+                    result.plies,
+                    result.termination,
+                ),
+                file=sys.stderr,
+                flush=True,
+            )
+    rows = uct_summary(done)
+    tables = [tablebase.describe(GAMES[name]) for name in args.uct_list if not name.startswith("awith")]
+    report = {
+        "vs_uct": rows,
+        "tablebases": tables,
+        "seconds": round(time.monotonic() - start, 1),
+        "load_average": round(os.getloadavg()[0], 1),
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print_uct(rows)
+        print()
+        print("Endgame tables on disk (tools/build_tablebase.py builds them; the search uses them):")
+        for t in tables:
+            print(
+                "  %-26s up to %d pieces: %9d positions, %6.2f MB"
+                % (t["ruleset"], t["max_pieces"], t["positions"], t["bytes"] / 1e6)
+            )
+        print("load average at the end: %s (timed games share the cores with it)" % report["load_average"])
+    return 0
+
+
+def print_uct(rows: list[dict[str, Any]]) -> None:
+    print(
+        "%-16s %5s %-6s %5s %3s %3s %3s %6s %-13s %8s %9s %6s %6s %6s"
+        % (
+            "game",
+            "s/mv",
+            "side",
+            "games",
+            "W",
+            "D",
+            "L",
+            "score",
+            "95% CI",
+            "nodes/s",
+            "uct po/s",
+            "worst",
+            "cpu",
+            "uct",
+        )
+    )
+    for r in rows:
+        print(
+            "%-16s %5g %-6s %5d %3d %3d %3d %5.0f%% %5.0f%%-%4.0f%% %8s %9s %5.2fx %5.2fx %5.2fx"
+            % (
+                r["game"],
+                r["movetime"],
+                r["side"],
+                r["games"],
+                r["wins"],
+                r["draws"],
+                r["losses"],
+                100 * r["score"],
+                100 * r["ci95"][0],
+                100 * r["ci95"][1],
+                r["nodes_per_second"] or "-",
+                r["uct_playouts_per_second"] or "-",
+                r["worst_move_share"],
+                r["worst_move_cpu_share"],
+                r["worst_uct_move_share"],
+            )
+        )
+    print(
+        "worst: the searching player's slowest move as a share of its time, by the wall clock and in CPU"
+        " time (the difference is waiting for a core); uct: UCT's slowest, by the wall clock"
+    )
+
+
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a short run: 2 games a pairing, level 1, 0.05 s per move")
@@ -209,7 +447,24 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--save", default=None, help="also write the JSON report to this file")
+    parser.add_argument("--vs-uct", action="store_true", help="play against plain UCT instead (see above)")
+    parser.add_argument("--uct-times", default="0.2,1", help="seconds per move against UCT (default 0.2,1)")
+    parser.add_argument("--uct-games", type=int, default=4, help="games per ruleset, time and side (default 4)")
+    parser.add_argument("--budget", type=float, default=0.0, help="stop starting games after this many seconds")
+    parser.add_argument("--log", default=None, help="append each game against UCT to this file (JSON lines)")
     args = parser.parse_args(argv)
+    if args.vs_uct:
+        try:
+            args.uct_times = [float(x) for x in args.uct_times.split(",")]
+        except ValueError:
+            parser.error("--uct-times takes comma-separated seconds, not %r" % (args.uct_times,))
+        args.uct_list = args.only.split(",") if args.only else list(UCT_GAMES)
+        for name in args.uct_list:
+            if name not in GAMES:
+                parser.error("unknown game %r in --only (allowed: %s)" % (name, ", ".join(GAMES)))
+        if args.uct_games < 1 or any(t <= 0 for t in args.uct_times):
+            parser.error("--uct-games must be >= 1 and --uct-times > 0")
+        return args
     quick = args.quick
     if args.games is None:
         args.games = 2 if quick else 10
@@ -248,6 +503,8 @@ def _levels(parser: argparse.ArgumentParser, option: str, text: str) -> list[int
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.vs_uct:
+        return run_vs_uct(args)
     start = time.monotonic()
     table, top = build_pairings(args)
     load_before = os.getloadavg()[0]

@@ -3,8 +3,11 @@ board application, scan by scan, and prints one JSON line of measurements.
 
 Imported (as .mpy) by ``micropython -c "import bench_firmware_runner as r; r.main(SPEC)"``
 where SPEC is the path of a JSON file: ``{"layout": path, "ruleset": text,
-"moves": path of a text file with one move per line, "journal": dir}``. Moves are read
-one at a time, so the script costs the heap no more than the board's own loop would.
+"moves": path of a text file with one move per line, "journal": dir, "hint_every": N}``.
+Moves are read one at a time, so the script costs the heap no more than the board's own
+loop would. With ``hint_every`` the player presses HINT before every N-th move and waits
+until the board shows its own hint (zuni_board.hint, a slice per scan cycle); in timing
+runs those scans are marked in the scan kinds (bit 8), so that the PC reports them apart.
 The clock is simulated (10 ms per scan), the processing time of each scan is measured
 with ``time.ticks_us``.
 """
@@ -90,6 +93,17 @@ class Bench:
         self.peak = 0
         self.frames = 0
         self.extendable = False
+        # The board's own hint (issue 17).
+        self.hint_every = spec.get("hint_every", 0)
+        self.thinking = False
+        self.hints = 0
+        self.hint_cycles = 0
+        self.hint_nodes = 0
+        self.hint_worst_nodes = 0
+        self.hint_worst_work = 0
+        self.hint_depth_min = 99
+        self._search = None  # type: ignore
+        self._waited = 0
         # Timing runs only: the measuring code (bench_firmware_timing) is not even loaded
         # in the runs whose heap is bisected.
         self.timer = None
@@ -115,6 +129,10 @@ class Bench:
         dt = time.ticks_diff(time.ticks_us(), t0)
         if self.timer is not None:
             self.timer.scan(self, dt, stable is not None, queued, app.commits != before)
+            if self.thinking and self.cycles < len(self.timer.kinds):
+                self.timer.kinds[self.cycles] |= 8  # the board thinks (HINT)
+        if self.thinking:
+            self.hint_cycles += 1
         self.cycles += 1
         self.now += self.scan_ms
 
@@ -135,8 +153,55 @@ class Bench:
         if self.app.phase != 1:
             raise RuntimeError("setup did not start play")
 
+    def hint(self):
+        """Press HINT and let the board think until it shows its own hint."""
+        if not self.hint_begin():
+            return
+        while self.hint_cycle():
+            pass
+        self.hint_end()
+
+    def hint_begin(self):
+        """Press HINT (when the position has a choice); True if the board thinks."""
+        app = self.app
+        pos = app.pos
+        if app.phase != 1 or pos is None or len(pos.foot) < 2:
+            return False
+        self.thinking = True  # the press counts too: it loads the search's code
+        self.cycle(4)
+        self._search = app._search
+        self._waited = 0
+        if self._search is None:
+            raise RuntimeError("HINT started no search")
+        return True
+
+    def hint_cycle(self):
+        """One scan while the board thinks; False once it shows its hint."""
+        if self.app._search is None:
+            return False
+        self.cycle()
+        self._waited += 1
+        if self._waited > 1000:
+            raise RuntimeError("the hint did not end")
+        return True
+
+    def hint_end(self):
+        app = self.app
+        search = self._search
+        self._search = None
+        self.thinking = False
+        if app.hint is None or app.hint.move != search.best:
+            raise RuntimeError("the board did not show its hint")
+        self.hints += 1
+        self.hint_nodes += search.nodes
+        self.hint_worst_nodes = max(self.hint_worst_nodes, search.nodes)
+        self.hint_worst_work = max(self.hint_worst_work, search.work)
+        self.hint_depth_min = min(self.hint_depth_min, search.depth)
+
     def play(self, index, text):
         app = self.app
+        if self.hint_every and index % self.hint_every == 0 and len(app.game.move_stack) == index:
+            self.hint()
         if len(app.game.move_stack) > index:
             return  # a forced pass, committed by the app with the move before it
         before = app.commits
@@ -217,6 +282,13 @@ def main(spec_path):
         "phase": bench.app.phase,
         "mem": _MEM,
     }
+    if bench.hints:
+        out["hints"] = bench.hints
+        out["hint_cycles"] = bench.hint_cycles
+        out["hint_mean_nodes"] = bench.hint_nodes // bench.hints
+        out["hint_worst_nodes"] = bench.hint_worst_nodes
+        out["hint_worst_work"] = bench.hint_worst_work
+        out["hint_min_depth"] = bench.hint_depth_min
     if bench.timer is not None:
         bench.timer.report(bench, out)
     print("BENCH " + json.dumps(out))

@@ -4,7 +4,11 @@
 // firmware imported from .mpy as on the board, and prints one line
 // "WASM {json}" of live-heap figures in bytes (after gc.collect):
 //
-//   node tools/bench_firmware_wasm.mjs LIBDIR LAYOUT.json RULESET MOVES.txt
+//   node tools/bench_firmware_wasm.mjs LIBDIR LAYOUT.json RULESET MOVES.txt [HINT_EVERY]
+//
+// With HINT_EVERY the player presses HINT before every HINT_EVERY-th move and waits for
+// the board's own hint (zuni_board.hint), each scan while it thinks a call of its own,
+// so that the heap the search holds is measured too (hint_peak).
 //
 // This port's garbage collector cannot see garbage while a Python call is still running
 // (its conservative scan of the WebAssembly stack keeps it), so every step of the game is
@@ -14,7 +18,8 @@ import fs from "fs";
 import path from "path";
 import { createRequire } from "module";
 
-const [libDir, layoutPath, ruleset, movesPath] = process.argv.slice(2);
+const [libDir, layoutPath, ruleset, movesPath, hintArg] = process.argv.slice(2);
+const hintEvery = parseInt(hintArg || "0");
 const here = path.dirname(new URL(import.meta.url).pathname);
 const pkg = process.env.ZUNI_WASM_MICROPYTHON ||
   path.join(here, ".wasm", "node_modules", "@micropython", "micropython-webassembly-pyscript", "micropython.mjs");
@@ -70,7 +75,17 @@ run("B = R.Bench(json.loads(" + JSON.stringify(JSON.stringify(spec)) + "), layou
 const app = heap() - base;
 run("B.setup()");
 let peak = heap() - base;
+let hintPeak = 0;
 for (let i = 0; i < moves.length; i++) {
+  if (hintEvery && i % hintEvery === 0 &&
+      run("print(len(B.app.game.move_stack) == " + i + " and B.hint_begin())").trim() === "True") {
+    for (;;) {
+      const used = heap() - base;
+      if (used > hintPeak) hintPeak = used;
+      if (run("print(B.hint_cycle())").trim() !== "True") break;
+    }
+    run("B.hint_end()");
+  }
   run("B.play(" + i + ", " + JSON.stringify(moves[i]) + ")");
   const used = heap() - base;
   if (used > peak) peak = used;
@@ -78,6 +93,7 @@ for (let i = 0; i < moves.length; i++) {
 const committed = parseInt(run("print(len(B.app.game.move_stack))").trim());
 const info = run("import sys\nprint(sys.maxsize, sys.implementation._machine)").trim();
 console.log("WASM " + JSON.stringify({
-  moves: committed, layout: layout, engine_code: engine, app_code: code, app: app, peak: peak,
+  moves: committed, layout: layout, engine_code: engine, app_code: code, app: app,
+  peak: Math.max(peak, hintPeak), hint_peak: hintPeak,
   port: info,
 }));

@@ -4,8 +4,10 @@ game over, host commands. Runs under CPython and MicroPython."""
 
 from board_helpers import RecordingLink, Table, board_layout, journal_with, remove_dir, temp_dir
 
+import zuni
 from check import eq, raises
-from zuni_board.app import OVER, PLAY, SETUP
+from zuni_board.app import HINT_THINK_MS, HOST_HINT_MS, OVER, PLAY, SETUP
+from zuni_board.hint import HintSearch
 from zuni_board.journal import Journal
 from zuni_board.scan import Debouncer
 
@@ -630,17 +632,134 @@ def test_new_game_from_host_goes_to_setup():
     eq(t.app.phase, PLAY)
 
 
+def _think(t, ms=2000):
+    """Scans until the board shows its own hint (or ``ms`` pass)."""
+    end = t.now + ms
+    while t.app._search is not None and t.now < end:
+        t.now += 10
+        t.app.step(t.now, None, 0)
+
+
+def _own_hint(game):
+    """What the board's search picks in ``game``'s position, searched apart."""
+    search = HintSearch(game)
+    while not search.step(1000):
+        pass
+    return search.best
+
+
 def test_hint_button_and_host_hint():
     t = Table("mosona")
     t.setup()
     t.press(4)
-    eq(_lit(t, "s3"), (6, 4), "hint origin: blue double flash")
     eq(t.link.events[-1], ("button", "hint"))
+    _think(t)
+    best = _own_hint(t.app.game)
+    eq(t.link.events[-1], ("hint", best.text()), "the board's own hint, told to the host")
+    eq(_lit(t, t.app.game.geometry.names[best.origin]), (6, 4), "hint origin: blue double flash")
     t.do("s3xm4-m5")
     t.app.command("hint", "m2xs2-s3")
     eq(_lit(t, "m2"), (6, 4))
     t.app.command("hint", "")
     eq(_lit(t, "m2"), (12, 1), "hint cleared: whose turn again")
+
+
+def test_hint_with_no_host_is_the_searchs_best_and_hint_again_cycles():
+    t = Table("mosona")
+    t.setup()
+    t.play(["s3xm4-m5", "m2xs2-s3", "s4xs3-s2xm3-m4"])
+    game = t.app.game
+    best = _own_hint(game)
+    # North's double capture beats the engine's first legal move (a single one).
+    eq(len(best.captures), 2, "best: %s" % best.text())
+    eq(len(game.legal_moves()[0].captures), 1)
+    t.press(4)
+    eq(t.app.hint, None, "thinking: nothing shown yet")
+    scans = 0
+    while t.app.hint is None:
+        t.now += 10
+        t.app.step(t.now, None, 0)
+        scans += 1
+        assert scans < 200, "no hint after 2 s"
+    eq(t.app.hint.move, best)
+    eq(t.link.events[-1], ("hint", best.text()))
+    names = game.geometry.names
+    eq(_lit(t, names[best.origin]), (6, 4), "origin: blue double flash")
+    eq(_lit(t, names[best.dest]), (4, 4), "landing: green double flash")
+    for c in best.captures:
+        eq(_lit(t, names[c]), (7, 4), "captured: orange double flash")
+    # HINT again: the next legal move, as before the board could think.
+    t.press(4)
+    foot = t.app.pos.foot
+    eq(t.app.hint, foot[(foot.index(t.app.pos.find(best)) + 1) % len(foot)])
+    # The hinted move played: the game goes on (the hint was only a suggestion).
+    t.do(best.text())
+    eq(t.app.hint, None)
+
+
+def test_a_lift_while_the_board_thinks_cancels_the_hint():
+    t = Table("mosona")
+    t.setup()
+    t.press(4)
+    t.now += 10
+    t.app.step(t.now, None, 0)
+    assert t.app._search is not None, "thinking"
+    t.act("-s3")
+    eq(t.app._search, None, "the lift cancelled the search")
+    t.wait(2000)
+    eq(t.app.hint, None, "no hint comes later")
+    eq([e for e in t.link.events if e[0] == "hint"], [])
+    eq(t.app.game.key(), zuni.new_game("mosona").key(), "the game is back in its position")
+    t.act("+s3")
+    t.do("s3xm4-m5")
+    eq(len(t.app.game.move_stack), 1)
+
+
+class _HostLink(RecordingLink):
+    """A link whose host is connected (the session's host_present)."""
+
+    def host_present(self, now):
+        return True
+
+
+def test_a_connected_host_has_a_moment_to_send_its_own_hint():
+    t = Table("mosona", link=_HostLink())
+    t.setup()
+    t.play(["s3xm4-m5", "m2xs2-s3", "s4xs3-s2xm3-m4"])
+    t.press(4)
+    t.wait(HOST_HINT_MS - 50, 10)
+    eq(t.app.hint, None, "the board waits for the host's hint")
+    own = _own_hint(t.app.game)
+    other = [m.text() for m in t.app.game.legal_moves() if m != own][0]
+    t.app.command("hint", other)
+    eq(t.app.hint.move.text(), other, "the host's hint")
+    t.wait(2000, 10)
+    eq(t.app.hint.move.text(), other, "the board's own never replaces it")
+    eq([e for e in t.link.events if e[0] == "hint"], [])
+    # The host does not answer: the board's own hint after HOST_HINT_MS.
+    t.do(other)
+    t.press(4)
+    pressed = t.now
+    while t.app.hint is None:
+        t.now += 10
+        t.app.step(t.now, None, 0)
+        assert t.now - pressed < 2000, "no hint"
+    assert t.now - pressed >= HOST_HINT_MS, "shown after %d ms" % (t.now - pressed)
+    eq(t.link.events[-1], ("hint", _own_hint(t.app.game).text()))
+
+
+def test_a_slow_chip_shows_the_hint_in_time():
+    # Scans 400 ms apart (a board far slower than the search's budget assumes): the
+    # app's cap ends the search and shows the best move found by then.
+    t = Table("kolowis")
+    t.setup()
+    t.press(4)
+    pressed = t.now
+    while t.app.hint is None:
+        t.now += 400
+        t.app.step(t.now, None, 0)
+        assert t.now - pressed <= HINT_THINK_MS + 800, "no hint in time"
+    assert t.app.hint.move in t.app.game.legal_moves()
 
 
 def test_ledtest_then_back_to_the_game():

@@ -342,6 +342,12 @@ class AwithGame(Game):
 
         return position(self)
 
+    def pieces_of(self, side):
+        """The squares of ``side``'s pieces, read-only: a bytearray(7), slots 0-5 the
+        warriors, 6 the bow priest, 255 where a piece is gone or not on the board (the
+        evaluation reads it instead of scanning 168 squares)."""
+        return self._pcs[side]
+
     # -- moves ----------------------------------------------------------------
     def legal_moves(self):
         if self._declared is not None or self.quiet >= self.quiet_limit:

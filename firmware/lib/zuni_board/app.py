@@ -65,6 +65,17 @@ HOLD_MS = const(1000)
 # Ends of a game that are not a board position (the host said so): BACK undoes them.
 _DECLARED = ("resign", "agreed-draw", "agreed-count")
 
+# The board's own hint (zuni_board.hint): work per scan cycle, in legal_moves() calls
+# (about 2.5-5.4 ms each on an RP2040, MICROPYTHON-NOTES), so that the scan loop keeps
+# its period while the board thinks; and how long a connected host has to send its
+# own hint before the board shows its own.
+HINT_SLICE = const(1)
+HOST_HINT_MS = const(1000)
+# The hint is shown at the latest this long after HINT (BOARD.md: within 1.5 s), with
+# the best move the search has by then, on however slow a chip; the search's own work
+# limit (hint.MAX_WORK) ends it sooner on an RP2040 (tools/bench_firmware.py).
+HINT_THINK_MS = const(1400)
+
 
 class BoardApp:
     def __init__(self, layout, ruleset_text=None, journal_dir=None, link=None, board_id=""):
@@ -109,6 +120,9 @@ class BoardApp:
         self.host = None  # type: ignore  # footprint of the host's move to carry out
         self.hint = None  # type: ignore
         self._hint_i = -1
+        self._search = None  # type: ignore  # the board's own hint (zuni_board.hint) while it thinks
+        self._search_at = 0
+        self._search_host = False
         self._pending = None  # type: ignore  # finished move waiting to be committed
         self._due = 0
         self._due_what = _DUE_NONE
@@ -235,11 +249,20 @@ class BoardApp:
         self.host = None
         self.hint = None
         self._hint_i = -1
+        self._drop_search()
         self._pending = None
         self._due_what = _DUE_NONE
         self.error_shown = False
         self._prev_occ = None
         self.last_error = ""
+        if self.game.ruleset.game_id == "awithlaknakwe":
+            # The evaluation's tables (zuni.evaluate, kept loaded), built now, while the
+            # board is set up, rather than in the middle of a hint: one side takes
+            # about 1.3 ms on the unix port, some 250 ms on an RP2040.
+            from zuni.evaluate import awith_tables
+
+            for side in self.game.sides:
+                awith_tables(side)
 
     # -- phases ---------------------------------------------------------------------
     def _enter_setup(self, now):
@@ -325,6 +348,11 @@ class BoardApp:
             self._fire(now)
         if self.overlays.on and self.overlays.step(now):
             self.renderer.invalidate()  # the game picture must be drawn again
+        if self._search is not None and stable is None and not buttons:
+            if moving:
+                self._drop_search()  # a hand on the board: the hint is not wanted now
+            else:
+                self._think(now)
 
     def _picture(self):
         overlays = self.overlays
@@ -338,6 +366,7 @@ class BoardApp:
         return self._picture().frame(now)
 
     def _sensed(self, now, stable):
+        self._drop_search()  # any change: the player acts, the hint is not wanted now
         mine = self.stable
         touched = self.touched
         changes = None  # type: list[str] | None
@@ -511,6 +540,7 @@ class BoardApp:
         self.host = None
         self.hint = None
         self._hint_i = -1
+        self._drop_search()
         self.result = None
         # Points that differ from the new position were touched for the next move.
         touched = self.touched
@@ -597,12 +627,60 @@ class BoardApp:
             self._send_state()
 
     def _hint_button(self, now):
-        """HINT: show the next legal move (cycling), and ask the host for its own."""
-        if self.phase != PLAY or self.pos is None or not self.pos.foot:
+        """HINT: the board starts thinking of its own hint (shown at once if no host
+        is connected, else if the host sends none within HOST_HINT_MS); HINT while a
+        hint is shown shows the next legal move (cycling). The host has been told of
+        the press (``_buttons``) and may answer with its own hint."""
+        pos = self.pos
+        if self.phase != PLAY or pos is None or not pos.foot or self.host is not None:
             return
-        foot = self.pos.foot
+        if self._search is not None:
+            return  # already thinking
+        if self.hint is None:
+            try:
+                # Loaded at the first HINT (a board whose players never ask keeps its
+                # heap), then kept: loading takes a scan, each time it is loaded.
+                from zuni_board.hint import HintSearch
+
+                self._search = HintSearch(self.game, pos.moves)
+            except MemoryError:
+                pass  # no room to think: HINT shows the legal moves, as it always could
+            else:
+                self._search_at = now
+                link = self.link
+                self._search_host = link is not None and hasattr(link, "host_present") and link.host_present(now)
+                return
+        foot = pos.foot
         self._hint_i = (self._hint_i + 1) % len(foot)
         self.hint = foot[self._hint_i]
+        self._evaluate(now)
+
+    def _drop_search(self):
+        """Forget the board's own hint search (its line of moves is not on the game)."""
+        self._search = None
+
+    def _think(self, now):
+        """One slice of the board's own hint per scan; the hint is shown in the scan
+        after the search ends, unless a connected host still has time to send its own."""
+        search = self._search
+        pos = self.pos
+        if search is None or pos is None:
+            return
+        if not search.done:
+            if ticks_diff(now, self._search_at) < HINT_THINK_MS:
+                search.step(HINT_SLICE)
+                return
+            search.stop()
+        if self._search_host and ticks_diff(now, self._search_at) < HOST_HINT_MS:
+            return
+        best = search.best
+        self._drop_search()
+        foot = pos.find(best) if best is not None else None
+        if foot is None:
+            return
+        self.hint = foot
+        self._hint_i = pos.foot.index(foot)
+        self._send_event("hint", foot.move.text())
         self._evaluate(now)
 
     # -- host commands (zuni_link.session calls these) -------------------------------
@@ -649,10 +727,12 @@ class BoardApp:
         pos = self._require_play("hostmove " + text)
         self.host = pos.find(self.game.parse_move(text))
         self.hint = None
+        self._drop_search()
         self._evaluate(now)
 
     def cmd_hint(self, now, text):
         pos = self._require_play("hint " + text)
+        self._drop_search()  # the host's hint (or its clearing) wins over the board's
         if text:
             self.hint = pos.find(self.game.parse_move(text))
         else:

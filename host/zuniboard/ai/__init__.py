@@ -14,6 +14,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 import zuni
+from zuniboard.ai import tablebase
 from zuniboard.ai.evaluate import make_evaluator
 from zuniboard.ai.players import (
     DEFAULT_LEVEL,
@@ -34,6 +35,7 @@ from zuniboard.ai.search import (
     SearchResult,
     StopFlag,
     score_text,
+    tablebase_score,
 )
 
 __all__ = [
@@ -79,6 +81,9 @@ class Analysis:
     best_score: int
     alternatives: list[tuple[zuni.Move, int]]
     depth: int
+    # The endgame tables' verdict on the position before the move ("win in 5",
+    # "drawn", "lost in 3"), when a table covers it; the scores are then exact.
+    verdict: str | None = None
 
     @property
     def loss(self) -> int:
@@ -98,10 +103,11 @@ class Analysis:
             self.move,
             score_text(self.score),
         )
+        tail = " [tablebase: %s]" % self.verdict if self.verdict else ""
         if not self.alternatives:
-            return head + ": best move"
+            return head + ": best move" + tail
         better = ", ".join("%s (%s)" % (m, score_text(s)) for m, s in self.alternatives)
-        return head + ": better " + better
+        return head + ": better " + better + tail
 
 
 def analyze(
@@ -125,14 +131,31 @@ def analyze(
         before.pop()
     played = game.move_stack[move_index]
     side = before.turn
-    scored, depth = Searcher().score_moves(before, time_limit=time_limit, node_limit=node_limit, stop=stop)
+    verdict = tablebase.probe(before)
+    if verdict is not None:
+        tb = tablebase.for_ruleset(str(before.ruleset))
+        assert tb is not None
+        scored = [(m, tablebase_score(v, 0)) for m, v in tablebase.move_values(before, tb)]
+        depth = 0
+    else:
+        scored, depth = Searcher().score_moves(before, time_limit=time_limit, node_limit=node_limit, stop=stop)
     score = next(s for m, s in scored if m == played)
     best_move, best_score = scored[0]
     if best_score - score <= TOLERANCE:
         alternatives: list[tuple[zuni.Move, int]] = []
     else:
         alternatives = [(m, s) for m, s in scored if s - score > TOLERANCE][:max_alternatives]
-    return Analysis(move_index, played, side, score, best_move, best_score, alternatives, depth)
+    return Analysis(
+        move_index,
+        played,
+        side,
+        score,
+        best_move,
+        best_score,
+        alternatives,
+        depth,
+        verdict.text if verdict is not None else None,
+    )
 
 
 def make_player(kind: str, level: int = DEFAULT_LEVEL, seed: int | None = None) -> Player:

@@ -37,6 +37,10 @@ from zuniboard.ai.search import ProgressCallback, Searcher, SearchResult, StopFl
 LEVEL_TIMES = {1: 0.05, 2: 0.1, 3: 0.2, 4: 0.5, 5: 2.0}
 LEVEL_NODES = {1: 1_000, 2: 2_000, 3: 4_000, 4: 10_000, 5: 40_000}
 LEVELS = tuple(sorted(LEVEL_TIMES))
+# A draw costs the player this much (hundredths of a piece): with even material it plays
+# on rather than let the quiet rule end the game in a draw (the level endings of
+# Kolowis short were drawn that way against UCT). Analysis uses none.
+CONTEMPT = 25
 DEFAULT_LEVEL = 3
 
 
@@ -120,7 +124,7 @@ class SearchPlayer:
         self.node_limit = node_limit
         self.progress = progress
         self.stop = stop
-        self.searcher = Searcher()
+        self.searcher = Searcher(contempt=CONTEMPT)
         self.last: SearchResult | None = None
         self.name = "level%d" % level
 

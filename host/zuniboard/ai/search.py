@@ -27,6 +27,7 @@ Parts:
 
 from __future__ import annotations
 
+import gc
 import random
 import time
 import zlib
@@ -35,7 +36,9 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 import zuni
+from zuniboard.ai import tablebase
 from zuniboard.ai.evaluate import Evaluator, make_evaluator
+from zuniboard.ai.tablebase import Tablebase
 
 INF = 10**9
 WIN = 10**6
@@ -44,8 +47,15 @@ MAX_PLY = 200
 WIN_BOUND = WIN - MAX_PLY
 # Quiescence plies at most (captures shrink the board, but optional chains can branch).
 MAX_QPLY = 12
-# Nodes between clock / stop-flag checks.
-CHECK_EVERY = 64
+# Nodes between clock / stop-flag checks (a node costs 20-50 us: a check every 16 is
+# well under a millisecond apart, and the clock read costs about 0.1 us).
+CHECK_EVERY = 16
+# The search stops this long before its time is up: returning the move, building the
+# result and the caller's own work take the rest.
+TIME_MARGIN = 0.004
+# A new depth is not begun once this share of the time is spent: it would not finish,
+# and a partly searched depth rarely changes the move.
+NEW_DEPTH_SHARE = 0.6
 # Table entries before it is cleared (a dict entry is about 200 bytes).
 TT_MAX = 400_000
 
@@ -103,16 +113,30 @@ class Searcher:
     """An alpha-beta searcher. One instance may search many positions (one at a time).
 
     ``evaluator``: a function game -> score for team 0; built from the ruleset by default.
+    ``use_tablebase``: probe the endgame tables on disk (line games). ``contempt``: what
+    a draw costs the root's team, in hundredths of a piece (0: a draw is even; a player
+    uses a little, so that it plays on in a level ending instead of drifting into the
+    quiet rule's draw).
     """
 
-    def __init__(self, evaluator: Evaluator | None = None) -> None:
+    def __init__(self, evaluator: Evaluator | None = None, *, use_tablebase: bool = True, contempt: int = 0) -> None:
         self._evaluator = evaluator
+        self.contempt = contempt
+        self._root_team = 0
+        self.use_tablebase = use_tablebase
+        self._tb: Tablebase | None = None
+        self._tb_pieces = 0
+        self.tb_hits = 0
         self._evaluator_for: str | None = None
         self.nodes = 0
         self._tt: dict[bytes, tuple[int, int, int, zuni.Move | None]] = {}
         self._killers: list[list[tuple[int, ...] | None]] = []
         self._history: dict[tuple[int, tuple[int, ...]], int] = {}
+        self._capture_check: Callable[[zuni.Game], bool] | None = None
+        self._capture_for: str | None = None
+        self._quiet_limit = 0
         self._deadline = 0.0
+        self._soft_deadline = 0.0
         self._node_limit = 0
         self._next_check = 0
         self._stop: StopFlag | None = None
@@ -140,8 +164,31 @@ class Searcher:
         if game.is_game_over():
             raise zuni.GameOverError("no move to search: the game is over (%s)" % (game.describe(),))
         start = time.monotonic()
+        # No cyclic collection mid-search: with a large table one costs a tenth of a
+        # second, which would overrun a short move's time (nothing here makes cycles).
+        collecting = gc.isenabled()
+        gc.disable()
+        try:
+            return self._search(game, start, time_limit, node_limit, max_depth, progress, stop, seed)
+        finally:
+            if collecting:
+                gc.enable()
+
+    def _search(
+        self,
+        game: zuni.Game,
+        start: float,
+        time_limit: float | None,
+        node_limit: int | None,
+        max_depth: int,
+        progress: ProgressCallback | None,
+        stop: StopFlag | None,
+        seed: int | None,
+    ) -> SearchResult:
         self._prepare(game, start, time_limit, node_limit, stop)
         work = self._game
+        if self._tb is not None and self._tb.covers(work):
+            return self._tablebase_move(work, start, seed)
         root_moves = list(work.legal_moves())
         rng = random.Random(_position_seed(seed, work.key()))
         rng.shuffle(root_moves)
@@ -177,6 +224,8 @@ class Searcher:
                     progress(SearchInfo(depth, self.nodes, move, score, time.monotonic() - start, pv))
                 if abs(score) >= WIN_BOUND and WIN - abs(score) <= depth:
                     break  # a forced result inside the horizon: deeper search cannot change it
+                if self._soft_deadline and time.monotonic() >= self._soft_deadline:
+                    break
         return SearchResult(
             depth=completed,
             nodes=self.nodes,
@@ -187,6 +236,43 @@ class Searcher:
             completed_depth=completed,
             stopped=stopped,
         )
+
+    def _tablebase_move(self, game: zuni.Game, start: float, seed: int | None) -> SearchResult:
+        """The tables' best move: the fastest win, else a draw, else the longest loss;
+        among equals, the one that leaves the opponent the most replies that lose."""
+        assert self._tb is not None
+        scored = tablebase.move_values(game, self._tb)
+        best_value = scored[0][1]
+        best = [m for m, v in scored if v == best_value]
+        rng = random.Random(_position_seed(seed, game.key()))
+        rng.shuffle(best)
+        if len(best) > 1 and best_value <= 0:
+            best.sort(key=lambda m: -self._tb_traps(game, m))
+        move = best[0]
+        score = tablebase_score(best_value, 0)
+        self.nodes = len(scored)
+        return SearchResult(
+            depth=0,
+            nodes=self.nodes,
+            best_move=move,
+            score=score,
+            elapsed=time.monotonic() - start,
+            pv=[move],
+            completed_depth=0,
+            stopped=False,
+        )
+
+    def _tb_traps(self, game: zuni.Game, move: zuni.Move) -> float:
+        """The share of the opponent's replies to ``move`` that lose it the game."""
+        assert self._tb is not None
+        game.push(move)
+        try:
+            if game.is_game_over():
+                return 0.0
+            replies = tablebase.move_values(game, self._tb)
+            return sum(1 for _, v in replies if v < 0) / len(replies)
+        finally:
+            game.pop()
 
     def score_moves(
         self,
@@ -252,7 +338,20 @@ class Searcher:
             self._evaluate = make_evaluator(game)
             self._evaluator_for = ruleset
         self._game = game.copy()
-        self._deadline = start + time_limit if time_limit is not None else 0.0
+        self._root_team = game.team_of(game.turn)
+        self._quiet_limit = game.ruleset.get_int("quiet")
+        if self._capture_for != ruleset:
+            self._capture_check = line_capture_check(game)
+            self._capture_for = ruleset
+        self._tb = (
+            tablebase.for_ruleset(ruleset, wait=False)
+            if self.use_tablebase and game.ruleset.game_id != "awithlaknakwe"
+            else None
+        )
+        self._tb_pieces = self._tb.max_pieces if self._tb is not None else 0
+        self.tb_hits = 0
+        self._deadline = start + max(time_limit - TIME_MARGIN, time_limit / 2) if time_limit is not None else 0.0
+        self._soft_deadline = start + NEW_DEPTH_SHARE * time_limit if time_limit is not None else 0.0
         self._node_limit = node_limit or 0
         self._stop = stop
         self.nodes = 0
@@ -303,9 +402,12 @@ class Searcher:
         if self.nodes >= self._next_check:
             self._check()
         game = self._game
-        outcome = game.outcome()
-        if outcome is not None:
-            return self._terminal(outcome, ply)
+        # Over or not shows in the moves (none once it is over): outcome() is asked only
+        # then, which saves the rules' own has-a-move scan at every node.
+        if self._tb_pieces and game.counts[0] + game.counts[1] <= self._tb_pieces:
+            exact = self._probe(game, ply)
+            if exact is not None:
+                return exact
         if depth <= 0 or ply >= MAX_PLY:
             return self._quiesce(ply, alpha, beta, 0)
         key = game.key()
@@ -322,6 +424,10 @@ class Searcher:
                 if flag == UPPER and score <= alpha:
                     return score
         moves = game.legal_moves()
+        if not moves:
+            outcome = game.outcome()
+            assert outcome is not None, "no legal move in a game that is not over"
+            return self._terminal(outcome, ply)
         if len(moves) == 1:
             depth += 1  # a forced reply costs no depth
         elif len(moves) > 1:
@@ -363,9 +469,18 @@ class Searcher:
             self.nodes += 1
             if self.nodes >= self._next_check:
                 self._check()
+            if self._tb_pieces and game.counts[0] + game.counts[1] <= self._tb_pieces:
+                exact = self._probe(game, ply)
+                if exact is not None:
+                    return exact
+        capture_check = self._capture_check
+        if capture_check is None or game.quiet >= self._quiet_limit or not capture_check(game):
             outcome = game.outcome()
             if outcome is not None:
                 return self._terminal(outcome, ply)
+            if capture_check is not None:
+                return self._static_for_mover(game)  # a line game with no capture: quiet
+        # (A line game with a jump to make is not over: both sides have pieces.)
         moves = game.legal_moves()
         captures = [m for m in moves if m.captures]
         if len(captures) < len(moves) or qply >= MAX_QPLY or ply >= MAX_PLY + MAX_QPLY:
@@ -395,15 +510,32 @@ class Searcher:
         return best
 
     # -- helpers ------------------------------------------------------------
+    def _probe(self, game: zuni.Game, ply: int) -> int | None:
+        assert self._tb is not None
+        value = self._tb.value(game)
+        if value is None:
+            return None
+        self.tb_hits += 1
+        if value == 0:
+            return self._draw_score(game)
+        return tablebase_score(value, ply)
+
+    def _draw_score(self, game: zuni.Game) -> int:
+        """A draw, for the side to move: below an even position for the root's team by
+        ``contempt`` (it plays on rather than settle for a draw), above it for the other."""
+        if game.team_of(game.turn) == self._root_team:
+            return -self.contempt
+        return self.contempt
+
     def _static_for_mover(self, game: zuni.Game) -> int:
         score = self._evaluate(game)
         return -score if game.team_of(game.turn) else score
 
     def _terminal(self, outcome: zuni.Outcome, ply: int) -> int:
         winner = outcome.winner
-        if winner is None:
-            return 0
         game = self._game
+        if winner is None:
+            return self._draw_score(game)
         if winner == game.team_of(game.turn):
             return WIN - ply
         return -(WIN - ply)
@@ -470,6 +602,52 @@ def _zero(game: zuni.Game) -> int:
 
 def _capture_size(move: zuni.Move) -> int:
     return len(move.captures)
+
+
+def line_capture_check(game: zuni.Game) -> Callable[[zuni.Game], bool] | None:
+    """For a line game, a function telling whether the side to move has a jump, much
+    cheaper than generating the moves (quiescence asks it at every leaf); None for
+    Awithlaknakwe, whose custody captures come with any move."""
+    if game.ruleset.game_id == "awithlaknakwe":
+        return None
+    from zuni.line import adjacency, jump_table
+
+    geometry = game.geometry
+    first, _targets, rows = adjacency(geometry.k, geometry.lined)
+    width, landings = jump_table(geometry.k, geometry.lined, game.ruleset["jumps"])
+    south = zuni.piece_code(zuni.SOUTH, zuni.MAN)
+    north = zuni.piece_code(zuni.NORTH, zuni.MAN)
+    points = range(len(game.board))
+    starts = [first[a] * width for a in points]
+
+    def has_capture(position: zuni.Game) -> bool:
+        board = position.board
+        me, foe = (south, north) if position.turn == zuni.SOUTH else (north, south)
+        for a in points:
+            if board[a] != me:
+                continue
+            i = starts[a]
+            for b in rows[a]:
+                if board[b] == foe:
+                    for j in range(i, i + width):
+                        c = landings[j]
+                        if c == 255:
+                            break
+                        if not board[c]:
+                            return True
+                i += width
+        return False
+
+    return has_capture
+
+
+def tablebase_score(value: int, ply: int) -> int:
+    """A tablebase value (win in d: ``WIN_T - d``) as a search score at ``ply``."""
+    if value > 0:
+        return WIN - (ply + tablebase.WIN_T - value)
+    if value < 0:
+        return -(WIN - (ply + tablebase.WIN_T + value))
+    return 0
 
 
 def _to_tt(score: int, ply: int) -> int:

@@ -77,6 +77,7 @@ def analysis_json(a: Analysis) -> dict[str, object]:
         "loss": a.loss,
         "better": [{"move": str(m), "score": s} for m, s in a.alternatives],
         "depth": a.depth,
+        "tablebase": a.verdict,
     }
 
 

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import zuni
-from zuniboard.ai import Searcher, SearchInfo, SearchPlayer, score_text
+from zuniboard.ai import Searcher, SearchInfo, SearchPlayer, score_text, tablebase
 from zuniboard.link import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
 from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
@@ -733,7 +733,11 @@ class PlaySession:
             try:
                 self.link.hint(text, timeout=self.request_timeout)
                 self.hint_shown = True
-                self.ui.message("hint", "hint for %s: %s (%s), shown on the board" % (side, text, self._how(text)))
+                verdict = tablebase.verdict_text(self.game)
+                tail = ", tablebase: %s" % verdict if verdict else ""
+                self.ui.message(
+                    "hint", "hint for %s: %s (%s), shown on the board%s" % (side, text, self._how(text), tail)
+                )
             except LinkError as exc:
                 self.ui.message("hint", "hint for %s: %s (the board could not show it: %s)" % (side, text, exc))
         elif what == "failed":

@@ -1,0 +1,142 @@
+"""The games of tools/bench_hint.py, in the subset MicroPython and CPython share, so that
+the same hint module (zuni_board.hint) plays under either interpreter.
+
+``play(ruleset, opponent, games, seed)`` plays ``games`` games of the board's hint
+(every move the one HINT would show, the search stepped one slice at a time as the
+board does) against ``opponent`` ("random": any legal move; "greedy": a move that
+captures the most, at random among equals), the hint taking the first team in even
+games and the second in odd ones (with four players it moves for both partners).
+Returns a dict of counts and figures; ``main(spec_json)`` prints it as ``BENCH {...}``.
+
+Randomness is a small linear congruential generator seeded per game, the same on both
+interpreters, so a run is repeatable anywhere.
+"""
+
+import json
+
+import zuni
+from zuni_board.hint import HintSearch, prepare
+
+try:
+    from time import ticks_diff, ticks_us
+except ImportError:  # CPython
+    import time as _time
+
+    def ticks_us():  # type: ignore
+        return int(_time.perf_counter() * 1000000)
+
+    def ticks_diff(a, b):  # type: ignore
+        return a - b
+
+
+# A game that has not ended by the rules after this many plies counts as a draw.
+MAX_PLIES = 1000
+
+
+class Lcg:
+    def __init__(self, seed):
+        self.x = (seed * 2654435761 + 1) & 0x3FFFFFFF
+
+    def below(self, n):
+        self.x = (self.x * 1103515245 + 12345) & 0x3FFFFFFF
+        return (self.x >> 7) % n
+
+
+def random_move(game, rng):
+    moves = game.legal_moves()
+    return moves[rng.below(len(moves))]
+
+
+def greedy_move(game, rng):
+    moves = game.legal_moves()
+    most = 0
+    for m in moves:
+        if len(m.captures) > most:
+            most = len(m.captures)
+    best = [m for m in moves if len(m.captures) == most]
+    return best[rng.below(len(best))]
+
+
+class HintPlayer:
+    """Every move the board's own hint, sliced as on the board (one node per slice)."""
+
+    def __init__(self):
+        self.searches = 0
+        self.nodes = 0
+        self.work = 0
+        self.slices = 0
+        self.max_slices = 0
+        self.us = 0
+        self.depth_sum = 0
+
+    def move(self, game):
+        t0 = ticks_us()
+        search = HintSearch(game)
+        while not search.step(1):
+            pass
+        self.us += ticks_diff(ticks_us(), t0)
+        self.searches += 1
+        self.nodes += search.nodes
+        self.work += search.work
+        self.slices += search.slices
+        if search.slices > self.max_slices:
+            self.max_slices = search.slices
+        self.depth_sum += search.depth
+        return search.best
+
+
+def play_one(ruleset, opponent, hint_team, seed, hint):
+    rng = Lcg(seed)
+    game = zuni.new_game(ruleset)
+    prepare(game)
+    other = greedy_move if opponent == "greedy" else random_move
+    plies = 0
+    while plies < MAX_PLIES and not game.is_game_over():
+        if game.team_of(game.turn) == hint_team:
+            move = hint.move(game)
+        else:
+            move = other(game, rng)
+        game.push(move)
+        plies += 1
+    outcome = game.outcome()
+    if outcome is None or outcome.winner is None:
+        return 0, plies
+    return (1 if outcome.winner == hint_team else -1), plies
+
+
+def play(ruleset, opponent, games, seed=1):
+    hint = HintPlayer()
+    wins = draws = losses = 0
+    plies = 0
+    for g in range(games):
+        result, n = play_one(ruleset, opponent, g % 2, seed * 1000 + g, hint)
+        plies += n
+        if result > 0:
+            wins += 1
+        elif result < 0:
+            losses += 1
+        else:
+            draws += 1
+    searches = hint.searches or 1
+    return {
+        "ruleset": ruleset,
+        "opponent": opponent,
+        "games": games,
+        "wins": wins,
+        "draws": draws,
+        "losses": losses,
+        "mean_plies": plies // games if games else 0,
+        "hints": hint.searches,
+        "mean_nodes": hint.nodes // searches,
+        "mean_work": hint.work // searches,
+        "mean_slices": hint.slices // searches,
+        "max_slices": hint.max_slices,
+        "mean_depth_x10": hint.depth_sum * 10 // searches,
+        "mean_hint_us": hint.us // searches,
+    }
+
+
+def main(spec_text):
+    spec = json.loads(spec_text)
+    out = play(spec["ruleset"], spec["opponent"], spec["games"], spec.get("seed", 1))
+    print("BENCH " + json.dumps(out))
