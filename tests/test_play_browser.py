@@ -26,6 +26,7 @@ from test_web_browser import CHROMIUM, CHROMIUM_ARGS, disks_shown, shot, sync_pl
 import zuni
 from zuniboard.ai import GreedyPlayer
 from zuniboard.mpy import MicroPythonMissing, micropython_executable
+from zuniboard.play.words import outcome_words
 from zuniboard.records.db import Database
 
 if sync_playwright is None:
@@ -121,13 +122,13 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
             assert set(disks_shown(page)) == on_board
             assert len(game.move_stack) < MAX_PLIES
         outcome = game.outcome()
-        play.expect(r"^game over: %s \(%s\)" % (re.escape(outcome.result), outcome.termination))
+        play.expect(r"^%s\. Game #\d+ is logged" % re.escape(outcome_words(game, outcome)))
         said = "result %s (%s)" % (outcome.result, outcome.termination)
         wait(lambda: said in " ".join(page.inner_text("#status").split()), "the page to say " + said, 10.0)
         path = shot(page, tmp_path, "mosona-game-over.png")
         assert path.stat().st_size > 10_000
         assert errors == []
-        play.send("q")
+        play.send("quit")
         assert play.wait() == 0
     finally:
         play.close()

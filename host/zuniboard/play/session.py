@@ -26,9 +26,20 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import zuni
-from zuniboard.ai import Searcher, SearchInfo, SearchPlayer, score_text
+from zuniboard.ai import SearchInfo, SearchPlayer
 from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
+from zuniboard.play.commands import CONFIRM, YES, help_text, read_line
+from zuniboard.play.judge import verdict
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
+from zuniboard.play.words import (
+    board_refusal,
+    count_words,
+    move_words,
+    occupied_names,
+    outcome_words,
+    plays_words,
+    restore_words,
+)
 from zuniboard.records.db import Database, MoveConflictError
 from zuniboard.records.record import UNFINISHED, RecordError
 
@@ -39,10 +50,11 @@ STATE_POLL_S = 0.5  # while the board's phase is not known (after a reset, a gam
 # only a fallback for an event lost with the connection.
 SETUP_POLL_S = 5.0
 HINT_TIME_S = 0.3  # thinking time of a hint
-JUDGE_TIME_S = 0.2  # thinking time of the computer weighing a draw offer
-DRAW_MARGIN = 50  # the computer accepts a draw unless it stands this much better (hundredths)
+# The computer's move stays lit on the board this long before the terminal's hand on the
+# virtual board carries it out, so that a person sees it (on the page, or on LEDs).
+SHOW_AI_MOVE_S = 2.0
 
-KEYS_HELP = "keys: h hint, u take back, r resign, d draw, c end by counting, n new game (when over), q quit"
+KEYS_HELP = "type a move (Tab completes), or a command: hint, undo, resign, draw, count, new, quit, help"
 
 
 class SessionError(Exception):
@@ -98,22 +110,7 @@ def board_identity(hello: dict[str, str]) -> str:
     return hello.get("layout") or "board"
 
 
-def describe_move(game: Any, move: Any) -> str:
-    """What a person does on the board for ``move`` (``game`` before it):
-    ``lift n4, place it on s4, remove m5``."""
-    names = game.geometry.names
-    if move.kind == zuni.PASS:
-        return "pass (nothing to do on the board)"
-    if move.kind == zuni.DROP:
-        text = "place a piece on %s" % names[move.dest]
-    else:
-        path = [names[p] for p in move.path]
-        text = "lift %s, place it on %s" % (path[0], path[-1])
-        if len(path) > 2:
-            text += " (via %s)" % ", ".join(path[1:-1])
-    if move.captures:
-        text += ", remove %s" % " ".join(names[p] for p in move.captures)
-    return text
+describe_move = move_words  # the old name
 
 
 class PlaySession:
@@ -156,6 +153,8 @@ class PlaySession:
         self.offer: tuple[str, str] | None = None  # (what, side) a human offered
         self.hint_shown = False
         self.last_wrong = ""
+        self.confirm: str | None = None  # a command that ends the game, asked about
+        self.show_at: float | None = None  # when the hand carries out the computer's move
         self._gen = 0  # position generation: answers for older positions are dropped
         self._jobs: list[_Job] = []
         self._send_at = 0.0
@@ -327,8 +326,13 @@ class PlaySession:
         self._open_game(link.game, link.moves, record.ruleset, gid)
         self.ui.message(
             "info",
-            "resumed game #%d: %s after %d moves, %s"
-            % (gid, record.ruleset, len(self.moves), ", ".join("%s %s" % (s, seat) for s, seat in seats.items())),
+            "resumed game #%d: %s after %s, %s"
+            % (
+                gid,
+                record.ruleset,
+                count_words(len(self.moves), "move"),
+                ", ".join("%s %s" % (s, seat) for s, seat in seats.items()),
+            ),
         )
         try:
             state = link.state(timeout=self.request_timeout)
@@ -339,6 +343,8 @@ class PlaySession:
         if shown and mover is not None and self.seats[mover].is_ai:
             self.ai_move = shown  # the board still shows the computer's move: keep it
             self.ai_sent = True
+            if self.hand is not None:
+                self.show_at = time.monotonic() + SHOW_AI_MOVE_S
 
     # -- the loop --------------------------------------------------------------------
     def run(self) -> int:
@@ -413,6 +419,8 @@ class PlaySession:
         self.offer = None
         self.hint_shown = False
         self.last_wrong = ""
+        self.confirm = None
+        self.show_at = None
 
     def _cancel_jobs(self) -> None:
         for job in self._jobs:
@@ -439,7 +447,7 @@ class PlaySession:
             self.last_wrong = event.text
             self.ui.message("wrong", "the board: %s" % event.text)
         elif kind == "error":
-            self.ui.message("board", "the board: %s" % event.text)
+            self.ui.message("board", "the board: %s" % self._board_words(event.text))
         elif kind == "linkerror":
             self.ui.message("link", "the board's link reports: %s" % event.text)
         elif kind == "over":
@@ -458,6 +466,15 @@ class PlaySession:
                 self._new_position()
                 self.ui.message("takeback", "the board took back the end of the game: play on")
             self.phase = "setup"
+
+    def _board_words(self, text: str) -> str:
+        """The board's ``missing: m6; extra: m5`` said as the rule that refused the move."""
+        if self.game is None or not text.startswith("missing: "):
+            return text
+        missing, _, extra = text[len("missing: ") :].partition("; extra: ")
+        gone = [p for p in missing.split() if p != "-"]
+        added = [p for p in extra.split() if p != "-"]
+        return board_refusal(self.game, gone, added)
 
     def _reconcile(self) -> None:
         """Brings the mirror and the log up to the link's move list."""
@@ -491,6 +508,7 @@ class PlaySession:
 
     def _cut(self, k: int) -> None:
         n = len(self.moves) - k
+        before = occupied_names(self.game)
         while len(self.moves) > k:
             self.moves.pop()
             self.game.pop()
@@ -499,8 +517,11 @@ class PlaySession:
             self.db.take_back(self.db_game, k)
         self._new_position()
         self.phase = "setup"
+        todo = restore_words(occupied_names(self.game), before)
         self.ui.message(
-            "takeback", "took back %d move%s; restore the position the board shows" % (n, "" if n == 1 else "s")
+            "takeback",
+            "took back %s; on the board: %s (the blinking points)"
+            % (count_words(n, "move"), todo or "nothing to move"),
         )
         self.ui.position(self)
 
@@ -567,10 +588,11 @@ class PlaySession:
         except RecordError as exc:
             self.ui.message("error", "log: %s" % exc)
         self.phase = "over"
-        text = "game over: %s (%s)" % (outcome.result, outcome.termination)
-        if outcome.scores is not None:
-            text += ", score %d-%d" % tuple(outcome.scores)
-        self.ui.message("over", "%s; game #%d logged. n: new game, q: quit" % (text, self.db_game))
+        self.ui.message(
+            "over",
+            "%s. Game #%d is logged; press OK on the board or type new for a new game, quit to leave"
+            % (outcome_words(self.game, outcome), self.db_game),
+        )
 
     def _board_over(self, text: str) -> None:
         """The board says the game is over (``result termination``)."""
@@ -596,6 +618,8 @@ class PlaySession:
                 self._think(side)
         elif not self.ai_sent and now >= self._send_at:
             self._send_ai_move()
+        elif self.ai_sent and self.show_at is not None and now >= self.show_at:
+            self._carry_out()
 
     def _poll_state(self) -> None:
         try:
@@ -636,8 +660,16 @@ class PlaySession:
             return
         self.ai_sent = True
         self.phase = "play"
-        self.ui.message("ai", "carry out %s on the board: %s" % (self.ai_move, self._how(self.ai_move)))
         if self.hand is not None:
+            self.ui.message("ai", "the board shows %s; the terminal's hand carries it out in a moment" % self.ai_move)
+            self.show_at = time.monotonic() + SHOW_AI_MOVE_S
+        else:
+            self.ui.message("ai", "carry out %s on the board: %s" % (self.ai_move, self._how(self.ai_move)))
+
+    def _carry_out(self) -> None:
+        """The terminal's hand makes the computer's move, once it has been seen lit."""
+        self.show_at = None
+        if self.hand is not None and self.ai_move is not None and self.ai_sent:
             self.hand.make_move(self.game, self.game.parse_move(self.ai_move))
 
     def _how(self, text: str) -> str:
@@ -657,7 +689,11 @@ class PlaySession:
             if self.ai_move and self.ai_sent:
                 self.ui.message("ai", "%s (%s) waits for %s: %s" % (side, seat, self.ai_move, self._how(self.ai_move)))
         else:
-            self.ui.message("info", "%s to move (make the move on the board; ? for keys)" % side)
+            self.ui.message(
+                "info",
+                "%s to move (%s; help lists the commands)"
+                % (side, "type it or make it on the board" if self.hand is not None else "make it on the board"),
+            )
 
     # -- the computer ------------------------------------------------------------------
     def _player(self, level: int, job: _Job, **limits: Any) -> SearchPlayer:
@@ -725,7 +761,9 @@ class PlaySession:
             self.ui.thinking(side, None)
             self.ai_move = str(item[3])
             self.ai_sent = False
-            self.ui.message("ai", "%s (%s) plays %s" % (side, self._seat(side), self.ai_move))
+            self.ui.message(
+                "ai", "%s (%s)" % (plays_words(self.game, self.game.parse_move(self.ai_move)), self._seat(side))
+            )
             self._send_ai_move()
         elif what == "hint":
             text = str(item[3])
@@ -739,48 +777,80 @@ class PlaySession:
             self.ui.thinking(side, None)
             self.ui.message("error", "the computer failed (%s)" % item[3])
 
-    # -- keys ------------------------------------------------------------------------
+    # -- typed lines -----------------------------------------------------------------
     def _on_key(self, line: str) -> None:
         word = line.strip()
-        low = word.lower()
         if not word:
             return
-        if low in ("q", "quit", "exit"):
-            self.quit = True
-        elif low in ("h", "hint"):
-            self._hint()
-        elif low in ("u", "undo", "takeback", "take-back"):
-            self._take_back()
-        elif low in ("r", "resign"):
-            self._resign()
-        elif low in ("d", "draw"):
-            self._agree("draw")
-        elif low in ("c", "count"):
-            self._agree("count")
-        elif low in ("n", "new"):
-            if not self.is_over():
-                self.ui.message("info", "the game is not over: finish it, resign (r) or agree an end (d, c) first")
-            else:
-                try:
-                    self._new_game(self.ruleset or self.link.ruleset)
-                except SessionError as exc:
-                    self.ui.message("error", str(exc))
-                    return
-                self.ui.position(self)
-                self._poll_state()
-        elif low in ("?", "help"):
-            self.ui.message(
-                "info", KEYS_HELP + (", or type a move to make it on the virtual board" if self.hand else "")
-            )
-        elif low in ("b", "board"):
-            self.ui.position(self)
-        elif self.hand is not None and self.game is not None:
-            self._hand_move(word)
+        if self.confirm is not None:
+            what, self.confirm = self.confirm, None
+            if word.lower() in YES:
+                self._run_command(what, confirmed=True)
+                return
+            self.ui.message("info", "%s: not done" % what)
+            if word.lower() in ("n", "no"):
+                return
+        read = read_line(word, self.game)
+        if read.command:
+            self._run_command(read.command)
+        elif read.move is not None:
+            self._typed_move(read.text, read.move)
         else:
-            self.ui.message("info", "unknown key %r; %s" % (word, KEYS_HELP))
+            self.ui.message("wrong", read.error)
 
-    def _hand_move(self, text: str) -> None:
-        assert self.hand is not None
+    def _run_command(self, name: str, confirmed: bool = False) -> None:
+        if name in CONFIRM and not confirmed:
+            question = self._question(name)
+            if question:
+                self.confirm = name
+                self.ui.message("ask", question + " (yes/no)")
+            return
+        if name == "quit":
+            self.quit = True
+        elif name == "hint":
+            self._hint()
+        elif name == "undo":
+            self._take_back()
+        elif name == "resign":
+            self._resign()
+        elif name in ("draw", "count"):
+            self._agree(name)
+        elif name == "new":
+            if not self.is_over():
+                self.ui.message("info", "the game is not over: finish it, or resign, draw or count first")
+                return
+            try:
+                self._new_game(self.ruleset or self.link.ruleset)
+            except SessionError as exc:
+                self.ui.message("error", str(exc))
+                return
+            self.ui.position(self)
+            self._poll_state()
+        elif name == "help":
+            self.ui.message("info", help_text(self.hand is not None))
+        elif name == "board":
+            self.ui.position(self)
+
+    def _question(self, name: str) -> str:
+        """What to ask before ``name`` ends the game ('' when it cannot be done now:
+        then the reason is said)."""
+        side = self._human_side()
+        if self.game is None or self.is_over() or side is None:
+            self.ui.message(
+                "info", "%s: %s" % (name, "the game is over" if self.is_over() else "no person plays in this game")
+            )
+            return ""
+        if name == "resign":
+            return "resign the game for %s?" % side
+        word = "a draw" if name == "draw" else "to end the game by counting the pieces"
+        return "offer %s for %s?" % (word, side)
+
+    def _typed_move(self, text: str, move: Any) -> None:
+        if self.hand is None:
+            self.ui.message(
+                "info", "%s: make it on the board (the terminal's hand moves pieces on the virtual board only)" % text
+            )
+            return
         side = self.turn_side()
         if side is not None and self._seat(side).is_ai:
             self.ui.message("info", "%r: it is the computer's turn (%s)" % (text, side))
@@ -789,11 +859,6 @@ class PlaySession:
             self._poll_state()  # the phase we know may be a moment old
         if self.phase != "play":
             self.ui.message("info", "%r: the board is not ready (%s); try again in a moment" % (text, self.phase))
-            return
-        try:
-            move = self.game.parse_move(text)
-        except zuni.MoveError as exc:
-            self.ui.message("error", "move %r: %s" % (text, exc))
             return
         self.hand.make_move(self.game, move)
 
@@ -855,36 +920,16 @@ class PlaySession:
         if people:
             if self.offer is None or self.offer[0] != what:
                 self.offer = (what, side)
-                self.ui.message("info", "%s offers %s: %s, press %s to agree" % (side, word, "/".join(people), what[0]))
+                self.ui.message("info", "%s offers %s: %s, type %s to agree" % (side, word, "/".join(people), what))
                 return
         elif others:
-            verdict = self._computer_accepts(what, others[0])
-            if verdict:
-                self.ui.message("info", "%s offers %s: %s" % (side, word, verdict))
+            answer = verdict(game, what, others[0], deterministic=self.deterministic)
+            if answer:
+                self.ui.message("info", "%s offers %s: %s" % (side, word, answer))
                 return
         if not self._request("agree " + what, self.link.agree, what):
             return
         self._declare(game.agree(what), "agreed %s" % word)
-
-    def _computer_accepts(self, what: str, side: str) -> str:
-        """'' if the computer playing ``side`` accepts, else why it declines."""
-        game = self.game
-        team = game.team_of(zuni.SIDE_NAMES.index(side))
-        if what == "count":
-            outcome = game.copy().agree("count")
-            if outcome.winner is not None and outcome.winner != team:
-                return "%s declines: it has fewer pieces" % side
-            return ""
-        # Deterministic play judges by a node budget alone: a clock could end the search
-        # early on a loaded machine and change the answer.
-        if self.deterministic:
-            result = Searcher().search(game, time_limit=None, node_limit=4000)
-        else:
-            result = Searcher().search(game, time_limit=JUDGE_TIME_S)
-        score = result.score if game.team_of(game.turn) == team else -result.score
-        if score > DRAW_MARGIN:
-            return "%s declines: it stands better (%s)" % (side, score_text(score))
-        return ""
 
     def _declare(self, outcome: Any, why: str) -> None:
         """A declared end (resignation, agreement) the board accepted: log it."""
@@ -897,7 +942,7 @@ class PlaySession:
                 self.ui.message("error", "log: %s" % exc)
         self.ui.message(
             "over",
-            "game over: %s (%s, %s); game #%d logged. n: new game, q: quit"
-            % (outcome.result, outcome.termination, why, self.db_game or 0),
+            "%s. Game #%d is logged; press OK on the board or type new for a new game, quit to leave"
+            % (outcome_words(self.game, outcome), self.db_game or 0),
         )
         self.ui.position(self)
