@@ -36,7 +36,7 @@ from zuniboard.link import LinkError
 from zuniboard.play.commands import completions
 from zuniboard.play.connect import BoardConnection, connect
 from zuniboard.play.seats import parse_player, seats_for
-from zuniboard.play.session import KEYS_HELP, PlaySession, SessionError
+from zuniboard.play.session import KEYS_HELP, SHOW_AI_MOVE_S, PlaySession, SessionError
 from zuniboard.play.terminal import LineReader, TerminalUI
 from zuniboard.play.words import count_words
 from zuniboard.records.db import Database, DatabaseError, GameSummary
@@ -65,6 +65,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     play.add_argument("--seed", type=int, default=None, help="seed for the computer's choices between equal moves")
     play.add_argument(
         "--deterministic", action="store_true", help="the computer thinks by node counts, not by the clock (repeatable)"
+    )
+    play.add_argument(
+        "--show",
+        metavar="SECONDS",
+        type=float,
+        default=SHOW_AI_MOVE_S,
+        help="virtual board: the computer's move stays lit this long before the terminal's hand carries it out "
+        "(default %.0f)" % SHOW_AI_MOVE_S,
     )
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="coloured board drawing")
     play.add_argument(
@@ -182,6 +190,7 @@ def run_play(args: argparse.Namespace) -> int:
             seed=args.seed,
             deterministic=args.deterministic,
             hand=conn.hand,
+            show_move_s=max(0.0, args.show),
         )
         try:
             session.start(resume=resume, timeout=args.timeout)

@@ -127,6 +127,7 @@ class PlaySession:
         deterministic: bool = False,
         hand: Hand | None = None,
         request_timeout: float = REQUEST_TIMEOUT_S,
+        show_move_s: float = SHOW_AI_MOVE_S,
     ) -> None:
         self.link = link
         self.db = db
@@ -138,6 +139,7 @@ class PlaySession:
         self.deterministic = deterministic
         self.hand = hand
         self.request_timeout = request_timeout
+        self.show_move_s = show_move_s
         self.inbox: queue.Queue[tuple[Any, ...]] = queue.Queue()
         self.seats: dict[str, Seat] = {}
         self.game: Any = None  # zuni.Game mirroring the board's game
@@ -344,7 +346,7 @@ class PlaySession:
             self.ai_move = shown  # the board still shows the computer's move: keep it
             self.ai_sent = True
             if self.hand is not None:
-                self.show_at = time.monotonic() + SHOW_AI_MOVE_S
+                self.show_at = time.monotonic() + self.show_move_s
 
     # -- the loop --------------------------------------------------------------------
     def run(self) -> int:
@@ -662,7 +664,7 @@ class PlaySession:
         self.phase = "play"
         if self.hand is not None:
             self.ui.message("ai", "the board shows %s; the terminal's hand carries it out in a moment" % self.ai_move)
-            self.show_at = time.monotonic() + SHOW_AI_MOVE_S
+            self.show_at = time.monotonic() + self.show_move_s
         else:
             self.ui.message("ai", "carry out %s on the board: %s" % (self.ai_move, self._how(self.ai_move)))
 

@@ -126,6 +126,22 @@ class TerminalUI:
             self._write(text + "\n")
 
 
+def completer(words: Callable[[], list[str]]) -> Any:
+    """The line editor's Tab: the words of ``words()`` (the legal moves now, then the
+    commands) that start with what is typed (after a ``/``, the commands)."""
+    from prompt_toolkit.completion import Completer, Completion
+
+    class Words(Completer):
+        def get_completions(self, document: Any, complete_event: Any) -> Any:
+            typed = document.text_before_cursor.strip()
+            command = typed.startswith("/")
+            for word in words():
+                if word.startswith(typed[1:] if command else typed):
+                    yield Completion(word, start_position=-len(document.text_before_cursor))
+
+    return Words()
+
+
 class LineReader:
     """Reads typed lines from ``stdin`` in a thread and hands each to ``on_line``; calls
     ``on_eof`` when the input ends. ``close()`` restores the terminal.
@@ -205,17 +221,7 @@ class LineReader:
 
     def _run_editor(self) -> None:
         from prompt_toolkit import PromptSession
-        from prompt_toolkit.completion import Completer, Completion
         from prompt_toolkit.history import FileHistory, History, InMemoryHistory
-
-        words = self.complete
-
-        class Moves(Completer):
-            def get_completions(self, document: Any, complete_event: Any) -> Any:
-                typed = document.text_before_cursor.strip()
-                for word in words():
-                    if word.startswith(typed) or (typed.startswith("/") and word.startswith(typed[1:])):
-                        yield Completion(word, start_position=-len(document.text_before_cursor))
 
         history: History = InMemoryHistory()
         if self.history:
@@ -224,7 +230,7 @@ class LineReader:
         status = self.status
         session: Any = PromptSession(
             history=history,
-            completer=Moves(),
+            completer=completer(self.complete),
             complete_while_typing=False,
             bottom_toolbar=(lambda: status() or " ") if status is not None else None,
         )
