@@ -12,12 +12,15 @@ then `zuni play --sim` says where the page will be and how to reach the control 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from zuniboard.link import BoardLink, LinkError, discover
+
+PAGE_PORT = 8765  # the browser page's port, as `zuni sim`'s (--http)
 
 
 @dataclass
@@ -62,8 +65,42 @@ def browser_page(board: Any) -> str | None:
     serve = getattr(page, "serve", None)
     if serve is None:
         return None
-    url = serve(board)
+    # The same address as `zuni sim` (8765), so a tab left open from the last game
+    # finds this one; any free port when another program holds it.
+    try:
+        url = serve(board, PAGE_PORT)
+    except OSError:
+        url = serve(board, 0)
     return None if url is None else str(url)
+
+
+def ports_found() -> list[str]:
+    """The serial ports this computer has now (device paths)."""
+    try:
+        from serial.tools import list_ports  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:  # pragma: no cover
+        return []
+    return sorted(str(p.device) for p in list_ports.comports())
+
+
+def check_port(port: str) -> None:
+    """A device path that does not exist is an error at once, naming the ports there
+    are (URLs such as socket:// are left to the link)."""
+    if "://" in port:
+        return
+    if (port.startswith("/") or port.upper().startswith("COM")) and not os.path.exists(port):
+        if port.upper().startswith("COM") and os.name == "nt":  # pragma: no cover - Windows ports are no files
+            return
+        found = ports_found()
+        raise LinkError(
+            "no serial port %s on this computer; ports found: %s"
+            % (
+                port,
+                ", ".join(found)
+                if found
+                else "none (is the board plugged in? without --port the virtual board is used)",
+            )
+        )
 
 
 def sim_flash(layout_name: str) -> Path:
@@ -132,6 +169,21 @@ def _open_virtual(
     return BoardConnection(link, board, sim_hand)
 
 
+def need_board(port: str | None) -> None:
+    """For commands that need the real board (`zuni board check`): an error at once,
+    naming the serial ports there are, when ``port`` does not exist or, for ``auto`` (or
+    None), when no board is plugged in."""
+    if port and port != "auto":
+        check_port(port)
+        return
+    if not discover():
+        found = ports_found()
+        raise LinkError(
+            "no board plugged in (no USB 2E8A:0005); ports found: %s (give one with --port)"
+            % (", ".join(found) if found else "none")
+        )
+
+
 def connect(
     port: str | None,
     sim: bool,
@@ -144,6 +196,7 @@ def connect(
     """The board at ``port``, or the virtual board (``sim``), or the one plugged in, or
     the virtual board when none is."""
     if port:
+        check_port(port)
         say("link", "opening the board at %s" % port)
         return BoardConnection(BoardLink.open(port, timeout=timeout))
     if not sim:

@@ -32,7 +32,7 @@ from zuniboard.play.commands import CONFIRM, YES, help_text, read_line
 from zuniboard.play.judge import verdict
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
 from zuniboard.play.words import (
-    board_refusal,
+    board_error_words,
     count_words,
     move_words,
     occupied_names,
@@ -471,12 +471,7 @@ class PlaySession:
 
     def _board_words(self, text: str) -> str:
         """The board's ``missing: m6; extra: m5`` said as the rule that refused the move."""
-        if self.game is None or not text.startswith("missing: "):
-            return text
-        missing, _, extra = text[len("missing: ") :].partition("; extra: ")
-        gone = [p for p in missing.split() if p != "-"]
-        added = [p for p in extra.split() if p != "-"]
-        return board_refusal(self.game, gone, added)
+        return text if self.game is None else board_error_words(self.game, text)
 
     def _reconcile(self) -> None:
         """Brings the mirror and the log up to the link's move list."""

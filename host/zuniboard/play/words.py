@@ -146,6 +146,24 @@ def board_refusal(game: Any, missing: Iterable[str], extra: Iterable[str]) -> st
     return "no legal move leaves the board like this: %s" % undo
 
 
+def board_error_words(game: Any, error: str) -> str:
+    """The board's error report (``missing: m6; extra: m5``, ``m6 may not move``) said
+    as the rule that refused the move; other reports as they are."""
+    error = error.replace("_", " ").strip()
+    if error.startswith("missing: "):
+        missing, _, extra = error[len("missing: ") :].partition("; extra: ")
+        return board_refusal(game, [p for p in missing.split() if p != "-"], [p for p in extra.split() if p != "-"])
+    match = re.match(r"^(\S+) may not move$", error)
+    if match and not game.is_game_over():
+        point = match.group(1)
+        legal = list(game.legal_moves())
+        captures = [m for m in legal if m.captures]
+        if captures and all(m.captures for m in legal):
+            return "%s may not move: a capture is compulsory: %s (put it back)" % (point, _listed(captures))
+        return "%s may not move now (put it back); %s can play %s" % (point, side_title(mover(game)), _listed(legal))
+    return error
+
+
 def outcome_words(game: Any, outcome: Any) -> str:
     """``North wins: South has no pieces left`` (the score where the game keeps one)."""
     result = str(outcome.result)
