@@ -402,6 +402,7 @@ class Narrator:
         names = game.geometry.names
         out: dict[str, Any] = {"moves": list(self.texts), "lost": self.lost}
         per = moves_per_round(game.ruleset)
+        out["per"] = per
         out["numbered"] = " ".join(
             ("%d. " % (i // per + 1) if i % per == 0 else "") + text for i, text in enumerate(self.texts)
         )

@@ -329,14 +329,21 @@
     const last = $("last-move");
     last.hidden = !(play.last && play.last.words);
     last.textContent = play.last ? "Last move: " + play.last.words : "";
+    // The move list in rounds: "1." and each side's move of the round, the last marked.
     const list = play.moves || [];
-    const html = list.length
-      ? list.map((m, i) => '<li data-move="' + esc(m) + '"' + (i === list.length - 1 ? ' class="last"' : "") + ">" + esc(m) + "</li>").join("")
-      : '<li class="empty-note">none yet</li>';
-    setHtml("moves", html);
+    const per = play.per || 2;
     const moves = $("moves");
-    moves.dataset.numbered = play.numbered || "";
-    if (moves.lastElementChild) moves.scrollTop = moves.scrollHeight;
+    moves.style.setProperty("--per", per);
+    let html = "";
+    list.forEach((m, i) => {
+      if (i % per === 0) html += '<span class="num">' + (i / per + 1) + ".</span>";
+      html += '<span class="mv' + (i === list.length - 1 ? " last" : "") + '">' + esc(m) + "</span>";
+    });
+    if (!list.length) html = '<span class="empty-note">none yet</span>';
+    if (play.lost) html += '<span class="empty-note">(the page lost track of the moves: the board has ' + esc((s.board || {}).moves) + ")</span>";
+    const before = moves.innerHTML;
+    setHtml("moves", html);
+    if (moves.innerHTML !== before) moves.scrollTop = moves.scrollHeight;
   }
 
   function esc(text) {
