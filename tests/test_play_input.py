@@ -164,3 +164,31 @@ def test_moves_typed_at_the_terminal_are_played_on_the_virtual_board(
     assert any(t[0] in files for t in typed), typed
     with Database(tmp_path / "games.sqlite3") as db:
         assert db.get(db.game_ids()[-1]).move_texts() == [m.text() for m in game.move_stack]
+
+
+def test_after_quit_the_next_zuni_play_offers_to_go_on(tmp_path: Path) -> None:
+    _virtual_board_or_skip()
+    db = tmp_path / "games.sqlite3"
+    env = {"ZUNI_SIM_DIR": str(tmp_path / "sim")}
+    play = TtyPlay("--sim", "--north", "ai:1", "--show", "0.2", db=db, env=env)
+    try:
+        play.expect(r"south to move", 40)
+        play.type("s3xm4-m5")
+        play.expect(r"2\. north (\S+) \(carried out on the board\)", 40)
+        play.type("/q")
+        play.expect(r"game #1 is left unfinished in the log")
+        assert play.wait() == 0
+    finally:
+        play.close()
+    again = TtyPlay("--sim", "--north", "ai:1", db=db, env=env)
+    try:
+        again.expect(r"game #1 \(mosona, 2 moves\) was left unfinished: go on with it\? \[Y/n\]", 40)
+        again.type("")  # Enter: yes
+        again.expect(r"resumed game #1: mosona after 2 moves", 40)
+        again.expect(r"south to move", 40)
+        again.type("quit")
+        assert again.wait() == 0
+    finally:
+        again.close()
+    with Database(db) as d:
+        assert d.game_ids() == [1], "no new game: the unfinished one went on"

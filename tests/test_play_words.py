@@ -161,3 +161,11 @@ def test_a_serial_port_that_does_not_exist_is_an_error_at_once(tmp_path: Path) -
     out = run_zuni("board", "check")
     assert out.returncode == 2 and "no board plugged in" in out.stderr and "ports found: " in out.stderr, out.stderr
     assert time.monotonic() - started < 5.0
+
+
+def test_zuni_moves_without_arguments_says_how() -> None:
+    out = run_zuni("moves")
+    assert out.returncode == 2
+    assert "give the ruleset (the moves are optional)" in out.stderr and "zuni moves mosona" in out.stderr
+    assert "required" not in out.stderr
+    assert run_zuni("moves", "mosona").stdout.split() == ["s3xm4-m5"]
