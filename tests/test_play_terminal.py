@@ -70,8 +70,8 @@ def test_seats_defaults_and_errors() -> None:
 def test_a_move_is_described_for_the_hand() -> None:
     game = zuni.new_game("mosona")
     move = game.parse_move("s3xm4-m5")
-    assert describe_move(game, move) == "lift s3, place it on m5 (via m4), remove m4"
+    assert describe_move(game, move) == "lift s3, jump m4 to m5, take m4 off"
     game.push(move)
     step = next(m for m in zuni.new_game("kolowis").legal_moves() if not m.captures)
     text = describe_move(zuni.new_game("kolowis"), step)
-    assert text.startswith("lift ") and ", place it on " in text and "remove" not in text
+    assert text.startswith("lift ") and ", put it on " in text and "take" not in text

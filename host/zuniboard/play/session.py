@@ -20,17 +20,17 @@ from __future__ import annotations
 
 import contextlib
 import queue
-import threading
 import time
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import zuni
-from zuniboard.ai import SearchInfo, SearchPlayer
+from zuniboard.ai import SearchInfo
 from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
 from zuniboard.play.commands import CONFIRM, YES, help_text, read_line
+from zuniboard.play.gamelog import BoardGameLog, common_prefix
 from zuniboard.play.judge import verdict
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
+from zuniboard.play.thinking import Thinking
 from zuniboard.play.words import (
     board_error_words,
     count_words,
@@ -40,7 +40,7 @@ from zuniboard.play.words import (
     plays_words,
     restore_words,
 )
-from zuniboard.records.db import Database, MoveConflictError
+from zuniboard.records.db import Database
 from zuniboard.records.record import UNFINISHED, RecordError
 
 REQUEST_TIMEOUT_S = 3.0  # a board request that takes longer is retried from pump()
@@ -50,6 +50,7 @@ STATE_POLL_S = 0.5  # while the board's phase is not known (after a reset, a gam
 # only a fallback for an event lost with the connection.
 SETUP_POLL_S = 5.0
 HINT_TIME_S = 0.3  # thinking time of a hint
+HINT_LEVEL = 2
 # The computer's move stays lit on the board this long before the terminal's hand on the
 # virtual board carries it out, so that a person sees it (on the page, or on LEDs).
 SHOW_AI_MOVE_S = 2.0
@@ -80,26 +81,6 @@ class Hand(Protocol):
     def make_move(self, game: Any, move: Any) -> None: ...
 
     def set_up(self, game: Any) -> None: ...
-
-
-@dataclass
-class _Job:
-    """A search in a worker thread: for position generation ``gen``."""
-
-    gen: int
-    what: str  # "ai" or "hint"
-    side: str
-    stop: threading.Event = field(default_factory=threading.Event)
-    thread: threading.Thread | None = None
-
-
-def _prefix(a: list[str], b: list[str]) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
 
 
 def board_identity(hello: dict[str, str]) -> str:
@@ -157,8 +138,8 @@ class PlaySession:
         self.last_wrong = ""
         self.confirm: str | None = None  # a command that ends the game, asked about
         self.show_at: float | None = None  # when the hand carries out the computer's move
-        self._gen = 0  # position generation: answers for older positions are dropped
-        self._jobs: list[_Job] = []
+        self.log = BoardGameLog(db, ui.message)
+        self.thinking = Thinking(self.inbox.put, seed, deterministic)
         self._send_at = 0.0
         self._state_at = 0.0
         self._deferred = False  # the link's mirror is being refetched: reconcile later
@@ -174,12 +155,12 @@ class PlaySession:
         if self.board_id is None:
             self.board_id = board_identity(link.hello)
         self.layout = link.hello.get("layout")
-        adopted = self._adopt_board_game()
+        adopted = self.log.adopt(self.board_id, link.game, link.moves, link.ruleset, self.layout)
         if resume:
             self._resume(adopted)
         else:
             if adopted is not None:
-                self._abandon(adopted)
+                self.log.abandon(adopted)
             self._new_game(self.ruleset or link.ruleset)
         self.ui.position(self)
         self._poll_state()  # says whose turn it is once the board is set up
@@ -190,64 +171,6 @@ class PlaySession:
                 self.link.events.get_nowait()
             except queue.Empty:
                 return
-
-    def _adopt_board_game(self) -> int | None:
-        """Logs the moves of the board's current game (played standalone, or while the
-        host was away); returns its log id, or None for a game with no moves nobody logged."""
-        link = self.link
-        game_id, moves, ruleset = link.game, link.moves, link.ruleset
-        assert self.board_id is not None
-        if not game_id:
-            return None
-        gid = self.db.board_game(self.board_id, game_id)
-        if gid is None and not moves:
-            return None
-        if gid is None:
-            gid, added = self.db.attach_board_moves(
-                self.board_id, game_id, ruleset, list(enumerate(moves)), layout=self.layout
-            )
-            self.ui.message(
-                "info", "logged the %d moves the board played on its own as game #%d (%s)" % (added, gid, ruleset)
-            )
-            return gid
-        try:
-            added = self._sync_log(gid, moves)
-        except RecordError as exc:  # e.g. the log ended the game, the board went on
-            self.ui.message("error", "log: game #%d: %s" % (gid, exc))
-            return gid
-        if added:
-            self.ui.message("info", "logged %d moves the board made while the host was away (game #%d)" % (added, gid))
-        return gid
-
-    def _abandon(self, gid: int) -> None:
-        """A new game replaces the board's unfinished one: the log says it was given up."""
-        record = self.db.get(gid)
-        if record.result != UNFINISHED or not record.moves:
-            return
-        try:
-            self.db.finish_game(gid, UNFINISHED, "abandoned")
-        except RecordError as exc:
-            self.ui.message("error", "log: %s" % exc)
-            return
-        self.ui.message(
-            "info",
-            "the board's unfinished game #%d (%d moves) is logged as abandoned (zuni play --resume goes on with "
-            "the board's game instead of starting a new one)" % (gid, len(record.moves)),
-        )
-
-    def _sync_log(self, gid: int, moves: list[str]) -> int:
-        """Makes the log of game ``gid`` hold exactly ``moves`` (the board's); returns
-        how many moves were added."""
-        record = self.db.get(gid)
-        stored = record.move_texts()
-        k = _prefix(stored, moves)
-        if k < len(stored):
-            self.db.take_back(gid, k)
-        added = 0
-        for i in range(k, len(moves)):
-            if self.db.add_move(gid, i, moves[i]):
-                added += 1
-        return added
 
     def _new_game(self, ruleset: str) -> None:
         link = self.link
@@ -277,18 +200,10 @@ class PlaySession:
     def _open_game(self, board_game: str, moves: list[str], ruleset: str, gid: int | None) -> None:
         """Mirrors board game ``board_game`` and logs it as ``gid`` (None: a new log game)."""
         assert self.board_id is not None
-        self._cancel_jobs()
+        self.thinking.cancel()
         if gid is None:
             players = {side: seat.text for side, seat in self.seats.items()}
-            try:
-                gid = self.db.new_game(
-                    ruleset, players=players, board=self.board_id, layout=self.layout, board_game_id=board_game
-                )
-            except RecordError as exc:
-                # The board reused a game id the log already has (another board with the
-                # same identity): log the game without the board's id.
-                self.ui.message("error", "log: %s; logging it without the board's game id" % exc)
-                gid = self.db.new_game(ruleset, players=players, board=self.board_id, layout=self.layout)
+            gid = self.log.open(ruleset, players, self.board_id, self.layout, board_game)
         self.db_game = gid
         self.board_game = board_game
         self.ruleset = ruleset
@@ -321,10 +236,7 @@ class PlaySession:
         self.seats = seats
         players = {side: seat.text for side, seat in seats.items()}
         if players != record.players:
-            try:
-                self.db.set_players(gid, players)  # e.g. a game the board began on its own
-            except RecordError as exc:
-                self.ui.message("error", "log: %s" % exc)
+            self.log.set_players(gid, players)  # e.g. a game the board began on its own
         self._open_game(link.game, link.moves, record.ruleset, gid)
         self.ui.message(
             "info",
@@ -383,7 +295,7 @@ class PlaySession:
 
     def close(self) -> None:
         """Stops the searches and leaves the board showing the game (no hint)."""
-        self._cancel_jobs()
+        self.thinking.cancel()
         if self.hint_shown and self.link.connected:
             with contextlib.suppress(LinkError):
                 self.link.hint("", timeout=1.0)
@@ -414,8 +326,7 @@ class PlaySession:
 
     def _new_position(self) -> None:
         """The position changed: answers being thought about are for the old one."""
-        self._gen += 1
-        self._cancel_jobs()
+        self.thinking.new_position()
         self.ai_move = None
         self.ai_sent = False
         self.offer = None
@@ -423,11 +334,6 @@ class PlaySession:
         self.last_wrong = ""
         self.confirm = None
         self.show_at = None
-
-    def _cancel_jobs(self) -> None:
-        for job in self._jobs:
-            job.stop.set()
-        self._jobs = []
 
     # -- the link ----------------------------------------------------------------------
     def _on_link(self, event: LinkEvent) -> None:
@@ -464,7 +370,7 @@ class PlaySession:
             if event.text.strip() == "end" and self.game is not None:
                 self.game.clear_agreement()
                 if self.db_game is not None:
-                    self.db.reopen_game(self.db_game)
+                    self.log.reopen(self.db_game)
                 self._new_position()
                 self.ui.message("takeback", "the board took back the end of the game: play on")
             self.phase = "setup"
@@ -486,7 +392,7 @@ class PlaySession:
                 return
             self._board_switched(game_id, link.moves)
             return
-        k = _prefix(self.moves, moves)
+        k = common_prefix(self.moves, moves)
         if k < len(self.moves):
             if not link.synced():
                 # The link is refetching after a divergence: its list is not the board's yet.
@@ -511,7 +417,7 @@ class PlaySession:
             self.game.pop()
         self.game.clear_agreement()
         if self.db_game is not None:
-            self.db.take_back(self.db_game, k)
+            self.log.take_back(self.db_game, k)
         self._new_position()
         self.phase = "setup"
         todo = restore_words(occupied_names(self.game), before)
@@ -535,10 +441,7 @@ class PlaySession:
         game.push(move)
         self.moves.append(text)
         if self.db_game is not None:
-            try:
-                self.db.add_move(self.db_game, index, text)
-            except (MoveConflictError, RecordError) as exc:
-                self.ui.message("error", "log: %s" % exc)
+            self.log.add_move(self.db_game, index, text)
         self.phase = "play"
         self._new_position()
         if not quiet:
@@ -562,7 +465,7 @@ class PlaySession:
         gid = self.db.board_game(self.board_id, game_id)
         if gid is not None:
             try:
-                self._sync_log(gid, moves)
+                self.log.sync(gid, moves)
             except RecordError as exc:
                 self.ui.message("error", "log: game #%d: %s" % (gid, exc))
             self._open_game(game_id, moves, self.db.get_ruleset(gid), gid)
@@ -580,10 +483,7 @@ class PlaySession:
         if outcome is None or self.db_game is None:
             return
         self._new_position()
-        try:
-            self.db.finish_game(self.db_game, outcome.result, outcome.termination)
-        except RecordError as exc:
-            self.ui.message("error", "log: %s" % exc)
+        self.log.finish(self.db_game, outcome.result, outcome.termination)
         self.phase = "over"
         self.ui.message(
             "over",
@@ -611,7 +511,7 @@ class PlaySession:
         if side is None or not self._seat(side).is_ai:
             return
         if self.ai_move is None:
-            if not any(job.what == "ai" for job in self._jobs):
+            if not self.thinking.busy("ai"):
                 self._think(side)
         elif not self.ai_sent and now >= self._send_at:
             self._send_ai_move()
@@ -693,33 +593,10 @@ class PlaySession:
             )
 
     # -- the computer ------------------------------------------------------------------
-    def _player(self, level: int, job: _Job, **limits: Any) -> SearchPlayer:
-        def progress(info: SearchInfo) -> None:
-            self.inbox.put(("progress", job.gen, job.side, info))
-
-        return SearchPlayer(
-            level, self.seed, deterministic=self.deterministic, progress=progress, stop=job.stop, **limits
-        )
-
-    def _spawn(self, job: _Job, player: SearchPlayer) -> None:
-        game = self.game.copy()
-
-        def work() -> None:
-            try:
-                move = player.choose(game)
-                self.inbox.put((job.what, job.gen, job.side, move.text()))
-            except Exception as exc:  # a bug in the search must not stop the game
-                self.inbox.put(("failed", job.gen, job.side, "%s: %r" % (job.what, exc)))
-
-        job.thread = threading.Thread(target=work, name="zuni-%s" % job.what, daemon=True)
-        self._jobs.append(job)
-        job.thread.start()
-
     def _think(self, side: str) -> None:
         seat = self._seat(side)
-        job = _Job(self._gen, "ai", side)
         self.ui.message("ai", "%s (%s) is thinking" % (side, seat))
-        self._spawn(job, self._player(seat.level, job))
+        self.thinking.start("ai", side, self.game, seat.level)
 
     def _hint(self) -> None:
         side = self.turn_side()
@@ -729,15 +606,11 @@ class PlaySession:
         if self._seat(side).is_ai:
             self.ui.message("hint", "no hint: it is the computer's turn (%s)" % side)
             return
-        if any(job.what == "hint" for job in self._jobs):
+        if self.thinking.busy("hint"):
             return
-        job = _Job(self._gen, "hint", side)
         self.ui.message("hint", "looking for a good move for %s" % side)
-        if self.deterministic:
-            player = self._player(2, job)
-        else:
-            player = self._player(2, job, time_limit=HINT_TIME_S)
-        self._spawn(job, player)
+        limits = {} if self.deterministic else {"time_limit": HINT_TIME_S}
+        self.thinking.start("hint", side, self.game, HINT_LEVEL, **limits)
 
     def _on_inbox(self, item: tuple[Any, ...]) -> None:
         what = item[0]
@@ -748,12 +621,12 @@ class PlaySession:
             self.stdin_closed = True
             return
         gen, side = item[1], item[2]
-        if gen != self._gen:
+        if gen != self.thinking.gen:
             return  # about a position that is gone
         if what == "progress":
             self.ui.thinking(side, item[3])
             return
-        self._jobs = [job for job in self._jobs if not (job.gen == gen and job.what == what)]
+        self.thinking.done(gen, what)
         if what == "ai":
             self.ui.thinking(side, None)
             self.ai_move = str(item[3])
@@ -888,7 +761,7 @@ class PlaySession:
             count += 1
             if not self._seat(str(zuni.SIDE_NAMES[previous.turn])).is_ai:
                 break
-        self._cancel_jobs()
+        self.thinking.cancel()
         for _ in range(count):
             if not self._request("take-back", self.link.take_back):
                 break
@@ -933,10 +806,7 @@ class PlaySession:
         self._new_position()
         self.phase = "over"
         if self.db_game is not None:
-            try:
-                self.db.finish_game(self.db_game, outcome.result, outcome.termination)
-            except RecordError as exc:
-                self.ui.message("error", "log: %s" % exc)
+            self.log.finish(self.db_game, outcome.result, outcome.termination)
         self.ui.message(
             "over",
             "%s. Game #%d is logged; press OK on the board or type new for a new game, quit to leave"
