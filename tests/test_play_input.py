@@ -150,7 +150,7 @@ def test_moves_typed_at_the_terminal_are_played_on_the_virtual_board(
                 text = play.expect(r"(?<!\d)%d\. %s (\S+)" % (n, side), 40).group(1)
                 game.push_text(text)
                 continue
-            play.expect(r"%s to move" % person, 40)
+            play.expect(r"%s to move \(type it" % person, 40)
             moves = sorted(m.text() for m in game.legal_moves())
             chosen = next((m for m in moves if m[0] in files), moves[0])
             play.type(chosen)
@@ -172,7 +172,7 @@ def test_after_quit_the_next_zuni_play_offers_to_go_on(tmp_path: Path) -> None:
     env = {"ZUNI_SIM_DIR": str(tmp_path / "sim")}
     play = TtyPlay("--sim", "--north", "ai:1", "--show", "0.2", db=db, env=env)
     try:
-        play.expect(r"south to move", 40)
+        play.expect(r"south to move \(type it", 40)
         play.type("s3xm4-m5")
         play.expect(r"2\. north (\S+) \(carried out on the board\)", 40)
         play.type("/q")
@@ -185,7 +185,7 @@ def test_after_quit_the_next_zuni_play_offers_to_go_on(tmp_path: Path) -> None:
         again.expect(r"game #1 \(mosona, 2 moves\) was left unfinished: go on with it\? \[Y/n\]", 40)
         again.type("")  # Enter: yes
         again.expect(r"resumed game #1: mosona after 2 moves", 40)
-        again.expect(r"south to move", 40)
+        again.expect(r"south to move \(type it", 40)
         again.type("quit")
         assert again.wait() == 0
     finally:

@@ -137,6 +137,7 @@ class PlaySession:
         self.hint_shown = False
         self.last_wrong = ""
         self.confirm: str | None = None  # a command that ends the game, asked about
+        self.typed_ahead: Any = None  # a move typed while the board was being set up
         self.show_at: float | None = None  # when the hand carries out the computer's move
         self.log = BoardGameLog(db, ui.message)
         self.thinking = Thinking(self.inbox.put, seed, deterministic)
@@ -334,6 +335,7 @@ class PlaySession:
         self.last_wrong = ""
         self.confirm = None
         self.show_at = None
+        self.typed_ahead = None
 
     # -- the link ----------------------------------------------------------------------
     def _on_link(self, event: LinkEvent) -> None:
@@ -539,6 +541,10 @@ class PlaySession:
                 if old == "setup":
                     self.ui.message("board", "the board is set up: play on")
                 self._announce_turn()
+                ahead, self.typed_ahead = self.typed_ahead, None
+                if ahead is not None and self.hand is not None and self.game is not None:
+                    if ahead in self.game.legal_moves():
+                        self.hand.make_move(self.game, ahead)
             elif phase == "setup":
                 self.ui.message("board", "set up the pieces as the board shows (blinking points need a piece)")
 
@@ -728,7 +734,9 @@ class PlaySession:
         if self.phase != "play":
             self._poll_state()  # the phase we know may be a moment old
         if self.phase != "play":
-            self.ui.message("info", "%r: the board is not ready (%s); try again in a moment" % (text, self.phase))
+            # Typed while the hand is still setting up the board: made once it is set up.
+            self.typed_ahead = move
+            self.ui.message("info", "%s: the board is being set up; the move is made as soon as it is" % text)
             return
         self.hand.make_move(self.game, move)
 
