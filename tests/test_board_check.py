@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from zuniboard import sim
-from zuniboard.commands.board_check import FLICKER_CHANGES, BringUp
+from zuniboard.commands.board_check import FLICKER_CHANGES, BringUp, WalkClock
 from zuniboard.layouts import board_geometry
 from zuniboard.mpy import MicroPythonMissing, micropython_executable
 
@@ -229,3 +229,128 @@ def test_the_virtual_board_keeps_its_id_on_its_flash(tmp_path: Path) -> None:
     assert ids[0].startswith("virtual-") and len(ids[0]) == len("virtual-") + 16, ids
     assert ids[1] == ids[0], "the same flash: the same board"
     assert ids[2] != ids[0], "another flash image: another board"
+
+
+# -- margins for a slow or busy board: the walk's deadline, the link's silence limit ------
+
+
+def test_the_walk_waits_for_a_board_slower_than_its_pace() -> None:
+    """board168 at 250 ms a step on an RP2040: each step lasts about 285 ms (rounded up to
+    the 10 ms scan, plus leds.show's 23.5 ms for 168 LEDs). The walk takes 47.9 s, more
+    than the old fixed deadline (168 x 0.25 + 5 = 47 s), and it is a working board."""
+    from zuniboard.link import SILENCE_S
+
+    leds, step_ms, real_step = 168, 250, 0.285
+    clock = WalkClock(leds, step_ms, SILENCE_S, now=0.0)
+    assert leds * real_step > leds * step_ms / 1000 + 5.0  # the old deadline gave up on it
+    for i in range(leds + 2):  # start, every LED, end
+        now = i * real_step
+        assert not clock.expired(now), i
+        clock.progress(now)
+    # A busy moment: one step 7 s late (the link waits that long too) is still a walk.
+    clock = WalkClock(25, 40, SILENCE_S, now=0.0)
+    clock.progress(0.04)
+    assert not clock.expired(7.04)
+    clock.progress(7.04)
+    assert not clock.expired(7.08)
+
+
+def test_the_walk_gives_up_on_a_board_that_stops() -> None:
+    from zuniboard.link import SILENCE_S
+
+    clock = WalkClock(25, 250, SILENCE_S, now=100.0)
+    clock.progress(101.0)  # a few steps, then nothing
+    assert not clock.expired(101.0 + 0.25 + SILENCE_S)
+    assert clock.expired(101.0 + 0.25 + SILENCE_S + 0.01)
+    # A board that reports steps without end (more than its LEDs) is cut off too.
+    clock = WalkClock(25, 20, 8.0, now=0.0)
+    now = 0.0
+    while not clock.expired(now):
+        clock.progress(now)
+        now += 0.5
+        assert now < 1000
+    assert now > 26 * (0.02 + 8.0) - 1
+
+
+class LateBoard:
+    """A board on a port (what BoardLink reads and writes) that answers hello and then
+    beats late: gaps of ``gaps`` seconds between its frames, as a busy board's or a
+    starved virtual board's. Real frames of the link's codec; time is real."""
+
+    def __init__(self, gaps: list[float]) -> None:
+        from zuni_link import codec
+
+        self.codec = codec
+        self.out = bytearray()
+        self.lock = threading.Lock()
+        self.gaps = list(gaps)
+        self.next_beat: float | None = None
+
+    @property
+    def in_waiting(self) -> int:
+        self._tick()
+        return len(self.out)
+
+    def _frame(self, verb: str, body: str) -> None:
+        self.out += self.codec.encode(1, verb, body)
+
+    def _tick(self) -> None:
+        with self.lock:
+            if self.next_beat is not None and time.monotonic() >= self.next_beat:
+                self._frame("beat", " 0 %s" % self.codec.hex8(self.codec.digest_seed("")))
+                self.next_beat = time.monotonic() + self.gaps.pop(0) if self.gaps else None
+
+    def read(self, size: int = 1) -> bytes:
+        self._tick()
+        with self.lock:
+            if not self.out:
+                time.sleep(0.02)
+                return b""
+            data = bytes(self.out[:size])
+            del self.out[:size]
+            return data
+
+    def write(self, data: bytes) -> int:
+        for line in bytes(data).splitlines():
+            seq, verb, _body, _ = self.codec.decode(line)
+            if verb == "hello":
+                kv = [
+                    ("re", str(seq)), ("proto", str(self.codec.PROTO)), ("fw", "0.1.0"), ("layout", "board25"),
+                    ("game", ""), ("moves", "0"), ("digest", self.codec.hex8(self.codec.digest_seed(""))),
+                    ("boot", "late-1"),
+                ]  # fmt: skip
+                with self.lock:
+                    self._frame("hello", self.codec.kv_encode(kv))
+                    if self.next_beat is None and self.gaps:
+                        self.next_beat = time.monotonic() + self.gaps.pop(0)
+        return len(data)
+
+    def close(self) -> None:
+        pass
+
+
+def test_the_link_keeps_a_board_that_beats_late() -> None:
+    """Two beats lost (6 s without a frame, where the board beats every 2 s) is a busy
+    board, not a gone one: the link stays connected (the old 5 s limit reopened it)."""
+    from zuniboard.link import BoardLink
+
+    board = LateBoard([0.5, 6.0, 0.5])
+    link = BoardLink("late://board", opener=lambda url: board)
+    link.start()
+    try:
+        assert link.wait_connected(5.0)
+        deadline = time.monotonic() + 7.2
+        while time.monotonic() < deadline:
+            assert link.connected, "the link dropped the board: %s" % list(link.console)
+            time.sleep(0.05)
+        assert link.stats.reconnects == 0
+        assert not [e for e in list(link.events.queue) if e.kind == "disconnected"]
+    finally:
+        link.close()
+
+
+def test_the_silence_limit_leaves_three_of_the_firmwares_beats() -> None:
+    from zuni_link.session import BEAT_MS
+    from zuniboard.link import SILENCE_S
+
+    assert SILENCE_S >= 4 * BEAT_MS / 1000, "a board may miss three beats before the host reopens its port"

@@ -7,7 +7,6 @@ from __future__ import annotations
 import csv
 import io
 import itertools
-import math
 import re
 import xml.etree.ElementTree as ET
 from pathlib import Path
@@ -199,7 +198,7 @@ def _svg_circles(path: Path, prefix: str) -> dict[str, tuple[float, float]]:
 def test_template_is_drawn_at_the_rules_coordinates(layout: Any) -> None:
     coords = _rules_coords(layout.rulesets[0])
     pitch = layout.mechanics["pitch_mm"]
-    leds = _svg_circles(REPO / "hardware" / layout.name / "template.svg", "led-")
+    leds = _svg_circles(REPO / "hardware" / layout.name / "template.svg", "point-")
     assert set(leds) == set(coords)
     names = sorted(coords)
     # Every pair of points is as far apart on paper as in RULES.md units times the pitch,
@@ -239,20 +238,6 @@ def test_wiring_drawing_shows_every_led_and_sensor(layout: Any) -> None:
     path = REPO / "hardware" / layout.name / "wiring.svg"
     assert set(_svg_circles(path, "led-")) == set(layout.points)
     assert set(_svg_circles(path, "sensor-")) == set(layout.points)
-
-
-def test_drill_positions_match_the_template(layout: Any) -> None:
-    rows = list(csv.DictReader(io.StringIO((REPO / "hardware" / layout.name / "drill.csv").read_text())))
-    leds = _svg_circles(REPO / "hardware" / layout.name / "template.svg", "led-")
-    assert len(rows) == len(layout.points)
-    offset = layout.mechanics["switch_offset_mm"]
-    angle = math.radians(layout.mechanics["switch_angle_deg"])
-    for row in rows:
-        assert (float(row["led_x_mm"]), float(row["led_y_mm"])) == leds[row["point"]]
-        assert float(row["switch_x_mm"]) == pytest.approx(float(row["led_x_mm"]) + offset * math.cos(angle), abs=0.011)
-        # North (positive angle) is up on paper: smaller y.
-        assert float(row["switch_y_mm"]) == pytest.approx(float(row["led_y_mm"]) - offset * math.sin(angle), abs=0.011)
-        assert [int(row["sensor"]), int(row["led"])] == layout.points[row["point"]]
 
 
 def test_netlist_wires_every_sensor_and_led(layout: Any) -> None:
@@ -317,26 +302,4 @@ def test_template_at_another_pitch(tmp_path: Path) -> None:
         board_command.run_template(bad)
 
 
-def test_no_magnet_stands_near_a_neighbours_switch(layout: Any) -> None:
-    """magnets.md: a piece's magnet is at least 15 mm (horizontally) from every other
-    point's reed switch, and right above one end of its own."""
-    rows = list(csv.DictReader(io.StringIO((REPO / "hardware" / layout.name / "drill.csv").read_text())))
-    angle = math.radians(layout.mechanics["switch_angle_deg"])
-    d = (math.cos(angle), -math.sin(angle))
-    half = 7.0  # a 14 mm glass body
-
-    def distance(row: dict[str, str], mx: float, my: float) -> float:
-        sx, sy = float(row["switch_x_mm"]), float(row["switch_y_mm"])
-        t = max(-half, min(half, (mx - sx) * d[0] + (my - sy) * d[1]))
-        return math.hypot(mx - sx - t * d[0], my - sy - t * d[1])
-
-    nearest = min(
-        distance(other, float(row["led_x_mm"]), float(row["led_y_mm"]))
-        for row in rows
-        for other in rows
-        if other is not row
-    )
-    assert nearest >= 15.0, nearest
-    for row in rows:
-        own_end = abs(layout.mechanics["switch_offset_mm"] - half)
-        assert own_end <= 2.0 and distance(row, float(row["led_x_mm"]), float(row["led_y_mm"])) == pytest.approx(0.0)
+# The drill file, the LED positions and the magnet clearances: tests/test_mechanics.py.

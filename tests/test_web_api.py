@@ -4,6 +4,7 @@
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -48,6 +49,7 @@ class Page:
         data = raw if raw is not None else json.dumps(body or {}).encode()
         req = urllib.request.Request(self.url + "api/" + path, data=data, method="POST")
         req.add_header("Content-Type", "application/json")
+        req.add_header("Origin", self.url.rstrip("/"))  # as the page's browser sends it
         try:
             with urllib.request.urlopen(req, timeout=10) as r:
                 return r.status, json.loads(r.read())
@@ -455,3 +457,127 @@ def test_page_shows_the_firmwares_phase_turn_and_moves(page: Page) -> None:
     assert board["turn"] == "north" and board["phase"] == "play", board
     assert len(board["occupancy"]) == 25 and set(board["occupancy"]) <= {"0", "1"}
     assert "error" not in board
+
+
+# -- the API obeys only its own page (docs/simulator.md, "Who may use it") ----------------
+
+
+def raw_request(
+    page: Page, method: str, path: str, headers: dict[str, str], body: bytes = b"", host: str | None = None
+) -> tuple[int, dict[str, Any], dict[str, str]]:
+    """One request as an attacker's page (or a rebinding DNS name) would send it: every
+    header as given, ``Host`` forged when ``host`` is given (``""``: no Host at all)."""
+    conn = http.client.HTTPConnection("127.0.0.1", page.web.port, timeout=10)
+    try:
+        conn.putrequest(method, path, skip_host=host is not None, skip_accept_encoding=True)
+        if host:
+            conn.putheader("Host", host)
+        for name, value in headers.items():
+            conn.putheader(name, value)
+        conn.putheader("Content-Length", str(len(body)))
+        conn.endheaders(body)
+        response = conn.getresponse()
+        raw = response.read()
+        ctype = response.getheader("Content-Type", "")
+        reply = json.loads(raw) if raw and "json" in ctype else {"text": raw.decode(errors="replace")}
+        return response.status, reply, {k.lower(): v for k, v in response.getheaders()}
+    finally:
+        conn.close()
+
+
+def _unchanged(page: Page, before: dict[str, Any]) -> None:
+    after = page.state()
+    for key in ("pieces", "hand", "tray", "sensors"):
+        assert after[key] == before[key], key
+    assert sorted(page.board.sensors()) == sorted(before["sensors"])
+
+
+def test_cross_origin_posts_are_refused_and_change_nothing(page: Page) -> None:
+    page.ok("setup")
+    before = page.wait_state(lambda s: len(s["sensors"]) == 24)
+    own = page.url.rstrip("/")
+    lift = json.dumps({"point": "s3"}).encode()
+    refused = [
+        # The attack of issue 16: a "simple" request (no CORS preflight) from another site.
+        ({"Origin": "http://evil.example", "Content-Type": "text/plain"}, "from origin 'http://evil.example'"),
+        ({"Origin": "http://evil.example", "Content-Type": "application/json"}, "only the page itself"),
+        ({"Origin": "null", "Content-Type": "application/json"}, "from origin 'null'"),  # a sandboxed frame
+        ({"Origin": "http://127.0.0.1:1", "Content-Type": "application/json"}, "from origin"),  # another local port
+        ({"Origin": "https://" + own[len("http://") :], "Content-Type": "application/json"}, "from origin"),
+        ({"Referer": "http://evil.example/page.html", "Content-Type": "application/json"}, "from page"),
+        ({"Content-Type": "application/json"}, "neither Origin nor Referer"),
+        # The page's own origin, but not JSON: a form post (text/plain, urlencoded, multipart).
+        ({"Origin": own, "Content-Type": "text/plain"}, "Content-Type 'text/plain'"),
+        ({"Origin": own, "Content-Type": "application/x-www-form-urlencoded"}, "takes application/json"),
+        ({"Origin": own, "Content-Type": "multipart/form-data; boundary=x"}, "takes application/json"),
+        ({"Origin": own}, "Content-Type ''"),
+    ]
+    for headers, message in refused:
+        for call in ("lift", "setup", "press"):
+            status, reply, _ = raw_request(page, "POST", "/api/" + call, headers, lift)
+            assert status == 403, (headers, reply)
+            assert reply["ok"] is False and reply["error"].startswith("refused: ") and message in reply["error"], (
+                headers,
+                reply,
+            )
+    _unchanged(page, before)
+    # The same requests from the page's own origin are obeyed: by Origin, by Referer alone
+    # (a browser that sends no Origin), with a charset in the content type.
+    status, reply, _ = raw_request(page, "POST", "/api/lift", {"Origin": own, "Content-Type": "application/json"}, lift)
+    assert status == 200 and reply["ok"], reply
+    place = json.dumps({"point": "s3"}).encode()
+    headers = {"Referer": page.url + "index.html", "Content-Type": "application/json; charset=utf-8"}
+    status, reply, _ = raw_request(page, "POST", "/api/place", headers, place)
+    assert status == 200 and reply["ok"], reply
+    host = "localhost:%d" % page.web.port  # the page opened as localhost: its own origin is that
+    headers = {"Origin": "http://" + host, "Content-Type": "application/json"}
+    status, reply, _ = raw_request(page, "POST", "/api/press", headers, b'{"button": "hint"}', host=host)
+    assert status == 200 and reply["ok"], reply
+
+
+def test_requests_naming_another_host_are_refused(page: Page) -> None:
+    """DNS rebinding: a page of evil.example whose name now points at 127.0.0.1 sends
+    Host: evil.example; the server answers it nothing, not even the page or the stream."""
+    port = page.web.port
+    page.ok("setup")
+    before = page.wait_state(lambda s: len(s["sensors"]) == 24)
+    for host in ("evil.example:%d" % port, "evil.example", "127.0.0.1:1", "localhost.evil.example:%d" % port, ""):
+        for path in ("/api/state", "/api/board", "/api/events", "/", "/static/board.js"):
+            for method in ("GET", "HEAD"):
+                status, reply, headers = raw_request(page, method, path, {}, host=host)
+                assert status == 403, (host, path, reply)
+                if method == "GET":
+                    assert reply["error"].startswith("refused: ") and "Host" in reply["error"], reply
+                    assert "/dev/" not in json.dumps(reply), "nothing of the board leaks"
+                assert (
+                    headers.get("content-type") == "application/json" and "access-control-allow-origin" not in headers
+                )
+        # A POST that would pass every other check is refused for its Host alone.
+        own = {"Origin": "http://" + host, "Content-Type": "application/json"}
+        status, reply, _ = raw_request(page, "POST", "/api/lift", own, b'{"point": "s3"}', host=host)
+        assert status == 403 and "Host" in reply["error"], reply
+    _unchanged(page, before)
+    # This server's own names are answered.
+    for host in ("127.0.0.1:%d" % port, "localhost:%d" % port, "LocalHost:%d" % port, "[::1]:%d" % port):
+        status, reply, _ = raw_request(page, "GET", "/api/state", {}, host=host)
+        assert status == 200 and reply["link"] == page.board.port_path, (host, reply)
+    # No CORS: a preflight gets no permission (so a cross-site JSON POST never leaves the browser).
+    preflight = {
+        "Origin": "http://evil.example",
+        "Access-Control-Request-Method": "POST",
+        "Access-Control-Request-Headers": "content-type",
+    }
+    status, _, headers = raw_request(page, "OPTIONS", "/api/lift", preflight)
+    assert status >= 400 and "access-control-allow-origin" not in headers
+
+
+def test_the_page_serves_on_loopback_only() -> None:
+    from zuniboard.web.server import WebServer, loopback_only
+
+    for host in ("127.0.0.1", "localhost", "::1", "127.0.0.2"):
+        assert loopback_only(host) == host
+    for host in ("0.0.0.0", "192.168.1.20", "", "evil.example", "::"):
+        with pytest.raises(ValueError, match="loopback only"):
+            loopback_only(host)
+    with pytest.raises(ValueError, match="no password or token"):
+        WebServer(None, 0, host="0.0.0.0")  # type: ignore[arg-type]  # refused before it is used

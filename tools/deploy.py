@@ -9,23 +9,37 @@
    source);
 3. runs ONE mpremote command: remove the old /lib (a stale .py would shadow its new
    .mpy), copy lib/, main.py (kept as source: MicroPython runs /main.py at boot) and the
-   layout as /layout.json, then soft-reset so the new firmware starts. The journal
-   (/zj*.txt) stays unless --wipe-journal.
+   layout as /layout.json, then ``reset``: a hard reset (``machine.reset()``), so the
+   board boots the new firmware as at power-on. The journal (/zj*.txt) stays unless
+   --wipe-journal.
+4. waits for the board's ``hello`` on the same port (found again by its USB serial
+   number should it come back under another device path) and reports
+   ``board running firmware X, layout Y``, or says why not.
+
+Why a hard reset, not mpremote's ``soft-reset``: mpremote soft-resets from its RAW REPL,
+and the rp2 port's main.c runs main.py only when it boots in the FRIENDLY REPL mode
+(``pyexec_mode_kind``; boot.py runs either way): the board would sit at ``>>>`` (issue
+18). ``machine.reset()`` boots in the friendly mode, runs main.py, and re-enumerates USB
+(hence the wait for the port).
 
 ``--resume`` connects without the soft reset mpremote does first (needed for the
 MicroPython unix port on a pty, where Ctrl-D at the raw REPL ends the process; the
-test tests/test_deploy.py deploys that way) and ``--no-reset`` skips the final reset.
-``--dry-run`` prints the mpremote command instead of running it.
+test tests/test_deploy.py deploys that way). ``--no-reset`` leaves the board at the REPL
+(no reset, no wait). ``--dry-run`` prints the mpremote command instead of running it.
 """
 
 from __future__ import annotations
 
 import argparse
+import re
 import shutil
 import subprocess
 import sys
+import time
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 LIB = REPO / "firmware" / "lib"
@@ -33,6 +47,9 @@ MAIN = REPO / "firmware" / "main.py"
 PACKAGES = ("zuni", "zuni_link", "zuni_board", "zuni_hw")
 EXCLUDE = {"zuni_hw/virtual.py"}  # the unix port's virtual board: sockets, ptys, no use on a Pico
 BIN = Path(sys.executable).parent
+PICO_USB = (0x2E8A, 0x0005)  # MicroPython's Pico (MICROPYTHON-NOTES.md)
+HELLO_TIMEOUT_S = 30.0  # after the reset: boot, main.py builds the board app, replays the journal
+GONE_S = 2.0  # the reset drops the USB device within this long (machine.reset() after 100 ms)
 
 # Runs on the board before the copy: remove the old lib/ (and the journal on request).
 CLEANUP = """
@@ -158,17 +175,168 @@ def mpremote_command(port: str, build_dir: Path, resume: bool, reset: bool, wipe
     cmd += ["+", "fs", "cp", str(build_dir / "main.py"), ":main.py"]
     cmd += ["+", "fs", "cp", str(build_dir / "layout.json"), ":layout.json"]
     if reset:
-        cmd += ["+", "soft-reset"]
+        # mpremote's `reset` is `exec --no-follow "...; machine.reset()"`: a hard reset, so
+        # main.py runs whatever REPL mode mpremote left (never `soft-reset`: see above).
+        cmd += ["+", "reset"]
     return cmd
 
 
+def firmware_version() -> str:
+    """FIRMWARE_VERSION of the firmware being deployed (firmware/lib/zuni_board/app.py)."""
+    text = (LIB / "zuni_board" / "app.py").read_text()
+    m = re.search(r'^FIRMWARE_VERSION = "([^"]+)"', text, re.M)
+    if m is None:
+        raise DeployError("no FIRMWARE_VERSION in firmware/lib/zuni_board/app.py")
+    return m.group(1)
+
+
+# -- finding the board's port again after its reset ---------------------------------------
+
+Comports = Callable[[], Sequence[Any]]  # serial.tools.list_ports.comports, or a test's list
+
+
+def _comports() -> Sequence[Any]:
+    from serial.tools import list_ports  # type: ignore[import-untyped, unused-ignore]
+
+    return list(list_ports.comports())
+
+
+def _is_pico(info: Any) -> bool:
+    return (getattr(info, "vid", None), getattr(info, "pid", None)) == PICO_USB
+
+
+def resolve_port(port: str, comports: Comports = _comports) -> tuple[str, str]:
+    """(device path, USB serial number or "") of the board to deploy to. ``auto``: the one
+    Pico running MicroPython (USB 2E8A:0005) plugged in; ``id:SERIAL``: the Pico with that
+    USB serial number; mpremote's ``a0``/``u0`` shortcuts: /dev/ttyACM0, /dev/ttyUSB0;
+    ``port:PATH`` or a path: that port."""
+    ports = comports()
+    picos = [p for p in ports if _is_pico(p)]
+    if port == "auto":
+        if not picos:
+            raise DeployError(
+                "no Raspberry Pi Pico running MicroPython found (USB %04X:%04X): plug it in, or give --port" % PICO_USB
+            )
+        if len(picos) > 1:
+            raise DeployError(
+                "%d Picos are plugged in (%s): say which with --port"
+                % (len(picos), ", ".join("%s serial %s" % (p.device, p.serial_number) for p in picos))
+            )
+        return str(picos[0].device), str(picos[0].serial_number or "")
+    if port.startswith("id:"):
+        for p in picos:
+            if str(p.serial_number or "") == port[3:]:
+                return str(p.device), port[3:]
+        raise DeployError("no Pico with USB serial number %s is plugged in" % port[3:])
+    m = re.fullmatch(r"([au])(\d+)", port)
+    if m:
+        port = "/dev/tty%s%s" % ("ACM" if m.group(1) == "a" else "USB", m.group(2))
+    elif port.startswith("port:"):
+        port = port[len("port:") :]
+    for p in picos:
+        if p.device == port:
+            return port, str(p.serial_number or "")
+    return port, ""  # not a USB Pico (a pty, another adapter, socket://): it keeps its path
+
+
+def find_again(port: str, serial_number: str, comports: Comports = _comports) -> str | None:
+    """The board's device path now: the Pico with ``serial_number`` wherever USB put it
+    (ttyACM0 may come back as ttyACM1 if a program still held the old one), None while it
+    is not back; without a serial number, ``port`` itself."""
+    if not serial_number:
+        return port
+    for p in comports():
+        if _is_pico(p) and str(p.serial_number or "") == serial_number:
+            return str(p.device)
+    return None
+
+
+def wait_for_hello(
+    port: str, serial_number: str, timeout: float = HELLO_TIMEOUT_S, comports: Comports = _comports
+) -> dict[str, str]:
+    """The board's ``hello`` after its reset, on its port found again; DeployError naming
+    what was seen (the port never came back, or what the board printed instead)."""
+    from zuniboard.link import BoardLink
+
+    deadline = time.monotonic() + timeout
+    if serial_number:
+        # Let the old device go first, so the hello is not said to the board before it resets.
+        gone_by = time.monotonic() + GONE_S
+        while time.monotonic() < gone_by and find_again(port, serial_number, comports) is not None:
+            time.sleep(0.05)
+    said: list[str] = []  # what the board printed instead (a traceback, the REPL)
+    open_errors: list[str] = []
+    where = None
+    while time.monotonic() < deadline:
+        path = find_again(port, serial_number, comports)
+        if path is None:
+            time.sleep(0.1)
+            continue
+        where = path
+        link = BoardLink(path)
+        link.start()
+        try:
+            # A few seconds per try: if USB put the board elsewhere meanwhile, look again.
+            if link.wait_connected(min(5.0, max(0.1, deadline - time.monotonic()))):
+                return dict(link.hello)
+            for line in list(link.console):
+                (open_errors if line.startswith("open ") else said).append(line.strip())
+        finally:
+            link.close()
+    if where is None:
+        raise DeployError(
+            "the board (USB serial %s) did not come back within %.0f s of its reset: unplug it and plug it in,"
+            " then `zuni board check` says whether it runs" % (serial_number, timeout)
+        )
+    at_repl = any(line.startswith(">>>") for line in said)
+    said = [line for line in said if line and " hello proto=" not in line][-6:]  # not our own hello, echoed
+    if at_repl:
+        why = (
+            ": it is at its REPL (>>>), main.py is not running: `mpremote connect %s repl`, then Ctrl-D at the"
+            " prompt shows main.py's error%s" % (where, (". It printed:\n    " + "\n    ".join(said)) if said else "")
+        )
+    elif said:
+        why = ": it printed:\n    " + "\n    ".join(said)
+    elif open_errors:
+        why = ": %s" % open_errors[-1]
+    else:
+        why = (
+            " (main.py not running: `mpremote connect %s repl` and Ctrl-D at its prompt shows main.py's error)" % where
+        )
+    raise DeployError("the board did not answer hello on %s within %.0f s of its reset%s" % (where, timeout, why))
+
+
+def running_report(hello: dict[str, str], layout_name: str) -> str:
+    """``board running firmware X, layout Y``; DeployError if it is not what was deployed."""
+    fw, layout = hello.get("fw", "?"), hello.get("layout", "?")
+    if fw != firmware_version() or layout != layout_name:
+        raise DeployError(
+            "the board answers, but runs firmware %s, layout %s, not the deployed firmware %s, layout %s"
+            " (is an older copy shadowing /lib or /main.py?)" % (fw, layout, firmware_version(), layout_name)
+        )
+    board_id = hello.get("id", "")
+    return "board running firmware %s, layout %s%s" % (fw, layout, ", id " + board_id if board_id else "")
+
+
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--layout", required=True, help="layout name (hardware/layouts) or path")
-    parser.add_argument("--port", default="auto", help="serial port of the board (default: mpremote's auto)")
+    parser.add_argument(
+        "--port",
+        default="auto",
+        help="serial port of the board (default: auto, the one Pico, USB 2E8A:0005, plugged in)",
+    )
     parser.add_argument("--build-dir", default=str(REPO / "build" / "deploy"), help="where the .mpy files go")
     parser.add_argument("--resume", action="store_true", help="connect without a soft reset (unix port on a pty)")
-    parser.add_argument("--no-reset", action="store_true", help="do not soft-reset the board at the end")
+    parser.add_argument(
+        "--no-reset", action="store_true", help="leave the board at the REPL: no reset, no wait for the firmware"
+    )
+    parser.add_argument(
+        "--hello-timeout",
+        type=float,
+        default=HELLO_TIMEOUT_S,
+        help="seconds to wait for the firmware's hello after the reset (default %.0f)" % HELLO_TIMEOUT_S,
+    )
     parser.add_argument("--wipe-journal", action="store_true", help="delete the games journaled on the board")
     parser.add_argument("--dry-run", action="store_true", help="build, then print the mpremote command only")
     args = parser.parse_args(argv)
@@ -178,18 +346,34 @@ def main(argv: list[str] | None = None) -> int:
         files = build(build_dir, layout)
         size = sum(f.stat().st_size for f in files)
         print("built %d files, %d bytes, in %s (layout %s)" % (len(files), size, build_dir, layout.name))
-        cmd = mpremote_command(args.port, build_dir, args.resume, not args.no_reset, args.wipe_journal)
+        reset = not args.no_reset
         if args.dry_run:
+            cmd = mpremote_command(args.port, build_dir, args.resume, reset, args.wipe_journal)
             print(" ".join(repr(c) if "\n" in c else c for c in cmd))
             return 0
+        port, serial_number = resolve_port(args.port)
+        cmd = mpremote_command(port, build_dir, args.resume, reset, args.wipe_journal)
         result = subprocess.run(cmd, timeout=300)
         if result.returncode != 0:
             raise DeployError("mpremote failed (status %d)" % result.returncode)
+        print("deployed to %s" % port)
+        if not reset:
+            print("left at the REPL (--no-reset): Ctrl-D at its >>> prompt, or a power cycle, starts the firmware")
+            return 0
+        print("reset: waiting for the firmware's hello on %s ..." % port)
+        hello = wait_for_hello(port, serial_number, args.hello_timeout)
+        print(running_report(hello, json_name(build_dir / "layout.json")))
     except DeployError as exc:
         print("deploy: %s" % exc, file=sys.stderr)
         return 1
-    print("deployed to %s" % args.port)
     return 0
+
+
+def json_name(path: Path) -> str:
+    import json
+
+    name = json.loads(path.read_text()).get("name", "?")
+    return str(name)
 
 
 if __name__ == "__main__":

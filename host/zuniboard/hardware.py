@@ -8,9 +8,10 @@ For each layout ``hardware/layouts/<board>.json`` this writes ``hardware/<board>
 - ``power.md``: worst-case current (the LED chain at the firmware's dynamic limit,
   ``leds.budget_ma``) against the 500 mA USB limit;
 - ``wiring.svg``: the LED chain and the sensor chain drawn over the board;
-- ``template.svg`` and ``template.pdf``: a printable 1:1 drilling template (LED holes,
-  reed switch channels, piece footprints, a 100 mm scale bar);
-- ``drill.csv``: the same positions as numbers, for a CNC router or a drill press.
+- ``template.svg`` and ``template.pdf``: the 1:1 drilling template on one page, and
+  ``drill.csv``: every hole, slot and pocket with sizes and depths; with the tiled
+  templates, ``wiring.csv``, ``assembly.md``, ``mechanics.md`` and ``bom-mechanical.csv``
+  they come from ``zuniboard.mechanics``.
 
 Output is deterministic (no dates), so a test can regenerate and compare bytes:
 ``zuni board generate`` rewrites them; ``zuni board generate --check`` only compares.
@@ -40,11 +41,7 @@ PULLUP_OHMS = 47000.0  # per reed switch; current flows only while the switch is
 PICO_PULLUP_OHMS = 50000.0  # RP2040 internal pull-up (typ.), for the matrix columns
 V33 = 3.3
 
-# Mechanics (mm) of the reference build.
-LED_HOLE_MM = 6.0  # a 5050 WS2812B seen through the top plate
-SWITCH_LEN_MM = 16.0  # channel for a 14 mm glass reed switch and its bent leads
-SWITCH_WIDTH_MM = 3.0
-PIECE_FRACTION = 0.7  # piece footprint diameter as a fraction of the pitch
+# Mechanics (plates, holes, channels, LED positions): zuniboard.mechanics.
 
 # Raspberry Pi Pico header pin of each GPIO (Pico datasheet, pinout).
 PICO_PIN = {
@@ -401,35 +398,6 @@ def _csv(value: str) -> str:
 # -- drawings -----------------------------------------------------------------------
 
 
-def _marks(layout: Any, geometry: BoardGeometry, place: Placement) -> list[tuple[str, float, float, float, float]]:
-    """(point, LED x, LED y, switch centre x, switch centre y) in mm on the template.
-
-    The switch lies along ``switch_angle_deg`` (0 = East, 90 = North), its centre
-    ``switch_offset_mm`` from the point along that direction (paper y grows down)."""
-    dx, dy = _switch_direction(layout)
-    offset = layout.mechanics["switch_offset_mm"]
-    out = []
-    for name in geometry.names:
-        x, y = place.at(*geometry.coords[geometry.index[name]])
-        out.append((name, x, y, x + offset * dx, y + offset * dy))
-    return out
-
-
-def _switch_direction(layout: Any) -> tuple[float, float]:
-    angle = math.radians(layout.mechanics["switch_angle_deg"])
-    return (round(math.cos(angle), 9), round(-math.sin(angle), 9))
-
-
-def _switch_outline(layout: Any, sx: float, sy: float) -> list[tuple[float, float]]:
-    """Corners of the switch channel around its centre."""
-    dx, dy = _switch_direction(layout)
-    hl, hw = SWITCH_LEN_MM / 2, SWITCH_WIDTH_MM / 2
-    return [
-        (sx + a * hl * dx - b * hw * dy, sy + a * hl * dy + b * hw * dx)
-        for a, b in ((-1, -1), (1, -1), (1, 1), (-1, 1))
-    ]
-
-
 def _board_lines(geometry: BoardGeometry, place: Placement) -> list[list[tuple[float, float]]]:
     if geometry.shape == "squares":
         return []
@@ -449,67 +417,10 @@ def _squares(geometry: BoardGeometry, place: Placement) -> list[tuple[float, flo
 
 
 def template_svg(layout: Any, pitch: float | None = None) -> str:
-    """A 1:1 drilling template (units: mm)."""
-    geometry = layout_geometry(layout)
-    pitch = pitch or layout.mechanics["pitch_mm"]
-    place = placement(geometry, pitch)
-    w, h = place.width, place.height + 20
-    out = [
-        '<?xml version="1.0" encoding="UTF-8"?>',
-        '<svg xmlns="http://www.w3.org/2000/svg" width="%smm" height="%smm" viewBox="0 0 %s %s">'
-        % (_f(w), _f(h), _f(w), _f(h)),
-        "<title>%s drilling template, 1:1, pitch %s mm</title>" % (_esc(layout.name), _f(pitch)),
-        '<rect x="0" y="0" width="%s" height="%s" fill="none" stroke="#000" stroke-width="0.3"/>'
-        % (_f(place.width), _f(place.height)),
-        '<g id="board-lines" fill="none" stroke="#999" stroke-width="0.4">',
-    ]
-    for line in _board_lines(geometry, place):
-        out.append('<polyline points="%s"/>' % " ".join("%s,%s" % (_f(x), _f(y)) for x, y in line))
-    for x, y, side in _squares(geometry, place):
-        out.append('<rect x="%s" y="%s" width="%s" height="%s"/>' % (_f(x), _f(y), _f(side), _f(side)))
-    out.append("</g>")
-    home_points = {p for points in geometry.homes.values() for p in points}
-    r_piece = pitch * PIECE_FRACTION / 2
-    out.append('<g id="points" font-family="sans-serif" font-size="%s">' % _f(min(3.5, pitch / 8)))
-    for name, lx, ly, sx, sy in _marks(layout, geometry, place):
-        home = geometry.index[name] in home_points
-        out.append(
-            '<circle id="piece-%s" cx="%s" cy="%s" r="%s" fill="none" stroke="%s" stroke-width="0.2" '
-            'stroke-dasharray="1,1"/>' % (name, _f(lx), _f(ly), _f(r_piece), "#c60" if home else "#888")
-        )
-        out.append(
-            '<polygon id="switch-%s" points="%s" fill="none" stroke="#06c" stroke-width="0.3"/>'
-            % (name, " ".join("%s,%s" % (_f(x), _f(y)) for x, y in _switch_outline(layout, sx, sy)))
-        )
-        out.append(
-            '<circle id="led-%s" cx="%s" cy="%s" r="%s" fill="none" stroke="#c00" stroke-width="0.3"/>'
-            % (name, _f(lx), _f(ly), _f(LED_HOLE_MM / 2))
-        )
-        out.append(
-            '<path d="M%s %sh2M%s %sv2" stroke="#c00" stroke-width="0.2"/>' % (_f(lx - 1), _f(ly), _f(lx), _f(ly - 1))
-        )
-        out.append('<text x="%s" y="%s">%s</text>' % (_f(lx - r_piece), _f(ly - r_piece + 2.5), name))
-    out.append("</g>")
-    y0 = place.height + 6
-    out += [
-        '<g id="scale" font-family="sans-serif" font-size="3.5">',
-        '<path d="M10 %sh100M10 %sv4M110 %sv4" stroke="#000" stroke-width="0.4" fill="none"/>'
-        % (_f(y0), _f(y0 - 2), _f(y0 - 2)),
-        '<text x="10" y="%s">100 mm: check the print scale. Red: LED holes (%s mm, top plate). Blue: reed switch '
-        "channels (%s x %s mm, underside of the base plate, centre %s mm from the point at %s degrees). "
-        "Dashed: piece footprint; orange: home points.</text>"
-        % (
-            _f(y0 + 6),
-            _f(LED_HOLE_MM),
-            _f(SWITCH_LEN_MM),
-            _f(SWITCH_WIDTH_MM),
-            _f(layout.mechanics["switch_offset_mm"]),
-            _f(layout.mechanics["switch_angle_deg"]),
-        ),
-        "</g>",
-        "</svg>",
-    ]
-    return "\n".join(out) + "\n"
+    """A 1:1 drilling template (units: mm), drawn from ``mechanics.features``."""
+    from zuniboard import mechanics  # mechanics imports this module
+
+    return mechanics.template_svg(layout, pitch)
 
 
 def wiring_svg(layout: Any) -> str:
@@ -613,94 +524,18 @@ def wiring_svg(layout: Any) -> str:
 
 
 def drill_csv(layout: Any, pitch: float | None = None) -> str:
-    geometry = layout_geometry(layout)
-    place = placement(geometry, pitch or layout.mechanics["pitch_mm"])
-    out = ["point,led_x_mm,led_y_mm,switch_x_mm,switch_y_mm,sensor,led"]
-    for name, lx, ly, sx, sy in _marks(layout, geometry, place):
-        sensor, led = layout.points[name]
-        out.append("%s,%s,%s,%s,%s,%d,%d" % (name, _f(lx), _f(ly), _f(sx), _f(sy), sensor, led))
-    return "\n".join(out) + "\n"
+    """Every hole, pocket and channel with its plate, diameter or size, and depth."""
+    from zuniboard import mechanics
 
-
-# -- PDF (a minimal writer: lines, rectangles, circles, Helvetica text) -------------
+    return mechanics.drill_csv(layout, pitch)
 
 
 def template_pdf(layout: Any, pitch: float | None = None) -> bytes:
-    """The drilling template as a one-page PDF of the board's real size (print at 100%,
-    or tile it with the print dialog's poster option)."""
-    geometry = layout_geometry(layout)
-    pitch = pitch or layout.mechanics["pitch_mm"]
-    place = placement(geometry, pitch)
-    mm = 72 / 25.4
-    w, h = place.width, place.height + 20
-    ops: list[str] = ["0.3 w"]
+    """The drilling template as a one-page PDF of the plates' size; ``template-a4.pdf``
+    and ``template-letter.pdf`` tile it onto printer pages."""
+    from zuniboard import mechanics
 
-    def pt(x: float, y: float) -> str:
-        return "%s %s" % (_f(x * mm), _f((h - y) * mm))
-
-    def circle(x: float, y: float, r: float) -> None:
-        k = 0.5523 * r
-        ops.append("%s m" % pt(x + r, y))
-        ops.append("%s %s %s c" % (pt(x + r, y - k), pt(x + k, y - r), pt(x, y - r)))
-        ops.append("%s %s %s c" % (pt(x - k, y - r), pt(x - r, y - k), pt(x - r, y)))
-        ops.append("%s %s %s c" % (pt(x - r, y + k), pt(x - k, y + r), pt(x, y + r)))
-        ops.append("%s %s %s c S" % (pt(x + k, y + r), pt(x + r, y + k), pt(x + r, y)))
-
-    def rect(x: float, y: float, rw: float, rh: float) -> None:
-        ops.append("%s %s %s re S" % (pt(x, y + rh), _f(rw * mm), _f(rh * mm)))
-
-    def text(x: float, y: float, size: float, s: str) -> None:
-        s = s.replace("\\", "\\\\").replace("(", "\\(").replace(")", "\\)")
-        ops.append("BT /F1 %s Tf %s Td (%s) Tj ET" % (_f(size * mm), pt(x, y), s))
-
-    rect(0, 0, place.width, place.height)
-    ops.append("0.6 0.6 0.6 RG")
-    for line in _board_lines(geometry, place):
-        ops.append(" ".join(["%s %s" % (pt(*p), "m" if i == 0 else "l") for i, p in enumerate(line)]) + " S")
-    for x, y, side in _squares(geometry, place):
-        rect(x, y, side, side)
-    r_piece = pitch * PIECE_FRACTION / 2
-    for name, lx, ly, sx, sy in _marks(layout, geometry, place):
-        ops.append("0.5 0.5 0.5 RG [2 2] 0 d")
-        circle(lx, ly, r_piece)
-        ops.append("[] 0 d 0 0.4 0.8 RG")
-        corners = _switch_outline(layout, sx, sy)
-        ops.append(" ".join("%s %s" % (pt(*c), "m" if i == 0 else "l") for i, c in enumerate(corners)) + " s")
-        ops.append("0.8 0 0 RG")
-        circle(lx, ly, LED_HOLE_MM / 2)
-        ops.append("%s m %s l S" % (pt(lx - 1, ly), pt(lx + 1, ly)))
-        ops.append("%s m %s l S" % (pt(lx, ly - 1), pt(lx, ly + 1)))
-        ops.append("0 g")
-        text(lx - r_piece, ly - r_piece + 2.5, min(3.5, pitch / 8), name)
-    y0 = place.height + 6
-    ops.append("0 0 0 RG")
-    ops.append("%s m %s l S" % (pt(10, y0), pt(110, y0)))
-    ops.append("%s m %s l S" % (pt(10, y0 - 2), pt(10, y0 + 2)))
-    ops.append("%s m %s l S" % (pt(110, y0 - 2), pt(110, y0 + 2)))
-    text(10, y0 + 6, 3.5, "100 mm: check the print scale. %s, pitch %s mm. Red: LED holes; blue: reed switch channels."
-         % (layout.name, _f(pitch)))  # fmt: skip
-    content = "\n".join(ops).encode("ascii")
-    objects = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
-        (
-            "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Contents 4 0 R "
-            "/Resources << /Font << /F1 5 0 R >> >> >>" % (_f(w * mm), _f(h * mm))
-        ).encode("ascii"),
-        b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    pdf = bytearray(b"%PDF-1.4\n")
-    offsets = []
-    for i, body in enumerate(objects, 1):
-        offsets.append(len(pdf))
-        pdf += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-    xref = len(pdf)
-    pdf += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-    for offset in offsets:
-        pdf += b"%010d 00000 n \n" % offset
-    pdf += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-    return bytes(pdf)
+    return mechanics.template_pdf(layout, pitch)
 
 
 # -- all files -------------------------------------------------------------------------
@@ -716,7 +551,14 @@ def derived_files(layout: Any) -> dict[str, bytes]:
         "template.svg": template_svg(layout).encode(),
         "template.pdf": template_pdf(layout),
         "drill.csv": drill_csv(layout).encode(),
+        **_mechanical_files(layout),
     }
+
+
+def _mechanical_files(layout: Any) -> dict[str, bytes]:
+    from zuniboard import mechanics
+
+    return mechanics.derived_files(layout)
 
 
 def generate(out_dir: Path = HARDWARE_DIR, check: bool = False) -> list[Path]:

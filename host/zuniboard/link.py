@@ -58,7 +58,7 @@ HELLO_TRIES = 6  # then reopen the port
 REQUEST_RESEND_S = 0.5  # no reply to a request: send it again (the board does it once)
 REQUEST_TIMEOUT_S = 5.0
 KEEPALIVE_S = 1.5  # an ack as keep-alive (the board stops resending after 6 s of silence)
-SILENCE_S = 5.0  # nothing from the board for this long (it beats every 2 s): reopen
+SILENCE_S = 8.0  # nothing heard for this long: reopen (the board beats every 2 s; 3 beats late is busy, not gone)
 FETCH_RETRY_S = 1.0  # do not ask for the same moves again sooner
 REOPEN_S = (0.05, 0.1, 0.2, 0.5, 1.0)  # back-off between attempts to reopen the port
 

@@ -31,6 +31,32 @@ COLOURS_S = 2.0  # the colour test: four colours of 0.5 s
 BUTTONS = ("ok", "back", "hint")
 
 
+class WalkClock:
+    """How long the LED walk waits for the board (pure: times are arguments).
+
+    A chip does not keep the walk's pace exactly: each step lasts its ``step_ms`` rounded
+    up to the scan, plus the loop's own work (``leds.show`` alone takes 23.5 ms for 168
+    LEDs on an RP2040, MICROPYTHON-NOTES.md), and a busy board or a loaded PC delays
+    events further. So the deadline is not a fixed total: the next step is due within
+    ``step_ms`` + ``stall_s`` of the last one reported (``stall_s``: the link's silence
+    limit; a board silent longer is reopened and the walk's events are lost anyway),
+    and the whole walk may take at most that per LED."""
+
+    def __init__(self, leds: int, step_ms: int, stall_s: float, now: float) -> None:
+        self.step_s = step_ms / 1000
+        self.stall_s = stall_s
+        self.total_s = (leds + 1) * (self.step_s + stall_s)
+        self.cap = now + self.total_s
+        self.due = now + self.step_s + stall_s
+
+    def progress(self, now: float) -> None:
+        """The board reported a step (or the start) at ``now``."""
+        self.due = now + self.step_s + self.stall_s
+
+    def expired(self, now: float) -> bool:
+        return now > min(self.due, self.cap)
+
+
 @dataclass
 class PointLog:
     occupied: bool = False
@@ -228,10 +254,12 @@ def _led_walk(link: Any, layout: Any, bring: BringUp, step_ms: int) -> list[str]
     expected = sorted(layout.points, key=lambda name: layout.points[name][1])
     print("LED walk: one LED at a time in chain order (LED 0 is nearest the Pico), %d ms each." % step_ms)
     print("  The first LED that stays dark (and all after it): check its DIN and the DOUT before it.")
+    from zuniboard.link import SILENCE_S
+
     link.led_test(walk_ms=step_ms)
     seen: list[tuple[int, str]] = []
-    deadline = time.monotonic() + len(expected) * step_ms / 1000 + 5.0
-    while time.monotonic() < deadline:
+    clock = WalkClock(len(expected), step_ms, SILENCE_S, time.monotonic())
+    while not clock.expired(time.monotonic()):
         try:
             event = link.events.get(timeout=0.2)
         except Exception:
@@ -241,6 +269,7 @@ def _led_walk(link: Any, layout: Any, bring: BringUp, step_ms: int) -> list[str]
             print("button: %s" % event.text)
         if event.kind != "ledwalk":
             continue
+        clock.progress(time.monotonic())
         words = event.text.split()
         if words[:1] == ["end"]:
             break
@@ -248,7 +277,10 @@ def _led_walk(link: Any, layout: Any, bring: BringUp, step_ms: int) -> list[str]
             seen.append((int(words[0]), words[1]))
             print("  LED %3d: %s" % (int(words[0]), words[1]))
     else:
-        return ["LED walk: the board did not finish the walk (no 'ledwalk end' within the expected time)"]
+        return [
+            "LED walk: the board did not finish the walk (no step reported for %.0f s, or over %.0f s in all)"
+            % (clock.step_s + clock.stall_s, clock.total_s)
+        ]
     want = [(i, name) for i, name in enumerate(expected)]
     if seen == want:
         print("LED walk: %d LEDs reported in chain order" % len(seen))

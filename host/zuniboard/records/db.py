@@ -84,6 +84,16 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
             ) WITHOUT ROWID""",
         ),
     ),
+    (
+        2,
+        "start positions, time controls, move times",
+        (
+            "ALTER TABLE games ADD COLUMN position TEXT",
+            "ALTER TABLE games ADD COLUMN time_control TEXT",
+            "ALTER TABLE moves ADD COLUMN elapsed_ms INTEGER",
+            "ALTER TABLE moves ADD COLUMN clock_ms INTEGER",
+        ),
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -136,7 +146,7 @@ class GameSummary:
 
 _GAME_COLUMNS = (
     "id, ruleset, south, west, north, east, board, layout, board_game_id, "
-    "started, ended, result, termination, score, source, tags"
+    "started, ended, result, termination, score, source, tags, position, time_control"
 )
 
 
@@ -238,10 +248,14 @@ class Database:
         started: str | None = None,
         source: str = "host",
         tags: dict[str, str] | None = None,
+        position: str | None = None,
+        time_control: str | None = None,
     ) -> int:
         """Start a game record and return its id. ``players`` maps a side name to who
         plays it (``human``, ``ai:3``, ``board``...). ``board``/``board_game_id`` are the
-        board's identity and its own id for the game (see ``board_game``)."""
+        board's identity and its own id for the game (see ``board_game``). ``position``:
+        a start position other than the ruleset's (docs/rules.md, "Positions as text");
+        ``time_control``: the clocks' control (zuni.clock text, e.g. "5+3")."""
         record = GameRecord(
             ruleset=ruleset,
             players=dict(players or {}),
@@ -250,6 +264,8 @@ class Database:
             board_game_id=board_game_id,
             started=started or now_iso(),
             tags=dict(tags or {}),
+            position=position,
+            time_control=time_control,
         )
         game = replay(record, complete=False)
         with self._write() as conn:
@@ -266,7 +282,8 @@ class Database:
             )
         cursor = conn.execute(
             "INSERT INTO games (ruleset, south, west, north, east, board, layout, board_game_id, started, ended, "
-            "result, termination, score, source, tags) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "result, termination, score, source, tags, position, time_control) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 record.ruleset,
                 *[record.players.get(side) for side in SIDES],
@@ -280,14 +297,27 @@ class Database:
                 record.score,
                 source,
                 json.dumps(record.tags, sort_keys=True),
+                record.position,
+                record.time_control,
             ),
         )
         game_id = cursor.lastrowid
         assert game_id is not None
         return int(game_id)
 
-    def add_move(self, game_id: int, index: int, text: str, *, time: str | None = None) -> bool:
+    def add_move(
+        self,
+        game_id: int,
+        index: int,
+        text: str,
+        *,
+        time: str | None = None,
+        elapsed_ms: int | None = None,
+        clock_ms: int | None = None,
+    ) -> bool:
         """Store move ``index`` (0 = first move) of a game, committed before returning.
+        On a clock, ``elapsed_ms`` is the time the move took and ``clock_ms`` the
+        mover's time left after it.
 
         Returns True if written, False if that very move was already stored (a resend).
         Raises MoveConflictError if a different move is stored at ``index``, and
@@ -317,8 +347,8 @@ class Database:
             except zuni.MoveError as exc:
                 raise RecordError("game %d move %d %r: %s" % (game_id, index + 1, text, exc))
             conn.execute(
-                "INSERT INTO moves (game_id, idx, text, side, time) VALUES (?, ?, ?, ?, ?)",
-                (game_id, index, text, SIDES[game.turn], time or now_iso()),
+                "INSERT INTO moves (game_id, idx, text, side, time, elapsed_ms, clock_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                (game_id, index, text, SIDES[game.turn], time or now_iso(), elapsed_ms, clock_ms),
             )
         game.push(move)
         return True
@@ -485,11 +515,13 @@ class Database:
             board_game_id=row["board_game_id"],
             tags=json.loads(row["tags"]),
             id=int(row["id"]),
+            position=row["position"],
+            time_control=row["time_control"],
         )
-        for text, side, time in self._conn.execute(
-            "SELECT text, side, time FROM moves WHERE game_id = ? ORDER BY idx", (game_id,)
+        for text, side, time, elapsed_ms, clock_ms in self._conn.execute(
+            "SELECT text, side, time, elapsed_ms, clock_ms FROM moves WHERE game_id = ? ORDER BY idx", (game_id,)
         ):
-            record.moves.append(MoveEntry(text, side, time))
+            record.moves.append(MoveEntry(text, side, time, elapsed_ms=elapsed_ms, clock_ms=clock_ms))
         return record
 
     def list_games(self, limit: int | None = None) -> list[GameSummary]:
@@ -534,7 +566,8 @@ class Database:
         for (game_id,) in self._conn.execute(
             "SELECT id FROM games WHERE ruleset = ? AND started = ?", (record.ruleset, record.started)
         ).fetchall():
-            if self.get(int(game_id)).move_texts() == record.move_texts():
+            stored = self.get(int(game_id))
+            if stored.move_texts() == record.move_texts() and stored.position == record.position:
                 return int(game_id)
         return None
 
@@ -551,7 +584,7 @@ class Database:
         with self._write() as conn:
             game_id = self._insert_game(conn, record, "import")
             conn.executemany(
-                "INSERT INTO moves (game_id, idx, text, side, time) VALUES (?, ?, ?, ?, ?)",
-                [(game_id, i, m.text, m.side, m.time) for i, m in enumerate(record.moves)],
+                "INSERT INTO moves (game_id, idx, text, side, time, elapsed_ms, clock_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [(game_id, i, m.text, m.side, m.time, m.elapsed_ms, m.clock_ms) for i, m in enumerate(record.moves)],
             )
         return game_id, True

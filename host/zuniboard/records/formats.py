@@ -35,7 +35,10 @@ from zuniboard.records.record import (
 
 FORMATS = ("pgn", "json")
 JSON_FORMAT_NAME = "zuniboard-games"
-JSON_VERSION = 1
+# Version 2 added a game's "position" and "time_control" and a move's "elapsed_ms" and
+# "clock_ms"; version 1 documents are still read.
+JSON_VERSION = 2
+JSON_VERSIONS_READ = (1, 2)
 
 # Tags with a field of their own, in the order they are written. Other tags follow,
 # sorted, from GameRecord.tags.
@@ -50,11 +53,15 @@ _FIELD_TAGS = {
     "Board": "board",
     "Layout": "layout",
     "BoardGameId": "board_game_id",
+    "Position": "position",
+    "TimeControl": "time_control",
 }
 _SIDE_TAGS = {side.capitalize(): side for side in SIDES}
 _TAG_LINE = re.compile(r'^\[([A-Za-z0-9_]+)\s+"((?:[^"\\]|\\.)*)"\s*\]$')
 _MOVE_NUMBER = re.compile(r"^\d+\.+")
 _TIME_COMMENT = re.compile(r"^\[%time\s+(\S+)\]$")
+# PGN's clock commands: the time a move took and the mover's clock after it, h:mm:ss(.s).
+_CLOCK_COMMENT = re.compile(r"^\[%(emt|clk)\s+(-?)(\d+):(\d\d):(\d\d(?:\.\d{1,3})?)\]$")
 _WRAP = 79
 
 
@@ -100,6 +107,22 @@ def _moves_per_number(ruleset: str) -> int:
     return 2
 
 
+def clock_text(ms: int) -> str:
+    """PGN's clock form of ``ms``: ``0:04:53.2`` (tenths; negative after a flag fall)."""
+    sign = "-" if ms < 0 else ""
+    tenths = (abs(ms) + 50) // 100
+    seconds, tenth = divmod(tenths, 10)
+    minutes, second = divmod(seconds, 60)
+    hours, minute = divmod(minutes, 60)
+    return "%s%d:%02d:%02d.%d" % (sign, hours, minute, second, tenth)
+
+
+def _clock_ms(match: re.Match[str]) -> int:
+    sign, hours, minutes, seconds = match.group(2), int(match.group(3)), int(match.group(4)), match.group(5)
+    ms = ((hours * 60 + minutes) * 60) * 1000 + round(float(seconds) * 1000)
+    return -ms if sign else ms
+
+
 def write_pgn(record: GameRecord, *, times: bool = True) -> str:
     """One record in the text format, ending with a blank line; ``times=False`` leaves
     out the time comments (for reading on a screen)."""
@@ -117,7 +140,7 @@ def write_pgn(record: GameRecord, *, times: bool = True) -> str:
         if side in record.players:
             tags.append((name, record.players[side]))
     tags.append(("Result", record.result))
-    for name in ("Termination", "Score", "Start", "End", "Board", "Layout", "BoardGameId"):
+    for name in ("Termination", "Score", "Start", "End", "Board", "Layout", "BoardGameId", "Position", "TimeControl"):
         value = getattr(record, _FIELD_TAGS[name])
         if name == "Start" and value is not None and len(value) <= 10:
             continue  # a date only: [Date] says it all
@@ -134,8 +157,15 @@ def write_pgn(record: GameRecord, *, times: bool = True) -> str:
         unit = move.text
         if index % group == 0:
             unit = "%d. %s" % (index // group + 1, unit)
+        commands = []
         if times and move.time is not None:
-            unit += " {[%%time %s]}" % move.time
+            commands.append("[%%time %s]" % move.time)
+        if move.elapsed_ms is not None:
+            commands.append("[%%emt %s]" % clock_text(move.elapsed_ms))
+        if move.clock_ms is not None:
+            commands.append("[%%clk %s]" % clock_text(move.clock_ms))
+        if commands:
+            unit += " {%s}" % " ".join(commands)
         units.append(unit)
     units.append(record.result)
     line = ""
@@ -236,6 +266,28 @@ def _read_tag(record: _PgnRecord, text: str, line: int) -> None:
     record.tags[name] = (value, line)
 
 
+_COMMAND = re.compile(r"\[%[^\]]*\]")
+
+
+def _read_commands(move: MoveEntry, comment: str) -> None:
+    """The ``[%time ...]``, ``[%emt ...]`` and ``[%clk ...]`` commands of a move's comment;
+    other comments are ignored."""
+    for command in _COMMAND.findall(comment):
+        match = _TIME_COMMENT.match(command)
+        if match:
+            move.time = match.group(1)
+            continue
+        clock = _CLOCK_COMMENT.match(command)
+        if clock is None:
+            if command.startswith(("[%emt", "[%clk")):
+                raise RecordError("bad clock comment %r (write h:mm:ss.s, e.g. [%%clk 0:04:53.2])" % command, move.line)
+            continue
+        if clock.group(1) == "emt":
+            move.elapsed_ms = _clock_ms(clock)
+        else:
+            move.clock_ms = _clock_ms(clock)
+
+
 def _build_pgn(item: _PgnRecord) -> GameRecord:
     if item.error is not None:
         raise item.error
@@ -269,9 +321,8 @@ def _build_pgn(item: _PgnRecord) -> GameRecord:
         if marker is not None:
             raise RecordError("%r after the result %r that ends the game" % (token, marker[0]), line)
         if token.startswith("{"):
-            match = _TIME_COMMENT.match(token[1:-1].strip())
-            if match and record.moves:
-                record.moves[-1].time = match.group(1)
+            if record.moves:
+                _read_commands(record.moves[-1], token[1:-1])
             continue
         if token in ("south", "north", "south+east", "north+west", "draw", UNFINISHED):
             marker = (token, line)
@@ -305,7 +356,10 @@ _JSON_FIELDS = (
     "board_game_id",
     "tags",
     "moves",
+    "position",
+    "time_control",
 )
+_MOVE_FIELDS = ("text", "side", "time", "elapsed_ms", "clock_ms")
 
 
 def record_to_json(record: GameRecord) -> dict[str, Any]:
@@ -317,7 +371,19 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
     for name in ("started", "ended", "result", "termination", "score", "board", "layout", "board_game_id"):
         data[name] = getattr(record, name)
     data["tags"] = dict(sorted(record.tags.items()))
-    data["moves"] = [{"text": m.text, "side": m.side, "time": m.time} for m in record.moves]
+    if record.position is not None:
+        data["position"] = record.position
+    if record.time_control is not None:
+        data["time_control"] = record.time_control
+    moves: list[dict[str, Any]] = []
+    for m in record.moves:
+        move: dict[str, Any] = {"text": m.text, "side": m.side, "time": m.time}
+        if m.elapsed_ms is not None:
+            move["elapsed_ms"] = m.elapsed_ms
+        if m.clock_ms is not None:
+            move["clock_ms"] = m.clock_ms
+        moves.append(move)
+    data["moves"] = moves
     return data
 
 
@@ -330,10 +396,19 @@ def write_json(records: Sequence[GameRecord]) -> str:
     text = json.dumps(document, indent=2, ensure_ascii=False)
     # One move per line: JSON strings cannot hold a raw newline, so this only joins
     # the lines of the move objects.
-    return _MOVE_OBJECT.sub(r"{\1, \2, \3}", text) + "\n"
+    return _MOVE_OBJECT.sub(_one_line_move, text) + "\n"
 
 
-_MOVE_OBJECT = re.compile(r'\{\n\s+("text": [^\n]*),\n\s+("side": [^\n]*),\n\s+("time": [^\n]*)\n\s+\}')
+def _one_line_move(match: re.Match[str]) -> str:
+    parts = [match.group(1), match.group(2), match.group(3)]
+    parts += [extra.strip().rstrip(",") for extra in match.group(4).split("\n") if extra.strip()]
+    return "{" + ", ".join(parts) + "}"
+
+
+_MOVE_OBJECT = re.compile(
+    r'\{\n\s+("text": [^\n]*),\n\s+("side": [^\n]*),\n\s+("time": [^\n]*?),?'
+    r'((?:\n\s+"(?:elapsed_ms|clock_ms)": [^\n]*)*)\n\s+\}'
+)
 
 
 _DECODER = json.JSONDecoder()
@@ -391,9 +466,14 @@ def read_json(text: str) -> tuple[list[GameRecord], list[RecordError]]:
         return [], [RecordError("not valid JSON: %s (column %d)" % (exc.msg, exc.colno), exc.lineno)]
     start = _skip(text, 0)
     if isinstance(document, dict) and "games" in document:
-        version = document.get("version", JSON_VERSION)
-        if version != JSON_VERSION:
-            return [], [RecordError("JSON records of version %r; this zuni reads version %d" % (version, JSON_VERSION))]
+        version = document.get("version", 1)
+        if version not in JSON_VERSIONS_READ:
+            return [], [
+                RecordError(
+                    "JSON records of version %r; this zuni reads versions %s (a newer zuni wrote them: upgrade zuni)"
+                    % (version, ", ".join(str(v) for v in JSON_VERSIONS_READ))
+                )
+            ]
         members = _object_members(text, start)
         games = document["games"]
         if not isinstance(games, list):
@@ -429,7 +509,18 @@ def _json_record(data: object, text: str, pos: int, number: int) -> GameRecord:
     if not isinstance(data.get("ruleset"), str):
         raise RecordError('game %d: "ruleset" must be text, e.g. "mosona"' % number, lines.get("ruleset", line))
     record = GameRecord(ruleset=data["ruleset"], line=line, lines=lines)
-    for name in ("started", "ended", "result", "termination", "score", "board", "layout", "board_game_id"):
+    for name in (
+        "started",
+        "ended",
+        "result",
+        "termination",
+        "score",
+        "board",
+        "layout",
+        "board_game_id",
+        "position",
+        "time_control",
+    ):
         value = data.get(name)
         if value is None:
             continue
@@ -456,15 +547,22 @@ def _json_record(data: object, text: str, pos: int, number: int) -> GameRecord:
             raise RecordError(
                 'game %d move %d: write "s3xm4-m5" or {"text": "s3xm4-m5", "time": ...}' % (number, index), move_line
             )
-        unknown = set(move) - {"text", "side", "time"}
+        unknown = set(move) - set(_MOVE_FIELDS)
         if unknown:
             raise RecordError(
-                "game %d move %d: unknown field %r (allowed: text, side, time)" % (number, index, sorted(unknown)[0]),
+                "game %d move %d: unknown field %r (allowed: %s)"
+                % (number, index, sorted(unknown)[0], ", ".join(_MOVE_FIELDS)),
                 move_line,
             )
         side = move.get("side") or ""
         time = move.get("time")
         if not isinstance(side, str) or not (time is None or isinstance(time, str)):
             raise RecordError('game %d move %d: "side" and "time" must be text' % (number, index), move_line)
-        record.moves.append(MoveEntry(move["text"], side, time, line=move_line))
+        entry = MoveEntry(move["text"], side, time, line=move_line)
+        for name in ("elapsed_ms", "clock_ms"):
+            value = move.get(name)
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+                raise RecordError("game %d move %d: %r must be a whole number of ms" % (number, index, name), move_line)
+            setattr(entry, name, value)
+        record.moves.append(entry)
     return record

@@ -17,6 +17,8 @@ import re
 from dataclasses import dataclass, field
 
 import zuni
+from zuni.clock import clock_spec_text, parse_clock_spec
+from zuni.position import parse_position
 
 SIDES: tuple[str, ...] = ("south", "west", "north", "east")  # zuni.SIDE_NAMES, typed
 UNFINISHED = "*"
@@ -56,6 +58,9 @@ class MoveEntry:
     side: str = ""
     time: str | None = None
     line: int | None = field(default=None, compare=False, repr=False)
+    # On a clock: the time the move took and the mover's time left after it (ms).
+    elapsed_ms: int | None = None
+    clock_ms: int | None = None
 
 
 @dataclass
@@ -77,6 +82,10 @@ class GameRecord:
     board_game_id: str | None = None
     # Any other tags (Event, Site, Round, Annotator...), kept as they are.
     tags: dict[str, str] = field(default_factory=dict)
+    # The start position when it is not the ruleset's own (docs/rules.md "Positions as
+    # text"), and the time control (zuni.clock's text, e.g. "5+3" or "south=5 north=3").
+    position: str | None = None
+    time_control: str | None = None
     id: int | None = field(default=None, compare=False)
     # Source lines of the record and of its fields ("ruleset", "result", ...), for errors.
     line: int | None = field(default=None, compare=False, repr=False)
@@ -139,8 +148,30 @@ def _score_text(scores: tuple[int, int] | None) -> str | None:
     return "%d-%d" % (scores[0], scores[1])
 
 
-def _game_for(ruleset: zuni.Ruleset) -> zuni.Game:
-    return zuni.new_game(ruleset)
+def start_game(record: GameRecord, ruleset: zuni.Ruleset) -> zuni.Game:
+    """The game at the record's start: its ``position``, or the ruleset's start."""
+    if record.position is None:
+        return zuni.new_game(ruleset)
+    try:
+        game = parse_position(record.position)
+    except zuni.ZuniError as exc:
+        raise RecordError(str(exc), record.line_of("position"))
+    if game.ruleset != ruleset:
+        raise RecordError(
+            "position is of %r but the record's ruleset is %r" % (str(game.ruleset), str(ruleset)),
+            record.line_of("position"),
+        )
+    return game
+
+
+def check_time_control(record: GameRecord, ruleset: zuni.Ruleset) -> None:
+    if record.time_control is None:
+        return
+    seats = [SIDES.index(side) for side in sides_in_play(ruleset)]
+    try:
+        record.time_control = clock_spec_text(parse_clock_spec(record.time_control, seats))
+    except zuni.ZuniError as exc:
+        raise RecordError(str(exc), record.line_of("time_control"))
 
 
 def replay(record: GameRecord, *, complete: bool = True) -> zuni.Game:
@@ -155,14 +186,18 @@ def replay(record: GameRecord, *, complete: bool = True) -> zuni.Game:
     ruleset = parse_ruleset(record.ruleset, record.line_of("ruleset"))
     record.ruleset = str(ruleset)
     check_players(record, ruleset)
+    check_time_control(record, ruleset)
     for what in ("started", "ended"):
         value = getattr(record, what)
         if value is not None:
             check_time(value, what, record.line_of(what))
-    game = _game_for(ruleset)
+    game = start_game(record, ruleset)
     for index, entry in enumerate(record.moves):
         if entry.time is not None:
             check_time(entry.time, "time of move %d" % (index + 1), entry.line)
+        for what, value in (("time used", entry.elapsed_ms), ("clock", entry.clock_ms)):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < -3600000):
+                raise RecordError("move %d: bad %s %r (milliseconds)" % (index + 1, what, value), entry.line)
         side = SIDES[game.turn]
         if entry.side and entry.side != side:
             raise RecordError(

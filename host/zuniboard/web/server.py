@@ -13,6 +13,14 @@ The firmware sees only lifts and places (and button presses), through the virtua
 board's control channel, exactly as the reed switches of a wooden board would report
 them; the server keeps the ``World`` (whose disk is where) next to it.
 
+It obeys only its own page (``RequestGuard``): listening on 127.0.0.1 does not stop
+another site open in the same browser from sending requests to it, so every request
+must name this server in its ``Host`` (no DNS rebinding), and every POST must come from
+the page's own origin (``Origin``, else ``Referer``) with ``Content-Type:
+application/json`` (which a cross-site form or "simple" fetch cannot send without a
+CORS preflight, and the server grants none). Refusals are 403 with the reason. It
+serves on loopback only: it has no token, so no option puts it on another interface.
+
 >>> with WebServer.start(virtual_board, port=8765) as web:
 ...     print(web.url)
 http://127.0.0.1:8765/
@@ -20,6 +28,7 @@ http://127.0.0.1:8765/
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import threading
 import time
@@ -49,12 +58,87 @@ RECONNECT_HELLO_S = 0.5
 GIVE_UP_S = 10.0  # a virtual board not running for this long has been closed, not restarted
 
 
+LOOPBACK_NAMES = ("127.0.0.1", "localhost", "[::1]")  # what a browser on this machine may call it
+
+
 class ApiError(Exception):
     """A request the API refuses: ``status`` and a message naming the input."""
 
     def __init__(self, status: HTTPStatus, message: str) -> None:
         super().__init__(message)
         self.status = status
+
+
+class RequestGuard:
+    """Which requests come from the page itself: pure checks of the headers.
+
+    ``host_refusal`` for every request (GET, SSE, POST): its ``Host`` must be this
+    server's address, ``127.0.0.1``, ``localhost`` or ``[::1]`` with its port (a
+    DNS-rebinding page reaches 127.0.0.1 under the attacker's name, and its browser
+    sends that name). ``post_refusal`` for state-changing requests: ``Origin`` (or, when
+    a browser sends none, ``Referer``) must be the page's own origin, and the body JSON.
+    Each returns None (accepted) or the message of a 403."""
+
+    def __init__(self, bind_host: str, port: int) -> None:
+        names = {name.lower() for name in LOOPBACK_NAMES} | {bind_host.lower()}
+        hosts = {"%s:%d" % (name, port) for name in names}
+        if port == 80:  # a browser leaves the default port out of Host and Origin
+            hosts |= names
+        self.hosts = frozenset(hosts)
+
+    def host_refusal(self, host: str | None) -> str | None:
+        if not host:
+            return "refused: the request names no Host: this server answers only its own page on this computer"
+        if host.strip().lower() not in self.hosts:
+            return "refused: Host %r is not this server (%s): it answers only its own page on this computer" % (
+                host,
+                ", ".join(sorted(self.hosts)),
+            )
+        return None
+
+    def post_refusal(
+        self, method_path: str, host: str, origin: str | None, referer: str | None, ctype: str | None
+    ) -> str | None:
+        own = "http://" + host.strip().lower()
+        if origin is not None:
+            if origin.strip().lower() != own:
+                return "refused: %s from origin %r: only the page itself (%s) may change the board" % (
+                    method_path,
+                    origin,
+                    own,
+                )
+        elif referer:
+            parts = urlsplit(referer.strip())
+            if "%s://%s" % (parts.scheme.lower(), parts.netloc.lower()) != own:
+                return "refused: %s from page %r: only the page itself (%s) may change the board" % (
+                    method_path,
+                    referer,
+                    own,
+                )
+        else:
+            return (
+                "refused: %s carries neither Origin nor Referer: only the page itself may change the board"
+                " (a script sends Origin: %s, as the page's browser does)" % (method_path, own)
+            )
+        media = (ctype or "").split(";", 1)[0].strip().lower()
+        if media != "application/json":
+            return "refused: %s with Content-Type %r: the API takes application/json" % (method_path, ctype or "")
+        return None
+
+
+def loopback_only(host: str) -> str:
+    """``host`` if it is a loopback address; else ValueError: the page has no token, so it
+    must not be reachable from another computer."""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        raise ValueError(
+            "the page serves on this computer's loopback only (127.0.0.1), not on %r: it has no password or"
+            " token, so anyone who reached it could play the board" % host
+        )
+    return host
 
 
 def board_description(ruleset: str, layout: str = "") -> dict[str, Any]:
@@ -382,11 +466,14 @@ class _Handler(BaseHTTPRequestHandler):
             super().log_message(format, *args)
 
     # -- responses ----------------------------------------------------------------
-    def _send(self, status: HTTPStatus, body: bytes, ctype: str, cache: bool = False) -> None:
+    def _send(self, status: HTTPStatus, body: bytes, ctype: str, cache: bool = False, close: bool = False) -> None:
         self.send_response(status)
         self.send_header("Content-Type", ctype)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "max-age=60" if cache else "no-store")
+        if close:
+            self.send_header("Connection", "close")
+            self.close_connection = True
         self.end_headers()
         if self.command != "HEAD":
             self.wfile.write(body)
@@ -397,11 +484,25 @@ class _Handler(BaseHTTPRequestHandler):
     def _error(self, status: HTTPStatus, message: str) -> None:
         self._json({"ok": False, "error": message}, status)
 
+    def _refuse(self, message: str) -> None:
+        # 403, and the connection is not reused: an unread request body would be read as the next request.
+        body = json.dumps({"ok": False, "error": message}).encode()
+        self._send(HTTPStatus.FORBIDDEN, body, "application/json", close=True)
+
+    def _host_ok(self) -> bool:
+        refusal = self.server.guard.host_refusal(self.headers.get("Host"))
+        if refusal is not None:
+            self._refuse(refusal)
+            return False
+        return True
+
     # -- GET ----------------------------------------------------------------------
     def do_HEAD(self) -> None:
         self.do_GET()
 
     def do_GET(self) -> None:
+        if not self._host_ok():
+            return
         path = urlsplit(self.path).path
         sim = self.server.sim
         if path == "/api/state":
@@ -461,7 +562,16 @@ class _Handler(BaseHTTPRequestHandler):
 
     # -- POST ---------------------------------------------------------------------
     def do_POST(self) -> None:
+        if not self._host_ok():
+            return
         path = urlsplit(self.path).path
+        h = self.headers
+        refusal = self.server.guard.post_refusal(
+            "POST " + path, h.get("Host", ""), h.get("Origin"), h.get("Referer"), h.get("Content-Type")
+        )
+        if refusal is not None:
+            self._refuse(refusal)
+            return
         try:
             body = self._body()
             result = self._api(path, body)
@@ -535,6 +645,7 @@ class _HttpServer(ThreadingHTTPServer):
         self.verbose = verbose
         self.stopping = False
         super().__init__(address, _Handler)
+        self.guard = RequestGuard(address[0], self.server_address[1])
 
 
 class WebServer:
@@ -542,6 +653,7 @@ class WebServer:
 
     def __init__(self, sim: SimController, port: int = 0, host: str = "127.0.0.1", verbose: bool = False) -> None:
         self.sim = sim
+        loopback_only(host)
         try:
             self.httpd = _HttpServer((host, port), sim, verbose)
         except OSError as exc:
