@@ -31,7 +31,7 @@ zuni = None
 BoardApp = None
 
 
-def _imports():
+def load_code():
     global zuni, BoardApp
     import zuni as _zuni
 
@@ -43,79 +43,47 @@ def _imports():
     _mark("app_code")
 
 
-try:
-    from zuni_board.scan import Debouncer  # PLATFORM's debouncer, once it exists
-except ImportError:
-    Debouncer = None  # type: ignore
-
-
-class _Debouncer:
-    """Stand-in with scan.Debouncer's contract (used only while scan.py is missing): a
-    point changes after ``scans`` equal readings; the position is reported once it has
-    not changed for ``stable_ms``."""
-
-    def __init__(self, n, sensor_of, scans, stable_ms):
-        self.n = n
-        self.sensor_of = sensor_of
-        self.scans = scans
-        self.stable_ms = stable_ms
-        self.count = bytearray(n)
-        self.now = bytearray(n)
-        self.stable = bytearray(n)
-        self.changed_at = 0
-        self.dirty = False
-
-    def step(self, now_ms, raw):
-        sensor_of = self.sensor_of
-        cur = self.now
-        count = self.count
-        for i in range(self.n):
-            v = raw[sensor_of[i]]
-            if v != cur[i]:
-                c = count[i] + 1
-                if c >= self.scans:
-                    cur[i] = v
-                    count[i] = 0
-                    self.changed_at = now_ms
-                    self.dirty = True
-                else:
-                    count[i] = c
-            elif count[i]:
-                count[i] = 0
-        if self.dirty and time.ticks_diff(now_ms, self.changed_at) >= self.stable_ms:
-            self.dirty = False
-            if cur != self.stable:
-                self.stable[:] = cur
-                return self.stable
-        return None
+from zuni_board.scan import Debouncer  # noqa: E402
 
 
 class Bench:
-    def __init__(self, spec):
-        layout = load_board(spec["layout"])
-        _mark("layout")
-        _imports()
-        if spec.get("timing"):
-            # The game's own size, for the table (timing runs only: a game made and
-            # dropped before the app's would leave holes that distort the bisection).
+    def __init__(self, spec, layout=None):
+        if layout is None:
+            layout = load_board(spec["layout"])
+            _mark("layout")
+            load_code()
+        if spec.get("game_mark"):
+            # The game's own size, for the table (not in the bisected runs: a game made
+            # and dropped before the app's would leave holes that distort the bisection).
             game = zuni.new_game(spec["ruleset"])
             _mark("game")
             del game
             gc.collect()
-        self.app = BoardApp(layout, spec["ruleset"], spec.get("journal"), None)
+        self.flash = None
+        journal = spec.get("journal")
+        if spec.get("flash"):
+            # The journal on littlefs over a block device that counts the programs and
+            # erases littlefs asks for (the virtual board's, zuni_hw.virtual).
+            from zuni_hw import virtual
+
+            self.flash = virtual.mount_flash(spec["flash"], "/flash", 64)
+            journal = "/flash"
+        self.app = BoardApp(layout, spec["ruleset"], journal, None)
+        # As firmware/main.py: a commit's journal write waits for the next scan. (Older
+        # firmware lacks it: the runner also measures those, for before/after figures.)
+        if hasattr(self.app, "defer_writes"):
+            self.app.defer_writes()
+        self.outbox = getattr(self.app, "outbox", None)
         _mark("app")
         geometry = self.app.game.geometry
         self.names = geometry.names
-        self.sensor_of, self.led_of = self.app.sensor_of, self.app._led_of
+        self.sensor_of = self.app.sensor_of
         timing = layout.timing
         self.scan_ms = timing["scan_ms"]
         self.stable_ms = timing["stable_ms"]
         n = len(self.names)
         self.raw = bytearray(layout.sensor_count)
-        if Debouncer is not None:
-            self.deb = Debouncer(n, self.sensor_of, timing["debounce_scans"], self.stable_ms)
-        else:
-            self.deb = _Debouncer(n, self.sensor_of, timing["debounce_scans"], self.stable_ms)
+        self.deb = Debouncer(n, self.sensor_of, timing["debounce_scans"], self.stable_ms)
         self.now = 0
         self.cycles = 0
         self.total_us = 0
@@ -126,38 +94,57 @@ class Bench:
         self.peak = 0
         self.frames = 0
         self.ok_next = False
-        # Histogram of scan times in 10 us buckets (timing runs only: it costs 8 KB,
-        # which would distort the heap bisection).
-        self.hist = None
-        if spec.get("timing"):
-            from array import array
-
-            self.hist = array("I", bytes(4 * 2001))
+        self.extendable = False
+        self.timing = bool(spec.get("timing"))
+        self.latency_sum = 0
+        self.commits = 0
+        self.flash_max = [0, 0]  # most programs, erases littlefs did for one move
+        self._flash_seen = (0, 0)
+        # Every scan's time in us (timing runs only: 2 bytes a scan would distort the
+        # heap bisection): the PC takes each scan's best over several runs, so that
+        # another process taking the core does not pass for the firmware's own work.
+        # What each scan did (bits: 1 a new stable position, 2 the journal and messages
+        # of the scan before, 4 a commit), for the table's breakdown of the worst scans.
+        # Both made first (main), before the app fragments the heap.
+        self.times = _TIMES
+        self.kinds = _KINDS
 
     def cycle(self, buttons=0):
         app = self.app
         before = app.commits
+        kinds = self.kinds
+        if kinds is not None and self.cycles < len(kinds):
+            kinds[self.cycles] = 2 if self.outbox is not None and self.outbox.pending() else 0
         t0 = time.ticks_us()
         stable = self.deb.step(self.now, self.raw)
-        app.step(self.now, stable, buttons)
+        app.step(self.now, stable, buttons, self.deb.in_motion())
         if app.frame_dirty(self.now):
             app.frame(self.now)
             self.frames += 1
         dt = time.ticks_diff(time.ticks_us(), t0)
+        times = self.times
+        if times is not None and self.cycles < len(times):
+            times[self.cycles] = min(dt, 65535)
         self.cycles += 1
         self.total_us += dt
         if dt > self.worst_us:
             self.worst_us = dt
-        if self.hist is not None:
-            self.hist[min(dt // 10, 2000)] += 1
+        if kinds is not None and self.cycles <= len(kinds):
+            if stable is not None:
+                kinds[self.cycles - 1] |= 1
+            if app.commits != before:
+                kinds[self.cycles - 1] |= 4
         if app.commits != before:
             if dt > self.worst_commit_us:
                 self.worst_commit_us = dt
             # Simulated ms from the last sensor change to this scan, plus the real
             # time the scan took to commit and draw.
-            latency = time.ticks_diff(self.now, self.last_change) + (dt + 999) // 1000
-            if latency > self.worst_latency_ms:
-                self.worst_latency_ms = latency
+            if not self.extendable:  # (an extendable move waits for the player's OK)
+                latency = time.ticks_diff(self.now, self.last_change) + (dt + 999) // 1000
+                self.latency_sum += latency
+                self.commits += 1
+                if latency > self.worst_latency_ms:
+                    self.worst_latency_ms = latency
         self.now += self.scan_ms
 
     def set(self, point, value):
@@ -205,21 +192,49 @@ class Bench:
         # A chain that could go on: the player presses OK at once (else the 2 s
         # settle time would end it).
         ok = r is not None and r.kind == 2 and r.extendable
+        self.extendable = ok  # committed by the OK press: no commit latency of the board
         while app.commits == before:
             self.cycle(1 if (ok and waited == 0) else 0)
             waited += 1
             if waited > 400:
                 raise RuntimeError("%s was not committed" % text)
+        # Two scans more: the move's journal record and its garbage collection.
+        self.cycle()
+        self.cycle()
+        flash = self.flash
+        if flash is not None:
+            seen = self._flash_seen
+            programs = flash.writes - seen[0]
+            erases = flash.erases - seen[1]
+            self._flash_seen = (flash.writes, flash.erases)
+            if programs > self.flash_max[0]:
+                self.flash_max[0] = programs
+            if erases > self.flash_max[1]:
+                self.flash_max[1] = erases
+        if self.timing:
+            return  # the firmware's own collections are part of what is timed
         gc.collect()
         used = gc.mem_alloc()
         if used > self.peak:
             self.peak = used
 
 
+_TIMES = None  # type: ignore
+_KINDS = None  # type: ignore
+
+
 def main(spec_path):
+    global _TIMES, _KINDS
     f = open(spec_path)
     spec = json.load(f)
     f.close()
+    if spec.get("timing"):
+        from array import array
+
+        n = int(spec.get("max_cycles", 40000))
+        _TIMES = array("H", bytes(2 * n))
+        _KINDS = bytearray(n)
+        gc.collect()
     moves_path = spec["moves"]
     bench = Bench(spec)
     del spec
@@ -250,14 +265,19 @@ def main(spec_path):
         "phase": bench.app.phase,
         "mem": _MEM,
     }
-    hist = bench.hist
-    if hist is not None:
-        for name, q in (("p50_us", 0.5), ("p99_us", 0.99), ("p999_us", 0.999)):
-            want = q * bench.cycles
-            seen = 0
-            for i in range(len(hist)):
-                seen += hist[i]
-                if seen >= want:
-                    out[name] = i * 10 + 10
-                    break
+    if bench.commits:
+        out["mean_latency_ms"] = bench.latency_sum // bench.commits
+    flash = bench.flash
+    if flash is not None:
+        out["flash_programs"] = flash.writes
+        out["flash_erases"] = flash.erases
+        out["flash_programs_max"] = bench.flash_max[0]
+        out["flash_erases_max"] = bench.flash_max[1]
+    times = bench.times
+    if times is not None:
+        # Every scan's time, 4 hex digits each, in lines of 256 scans (a small heap).
+        n = min(bench.cycles, len(times))
+        for start in range(0, n, 256):
+            print("TIMES " + "".join(["%04x" % times[i] for i in range(start, min(n, start + 256))]))
+            print("KINDS " + "".join(["%x" % bench.kinds[i] for i in range(start, min(n, start + 256))]))
     print("BENCH " + json.dumps(out))

@@ -13,6 +13,11 @@ detected and dropped::
 Each record is appended and the file closed (which commits it on littlefs) as the
 move is committed. Only the newest ``keep`` games are kept, so flash use stays bounded.
 
+A write that fails (flash full, a littlefs error) raises OSError and leaves the file as
+it was or with a torn last line (dropped on reading). ``make_room()`` deletes the oldest
+other game to free flash; ``rewrite(moves)`` writes the current game again whole, under
+the same id, once writes work again (the app's degraded mode, ``BoardApp``).
+
 >>> j = Journal("/")
 >>> gid = j.start("mosona")
 >>> j.move(0, "s3xm4-m5")
@@ -75,7 +80,7 @@ def _join(directory, name):
     return directory + "/" + name
 
 
-def _random_hex():
+def random_hex():
     try:
         raw = os.urandom(2)
         return "%02x%02x" % (raw[0], raw[1])
@@ -93,6 +98,7 @@ class Journal:
         self.keep = keep
         self.path = None  # type: str | None
         self.game_id = None  # type: str | None
+        self.ruleset = None  # type: str | None
 
     # -- files --------------------------------------------------------------
     def numbers(self):
@@ -110,7 +116,8 @@ class Journal:
         out.sort()
         return out
 
-    def _file(self, number):
+    def path_of(self, number):
+        """The file of game ``number``."""
         return _join(self.directory, "%s%05d%s" % (PREFIX, number, SUFFIX))
 
     def _append(self, body):
@@ -124,12 +131,14 @@ class Journal:
         finally:
             f.close()
 
-    def prune(self):
-        """Delete the oldest game files beyond ``keep``."""
+    def prune(self, keep=None):
+        """Delete the oldest game files beyond ``keep`` (default: the journal's ``keep``)."""
+        if keep is None:
+            keep = self.keep
         numbers = self.numbers()
-        while len(numbers) > self.keep:
+        while len(numbers) > keep:
             number = numbers.pop(0)
-            path = self._file(number)
+            path = self.path_of(number)
             if path != self.path:
                 try:
                     os.remove(path)
@@ -137,22 +146,46 @@ class Journal:
                     pass
 
     # -- writing ------------------------------------------------------------
-    def start(self, ruleset_text):
-        """Begin a new game file; returns its game id."""
+    def start(self, ruleset_text, game_id=None):
+        """Begin a new game file; returns its game id (``game_id`` if given: a game the
+        app began while the flash failed keeps the id the host knows)."""
         ruleset_text = str(ruleset_text)
         if not ruleset_text or "\n" in ruleset_text or "*" in ruleset_text:
             raise JournalError("bad ruleset text %r for the journal" % (ruleset_text,))
         numbers = self.numbers()
         number = (numbers[-1] + 1) if numbers else 1
-        self.game_id = "%05d-%s" % (number, _random_hex())
-        self.path = self._file(number)
-        f = open(self.path, "w")
+        if game_id is None:
+            game_id = "%05d-%s" % (number, random_hex())
+        elif not game_id or " " in game_id or "*" in game_id or "\n" in game_id:
+            raise JournalError("bad game id %r for the journal" % (game_id,))
+        path = self.path_of(number)
+        # Room first: the oldest games go before the new one is written (a full flash).
+        self.prune(self.keep - 1)
+        f = open(path, "w")
         try:
-            f.write(seal("%s %s %s" % (FORMAT, self.game_id, ruleset_text)))
+            f.write(seal("%s %s %s" % (FORMAT, game_id, ruleset_text)))
         finally:
             f.close()
-        self.prune()
-        return self.game_id
+        # Only a written header makes it the current game (a failed start changes nothing).
+        self.game_id = game_id
+        self.path = path
+        self.ruleset = ruleset_text
+        return game_id
+
+    # The repairs of a failing flash live in ``repair``, loaded only when one is needed.
+    def make_room(self):
+        """Delete the oldest game file other than the current one (the flash is full);
+        True if one was deleted."""
+        from zuni_board import repair
+
+        return repair.make_room(self)
+
+    def rewrite(self, moves):
+        """Write the current game again, whole (header and ``moves``, move texts), to a new
+        file that then replaces the old one; the game id stays."""
+        from zuni_board import repair
+
+        repair.rewrite(self, moves)
 
     def move(self, index, text):
         """Record move number ``index`` (0-based) as committed."""
@@ -182,7 +215,7 @@ class Journal:
         end = None  # type: tuple[str, str] | None
         sound = 0
         torn = False
-        f = open(self._file(number), "r")
+        f = open(self.path_of(number), "r")
         try:
             while True:
                 line = f.readline()
@@ -250,8 +283,9 @@ class Journal:
                 continue
             if game_id is None or ruleset is None:
                 continue
-            self.path = self._file(number)
+            self.path = self.path_of(number)
             self.game_id = game_id
+            self.ruleset = ruleset
             if torn:
                 self._rewrite(sound)
             return game_id, ruleset, moves, end
@@ -284,7 +318,7 @@ class Journal:
         total = 0
         for number in self.numbers():
             try:
-                total += os.stat(self._file(number))[6]
+                total += os.stat(self.path_of(number))[6]
             except OSError:
                 pass
         return total

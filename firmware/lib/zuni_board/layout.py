@@ -34,12 +34,14 @@ LED_TYPES = ("ws2812", "sk6812")
 LED_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 BUTTON_NAMES = ("ok", "back", "hint")
 
-# BOARD.md's defaults; a layout may override each one.
+# BOARD.md's defaults; a layout may override each one. commit_ms 180: a finished move is
+# committed with its frame at most 200 ms after the hand (the change is first seen up to
+# one 10 ms scan after it, and the commit itself takes a little).
 TIMING_DEFAULTS = {
     "scan_ms": 10,
     "debounce_scans": 3,
     "stable_ms": 150,
-    "commit_ms": 500,
+    "commit_ms": 180,
     "error_ms": 1000,
     "chain_settle_ms": 2000,
 }

@@ -153,6 +153,10 @@ class Renderer:
                 bits |= 1 << p
         return bits
 
+    def invalidate(self):
+        """The LEDs showed something else (an overlay): the next ``dirty()`` is True."""
+        self._drawn_version = -1
+
     def dirty(self, now_ms):
         """True when ``frame(now_ms)`` would differ from the last frame drawn."""
         if self.version != self._drawn_version:
@@ -343,4 +347,12 @@ def paint_ledtest(r, step):
     colour = LEDTEST_COLOURS[step % len(LEDTEST_COLOURS)]
     for p in range(r.n):
         r.mark(p, colour, STEADY)
+    r.end()
+
+
+def paint_journal_failing(r):
+    """The journal cannot write (flash full or failing): every point flashes red."""
+    r.begin()
+    for p in range(r.n):
+        r.mark(p, RED, FAST)
     r.end()
