@@ -137,8 +137,11 @@ def test_the_page_narrates_the_game_from_the_boards_reports() -> None:
     assert said["numbered"] == "1. s3xm4-m5 n5xm5-m4" and said["showing"] == ""
     assert said["last"]["words"] == "North played n5xm5-m4: lift n5, jump m5 to m4, take m5 off"
     assert (said["last"]["from"], said["last"]["to"], said["last"]["took"]) == ("n5", "m4", ["m5"])
-    game.pop()  # a take-back
-    assert report()["moves"] == ["s3xm4-m5"]
+    shown = occupancy(game)
+    game.pop()  # a take-back: the board asks for the position before the move
+    said = report(phase="setup", occupancy=shown)
+    assert said["moves"] == ["s3xm4-m5"]
+    assert said["setup"] == "put a piece back on m5 n5; take the piece off m4"
     over = game.copy()
     over.resign(zuni.NORTH)
     said = narrator.follow(

@@ -396,7 +396,14 @@ class Narrator:
 
     def _describe(self, status: dict[str, Any]) -> dict[str, Any]:
         from zuniboard.play.terminal import moves_per_round
-        from zuniboard.play.words import board_error_words, outcome_words, plays_words, side_title
+        from zuniboard.play.words import (
+            board_error_words,
+            occupied_names,
+            outcome_words,
+            plays_words,
+            restore_words,
+            side_title,
+        )
 
         game = self.game
         names = game.geometry.names
@@ -437,6 +444,12 @@ class Narrator:
                 head = "A draw" if result == "draw" else "%s wins" % side_title(result)
                 out["result"] = "%s (%s)" % (head, status.get("termination", ""))
         out["turn"] = side_title(str(status.get("turn", ""))) if status.get("phase") == "play" else ""
+        # Setting up (a new game, a take-back, a restart): which points to put right.
+        out["setup"] = ""
+        occupancy = str(status.get("occupancy", ""))
+        if status.get("phase") == "setup" and not self.lost and len(occupancy) == len(names):
+            shown = {str(names[i]) for i, c in enumerate(occupancy) if c == "1"}
+            out["setup"] = restore_words(occupied_names(game), shown)
         out["refusal"] = ""
         error = str(status.get("error", ""))
         if error:

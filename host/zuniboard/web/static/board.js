@@ -318,7 +318,8 @@
     if (!s.connected) now = "<b>The virtual board is not running</b> (restarting?): the page reconnects by itself.";
     else if (play.result) now = '<b class="result">' + esc(play.result) + ".</b> Press <b>OK</b> to start a new game.";
     else if (play.showing) now = '<b class="showing">' + esc(play.showing) + "</b><br>The board shows it: carry it out (or watch it carried out).";
-    else if (st.phase === "setup") now = "<b>Set up the pieces</b>: put a disk on every slowly blinking point, take the fast blinking ones away.";
+    else if (st.phase === "setup" && play.setup) now = "<b>Set up the pieces</b>: " + esc(play.setup) + " (the blinking points).";
+    else if (st.phase === "setup") now = "<b>Set up the pieces</b>: the board is ready once every disk is in place.";
     else if (play.turn) now = "<b>" + esc(play.turn) + "</b> to move.";
     else if (st.phase) now = "The board is in its <b>" + esc(st.phase) + "</b> phase.";
     setHtml("now", now || "Waiting for the board…");
