@@ -152,6 +152,12 @@ def start_virtual(
 def _open_virtual(
     board: Any, layout_name: str, flash: Path, say: Callable[[str, str], None], *, hand: bool, timeout: float
 ) -> BoardConnection:
+    if getattr(board, "runtime", "") == "cpython":
+        say(
+            "link",
+            "no MicroPython unix port on this computer: the virtual board runs the same firmware under CPython "
+            "(it is written in their common subset)",
+        )
     say("link", "virtual board: layout %s, serial port %s, flash %s" % (layout_name, board.port_path, flash))
     url = browser_page(board)
     if url:
