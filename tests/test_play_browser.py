@@ -148,6 +148,8 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
             )
             on_board = {str(game.geometry.names[i]) for i in range(len(game.board)) if game.board[i]}
             wait(lambda b=on_board: set(disks_shown(page)) == b, "the disks where the game has them")
+            lights = page_text(page, "#status-text")  # the frame shown now, nothing from before
+            assert not ("South's side to move" in lights and "North's side to move" in lights), lights
             move = game.move_stack[-1]
             marked = set(page.eval_on_selector_all("#board .last-ring", "els => els.map(e => e.dataset.point)"))
             assert marked == {str(game.geometry.names[move.origin]), str(game.geometry.names[move.dest])}

@@ -32,6 +32,7 @@ from zuniboard.play.judge import verdict
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
 from zuniboard.play.thinking import Thinking
 from zuniboard.play.words import (
+    MARKS_HELP,
     board_error_words,
     count_words,
     move_words,
@@ -706,6 +707,7 @@ class PlaySession:
             self.ui.message("info", help_text(self.hand is not None))
         elif name == "board":
             self.ui.position(self)
+            self.ui.message("info", MARKS_HELP)
 
     def _question(self, name: str) -> str:
         """What to ask before ``name`` ends the game ('' when it cannot be done now:

@@ -18,10 +18,10 @@ from typing import Any, TextIO
 
 from zuniboard.ai import SearchInfo
 from zuniboard.play.session import PlaySession
+from zuniboard.play.words import MARKS_HELP
 from zuniboard.records.text import render
 
 _KIND_COLORS = {"wrong": "1;31", "error": "1;31", "board": "33", "over": "1;32", "ai": "36", "hint": "35", "link": "2"}
-MARKS_HELP = "S N W E: pieces (s n w e: bow priests), .: empty, [ ]: the last move's start and end, x: a piece it took"
 SHOWN_MOVES = 24  # the move list shows this many of the last moves
 
 
@@ -60,6 +60,7 @@ class TerminalUI:
         self.status = ""
         self.status_line: Callable[[], None] | None = None  # redraws the editor's status line
         self._progress = False
+        self._marks_said = False
         self._lock = threading.Lock()
 
     @property
@@ -86,7 +87,9 @@ class TerminalUI:
             return
         lines = [""]
         lines.append(render(game, color=self.color).rstrip("\n"))
-        lines.append(MARKS_HELP)
+        if not self._marks_said:  # once: what the drawing's marks mean
+            lines.append(MARKS_HELP)
+            self._marks_said = True
         if session.moves:
             lines.append("moves: " + move_list(game, session.moves))
         seats = ", ".join("%s %s" % (side, seat) for side, seat in session.seats.items())

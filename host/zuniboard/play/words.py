@@ -18,6 +18,8 @@ from typing import Any
 
 import zuni
 
+# What the terminal's drawing of the board shows (zuniboard.records.text).
+MARKS_HELP = "S N W E: pieces (s n w e: bow priests), .: empty, [ ]: the last move's start and end, x: a piece it took"
 SHOWN = 3  # a refusal lists at most this many of the moves the rule asks for
 
 
