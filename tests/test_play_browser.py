@@ -143,7 +143,7 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
                 play.expect(r"^%d\. north %s \(carried out on the board\)$" % (n, re.escape(text)))
             game.push_text(text)
             wait(
-                lambda t=text: page.locator("#moves li.last").count() == 1 and page_text(page, "#moves li.last") == t,
+                lambda t=text: page.locator("#moves .mv.last").count() == 1 and page_text(page, "#moves .mv.last") == t,
                 "the move list to end with " + text,
             )
             on_board = {str(game.geometry.names[i]) for i in range(len(game.board)) if game.board[i]}
