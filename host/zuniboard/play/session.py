@@ -1,19 +1,25 @@
-"""The play session: one game on a board between people and the computer.
+"""The play session: the controller of one game on a board between people and the
+computer, which the terminal and the tests drive.
 
-``PlaySession(link, db, ui, ...)`` sits between the board link (``BoardLink``), the
-game log (``Database``), the computer players (``zuniboard.ai``) and a user interface
-(``PlayUI``: the terminal, or a recorder in tests). It is single-threaded: ``pump()``
-handles what arrived (link events, keys, the computer's answers) and does what is due;
-only the searches run in worker threads, and they post their results to ``inbox``.
+``PlaySession(link, db, ui, ...)`` sits between the board link (``BoardLink``), the game
+log (``gamelog.BoardGameLog``), the computer's searches (``thinking.Thinking``, worker
+threads that post their answers to ``inbox``) and a user interface (``PlayUI``: the
+terminal, or a recorder in tests). Typed lines are read by ``commands.read_line`` (a
+move or a command, never one for the other); what it says is put in a player's words by
+``words``; the computer's word on an offered draw or count is ``judge.verdict``. It is
+single-threaded: ``pump()`` handles what arrived (link events, typed lines, the
+computer's answers) and does what is due.
 
 The board is the truth about the game: the session mirrors the link's move list into
 its own ``zuni.Game`` and into the log (each move committed as it arrives), and follows
 take-backs and new games the board makes on its own. The computer's move is sent to the
-board as a host move; the game goes on when the board reports it carried out.
+board as a host move; the game goes on when the board reports it carried out (by a
+person, or on the virtual board by the terminal's hand once it has been lit for
+``show_move_s``).
 
 >>> session = PlaySession(link, db, ui, ruleset="mosona", players={"north": "ai:2"})
 >>> session.start()              # new game on the board, logged
->>> session.run()                # until quit (q) or the game is over and stdin ends
+>>> session.run()                # until quit, or the game is over and the input ends
 """
 
 from __future__ import annotations
