@@ -142,8 +142,10 @@ def test_computer_move_shown_carried_out_and_a_wrong_execution_reported(board: V
             wrong = next(p for p in sorted(set(names) - occupied(table.game)) if p != dest)
             board.lift(origin)
             board.place(wrong)
-            pump_until(session, "the board to report the wrong execution", lambda: ui.find("expected", "wrong"))
-            assert ui.find(r"expected %s" % re.escape(session.ai_move or ""), "wrong")
+            pump_until(session, "the board to report the wrong execution", lambda: ui.find("the board shows", "wrong"))
+            assert ui.find(r"not North's move %s \(lift " % re.escape(session.ai_move or ""), "wrong"), ui.texts(
+                "wrong"
+            )
             assert len(session.moves) == 1, "nothing committed"
             board.lift(wrong)
             board.place(origin)

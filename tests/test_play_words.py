@@ -59,6 +59,12 @@ def test_a_refused_move_names_the_rule() -> None:
     assert board_error_words(start, "m6 may not move") == (
         "m6 may not move: a capture is compulsory: s3xm4-m5 (put it back)"
     )
+    after = zuni.new_game("mosona")
+    after.push_text("s3xm4-m5")
+    assert board_error_words(after, "expected_n5xm5-m4,_the_board_shows_another_position") == (
+        "the board shows another position, not North's move n5xm5-m4 (lift n5, jump m5 to m4, take m5 off): "
+        "put it right (the red points)"
+    )
     assert restore_words({"m4", "s3"}, {"m5"}) == "put a piece back on m4 s3; take the piece off m5"
 
 

@@ -362,7 +362,7 @@ class PlaySession:
             self.phase = "?"
         elif kind == "wrong":
             self.last_wrong = event.text
-            self.ui.message("wrong", "the board: %s" % event.text)
+            self.ui.message("wrong", "the board: %s" % self._board_words(event.text))
         elif kind == "error":
             self.ui.message("board", "the board: %s" % self._board_words(event.text))
         elif kind == "linkerror":

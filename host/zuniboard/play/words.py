@@ -155,6 +155,19 @@ def board_error_words(game: Any, error: str) -> str:
     if error.startswith("missing: "):
         missing, _, extra = error[len("missing: ") :].partition("; extra: ")
         return board_refusal(game, [p for p in missing.split() if p != "-"], [p for p in extra.split() if p != "-"])
+    expected = re.match(r"^expected (\S+), the board shows (.+)$", error)
+    if expected and not game.is_game_over():
+        try:
+            move = game.parse_move(expected.group(1))
+        except zuni.MoveError:
+            return error
+        seen = expected.group(2)
+        return "the board shows %s, not %s's move %s (%s): put it right (the red points)" % (
+            seen if seen == "another position" else "the move " + seen,
+            side_title(mover(game)),
+            move.text(),
+            move_words(game, move),
+        )
     match = re.match(r"^(\S+) may not move$", error)
     if match and not game.is_game_over():
         point = match.group(1)
