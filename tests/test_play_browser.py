@@ -124,6 +124,7 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
         hit(page, "m6").click()
         wait(lambda: page.locator("#refusal").is_hidden(), "the refusal gone once the disk is back")
         said_by_page: list[str] = []
+        said_and_drawn: list[str] = []
         while not game.is_game_over():
             side = str(zuni.SIDE_NAMES[game.turn])
             n = len(game.move_stack) + 1
@@ -136,6 +137,11 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
                 words = plays_words(game, game.parse_move(text))
                 # Lit on the board and said on the page before the hand carries it out.
                 wait(lambda w=words: w in page_text(page, "#now"), "the page to say " + words, 10.0)
+                # ... and drawn on the board steadily while its lights flash.
+                drawn = page.eval_on_selector_all("#board .shown-path", "els => els.map(e => e.dataset.move)")
+                assert drawn in ([text], []), drawn  # [] only when the hand was quicker than this look
+                if drawn:
+                    said_and_drawn.append(text)
                 said_by_page.append(words)
                 if len(said_by_page) == 2:
                     shot(page, tmp_path, "play-computer-move-desktop.png")
@@ -164,6 +170,7 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
         shot(phone_page, tmp_path, "play-game-over-phone.png")
         assert path.stat().st_size > 10_000
         assert said_by_page, "the computer moved at least once"
+        assert said_and_drawn, "the computer's move was drawn on the board while shown"
         assert errors == []
         play.send("quit")
         assert play.wait() == 0

@@ -429,9 +429,16 @@ class Narrator:
                 "to": str(names[move.dest]) if move.dest >= 0 else "",
             }
         out["showing"] = ""
+        out["shown"] = None  # the move the board shows: its path and captures, drawn on the page
         if self.shown and not self.lost:
             try:
-                out["showing"] = plays_words(game, game.parse_move(self.shown))
+                shown = game.parse_move(self.shown)
+                out["showing"] = plays_words(game, shown)
+                out["shown"] = {
+                    "text": shown.text(),
+                    "path": [str(names[p]) for p in shown.path],
+                    "took": [str(names[p]) for p in shown.captures],
+                }
             except zuni.MoveError:
                 out["showing"] = "the board shows %s" % self.shown
         out["result"] = ""

@@ -293,10 +293,18 @@
   let drawnMarks = "";
   function renderMarks(s) {
     const last = s.play && s.play.last;
-    const key = last ? last.text + "|" + (s.play.moves || []).length : "";
+    const shown = s.play && s.play.shown;
+    const key = (last ? last.text + "|" + (s.play.moves || []).length : "") + "|" + (shown ? shown.text : "");
     if (key === drawnMarks || !markLayer) return;
     drawnMarks = key;
     markLayer.textContent = "";
+    if (shown && shown.path.length > 1) {
+      // The move the board shows (the computer's), drawn steadily while its LEDs flash.
+      const pts = shown.path.filter((n) => pos[n]).map((n) => pos[n].x + "," + pos[n].y).join(" ");
+      el("polyline", { class: "shown-path", points: pts, "data-move": shown.text }, markLayer);
+      const end = pos[shown.path[shown.path.length - 1]];
+      if (end) el("circle", { class: "shown-end", cx: end.x, cy: end.y, r: unit.disk * 0.45 }, markLayer);
+    }
     if (!last) return;
     const r = unit.disk * 1.45;
     for (const n of [last.from, last.to]) {
