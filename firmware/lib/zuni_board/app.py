@@ -1,16 +1,21 @@
 """The board controller: debounced occupancy and buttons in, moves, LEDs, journal and link out.
 
 ``BoardApp(layout, ruleset_text, journal_dir, link)``; the outer loop (firmware/main.py)
-calls ``step(now_ms, stable_or_None, buttons)`` every scan, then ``frame_dirty(now_ms)``
-and ``frame(now_ms)``. Everything is pure: times are arguments, tick arithmetic goes
-through ``ticks_diff``. A scan with no change costs two deadline checks.
+calls ``step(now_ms, stable_or_None, buttons, moving)`` every scan, then
+``frame_dirty(now_ms)`` and ``frame(now_ms)``. Everything is pure: times are arguments,
+tick arithmetic goes through ``ticks_diff``. A scan with no change costs two deadline
+checks. Presses and sensor changes are one ordered stream (``step``); the journal and the
+link are written through ``outbox.Outbox`` (in order; a failing flash never stops play;
+with ``defer_writes()`` off the commit's own scan); LED tests, walks and notices are
+``overlay.Overlays``. docs/firmware-timing.md says what happens when.
 
 Phases (BOARD.md, "What a player sees and does"):
 
 - ``setup``: the LEDs show where the pieces belong (a new game, a game resumed from the
   journal after a reset, a take-back); play starts when the board matches.
 - ``play``: each change of the stable occupancy is classified by ``infer``; a finished
-  move is committed ``commit_ms`` after the last change, a chain stopped early on OK,
+  move is committed ``commit_ms`` after the last change (180: with its frame within
+  BOARD.md's 200 ms), a chain stopped early on OK,
   on the opponent's lift or after ``chain_settle_ms``; a mistake is shown after
   ``error_ms``; restoring the position before the last move takes it back.
 - ``over``: the result is shown; setting up the start position again (or OK) starts a
@@ -94,6 +99,9 @@ class BoardApp:
         self.touched = bytearray(n)
         self.renderer = L.Renderer(n)
         self.game_id = ""
+        # History version (docs/protocol.md): +1 at every take-back and new game, kept
+        # in the journal; the host cuts its copy of the history only on a higher one.
+        self.hv = 0
         self.phase = SETUP
         self.target = bytearray(n)
         self.pos = None  # type: Position | None
@@ -176,6 +184,10 @@ class BoardApp:
             game = self._ruleset_for_board(ruleset_text)
         self.game = game
         self.game_id = self.outbox.start(str(game.ruleset), self._fallback_id())
+        # A new game is a cut of the history; the journal's header keeps the version.
+        self.hv += 1
+        if self.journal is not None:
+            self.hv = max(self.hv, self.journal.version)
         self._start_occ = game.occupancy()
         self._reset_game_state()
         self._enter_setup(now)
@@ -197,6 +209,7 @@ class BoardApp:
             found = self.journal.resume()
         except (OSError, ValueError):
             return False
+        self.hv = self.journal.version  # a new game continues from it too
         if found is None:
             return False
         game_id, ruleset_text, moves, end = found
@@ -291,8 +304,9 @@ class BoardApp:
         # LED frame goes out first): the journal record and the messages queued in the
         # scan before (``defer_writes``), then a garbage collection in a quiet scan, so
         # that the next commit finds the heap free and does not collect itself.
-        if self.outbox.pending():
-            self.outbox.flush()
+        outbox = self.outbox
+        if outbox.queue:
+            outbox.flush()
         elif self._gc_due and stable is None and not buttons:
             self._gc_due = False
             gc.collect()
@@ -309,12 +323,12 @@ class BoardApp:
                 self._buttons(now, buttons)
         if self._due_what != _DUE_NONE and ticks_diff(now, self._due) >= 0:
             self._fire(now)
-        if self.overlays.step(now):
+        if self.overlays.on and self.overlays.step(now):
             self.renderer.invalidate()  # the game picture must be drawn again
 
     def _picture(self):
         overlays = self.overlays
-        return overlays.renderer if overlays.active() else self.renderer
+        return overlays.renderer if overlays.on else self.renderer
 
     def frame_dirty(self, now):
         return self._picture().dirty(now)
@@ -556,6 +570,7 @@ class BoardApp:
         outcome = game.outcome() if self.phase == OVER else None
         if outcome is not None and outcome.termination in _DECLARED:
             game.clear_agreement()
+            self.hv += 1  # (the journal's E clear record adds one too)
             self.outbox.end("clear", "")
             self._send_event("takeback", "end")
             self._enter_setup(now)
@@ -566,6 +581,7 @@ class BoardApp:
         game.clear_agreement()
         game.pop()
         index = len(game.move_stack)
+        self.hv += 1  # (the journal's U record adds one too)
         self.outbox.takeback(index)
         self._reset_game_state()
         self._send_event("takeback", str(index))
@@ -591,66 +607,86 @@ class BoardApp:
 
     # -- host commands (zuni_link.session calls these) -------------------------------
     def command(self, name, arg, now=None):
-        """A host request; raises ValueError(message naming the input) to refuse it.
-        Its journal records and messages go out before the session's reply."""
-        try:
-            self._command(name, arg, now)
-        finally:
-            self.outbox.flush()
+        """A host request ``name`` with its text ``arg``: checked and dispatched by the
+        one command table (``zuni_link.commands``); raises ValueError (a FrameError for
+        bad arguments) naming the input to refuse it. Its journal records and messages
+        go out before the session's reply."""
+        # Imported here: the link session has it loaded already (a board without a host
+        # never needs it, and a game's heap is measured without the link).
+        from zuni_link import commands
 
-    def _command(self, name, arg, now):
         if now is None:
             # The session calls this from poll(now), in the same scan as step(now).
             now = self._now
-        arg = arg.strip() if isinstance(arg, str) else " ".join(arg)
-        if name == "new":
-            self._ruleset_for_board(arg)
-            self._new_game(arg, now)
-            self._send_state()
-        elif name == "takeback":
-            self._takeback(now)
-        elif name == "hostmove":
-            pos = self._require_play("hostmove " + arg)
-            self.host = pos.find(self.game.parse_move(arg))
-            self.hint = None
-            self._evaluate(now)
-        elif name == "hint":
-            pos = self._require_play("hint " + arg)
-            if arg:
-                self.hint = pos.find(self.game.parse_move(arg))
-            else:
-                self.hint = None
-            self._evaluate(now)
-        elif name == "ledtest":
-            self.overlays.ledtest(now, arg)
-        elif name == "raw":
-            if arg not in ("on", "off"):
-                raise ValueError("raw takes on or off, not %r" % (arg,))
-            self.raw = arg == "on"
-            if self.raw:
-                # What the switches show now, before any change: bring-up sees a switch
-                # stuck closed at once. One 0/1 per point in point order (as the state's
-                # occupancy), so that it fits one line on the 168-square board too.
-                self._send_event("sensed", self._occupancy_text())
-        elif name == "resign":
-            side = side_from_name(arg)
-            if side >= len(SIDE_NAMES) or not self._plays(side):
-                raise ValueError("%s does not play in %s" % (arg, self.game.ruleset))
-            self._require_not_over("resign " + arg)
-            self.game.resign(side)
-            self.outbox.end("resign", arg)
-            self._enter_over(now)
-        elif name == "agree":
-            if arg not in ("draw", "count"):
-                raise ValueError("agree takes draw or count, not %r" % (arg,))
-            self._require_not_over("agree " + arg)
-            self.game.agree(arg)
-            self.outbox.end("agree", arg)
-            self._enter_over(now)
-        elif name == "ok":
-            self._ok(now)
+        try:
+            handler = getattr(self, commands.method(name))
+            handler(now, commands.parse(name, arg))
+        finally:
+            self.outbox.flush()
+
+    def cmd_new(self, now, ruleset):
+        self._ruleset_for_board(ruleset)
+        self._new_game(ruleset, now)
+        self._send_state()
+
+    def cmd_takeback(self, now, history):
+        """``history``: None, or the (hv, moves) the host takes the last move of: a
+        request for a history the board no longer has (done already before a reset, or
+        the board changed since) is refused, so a take-back is never done twice."""
+        if history is not None:
+            hv, n = history
+            have = len(self.game.move_stack)
+            if hv != self.hv or n != have:
+                from zuni_link.codec import E_STALE, FrameError
+
+                raise FrameError(
+                    E_STALE,
+                    "takeback from history %d with %d moves: the board's is %d with %d moves" % (hv, n, self.hv, have),
+                )
+        self._takeback(now)
+
+    def cmd_hostmove(self, now, text):
+        pos = self._require_play("hostmove " + text)
+        self.host = pos.find(self.game.parse_move(text))
+        self.hint = None
+        self._evaluate(now)
+
+    def cmd_hint(self, now, text):
+        pos = self._require_play("hint " + text)
+        if text:
+            self.hint = pos.find(self.game.parse_move(text))
         else:
-            raise ValueError("unknown command %r" % (name,))
+            self.hint = None
+        self._evaluate(now)
+
+    def cmd_ledtest(self, now, walk_ms):
+        self.overlays.ledtest(now, walk_ms)
+
+    def cmd_raw(self, now, on_off):
+        self.raw = on_off == "on"
+        if self.raw:
+            # What the switches show now, before any change: bring-up sees a switch
+            # stuck closed at once. One 0/1 per point in point order (as the state's
+            # occupancy), so that it fits one line on the 168-square board too.
+            self._send_event("sensed", self._occupancy_text())
+
+    def cmd_resign(self, now, side_name):
+        side = side_from_name(side_name)
+        if side >= len(SIDE_NAMES) or not self._plays(side):
+            raise ValueError("%s does not play in %s" % (side_name, self.game.ruleset))
+        self._require_not_over("resign " + side_name)
+        self.game.resign(side)
+        self.outbox.end("resign", side_name)
+        self._enter_over(now)
+
+    def cmd_agree(self, now, what):
+        self._require_not_over("agree " + what)
+        self.game.agree(what)
+        self.outbox.end("agree", what)
+        self._enter_over(now)
+
+    def cmd_button(self, now, button):
+        self._ok(now)  # `button ok`: as if OK were pressed
 
     def _plays(self, side):
         names = self.game.team_names()
@@ -669,7 +705,10 @@ class BoardApp:
             raise ValueError("%s: the game is already over" % (what,))
 
     # -- what the link asks ---------------------------------------------------------
+    # Whatever the host reads, the journal holds first: a move the link reports has its
+    # record on the flash, so a reset can never take back a move the host already has.
     def hello_info(self):
+        self.outbox.flush()
         info = {
             "fw": FIRMWARE_VERSION,
             "layout": self.layout_name,
@@ -681,10 +720,12 @@ class BoardApp:
         return info
 
     def state_info(self):
+        self.outbox.flush()
         game = self.game
         info = {
             "game": self.game_id,
             "moves": len(game.move_stack),
+            "hv": self.hv,
             "ruleset": str(game.ruleset),
             "phase": PHASE_NAMES[self.phase],
             "turn": SIDE_NAMES[game.turn],
@@ -709,6 +750,7 @@ class BoardApp:
         return "".join(["1" if v else "0" for v in self.stable])
 
     def moves_from(self, index):
+        self.outbox.flush()
         stack = self.game.move_stack
         return [m.text() for m in stack[index:]]
 

@@ -4,11 +4,16 @@ One text file per game in ``journal_dir`` (``zj00007.txt``), one record per line
 line ending in ``*`` and a CRC-16 of the rest, so that a write torn by a power cut is
 detected and dropped::
 
-    Z1 00007-3fa2 mosona*1c2b          header: format, game id, ruleset
+    Z2 00007-3fa2 5 mosona*1c2b        header: format, game id, history version, ruleset
     M 0 s3xm4-m5*8e01                  move 0 committed
     M 1 n5xm5-m4*77a0
     U 1*4d1e                           move 1 taken back
     E resign north*02ff                an end that is not a board position
+
+The **history version** (docs/protocol.md) counts the cuts of the history: a new game
+starts at the previous game's version + 1 (its header says it) and each take-back (``U``,
+``E clear``) adds one, so it survives a reset with the record that changed it. Files in
+the older format ``Z1`` (no version) read as version 0; older firmware skips ``Z2`` files.
 
 Each record is appended and the file closed (which commits it on littlefs) as the
 move is committed. Only the newest ``keep`` games are kept, so flash use stays bounded.
@@ -29,7 +34,8 @@ import os
 
 PREFIX = "zj"
 SUFFIX = ".txt"
-FORMAT = "Z1"
+FORMAT = "Z2"
+OLD_FORMAT = "Z1"  # before history versions: read, never written
 
 
 class JournalError(ValueError):
@@ -98,6 +104,8 @@ class Journal:
         self.keep = keep
         self.path = None  # type: str | None
         self.game_id = None  # type: str | None
+        self.version = 0  # history version of the current game (after resume, start, takeback)
+        self.read_version = 0  # that of the file read() read last
         self.ruleset = None  # type: str | None
 
     # -- files --------------------------------------------------------------
@@ -159,17 +167,19 @@ class Journal:
         elif not game_id or " " in game_id or "*" in game_id or "\n" in game_id:
             raise JournalError("bad game id %r for the journal" % (game_id,))
         path = self.path_of(number)
+        version = self.version + 1
         # Room first: the oldest games go before the new one is written (a full flash).
         self.prune(self.keep - 1)
         f = open(path, "w")
         try:
-            f.write(seal("%s %s %s" % (FORMAT, game_id, ruleset_text)))
+            f.write(seal("%s %s %d %s" % (FORMAT, game_id, version, ruleset_text)))
         finally:
             f.close()
         # Only a written header makes it the current game (a failed start changes nothing).
         self.game_id = game_id
         self.path = path
         self.ruleset = ruleset_text
+        self.version = version
         return game_id
 
     # The repairs of a failing flash live in ``repair``, loaded only when one is needed.
@@ -182,7 +192,8 @@ class Journal:
 
     def rewrite(self, moves):
         """Write the current game again, whole (header and ``moves``, move texts), to a new
-        file that then replaces the old one; the game id stays."""
+        file that then replaces the old one; the game id and the history version (in the
+        header) stay."""
         from zuni_board import repair
 
         repair.rewrite(self, moves)
@@ -196,19 +207,24 @@ class Journal:
     def takeback(self, index):
         """Record that move ``index`` (the last one) was taken back."""
         self._append("U %d" % (index,))
+        self.version += 1
 
     def end(self, how, arg):
         """Record an end that is not a board position: ``end("resign", "north")``,
         ``end("agree", "draw")``; or ``end("clear", "")`` when such an end is undone."""
         self._append("E %s %s" % (how, arg))
+        if how == "clear":
+            self.version += 1  # a take-back too
 
     # -- reading ------------------------------------------------------------
     def read(self, number):
-        """(game id, ruleset, moves, end, sound_bytes, torn) of one game file.
+        """(game id, ruleset, moves, end, sound_bytes, torn) of one game file; its history
+        version is left in ``read_version``.
 
         Read a line at a time (a long game's file is never in memory at once). Records
         after a torn or corrupted one are dropped with it; ``sound_bytes`` is the length
         of the sound part."""
+        version = 0
         game_id = None
         ruleset = None
         moves = []  # type: list[str]
@@ -225,13 +241,15 @@ class Journal:
                 if body is None or not self._apply(body, moves):
                     torn = True
                     break
-                if body.startswith(FORMAT + " "):
-                    parts = body.split(" ", 2)
-                    if game_id is not None or len(parts) != 3:
+                if body.startswith(FORMAT + " ") or body.startswith(OLD_FORMAT + " "):
+                    old = body[1] == "1"
+                    parts = body.split(" ", 2 if old else 3)
+                    if game_id is not None or len(parts) != (3 if old else 4) or not (old or parts[2].isdigit()):
                         torn = True
                         break
                     game_id = parts[1]
-                    ruleset = parts[2]
+                    ruleset = parts[2] if old else parts[3]
+                    version = 0 if old else int(parts[2])
                 elif game_id is None:
                     torn = True
                     break
@@ -239,13 +257,16 @@ class Journal:
                     parts = body.split(" ", 2)
                     if parts[1] == "clear":
                         end = None
+                        version += 1
                     else:
                         end = (parts[1], parts[2] if len(parts) > 2 else "")
                 elif body[0] == "U":
                     end = None
+                    version += 1
                 sound += len(line)
         finally:
             f.close()
+        self.read_version = version
         return game_id, ruleset, moves, end, sound, torn
 
     def _apply(self, body, moves):
@@ -263,7 +284,7 @@ class Journal:
             moves.pop()
         elif kind == "E ":
             return len(body.split(" ")) >= 2
-        elif not body.startswith(FORMAT + " "):
+        elif not body.startswith(FORMAT + " ") and not body.startswith(OLD_FORMAT + " "):
             return False
         return True
 
@@ -285,6 +306,7 @@ class Journal:
                 continue
             self.path = self.path_of(number)
             self.game_id = game_id
+            self.version = self.read_version
             self.ruleset = ruleset
             if torn:
                 self._rewrite(sound)

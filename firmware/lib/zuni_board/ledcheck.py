@@ -8,10 +8,6 @@ time the step lasts in ms, or -1 when the sequence is over.
 
 from zuni_board import leds as L
 
-LEDWALK_STEP_MS = 250
-LEDWALK_MIN_MS = 20
-LEDWALK_MAX_MS = 5000
-
 
 class LedTest:
     def __init__(self):
@@ -33,21 +29,10 @@ class LedWalk:
     """``ledtest walk [MS]``: light the LEDs one at a time in CHAIN order (LED index, not
     point order), MS each (default LEDWALK_STEP_MS), telling the host each step (event
     ``ledwalk <LED index> <point>``) so a maker sees where the chain breaks: ``ledwalk
-    start <count> <ms>``, ``ledwalk 0 s1``, ..., ``ledwalk end <count>``. ValueError names
-    a bad argument."""
+    start <count> <ms>``, ``ledwalk 0 s1``, ..., ``ledwalk end <count>``. ``ms`` was
+    checked by the command table (zuni_link.commands)."""
 
-    def __init__(self, arg, names, led_of, emit):
-        words = arg.split()
-        ms = LEDWALK_STEP_MS
-        if not words or words[0] != "walk" or len(words) > 2:
-            raise ValueError("ledtest takes nothing (colours) or walk [MS] (one LED at a time), not %r" % (arg,))
-        if len(words) == 2:
-            w = words[1]
-            if not w.isdigit() or not LEDWALK_MIN_MS <= int(w) <= LEDWALK_MAX_MS:
-                raise ValueError(
-                    "ledtest walk: step %r is not a number of ms %d..%d" % (w, LEDWALK_MIN_MS, LEDWALK_MAX_MS)
-                )
-            ms = int(w)
+    def __init__(self, ms, names, led_of, emit):
         self.ms = ms
         self.names = names
         self.led_of = led_of

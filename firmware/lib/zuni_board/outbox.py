@@ -41,7 +41,8 @@ class Outbox:
         self.on_failing = on_failing
         self.defer = False
         self.failing = ""  # why the journal fails ("" while it works)
-        self._queue = []  # type: list
+        self._flushing = False
+        self.queue = []  # type: list  # (op, a, b) waiting for flush(); read, never changed, by the app
         self.writes = 0  # journal writes attempted (records and rewrites)
 
     def attach(self, link):
@@ -64,7 +65,7 @@ class Outbox:
         self._put(_STATE, None, None)
 
     def pending(self):
-        return len(self._queue) > 0
+        return len(self.queue) > 0
 
     def start(self, ruleset_text, fallback_id):
         """A new game file; its id, or ``fallback_id`` if the journal fails (the game is
@@ -88,33 +89,50 @@ class Outbox:
     # -- inside ----------------------------------------------------------------------------
     def _put(self, op, a, b):
         if self.defer:
-            self._queue.append((op, a, b))
+            self.queue.append((op, a, b))
         else:
-            self._do(op, a, b, False)
+            self._do(op, a, b)
 
     def flush(self):
-        """Write and send what is queued, in order (the loop calls it after the frame)."""
-        queue = self._queue
-        if not queue:
-            return
-        self._queue = []
-        synced = False
-        for op, a, b in queue:
-            synced = self._do(op, a, b, synced)
+        """Write what is queued to the journal, then send its messages, in order (the app
+        calls it in the scan after the commit, and before the host reads anything)."""
+        queue = self.queue
+        if not queue or self._flushing:
+            return  # (a message sent below may make the link read the app's state)
+        self._flushing = True
+        try:
+            # Every record of the batch first: a message never reports a change whose
+            # record a reset could still lose. The same list throughout (cleared, not
+            # replaced): a fresh list after every commit would be a long-lived block in
+            # the middle of the heap.
+            synced = False
+            for i in range(len(queue)):
+                op, a, b = queue[i]
+                if op <= _END and not synced:
+                    synced = self._record(op, a, b)
+            for i in range(len(queue)):
+                op, a, b = queue[i]
+                self._send(op, a, b)
+        finally:
+            queue.clear()
+            self._flushing = False
 
-    def _do(self, op, a, b, synced):
-        """One record or message; returns True once the journal holds the whole game."""
+    def _do(self, op, a, b):
+        """One record and its message, at once (without ``defer``)."""
         if op <= _END:
-            if not synced:
-                synced = self._record(op, a, b)
-            if op == _MOVE and self.link is not None:
-                self.link.send_move(a, b)
-        elif self.link is not None:
-            if op == _EVENT:
-                self.link.send_event(a, b)
-            else:
-                self.link.send_state()
-        return synced
+            self._record(op, a, b)
+        self._send(op, a, b)
+
+    def _send(self, op, a, b):
+        link = self.link
+        if link is None or op == _UNDO or op == _END:
+            return
+        if op == _MOVE:
+            link.send_move(a, b)
+        elif op == _EVENT:
+            link.send_event(a, b)
+        else:
+            link.send_state()
 
     def _record(self, op, a, b):
         journal = self.journal

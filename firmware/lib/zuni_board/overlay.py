@@ -28,16 +28,16 @@ class Overlays:
         self.led_of = led_of
         self.emit = emit
         self.renderer = L.Renderer(n)
-        self._on = False
+        self.on = False
         self._until = 0
         self._seq = None  # type: ignore  # a ledcheck sequence, or None for a notice
 
     def active(self):
-        return self._on
+        return self.on  # (also a plain attribute, ``on``, for the scan's hot path)
 
     def step(self, now):
         """Advance the overlay if its time is up; True when it has just ended."""
-        if not self._on or ticks_diff(now, self._until) < 0:
+        if not self.on or ticks_diff(now, self._until) < 0:
             return False
         seq = self._seq
         if seq is not None:
@@ -51,7 +51,7 @@ class Overlays:
     def player_acted(self, now):
         """A sensor change: a notice gives way at once (the player is playing); True if
         an overlay ended."""
-        if self._on and self._seq is None:
+        if self.on and self._seq is None:
             self._end()
             return True
         return False
@@ -61,20 +61,21 @@ class Overlays:
         if self._seq is not None:
             return  # a maker's LED test runs: it is not interrupted
         paint(self.renderer, *args)
-        self._on = True
+        self.on = True
         self._until = ticks_add(now, NOTICE_MS)
 
-    def ledtest(self, now, arg=""):
-        """The host's ``ledtest [walk [MS]]`` (see ``ledcheck``); ValueError names a bad argument."""
+    def ledtest(self, now, walk_ms=0):
+        """The host's ``ledtest`` (``walk_ms`` 0: the colours) or ``ledtest walk [MS]`` (the
+        pace, checked by the command table zuni_link.commands); see ``ledcheck``."""
         from zuni_board import ledcheck
 
-        seq = ledcheck.LedWalk(arg, self.names, self.led_of, self.emit) if arg else ledcheck.LedTest()  # type: ignore
+        seq = ledcheck.LedWalk(walk_ms, self.names, self.led_of, self.emit) if walk_ms else ledcheck.LedTest()  # type: ignore
         self._seq = seq
-        self._on = True
+        self.on = True
         self._until = ticks_add(now, seq.start(self.renderer))
 
     def _end(self):
-        self._on = False
+        self.on = False
         if self._seq is not None:
             self._seq = None
             # Unloaded again, as the layout loader is (zuni_board.load_board).

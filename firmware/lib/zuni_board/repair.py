@@ -31,7 +31,7 @@ def rewrite(journal, moves):
     try:
         f = open(tmp, "w")
         try:
-            f.write(seal("%s %s %s" % (FORMAT, journal.game_id, journal.ruleset)))
+            f.write(seal("%s %s %d %s" % (FORMAT, journal.game_id, journal.version, journal.ruleset)))
             for i in range(len(moves)):
                 f.write(seal("M %d %s" % (i, moves[i])))
         finally:
