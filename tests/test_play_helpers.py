@@ -28,7 +28,8 @@ class ZuniPlay:
         env = dict(os.environ, **(env or {}))
         env["NO_COLOR"] = "1"
         env["PYTHONUNBUFFERED"] = "1"
-        self.command = [str(ZUNI), "play", "--db", str(db), "--color", "never", *args]
+        # The page on any free port: parallel tests do not take turns on 8765 (the default).
+        self.command = [str(ZUNI), "play", "--db", str(db), "--color", "never", "--http", "0", *args]
         # tty: standard input is a terminal (keys act without Enter); else a pipe.
         self.tty_master = self.tty_slave = -1
         stdin: int = subprocess.PIPE
@@ -135,7 +136,8 @@ class TtyPlay:
         env = dict(os.environ, **(env or {}))
         env.update({"NO_COLOR": "1", "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "120", "LINES": "50"})
         env["PROMPT_TOOLKIT_NO_CPR"] = "1"  # the test answers no cursor position requests
-        self.command = [str(ZUNI), "play", "--db", str(db), "--color", "never", *args]
+        # The page on any free port: parallel tests do not take turns on 8765 (the default).
+        self.command = [str(ZUNI), "play", "--db", str(db), "--color", "never", "--http", "0", *args]
         self.master, slave = os.openpty()
         import fcntl
         import struct

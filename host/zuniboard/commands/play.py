@@ -34,7 +34,7 @@ import zuni
 from zuniboard.errors import UsageError
 from zuniboard.link import LinkError
 from zuniboard.play.commands import completions
-from zuniboard.play.connect import BoardConnection, connect
+from zuniboard.play.connect import PAGE_PORT, BoardConnection, connect
 from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import KEYS_HELP, SHOW_AI_MOVE_S, PlaySession, SessionError
 from zuniboard.play.terminal import LineReader, TerminalUI
@@ -73,6 +73,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=SHOW_AI_MOVE_S,
         help="virtual board: the computer's move stays lit this long before the terminal's hand carries it out "
         "(default %.0f)" % SHOW_AI_MOVE_S,
+    )
+    play.add_argument(
+        "--http",
+        metavar="PORT",
+        type=int,
+        default=PAGE_PORT,
+        help="virtual board: the browser page's port (default %d, as zuni sim's; any free one when it is taken; "
+        "0: any free one)" % PAGE_PORT,
     )
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="coloured board drawing")
     play.add_argument(
@@ -142,6 +150,8 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    if not 0 <= args.http <= 65535:
+        raise UsageError("--http %d: a TCP port 0..65535 (0: any free one)" % args.http)
     players = _players(args)
     if args.ruleset is not None and args.resume:
         raise UsageError("--resume goes on with the logged game's ruleset: leave out --ruleset")
@@ -178,6 +188,7 @@ def run_play(args: argparse.Namespace) -> int:
                 ui.message,
                 timeout=args.timeout,
                 hand=not args.manual,
+                page_port=args.http,
             )
         except LinkError as exc:
             raise UsageError(str(exc))

@@ -56,7 +56,7 @@ class SimHand:
             self.board.set_occupied(want)
 
 
-def browser_page(board: Any) -> str | None:
+def browser_page(board: Any, port: int = PAGE_PORT) -> str | None:
     """The address of the virtual board's browser page, or None while there is none."""
     try:
         page = importlib.import_module("zuniboard.web.page")
@@ -68,8 +68,10 @@ def browser_page(board: Any) -> str | None:
     # The same address as `zuni sim` (8765), so a tab left open from the last game
     # finds this one; any free port when another program holds it.
     try:
-        url = serve(board, PAGE_PORT)
+        url = serve(board, port)
     except OSError:
+        if port == 0:
+            raise
         url = serve(board, 0)
     return None if url is None else str(url)
 
@@ -118,7 +120,12 @@ def sim_flash(layout_name: str) -> Path:
 
 
 def start_virtual(
-    ruleset: str | None, say: Callable[[str, str], None], *, hand: bool = True, timeout: float = 10.0
+    ruleset: str | None,
+    say: Callable[[str, str], None],
+    *,
+    hand: bool = True,
+    timeout: float = 10.0,
+    page_port: int = PAGE_PORT,
 ) -> BoardConnection:
     """Starts the virtual board for ``ruleset`` (its default layout) and opens the link."""
     from zuniboard import layouts
@@ -143,14 +150,21 @@ def start_virtual(
         board.close()
         raise
     try:
-        return _open_virtual(board, layout.name, flash, say, hand=hand, timeout=timeout)
+        return _open_virtual(board, layout.name, flash, say, hand=hand, timeout=timeout, page_port=page_port)
     except BaseException:  # Ctrl-C included: the firmware process must not outlive us
         board.close()
         raise
 
 
 def _open_virtual(
-    board: Any, layout_name: str, flash: Path, say: Callable[[str, str], None], *, hand: bool, timeout: float
+    board: Any,
+    layout_name: str,
+    flash: Path,
+    say: Callable[[str, str], None],
+    *,
+    hand: bool,
+    timeout: float,
+    page_port: int = PAGE_PORT,
 ) -> BoardConnection:
     if getattr(board, "runtime", "") == "cpython":
         say(
@@ -159,7 +173,7 @@ def _open_virtual(
             "(it is written in their common subset)",
         )
     say("link", "virtual board: layout %s, serial port %s, flash %s" % (layout_name, board.port_path, flash))
-    url = browser_page(board)
+    url = browser_page(board, page_port)
     if url:
         say("link", "browser page of the virtual board: %s" % url)
     else:
@@ -198,9 +212,10 @@ def connect(
     *,
     timeout: float = 10.0,
     hand: bool = True,
+    page_port: int = PAGE_PORT,
 ) -> BoardConnection:
     """The board at ``port``, or the virtual board (``sim``), or the one plugged in, or
-    the virtual board when none is."""
+    the virtual board when none is (its page on ``page_port``, else any free port)."""
     if port:
         check_port(port)
         say("link", "opening the board at %s" % port)
@@ -211,4 +226,4 @@ def connect(
             say("link", "board found at %s" % found[0])
             return BoardConnection(BoardLink.open(found[0], timeout=timeout))
         say("info", "no board plugged in (no USB 2E8A:0005 answering): playing on the virtual board")
-    return start_virtual(ruleset, say, hand=hand, timeout=timeout)
+    return start_virtual(ruleset, say, hand=hand, timeout=timeout, page_port=page_port)
