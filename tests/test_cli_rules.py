@@ -55,7 +55,7 @@ def test_bad_move_exits_2_naming_move_and_position() -> None:
     result = zuni("moves", "mosona", "s3xm4-m5", "m6-m5")
     assert result.returncode == 2
     assert result.stdout == ""
-    assert "move 2: m6-m5 is not legal in mosona after 1 moves, north to move" in result.stderr
+    assert "move 2: m6-m5 is not legal in mosona after 1 move, north to move" in result.stderr
     result = zuni("moves", "mosona", "q1-m5")
     assert result.returncode == 2
     assert "q1-m5" in result.stderr and "unknown point 'q1'" in result.stderr

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from test_play_helpers import RecordingUI, ZuniPlay
+from test_play_helpers import RecordingUI, TtyPlay, ZuniPlay
 from test_play_helpers import zuni as run_zuni
 
 import zuni
@@ -27,6 +27,7 @@ from zuniboard.link import BoardLink
 from zuniboard.mpy import MicroPythonMissing, micropython_executable
 from zuniboard.paths import HARDWARE_DIR
 from zuniboard.play.session import PlaySession
+from zuniboard.play.words import outcome_words
 from zuniboard.records.db import Database
 
 try:
@@ -141,8 +142,10 @@ def test_computer_move_shown_carried_out_and_a_wrong_execution_reported(board: V
             wrong = next(p for p in sorted(set(names) - occupied(table.game)) if p != dest)
             board.lift(origin)
             board.place(wrong)
-            pump_until(session, "the board to report the wrong execution", lambda: ui.find("expected", "wrong"))
-            assert ui.find(r"expected %s" % re.escape(session.ai_move or ""), "wrong")
+            pump_until(session, "the board to report the wrong execution", lambda: ui.find("the board shows", "wrong"))
+            assert ui.find(r"not North's move %s \(lift " % re.escape(session.ai_move or ""), "wrong"), ui.texts(
+                "wrong"
+            )
             assert len(session.moves) == 1, "nothing committed"
             board.lift(wrong)
             board.place(origin)
@@ -160,7 +163,7 @@ def test_hint_from_the_key_and_from_the_board_button(board: VirtualBoard, tmp_pa
         session, ui, link = in_process(board, db)
         try:
             before = board.leds()
-            session.key("h")
+            session.key("hint")
             pump_until(session, "a hint", lambda: session.hint_shown)
             match = ui.find(r"^hint for south: (\S+)", "hint")
             assert match is not None
@@ -184,7 +187,7 @@ def test_take_back_of_the_computer_reply_and_the_players_move(board: VirtualBoar
             human_move(session, table)
             computer_move(session, table)
             assert len(db.get(session.db_game or 0).move_texts()) == 2
-            session.key("u")
+            session.key("undo")
             pump_until(session, "two moves taken back", lambda: len(session.moves) == 0)
             assert db.get(session.db_game or 0).move_texts() == []
             assert session.phase == "setup"
@@ -207,7 +210,8 @@ def test_resign_ends_the_game_on_the_board_and_in_the_log_and_back_takes_it_back
         session, ui, link = in_process(board, db)
         try:
             human_move(session, table)
-            session.key("r")
+            session.key("resign")
+            session.key("yes")
             pump_until(session, "the resignation", session.is_over)
             record = db.get(session.db_game or 0)
             assert (record.result, record.termination) == ("north", "resign")
@@ -253,8 +257,8 @@ def test_full_game_against_the_computer_to_the_end_and_in_the_log(board: Virtual
             _play_cli_moves(play, table, 1)
             assert len(table.game.move_stack) < 200
         outcome = table.game.outcome()
-        play.expect(r"^game over: %s \(%s\)" % (re.escape(outcome.result), outcome.termination))
-        play.send("q")
+        play.expect(r"^%s\. Game #\d+ is logged; press OK" % re.escape(outcome_words(table.game, outcome)))
+        play.send("quit")
         assert play.wait() == 0
     finally:
         play.close()
@@ -293,7 +297,7 @@ def test_ctrl_c_then_resume_goes_on_with_the_game(board: VirtualBoard, tmp_path:
     try:
         play.expect(r"^resumed game #%d: mosona after 2 moves" % gid)
         _play_cli_moves(play, table, 2)
-        play.send("q")
+        play.send("quit")
         assert play.wait() == 0
     finally:
         play.close()
@@ -341,7 +345,7 @@ def test_killing_the_host_mid_game_loses_no_committed_move(board: VirtualBoard, 
     try:
         play.expect(r"^logged 2 moves the board made while the host was away \(game #%d\)" % gid)
         play.expect(r"^resumed game #%d: mosona after 5 moves" % gid)
-        play.send("q")
+        play.send("quit")
         assert play.wait() == 0
     finally:
         play.close()
@@ -361,7 +365,10 @@ def test_a_wrong_position_is_reported_and_nothing_is_committed(board: VirtualBoa
             board.lift("n1")
             board.place(empty[0])
             pump_until(session, "the board's error", lambda: ui.find(r"^the board: ", "board"), timeout=10.0)
-            assert ui.find(r"missing: n1; extra: %s|may not move" % empty[0], "board"), ui.texts("board")
+            # Said as the rule that refuses it, and what to do about it.
+            said = r"n1-{0}: the piece on n1 is North's; South is to move "
+            said += r"\(put a piece back on n1; take the piece off {0}\)"
+            assert ui.find(said.format(empty[0]) + "|may not move", "board"), ui.texts("board")
             assert session.moves == [] and db.get(session.db_game or 0).move_texts() == []
             board.lift(empty[0])
             board.place("n1")
@@ -391,18 +398,26 @@ def test_a_board_reset_mid_game_shows_the_computer_move_again(board: VirtualBoar
             link.close()
 
 
-def test_keys_act_at_once_on_a_terminal_and_the_terminal_is_restored(board: VirtualBoard, tmp_path: Path) -> None:
-    import termios
-
-    play = ZuniPlay("--port", board.port_path, "--north", "ai:1", db=tmp_path / "games.sqlite3", tty=True)
+def test_on_a_terminal_the_line_editor_completes_moves_and_confirms_before_resigning(
+    board: VirtualBoard, tmp_path: Path
+) -> None:
+    play = TtyPlay("--port", board.port_path, "--north", "ai:1", db=tmp_path / "games.sqlite3")
     try:
-        play.expect(r"^keys: h hint")
-        assert termios.tcgetattr(play.tty_slave)[3] & termios.ICANON == 0, "keys without Enter"
-        play.send("h")  # no Enter
-        play.expect(r"^hint for south: \S+")
-        play.send("q")
+        play.expect(r"type a move \(Tab completes\)")
+        play.type("d")  # a letter alone is no command: a draw is never offered by accident
+        play.expect(r"d: not a move; for a command write a word or / and its first letters \(/d: draw\)")
+        play.type("/h")
+        play.expect(r"hint for south: \S+")
+        play.type("resign")
+        play.expect(r"resign the game for south\? \(yes/no\)")
+        play.type("no")
+        play.expect(r"resign: not done")
+        play.keys("s3\t")  # Tab: the only legal move starting so
+        play.expect(r"s3xm4-m5")
+        play.keys("\r")
+        play.expect(r"s3xm4-m5: make it on the board")  # --port: the terminal has no hand on this board
+        play.type("/q")
         assert play.wait() == 0
-        assert termios.tcgetattr(play.tty_slave)[3] & termios.ICANON, "the terminal's line mode is back"
     finally:
         play.close()
 
@@ -418,12 +433,12 @@ def test_no_board_plugged_in_falls_back_to_the_virtual_board(tmp_path: Path) -> 
         play.expect(r"^new game #1: mosona")
         # A person types once the board is set up (typed sooner, the move is refused as
         # "not ready (setup)"): "south to move" comes when it is, before or after the keys.
-        first = play.expect(r"^keys: |^south to move ").group(0)
-        play.expect(r"^south to move " if first == "keys: " else r"^keys: ")
+        first = play.expect(r"^type a move |^south to move ").group(0)
+        play.expect(r"^south to move " if first == "type a move " else r"^type a move ")
         play.send("s3xm4-m5")  # typed: the terminal's hand makes it on the virtual board
         play.expect(r"^1\. south s3xm4-m5$")
         play.expect(r"^2\. north \S+ \(carried out on the board\)$")  # the hand carries out the computer's move
-        play.send("q")
+        play.send("quit")
         assert play.wait() == 0
     finally:
         play.close()

@@ -28,6 +28,7 @@ from zuniboard import layouts
 from zuniboard.ai import GreedyPlayer
 from zuniboard.mpy import MicroPythonMissing, micropython_executable
 from zuniboard.play.seats import sides_in_play
+from zuniboard.play.words import outcome_words
 from zuniboard.records.db import Database
 
 try:
@@ -141,8 +142,8 @@ def play_to_the_end(
                 game.push_text(text)
                 assert len(game.move_stack) < MAX_PLIES, "the game does not end"
             outcome = game.outcome()
-            play.expect(r"^game over: %s \(%s" % (re.escape(outcome.result), re.escape(outcome.termination)))
-            play.send("q")
+            play.expect(r"^%s\. Game #\d+ is logged" % re.escape(outcome_words(game, outcome)))
+            play.send("quit")
             assert play.wait() == 0
         finally:
             play.close()

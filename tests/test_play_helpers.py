@@ -28,7 +28,8 @@ class ZuniPlay:
         env = dict(os.environ, **(env or {}))
         env["NO_COLOR"] = "1"
         env["PYTHONUNBUFFERED"] = "1"
-        self.command = [str(ZUNI), "play", "--db", str(db), "--color", "never", *args]
+        # The page on any free port: parallel tests do not take turns on 8765 (the default).
+        self.command = [str(ZUNI), "play", "--db", str(db), "--color", "never", "--http", "0", *args]
         # tty: standard input is a terminal (keys act without Enter); else a pipe.
         self.tty_master = self.tty_slave = -1
         stdin: int = subprocess.PIPE
@@ -120,6 +121,92 @@ class ZuniPlay:
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self.tty_master = self.tty_slave = -1
+
+
+ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]|\r")
+
+
+class TtyPlay:
+    """``zuni play ARGS`` on a pseudo-terminal (standard input, output and error), as a
+    person runs it: the line editor is on. ``type(line)`` types a line and Enter;
+    ``expect(regex)`` waits for it in the output, escape codes stripped, and consumes
+    the output up to the match."""
+
+    def __init__(self, *args: str, db: Path, timeout: float = 60.0, env: dict[str, str] | None = None) -> None:
+        env = dict(os.environ, **(env or {}))
+        env.update({"NO_COLOR": "1", "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "120", "LINES": "50"})
+        env["PROMPT_TOOLKIT_NO_CPR"] = "1"  # the test answers no cursor position requests
+        # The page on any free port: parallel tests do not take turns on 8765 (the default).
+        self.command = [str(ZUNI), "play", "--db", str(db), "--color", "never", "--http", "0", *args]
+        self.master, slave = os.openpty()
+        import fcntl
+        import struct
+        import termios
+
+        fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 50, 120, 0, 0))
+        self.proc = subprocess.Popen(
+            self.command, stdin=slave, stdout=slave, stderr=slave, env=env, cwd=REPO, start_new_session=True
+        )
+        os.close(slave)
+        self.text = ""
+        self.all = ""
+        self.lock = threading.Condition()
+        self.timeout = timeout
+        self.done = False
+        threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        while True:
+            try:
+                data = os.read(self.master, 4096)
+            except OSError:
+                data = b""
+            with self.lock:
+                if not data:
+                    self.done = True
+                    self.lock.notify_all()
+                    return
+                clean = ANSI.sub("", data.decode("utf-8", "replace"))
+                self.text += clean
+                self.all += clean
+                self.lock.notify_all()
+
+    def type(self, line: str) -> None:
+        os.write(self.master, line.encode() + b"\r")
+
+    def keys(self, raw: str) -> None:
+        os.write(self.master, raw.encode())
+
+    def expect(self, pattern: str, timeout: float | None = None) -> re.Match[str]:
+        regex = re.compile(pattern, re.M)
+        deadline = time.monotonic() + (timeout or self.timeout)
+        with self.lock:
+            while True:
+                match = regex.search(self.text)
+                if match:
+                    self.text = self.text[match.end() :]
+                    return match
+                left = deadline - time.monotonic()
+                if left <= 0 or self.done:
+                    raise AssertionError(
+                        "no %r within %.0f s (exited: %s); last output:\n%s"
+                        % (pattern, timeout or self.timeout, self.proc.poll(), self.all[-3000:])
+                    )
+                self.lock.wait(min(left, 0.2))
+
+    def wait(self, timeout: float = 20.0) -> int:
+        return self.proc.wait(timeout=timeout)
+
+    def close(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=10)
+        with contextlib.suppress(OSError):
+            os.close(self.master)
 
 
 class RecordingUI:

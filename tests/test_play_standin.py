@@ -86,11 +86,12 @@ def test_session_logs_moves_plays_the_computer_and_follows_take_backs(
             assert ui.find(r"2\. north %s \(carried out on the board\)" % ai_move, "move")
             assert ui.progress, "the thinking display got depth/nodes/best"
             # Take-back with the person to move takes back the computer's reply too.
-            session.key("u")
+            session.key("undo")
             _pump_until(session, "two moves taken back", lambda: len(session.moves) == 0)
             assert db.get(gid).move_texts() == [] and board.dump()[3] == []
             # Resign: the board and the log agree.
-            session.key("r")
+            session.key("resign")
+            session.key("yes")
             _pump_until(session, "resignation", session.is_over)
             record = db.get(gid)
             assert (record.result, record.termination) == ("north", "resign")
@@ -116,7 +117,7 @@ def test_cli_plays_a_game_against_the_computer_and_logs_it(board: TestBoard, rel
         else:
             pytest.fail("no end after 200 moves")
         board_moves = board.dump()[3]
-        play.send("q")
+        play.send("quit")
         assert play.wait() == 0
     finally:
         play.close()
@@ -139,25 +140,37 @@ def test_agreements_with_the_computer_and_between_people(board: TestBoard, relay
         try:
             session.start()
             first = session.db_game or 0
-            # Equal counts at the start: the computer does not lose by counting, so it agrees.
-            session.key("c")
-            _pump_until(session, "the end by counting", session.is_over)
-            record = db.get(first)
-            assert (record.result, record.termination, record.score) == ("draw", "agreed-count", "12-12")
-            session.key("u")
-            _pump_until(session, "a refusal", lambda: ui.find("ended by agreed-count", "takeback"))
+            # At the start the game is open: the computer plays on rather than count or draw.
+            session.key("count")
+            session.key("yes")
+            _pump_until(session, "the refusal", lambda: ui.find("north declines counting: the game is still open"))
+            session.key("draw")
+            session.key("y")
+            _pump_until(session, "the refusal", lambda: ui.find("north declines a draw: the game is still open"))
+            assert not session.is_over()
+            # Resigned (asked first): the end cannot be taken back with undo.
+            session.key("resign")
+            _pump_until(session, "the question", lambda: ui.find(r"resign the game for south\? \(yes/no\)", "ask"))
+            session.key("yes")
+            _pump_until(session, "the resignation", session.is_over)
+            assert ui.find("^North wins: South resigned. Game #%d is logged" % first, "over")
+            session.key("undo")
+            _pump_until(session, "a refusal", lambda: ui.find("ended by resign", "takeback"))
             # A new game between two people: a draw needs both.
             session.players = {"north": "human"}
-            session.key("n")
+            session.key("new")
             _pump_until(session, "a new game", lambda: session.db_game != first and not session.is_over())
             second = session.db_game or 0
             assert db.get(second).players == {"south": "human", "north": "human"}
-            session.key("d")
-            _pump_until(session, "the offer", lambda: ui.find("south offers a draw: north, press d to agree"))
+            session.key("draw")
+            session.key("yes")
+            _pump_until(session, "the offer", lambda: ui.find("south offers a draw: north, type draw to agree"))
             assert not session.is_over()
-            session.key("d")
+            session.key("/d")
+            session.key("yes")
             _pump_until(session, "the agreed draw", session.is_over)
             assert (db.get(second).result, db.get(second).termination) == ("draw", "agreed-draw")
+            assert ui.find("^A draw: both sides agreed", "over")
         finally:
             session.close()
             link.close()

@@ -70,8 +70,25 @@ def test_seats_defaults_and_errors() -> None:
 def test_a_move_is_described_for_the_hand() -> None:
     game = zuni.new_game("mosona")
     move = game.parse_move("s3xm4-m5")
-    assert describe_move(game, move) == "lift s3, place it on m5 (via m4), remove m4"
+    assert describe_move(game, move) == "lift s3, jump m4 to m5, take m4 off"
     game.push(move)
     step = next(m for m in zuni.new_game("kolowis").legal_moves() if not m.captures)
     text = describe_move(zuni.new_game("kolowis"), step)
-    assert text.startswith("lift ") and ", place it on " in text and "remove" not in text
+    assert text.startswith("lift ") and ", put it on " in text and "take" not in text
+
+
+def test_the_drawings_marks_are_explained_once() -> None:
+    out = io.StringIO()
+    ui = TerminalUI(out, color=False, live=False)
+
+    class Shown:
+        game = zuni.new_game("mosona")
+        moves: list[str] = []
+        seats: dict[str, object] = {}
+        db_game = 1
+
+    ui.position(Shown())  # type: ignore[arg-type]
+    ui.position(Shown())  # type: ignore[arg-type]
+    text = out.getvalue()
+    assert text.count("[ ]: the last move's start and end, x: a piece it took") == 1
+    assert "start position: south to move" in text

@@ -462,7 +462,7 @@ def test_bad_text_record_names_the_line_and_the_others_import(db: Database) -> N
     assert [e.line for e in rejected] == [10]  # the line of the illegal m6-m5
     message = str(rejected[0])
     assert message.startswith("line 10: move 2 'm6-m5'")
-    assert "after 1 moves, north to move" in message
+    assert "after 1 move, north to move" in message
     assert [db.get(i).move_texts() for i in stored] == [random_moves("mosona", s, 3) for s in (1, 2)]
     assert len(db.game_ids()) == 2
 

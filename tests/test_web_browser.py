@@ -277,3 +277,28 @@ def test_square_board_page(browser: Browser, tmp_path: Path) -> None:
             wait_leds(page, idle_picture(game), "the firmware to commit g1-f2")
             shot(page, tmp_path, "awithlaknakwe-desktop.png")
             assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_phone_rotated_kolowis_board_beside_its_buttons_and_words(browser: Browser, tmp_path: Path) -> None:
+    """Kolowis' long board on an upright phone (390x844): turned a quarter, as tall as
+    the screen, with the buttons and the game's words beside it, all above the fold."""
+    from zuniboard import layouts
+
+    layout = layouts.layout_for_ruleset("kolowis").name
+    with VirtualBoard(layout, ruleset="kolowis", pieces="start", flash=tmp_path / "f.img") as vb:
+        with start_web(vb, 0) as web:
+            page = open_page(browser, web, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
+            wait(lambda: page.get_attribute("#board", "data-rotated") == "1", "the board turned upright")
+            wait(lambda: "South to move" in page.inner_text("#now"), "the game's words")
+            board_box = page.locator("#board").bounding_box()
+            side_box = page.locator("#side").bounding_box()
+            assert board_box is not None and side_box is not None
+            assert board_box["height"] > 600, board_box  # the screen's height
+            assert side_box["x"] >= board_box["x"] + board_box["width"] - 1, "the controls beside the board"
+            assert side_box["x"] + side_box["width"] > 0.9 * 390, "the width used"
+            for selector in ("#btn-ok", "#btn-back", "#btn-hint", "#game-panel", "#status"):
+                box = page.locator(selector).bounding_box()
+                assert box is not None and box["y"] + box["height"] <= 844, (selector, box)
+            path = shot(page, tmp_path, "kolowis-phone.png")
+            assert path.stat().st_size > 10_000
+            assert page.errors == []  # type: ignore[attr-defined]

@@ -37,7 +37,7 @@ from typing import Any
 
 import zuni
 from zuniboard import layouts
-from zuniboard.mpy import micropython_command, micropython_env
+from zuniboard.mpy import board_command, micropython_env
 from zuniboard.paths import FIRMWARE_DIR
 
 MAIN = FIRMWARE_DIR / "main.py"
@@ -98,6 +98,7 @@ class VirtualBoard:
         self.ruleset = ruleset
         self.names: list[str] = []
         self.heap = heap
+        self.runtime = ""  # what runs the firmware: "micropython" (the unix port) or "cpython"
         if link_mode not in ("fd", "path"):
             raise ValueError("link_mode must be 'fd' or 'path', not %r" % (link_mode,))
         self.link_mode = link_mode
@@ -174,7 +175,7 @@ class VirtualBoard:
                 args += ["--ruleset", self.ruleset]
             if occupied:
                 args += ["--occupied", ",".join(sorted(occupied))]
-            command = micropython_command(MAIN, *args, heap=self.heap)
+            command, self.runtime = board_command(MAIN, *args, heap=self.heap)
             with open(self.log_path, "ab") as log:  # the child keeps its own copy of the fd
                 self.proc = subprocess.Popen(
                     command,

@@ -111,7 +111,20 @@ def test_error_and_stuck_pictures():
     eq(r.describe(g.geometry.names), "s1:red/steady s3:blue/slow")
     occ[ix["m5"]] = 1
     L.paint_error(r, pos, infer(pos, occ))
-    eq(r.describe(g.geometry.names), "m5:red/fast s1:red/slow")
+    # s3 must capture (s3xm4-m5 is the only move): it blinks blue beside the mistake.
+    eq(r.describe(g.geometry.names), "m5:red/fast s1:red/slow s3:blue/slow")
+    # Where no capture is compulsory, only the mistake is lit.
+    g2 = _mosona_after(
+        "s3xm4-m5 n5xm5-m4 m7xn6-n5 n4xn5-n6xm6-m5xs4-s3 s2xs3-s4xm4-n4 m1xs1-s2 "
+        "m8xn7-n6 n3xn4-m5 s5xm5-m4 m3xm4-n4 m9xn8-n7".split()
+    )
+    pos2 = Position(g2)
+    eq([m for m in pos2.moves if m.captures], [])
+    occ2 = bytearray(pos2.occ)
+    empty = [p for p in range(len(occ2)) if not occ2[p]][0]
+    occ2[empty] = 1
+    L.paint_error(r, pos2, infer(pos2, occ2))
+    eq("blue" in r.describe(g2.geometry.names), False)
 
 
 def test_game_over_picture():

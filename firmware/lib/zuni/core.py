@@ -603,9 +603,11 @@ class Game:
     # -- text ---------------------------------------------------------------
     def describe(self):
         """Short text naming the position, for error messages: ruleset, ply, mover."""
-        return "%s after %d moves, %s to move" % (
+        n = len(self.move_stack)
+        return "%s after %d move%s, %s to move" % (
             self.ruleset,
-            len(self.move_stack),
+            n,
+            "" if n == 1 else "s",
             SIDE_NAMES[self.turn],
         )
 

@@ -274,10 +274,21 @@ def _stable_from(occ, gone, added):
 
 def paint_error(r, position, result, host=None):
     """A position no legal move explains: red slow blink where a piece is missing
-    (put it back), red fast blink where a piece should not be (take it away)."""
+    (put it back), red fast blink where a piece should not be (take it away). When
+    every legal move captures (a capture is compulsory), the pieces that must capture
+    blink blue: the rule that refused the move, shown where it applies."""
     r.begin()
     if host is not None:
         paint_suggestion(r, host, position.occ)
+    else:
+        moves = position.moves
+        forced = len(moves) > 0
+        for m in moves:
+            if not m.captures:
+                forced = False
+                break
+        if forced:
+            r.mark_all(position.movable, BLUE, SLOW)
     r.mark_all(result.gone, RED, SLOW)
     r.mark_all(result.added, RED, FAST)
     r.end()

@@ -17,6 +17,7 @@ import json
 
 import zuni
 from zuniboard.ai import Analysis, analyze
+from zuniboard.ai.search import WIN, WIN_BOUND
 from zuniboard.errors import UsageError
 from zuniboard.records.db import Database, DatabaseError, UnknownGameError
 from zuniboard.records.record import RecordError, replay
@@ -81,6 +82,36 @@ def analysis_json(a: Analysis) -> dict[str, object]:
     }
 
 
+def mistake_words(a: Analysis) -> str:
+    """What kind of mistake a move was: '' (none, or an ordinary loss of points, which
+    is summed), or a missed win / a forced loss in words (never added in as points)."""
+    if a.loss <= 0:
+        return ""
+    if a.best_score >= WIN_BOUND and a.score < WIN_BOUND:
+        return "missed a win in %d" % (WIN - a.best_score)
+    if a.score <= -WIN_BOUND and a.best_score > -WIN_BOUND:
+        return "walked into a forced loss (loss in %d)" % (WIN + a.score)
+    if a.best_score >= WIN_BOUND:
+        return "a slower win (in %d, not %d)" % (WIN - a.score, WIN - a.best_score)
+    if a.best_score <= -WIN_BOUND:
+        return "a quicker loss (in %d, not %d)" % (WIN + a.score, WIN + a.best_score)
+    return ""
+
+
+def mistakes_text(analyses: list[Analysis]) -> str:
+    """``2 mistakes (1.50 lost in all), missed a win in 3``: points summed over ordinary
+    evaluations only."""
+    ordinary = [a.loss for a in analyses if a.loss > 0 and not mistake_words(a)]
+    special = [mistake_words(a) for a in analyses if mistake_words(a)]
+    count = len(ordinary) + len(special)
+    text = "%d mistake%s" % (count, "" if count == 1 else "s")
+    if ordinary:
+        text += " (%.2f lost in all%s)" % (sum(ordinary) / 100.0, " in ordinary positions" if special else "")
+    if special:
+        text += ": " + ", ".join(special)
+    return text
+
+
 def run_analyze(args: argparse.Namespace) -> int:
     if args.time <= 0:
         raise UsageError("--time %s: give a positive number of seconds" % args.time)
@@ -106,7 +137,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     which = _range(args.moves, count)
     if not args.json:
         print("game %d: %s, %d moves, %s" % (gid, record.ruleset, count, record.result))
-    losses: dict[int, list[int]] = {}
+    losses: dict[int, list[Analysis]] = {}
     for index in which:
         if args.nodes is not None:
             a = analyze(game, index, time_limit=None, node_limit=args.nodes, max_alternatives=args.alternatives)
@@ -116,14 +147,10 @@ def run_analyze(args: argparse.Namespace) -> int:
             print(json.dumps(analysis_json(a)))
         else:
             print(a.summary())
-        losses.setdefault(a.side, []).append(a.loss)
+        losses.setdefault(a.side, []).append(a)
     if not args.json:
         parts = []
         for side in sorted(losses):
-            mistakes = [x for x in losses[side] if x > 0]
-            parts.append(
-                "%s: %d mistake%s (%.2f lost in all)"
-                % (zuni.SIDE_NAMES[side], len(mistakes), "" if len(mistakes) == 1 else "s", sum(mistakes) / 100.0)
-            )
+            parts.append("%s: %s" % (zuni.SIDE_NAMES[side], mistakes_text(losses[side])))
         print("; ".join(parts))
     return 0

@@ -228,10 +228,12 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 def run_check(args: argparse.Namespace) -> int:
     from zuniboard import link as linkmod
+    from zuniboard.play.connect import need_board
 
     if args.walk_ms and not 20 <= args.walk_ms <= 5000:
         raise UsageError("--walk-ms %d: expected 20..5000 ms per LED (or 0: no walk)" % args.walk_ms)
     try:
+        need_board(args.port)  # no board, no such port: said at once, not after a timeout
         link: Any = linkmod.BoardLink.open(args.port, timeout=5.0)
     except linkmod.LinkError as exc:
         raise UsageError(str(exc))

@@ -8,9 +8,15 @@ board you may also type a move (e.g. s3xm4-m5): the terminal's hand makes it, an
 carries out the computer's moves too (not with --manual). Every game and move goes to
 the game log (`zuni log`) as it happens.
 
-Keys while playing: h hint, u take back, r resign, d draw, c end by counting,
-n new game (after the end), q quit. `zuni play --resume` goes on with the last
-unfinished game.
+While playing, type a move (Tab completes the legal ones; on the virtual board the
+terminal's hand makes it), or a command: a word, or / and its first letters:
+hint (/h), undo (/u), resign, draw, count (each asked again first), new (after the
+end), board, help, quit (/q). A word is never a move, so every move can be typed.
+After quit, the next `zuni play` offers to go on with the unfinished game;
+`zuni play --resume` goes on with it without asking.
+
+Board marks: S N W E pieces (lower case: bow priests), . empty point, [ ] the last
+move's start and end, x a piece it took.
 """
 
 from __future__ import annotations
@@ -18,17 +24,22 @@ from __future__ import annotations
 import argparse
 import contextlib
 import signal
+import sys
 import threading
+from collections.abc import Callable
+from pathlib import Path
 from types import FrameType
 
 import zuni
 from zuniboard.errors import UsageError
 from zuniboard.link import LinkError
-from zuniboard.play.connect import BoardConnection, connect
+from zuniboard.play.commands import completions
+from zuniboard.play.connect import PAGE_PORT, BoardConnection, connect
 from zuniboard.play.seats import parse_player, seats_for
-from zuniboard.play.session import KEYS_HELP, PlaySession, SessionError
-from zuniboard.play.terminal import KeyReader, TerminalUI
-from zuniboard.records.db import Database, DatabaseError
+from zuniboard.play.session import KEYS_HELP, SHOW_AI_MOVE_S, PlaySession, SessionError
+from zuniboard.play.terminal import LineReader, TerminalUI
+from zuniboard.play.words import count_words
+from zuniboard.records.db import Database, DatabaseError, GameSummary
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -55,6 +66,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     play.add_argument(
         "--deterministic", action="store_true", help="the computer thinks by node counts, not by the clock (repeatable)"
     )
+    play.add_argument(
+        "--show",
+        metavar="SECONDS",
+        type=float,
+        default=SHOW_AI_MOVE_S,
+        help="virtual board: the computer's move stays lit this long before the terminal's hand carries it out "
+        "(default %.0f)" % SHOW_AI_MOVE_S,
+    )
+    play.add_argument(
+        "--http",
+        metavar="PORT",
+        type=int,
+        default=PAGE_PORT,
+        help="virtual board: the browser page's port (default %d, as zuni sim's; any free one when it is taken; "
+        "0: any free one)" % PAGE_PORT,
+    )
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="coloured board drawing")
     play.add_argument(
         "--timeout", type=float, default=10.0, help="seconds to wait for the board to answer (default 10)"
@@ -75,12 +102,47 @@ def _players(args: argparse.Namespace) -> dict[str, str | None]:
     return players
 
 
-def _last_unfinished_ruleset(db: Database) -> str | None:
-    """The ruleset of the game --resume will look for (the virtual board's layout follows it)."""
+def _last_unfinished(db: Database) -> GameSummary | None:
+    """The game --resume will look for (the virtual board's layout follows its ruleset)."""
     for game in db.list_games():
         if game.result == "*" and game.termination != "abandoned":
-            return game.ruleset
+            return game
     return None
+
+
+def _last_unfinished_ruleset(db: Database) -> str | None:
+    game = _last_unfinished(db)
+    return None if game is None else str(game.ruleset)
+
+
+def offer_resume(db: Database, ruleset: str | None, ask: Callable[[str], str] | None) -> bool:
+    """Whether to go on with the log's unfinished game: asked when ``ask`` reads an
+    answer (a terminal), else only said."""
+    game = _last_unfinished(db)
+    if game is None or game.moves == 0:
+        return False
+    if ruleset is not None and str(zuni.parse_ruleset(ruleset)) != game.ruleset:
+        return False
+    what = "game #%d (%s, %s) was left unfinished" % (game.id, game.ruleset, count_words(game.moves, "move"))
+    if ask is None:
+        print("%s: `zuni play --resume` goes on with it; this is a new game" % what, flush=True)
+        return False
+    try:
+        answer = ask("%s: go on with it? [Y/n] " % what)
+    except EOFError:
+        return False
+    return answer.strip().lower() in ("", "y", "yes")
+
+
+def _ask_on_terminal() -> Callable[[str], str] | None:
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        return input
+    return None
+
+
+def history_path(db: Database) -> str:
+    """Where the line editor keeps what was typed: beside the game log."""
+    return str(Path(db.path).with_name("play-history"))
 
 
 def _terminate(signum: int, frame: FrameType | None) -> None:
@@ -88,6 +150,8 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    if not 0 <= args.http <= 65535:
+        raise UsageError("--http %d: a TCP port 0..65535 (0: any free one)" % args.http)
     players = _players(args)
     if args.ruleset is not None and args.resume:
         raise UsageError("--resume goes on with the logged game's ruleset: leave out --ruleset")
@@ -104,13 +168,17 @@ def run_play(args: argparse.Namespace) -> int:
         db = Database(args.db)
     except DatabaseError as exc:
         raise UsageError(str(exc))
+    resume = bool(args.resume)
+    if not resume and offer_resume(db, args.ruleset, _ask_on_terminal()):
+        resume = True
+        ruleset = None
     color = {"always": True, "never": False}.get(args.color)
     ui = TerminalUI(color=color)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
     conn: BoardConnection | None = None
     session: PlaySession | None = None
-    keys: KeyReader | None = None
+    keys: LineReader | None = None
     try:
         try:
             conn = connect(
@@ -120,6 +188,7 @@ def run_play(args: argparse.Namespace) -> int:
                 ui.message,
                 timeout=args.timeout,
                 hand=not args.manual,
+                page_port=args.http,
             )
         except LinkError as exc:
             raise UsageError(str(exc))
@@ -132,13 +201,32 @@ def run_play(args: argparse.Namespace) -> int:
             seed=args.seed,
             deterministic=args.deterministic,
             hand=conn.hand,
+            show_move_s=max(0.0, args.show),
         )
         try:
-            session.start(resume=args.resume, timeout=args.timeout)
+            session.start(resume=resume, timeout=args.timeout)
         except SessionError as exc:
-            raise UsageError(str(exc))
+            if not resume or args.resume:
+                raise UsageError(str(exc))
+            ui.message("info", "cannot go on with it: %s; starting a new game" % exc)
+            session.ruleset = "mosona"
+            session.start(timeout=args.timeout)
         active = session
-        keys = KeyReader(active.key, lambda: active.inbox.put(("eof",)))
+
+        def prompt() -> str:
+            side = active.turn_side()
+            return "%s> " % side if side else "> "
+
+        keys = LineReader(
+            active.key,
+            lambda: active.inbox.put(("eof",)),
+            complete=lambda: completions(active.game),
+            prompt=prompt,
+            status=lambda: ui.status,
+            history=history_path(db),
+        )
+        if keys.is_tty:
+            ui.status_line = keys.refresh
         keys.start()
         ui.message("info", KEYS_HELP)
         return session.run()

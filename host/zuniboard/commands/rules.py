@@ -26,12 +26,21 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="list the legal moves after a sequence of moves",
         description=(
             "Play MOVE ... from the start and print the legal moves of the resulting position, "
-            "sorted, one per line; or `over RESULT` when the game is over."
+            "sorted, one per line; or `over RESULT` when the game is over. With no MOVE: the "
+            "legal moves of the start position."
         ),
+        epilog=MOVES_EXAMPLES,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    moves.add_argument("ruleset", help='ruleset text, e.g. "awithlaknakwe players=4"')
+    moves.add_argument("ruleset", nargs="?", default=None, help='ruleset text, e.g. "awithlaknakwe players=4"')
     moves.add_argument("moves", nargs="*", metavar="MOVE", help="moves in RULES.md's text form")
     moves.set_defaults(func=run_moves)
+
+
+MOVES_EXAMPLES = """examples:
+  zuni moves mosona                      the legal moves of the start position
+  zuni moves mosona s3xm4-m5 n5xm5-m4    ... after these two moves
+  zuni moves "kolowis size=short"        rulesets: mosona, kolowis, awithlaknakwe (RULES.md)"""
 
 
 def _game(ruleset_text: str) -> zuni.Game:
@@ -63,6 +72,8 @@ def run_perft(args: argparse.Namespace) -> int:
 
 
 def run_moves(args: argparse.Namespace) -> int:
+    if args.ruleset is None:
+        raise UsageError("zuni moves RULESET [MOVE ...]: give the ruleset (the moves are optional)\n" + MOVES_EXAMPLES)
     game = _game(args.ruleset)
     for text in args.moves:
         try:

@@ -12,12 +12,15 @@ then `zuni play --sim` says where the page will be and how to reach the control 
 from __future__ import annotations
 
 import importlib
+import os
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from zuniboard.link import BoardLink, LinkError, discover
+
+PAGE_PORT = 8765  # the browser page's port, as `zuni sim`'s (--http)
 
 
 @dataclass
@@ -53,7 +56,7 @@ class SimHand:
             self.board.set_occupied(want)
 
 
-def browser_page(board: Any) -> str | None:
+def browser_page(board: Any, port: int = PAGE_PORT) -> str | None:
     """The address of the virtual board's browser page, or None while there is none."""
     try:
         page = importlib.import_module("zuniboard.web.page")
@@ -62,8 +65,44 @@ def browser_page(board: Any) -> str | None:
     serve = getattr(page, "serve", None)
     if serve is None:
         return None
-    url = serve(board)
+    # The same address as `zuni sim` (8765), so a tab left open from the last game
+    # finds this one; any free port when another program holds it.
+    try:
+        url = serve(board, port)
+    except OSError:
+        if port == 0:
+            raise
+        url = serve(board, 0)
     return None if url is None else str(url)
+
+
+def ports_found() -> list[str]:
+    """The serial ports this computer has now (device paths)."""
+    try:
+        from serial.tools import list_ports  # type: ignore[import-untyped, unused-ignore]
+    except ImportError:  # pragma: no cover
+        return []
+    return sorted(str(p.device) for p in list_ports.comports())
+
+
+def check_port(port: str) -> None:
+    """A device path that does not exist is an error at once, naming the ports there
+    are (URLs such as socket:// are left to the link)."""
+    if "://" in port:
+        return
+    if (port.startswith("/") or port.upper().startswith("COM")) and not os.path.exists(port):
+        if port.upper().startswith("COM") and os.name == "nt":  # pragma: no cover - Windows ports are no files
+            return
+        found = ports_found()
+        raise LinkError(
+            "no serial port %s on this computer; ports found: %s"
+            % (
+                port,
+                ", ".join(found)
+                if found
+                else "none (is the board plugged in? without --port the virtual board is used)",
+            )
+        )
 
 
 def sim_flash(layout_name: str) -> Path:
@@ -81,7 +120,12 @@ def sim_flash(layout_name: str) -> Path:
 
 
 def start_virtual(
-    ruleset: str | None, say: Callable[[str, str], None], *, hand: bool = True, timeout: float = 10.0
+    ruleset: str | None,
+    say: Callable[[str, str], None],
+    *,
+    hand: bool = True,
+    timeout: float = 10.0,
+    page_port: int = PAGE_PORT,
 ) -> BoardConnection:
     """Starts the virtual board for ``ruleset`` (its default layout) and opens the link."""
     from zuniboard import layouts
@@ -106,17 +150,30 @@ def start_virtual(
         board.close()
         raise
     try:
-        return _open_virtual(board, layout.name, flash, say, hand=hand, timeout=timeout)
+        return _open_virtual(board, layout.name, flash, say, hand=hand, timeout=timeout, page_port=page_port)
     except BaseException:  # Ctrl-C included: the firmware process must not outlive us
         board.close()
         raise
 
 
 def _open_virtual(
-    board: Any, layout_name: str, flash: Path, say: Callable[[str, str], None], *, hand: bool, timeout: float
+    board: Any,
+    layout_name: str,
+    flash: Path,
+    say: Callable[[str, str], None],
+    *,
+    hand: bool,
+    timeout: float,
+    page_port: int = PAGE_PORT,
 ) -> BoardConnection:
+    if getattr(board, "runtime", "") == "cpython":
+        say(
+            "link",
+            "no MicroPython unix port on this computer: the virtual board runs the same firmware under CPython "
+            "(it is written in their common subset)",
+        )
     say("link", "virtual board: layout %s, serial port %s, flash %s" % (layout_name, board.port_path, flash))
-    url = browser_page(board)
+    url = browser_page(board, page_port)
     if url:
         say("link", "browser page of the virtual board: %s" % url)
     else:
@@ -132,6 +189,21 @@ def _open_virtual(
     return BoardConnection(link, board, sim_hand)
 
 
+def need_board(port: str | None) -> None:
+    """For commands that need the real board (`zuni board check`): an error at once,
+    naming the serial ports there are, when ``port`` does not exist or, for ``auto`` (or
+    None), when no board is plugged in."""
+    if port and port != "auto":
+        check_port(port)
+        return
+    if not discover():
+        found = ports_found()
+        raise LinkError(
+            "no board plugged in (no USB 2E8A:0005); ports found: %s (give one with --port)"
+            % (", ".join(found) if found else "none")
+        )
+
+
 def connect(
     port: str | None,
     sim: bool,
@@ -140,10 +212,12 @@ def connect(
     *,
     timeout: float = 10.0,
     hand: bool = True,
+    page_port: int = PAGE_PORT,
 ) -> BoardConnection:
     """The board at ``port``, or the virtual board (``sim``), or the one plugged in, or
-    the virtual board when none is."""
+    the virtual board when none is (its page on ``page_port``, else any free port)."""
     if port:
+        check_port(port)
         say("link", "opening the board at %s" % port)
         return BoardConnection(BoardLink.open(port, timeout=timeout))
     if not sim:
@@ -152,4 +226,4 @@ def connect(
             say("link", "board found at %s" % found[0])
             return BoardConnection(BoardLink.open(found[0], timeout=timeout))
         say("info", "no board plugged in (no USB 2E8A:0005 answering): playing on the virtual board")
-    return start_virtual(ruleset, say, hand=hand, timeout=timeout)
+    return start_virtual(ruleset, say, hand=hand, timeout=timeout, page_port=page_port)

@@ -1,36 +1,54 @@
-"""The play session: one game on a board between people and the computer.
+"""The play session: the controller of one game on a board between people and the
+computer, which the terminal and the tests drive.
 
-``PlaySession(link, db, ui, ...)`` sits between the board link (``BoardLink``), the
-game log (``Database``), the computer players (``zuniboard.ai``) and a user interface
-(``PlayUI``: the terminal, or a recorder in tests). It is single-threaded: ``pump()``
-handles what arrived (link events, keys, the computer's answers) and does what is due;
-only the searches run in worker threads, and they post their results to ``inbox``.
+``PlaySession(link, db, ui, ...)`` sits between the board link (``BoardLink``), the game
+log (``gamelog.BoardGameLog``), the computer's searches (``thinking.Thinking``, worker
+threads that post their answers to ``inbox``) and a user interface (``PlayUI``: the
+terminal, or a recorder in tests). Typed lines are read by ``commands.read_line`` (a
+move or a command, never one for the other); what it says is put in a player's words by
+``words``; the computer's word on an offered draw or count is ``judge.verdict``. It is
+single-threaded: ``pump()`` handles what arrived (link events, typed lines, the
+computer's answers) and does what is due.
 
 The board is the truth about the game: the session mirrors the link's move list into
 its own ``zuni.Game`` and into the log (each move committed as it arrives), and follows
 take-backs and new games the board makes on its own. The computer's move is sent to the
-board as a host move; the game goes on when the board reports it carried out.
+board as a host move; the game goes on when the board reports it carried out (by a
+person, or on the virtual board by the terminal's hand once it has been lit for
+``show_move_s``).
 
 >>> session = PlaySession(link, db, ui, ruleset="mosona", players={"north": "ai:2"})
 >>> session.start()              # new game on the board, logged
->>> session.run()                # until quit (q) or the game is over and stdin ends
+>>> session.run()                # until quit, or the game is over and the input ends
 """
 
 from __future__ import annotations
 
 import contextlib
 import queue
-import threading
 import time
-from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 import zuni
-from zuniboard.ai import Searcher, SearchInfo, SearchPlayer, score_text, tablebase
+from zuniboard.ai import SearchInfo, tablebase
 from zuniboard.link import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
 from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
+from zuniboard.play.commands import CONFIRM, YES, help_text, read_line
+from zuniboard.play.gamelog import BoardGameLog, common_prefix
+from zuniboard.play.judge import verdict
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
-from zuniboard.records.db import Database, MoveConflictError
+from zuniboard.play.thinking import Thinking
+from zuniboard.play.words import (
+    MARKS_HELP,
+    board_error_words,
+    count_words,
+    move_words,
+    occupied_names,
+    outcome_words,
+    plays_words,
+    restore_words,
+)
+from zuniboard.records.db import Database
 from zuniboard.records.record import UNFINISHED, RecordError
 
 REQUEST_TIMEOUT_S = LINK_REQUEST_TIMEOUT_S  # the link's: longer than its worst round trip (docs/protocol.md)
@@ -40,10 +58,12 @@ STATE_POLL_S = 0.5  # while the board's phase is not known (after a reset, a gam
 # only a fallback for an event lost with the connection.
 SETUP_POLL_S = 5.0
 HINT_TIME_S = 0.3  # thinking time of a hint
-JUDGE_TIME_S = 0.2  # thinking time of the computer weighing a draw offer
-DRAW_MARGIN = 50  # the computer accepts a draw unless it stands this much better (hundredths)
+HINT_LEVEL = 2
+# The computer's move stays lit on the board this long before the terminal's hand on the
+# virtual board carries it out, so that a person sees it (on the page, or on LEDs).
+SHOW_AI_MOVE_S = 2.0
 
-KEYS_HELP = "keys: h hint, u take back, r resign, d draw, c end by counting, n new game (when over), q quit"
+KEYS_HELP = "type a move (Tab completes), or a command: hint, undo, resign, draw, count, new, quit, help"
 
 
 class SessionError(Exception):
@@ -71,26 +91,6 @@ class Hand(Protocol):
     def set_up(self, game: Any) -> None: ...
 
 
-@dataclass
-class _Job:
-    """A search in a worker thread: for position generation ``gen``."""
-
-    gen: int
-    what: str  # "ai" or "hint"
-    side: str
-    stop: threading.Event = field(default_factory=threading.Event)
-    thread: threading.Thread | None = None
-
-
-def _prefix(a: list[str], b: list[str]) -> int:
-    n = 0
-    for x, y in zip(a, b, strict=False):
-        if x != y:
-            break
-        n += 1
-    return n
-
-
 def board_identity(hello: dict[str, str]) -> str:
     """A name for the board in the log: its own id if its hello gives one, else its layout."""
     for key in ("id", "board", "uid"):
@@ -99,22 +99,7 @@ def board_identity(hello: dict[str, str]) -> str:
     return hello.get("layout") or "board"
 
 
-def describe_move(game: Any, move: Any) -> str:
-    """What a person does on the board for ``move`` (``game`` before it):
-    ``lift n4, place it on s4, remove m5``."""
-    names = game.geometry.names
-    if move.kind == zuni.PASS:
-        return "pass (nothing to do on the board)"
-    if move.kind == zuni.DROP:
-        text = "place a piece on %s" % names[move.dest]
-    else:
-        path = [names[p] for p in move.path]
-        text = "lift %s, place it on %s" % (path[0], path[-1])
-        if len(path) > 2:
-            text += " (via %s)" % ", ".join(path[1:-1])
-    if move.captures:
-        text += ", remove %s" % " ".join(names[p] for p in move.captures)
-    return text
+describe_move = move_words  # the old name
 
 
 class PlaySession:
@@ -131,6 +116,7 @@ class PlaySession:
         deterministic: bool = False,
         hand: Hand | None = None,
         request_timeout: float = REQUEST_TIMEOUT_S,
+        show_move_s: float = SHOW_AI_MOVE_S,
     ) -> None:
         self.link = link
         self.db = db
@@ -142,6 +128,7 @@ class PlaySession:
         self.deterministic = deterministic
         self.hand = hand
         self.request_timeout = request_timeout
+        self.show_move_s = show_move_s
         self.inbox: queue.Queue[tuple[Any, ...]] = queue.Queue()
         self.seats: dict[str, Seat] = {}
         self.game: Any = None  # zuni.Game mirroring the board's game
@@ -157,8 +144,11 @@ class PlaySession:
         self.offer: tuple[str, str] | None = None  # (what, side) a human offered
         self.hint_shown = False
         self.last_wrong = ""
-        self._gen = 0  # position generation: answers for older positions are dropped
-        self._jobs: list[_Job] = []
+        self.confirm: str | None = None  # a command that ends the game, asked about
+        self.typed_ahead: Any = None  # a move typed while the board was being set up
+        self.show_at: float | None = None  # when the hand carries out the computer's move
+        self.log = BoardGameLog(db, ui.message)
+        self.thinking = Thinking(self.inbox.put, seed, deterministic)
         self._send_at = 0.0
         self._state_at = 0.0
         self._deferred = False  # the link's mirror is being refetched: reconcile later
@@ -174,12 +164,12 @@ class PlaySession:
         if self.board_id is None:
             self.board_id = board_identity(link.hello)
         self.layout = link.hello.get("layout")
-        adopted = self._adopt_board_game()
+        adopted = self.log.adopt(self.board_id, link.game, link.moves, link.ruleset, self.layout)
         if resume:
             self._resume(adopted)
         else:
             if adopted is not None:
-                self._abandon(adopted)
+                self.log.abandon(adopted)
             self._new_game(self.ruleset or link.ruleset)
         self.ui.position(self)
         self._poll_state()  # says whose turn it is once the board is set up
@@ -190,64 +180,6 @@ class PlaySession:
                 self.link.events.get_nowait()
             except queue.Empty:
                 return
-
-    def _adopt_board_game(self) -> int | None:
-        """Logs the moves of the board's current game (played standalone, or while the
-        host was away); returns its log id, or None for a game with no moves nobody logged."""
-        link = self.link
-        game_id, moves, ruleset = link.game, link.moves, link.ruleset
-        assert self.board_id is not None
-        if not game_id:
-            return None
-        gid = self.db.board_game(self.board_id, game_id)
-        if gid is None and not moves:
-            return None
-        if gid is None:
-            gid, added = self.db.attach_board_moves(
-                self.board_id, game_id, ruleset, list(enumerate(moves)), layout=self.layout
-            )
-            self.ui.message(
-                "info", "logged the %d moves the board played on its own as game #%d (%s)" % (added, gid, ruleset)
-            )
-            return gid
-        try:
-            added = self._sync_log(gid, moves)
-        except RecordError as exc:  # e.g. the log ended the game, the board went on
-            self.ui.message("error", "log: game #%d: %s" % (gid, exc))
-            return gid
-        if added:
-            self.ui.message("info", "logged %d moves the board made while the host was away (game #%d)" % (added, gid))
-        return gid
-
-    def _abandon(self, gid: int) -> None:
-        """A new game replaces the board's unfinished one: the log says it was given up."""
-        record = self.db.get(gid)
-        if record.result != UNFINISHED or not record.moves:
-            return
-        try:
-            self.db.finish_game(gid, UNFINISHED, "abandoned")
-        except RecordError as exc:
-            self.ui.message("error", "log: %s" % exc)
-            return
-        self.ui.message(
-            "info",
-            "the board's unfinished game #%d (%d moves) is logged as abandoned (zuni play --resume goes on with "
-            "the board's game instead of starting a new one)" % (gid, len(record.moves)),
-        )
-
-    def _sync_log(self, gid: int, moves: list[str]) -> int:
-        """Makes the log of game ``gid`` hold exactly ``moves`` (the board's); returns
-        how many moves were added."""
-        record = self.db.get(gid)
-        stored = record.move_texts()
-        k = _prefix(stored, moves)
-        if k < len(stored):
-            self.db.take_back(gid, k)
-        added = 0
-        for i in range(k, len(moves)):
-            if self.db.add_move(gid, i, moves[i]):
-                added += 1
-        return added
 
     def _new_game(self, ruleset: str) -> None:
         link = self.link
@@ -277,18 +209,10 @@ class PlaySession:
     def _open_game(self, board_game: str, moves: list[str], ruleset: str, gid: int | None) -> None:
         """Mirrors board game ``board_game`` and logs it as ``gid`` (None: a new log game)."""
         assert self.board_id is not None
-        self._cancel_jobs()
+        self.thinking.cancel()
         if gid is None:
             players = {side: seat.text for side, seat in self.seats.items()}
-            try:
-                gid = self.db.new_game(
-                    ruleset, players=players, board=self.board_id, layout=self.layout, board_game_id=board_game
-                )
-            except RecordError as exc:
-                # The board reused a game id the log already has (another board with the
-                # same identity): log the game without the board's id.
-                self.ui.message("error", "log: %s; logging it without the board's game id" % exc)
-                gid = self.db.new_game(ruleset, players=players, board=self.board_id, layout=self.layout)
+            gid = self.log.open(ruleset, players, self.board_id, self.layout, board_game)
         self.db_game = gid
         self.board_game = board_game
         self.ruleset = ruleset
@@ -321,15 +245,17 @@ class PlaySession:
         self.seats = seats
         players = {side: seat.text for side, seat in seats.items()}
         if players != record.players:
-            try:
-                self.db.set_players(gid, players)  # e.g. a game the board began on its own
-            except RecordError as exc:
-                self.ui.message("error", "log: %s" % exc)
+            self.log.set_players(gid, players)  # e.g. a game the board began on its own
         self._open_game(link.game, link.moves, record.ruleset, gid)
         self.ui.message(
             "info",
-            "resumed game #%d: %s after %d moves, %s"
-            % (gid, record.ruleset, len(self.moves), ", ".join("%s %s" % (s, seat) for s, seat in seats.items())),
+            "resumed game #%d: %s after %s, %s"
+            % (
+                gid,
+                record.ruleset,
+                count_words(len(self.moves), "move"),
+                ", ".join("%s %s" % (s, seat) for s, seat in seats.items()),
+            ),
         )
         try:
             state = link.state(timeout=self.request_timeout)
@@ -340,6 +266,8 @@ class PlaySession:
         if shown and mover is not None and self.seats[mover].is_ai:
             self.ai_move = shown  # the board still shows the computer's move: keep it
             self.ai_sent = True
+            if self.hand is not None:
+                self.show_at = time.monotonic() + self.show_move_s
 
     # -- the loop --------------------------------------------------------------------
     def run(self) -> int:
@@ -376,7 +304,7 @@ class PlaySession:
 
     def close(self) -> None:
         """Stops the searches and leaves the board showing the game (no hint)."""
-        self._cancel_jobs()
+        self.thinking.cancel()
         if self.hint_shown and self.link.connected:
             with contextlib.suppress(LinkError):
                 self.link.hint("", timeout=1.0)
@@ -407,18 +335,15 @@ class PlaySession:
 
     def _new_position(self) -> None:
         """The position changed: answers being thought about are for the old one."""
-        self._gen += 1
-        self._cancel_jobs()
+        self.thinking.new_position()
         self.ai_move = None
         self.ai_sent = False
         self.offer = None
         self.hint_shown = False
         self.last_wrong = ""
-
-    def _cancel_jobs(self) -> None:
-        for job in self._jobs:
-            job.stop.set()
-        self._jobs = []
+        self.confirm = None
+        self.show_at = None
+        self.typed_ahead = None
 
     # -- the link ----------------------------------------------------------------------
     def _on_link(self, event: LinkEvent) -> None:
@@ -438,9 +363,9 @@ class PlaySession:
             self.phase = "?"
         elif kind == "wrong":
             self.last_wrong = event.text
-            self.ui.message("wrong", "the board: %s" % event.text)
+            self.ui.message("wrong", "the board: %s" % self._board_words(event.text))
         elif kind == "error":
-            self.ui.message("board", "the board: %s" % event.text)
+            self.ui.message("board", "the board: %s" % self._board_words(event.text))
         elif kind == "linkerror":
             self.ui.message("link", "the board's link reports: %s" % event.text)
         elif kind == "over":
@@ -455,10 +380,14 @@ class PlaySession:
             if event.text.strip() == "end" and self.game is not None:
                 self.game.clear_agreement()
                 if self.db_game is not None:
-                    self.db.reopen_game(self.db_game)
+                    self.log.reopen(self.db_game)
                 self._new_position()
                 self.ui.message("takeback", "the board took back the end of the game: play on")
             self.phase = "setup"
+
+    def _board_words(self, text: str) -> str:
+        """The board's ``missing: m6; extra: m5`` said as the rule that refused the move."""
+        return text if self.game is None else board_error_words(self.game, text)
 
     def _reconcile(self) -> None:
         """Brings the mirror and the log up to the link's move list."""
@@ -473,7 +402,7 @@ class PlaySession:
                 return
             self._board_switched(game_id, link.moves)
             return
-        k = _prefix(self.moves, moves)
+        k = common_prefix(self.moves, moves)
         if k < len(self.moves):
             if not link.synced():
                 # The link is refetching after a divergence: its list is not the board's yet.
@@ -492,16 +421,20 @@ class PlaySession:
 
     def _cut(self, k: int) -> None:
         n = len(self.moves) - k
+        before = occupied_names(self.game)
         while len(self.moves) > k:
             self.moves.pop()
             self.game.pop()
         self.game.clear_agreement()
         if self.db_game is not None:
-            self.db.take_back(self.db_game, k)
+            self.log.take_back(self.db_game, k)
         self._new_position()
         self.phase = "setup"
+        todo = restore_words(occupied_names(self.game), before)
         self.ui.message(
-            "takeback", "took back %d move%s; restore the position the board shows" % (n, "" if n == 1 else "s")
+            "takeback",
+            "took back %s; on the board: %s (the blinking points)"
+            % (count_words(n, "move"), todo or "nothing to move"),
         )
         self.ui.position(self)
 
@@ -518,10 +451,7 @@ class PlaySession:
         game.push(move)
         self.moves.append(text)
         if self.db_game is not None:
-            try:
-                self.db.add_move(self.db_game, index, text)
-            except (MoveConflictError, RecordError) as exc:
-                self.ui.message("error", "log: %s" % exc)
+            self.log.add_move(self.db_game, index, text)
         self.phase = "play"
         self._new_position()
         if not quiet:
@@ -545,7 +475,7 @@ class PlaySession:
         gid = self.db.board_game(self.board_id, game_id)
         if gid is not None:
             try:
-                self._sync_log(gid, moves)
+                self.log.sync(gid, moves)
             except RecordError as exc:
                 self.ui.message("error", "log: game #%d: %s" % (gid, exc))
             self._open_game(game_id, moves, self.db.get_ruleset(gid), gid)
@@ -563,15 +493,13 @@ class PlaySession:
         if outcome is None or self.db_game is None:
             return
         self._new_position()
-        try:
-            self.db.finish_game(self.db_game, outcome.result, outcome.termination)
-        except RecordError as exc:
-            self.ui.message("error", "log: %s" % exc)
+        self.log.finish(self.db_game, outcome.result, outcome.termination)
         self.phase = "over"
-        text = "game over: %s (%s)" % (outcome.result, outcome.termination)
-        if outcome.scores is not None:
-            text += ", score %d-%d" % tuple(outcome.scores)
-        self.ui.message("over", "%s; game #%d logged. n: new game, q: quit" % (text, self.db_game))
+        self.ui.message(
+            "over",
+            "%s. Game #%d is logged; press OK on the board or type new for a new game, quit to leave"
+            % (outcome_words(self.game, outcome), self.db_game),
+        )
 
     def _board_over(self, text: str) -> None:
         """The board says the game is over (``result termination``)."""
@@ -593,10 +521,12 @@ class PlaySession:
         if side is None or not self._seat(side).is_ai:
             return
         if self.ai_move is None:
-            if not any(job.what == "ai" for job in self._jobs):
+            if not self.thinking.busy("ai"):
                 self._think(side)
         elif not self.ai_sent and now >= self._send_at:
             self._send_ai_move()
+        elif self.ai_sent and self.show_at is not None and now >= self.show_at:
+            self._carry_out()
 
     def _poll_state(self) -> None:
         try:
@@ -619,6 +549,10 @@ class PlaySession:
                 if old == "setup":
                     self.ui.message("board", "the board is set up: play on")
                 self._announce_turn()
+                ahead, self.typed_ahead = self.typed_ahead, None
+                if ahead is not None and self.hand is not None and self.game is not None:
+                    if ahead in self.game.legal_moves():
+                        self.hand.make_move(self.game, ahead)
             elif phase == "setup":
                 self.ui.message("board", "set up the pieces as the board shows (blinking points need a piece)")
 
@@ -637,8 +571,16 @@ class PlaySession:
             return
         self.ai_sent = True
         self.phase = "play"
-        self.ui.message("ai", "carry out %s on the board: %s" % (self.ai_move, self._how(self.ai_move)))
         if self.hand is not None:
+            self.ui.message("ai", "the board shows %s; the terminal's hand carries it out in a moment" % self.ai_move)
+            self.show_at = time.monotonic() + self.show_move_s
+        else:
+            self.ui.message("ai", "carry out %s on the board: %s" % (self.ai_move, self._how(self.ai_move)))
+
+    def _carry_out(self) -> None:
+        """The terminal's hand makes the computer's move, once it has been seen lit."""
+        self.show_at = None
+        if self.hand is not None and self.ai_move is not None and self.ai_sent:
             self.hand.make_move(self.game, self.game.parse_move(self.ai_move))
 
     def _how(self, text: str) -> str:
@@ -658,36 +600,17 @@ class PlaySession:
             if self.ai_move and self.ai_sent:
                 self.ui.message("ai", "%s (%s) waits for %s: %s" % (side, seat, self.ai_move, self._how(self.ai_move)))
         else:
-            self.ui.message("info", "%s to move (make the move on the board; ? for keys)" % side)
+            self.ui.message(
+                "info",
+                "%s to move (%s; help lists the commands)"
+                % (side, "type it or make it on the board" if self.hand is not None else "make it on the board"),
+            )
 
     # -- the computer ------------------------------------------------------------------
-    def _player(self, level: int, job: _Job, **limits: Any) -> SearchPlayer:
-        def progress(info: SearchInfo) -> None:
-            self.inbox.put(("progress", job.gen, job.side, info))
-
-        return SearchPlayer(
-            level, self.seed, deterministic=self.deterministic, progress=progress, stop=job.stop, **limits
-        )
-
-    def _spawn(self, job: _Job, player: SearchPlayer) -> None:
-        game = self.game.copy()
-
-        def work() -> None:
-            try:
-                move = player.choose(game)
-                self.inbox.put((job.what, job.gen, job.side, move.text()))
-            except Exception as exc:  # a bug in the search must not stop the game
-                self.inbox.put(("failed", job.gen, job.side, "%s: %r" % (job.what, exc)))
-
-        job.thread = threading.Thread(target=work, name="zuni-%s" % job.what, daemon=True)
-        self._jobs.append(job)
-        job.thread.start()
-
     def _think(self, side: str) -> None:
         seat = self._seat(side)
-        job = _Job(self._gen, "ai", side)
         self.ui.message("ai", "%s (%s) is thinking" % (side, seat))
-        self._spawn(job, self._player(seat.level, job))
+        self.thinking.start("ai", side, self.game, seat.level)
 
     def _hint(self) -> None:
         side = self.turn_side()
@@ -697,15 +620,11 @@ class PlaySession:
         if self._seat(side).is_ai:
             self.ui.message("hint", "no hint: it is the computer's turn (%s)" % side)
             return
-        if any(job.what == "hint" for job in self._jobs):
+        if self.thinking.busy("hint"):
             return
-        job = _Job(self._gen, "hint", side)
         self.ui.message("hint", "looking for a good move for %s" % side)
-        if self.deterministic:
-            player = self._player(2, job)
-        else:
-            player = self._player(2, job, time_limit=HINT_TIME_S)
-        self._spawn(job, player)
+        limits = {} if self.deterministic else {"time_limit": HINT_TIME_S}
+        self.thinking.start("hint", side, self.game, HINT_LEVEL, **limits)
 
     def _on_inbox(self, item: tuple[Any, ...]) -> None:
         what = item[0]
@@ -716,17 +635,19 @@ class PlaySession:
             self.stdin_closed = True
             return
         gen, side = item[1], item[2]
-        if gen != self._gen:
+        if gen != self.thinking.gen:
             return  # about a position that is gone
         if what == "progress":
             self.ui.thinking(side, item[3])
             return
-        self._jobs = [job for job in self._jobs if not (job.gen == gen and job.what == what)]
+        self.thinking.done(gen, what)
         if what == "ai":
             self.ui.thinking(side, None)
             self.ai_move = str(item[3])
             self.ai_sent = False
-            self.ui.message("ai", "%s (%s) plays %s" % (side, self._seat(side), self.ai_move))
+            self.ui.message(
+                "ai", "%s (%s)" % (plays_words(self.game, self.game.parse_move(self.ai_move)), self._seat(side))
+            )
             self._send_ai_move()
         elif what == "hint":
             text = str(item[3])
@@ -744,48 +665,81 @@ class PlaySession:
             self.ui.thinking(side, None)
             self.ui.message("error", "the computer failed (%s)" % item[3])
 
-    # -- keys ------------------------------------------------------------------------
+    # -- typed lines -----------------------------------------------------------------
     def _on_key(self, line: str) -> None:
         word = line.strip()
-        low = word.lower()
         if not word:
             return
-        if low in ("q", "quit", "exit"):
-            self.quit = True
-        elif low in ("h", "hint"):
-            self._hint()
-        elif low in ("u", "undo", "takeback", "take-back"):
-            self._take_back()
-        elif low in ("r", "resign"):
-            self._resign()
-        elif low in ("d", "draw"):
-            self._agree("draw")
-        elif low in ("c", "count"):
-            self._agree("count")
-        elif low in ("n", "new"):
-            if not self.is_over():
-                self.ui.message("info", "the game is not over: finish it, resign (r) or agree an end (d, c) first")
-            else:
-                try:
-                    self._new_game(self.ruleset or self.link.ruleset)
-                except SessionError as exc:
-                    self.ui.message("error", str(exc))
-                    return
-                self.ui.position(self)
-                self._poll_state()
-        elif low in ("?", "help"):
-            self.ui.message(
-                "info", KEYS_HELP + (", or type a move to make it on the virtual board" if self.hand else "")
-            )
-        elif low in ("b", "board"):
-            self.ui.position(self)
-        elif self.hand is not None and self.game is not None:
-            self._hand_move(word)
+        if self.confirm is not None:
+            what, self.confirm = self.confirm, None
+            if word.lower() in YES:
+                self._run_command(what, confirmed=True)
+                return
+            self.ui.message("info", "%s: not done" % what)
+            if word.lower() in ("n", "no"):
+                return
+        read = read_line(word, self.game)
+        if read.command:
+            self._run_command(read.command)
+        elif read.move is not None:
+            self._typed_move(read.text, read.move)
         else:
-            self.ui.message("info", "unknown key %r; %s" % (word, KEYS_HELP))
+            self.ui.message("wrong", read.error)
 
-    def _hand_move(self, text: str) -> None:
-        assert self.hand is not None
+    def _run_command(self, name: str, confirmed: bool = False) -> None:
+        if name in CONFIRM and not confirmed:
+            question = self._question(name)
+            if question:
+                self.confirm = name
+                self.ui.message("ask", question + " (yes/no)")
+            return
+        if name == "quit":
+            self.quit = True
+        elif name == "hint":
+            self._hint()
+        elif name == "undo":
+            self._take_back()
+        elif name == "resign":
+            self._resign()
+        elif name in ("draw", "count"):
+            self._agree(name)
+        elif name == "new":
+            if not self.is_over():
+                self.ui.message("info", "the game is not over: finish it, or resign, draw or count first")
+                return
+            try:
+                self._new_game(self.ruleset or self.link.ruleset)
+            except SessionError as exc:
+                self.ui.message("error", str(exc))
+                return
+            self.ui.position(self)
+            self._poll_state()
+        elif name == "help":
+            self.ui.message("info", help_text(self.hand is not None))
+        elif name == "board":
+            self.ui.position(self)
+            self.ui.message("info", MARKS_HELP)
+
+    def _question(self, name: str) -> str:
+        """What to ask before ``name`` ends the game ('' when it cannot be done now:
+        then the reason is said)."""
+        side = self._human_side()
+        if self.game is None or self.is_over() or side is None:
+            self.ui.message(
+                "info", "%s: %s" % (name, "the game is over" if self.is_over() else "no person plays in this game")
+            )
+            return ""
+        if name == "resign":
+            return "resign the game for %s?" % side
+        word = "a draw" if name == "draw" else "to end the game by counting the pieces"
+        return "offer %s for %s?" % (word, side)
+
+    def _typed_move(self, text: str, move: Any) -> None:
+        if self.hand is None:
+            self.ui.message(
+                "info", "%s: make it on the board (the terminal's hand moves pieces on the virtual board only)" % text
+            )
+            return
         side = self.turn_side()
         if side is not None and self._seat(side).is_ai:
             self.ui.message("info", "%r: it is the computer's turn (%s)" % (text, side))
@@ -793,12 +747,9 @@ class PlaySession:
         if self.phase != "play":
             self._poll_state()  # the phase we know may be a moment old
         if self.phase != "play":
-            self.ui.message("info", "%r: the board is not ready (%s); try again in a moment" % (text, self.phase))
-            return
-        try:
-            move = self.game.parse_move(text)
-        except zuni.MoveError as exc:
-            self.ui.message("error", "move %r: %s" % (text, exc))
+            # Typed while the hand is still setting up the board: made once it is set up.
+            self.typed_ahead = move
+            self.ui.message("info", "%s: the board is being set up; the move is made as soon as it is" % text)
             return
         self.hand.make_move(self.game, move)
 
@@ -831,7 +782,7 @@ class PlaySession:
             count += 1
             if not self._seat(str(zuni.SIDE_NAMES[previous.turn])).is_ai:
                 break
-        self._cancel_jobs()
+        self.thinking.cancel()
         for _ in range(count):
             if not self._request("take-back", self.link.take_back):
                 break
@@ -860,49 +811,26 @@ class PlaySession:
         if people:
             if self.offer is None or self.offer[0] != what:
                 self.offer = (what, side)
-                self.ui.message("info", "%s offers %s: %s, press %s to agree" % (side, word, "/".join(people), what[0]))
+                self.ui.message("info", "%s offers %s: %s, type %s to agree" % (side, word, "/".join(people), what))
                 return
         elif others:
-            verdict = self._computer_accepts(what, others[0])
-            if verdict:
-                self.ui.message("info", "%s offers %s: %s" % (side, word, verdict))
+            answer = verdict(game, what, others[0], deterministic=self.deterministic)
+            if answer:
+                self.ui.message("info", "%s offers %s: %s" % (side, word, answer))
                 return
         if not self._request("agree " + what, self.link.agree, what):
             return
         self._declare(game.agree(what), "agreed %s" % word)
-
-    def _computer_accepts(self, what: str, side: str) -> str:
-        """'' if the computer playing ``side`` accepts, else why it declines."""
-        game = self.game
-        team = game.team_of(zuni.SIDE_NAMES.index(side))
-        if what == "count":
-            outcome = game.copy().agree("count")
-            if outcome.winner is not None and outcome.winner != team:
-                return "%s declines: it has fewer pieces" % side
-            return ""
-        # Deterministic play judges by a node budget alone: a clock could end the search
-        # early on a loaded machine and change the answer.
-        if self.deterministic:
-            result = Searcher().search(game, time_limit=None, node_limit=4000)
-        else:
-            result = Searcher().search(game, time_limit=JUDGE_TIME_S)
-        score = result.score if game.team_of(game.turn) == team else -result.score
-        if score > DRAW_MARGIN:
-            return "%s declines: it stands better (%s)" % (side, score_text(score))
-        return ""
 
     def _declare(self, outcome: Any, why: str) -> None:
         """A declared end (resignation, agreement) the board accepted: log it."""
         self._new_position()
         self.phase = "over"
         if self.db_game is not None:
-            try:
-                self.db.finish_game(self.db_game, outcome.result, outcome.termination)
-            except RecordError as exc:
-                self.ui.message("error", "log: %s" % exc)
+            self.log.finish(self.db_game, outcome.result, outcome.termination)
         self.ui.message(
             "over",
-            "game over: %s (%s, %s); game #%d logged. n: new game, q: quit"
-            % (outcome.result, outcome.termination, why, self.db_game or 0),
+            "%s. Game #%d is logged; press OK on the board or type new for a new game, quit to leave"
+            % (outcome_words(self.game, outcome), self.db_game or 0),
         )
         self.ui.position(self)

@@ -1,16 +1,16 @@
 """The terminal of `zuni play`: the board drawing, the move list, the computer's
-thinking, and keys read without blocking the game.
+thinking, and typed lines read without blocking the game.
 
-On a terminal a key acts at once (h, u, r, d, c, n, q, ?); other text is collected up
-to Enter (a move typed for the virtual board). When standard input is a pipe or a file,
-it is read line by line (one key or move per line), so scripts and tests drive it too.
+Every line is a move or a command (``zuniboard.play.commands``): on a terminal it is
+edited in a line editor with Tab completion and history, and the computer's thinking
+shows on the status line under it; when standard input is a pipe or a file it is read
+line by line, so scripts and tests drive it too.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
-import select
 import sys
 import threading
 from collections.abc import Callable
@@ -18,9 +18,9 @@ from typing import Any, TextIO
 
 from zuniboard.ai import SearchInfo
 from zuniboard.play.session import PlaySession
+from zuniboard.play.words import MARKS_HELP
 from zuniboard.records.text import render
 
-SINGLE_KEYS = "hurdcnqb?"
 _KIND_COLORS = {"wrong": "1;31", "error": "1;31", "board": "33", "over": "1;32", "ai": "36", "hint": "35", "link": "2"}
 SHOWN_MOVES = 24  # the move list shows this many of the last moves
 
@@ -46,16 +46,26 @@ def move_list(game: Any, moves: list[str], last: int = SHOWN_MOVES) -> str:
 
 
 class TerminalUI:
-    """Writes the session's reports to ``out``. ``live``: a terminal, where the
-    thinking display is one line rewritten in place (else one line per depth)."""
+    """Writes the session's reports to ``out`` (default: standard output as it is at
+    each write, so that the line editor's redirection above its prompt applies).
+    ``live``: a terminal, where the thinking display is one line rewritten in place
+    (else one line per depth). With ``status_line`` set (by the line editor) the
+    thinking goes to the status line under the prompt instead."""
 
     def __init__(self, out: TextIO | None = None, *, color: bool | None = None, live: bool | None = None) -> None:
-        self.out = out or sys.stdout
+        self._out = out
         tty = bool(getattr(self.out, "isatty", lambda: False)())
         self.color = tty and os.environ.get("NO_COLOR") is None if color is None else color
         self.live = tty if live is None else live
+        self.status = ""
+        self.status_line: Callable[[], None] | None = None  # redraws the editor's status line
         self._progress = False
+        self._marks_said = False
         self._lock = threading.Lock()
+
+    @property
+    def out(self) -> TextIO:
+        return self._out or sys.stdout
 
     def _write(self, text: str) -> None:
         with self._lock:
@@ -77,6 +87,9 @@ class TerminalUI:
             return
         lines = [""]
         lines.append(render(game, color=self.color).rstrip("\n"))
+        if not self._marks_said:  # once: what the drawing's marks mean
+            lines.append(MARKS_HELP)
+            self._marks_said = True
         if session.moves:
             lines.append("moves: " + move_list(game, session.moves))
         seats = ", ".join("%s %s" % (side, seat) for side, seat in session.seats.items())
@@ -84,6 +97,21 @@ class TerminalUI:
         self._write("\n".join(lines) + "\n")
 
     def thinking(self, side: str, info: SearchInfo | None) -> None:
+        text = ""
+        if info is not None:
+            best = str(info.best_move) if info.best_move is not None else "-"
+            text = "%s thinks: depth %d, %d nodes, best %s (%s), %.1f s" % (
+                side,
+                info.depth,
+                info.nodes,
+                best,
+                info.score_text(),
+                info.elapsed,
+            )
+        if self.status_line is not None:
+            self.status = text
+            self.status_line()
+            return
         if info is None:
             if self.live:
                 with self._lock:
@@ -92,15 +120,6 @@ class TerminalUI:
                         self.out.flush()
                         self._progress = False
             return
-        best = str(info.best_move) if info.best_move is not None else "-"
-        text = "%s thinks: depth %d, %d nodes, best %s (%s), %.1f s" % (
-            side,
-            info.depth,
-            info.nodes,
-            best,
-            info.score_text(),
-            info.elapsed,
-        )
         if self.live:
             with self._lock:
                 self.out.write("\r\x1b[K" + text)
@@ -110,62 +129,89 @@ class TerminalUI:
             self._write(text + "\n")
 
 
-class KeyReader:
-    """Reads keys and lines from ``stdin`` in a thread and hands each to ``on_line``;
-    calls ``on_eof`` when the input ends. ``close()`` restores the terminal."""
+def completer(words: Callable[[], list[str]]) -> Any:
+    """The line editor's Tab: the words of ``words()`` (the legal moves now, then the
+    commands) that start with what is typed (after a ``/``, the commands)."""
+    from prompt_toolkit.completion import Completer, Completion
+
+    class Words(Completer):
+        def get_completions(self, document: Any, complete_event: Any) -> Any:
+            typed = document.text_before_cursor.strip()
+            command = typed.startswith("/")
+            for word in words():
+                if word.startswith(typed[1:] if command else typed):
+                    yield Completion(word, start_position=-len(document.text_before_cursor))
+
+    return Words()
+
+
+class LineReader:
+    """Reads typed lines from ``stdin`` in a thread and hands each to ``on_line``; calls
+    ``on_eof`` when the input ends. ``close()`` restores the terminal.
+
+    On a terminal (standard input and output both ttys) it is a line editor
+    (prompt_toolkit): Tab completes ``complete()`` (the legal moves and the command
+    words), the arrow keys go through the history, and what the game prints appears above
+    the prompt line. Anywhere else (a pipe, a file, a test) it reads plain lines."""
 
     def __init__(
         self,
         on_line: Callable[[str], None],
         on_eof: Callable[[], None],
+        *,
+        complete: Callable[[], list[str]] | None = None,
+        prompt: Callable[[], str] | None = None,
+        status: Callable[[], str] | None = None,
         stdin: TextIO | None = None,
-        echo: TextIO | None = None,
+        history: str | None = None,
     ) -> None:
         self.stdin = stdin or sys.stdin
         self.on_line = on_line
         self.on_eof = on_eof
-        self.echo = echo or sys.stdout
+        self.complete = complete or (lambda: [])
+        self.prompt = prompt or (lambda: "> ")
+        self.status = status
+        self.history = history
         self._stop = threading.Event()
-        self._saved: Any = None
         self._thread = threading.Thread(target=self._run, name="zuni-keys", daemon=True)
+        self._app: Any = None
+        self._patch: Any = None
         self.is_tty = False
         with contextlib.suppress(AttributeError, ValueError, OSError):
-            self.is_tty = self.stdin.isatty()
+            self.is_tty = self.stdin.isatty() and sys.stdout.isatty()
 
     def start(self) -> None:
         if self.is_tty:
-            self._cbreak()
+            from prompt_toolkit.patch_stdout import patch_stdout
+
+            # What the session prints goes above the prompt line (colours kept).
+            self._patch = patch_stdout(raw=True)
+            self._patch.__enter__()
         self._thread.start()
+
+    def refresh(self) -> None:
+        """Redraw the prompt line and the status line under it (from any thread)."""
+        app = self._app
+        if app is not None:
+            with contextlib.suppress(Exception):
+                app.invalidate()
 
     def close(self) -> None:
         self._stop.set()
-        self._restore()
-
-    def _cbreak(self) -> None:
-        try:
-            import termios
-            import tty
-
-            fd = self.stdin.fileno()
-            self._saved = termios.tcgetattr(fd)
-            tty.setcbreak(fd)
-        except (ImportError, OSError, ValueError):
-            self._saved = None
-            self.is_tty = False
-
-    def _restore(self) -> None:
-        if self._saved is None:
-            return
-        import termios
-
-        with contextlib.suppress(OSError, ValueError):
-            termios.tcsetattr(self.stdin.fileno(), termios.TCSADRAIN, self._saved)
-        self._saved = None
+        app = self._app
+        if app is not None:
+            with contextlib.suppress(Exception):
+                app.loop.call_soon_threadsafe(app.exit, None)
+            self._thread.join(timeout=2.0)
+        if self._patch is not None:
+            with contextlib.suppress(Exception):
+                self._patch.__exit__(None, None, None)
+            self._patch = None
 
     def _run(self) -> None:
         try:
             if self.is_tty:
-                self._run_tty()
+                self._run_editor()
             else:
                 for line in self.stdin:
                     if self._stop.is_set():
@@ -176,35 +222,31 @@ class KeyReader:
         if not self._stop.is_set():
             self.on_eof()
 
-    def _run_tty(self) -> None:
-        fd = self.stdin.fileno()
-        buf = ""
-        while not self._stop.is_set():
-            ready, _, _ = select.select([fd], [], [], 0.2)
-            if not ready:
-                continue
-            data = os.read(fd, 64).decode("utf-8", "replace")
-            if not data:
-                return
-            for ch in data:
-                if ch in "\r\n":
-                    self._echo("\n")
-                    if buf:
-                        self.on_line(buf)
-                    buf = ""
-                elif ch in "\x7f\b":
-                    if buf:
-                        buf = buf[:-1]
-                        self._echo("\b \b")
-                elif ch == "\x04":  # Ctrl-D
-                    return
-                elif not buf and ch.lower() in SINGLE_KEYS:
-                    self.on_line(ch)
-                elif ch.isprintable():
-                    buf += ch
-                    self._echo(ch)
+    def _run_editor(self) -> None:
+        from prompt_toolkit import PromptSession
+        from prompt_toolkit.history import FileHistory, History, InMemoryHistory
 
-    def _echo(self, text: str) -> None:
-        with contextlib.suppress(OSError, ValueError):
-            self.echo.write(text)
-            self.echo.flush()
+        history: History = InMemoryHistory()
+        if self.history:
+            with contextlib.suppress(OSError):
+                history = FileHistory(self.history)
+        status = self.status
+        session: Any = PromptSession(
+            history=history,
+            completer=completer(self.complete),
+            complete_while_typing=False,
+            bottom_toolbar=(lambda: status() or " ") if status is not None else None,
+        )
+        self._app = session.app
+        while not self._stop.is_set():
+            try:
+                line = session.prompt(self.prompt, handle_sigint=False)
+            except EOFError:  # Ctrl-D
+                return
+            except KeyboardInterrupt:  # Ctrl-C at the prompt: leave as q does
+                self.on_line("quit")
+                return
+            if line is None:  # closed
+                return
+            if line.strip():
+                self.on_line(line)

@@ -145,8 +145,13 @@ def render_svg(game: zuni.Game, *, last: zuni.Move | None = None, names: bool = 
 def _status(game: zuni.Game) -> str:
     outcome = game.outcome()
     if outcome is not None:
-        return "after %d moves, game over: %s (%s)" % (game.ply(), outcome.result, outcome.termination)
-    return "after %d moves, %s to move" % (game.ply(), zuni.SIDE_NAMES[game.turn])
+        return "after %d move%s, game over: %s (%s)" % (
+            game.ply(),
+            "" if game.ply() == 1 else "s",
+            outcome.result,
+            outcome.termination,
+        )
+    return "after %d move%s, %s to move" % (game.ply(), "" if game.ply() == 1 else "s", zuni.SIDE_NAMES[game.turn])
 
 
 def _lines(geometry: zuni.Geometry, at: _At) -> str:

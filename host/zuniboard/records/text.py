@@ -60,7 +60,8 @@ def render(game: zuni.Game, *, last: zuni.Move | None = None, color: bool = Fals
 
 def status_line(game: zuni.Game, move: zuni.Move | None = None) -> str:
     """``after 12 moves (last n4xm5-s4): south to move``, or the result once over."""
-    head = "start position" if game.ply() == 0 else "after %d moves" % game.ply()
+    plies = game.ply()
+    head = "start position" if plies == 0 else "after %d move%s" % (plies, "" if plies == 1 else "s")
     if move is not None:
         head += " (last %s)" % move
     outcome = game.outcome()

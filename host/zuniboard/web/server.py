@@ -340,6 +340,7 @@ class SimController:
                 "sensors": list(self.control.occupied),
                 "stable": self.control.stable,
                 "board": self.control.status,
+                "play": self.world.narrate(self.control.status),
                 "last_error": self.last_error,
             }
             state.update(self.world.as_json())

@@ -87,6 +87,8 @@ class World:
     tray: list[Piece] = field(default_factory=list)
     _next_id: int = 1
     _loose: list[tuple[int, float]] = field(default_factory=list)
+    # The game in words for the page (fed the board's state reports, not the disks).
+    narrator: Narrator = field(default_factory=lambda: Narrator(), compare=False, repr=False)
 
     @classmethod
     def for_ruleset(cls, ruleset: str, on_board: bool = True) -> World:
@@ -309,9 +311,154 @@ class World:
                     self.tray.remove(piece)
                     surplus -= 1
 
+    def narrate(self, status: dict[str, Any] | None) -> dict[str, Any]:
+        """The game in a player's words, from the board's state report (``Narrator``)."""
+        return self.narrator.follow(status)
+
     def as_json(self) -> dict[str, Any]:
         return {
             "pieces": {name: self.pieces[name].as_json() for name in self.occupied()},
             "hand": [p.as_json() for p in self.hand],
             "tray": [p.as_json() for p in self.tray],
         }
+
+
+class Narrator:
+    """The game as a player follows it on the page, from the board's state reports
+    (``phase``, ``moves``, ``occupancy``, ``hostmove``, ``result``, ``error``): the move
+    list, the last move marked and said in words, the computer's move while the board
+    shows it, why a move was refused, and the result.
+
+    The board reports how many moves it holds, not which: the narrator keeps its own
+    copy of the game and finds each new move as the one the board was showing (a host
+    move is the only move the board takes while it shows one), else as the legal move
+    that leaves the reported occupancy.
+
+    >>> n = Narrator()
+    >>> n.follow({"game": "g1", "ruleset": "mosona", "moves": 0, "phase": "play"})["moves"]
+    []
+    """
+
+    def __init__(self) -> None:
+        self.game_id: str | None = None
+        self.ruleset = ""
+        self.game: Any = None
+        self.texts: list[str] = []
+        self.lost = False  # a move could not be followed: the list stops until a new game
+        self.shown = ""  # the host move the board showed last
+
+    def follow(self, status: dict[str, Any] | None) -> dict[str, Any]:
+        if not status or not status.get("ruleset"):
+            return {"moves": [], "numbered": "", "last": None, "showing": "", "result": "", "refusal": ""}
+        self._update(status)
+        return self._describe(status)
+
+    def _update(self, status: dict[str, Any]) -> None:
+        game_id, ruleset = str(status.get("game", "")), str(status["ruleset"])
+        if game_id != self.game_id or ruleset != self.ruleset or self.game is None:
+            self.game_id, self.ruleset = game_id, ruleset
+            self.game = zuni.new_game(ruleset)
+            self.texts = []
+            self.lost = False
+        count = int(status.get("moves", 0))
+        while len(self.texts) > count:
+            self.texts.pop()
+            self.game.pop()
+        if self.game.is_game_over() and status.get("phase") != "over":
+            self.game.clear_agreement()  # an agreed end taken back
+        if len(self.texts) + 1 == count and not self.lost:
+            move = self._find(status)
+            if move is None:
+                self.lost = True
+            else:
+                self.game.push(move)
+                self.texts.append(move.text())
+        elif len(self.texts) < count:
+            self.lost = True
+        host = status.get("hostmove")
+        self.shown = str(host) if host else ""
+
+    def _find(self, status: dict[str, Any]) -> Any:
+        legal = self.game.legal_moves()
+        if self.shown:
+            for move in legal:
+                if move.text() == self.shown:
+                    return move
+        occupancy = str(status.get("occupancy", ""))
+        if len(occupancy) != len(self.game.geometry.names):
+            return None
+        for move in legal:
+            after = self.game.copy()
+            after.push(move)
+            if "".join("1" if v else "0" for v in after.occupancy()) == occupancy:
+                return move
+        return None
+
+    def _describe(self, status: dict[str, Any]) -> dict[str, Any]:
+        from zuniboard.play.terminal import moves_per_round
+        from zuniboard.play.words import (
+            board_error_words,
+            occupied_names,
+            outcome_words,
+            plays_words,
+            restore_words,
+            side_title,
+        )
+
+        game = self.game
+        names = game.geometry.names
+        out: dict[str, Any] = {"moves": list(self.texts), "lost": self.lost}
+        per = moves_per_round(game.ruleset)
+        out["per"] = per
+        out["numbered"] = " ".join(
+            ("%d. " % (i // per + 1) if i % per == 0 else "") + text for i, text in enumerate(self.texts)
+        )
+        out["last"] = None
+        if self.texts and not self.lost:
+            before = game.copy()
+            before.pop()
+            move = game.move_stack[-1]
+            words = plays_words(before, move)
+            out["last"] = {
+                "text": move.text(),
+                "side": str(zuni.SIDE_NAMES[before.turn]),
+                "words": words.replace(" plays ", " played ", 1),
+                "path": [str(names[p]) for p in move.path],
+                "took": [str(names[p]) for p in move.captures],
+                "from": str(names[move.origin]) if move.origin >= 0 else "",
+                "to": str(names[move.dest]) if move.dest >= 0 else "",
+            }
+        out["showing"] = ""
+        out["shown"] = None  # the move the board shows: its path and captures, drawn on the page
+        if self.shown and not self.lost:
+            try:
+                shown = game.parse_move(self.shown)
+                out["showing"] = plays_words(game, shown)
+                out["shown"] = {
+                    "text": shown.text(),
+                    "path": [str(names[p]) for p in shown.path],
+                    "took": [str(names[p]) for p in shown.captures],
+                }
+            except zuni.MoveError:
+                out["showing"] = "the board shows %s" % self.shown
+        out["result"] = ""
+        if status.get("phase") == "over":
+            outcome = game.outcome()
+            if outcome is not None and not self.lost:
+                out["result"] = outcome_words(game, outcome)
+            elif status.get("result"):
+                result = str(status["result"])
+                head = "A draw" if result == "draw" else "%s wins" % side_title(result)
+                out["result"] = "%s (%s)" % (head, status.get("termination", ""))
+        out["turn"] = side_title(str(status.get("turn", ""))) if status.get("phase") == "play" else ""
+        # Setting up (a new game, a take-back, a restart): which points to put right.
+        out["setup"] = ""
+        occupancy = str(status.get("occupancy", ""))
+        if status.get("phase") == "setup" and not self.lost and len(occupancy) == len(names):
+            shown = {str(names[i]) for i, c in enumerate(occupancy) if c == "1"}
+            out["setup"] = restore_words(occupied_names(game), shown)
+        out["refusal"] = ""
+        error = str(status.get("error", ""))
+        if error:
+            out["refusal"] = error.replace("_", " ") if self.lost else board_error_words(game, error)
+        return out

@@ -26,6 +26,7 @@
   const hits = {};
   const disks = new Map(); // disk id -> <g>
   let diskLayer = null;
+  let markLayer = null; // the last move's marks: rings on its start and end, crosses where it took
   let defs = null;
   const gradients = new Set(); // "rrggbb" of the glow gradients made so far
   let drawnPanels = ""; // the hand and tray last drawn (JSON), to redraw only on change
@@ -86,6 +87,7 @@
     // A long line board on a phone held upright: turn it a quarter (North to the right).
     rotated = wide && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
     document.body.classList.toggle("wide", wide && !rotated);
+    document.body.classList.toggle("rotated", rotated);
     const pad = squares ? 0.62 : 0.7;
     unit = squares ? { disk: 0.34, glow: 0.64 } : { disk: 0.3, glow: 0.52 };
     const w = (rotated ? b.maxY - b.minY : b.maxX - b.minX) + 2 * pad;
@@ -115,6 +117,8 @@
       const t = el("text", squares ? { class: "label", x: p.x - 0.45, y: p.y - 0.3 } : { class: "label", x: p.x + 0.2, y: p.y + 0.42 }, labels);
       t.textContent = n;
     });
+    markLayer = el("g", { class: "marks" }, svg);
+    drawnMarks = "";
     diskLayer = el("g", { class: "disks" }, svg);
     disks.clear();
     const hitLayer = el("g", { class: "hits" }, svg);
@@ -282,7 +286,77 @@
       drawnPanels = panels;
       renderPanels(s);
     }
+    renderMarks(s);
     renderStatus(s);
+  }
+
+  let drawnMarks = "";
+  function renderMarks(s) {
+    const last = s.play && s.play.last;
+    const shown = s.play && s.play.shown;
+    const key = (last ? last.text + "|" + (s.play.moves || []).length : "") + "|" + (shown ? shown.text : "");
+    if (key === drawnMarks || !markLayer) return;
+    drawnMarks = key;
+    markLayer.textContent = "";
+    if (shown && shown.path.length > 1) {
+      // The move the board shows (the computer's), drawn steadily while its LEDs flash.
+      const pts = shown.path.filter((n) => pos[n]).map((n) => pos[n].x + "," + pos[n].y).join(" ");
+      el("polyline", { class: "shown-path", points: pts, "data-move": shown.text }, markLayer);
+      const end = pos[shown.path[shown.path.length - 1]];
+      if (end) el("circle", { class: "shown-end", cx: end.x, cy: end.y, r: unit.disk * 0.45 }, markLayer);
+    }
+    if (!last) return;
+    const r = unit.disk * 1.45;
+    for (const n of [last.from, last.to]) {
+      if (!n || !pos[n]) continue;
+      el("circle", { class: "last-ring", cx: pos[n].x, cy: pos[n].y, r: r, "data-point": n }, markLayer);
+    }
+    for (const n of new Set(last.took || [])) {
+      if (!pos[n] || n === last.to) continue;
+      const p = pos[n];
+      const d = unit.disk * 0.7;
+      el("path", { class: "last-took", d: "M" + (p.x - d) + " " + (p.y - d) + "L" + (p.x + d) + " " + (p.y + d) + "M" + (p.x + d) + " " + (p.y - d) + "L" + (p.x - d) + " " + (p.y + d), "data-point": n }, markLayer);
+    }
+  }
+
+  function renderPlay(s) {
+    const play = s.play || {};
+    const st = s.board || {};
+    let now = "";
+    if (!s.connected) now = "<b>The virtual board is not running</b> (restarting?): the page reconnects by itself.";
+    else if (play.result) now = '<b class="result">' + esc(play.result) + ".</b> Press <b>OK</b> to start a new game.";
+    else if (play.showing) now = '<b class="showing">' + esc(play.showing) + "</b><br>The board shows it: carry it out (or watch it carried out).";
+    else if (st.phase === "setup" && play.setup) now = "<b>Set up the pieces</b>: " + esc(play.setup) + " (the blinking points).";
+    else if (st.phase === "setup") now = "<b>Set up the pieces</b>: the board is ready once every disk is in place.";
+    else if (play.turn) now = "<b>" + esc(play.turn) + "</b> to move.";
+    else if (st.phase) now = "The board is in its <b>" + esc(st.phase) + "</b> phase.";
+    setHtml("now", now || "Waiting for the board…");
+    const refusal = $("refusal");
+    const why = play.refusal || "";
+    refusal.hidden = !why;
+    refusal.textContent = why ? "Not a legal move: " + why : "";
+    const last = $("last-move");
+    last.hidden = !(play.last && play.last.words);
+    last.textContent = play.last ? "Last move: " + play.last.words : "";
+    // The move list in rounds: "1." and each side's move of the round, the last marked.
+    const list = play.moves || [];
+    const per = play.per || 2;
+    const moves = $("moves");
+    moves.style.setProperty("--per", per);
+    let html = "";
+    list.forEach((m, i) => {
+      if (i % per === 0) html += '<span class="num">' + (i / per + 1) + ".</span>";
+      html += '<span class="mv' + (i === list.length - 1 ? " last" : "") + '">' + esc(m) + "</span>";
+    });
+    if (!list.length) html = '<span class="empty-note">none yet</span>';
+    if (play.lost) html += '<span class="empty-note">(the page lost track of the moves: the board has ' + esc((s.board || {}).moves) + ")</span>";
+    const before = moves.innerHTML;
+    setHtml("moves", html);
+    if (moves.innerHTML !== before) moves.scrollTop = moves.scrollHeight;
+  }
+
+  function esc(text) {
+    return String(text).replace(/[&<>"]/g, (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;" })[c]);
   }
 
   function renderPanels(s) {
@@ -345,24 +419,40 @@
     yellow: "South's side",
     cyan: "North's side",
   };
-  const LIGHT_MEMORY_MS = 1500; // a blinking light counts as on between its flashes
-  const lastSeen = {};
+  // A blinking point is dark between its flashes: its colour still counts while it is,
+  // for at most BLINK_MEMORY_MS, and only as long as the board's state is the same. A
+  // point lit in another colour, or any change of the state (a move, a phase, an error
+  // shown or cleared), forgets the old colours at once, so the line lists the frame
+  // shown now and nothing from before.
+  const BLINK_MEMORY_MS = 1200;
+  let pointSeen = {}; // point -> [colour, time it was last lit]
+  let seenFor = "";
 
   function lightsNow(s) {
     const now = Date.now();
+    const st = s.board || {};
+    const key = [st.game, st.phase, st.turn, st.moves, st.error, st.hostmove, st.result].join("|");
+    if (key !== seenFor) {
+      seenFor = key;
+      pointSeen = {};
+    }
+    const colours = new Set();
     for (const n of board.names) {
       const c = s.leds[n];
-      if (c && c !== "#000000") lastSeen[c] = now;
+      if (c && c !== "#000000") {
+        pointSeen[n] = [c, now];
+        colours.add(c);
+      } else if (pointSeen[n] && now - pointSeen[n][1] <= BLINK_MEMORY_MS) {
+        colours.add(pointSeen[n][0]);
+      } else {
+        delete pointSeen[n];
+      }
     }
     const out = [];
     const order = Object.keys(MEANING);
     const nameOf = (c) => (board.palette && board.palette[c]) || c;
     const rank = (c) => (order.indexOf(nameOf(c)) < 0 ? order.length : order.indexOf(nameOf(c)));
-    for (const c of Object.keys(lastSeen).sort((a, b) => rank(a) - rank(b))) {
-      if (now - lastSeen[c] > LIGHT_MEMORY_MS) {
-        delete lastSeen[c];
-        continue;
-      }
+    for (const c of [...colours].sort((a, b) => rank(a) - rank(b))) {
       out.push('<span class="light"><i class="sw" style="--c:' + c + '"></i>' + (MEANING[nameOf(c)] || "a light " + nameOf(c)) + "</span>");
     }
     return out;
@@ -373,19 +463,12 @@
     const lights = lightsNow(s);
     let text = lights.length ? '<div class="lights">' + lights.join("") + "</div>" : '<div class="lights">All lights off.</div>';
     text += '<div class="counts"><b>' + onBoard + "</b> disks on the board, <b>" + s.hand.length + "</b> in your hand, <b>" + s.tray.length + "</b> beside it.</div>";
-    if (!s.connected) text = "<b>The virtual board is not running</b> (restarting?): the page reconnects by itself.<br>" + text;
-    if (s.board) {
-      const st = s.board;
-      const bits = [];
-      if (st.phase) bits.push("phase <b>" + st.phase + "</b>");
-      if (st.turn && st.phase === "play") bits.push("<b>" + st.turn + "</b> to move");
-      if (st.moves !== undefined) bits.push(st.moves + " moves");
-      if (st.result) bits.push("result <b>" + st.result + "</b> (" + st.termination + ")");
-      text = bits.join(" · ") + "<br>" + text;
-    }
+    renderPlay(s);
     setHtml("status-text", text);
     const err = $("error-text");
-    const msg = (s.board && s.board.error ? String(s.board.error).replace(/_/g, " ") : "") || s.last_error;
+    // The board's refusal is said in the rule's words above; here only what the page's
+    // own actions were refused.
+    const msg = s.play && s.play.refusal ? "" : (s.board && s.board.error ? String(s.board.error).replace(/_/g, " ") : "") || s.last_error;
     err.hidden = !msg;
     err.textContent = msg || "";
 

@@ -1,0 +1,110 @@
+"""The game log's side of `zuni play`: every board game logged as it is played, the
+moves the board made on its own adopted, an unfinished game given up when a new one
+replaces it. Errors of the log are said (``say("error", ...)``) and never stop a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from zuniboard.records.db import Database, MoveConflictError
+from zuniboard.records.record import UNFINISHED, RecordError
+
+
+def common_prefix(a: list[str], b: list[str]) -> int:
+    n = 0
+    for x, y in zip(a, b, strict=False):
+        if x != y:
+            break
+        n += 1
+    return n
+
+
+class BoardGameLog:
+    def __init__(self, db: Database, say: Callable[[str, str], None]) -> None:
+        self.db = db
+        self.say = say
+
+    def adopt(self, board_id: str, game_id: str, moves: list[str], ruleset: str, layout: str | None) -> int | None:
+        """Logs the moves of the board's current game (played standalone, or while the
+        host was away); returns its log id, or None for a game with no moves nobody logged."""
+        if not game_id:
+            return None
+        gid = self.db.board_game(board_id, game_id)
+        if gid is None and not moves:
+            return None
+        if gid is None:
+            gid, added = self.db.attach_board_moves(board_id, game_id, ruleset, list(enumerate(moves)), layout=layout)
+            self.say("info", "logged the %d moves the board played on its own as game #%d (%s)" % (added, gid, ruleset))
+            return gid
+        try:
+            added = self.sync(gid, moves)
+        except RecordError as exc:  # e.g. the log ended the game, the board went on
+            self.say("error", "log: game #%d: %s" % (gid, exc))
+            return gid
+        if added:
+            self.say("info", "logged %d moves the board made while the host was away (game #%d)" % (added, gid))
+        return gid
+
+    def abandon(self, gid: int) -> None:
+        """A new game replaces the board's unfinished one: the log says it was given up."""
+        record = self.db.get(gid)
+        if record.result != UNFINISHED or not record.moves:
+            return
+        try:
+            self.db.finish_game(gid, UNFINISHED, "abandoned")
+        except RecordError as exc:
+            self.say("error", "log: %s" % exc)
+            return
+        self.say(
+            "info",
+            "the board's unfinished game #%d (%d moves) is logged as abandoned (zuni play --resume goes on with "
+            "the board's game instead of starting a new one)" % (gid, len(record.moves)),
+        )
+
+    def sync(self, gid: int, moves: list[str]) -> int:
+        """Makes the log of game ``gid`` hold exactly ``moves`` (the board's); returns
+        how many moves were added."""
+        stored = self.db.get(gid).move_texts()
+        k = common_prefix(stored, moves)
+        if k < len(stored):
+            self.db.take_back(gid, k)
+        added = 0
+        for i in range(k, len(moves)):
+            if self.db.add_move(gid, i, moves[i]):
+                added += 1
+        return added
+
+    def open(self, ruleset: str, players: dict[str, str], board_id: str, layout: str | None, board_game: str) -> int:
+        """A new game in the log for board game ``board_game``."""
+        try:
+            return self.db.new_game(ruleset, players=players, board=board_id, layout=layout, board_game_id=board_game)
+        except RecordError as exc:
+            # The board reused a game id the log already has (another board with the
+            # same identity): log the game without the board's id.
+            self.say("error", "log: %s; logging it without the board's game id" % exc)
+            return self.db.new_game(ruleset, players=players, board=board_id, layout=layout)
+
+    def add_move(self, gid: int, index: int, text: str) -> None:
+        try:
+            self.db.add_move(gid, index, text)
+        except (MoveConflictError, RecordError) as exc:
+            self.say("error", "log: %s" % exc)
+
+    def finish(self, gid: int, result: str, termination: str) -> None:
+        try:
+            self.db.finish_game(gid, result, termination)
+        except RecordError as exc:
+            self.say("error", "log: %s" % exc)
+
+    def set_players(self, gid: int, players: dict[str, str]) -> None:
+        try:
+            self.db.set_players(gid, players)
+        except RecordError as exc:
+            self.say("error", "log: %s" % exc)
+
+    def take_back(self, gid: int, keep: int) -> None:
+        self.db.take_back(gid, keep)
+
+    def reopen(self, gid: int) -> None:
+        self.db.reopen_game(gid)

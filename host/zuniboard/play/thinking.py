@@ -1,0 +1,73 @@
+"""The computer's searches of `zuni play`, each in a worker thread: the computer's move
+and hints. A search is for one position: ``new_position()`` stops them all, and their
+answers (posted as ``(what, gen, side, ...)`` tuples, ``gen`` the position's
+generation) are dropped by the session when ``gen`` is old.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from zuniboard.ai import SearchInfo, SearchPlayer
+
+
+@dataclass
+class Job:
+    """A search in a worker thread: for position generation ``gen``."""
+
+    gen: int
+    what: str  # "ai" or "hint"
+    side: str
+    stop: threading.Event = field(default_factory=threading.Event)
+    thread: threading.Thread | None = None
+
+
+class Thinking:
+    def __init__(self, post: Callable[[tuple[Any, ...]], None], seed: int | None, deterministic: bool) -> None:
+        self.post = post
+        self.seed = seed
+        self.deterministic = deterministic
+        self.gen = 0  # position generation: answers for older positions are dropped
+        self.jobs: list[Job] = []
+
+    def new_position(self) -> None:
+        self.gen += 1
+        self.cancel()
+
+    def cancel(self) -> None:
+        for job in self.jobs:
+            job.stop.set()
+        self.jobs = []
+
+    def busy(self, what: str) -> bool:
+        return any(job.what == what for job in self.jobs)
+
+    def done(self, gen: int, what: str) -> None:
+        self.jobs = [job for job in self.jobs if not (job.gen == gen and job.what == what)]
+
+    def start(self, what: str, side: str, game: Any, level: int, **limits: Any) -> None:
+        """Searches ``game`` (copied) at ``level``; posts ``(what, gen, side, move text)``,
+        ``("progress", gen, side, info)`` on the way, ``("failed", gen, side, why)``."""
+        job = Job(self.gen, what, side)
+
+        def progress(info: SearchInfo) -> None:
+            self.post(("progress", job.gen, job.side, info))
+
+        player = SearchPlayer(
+            level, self.seed, deterministic=self.deterministic, progress=progress, stop=job.stop, **limits
+        )
+        position = game.copy()
+
+        def work() -> None:
+            try:
+                move = player.choose(position)
+                self.post((what, job.gen, side, move.text()))
+            except Exception as exc:  # a bug in the search must not stop the game
+                self.post(("failed", job.gen, side, "%s: %r" % (what, exc)))
+
+        job.thread = threading.Thread(target=work, name="zuni-%s" % what, daemon=True)
+        self.jobs.append(job)
+        job.thread.start()

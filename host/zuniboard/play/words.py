@@ -1,0 +1,215 @@
+"""What the game says to a player, in a player's words: a move as hands make it, why a
+move is refused (the rule, not the sensor difference), how a game ended, what to put
+back after a take-back. Pure functions of a ``zuni.Game``; the terminal, the browser
+page and the game log's analysis all speak through them.
+
+>>> game = zuni.new_game("mosona")
+>>> move_words(game, game.parse_move("s3xm4-m5"))
+'lift s3, jump m4 to m5, take m4 off'
+>>> refusal(game, "m6-m5")
+'m6-m5: a capture is compulsory: s3xm4-m5'
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+import zuni
+
+# What the terminal's drawing of the board shows (zuniboard.records.text).
+MARKS_HELP = "S N W E: pieces (s n w e: bow priests), .: empty, [ ]: the last move's start and end, x: a piece it took"
+SHOWN = 3  # a refusal lists at most this many of the moves the rule asks for
+
+
+def side_title(side: str) -> str:
+    """``south`` -> ``South``; ``north+west`` -> ``North and West``."""
+    return " and ".join(part.capitalize() for part in side.split("+"))
+
+
+def mover(game: Any) -> str:
+    return str(zuni.SIDE_NAMES[game.turn])
+
+
+def move_words(game: Any, move: Any) -> str:
+    """What hands do on the board for ``move`` (``game`` before it):
+    ``lift n5, jump m5 to m4, take m5 off``."""
+    names = game.geometry.names
+    if move.kind == zuni.PASS:
+        return "pass (nothing to do on the board)"
+    if move.kind == zuni.DROP:
+        text = "put a piece from beside the board on %s" % names[move.dest]
+    elif move.kind == zuni.JUMP:
+        path = [names[p] for p in move.path]
+        parts = ["lift %s" % path[0]]
+        for i in range(1, len(path) - 1, 2):
+            parts.append("jump %s to %s" % (path[i], path[i + 1]))
+        text = ", ".join(parts)
+    else:
+        text = "lift %s, put it on %s" % (names[move.path[0]], names[move.path[-1]])
+    if move.captures:
+        taken = [names[p] for p in move.captures]
+        text += ", take %s off" % (taken[0] if len(taken) == 1 else " ".join(taken))
+    return text
+
+
+def plays_words(game: Any, move: Any) -> str:
+    """``North plays n5xm5-m4: lift n5, jump m5 to m4, take m5 off`` (``game`` before it)."""
+    return "%s plays %s: %s" % (side_title(mover(game)), move.text(), move_words(game, move))
+
+
+def _origin_name(text: str) -> str:
+    return re.split(r"[-x]", text.strip(), maxsplit=1)[0]
+
+
+def _listed(moves: Iterable[Any]) -> str:
+    texts = sorted({m.text() for m in moves})
+    more = len(texts) - SHOWN
+    return ", ".join(texts[:SHOWN]) + (" (and %d more)" % more if more > 0 else "")
+
+
+def refusal(game: Any, text: str) -> str:
+    """Why ``text`` is not a move now, naming the rule; '' when it is legal."""
+    text = text.strip()
+    try:
+        game.parse_move(text)
+        return ""
+    except zuni.MoveParseError as exc:
+        return str(exc)
+    except zuni.IllegalMoveError:
+        pass
+    if game.is_game_over():
+        return "%s: the game is over" % text
+    legal = list(game.legal_moves())
+    who = side_title(mover(game))
+    if not legal:
+        return "%s: %s has no move" % (text, who)
+    longer = [m for m in legal if m.text().startswith(text + "x")]
+    if longer:
+        return "%s: the chain must go on: %s" % (text, _listed(longer))
+    origin = _origin_name(text)
+    names = game.geometry.names
+    point = next((i for i, n in enumerate(names) if n == origin), None)
+    if point is not None and game.board[point] and zuni.piece_side(game.board[point]) != game.turn:
+        owner = side_title(zuni.SIDE_NAMES[zuni.piece_side(game.board[point])])
+        return "%s: the piece on %s is %s's; %s is to move" % (text, origin, owner, who)
+    captures = [m for m in legal if m.captures]
+    if captures and all(m.captures for m in legal) and "x" not in text:
+        return "%s: a capture is compulsory: %s" % (text, _listed(captures))
+    if origin.startswith("@"):
+        drops = [m for m in legal if m.kind == zuni.DROP]
+        if not drops:
+            return "%s: %s has no piece beside the board to put down" % (text, who)
+        return "%s: %s may put a piece down only on %s" % (
+            text,
+            who,
+            " ".join(sorted({str(game.geometry.names[m.dest]) for m in drops})),
+        )
+    if point is None:  # pragma: no cover - parse_move checked the names
+        return "%s: unknown point %s" % (text, origin)
+    if not game.board[point]:
+        return "%s: %s has no piece on %s" % (text, who, origin)
+    from_here = [m for m in legal if m.path and m.path[0] == point]
+    if not from_here:
+        return "%s: the piece on %s has no legal move now (%s can play %s)" % (text, origin, who, _listed(legal))
+    return "%s: not a move of the piece on %s; it can play %s" % (text, origin, _listed(from_here))
+
+
+def occupied_names(game: Any) -> set[str]:
+    occ = game.occupancy()
+    names = game.geometry.names
+    return {str(names[i]) for i in range(len(names)) if occ[i]}
+
+
+def restore_words(want: set[str], shown: set[str]) -> str:
+    """What to do so that the board holds pieces on ``want`` when it holds ``shown``:
+    ``put a piece back on m4 s3; take the piece off m5``; '' when nothing."""
+    back = sorted(want - shown)
+    off = sorted(shown - want)
+    parts = []
+    if back:
+        parts.append("put a piece back on %s" % " ".join(back))
+    if off:
+        parts.append("take the piece%s off %s" % ("s" if len(off) > 1 else "", " ".join(off)))
+    return "; ".join(parts)
+
+
+def board_refusal(game: Any, missing: Iterable[str], extra: Iterable[str]) -> str:
+    """Why what the board senses is no legal move (``missing``: points emptied,
+    ``extra``: points filled, against ``game``'s position), in the rule's words."""
+    missing = sorted(missing)
+    extra = sorted(extra)
+    undo = restore_words(set(missing), set(extra))
+    if len(missing) == 1 and len(extra) == 1:
+        why = refusal(game, "%s-%s" % (missing[0], extra[0]))
+        if why:
+            return "%s (%s)" % (why, undo)
+    return "no legal move leaves the board like this: %s" % undo
+
+
+def board_error_words(game: Any, error: str) -> str:
+    """The board's error report (``missing: m6; extra: m5``, ``m6 may not move``) said
+    as the rule that refused the move; other reports as they are."""
+    error = error.replace("_", " ").strip()
+    if error.startswith("missing: "):
+        missing, _, extra = error[len("missing: ") :].partition("; extra: ")
+        return board_refusal(game, [p for p in missing.split() if p != "-"], [p for p in extra.split() if p != "-"])
+    expected = re.match(r"^expected (\S+), the board shows (.+)$", error)
+    if expected and not game.is_game_over():
+        try:
+            move = game.parse_move(expected.group(1))
+        except zuni.MoveError:
+            return error
+        seen = expected.group(2)
+        return "the board shows %s, not %s's move %s (%s): put it right (the red points)" % (
+            seen if seen == "another position" else "the move " + seen,
+            side_title(mover(game)),
+            move.text(),
+            move_words(game, move),
+        )
+    match = re.match(r"^(\S+) may not move$", error)
+    if match and not game.is_game_over():
+        point = match.group(1)
+        legal = list(game.legal_moves())
+        captures = [m for m in legal if m.captures]
+        if captures and all(m.captures for m in legal):
+            return "%s may not move: a capture is compulsory: %s (put it back)" % (point, _listed(captures))
+        return "%s may not move now (put it back); %s can play %s" % (point, side_title(mover(game)), _listed(legal))
+    return error
+
+
+def outcome_words(game: Any, outcome: Any) -> str:
+    """``North wins: South has no pieces left`` (the score where the game keeps one)."""
+    result = str(outcome.result)
+    sides = [str(s) for s in game.team_names()] if hasattr(game, "team_names") else ["south", "north"]
+    if result == "draw":
+        head = "A draw"
+        loser = ""
+    else:
+        head = "%s win%s" % (side_title(result), "" if "+" in result else "s")
+        losers = [s for s in sides if s != result]
+        loser = side_title(losers[0]) if losers else "the other side"
+    why = {
+        "no-pieces": "%s has no pieces left" % loser,
+        "no-moves": "%s cannot move" % loser,
+        "resign": "%s resigned" % loser,
+        "agreed-draw": "both sides agreed",
+        "agreed-count": "both sides agreed to end the game and count the pieces",
+        "quiet": "too many moves went by without a capture, so the pieces were counted",
+        "blocked": "nobody can move any more, so the pieces were counted",
+    }.get(str(outcome.termination), str(outcome.termination))
+    text = "%s: %s" % (head, why)
+    if outcome.scores is not None:
+        text += " (score %s %d, %s %d)" % (
+            side_title(sides[0]),
+            outcome.scores[0],
+            side_title(sides[1]),
+            outcome.scores[1],
+        )
+    return text
+
+
+def count_words(n: int, word: str) -> str:
+    """``1 move``, ``2 moves``."""
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
