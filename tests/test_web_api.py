@@ -380,12 +380,19 @@ def test_play_hook_serves_the_page(tmp_path: Path) -> None:
 def test_default_page_port_taken_falls_back(page: Page) -> None:
     from zuniboard.commands.sim import DEFAULT_HTTP_PORT, start_page
 
+    # Hold the port ourselves: another test's page may hold it for a while and let it go
+    # at any moment, so "someone else has it" proves nothing. Wait until it is ours.
     holder = socket.socket()
-    try:
-        holder.bind(("127.0.0.1", DEFAULT_HTTP_PORT))
-        holder.listen(1)
-    except OSError:
-        pass  # another program holds it already: the same case
+    deadline = time.monotonic() + 60
+    while True:
+        try:
+            holder.bind(("127.0.0.1", DEFAULT_HTTP_PORT))
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                raise
+            time.sleep(0.2)
+    holder.listen(1)
     try:
         web = start_page(page.board, DEFAULT_HTTP_PORT)
         try:
