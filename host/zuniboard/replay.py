@@ -51,7 +51,7 @@ class ReplayCursor:
 
     @property
     def ply(self) -> int:
-        return self.game.ply()
+        return int(self.game.ply())
 
     @property
     def length(self) -> int:
