@@ -95,7 +95,7 @@ def test_fast_forward_to_a_move_shows_each_move_in_turn() -> None:
 def test_a_move_that_is_not_the_games_is_said_and_blocks_until_taken_back() -> None:
     record = _record(ruleset="kolowis size=short")
     texts = record.move_texts()
-    other = [str(m) for m in zuni.new_game("kolowis size=short").legal_moves() if str(m) != texts[0]][0]
+    other = next(str(m) for m in zuni.new_game("kolowis size=short").legal_moves() if str(m) != texts[0])
     c = ReplayController(ReplayCursor(record))
     out = c.board([other], "play", 0.0)
     assert "left the replayed game at move 1" in said(out) and c.cursor.ply == 0

@@ -67,6 +67,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--format", choices=formats.FORMATS, default=None, help="default: .json is JSON, else pgn")
     p.set_defaults(func=run_import)
 
+    from zuniboard.commands import replay as replay_command
+
+    replay_command.register(sub, db_option)
+
     p = sub.add_parser("diagram", help="SVG drawing of a game's position", parents=[db_option])
     p.add_argument("game", metavar="GAME", help="game id, or `last`")
     p.add_argument("ply", metavar="PLY", type=int, help="number of moves played (0 = start position)")

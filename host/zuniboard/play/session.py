@@ -135,6 +135,9 @@ class PlaySession:
         self.moves: list[str] = []
         self.board_game = ""  # the board's id of its game
         self.db_game: int | None = None
+        # Board moves before the log game's start (a game played on from a replay,
+        # docs/replay.md): board move i is the log's move i - log_from.
+        self.log_from = 0
         self.layout: str | None = None
         self.phase = "?"  # the board's: setup, play, over ("?" not known yet)
         self.quit = False
@@ -206,10 +209,12 @@ class PlaySession:
             % (self.db_game or 0, canonical, ", ".join("%s %s" % (s, seat) for s, seat in self.seats.items())),
         )
 
-    def _open_game(self, board_game: str, moves: list[str], ruleset: str, gid: int | None) -> None:
-        """Mirrors board game ``board_game`` and logs it as ``gid`` (None: a new log game)."""
+    def _open_game(self, board_game: str, moves: list[str], ruleset: str, gid: int | None, log_from: int = 0) -> None:
+        """Mirrors board game ``board_game`` and logs it as ``gid`` (None: a new log game)
+        from board move ``log_from`` on."""
         assert self.board_id is not None
         self.thinking.cancel()
+        self.log_from = log_from
         if gid is None:
             players = {side: seat.text for side, seat in self.seats.items()}
             gid = self.log.open(ruleset, players, self.board_id, self.layout, board_game)
@@ -222,6 +227,56 @@ class PlaySession:
         for i, text in enumerate(moves):
             self._apply(i, text, quiet=True)
         self.phase = "?"
+
+    def start_branch(self, gid: int, log_from: int) -> None:
+        """Goes on with the board's game (a replay's moves so far) as log game ``gid``,
+        which starts from the position after board move ``log_from`` (docs/replay.md)."""
+        link = self.link
+        if self.board_id is None:
+            self.board_id = board_identity(link.hello)
+        self.layout = link.hello.get("layout")
+        record = self.db.get(gid)
+        self.seats = seats_from_record(record.players, record.ruleset)
+        self._open_game(link.game, link.moves, record.ruleset, gid, log_from)
+        self.ui.message(
+            "info",
+            "game #%d: %s from move %d of game #%s, %s"
+            % (
+                gid,
+                record.ruleset,
+                log_from,
+                record.tags.get("FromGame", "?"),
+                ", ".join("%s %s" % (s, seat) for s, seat in self.seats.items()),
+            ),
+        )
+        self.ui.position(self)
+        self._poll_state()
+
+    def _branch_again(self, k: int) -> None:
+        """The board went back before the position the log's game starts from: the
+        moves from there on are a new log game from the position after board move ``k``."""
+        assert self.db_game is not None
+        from zuni.position import position_text
+
+        old = self.db.get(self.db_game)
+        tags = dict(old.tags)
+        tags["FromPly"] = str(k)
+        players = {side: seat.text for side, seat in self.seats.items()}
+        gid = self.db.new_game(
+            old.ruleset,
+            players=players,
+            board=self.board_id,
+            layout=self.layout,
+            position=str(position_text(self.game)) if k else None,
+            tags=tags,
+        )
+        self.ui.message(
+            "info",
+            "taken back before the position game #%d starts from: the game from move %d is game #%d"
+            % (self.db_game, k, gid),
+        )
+        self.db_game = gid
+        self.log_from = k
 
     def _resume(self, adopted: int | None) -> None:
         link = self.link
@@ -426,8 +481,11 @@ class PlaySession:
             self.moves.pop()
             self.game.pop()
         self.game.clear_agreement()
-        if self.db_game is not None:
-            self.log.take_back(self.db_game, k)
+        if self.db_game is not None and k < self.log_from:
+            self.log.take_back(self.db_game, 0)
+            self._branch_again(k)
+        elif self.db_game is not None:
+            self.log.take_back(self.db_game, k - self.log_from)
         self._new_position()
         self.phase = "setup"
         todo = restore_words(occupied_names(self.game), before)
@@ -450,8 +508,8 @@ class PlaySession:
         expected = self.ai_move
         game.push(move)
         self.moves.append(text)
-        if self.db_game is not None:
-            self.log.add_move(self.db_game, index, text)
+        if self.db_game is not None and index >= self.log_from:
+            self.log.add_move(self.db_game, index - self.log_from, text)
         self.phase = "play"
         self._new_position()
         if not quiet:

@@ -1,0 +1,164 @@
+"""`zuni log replay` end to end: the board firmware under MicroPython (the virtual board),
+the replay controller and its driver on the real link, a scripted hand lifting and
+placing pieces through the board's control channel, the buttons pressed on the board;
+then the player leaves the replay and plays on, and the log has the new game."""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+from test_play_helpers import RecordingUI
+
+import zuni
+from zuniboard.commands.replay import play_on, seats_words
+from zuniboard.link import BoardLink
+from zuniboard.mpy import MicroPythonMissing, micropython_executable
+from zuniboard.paths import HARDWARE_DIR
+from zuniboard.records.db import Database
+from zuniboard.records.record import GameRecord, MoveEntry, replay
+from zuniboard.replay import FROM_GAME_TAG, FROM_PLY_TAG, ReplayCursor
+from zuniboard.replay_control import ReplayController
+from zuniboard.replay_driver import ReplayDriver, ReplayStartError
+
+try:
+    micropython_executable()
+    from zuniboard.sim import Hand, VirtualBoard
+except (MicroPythonMissing, ImportError) as exc:  # pragma: no cover
+    pytest.skip("no virtual board: %s" % exc, allow_module_level=True)
+
+FAST = {"scan_ms": 5, "debounce_scans": 2, "stable_ms": 50, "commit_ms": 150, "error_ms": 400, "chain_settle_ms": 600}
+RULESET = "mosona"
+
+
+@pytest.fixture
+def board(tmp_path: Path) -> Iterator[VirtualBoard]:
+    data = json.loads((HARDWARE_DIR / "layouts" / "board25.json").read_text())
+    data["timing"] = FAST
+    layout = tmp_path / "board25-fast.json"
+    layout.write_text(json.dumps(data))
+    with VirtualBoard(layout, ruleset=RULESET, pieces="start", flash=tmp_path / "flash.img") as vb:
+        yield vb
+
+
+def occupied(game: zuni.Game) -> set[str]:
+    occ = game.occupancy()
+    names = game.geometry.names
+    return {str(names[i]) for i in range(len(names)) if occ[i]}
+
+
+def logged_game(db: Database, plies: int) -> int:
+    record = GameRecord(RULESET, players={"south": "human", "north": "ai:2"})
+    game = replay(record, complete=False)
+    for _ in range(plies):
+        move = game.legal_moves()[-1]
+        record.moves.append(MoveEntry(str(move)))
+        game.push(move)
+    gid, _ = db.import_record(record)
+    return gid
+
+
+def pump(driver: ReplayDriver, what: str, done: Callable[[], bool], timeout: float = 15.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not done():
+        assert time.monotonic() < deadline, "timed out waiting for %s" % what
+        driver.pump(0.02)
+
+
+def test_replay_through_ok_back_and_hint_then_play_on(board: VirtualBoard, tmp_path: Path) -> None:
+    with Database(tmp_path / "games.sqlite3") as db:
+        gid = logged_game(db, 4)
+        texts = db.get(gid).move_texts()
+        link = BoardLink.open(board.port_path, timeout=10.0)
+        ui = RecordingUI()
+        try:
+            cursor = ReplayCursor(db.get(gid))
+            controller = ReplayController(cursor)
+            driver = ReplayDriver(link, controller, ui.message, analyze_time=0.2)
+            driver.start()
+            pump(driver, "the board in play", lambda: controller.phase == "play")
+            hand = Hand(board, seed=3, speed=2.0)
+            shown = zuni.new_game(RULESET)  # the test's own copy of the replayed game
+
+            def step_forward(press: Callable[[], None]) -> None:
+                ply = cursor.ply
+                press()
+                pump(driver, "move %d shown" % (ply + 1), lambda: bool(controller.showing))
+                assert link.state()["hostmove"] == texts[ply], "the board shows the game's next move"
+                hand.play(shown, texts[ply])  # the player carries it out on the pieces
+                pump(driver, "move %d carried out" % (ply + 1), lambda: cursor.ply == ply + 1)
+                shown.push_text(texts[ply])
+                assert link.moves == texts[: ply + 1]
+                board.wait_stable(occupied(shown))
+
+            step_forward(lambda: board.press("ok"))
+            step_forward(lambda: board.press("ok"))
+            assert ui.find(r"^2\. North plays %s: lift " % texts[1], "move")
+            # BACK on the board: the board takes the move back, the player restores.
+            board.press("back")
+            pump(driver, "the step back", lambda: cursor.ply == 1)
+            shown.pop()
+            assert link.moves == texts[:1] and link.state()["phase"] == "setup"
+            board.set_occupied(occupied(shown))
+            pump(driver, "the board set up again", lambda: controller.phase == "play")
+            # b in the terminal: the link's take-back.
+            driver.key("b")
+            pump(driver, "the second step back", lambda: cursor.ply == 0)
+            shown.pop()
+            board.set_occupied(occupied(shown))
+            pump(driver, "the board set up again", lambda: controller.phase == "play")
+            step_forward(lambda: driver.key("n"))
+            step_forward(lambda: driver.key("next"))
+            # HINT: the computer's view of move 3, in words and on the board's lights.
+            board.press("hint")
+            pump(driver, "the analysis", lambda: ui.find(r"^move 3, South ", "hint") is not None)
+            words = ui.find(r"^move 3, South (\S+) .*the computer prefers (\S+)", "hint")
+            assert words is not None and words.group(1) == texts[2]
+            best = shown.parse_move(words.group(2))
+            origin = str(shown.geometry.names[best.origin])
+            board.wait_until(lambda vb: (lambda c: c[2] > c[0] and c[2] > c[1])(vb.frame.get(origin, (0, 0, 0))), 5.0)
+            assert controller.view().analysis.startswith("move 3, South")
+            # Leave the replay and play on against the computer.
+            driver.key("play north=ai:1")
+            pump(driver, "the end of the replay", lambda: driver.end is not None)
+            assert driver.end is not None and driver.end.kind == "play"
+            players = seats_words(driver.end.text, RULESET)
+            session = play_on(link, db, ui, cursor, players, seed=1, deterministic=True)
+            try:
+                new_id = session.db_game
+                assert new_id is not None and new_id != gid
+                mine = shown.legal_moves()[0].text()
+                hand.play(shown, mine)
+                deadline = time.monotonic() + 20
+                while len(db.get(new_id).moves) < 2:  # my move, then the computer's (carried out below)
+                    assert time.monotonic() < deadline, "the game played on"
+                    session.pump(0.02)
+                    if mine and len(db.get(new_id).moves) == 1 and session.ai_sent and session.ai_move:
+                        shown.push_text(mine)
+                        hand.play(shown, session.ai_move)
+                        shown.push_text(session.ai_move)
+                        mine = ""
+                record = db.get(new_id)
+                assert record.tags[FROM_GAME_TAG] == str(gid) and record.tags[FROM_PLY_TAG] == "2"
+                assert record.position == cursor.position()
+                assert record.players["north"] == "ai:1"
+                assert link.moves[:2] == texts[:2] and record.move_texts() == link.moves[2:4]
+                assert replay(record, complete=False).key() == shown.key()
+            finally:
+                session.close()
+        finally:
+            link.close()
+
+
+def test_a_game_from_a_set_up_position_is_refused_clearly(board: VirtualBoard, tmp_path: Path) -> None:
+    record = GameRecord(RULESET, position="mosona | north to move | south s3 s4 | north n5 n6 m4")
+    link = BoardLink.open(board.port_path, timeout=10.0)
+    try:
+        driver = ReplayDriver(link, ReplayController(ReplayCursor(record)), RecordingUI().message)
+        with pytest.raises(ReplayStartError, match="set-up position"):
+            driver.start()
+    finally:
+        link.close()
