@@ -110,7 +110,7 @@ def test_hint_asks_for_the_analysis_once_and_shows_the_preferred_move() -> None:
     c = ReplayController(ReplayCursor(record, 1))
     c.board(record.move_texts()[:1], "play", 0.0)
     out = c.button("hint", 0.0)
-    assert kinds(out) == ["analyze"] and out[0].ply == 1
+    assert kinds(out) == ["analyze"] and out[-1].ply == 1
     assert kinds(c.key("h", 0.0)) == []  # already asked
     game = replay(record, complete=False)
     a = analyze(game, 1, time_limit=None, node_limit=300)

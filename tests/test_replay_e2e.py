@@ -6,12 +6,17 @@ then the player leaves the replay and plays on, and the log has the new game."""
 from __future__ import annotations
 
 import json
+import os
+import queue
+import re
+import subprocess
+import threading
 import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from test_play_helpers import RecordingUI
+from test_play_helpers import REPO, ZUNI, RecordingUI, ZuniPlay
 
 import zuni
 from zuniboard.commands.replay import play_on, seats_words
@@ -162,3 +167,56 @@ def test_a_game_from_a_set_up_position_is_refused_clearly(board: VirtualBoard, t
             driver.start()
     finally:
         link.close()
+
+
+class ZuniReplay(ZuniPlay):
+    """``zuni log replay ARGS`` as a subprocess (ZuniPlay's send and expect)."""
+
+    def __init__(self, *args: str, db: Path, env: dict[str, str]) -> None:
+        self.command = [str(ZUNI), "log", "replay", "--db", str(db), "--color", "never", "--http", "0", *args]
+        self.tty_master = self.tty_slave = -1
+        self.proc = subprocess.Popen(
+            self.command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+            env=dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1", **env),
+            cwd=REPO,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        self.timeout = 30.0
+        threading.Thread(target=self._read, daemon=True).start()
+
+
+def test_the_command_replays_on_the_virtual_board_and_plays_on(tmp_path: Path) -> None:
+    db_path = tmp_path / "games.sqlite3"
+    with Database(db_path) as db:
+        gid = logged_game(db, 3)
+        texts = db.get(gid).move_texts()
+    run = ZuniReplay("last", "--sim", "--show", "0.2", "--time", "0.1", db=db_path, env={"ZUNI_SIM_DIR": str(tmp_path)})
+    try:
+        run.expect(r"^replay of game #%d \(mosona\): move 0 of 3" % gid)
+        run.expect(r"^moves: 1\. \[%s\]" % re.escape(texts[0]))
+        run.send("n")
+        run.expect(r"^the board shows move 1, %s: the terminal's hand carries it out" % re.escape(texts[0]))
+        run.expect(r"^1\. South plays %s: lift " % re.escape(texts[0]))
+        run.send("n")
+        run.expect(r"^2\. North plays %s" % re.escape(texts[1]))
+        run.send("b")
+        run.expect(r"^back at move 1: restore")
+        run.send("h")
+        run.expect(r"^the computer looks at move 2$")
+        run.expect(r"^move 2, North %s \(" % re.escape(texts[1]))
+        run.send("play north=ai:1")
+        run.expect(r"^game #%d: mosona from move 1 of game #%d, south human, north ai:1" % (gid + 1, gid))
+        run.expect(r"^2\. north \S+ \(carried out on the board\)$")
+        run.send("quit")
+        assert run.wait() == 0
+    finally:
+        run.close()
+    with Database(db_path) as db:
+        record = db.get(gid + 1)
+        assert record.tags == {"FromGame": str(gid), "FromPly": "1"} and len(record.moves) == 1

@@ -266,7 +266,7 @@ class ReplayController:
         if self.hint_asked == ply:
             return []
         self.hint_asked = ply
-        return [Action("analyze", ply=ply), say("the computer looks at move %d" % (ply + 1), "hint")]
+        return [say("the computer looks at move %d" % (ply + 1), "hint"), Action("analyze", ply=ply)]
 
 
 def analysis_words(before: Any, a: Analysis) -> str:
