@@ -12,6 +12,7 @@ import re
 import subprocess
 import threading
 import time
+import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 
@@ -198,6 +199,7 @@ def test_the_command_replays_on_the_virtual_board_and_plays_on(tmp_path: Path) -
         texts = db.get(gid).move_texts()
     run = ZuniReplay("last", "--sim", "--show", "0.2", "--time", "0.1", db=db_path, env={"ZUNI_SIM_DIR": str(tmp_path)})
     try:
+        page = run.expect(r"^browser page of the virtual board: (http://\S+/)").group(1)
         run.expect(r"^replay of game #%d \(mosona\): move 0 of 3" % gid)
         run.expect(r"^moves: 1\. \[%s\]" % re.escape(texts[0]))
         run.send("n")
@@ -210,6 +212,11 @@ def test_the_command_replays_on_the_virtual_board_and_plays_on(tmp_path: Path) -
         run.send("h")
         run.expect(r"^the computer looks at move 2$")
         run.expect(r"^move 2, North %s \(" % re.escape(texts[1]))
+        # The page shows the replay: its moves, the current one, the analysis.
+        with urllib.request.urlopen(page + "api/state", timeout=10) as reply:
+            view = json.load(reply)["replay"]
+        assert (view["moves"], view["ply"], view["game_id"]) == (texts, 1, gid)
+        assert view["analysis"].startswith("move 2, North %s (" % texts[1])
         run.send("play north=ai:1")
         run.expect(r"^game #%d: mosona from move 1 of game #%d, south human, north ai:1" % (gid + 1, gid))
         run.expect(r"^2\. north \S+ \(carried out on the board\)$")

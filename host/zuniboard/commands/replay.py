@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import dataclasses
 from typing import Any
 
 from zuniboard.errors import UsageError
@@ -32,6 +33,15 @@ from zuniboard.replay_control import KEYS_HELP, SHOW_S, ReplayController
 from zuniboard.replay_driver import ANALYZE_TIME_S, ReplayDriver, ReplayStartError
 
 SIDES = ("south", "west", "north", "east")
+
+
+def publish(name: str, value: Any) -> None:
+    """The replay's view on the virtual board's page (when the page is served here)."""
+    try:
+        from zuniboard.web import page
+    except ImportError:  # pragma: no cover - the page's dependencies missing
+        return
+    page.publish(name, value)
 
 
 def register(sub: Any, db_option: argparse.ArgumentParser) -> None:
@@ -128,6 +138,8 @@ def run_replay(args: argparse.Namespace) -> int:
     last_ply = [-1]
 
     def changed(c: ReplayController) -> None:
+        if conn is not None and conn.virtual is not None:
+            publish("replay", dataclasses.asdict(c.view()))
         if c.cursor.ply != last_ply[0]:
             last_ply[0] = c.cursor.ply
             ui.message("info", replay_text(c))
@@ -172,6 +184,8 @@ def run_replay(args: argparse.Namespace) -> int:
                 driver.end = None
                 continue
             break
+        if conn.virtual is not None:
+            publish("replay", None)  # the page goes back to the game being played
         session = play_on(conn.link, db, ui, cursor, players, hand=conn.hand)
         target[0] = session.key
         return session.run()

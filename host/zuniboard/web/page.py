@@ -17,6 +17,13 @@ def serve(board: Any, port: int = 0) -> str:
     return web.url
 
 
+def publish(name: str, value: Any) -> None:
+    """Shows ``value`` (JSON data) as ``name`` in the state of every page served (the
+    replay's view: docs/replay.md)."""
+    for web in _served:
+        web.sim.publish(name, value)
+
+
 def stop_all() -> None:
     """Stop every page ``serve`` started."""
     while _served:

@@ -203,6 +203,9 @@ class SimController:
                 % (self.ruleset, self.control.layout, len(self.control.points))
             )
         self._homes = World.home_points(self.ruleset)
+        # What a host program in the same process shows on the page beside the board
+        # (``publish``): e.g. "replay", the replay's moves, current move and analysis.
+        self.extras: dict[str, Any] = {}
         self._hint: dict[str, tuple[str, str]] = {}
         # The game and rules the firmware last reported (its state): the page follows a new
         # game on the board, not a mere difference (a person sets up other rules before a
@@ -306,6 +309,15 @@ class SimController:
             self.seq += 1
             self.changed.notify_all()
 
+    def publish(self, name: str, value: Any) -> None:
+        """Shows ``value`` (JSON data) as ``name`` in the page's state (None removes it)."""
+        with self.lock:
+            if value is None:
+                self.extras.pop(name, None)
+            else:
+                self.extras[name] = value
+        self._bump()
+
     def wait_change(self, seq: int, timeout: float) -> int:
         """Block until the state is newer than ``seq`` (or ``timeout``); the current seq."""
         with self.changed:
@@ -344,6 +356,7 @@ class SimController:
                 "last_error": self.last_error,
             }
             state.update(self.world.as_json())
+            state.update(self.extras)
             return state
 
     # -- the hand -----------------------------------------------------------------

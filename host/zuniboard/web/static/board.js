@@ -353,6 +353,26 @@
     const before = moves.innerHTML;
     setHtml("moves", html);
     if (moves.innerHTML !== before) moves.scrollTop = moves.scrollHeight;
+    renderReplay(s, per);
+  }
+
+  // A replay (zuni log replay) in the same process: the game's moves, the current one
+  // (the move OK shows next) marked, and the computer's view of it (docs/replay.md).
+  function renderReplay(s, per) {
+    const r = s.replay;
+    $("replay-panel").hidden = !r;
+    if (!r) return;
+    setHtml("replay-head", "Game #" + esc(r.game_id) + " (" + esc(r.ruleset) + "): move " + esc(r.ply) + " of " + esc(r.moves.length) +
+      (r.showing ? " &mdash; the board shows <b>" + esc(r.showing) + "</b>" : ""));
+    let html = "";
+    r.moves.forEach((m, i) => {
+      if (i % per === 0) html += '<span class="num">' + (i / per + 1) + ".</span>";
+      html += '<span class="mv' + (i === r.ply ? " last current" : "") + '"' + (i === r.ply ? ' aria-current="step"' : "") + ">" + esc(m) + "</span>";
+    });
+    setHtml("replay-moves", html || '<span class="empty-note">no moves</span>');
+    const a = $("replay-analysis");
+    a.hidden = !r.analysis;
+    a.textContent = r.analysis ? "The computer's view: " + r.analysis : "";
   }
 
   function esc(text) {
