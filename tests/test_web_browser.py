@@ -302,3 +302,32 @@ def test_phone_rotated_kolowis_board_beside_its_buttons_and_words(browser: Brows
             path = shot(page, tmp_path, "kolowis-phone.png")
             assert path.stat().st_size > 10_000
             assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_the_replay_panel_shows_the_moves_the_current_one_and_the_analysis(
+    browser: Browser, sim: tuple[VirtualBoard, WebServer]
+) -> None:
+    _, web = sim
+    page = open_page(browser, web)
+    assert page.locator("#replay-panel").is_hidden()  # no replay: no panel
+    moves = ["s3xm4-m5", "m2xs2-s3", "s4xs3-s2xm3-m4"]
+    view = {
+        "moves": moves,
+        "ply": 1,
+        "showing": "m2xs2-s3",
+        "analysis": "move 2, North m2xs2-s3 (+1.24): ...",
+        "ruleset": "mosona",
+        "game_id": 4,
+    }
+    web.sim.publish("replay", view)
+    wait(lambda: page.locator("#replay-panel").is_visible(), "the replay panel")
+    assert page.inner_text("#replay-moves .mv.current") == "m2xs2-s3"
+    head = page.inner_text("#replay-head")
+    assert "Game #4 (mosona): move 1 of 3" in head and "the board shows m2xs2-s3" in head, head
+    assert page.inner_text("#replay-analysis").startswith("The computer's view: move 2, North")
+    web.sim.publish("replay", dict(view, ply=2, showing="", analysis=""))
+    wait(lambda: page.inner_text("#replay-moves .mv.current") == "s4xs3-s2xm3-m4", "the next move current")
+    assert page.locator("#replay-analysis").is_hidden()
+    web.sim.publish("replay", None)
+    wait(lambda: page.locator("#replay-panel").is_hidden(), "the panel gone after the replay")
+    assert page.errors == []  # type: ignore[attr-defined]
