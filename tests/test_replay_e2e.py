@@ -24,11 +24,12 @@ from zuniboard.commands.replay import play_on, seats_words
 from zuniboard.link import BoardLink
 from zuniboard.mpy import MicroPythonMissing, micropython_executable
 from zuniboard.paths import HARDWARE_DIR
+from zuniboard.play.connect import SimHand
 from zuniboard.records.db import Database
 from zuniboard.records.record import GameRecord, MoveEntry, replay
 from zuniboard.replay import FROM_GAME_TAG, FROM_PLY_TAG, ReplayCursor
 from zuniboard.replay_control import ReplayController
-from zuniboard.replay_driver import ReplayDriver, ReplayStartError
+from zuniboard.replay_driver import ReplayDriver
 
 try:
     micropython_executable()
@@ -159,15 +160,59 @@ def test_replay_through_ok_back_and_hint_then_play_on(board: VirtualBoard, tmp_p
             link.close()
 
 
-def test_a_game_from_a_set_up_position_is_refused_clearly(board: VirtualBoard, tmp_path: Path) -> None:
-    record = GameRecord(RULESET, position="mosona | north to move | south s3 s4 | north n5 n6 m4")
-    link = BoardLink.open(board.port_path, timeout=10.0)
-    try:
-        driver = ReplayDriver(link, ReplayController(ReplayCursor(record)), RecordingUI().message)
-        with pytest.raises(ReplayStartError, match="set-up position"):
+def test_a_game_from_a_set_up_position_replays_from_it_and_plays_on(board: VirtualBoard, tmp_path: Path) -> None:
+    """The board sets the record's position up one side at a time (the terminal's hand
+    places each side when asked); OK and BACK step; playing on logs a game from there."""
+    position = "mosona | north to move | south s3 s4 m6 | north n5 n6 m4"
+    with Database(tmp_path / "games.sqlite3") as db:
+        record = GameRecord(RULESET, position=position)
+        game = replay(record, complete=False)
+        for _ in range(2):
+            move = game.legal_moves()[0]
+            record.moves.append(MoveEntry(str(move)))
+            game.push(move)
+        gid, _ = db.import_record(record)
+        texts = db.get(gid).move_texts()
+        link = BoardLink.open(board.port_path, timeout=10.0)
+        ui = RecordingUI()
+        try:
+            cursor = ReplayCursor(db.get(gid))
+            controller = ReplayController(cursor, hand=True, show_s=0.1)
+            driver = ReplayDriver(link, controller, ui.message, hand=SimHand(board), analyze_time=0.1)
             driver.start()
-    finally:
-        link.close()
+            assert link.position.startswith("mosona | north to move")
+            pump(driver, "the position set up side by side", lambda: controller.phase == "play", timeout=20.0)
+            assert board.sensors() == occupied(cursor.game)
+            board.press("ok")  # shown, then carried out by the hand
+            pump(driver, "move 1 carried out", lambda: cursor.ply == 1)
+            assert link.moves == texts[:1]
+            board.press("back")
+            pump(driver, "the step back", lambda: cursor.ply == 0)
+            pump(driver, "the hand restores the position", lambda: controller.phase == "play", timeout=20.0)
+            assert board.sensors() == occupied(cursor.game) and link.moves == []
+            board.press("ok")
+            pump(driver, "move 1 again", lambda: cursor.ply == 1)
+            driver.key("play south=human north=human")
+            pump(driver, "the end of the replay", lambda: driver.end is not None)
+            assert driver.end is not None
+            session = play_on(link, db, ui, cursor, seats_words(driver.end.text, RULESET), hand=SimHand(board))
+            try:
+                new_id = session.db_game
+                assert new_id is not None
+                mine = session.game.legal_moves()[0]
+                session.key(mine.text())  # typed: the hand makes it
+                deadline = time.monotonic() + 15
+                while not db.get(new_id).moves:
+                    assert time.monotonic() < deadline, "the move played on is logged"
+                    session.pump(0.02)
+                new = db.get(new_id)
+                assert new.tags == {FROM_GAME_TAG: str(gid), FROM_PLY_TAG: "1"}
+                assert new.position == cursor.position() and new.move_texts() == [mine.text()]
+                assert link.moves == [texts[0], mine.text()]
+            finally:
+                session.close()
+        finally:
+            link.close()
 
 
 class ZuniReplay(ZuniPlay):

@@ -31,13 +31,14 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from zuniboard.paths import FIRMWARE_LIB
 
 if str(FIRMWARE_LIB) not in sys.path:
     sys.path.append(str(FIRMWARE_LIB))  # zuni_link: the board's codec, not an installed package
 
+import zuni
 from zuni_link import codec
 
 UNKNOWN = -1  # history version before the board's first word
@@ -201,3 +202,13 @@ class BoardMirror:
         del self.moves[n:]
         del self._digests[n + 1 :]
         out.changes.append(Change("undo", "", n))
+
+
+def start_game(ruleset: str, position: str = "") -> Any:
+    """The rules game the board's game starts from: ``position`` (the board's
+    ``position=``, a position text) when it was set up from one, else ``ruleset``'s start."""
+    if position:
+        from zuni.position import parse_position
+
+        return parse_position(position)
+    return zuni.new_game(ruleset)

@@ -141,6 +141,9 @@ class BoardLink:
         self.info: dict[str, str] = {}  # the board's last state
         self.console: deque[str] = deque(maxlen=200)
         self.ruleset = ""
+        # The start position of the board's game when it was set up from one (the board's
+        # ``position=`` in hello and state; docs/rules.md "Positions as text"), else "".
+        self.position = ""
         self.silence_s = SILENCE_S  # tests shorten it
         # This host's session: the board forgets the request of another (a restarted host).
         self.session_id = secrets.token_hex(4)
@@ -284,15 +287,31 @@ class BoardLink:
         info: dict[str, str] = codec.kv_decode(body)
         return info
 
-    def new_game(self, ruleset: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
+    def new_game(self, ruleset: str, timeout: float = REQUEST_TIMEOUT_S, *, position: str = "") -> dict[str, str]:
+        """A new game of ``ruleset``; with ``position`` (a position text, docs/rules.md
+        "Positions as text", whose ruleset wins over ``ruleset``) a game from that position,
+        which the board has the player set up one side at a time (``setup``). A board whose
+        firmware predates ``setup`` raises ``BoardError`` (code ``unknown``) saying so."""
         with self._lock:
             game = self.mirror.game
 
         def done(state: dict[str, str]) -> bool:
             return state.get("game", game) != game and state.get("moves") == "0"
 
-        result = self._command("new", ruleset, timeout, done)
-        self.state(timeout)  # the new game's ruleset and phase
+        if position:
+            try:
+                result = self._command("setup", position, timeout, done)
+            except BoardError as exc:
+                if exc.code != codec.E_UNKNOWN:
+                    raise
+                raise BoardError(
+                    exc.code,
+                    "this board's firmware is too old to set up a position (it does not know 'setup'): "
+                    "deploy the new firmware (zuni deploy)",
+                ) from exc
+        else:
+            result = self._command("new", ruleset, timeout, done)
+        self.state(timeout)  # the new game's ruleset, position and phase
         return result
 
     def take_back(self, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
@@ -512,7 +531,9 @@ class BoardLink:
                 self.mirror.new_boot()
             old_boot, self._boot = self._boot, boot
             self.hello = kv
-            self.ruleset = kv.get("ruleset", self.ruleset)
+            if "ruleset" in kv:
+                self.ruleset = kv["ruleset"]
+                self.position = kv.get("position", "")
         if old_boot and boot != old_boot:
             self._emit(LinkEvent("boardreset", boot))
         if kv.get("re", "0") == "0":
@@ -539,6 +560,7 @@ class BoardLink:
             self._apply(self.mirror.report(r))
         if "ruleset" in kv:
             self.ruleset = kv["ruleset"]
+            self.position = kv.get("position", "")
 
     def _apply(self, out: Outcome) -> None:
         """Does what the mirror asks: events, fetches, acks (lock held)."""

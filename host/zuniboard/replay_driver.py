@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+import zuni
 from zuniboard.ai import analyze
 from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
 from zuniboard.replay_control import Action, ReplayController
@@ -53,18 +54,16 @@ class ReplayDriver:
     def start(self, timeout: float = 10.0) -> None:
         """A new game on the board with the record's rules, from the start position."""
         record = self.controller.cursor.record
-        if record.position is not None:
-            raise ReplayStartError(
-                "game %s starts from a set-up position (%s): this board cannot start a game from a position yet; "
-                "only games from the start position replay on the board" % (record.id, record.position)
-            )
         if not self.link.wait_synced(timeout):
             raise ReplayStartError("the board did not answer and agree on its game within %.0f s" % timeout)
+        position = record.position or ""
         try:
-            self.link.new_game(str(record.ruleset), timeout=REQUEST_TIMEOUT_S)
+            # A game from a set-up position: the board has it set up one side at a time.
+            self.link.new_game(str(record.ruleset), timeout=REQUEST_TIMEOUT_S, position=position)
             state = self.link.state(timeout=REQUEST_TIMEOUT_S)
         except BoardError as exc:
-            raise ReplayStartError("the board cannot start %s: %s" % (record.ruleset, exc.message))
+            what = "the position %r" % position if position else str(record.ruleset)
+            raise ReplayStartError("the board cannot start %s: %s" % (what, exc.message))
         except LinkError as exc:
             raise ReplayStartError("no new game on the board: %s" % exc)
         while True:  # what the link said before the new game is about the old one
@@ -72,7 +71,7 @@ class ReplayDriver:
                 self.link.events.get_nowait()
             except queue.Empty:
                 break
-        self._phase(state.get("phase", "?"))
+        self._phase(state.get("phase", "?"), state.get("setup", ""))
         self._feed()
 
     def key(self, line: str) -> None:
@@ -107,8 +106,10 @@ class ReplayDriver:
     def _on_event(self, event: LinkEvent) -> None:
         kind = event.kind
         if kind == "state":
-            self._phase(event.text)
+            self._phase(event.text, self.link.info.get("setup", ""))
             self._feed()
+        elif kind == "setup":  # a staged setup goes on to this side's pieces
+            self._set_up(event.text.strip())
         elif kind in ("move", "undo", "reset", "connected"):
             if kind == "move":
                 self.phase = "play"
@@ -125,11 +126,27 @@ class ReplayDriver:
         elif kind == "disconnected":
             self.say("link", "board disconnected (%s); waiting for it to come back" % event.text)
 
-    def _phase(self, phase: str) -> None:
+    def _phase(self, phase: str, side: str = "") -> None:
         if phase:
             self.phase = phase
-        if phase == "setup" and self.hand is not None:
-            self.hand.set_up(self.controller.cursor.game)
+        if phase == "setup":
+            self._set_up(side)
+
+    def _set_up(self, side: str) -> None:
+        """The terminal's hand sets the position up: all of it, or in a staged setup (a
+        game from a position) the pieces of the sides up to ``side``, in seating order."""
+        if self.hand is None:
+            return
+        game = self.controller.cursor.game
+        board = getattr(self.hand, "board", None)
+        if not side or side not in zuni.SIDE_NAMES or board is None:
+            self.hand.set_up(game)
+            return
+        upto = zuni.SIDE_NAMES.index(side)
+        names = game.geometry.names
+        board.set_occupied(
+            {str(names[i]) for i in range(len(names)) if game.board[i] and zuni.piece_side(game.board[i]) <= upto}
+        )
 
     def _feed(self) -> None:
         if not self.link.synced():
@@ -187,7 +204,7 @@ class ReplayDriver:
                 if move is not None and move.text() == action.text:
                     self.hand.make_move(c.cursor.game, move)
         elif kind == "setup":
-            if self.hand is not None and self.phase == "setup":
-                self.hand.set_up(c.cursor.game)
+            if self.phase == "setup":
+                self._set_up(self.link.info.get("setup", ""))
         elif kind in ("play", "quit"):
             self.end = action

@@ -12,7 +12,13 @@ with ``defer_writes()`` off the commit's own scan); LED tests, walks and notices
 Phases (BOARD.md, "What a player sees and does"):
 
 - ``setup``: the LEDs show where the pieces belong (a new game, a game resumed from the
-  journal after a reset, a take-back); play starts when the board matches.
+  journal after a reset, a take-back); play starts when the board matches. A game set up
+  from a position (``cmd_setup``, the host's ``setup POSITION``) goes one side at a time,
+  since reed switches cannot tell the sides apart: the LEDs show where the first side's
+  pieces go (priests included), the player places them (a missing or extra piece shown as
+  in any setup), and once the board matches, OK (a button, or the host's ``button ok``)
+  or the match held for ``SETUP_SETTLE_MS`` (a board without buttons) lights the next
+  side's points, on top of those; after the last side, play starts.
 - ``play``: each change of the stable occupancy is classified by ``infer``; a finished
   move is committed ``commit_ms`` after the last change (180: with its frame within
   BOARD.md's 200 ms), a chain stopped early on OK,
@@ -76,6 +82,13 @@ HOST_HINT_MS = const(1000)
 # limit (hint.MAX_WORK) ends it sooner on an RP2040 (tools/bench_firmware.py).
 HINT_THINK_MS = const(1400)
 
+# A side's pieces of a set-up position placed (the board matches) and left alone this
+# long: the next side's go on (a board without buttons; OK goes on at once).
+SETUP_SETTLE_MS = const(1500)
+# The longest start position a board takes (``setup``): its text, escaped, goes in the
+# hello and the state frames, which must stay within the link's 512-byte line.
+POSITION_MAX = const(240)
+
 
 class BoardApp:
     def __init__(self, layout, ruleset_text=None, journal_dir=None, link=None, board_id=""):
@@ -115,6 +128,12 @@ class BoardApp:
         self.hv = 0
         self.phase = SETUP
         self.target = bytearray(n)
+        # A game set up from a position: its text (None: the rules' start), and the
+        # staged setup's stage (index in ``_stage_sides``; -1: not staged).
+        self.position = None  # type: str | None
+        self._stage = -1
+        self._stage_sides = ()  # type: tuple
+        self._stage_due = False
         self.pos = None  # type: Position | None
         self.result = None  # type: ignore
         self.host = None  # type: ignore  # footprint of the host's move to carry out
@@ -193,18 +212,34 @@ class BoardApp:
             % (str(game.ruleset), len(game.geometry.names), self.layout_name, self.n, ", ".join(self.rulesets))
         )
 
-    def _new_game(self, ruleset_text, now, game=None):
+    def _new_game(self, ruleset_text, now, game=None, position=None):
         if game is None:
-            game = self._ruleset_for_board(ruleset_text)
+            if position is not None:
+                game = self._position_game(position)
+            else:
+                game = self._ruleset_for_board(ruleset_text)
         self.game = game
-        self.game_id = self.outbox.start(str(game.ruleset), self._fallback_id())
+        self.position = position
+        self.game_id = self.outbox.start(str(game.ruleset), self._fallback_id(), position)
         # A new game is a cut of the history; the journal's header keeps the version.
         self.hv += 1
         if self.journal is not None:
             self.hv = max(self.hv, self.journal.version)
         self._start_occ = game.occupancy()
         self._reset_game_state()
-        self._enter_setup(now)
+        self._enter_setup(now, position is not None)
+
+    def _position_game(self, text):
+        """The game of the position ``text`` if this board can play it; ValueError otherwise."""
+        # Loaded only here: a board that plays from the start never holds it.
+        from zuni.position import parse_position
+
+        game = parse_position(text)
+        if game.geometry.names != self.names:
+            self._refuse(game)
+        if game.is_game_over():
+            raise ValueError("position %r: the game is already over there" % (text,))
+        return game
 
     def _fallback_id(self):
         """The game id without a journal (or while it fails): a new one per game, so the
@@ -227,8 +262,13 @@ class BoardApp:
         if found is None:
             return False
         game_id, ruleset_text, moves, end = found
+        position = self.journal.position
         try:
-            game = self._ruleset_for_board(ruleset_text)
+            if position is not None:
+                game = self._position_game(position)
+            else:
+                game = self._ruleset_for_board(ruleset_text)
+            self._start_occ = game.occupancy()
             for text in moves:
                 game.push_text(text)
         except ValueError:
@@ -237,10 +277,11 @@ class BoardApp:
             return False
         self.game = game
         self.game_id = game_id
-        start = zuni.new_game(game.ruleset)
-        self._start_occ = start.occupancy()
+        self.position = position
+        self.outbox.position = position
         self._reset_game_state()
-        self._enter_setup(now)
+        # A set-up position not yet played from is set up again side by side.
+        self._enter_setup(now, position is not None and not moves)
         return True
 
     def _reset_game_state(self):
@@ -265,21 +306,72 @@ class BoardApp:
                 awith_tables(side)
 
     # -- phases ---------------------------------------------------------------------
-    def _enter_setup(self, now):
-        """Wait until the board shows ``self.game``'s position (new game, resume, take-back)."""
+    def _enter_setup(self, now, staged=False):
+        """Wait until the board shows ``self.game``'s position (new game, resume, take-back);
+        ``staged``: one side at a time (a game set up from a position)."""
         self.phase = SETUP
         self._due_what = _DUE_NONE
         self._pending = None
+        self._stage = -1
+        self._stage_due = False
+        if staged:
+            game = self.game
+            board = game.board
+            present = [0] * 4
+            for code in board:
+                if code:
+                    present[piece_side(code)] = 1
+            # Seating order (South, West, North, East): side by side with 4 players.
+            self._stage_sides = tuple([s for s in range(4) if present[s]])
+            if len(self._stage_sides) > 1:
+                self._stage = 0
+                self.target = self._stage_target(0)
+                self._check_setup(now)
+                return
         self.target = self.game.occupancy()
         self._check_setup(now)
 
+    def _stage_target(self, stage):
+        """Points of the pieces of the sides of stages 0..``stage``."""
+        sides = self._stage_sides[: stage + 1]
+        target = bytearray(self.n)
+        board = self.game.board
+        for i in range(self.n):
+            code = board[i]
+            if code and piece_side(code) in sides:
+                target[i] = 1
+        return target
+
+    def setup_side(self):
+        """The side whose pieces the staged setup asks for now, or "" (not staged)."""
+        if self.phase != SETUP or self._stage < 0:
+            return ""
+        return SIDE_NAMES[self._stage_sides[self._stage]]
+
     def _check_setup(self, now):
-        """Play starts once the board matches the target; returns True if it did."""
+        """Play starts once the board matches the target; returns True if it did.
+        In a staged setup a stage that matches goes on at OK or after SETUP_SETTLE_MS."""
         if self.stable == self.target:
-            self._enter_play(now)
-            return True
+            if self._stage < 0 or self._stage == len(self._stage_sides) - 1:
+                self._stage = -1
+                self._stage_due = False
+                self._enter_play(now)
+                return True
+            self._stage_due = True
+            self._due = ticks_add(now, SETUP_SETTLE_MS)
+        else:
+            self._stage_due = False
         L.paint_sync(self.renderer, self.target, self.stable)
         return False
+
+    def _next_stage(self, now):
+        """The current side's pieces are placed: the next side's (OK or settled)."""
+        self._stage_due = False
+        self._stage += 1
+        self.target = self._stage_target(self._stage)
+        self._send_event("setup", self.setup_side())
+        if self._check_setup(now) and self.phase == PLAY:
+            self._send_state()
 
     def _enter_play(self, now):
         self.phase = PLAY
@@ -346,6 +438,8 @@ class BoardApp:
                 self._buttons(now, buttons)
         if self._due_what != _DUE_NONE and ticks_diff(now, self._due) >= 0:
             self._fire(now)
+        elif self._stage_due and ticks_diff(now, self._due) >= 0:
+            self._next_stage(now)
         if self.overlays.on and self.overlays.step(now):
             self.renderer.invalidate()  # the game picture must be drawn again
         if self._search is not None and stable is None and not buttons:
@@ -392,8 +486,9 @@ class BoardApp:
                 # game that ended or passed at once has sent its own state or move.
                 self._send_state()
         elif self.stable == self._start_occ:
-            # Game over and the pieces set up again: a new game with the same rules.
-            self._new_game(str(self.game.ruleset), now)
+            # Game over and the pieces set up again: a new game with the same rules (from
+            # the same position, for a game set up from one).
+            self._new_game(str(self.game.ruleset), now, None, self.position)
             self._send_state()
 
     def _buttons(self, now, buttons):
@@ -622,8 +717,11 @@ class BoardApp:
     def _ok(self, now):
         if self.phase == PLAY and self._pending is not None:
             self._commit(now, self._pending)
+        elif self.phase == SETUP and self._stage_due:
+            self._next_stage(now)
         elif self.phase == OVER:
-            self._new_game(str(self.game.ruleset), now)
+            # The same rules again; a game set up from a position starts from it again.
+            self._new_game(str(self.game.ruleset), now, None, self.position)
             self._send_state()
 
     def _hint_button(self, now):
@@ -705,6 +803,17 @@ class BoardApp:
     def cmd_new(self, now, ruleset):
         self._ruleset_for_board(ruleset)
         self._new_game(ruleset, now)
+        self._send_state()
+
+    def cmd_setup(self, now, text):
+        """``setup POSITION``: a new game from the position ``text`` (docs/rules.md,
+        "Positions as text"), set up side by side (``_enter_setup``)."""
+        from zuni_link.codec import esc
+
+        if len(esc(text)) > POSITION_MAX:
+            raise ValueError("setup: position of %d characters escaped (limit %d)" % (len(esc(text)), POSITION_MAX))
+        game = self._position_game(text)
+        self._new_game(str(game.ruleset), now, game, text)
         self._send_state()
 
     def cmd_takeback(self, now, history):
@@ -795,6 +904,8 @@ class BoardApp:
             "ruleset": str(self.game.ruleset),
             "phase": PHASE_NAMES[self.phase],
         }
+        if self.position is not None:
+            info["position"] = self.position
         if self.board_id:
             info["id"] = self.board_id
         return info
@@ -813,6 +924,10 @@ class BoardApp:
             # link writes a bytearray as such a string.
             "occupancy": bytes(self.stable),
         }
+        if self.position is not None:
+            info["position"] = self.position
+        if self._stage >= 0 and self.phase == SETUP:
+            info["setup"] = self.setup_side()
         if self.phase == OVER:
             outcome = game.outcome()
             if outcome is not None:

@@ -10,6 +10,11 @@ detected and dropped::
     U 1*4d1e                           move 1 taken back
     E resign north*02ff                an end that is not a board position
 
+A game set up from a position (``BoardApp.cmd_setup``) has the header ``Z3 <id> <version>
+<position text>`` instead (docs/rules.md, "Positions as text": its first field is the
+ruleset), and its moves replay from that position. Older firmware skips ``Z3`` files as it
+skips any header it does not know; ``Z2`` and ``Z1`` files still read.
+
 The **history version** (docs/protocol.md) counts the cuts of the history: a new game
 starts at the previous game's version + 1 (its header says it) and each take-back (``U``,
 ``E clear``) adds one, so it survives a reset with the record that changed it. Files in
@@ -36,6 +41,7 @@ PREFIX = "zj"
 SUFFIX = ".txt"
 FORMAT = "Z2"
 OLD_FORMAT = "Z1"  # before history versions: read, never written
+POSITION_FORMAT = "Z3"  # a game set up from a position: its header carries the position
 
 
 class JournalError(ValueError):
@@ -107,6 +113,8 @@ class Journal:
         self.version = 0  # history version of the current game (after resume, start, takeback)
         self.read_version = 0  # that of the file read() read last
         self.ruleset = None  # type: str | None
+        self.position = None  # type: str | None  # the start position of a game set up from one
+        self.read_position = None  # type: str | None  # that of the file read() read last
 
     # -- files --------------------------------------------------------------
     def numbers(self):
@@ -154,12 +162,21 @@ class Journal:
                     pass
 
     # -- writing ------------------------------------------------------------
-    def start(self, ruleset_text, game_id=None):
+    def header(self, game_id, version, ruleset_text, position=None):
+        """The body of a game file's first record."""
+        if position is not None:
+            return "%s %s %d %s" % (POSITION_FORMAT, game_id, version, position)
+        return "%s %s %d %s" % (FORMAT, game_id, version, ruleset_text)
+
+    def start(self, ruleset_text, game_id=None, position=None):
         """Begin a new game file; returns its game id (``game_id`` if given: a game the
-        app began while the flash failed keeps the id the host knows)."""
+        app began while the flash failed keeps the id the host knows). ``position``: the
+        start position's text of a game set up from one (its ruleset is ``ruleset_text``)."""
         ruleset_text = str(ruleset_text)
         if not ruleset_text or "\n" in ruleset_text or "*" in ruleset_text:
             raise JournalError("bad ruleset text %r for the journal" % (ruleset_text,))
+        if position is not None and (not position or "\n" in position or "*" in position):
+            raise JournalError("bad position text %r for the journal" % (position,))
         numbers = self.numbers()
         number = (numbers[-1] + 1) if numbers else 1
         if game_id is None:
@@ -172,13 +189,14 @@ class Journal:
         self.prune(self.keep - 1)
         f = open(path, "w")
         try:
-            f.write(seal("%s %s %d %s" % (FORMAT, game_id, version, ruleset_text)))
+            f.write(seal(self.header(game_id, version, ruleset_text, position)))
         finally:
             f.close()
         # Only a written header makes it the current game (a failed start changes nothing).
         self.game_id = game_id
         self.path = path
         self.ruleset = ruleset_text
+        self.position = position
         self.version = version
         return game_id
 
@@ -219,7 +237,7 @@ class Journal:
     # -- reading ------------------------------------------------------------
     def read(self, number):
         """(game id, ruleset, moves, end, sound_bytes, torn) of one game file; its history
-        version is left in ``read_version``.
+        version is left in ``read_version``, its start position (or None) in ``read_position``.
 
         Read a line at a time (a long game's file is never in memory at once). Records
         after a torn or corrupted one are dropped with it; ``sound_bytes`` is the length
@@ -227,6 +245,7 @@ class Journal:
         version = 0
         game_id = None
         ruleset = None
+        position = None
         moves = []  # type: list[str]
         end = None  # type: tuple[str, str] | None
         sound = 0
@@ -241,7 +260,16 @@ class Journal:
                 if body is None or not self._apply(body, moves):
                     torn = True
                     break
-                if body.startswith(FORMAT + " ") or body.startswith(OLD_FORMAT + " "):
+                if body.startswith(POSITION_FORMAT + " "):
+                    parts = body.split(" ", 3)
+                    if game_id is not None or len(parts) != 4 or not parts[2].isdigit():
+                        torn = True
+                        break
+                    game_id = parts[1]
+                    version = int(parts[2])
+                    position = parts[3]
+                    ruleset = position.split("|")[0].strip()
+                elif body.startswith(FORMAT + " ") or body.startswith(OLD_FORMAT + " "):
                     old = body[1] == "1"
                     parts = body.split(" ", 2 if old else 3)
                     if game_id is not None or len(parts) != (3 if old else 4) or not (old or parts[2].isdigit()):
@@ -267,6 +295,7 @@ class Journal:
         finally:
             f.close()
         self.read_version = version
+        self.read_position = position
         return game_id, ruleset, moves, end, sound, torn
 
     def _apply(self, body, moves):
@@ -284,12 +313,17 @@ class Journal:
             moves.pop()
         elif kind == "E ":
             return len(body.split(" ")) >= 2
-        elif not body.startswith(FORMAT + " ") and not body.startswith(OLD_FORMAT + " "):
+        elif (
+            not body.startswith(FORMAT + " ")
+            and not body.startswith(OLD_FORMAT + " ")
+            and not body.startswith(POSITION_FORMAT + " ")
+        ):
             return False
         return True
 
     def resume(self):
-        """The newest game in the journal as (game id, ruleset, move texts, end), or None.
+        """The newest game in the journal as (game id, ruleset, move texts, end), or None;
+        ``position`` then holds its start position's text (None: the rules' start).
 
         ``end`` is None or (how, arg) for a resignation or agreement. A torn last record
         is dropped and the file rewritten without it, so later appends stay readable.
@@ -308,6 +342,7 @@ class Journal:
             self.game_id = game_id
             self.version = self.read_version
             self.ruleset = ruleset
+            self.position = self.read_position
             if torn:
                 self._rewrite(sound)
             return game_id, ruleset, moves, end

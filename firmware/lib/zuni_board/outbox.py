@@ -44,6 +44,7 @@ class Outbox:
         self._flushing = False
         self.queue = []  # type: list  # (op, a, b) waiting for flush(); read, never changed, by the app
         self.writes = 0  # journal writes attempted (records and rewrites)
+        self.position = None  # type: str | None  # the game's start position (set up from one), for a rewrite
 
     def attach(self, link):
         self.link = link
@@ -67,9 +68,11 @@ class Outbox:
     def pending(self):
         return len(self.queue) > 0
 
-    def start(self, ruleset_text, fallback_id):
+    def start(self, ruleset_text, fallback_id, position=None):
         """A new game file; its id, or ``fallback_id`` if the journal fails (the game is
-        then written whole at the next change that finds the flash writable)."""
+        then written whole at the next change that finds the flash writable).
+        ``position``: the start position's text of a game set up from one."""
+        self.position = position
         journal = self.journal
         if journal is None:
             return fallback_id
@@ -77,16 +80,21 @@ class Outbox:
         try:
             self.writes += 1
             try:
-                return journal.start(ruleset_text)
+                return self._start(ruleset_text, position)
             except OSError as e:
                 if not self._room(e):
                     raise
-                return journal.start(ruleset_text)
+                return self._start(ruleset_text, position)
         except OSError as e:
             self._failed(e)
             return fallback_id
 
     # -- inside ----------------------------------------------------------------------------
+    def _start(self, ruleset_text, position):
+        if position is None:
+            return self.journal.start(ruleset_text)
+        return self.journal.start(ruleset_text, None, position)
+
     def _put(self, op, a, b):
         if self.defer:
             self.queue.append((op, a, b))

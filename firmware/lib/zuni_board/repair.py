@@ -8,7 +8,7 @@ journal complete again (see ``outbox.Outbox``).
 
 import os
 
-from zuni_board.journal import FORMAT, JournalError, seal
+from zuni_board.journal import JournalError, seal
 
 # Ends of a game that are not a board position: the journal keeps them as records.
 _JOURNAL_END = {"resign": "resign", "agreed-draw": "agree", "agreed-count": "agree"}
@@ -31,7 +31,7 @@ def rewrite(journal, moves):
     try:
         f = open(tmp, "w")
         try:
-            f.write(seal("%s %s %d %s" % (FORMAT, journal.game_id, journal.version, journal.ruleset)))
+            f.write(seal(journal.header(journal.game_id, journal.version, journal.ruleset, journal.position)))
             for i in range(len(moves)):
                 f.write(seal("M %d %s" % (i, moves[i])))
         finally:
@@ -51,7 +51,10 @@ def resync(outbox):
     game, game_id = outbox.game_of()
     try:
         if journal.game_id != game_id:
-            journal.start(str(game.ruleset), game_id)
+            if outbox.position is not None:
+                journal.start(str(game.ruleset), game_id, outbox.position)
+            else:
+                journal.start(str(game.ruleset), game_id)
         journal.rewrite([m.text() for m in game.move_stack])
         outcome = game.outcome()
         if outcome is not None and outcome.termination in _JOURNAL_END:

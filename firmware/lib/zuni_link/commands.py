@@ -35,6 +35,7 @@ A_LEDTEST = const(6)  # nothing (0: the colours) or ``walk [MS]`` (the step in m
 A_TAKEBACK = const(7)  # nothing (None: unconditional) or ``<hv> <moves>`` (a tuple)
 A_ACK = const(8)  # ``<game> <moves> <digest>`` (a tuple)
 A_KV = const(9)  # key=value tokens, checked by the session (hello)
+A_POSITION = const(10)  # the rest of the line (a position text, docs/rules.md), as A_TEXT
 
 SIDES = ("south", "west", "north", "east")
 LEDWALK_STEP_MS = const(250)
@@ -51,6 +52,7 @@ COMMANDS = (
     ("ledtest", READONLY, A_LEDTEST, None, "cmd_ledtest"),
     ("raw", READONLY, A_CHOICE, ("on", "off"), "cmd_raw"),
     ("new", GAME, A_TEXT, None, "cmd_new"),
+    ("setup", GAME, A_POSITION, None, "cmd_setup"),
     ("takeback", GAME, A_TAKEBACK, None, "cmd_takeback"),
     ("hostmove", GAME, A_WORD, None, "cmd_hostmove"),
     ("hint", GAME, A_OPT_WORD, None, "cmd_hint"),
@@ -73,6 +75,7 @@ _USAGE = (
     "nothing or <hv> <moves> (the history it takes the last move of)",
     "<game> <moves> <digest>",
     "key=value words",
+    "a position, e.g. 'setup mosona | south to move | south s3 | north m4'",
 )
 
 
@@ -108,7 +111,7 @@ def parse(verb, body):  # type: (str, str) -> object
         if n:
             raise _bad(verb, kind, None, body)
         return ""
-    if kind == A_TEXT:
+    if kind == A_TEXT or kind == A_POSITION:
         if not n:
             raise _bad(verb, kind, None, body)
         return " ".join(t)

@@ -12,6 +12,13 @@ While playing, type a move (Tab completes the legal ones; on the virtual board t
 terminal's hand makes it), or a command: a word, or / and its first letters:
 hint (/h), undo (/u), resign, draw, count (each asked again first), new (after the
 end), board, help, quit (/q). A word is never a move, so every move can be typed.
+With --from the game starts from a position instead of the rules' start: a logged game
+at a move (`--from 12:30`: game #12 after 30 moves; the log tags it FromGame/FromPly), a
+record file (`--from game.pgn`, `--from game.json:10`: a `zuni log export` file, its
+Position tag honoured), or a position text (`--from "mosona | north to move | south s3 s5
+| north m4"`, docs/rules.md "Positions as text"). The board lights where one side's
+pieces go; place them, then OK (or leave them a moment) for the next side's.
+
 After quit, the next `zuni play` offers to go on with the unfinished game;
 `zuni play --resume` goes on with it without asking.
 
@@ -37,6 +44,7 @@ from zuniboard.play.commands import completions
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, connect
 from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import KEYS_HELP, SHOW_AI_MOVE_S, PlaySession, SessionError
+from zuniboard.play.start_from import StartFrom, StartFromError, start_from
 from zuniboard.play.terminal import LineReader, TerminalUI
 from zuniboard.play.words import count_words
 from zuniboard.records.db import Database, DatabaseError, GameSummary
@@ -54,6 +62,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     where.add_argument("--port", metavar="URL", help="the board's serial port (device path, socket://, pty)")
     where.add_argument("--sim", action="store_true", help="play on the virtual board")
     play.add_argument("--resume", action="store_true", help="go on with the last unfinished game")
+    play.add_argument(
+        "--from",
+        dest="start_from",
+        metavar="X",
+        default=None,
+        help="start from a position: GAME:N (logged game GAME after N moves), a record file (.pgn/.json[:N]), "
+        'or a position text ("mosona | north to move | south s3 s5 | north m4")',
+    )
     play.add_argument(
         "--manual",
         action="store_true",
@@ -155,6 +171,8 @@ def run_play(args: argparse.Namespace) -> int:
     players = _players(args)
     if args.ruleset is not None and args.resume:
         raise UsageError("--resume goes on with the logged game's ruleset: leave out --ruleset")
+    if args.start_from is not None and (args.resume or args.ruleset is not None):
+        raise UsageError("--from sets the ruleset and starts a new game: leave out --ruleset and --resume")
     ruleset = args.ruleset or ("mosona" if not args.resume else None)
     if ruleset is not None:
         # Bad input is refused before any board is touched.
@@ -168,8 +186,17 @@ def run_play(args: argparse.Namespace) -> int:
         db = Database(args.db)
     except DatabaseError as exc:
         raise UsageError(str(exc))
+    start: StartFrom | None = None
+    if args.start_from is not None:
+        try:
+            start = start_from(args.start_from, db)
+            ruleset = start.ruleset
+            seats_for(ruleset, players)
+        except (StartFromError, ValueError) as exc:
+            db.close()
+            raise UsageError(str(exc))
     resume = bool(args.resume)
-    if not resume and offer_resume(db, args.ruleset, _ask_on_terminal()):
+    if not resume and start is None and offer_resume(db, args.ruleset, _ask_on_terminal()):
         resume = True
         ruleset = None
     color = {"always": True, "never": False}.get(args.color)
@@ -202,6 +229,7 @@ def run_play(args: argparse.Namespace) -> int:
             deterministic=args.deterministic,
             hand=conn.hand,
             show_move_s=max(0.0, args.show),
+            start=start,
         )
         try:
             session.start(resume=resume, timeout=args.timeout)

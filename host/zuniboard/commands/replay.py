@@ -127,11 +127,6 @@ def run_replay(args: argparse.Namespace) -> int:
         raise UsageError(str(exc))
     if not 0 <= args.from_move <= cursor.length:
         raise UsageError("--from-move %d: game %s has moves 0..%d" % (args.from_move, record.id, cursor.length))
-    if record.position is not None:
-        raise UsageError(
-            "game %s starts from a set-up position: replays on the board start from the start position only "
-            "(a board that starts from a position is not yet merged)" % record.id
-        )
     ui = TerminalUI(color={"always": True, "never": False}.get(args.color))
     conn: BoardConnection | None = None
     keys: LineReader | None = None

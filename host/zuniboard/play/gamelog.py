@@ -75,15 +75,34 @@ class BoardGameLog:
                 added += 1
         return added
 
-    def open(self, ruleset: str, players: dict[str, str], board_id: str, layout: str | None, board_game: str) -> int:
-        """A new game in the log for board game ``board_game``."""
+    def open(
+        self,
+        ruleset: str,
+        players: dict[str, str],
+        board_id: str,
+        layout: str | None,
+        board_game: str,
+        position: str | None = None,
+        tags: dict[str, str] | None = None,
+    ) -> int:
+        """A new game in the log for board game ``board_game`` (from ``position``, with ``tags``)."""
         try:
-            return self.db.new_game(ruleset, players=players, board=board_id, layout=layout, board_game_id=board_game)
+            return self.db.new_game(
+                ruleset,
+                players=players,
+                board=board_id,
+                layout=layout,
+                board_game_id=board_game,
+                position=position,
+                tags=tags,
+            )
         except RecordError as exc:
             # The board reused a game id the log already has (another board with the
             # same identity): log the game without the board's id.
             self.say("error", "log: %s; logging it without the board's game id" % exc)
-            return self.db.new_game(ruleset, players=players, board=board_id, layout=layout)
+            return self.db.new_game(
+                ruleset, players=players, board=board_id, layout=layout, position=position, tags=tags
+            )
 
     def add_move(self, gid: int, index: int, text: str) -> None:
         try:

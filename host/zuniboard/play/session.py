@@ -31,12 +31,14 @@ from typing import Any, Protocol
 
 import zuni
 from zuniboard.ai import SearchInfo, tablebase
+from zuniboard.board_mirror import start_game
 from zuniboard.link import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
 from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
 from zuniboard.play.commands import CONFIRM, YES, help_text, read_line
 from zuniboard.play.gamelog import BoardGameLog, common_prefix
 from zuniboard.play.judge import verdict
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
+from zuniboard.play.start_from import StartFrom
 from zuniboard.play.thinking import Thinking
 from zuniboard.play.words import (
     MARKS_HELP,
@@ -117,8 +119,13 @@ class PlaySession:
         hand: Hand | None = None,
         request_timeout: float = REQUEST_TIMEOUT_S,
         show_move_s: float = SHOW_AI_MOVE_S,
+        start: StartFrom | None = None,
     ) -> None:
         self.link = link
+        # ``zuni play --from``: the position the new game starts from (and its log tags);
+        # each new game of this session starts from it again.
+        self.start_from = start
+        self.position = ""  # the start position of the game mirrored ("" : the rules' start)
         self.db = db
         self.ui = ui
         self.ruleset = ruleset
@@ -186,6 +193,9 @@ class PlaySession:
 
     def _new_game(self, ruleset: str) -> None:
         link = self.link
+        start = self.start_from
+        if start is not None:
+            ruleset = start.ruleset
         try:
             canonical = str(zuni.parse_ruleset(ruleset))
         except zuni.RulesetError as exc:
@@ -194,34 +204,58 @@ class PlaySession:
             seats = seats_for(canonical, self.players)
         except ValueError as exc:
             raise SessionError(str(exc))
+        position = start.position if start is not None else ""
         try:
-            link.new_game(canonical, timeout=self.request_timeout * 2)
+            link.new_game(canonical, timeout=self.request_timeout * 2, position=position)
         except BoardError as exc:
-            raise SessionError("the board cannot start %s: %s" % (canonical, exc.message))
+            what = "the position %r" % position if position else canonical
+            raise SessionError("the board cannot start %s: %s" % (what, exc.message))
         except LinkError as exc:
             raise SessionError("no new game on the board: %s" % exc)
         self.seats = seats
         self.ruleset = canonical
-        self._open_game(link.game, [], canonical, None)
+        self._open_game(link.game, [], canonical, None, position)
+        how = (
+            "set up the pieces on the board one side at a time, where it lights (OK or a moment's wait between sides)"
+            if position
+            else "set up the pieces on the board"
+        )
         self.ui.message(
             "info",
-            "new game #%d: %s, %s; set up the pieces on the board"
-            % (self.db_game or 0, canonical, ", ".join("%s %s" % (s, seat) for s, seat in self.seats.items())),
+            "new game #%d: %s%s, %s; %s"
+            % (
+                self.db_game or 0,
+                canonical,
+                " from %s" % position if position else "",
+                ", ".join("%s %s" % (s, seat) for s, seat in self.seats.items()),
+                how,
+            ),
         )
 
-    def _open_game(self, board_game: str, moves: list[str], ruleset: str, gid: int | None, log_from: int = 0) -> None:
-        """Mirrors board game ``board_game`` and logs it as ``gid`` (None: a new log game)
-        from board move ``log_from`` on."""
+    def _open_game(
+        self,
+        board_game: str,
+        moves: list[str],
+        ruleset: str,
+        gid: int | None,
+        position: str = "",
+        log_from: int = 0,
+    ) -> None:
+        """Mirrors board game ``board_game`` (from ``position``, "": the rules' start) and
+        logs it as ``gid`` (None: a new log game) from board move ``log_from`` on."""
         assert self.board_id is not None
         self.thinking.cancel()
         self.log_from = log_from
         if gid is None:
             players = {side: seat.text for side, seat in self.seats.items()}
-            gid = self.log.open(ruleset, players, self.board_id, self.layout, board_game)
+            start = self.start_from
+            tags = start.tags if start is not None and position == start.position else {}
+            gid = self.log.open(ruleset, players, self.board_id, self.layout, board_game, position or None, tags)
         self.db_game = gid
         self.board_game = board_game
         self.ruleset = ruleset
-        self.game = zuni.new_game(ruleset)
+        self.position = position
+        self.game = start_game(ruleset, position)
         self.moves = []
         self._new_position()
         for i, text in enumerate(moves):
@@ -237,7 +271,7 @@ class PlaySession:
         self.layout = link.hello.get("layout")
         record = self.db.get(gid)
         self.seats = seats_from_record(record.players, record.ruleset)
-        self._open_game(link.game, link.moves, record.ruleset, gid, log_from)
+        self._open_game(link.game, link.moves, record.ruleset, gid, link.position, log_from)
         self.ui.message(
             "info",
             "game #%d: %s from move %d of game #%s, %s"
@@ -267,7 +301,7 @@ class PlaySession:
             players=players,
             board=self.board_id,
             layout=self.layout,
-            position=str(position_text(self.game)) if k else None,
+            position=str(position_text(self.game)) if k else (self.position or None),
             tags=tags,
         )
         self.ui.message(
@@ -301,7 +335,7 @@ class PlaySession:
         players = {side: seat.text for side, seat in seats.items()}
         if players != record.players:
             self.log.set_players(gid, players)  # e.g. a game the board began on its own
-        self._open_game(link.game, link.moves, record.ruleset, gid)
+        self._open_game(link.game, link.moves, record.ruleset, gid, record.position or "")
         self.ui.message(
             "info",
             "resumed game #%d: %s after %s, %s"
@@ -536,12 +570,12 @@ class PlaySession:
                 self.log.sync(gid, moves)
             except RecordError as exc:
                 self.ui.message("error", "log: game #%d: %s" % (gid, exc))
-            self._open_game(game_id, moves, self.db.get_ruleset(gid), gid)
+            self._open_game(game_id, moves, self.db.get_ruleset(gid), gid, self.db.get(gid).position or "")
             self.ui.message("info", "the board went back to game #%d" % gid)
         else:
             if self.seats == {} or set(self.seats) != set(seats_for(ruleset, {})):
                 self.seats = seats_for(ruleset, self.players)
-            self._open_game(game_id, moves, ruleset, None)
+            self._open_game(game_id, moves, ruleset, None, self.link.position)
             self.ui.message("info", "the board started a new game: #%d (%s)" % (self.db_game or 0, ruleset))
         self.ui.position(self)
         self._announce_turn()

@@ -1,0 +1,108 @@
+"""`zuni play --from X`: the position a new game starts from (``start_from``).
+
+``X`` is one of:
+
+- ``GAME:N``: logged game number GAME (`zuni log list`) after its first N moves
+  (``GAME`` alone: after all of them); the new game is logged with the tags
+  ``FromGame`` and ``FromPly``;
+- a record file (``.pgn``, ``.json``: `zuni log export`, possibly with a ``Position``
+  tag), optionally ``FILE:N`` (after N moves; default all of its moves);
+- a position text in the one-line form of docs/rules.md ("Positions as text"), e.g.
+  ``"mosona | north to move | south s3 s5 | north m4"``.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import zuni
+from zuni.position import PositionError, parse_position, position_text
+from zuniboard.records import formats
+from zuniboard.records.db import Database, DatabaseError
+from zuniboard.records.record import GameRecord, RecordError, start_game
+
+
+class StartFromError(ValueError):
+    """``--from``'s text names no position (the message says which form failed)."""
+
+
+@dataclass(frozen=True)
+class StartFrom:
+    """A position to start from, and the log tags that say where it came from."""
+
+    position: str
+    ruleset: str
+    tags: dict[str, str] = field(default_factory=dict)
+
+
+_GAME_AT = re.compile(r"^#?(\d+)(?::(\d+))?$")
+
+
+def _at(record: GameRecord, ply: int | None, what: str) -> Any:
+    """The record's game after ``ply`` moves (None: all of them)."""
+    try:
+        game = start_game(record, zuni.parse_ruleset(record.ruleset))
+    except (RecordError, zuni.ZuniError) as exc:
+        raise StartFromError("%s: %s" % (what, exc))
+    moves = record.move_texts()
+    if ply is None:
+        ply = len(moves)
+    if ply > len(moves):
+        raise StartFromError("%s has %d moves: no move %d to start after" % (what, len(moves), ply))
+    for i, text in enumerate(moves[:ply]):
+        try:
+            game.push_text(text)
+        except zuni.ZuniError as exc:
+            raise StartFromError("%s: move %d %s: %s" % (what, i + 1, text, exc))
+    if game.is_game_over():
+        raise StartFromError("%s: the game is over after %d moves: nothing to play from there" % (what, ply))
+    return game
+
+
+def start_from(text: str, db: Database | None) -> StartFrom:
+    """The position ``--from text`` names (see the module's forms)."""
+    text = text.strip()
+    m = _GAME_AT.match(text)
+    if m is not None:
+        if db is None:
+            raise StartFromError("--from %s: a logged game needs the game log" % text)
+        gid = int(m.group(1))
+        try:
+            record = db.get(gid)
+        except (DatabaseError, KeyError, LookupError) as exc:
+            raise StartFromError("--from %s: no game #%d in the log %s (%s)" % (text, gid, db.path, exc))
+        ply = None if m.group(2) is None else int(m.group(2))
+        game = _at(record, ply, "game #%d" % gid)
+        done = len(game.move_stack)
+        return StartFrom(position_text(game), str(game.ruleset), {"FromGame": str(gid), "FromPly": str(done)})
+    if "|" in text:
+        try:
+            game = parse_position(text)
+        except (PositionError, zuni.ZuniError) as exc:
+            raise StartFromError("--from: %s" % exc)
+        if game.is_game_over():
+            raise StartFromError("--from %r: the game is already over in that position" % text)
+        return StartFrom(position_text(game), str(game.ruleset))
+    path_text, ply_text = text, None
+    cut = text.rfind(":")
+    if cut > 0 and text[cut + 1 :].isdigit() and not Path(text).exists():
+        path_text, ply_text = text[:cut], text[cut + 1 :]
+    path = Path(path_text)
+    if not path.is_file():
+        raise StartFromError(
+            "--from %r: not GAME[:N] (a logged game), a record file or a position text "
+            "('RULESET | SIDE to move | SIDE POINTS... | ...', docs/rules.md)" % text
+        )
+    try:
+        records, errors = formats.parse(path.read_text(encoding="utf-8"), formats.format_for_path(str(path)))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise StartFromError("--from %s: %s" % (path, exc))
+    if errors:
+        raise StartFromError("--from %s: %s" % (path, errors[0]))
+    if not records:
+        raise StartFromError("--from %s: no game record in the file" % path)
+    game = _at(records[0], None if ply_text is None else int(ply_text), str(path))
+    return StartFrom(position_text(game), str(game.ruleset))
