@@ -154,6 +154,18 @@ def test_replay_through_ok_back_and_hint_then_play_on(board: VirtualBoard, tmp_p
                 assert record.players["north"] == "ai:1"
                 assert link.moves[:2] == texts[:2] and record.move_texts() == link.moves[2:4]
                 assert replay(record, complete=False).key() == shown.key()
+                # BACK on the board to before the position the game played on starts
+                # from: the log's game keeps no moves, the game from there is another.
+                for left in (3, 2, 1):
+                    board.press("back")
+                    deadline = time.monotonic() + 10
+                    while len(session.moves) != left:
+                        assert time.monotonic() < deadline, "the take-back to %d moves" % left
+                        session.pump(0.02)
+                assert db.get(new_id).moves == [] and session.db_game not in (None, new_id)
+                again = db.get(session.db_game or 0)
+                assert again.tags == {FROM_GAME_TAG: str(gid), FROM_PLY_TAG: "1"}
+                assert again.position == ReplayCursor(db.get(gid), 1).position() and again.moves == []
             finally:
                 session.close()
         finally:
