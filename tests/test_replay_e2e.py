@@ -254,12 +254,23 @@ def test_the_command_replays_on_the_virtual_board_and_plays_on(tmp_path: Path) -
     with Database(db_path) as db:
         gid = logged_game(db, 3)
         texts = db.get(gid).move_texts()
-    run = ZuniReplay("last", "--sim", "--show", "0.2", "--time", "0.1", db=db_path, env={"ZUNI_SIM_DIR": str(tmp_path)})
+    run = ZuniReplay(
+        "last",
+        "--sim",
+        "--from-move",
+        "1",
+        "--show",
+        "0.2",
+        "--time",
+        "0.1",
+        db=db_path,
+        env={"ZUNI_SIM_DIR": str(tmp_path)},
+    )
     try:
         page = run.expect(r"^browser page of the virtual board: (http://\S+/)").group(1)
         run.expect(r"^replay of game #%d \(mosona\): move 0 of 3" % gid)
         run.expect(r"^moves: 1\. \[%s\]" % re.escape(texts[0]))
-        run.send("n")
+        # --from-move 1: the first move is shown and carried out without OK.
         run.expect(r"^the board shows move 1, %s: the terminal's hand carries it out" % re.escape(texts[0]))
         run.expect(r"^1\. South plays %s: lift " % re.escape(texts[0]))
         run.send("n")
