@@ -1,8 +1,8 @@
 """`zuni log replay GAME`: go over a logged game on the board, move by move.
 
-The board starts the game's rules from the start position and shows each move as the
-computer's move is shown (blue double flash: the piece; green: where it goes; orange:
-what it takes); carry it out on the pieces. On the virtual board the terminal's hand
+The board starts the game from its start (a set-up position is set up one side at a
+time) and shows each move as the computer's move is shown (blue double flash: the
+piece; green: where it goes; orange: what it takes); carry it out on the pieces. On the virtual board the terminal's hand
 carries it out itself, visibly (not with --manual).
 
 Keys (or the board's buttons): n / OK: the next move; b / BACK: one move back (restore the
