@@ -2,8 +2,8 @@
 
 The board starts the game from its start (a set-up position is set up one side at a
 time) and shows each move as the computer's move is shown (blue double flash: the
-piece; green: where it goes; orange: what it takes); carry it out on the pieces. On the virtual board the terminal's hand
-carries it out itself, visibly (not with --manual).
+piece; green: where it goes; orange: what it takes); carry it out on the pieces. On
+the virtual board the terminal's hand carries it out itself, visibly (not with --manual).
 
 Keys (or the board's buttons): n / OK: the next move; b / BACK: one move back (restore the
 position the board lights); h / HINT: the computer's view of the move about to be
@@ -158,11 +158,11 @@ def run_replay(args: argparse.Namespace) -> int:
         driver = ReplayDriver(
             conn.link, controller, ui.message, hand=conn.hand, analyze_time=args.time, on_change=changed
         )
+        changed(controller)  # the game and its moves, before the board shows any
         try:
             driver.start(timeout=args.timeout)
         except ReplayStartError as exc:
             raise UsageError(str(exc))
-        changed(controller)
         target: list[Any] = [driver.key]
         keys = LineReader(lambda line: target[0](line), lambda: target[0]("quit"), prompt=lambda: "replay> ")
         keys.start()
