@@ -281,8 +281,14 @@ def test_the_command_replays_on_the_virtual_board_and_plays_on(tmp_path: Path) -
         run.expect(r"^the computer looks at move 2$")
         run.expect(r"^move 2, North %s \(" % re.escape(texts[1]))
         # The page shows the replay: its moves, the current one, the analysis.
-        with urllib.request.urlopen(page + "api/state", timeout=10) as reply:
-            view = json.load(reply)["replay"]
+        # (published just after the terminal said it)
+        deadline = time.monotonic() + 10
+        while True:
+            with urllib.request.urlopen(page + "api/state", timeout=10) as reply:
+                view = json.load(reply)["replay"]
+            if view["analysis"] or time.monotonic() > deadline:
+                break
+            time.sleep(0.05)
         assert (view["moves"], view["ply"], view["game_id"]) == (texts, 1, gid)
         assert view["analysis"].startswith("move 2, North %s (" % texts[1])
         run.send("play north=ai:1")
