@@ -72,7 +72,10 @@ def build_app(layout, ruleset, journal_dir, board_id=""):
     from zuni_board.app import BoardApp
 
     app = BoardApp(layout, ruleset, journal_dir, None, board_id)
-    return app, app.sensor_of, app._led_of
+    # A commit's journal write waits for the next scan, after its LED frame: a Pico
+    # stalls during every flash program or erase (its code runs from that flash).
+    app.defer_writes()
+    return app, app.sensor_of, app.led_of
 
 
 def attach_link(app, port):
@@ -123,7 +126,7 @@ class Loop:
             try:
                 if ticks_diff(now, next_scan) >= 0:
                     stable = debouncer.step(now, sensors.read())
-                    app.step(now, stable, buttons.read())
+                    app.step(now, stable, buttons.read(), debouncer.in_motion())
                     if stable is not None and control is not None:
                         control.stable_changed(stable)
                     next_scan = ticks_add(next_scan, scan_ms)
@@ -253,9 +256,10 @@ def main_virtual(argv):
     gc.collect()
     journal_dir = None
     board_id = ""
+    flash_dev = None
     if "flash" in opts:
         blocks = int(opts.get("flash-blocks", "64"))
-        virtual.mount_flash(opts["flash"], VIRTUAL_JOURNAL, blocks)
+        flash_dev = virtual.mount_flash(opts["flash"], VIRTUAL_JOURNAL, blocks)
         journal_dir = VIRTUAL_JOURNAL
         # Stable for as long as the flash image lives, like a Pico's unique_id.
         board_id = virtual.flash_board_id(VIRTUAL_JOURNAL)
@@ -279,6 +283,9 @@ def main_virtual(argv):
             sys.stderr.write("zuni-virtual: --control %s: cannot listen (%s)\n" % (opts["control"], e))
             sys.exit(3)
         leds.on_change = control.leds_changed
+        if flash_dev is not None:
+            control.flash_dev = flash_dev
+            control.flash_dir = VIRTUAL_JOURNAL
     link = None
     session = None
     if "link" in opts:

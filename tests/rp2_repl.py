@@ -17,7 +17,8 @@ deploy, as the rp2 port's ``main.c`` and ``shared/runtime/pyexec.c`` do it (v1.2
   ``MPY: soft reboot`` and back to the raw REPL. ``main.py`` does NOT run: that is the rp2
   port's rule (``pyexec_mode_kind`` is raw), and the trap of issue 18.
 - Ctrl-C stops a running ``main.py`` (``KeyboardInterrupt``) and leaves the friendly REPL.
-- (``boot.py``, which main.c runs in both modes, is not modelled: a deploy writes none.)
+- (``boot.py``, which main.c runs in both modes, is not modelled: the deploy writes
+  firmware/boot.py, whose USB request tests/shared/test_pico_drivers.py tests.)
 
 The code of the raw REPL runs under CPython with the board's filesystem as its root
 (``os`` and ``open`` see only FS_DIR; ``os.ilistdir``, ``time.sleep_ms`` and a ``machine``

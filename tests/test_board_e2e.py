@@ -49,6 +49,7 @@ class Board:
             pytest.skip(str(exc))
         self.vb = sim.VirtualBoard(layout, ruleset, pieces=pieces)
         self.link: queue.Queue[tuple[str, str]] = queue.Queue()
+        self.seen: list[tuple[str, str]] = []  # every frame wait_link read, in order
         self._stop = False
         self._fd = -1
         self.vb.start()
@@ -127,6 +128,7 @@ class Board:
                 got, body = self.link.get(timeout=left)
             except queue.Empty:
                 raise AssertionError("no %s %r frame on the link:\n%s" % (verb, contains, self.vb.log_tail())) from None
+            self.seen.append((got, body))
             if got == verb and contains in body:
                 return body
 
@@ -332,5 +334,77 @@ def test_power_cut_then_the_game_resumes_from_the_journal() -> None:
         if _extendable(game, move):
             board.press("ok")
         board.wait_link("move", " 3 ")
+    finally:
+        board.close()
+
+
+KOLOWIS_CHAIN = ["s4-m5", "n5xm5-s4", "m6-n5", "m4-m5", "s6-m6", "s4xs5-s6", "m6xm5-m4", "m3xm4-m5", "s7xs6-s5"]
+
+
+@pytest.mark.parametrize("then", ["ok", "lift"])
+def test_chain_stopped_150ms_before_ok_or_the_opponents_lift(then: str) -> None:
+    # North's chain n7xm7-s6 could go on; the player ends it by lifting the last captured
+    # piece and, 150 ms later, pressing OK (or South lifts a piece). Presses and sensor
+    # changes are one stream: that OK or lift comes after the capture's removal and acts
+    # on the position it made. It used to be lost (OK) or merged into a mistake (lift),
+    # and the chain was committed only after the 2 s settle time.
+    board = Board(LAYOUTS / "board25.json", "kolowis size=short")
+    try:
+        _play(board, "kolowis size=short", KOLOWIS_CHAIN)
+        board.gesture(["n7"], ["s6"])
+        board.vb.lift("m7")
+        board.occupied -= {"m7"}
+        time.sleep(0.15)  # the hand's own pace: OK 150 ms after the last change
+        pressed = time.monotonic()
+        if then == "ok":
+            board.press("ok")
+        else:
+            board.vb.lift("s2")
+            board.occupied -= {"s2"}
+        board.wait_link("move", " 9 n7xm7-s6 ", timeout=5)
+        assert time.monotonic() - pressed < 1.5, "committed by the settle time, not by the %s" % then
+        board.vb.wait_stable(board.occupied, 10)
+    finally:
+        board.close()
+
+
+def test_full_flash_keeps_the_game_going_and_nothing_is_lost() -> None:
+    # The virtual board's littlefs really filled up (ENOSPC; a few small appends still fit
+    # in its metadata): the moves are still made and sent, the host and the state say
+    # the journal is failing; with room again the whole game is written back and
+    # survives a power cut.
+    texts = _random_game("mosona", 23)
+    board = Board(LAYOUTS / "board25.json", "mosona")
+    try:
+        _play(board, "mosona", texts[:1])
+        assert board.vb.command("flash fill")["filled"] > 0
+        game = zuni.new_game("mosona")
+        game.push_text(texts[0])
+
+        def play(index: int) -> None:
+            move = game.parse_move(texts[index])
+            for lift, place in _gestures(game, move, index % 3):
+                board.gesture(lift, place)
+            if _extendable(game, move):
+                board.press("ok")
+            body = board.wait_link("move", " %d " % index)
+            game.push_text(body.split()[2])  # (or a twin path with the same effect)
+
+        def failing() -> list[str]:
+            return [b for v, b in board.seen if v == "event" and "journal failing" in b]
+
+        index = 1
+        while not failing() and index < 8:
+            play(index)
+            index += 1
+        assert failing() and "28" in failing()[0], board.seen  # ENOSPC
+        assert board.vb.command("state?").get("journal") == "failing"
+        play(index)  # and the game goes on
+        board.vb.command("flash free")
+        play(index + 1)
+        assert any(v == "event" and "journal ok" in b for v, b in board.seen), board.seen
+        board.power_cut()
+        hello = board.wait_link("hello")
+        assert "moves=%d " % (index + 2) in hello + " ", hello
     finally:
         board.close()

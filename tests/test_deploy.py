@@ -93,6 +93,7 @@ def test_deploy_to_the_unix_port_on_a_pty(fake_pico: tuple[str, Path], build_dir
     assert "deployed to " + port in result.stdout
     # The files on the "board".
     assert (fs / "main.py").read_bytes() == (REPO / "firmware" / "main.py").read_bytes()
+    assert (fs / "boot.py").read_bytes() == (REPO / "firmware" / "boot.py").read_bytes()
     layout = json.loads((fs / "layout.json").read_text())
     assert layout["name"] == "board25"
     for rel in ("zuni/core.mpy", "zuni/line.mpy", "zuni_board/app.mpy", "zuni_board/scan.mpy", "zuni_hw/pico.mpy"):
@@ -184,6 +185,7 @@ def test_the_exact_mpremote_command_list(tmp_path: Path) -> None:
     copy = [
         "+", "fs", "cp", "-r", str(b / "lib"), ":lib",
         "+", "fs", "cp", str(b / "main.py"), ":main.py",
+        "+", "fs", "cp", str(b / "boot.py"), ":boot.py",
         "+", "fs", "cp", str(b / "layout.json"), ":layout.json",
     ]  # fmt: skip
     cmd = deploy_tool.mpremote_command("/dev/ttyACM0", b, resume=False, reset=True, wipe_journal=False)
@@ -308,6 +310,7 @@ def test_the_command_with_and_without_the_reset_on_the_model(rp2: tuple[str, Pat
     (build / "lib" / "zuni").mkdir(parents=True)
     (build / "lib" / "zuni" / "a.mpy").write_bytes(b"M\x06" + bytes(600))
     (build / "main.py").write_text("# the new firmware\n")
+    (build / "boot.py").write_text("# asks USB for the layout's current (not modelled)\n")
     (build / "layout.json").write_text(json.dumps({"name": "board25"}))
     for reset in (False, True):
         cmd = deploy_tool.mpremote_command(port, build, resume=False, reset=reset, wipe_journal=False)

@@ -17,7 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import zuni
-from zuniboard import hardware, layouts
+from zuniboard import bom, hardware, layouts, power
 from zuniboard.commands import board as board_command
 
 REPO = Path(__file__).resolve().parent.parent
@@ -104,7 +104,8 @@ def test_led_chain_steps_between_neighbouring_points(layout: Any) -> None:
 
 def test_power_budget_is_inside_the_usb_limit(layout: Any) -> None:
     total = hardware.total_ma(layout)
-    assert total <= hardware.DESIGN_LIMIT_MA < hardware.USB_LIMIT_MA
+    # The board asks the host for power.usb_ma and stays within 90 % of it.
+    assert total <= power.design_limit_ma(layout) < power.usb_ma(layout) <= hardware.USB_LIMIT_MA
     assert layout.worst_led_ma() <= layout.leds["budget_ma"] <= hardware.max_budget_ma(layout)
     # The limit is what keeps the board inside USB power: all LEDs white would not fit.
     assert layout.all_on_led_ma() > layout.leds["budget_ma"]
@@ -151,7 +152,7 @@ def test_no_frame_exceeds_the_usb_limit(layout: Any, data: st.DataObject) -> Non
     assert hardware.total_ma(layout) - 5 < _board_ma(layout, neo.wire) <= hardware.total_ma(layout)
     frame = data.draw(st.binary(min_size=3 * n, max_size=3 * n))
     chain.show(bytearray(frame))
-    assert _board_ma(layout, neo.wire) <= hardware.DESIGN_LIMIT_MA < hardware.USB_LIMIT_MA
+    assert _board_ma(layout, neo.wire) <= power.design_limit_ma(layout) < hardware.USB_LIMIT_MA
 
 
 def test_a_single_point_is_bright(layout: Any) -> None:
@@ -165,10 +166,11 @@ def test_a_single_point_is_bright(layout: Any) -> None:
 
 def test_power_lines_add_up_by_hand() -> None:
     layout = layouts.load_layout("board168")
-    # The LEDs at their limit: budget_ma 400 (168 idle + 232 lit).
-    by_hand = 30 + 21 * 0.2 + 168 * 3.3 / 47 + 1.5 + 168 * 1.0 + (400 - 168 * 1.0)
+    # Pico 50, TPS2553 0.2, ~FAULT pull-up 3.3/10k, 21 x 74HC165, 168 pull-ups, 74AHCT125,
+    # then the LEDs at their limit: budget_ma 380 (168 idle + 212 lit), 60 mA per white LED.
+    by_hand = 50 + 0.2 + 0.33 + 21 * 0.2 + 168 * 3.3 / 47 + 1.5 + 168 * 1.0 + (380 - 168 * 1.0)
     assert hardware.total_ma(layout) == pytest.approx(by_hand)
-    assert hardware.full_points(layout) == int(232 / (36 * 128 / 255))
+    assert hardware.full_points(layout) == int(212 / (60 * 128 / 255))
 
 
 def test_generated_files_are_up_to_date() -> None:
@@ -243,7 +245,7 @@ def test_wiring_drawing_shows_every_led_and_sensor(layout: Any) -> None:
 def test_netlist_wires_every_sensor_and_led(layout: Any) -> None:
     text = (REPO / "hardware" / layout.name / "netlist.txt").read_text()
     nets = {}
-    for line in text.split("[nets]")[1].split("[points]")[0].strip().splitlines():
+    for line in text.split("[nets]")[1].split("[no-connect]")[0].strip().splitlines():
         name, *nodes = line.split()
         assert name not in nets, "net %s twice" % name
         nets[name] = nodes
@@ -266,13 +268,18 @@ def test_netlist_wires_every_sensor_and_led(layout: Any) -> None:
 
 def test_bom_counts_follow_the_layout(layout: Any) -> None:
     rows = list(csv.DictReader(io.StringIO((REPO / "hardware" / layout.name / "bom.csv").read_text())))
-    assert list(rows[0]) == ["part", "value", "package", "quantity", "notes"]
-    qty = {(r["part"], r["value"]): int(r["quantity"]) for r in rows}
-    assert qty[("Reed switch", "normally open, 10-20 AT")] == len(layout.points)
+    assert list(rows[0]) == list(bom.COLUMNS)
+    qty = {r["value"]: int(r["qty"]) for r in rows}
+    assert qty["10-20 AT, glass 2 x 14 mm"] == len(layout.points)
+    assert qty["WS2812D-F5"] == layout.led_count
     if layout.sensors["type"] == "hc165":
-        assert qty[("Shift register", "74HC165")] == layout.sensor_count // 8
+        chips = layout.sensor_count // 8
+        assert qty["74HC165"] == qty["47 kOhm x 8"] == chips
+        # 100 nF: one per LED, one per 74HC165, the 74AHCT125's and the load switch input's.
+        assert qty["100 nF"] == layout.led_count + chips + 2
     else:
-        assert qty[("Diode", "1N4148")] == len(layout.points)
+        assert qty["1N4148"] == len(layout.points)
+        assert qty["100 nF"] == layout.led_count + 2
 
 
 def test_ruleset_picks_its_board() -> None:

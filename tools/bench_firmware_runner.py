@@ -31,7 +31,7 @@ zuni = None
 BoardApp = None
 
 
-def _imports():
+def load_code():
     global zuni, BoardApp
     import zuni as _zuni
 
@@ -43,121 +43,79 @@ def _imports():
     _mark("app_code")
 
 
-try:
-    from zuni_board.scan import Debouncer  # PLATFORM's debouncer, once it exists
-except ImportError:
-    Debouncer = None  # type: ignore
-
-
-class _Debouncer:
-    """Stand-in with scan.Debouncer's contract (used only while scan.py is missing): a
-    point changes after ``scans`` equal readings; the position is reported once it has
-    not changed for ``stable_ms``."""
-
-    def __init__(self, n, sensor_of, scans, stable_ms):
-        self.n = n
-        self.sensor_of = sensor_of
-        self.scans = scans
-        self.stable_ms = stable_ms
-        self.count = bytearray(n)
-        self.now = bytearray(n)
-        self.stable = bytearray(n)
-        self.changed_at = 0
-        self.dirty = False
-
-    def step(self, now_ms, raw):
-        sensor_of = self.sensor_of
-        cur = self.now
-        count = self.count
-        for i in range(self.n):
-            v = raw[sensor_of[i]]
-            if v != cur[i]:
-                c = count[i] + 1
-                if c >= self.scans:
-                    cur[i] = v
-                    count[i] = 0
-                    self.changed_at = now_ms
-                    self.dirty = True
-                else:
-                    count[i] = c
-            elif count[i]:
-                count[i] = 0
-        if self.dirty and time.ticks_diff(now_ms, self.changed_at) >= self.stable_ms:
-            self.dirty = False
-            if cur != self.stable:
-                self.stable[:] = cur
-                return self.stable
-        return None
+from zuni_board.scan import Debouncer  # noqa: E402
 
 
 class Bench:
-    def __init__(self, spec):
-        layout = load_board(spec["layout"])
-        _mark("layout")
-        _imports()
-        if spec.get("timing"):
-            # The game's own size, for the table (timing runs only: a game made and
-            # dropped before the app's would leave holes that distort the bisection).
+    def __init__(self, spec, layout=None):
+        if layout is None:
+            layout = load_board(spec["layout"])
+            _mark("layout")
+            load_code()
+        if spec.get("game_mark"):
+            # The game's own size, for the table (not in the bisected runs: a game made
+            # and dropped before the app's would leave holes that distort the bisection).
             game = zuni.new_game(spec["ruleset"])
             _mark("game")
             del game
             gc.collect()
-        self.app = BoardApp(layout, spec["ruleset"], spec.get("journal"), None)
+        self.flash = None
+        journal = spec.get("journal")
+        if spec.get("flash"):
+            # The journal on littlefs over a block device that counts the programs and
+            # erases littlefs asks for (the virtual board's, zuni_hw.virtual).
+            from zuni_hw import virtual
+
+            self.flash = virtual.mount_flash(spec["flash"], "/flash", 64)
+            journal = "/flash"
+        self.app = BoardApp(layout, spec["ruleset"], journal, None)
+        # As firmware/main.py: a commit's journal write waits for the next scan. (Older
+        # firmware lacks it: the runner also measures those, for before/after figures.)
+        if hasattr(self.app, "defer_writes"):
+            self.app.defer_writes()
+        self.outbox = getattr(self.app, "outbox", None)
         _mark("app")
         geometry = self.app.game.geometry
         self.names = geometry.names
-        self.sensor_of, self.led_of = self.app.sensor_of, self.app._led_of
+        self.sensor_of = self.app.sensor_of
         timing = layout.timing
         self.scan_ms = timing["scan_ms"]
         self.stable_ms = timing["stable_ms"]
         n = len(self.names)
         self.raw = bytearray(layout.sensor_count)
-        if Debouncer is not None:
-            self.deb = Debouncer(n, self.sensor_of, timing["debounce_scans"], self.stable_ms)
-        else:
-            self.deb = _Debouncer(n, self.sensor_of, timing["debounce_scans"], self.stable_ms)
+        self.deb = Debouncer(n, self.sensor_of, timing["debounce_scans"], self.stable_ms)
         self.now = 0
         self.cycles = 0
-        self.total_us = 0
-        self.worst_us = 0
         self.last_change = 0
-        self.worst_latency_ms = 0
-        self.worst_commit_us = 0
         self.peak = 0
         self.frames = 0
-        self.ok_next = False
-        # Histogram of scan times in 10 us buckets (timing runs only: it costs 8 KB,
-        # which would distort the heap bisection).
-        self.hist = None
+        self.extendable = False
+        # Timing runs only: the measuring code (bench_firmware_timing) is not even loaded
+        # in the runs whose heap is bisected.
+        self.timer = None
         if spec.get("timing"):
-            from array import array
+            import bench_firmware_timing
 
-            self.hist = array("I", bytes(4 * 2001))
+            self.timer = bench_firmware_timing.Timer(spec)
 
     def cycle(self, buttons=0):
         app = self.app
         before = app.commits
+        outbox = self.outbox
+        queued = outbox is not None and outbox.pending()
         t0 = time.ticks_us()
         stable = self.deb.step(self.now, self.raw)
-        app.step(self.now, stable, buttons)
+        if outbox is not None:
+            app.step(self.now, stable, buttons, self.deb.in_motion())
+        else:
+            app.step(self.now, stable, buttons)  # older firmware (before/after figures)
         if app.frame_dirty(self.now):
             app.frame(self.now)
             self.frames += 1
         dt = time.ticks_diff(time.ticks_us(), t0)
+        if self.timer is not None:
+            self.timer.scan(self, dt, stable is not None, queued, app.commits != before)
         self.cycles += 1
-        self.total_us += dt
-        if dt > self.worst_us:
-            self.worst_us = dt
-        if self.hist is not None:
-            self.hist[min(dt // 10, 2000)] += 1
-        if app.commits != before:
-            if dt > self.worst_commit_us:
-                self.worst_commit_us = dt
-            # Simulated ms from the last sensor change to this scan, plus the real
-            # time the scan took to commit and draw.
-            latency = time.ticks_diff(self.now, self.last_change) + (dt + 999) // 1000
-            if latency > self.worst_latency_ms:
-                self.worst_latency_ms = latency
         self.now += self.scan_ms
 
     def set(self, point, value):
@@ -205,11 +163,18 @@ class Bench:
         # A chain that could go on: the player presses OK at once (else the 2 s
         # settle time would end it).
         ok = r is not None and r.kind == 2 and r.extendable
+        self.extendable = ok  # committed by the OK press: no commit latency of the board
         while app.commits == before:
             self.cycle(1 if (ok and waited == 0) else 0)
             waited += 1
             if waited > 400:
                 raise RuntimeError("%s was not committed" % text)
+        # Two scans more: the move's journal record and its garbage collection.
+        self.cycle()
+        self.cycle()
+        if self.timer is not None:
+            self.timer.moved(self)
+            return  # the firmware's own collections are part of what is timed
         gc.collect()
         used = gc.mem_alloc()
         if used > self.peak:
@@ -220,6 +185,12 @@ def main(spec_path):
     f = open(spec_path)
     spec = json.load(f)
     f.close()
+    if spec.get("timing"):
+        # The scan log first, before the app fragments the heap.
+        import bench_firmware_timing
+
+        bench_firmware_timing.allocate(int(spec.get("max_cycles", 40000)))
+        gc.collect()
     moves_path = spec["moves"]
     bench = Bench(spec)
     del spec
@@ -242,22 +213,10 @@ def main(spec_path):
         "moves": count,
         "cycles": bench.cycles,
         "frames": bench.frames,
-        "mean_us": bench.total_us // bench.cycles,
-        "worst_us": bench.worst_us,
-        "worst_commit_us": bench.worst_commit_us,
-        "worst_latency_ms": bench.worst_latency_ms,
         "peak_alloc": bench.peak,
         "phase": bench.app.phase,
         "mem": _MEM,
     }
-    hist = bench.hist
-    if hist is not None:
-        for name, q in (("p50_us", 0.5), ("p99_us", 0.99), ("p999_us", 0.999)):
-            want = q * bench.cycles
-            seen = 0
-            for i in range(len(hist)):
-                seen += hist[i]
-                if seen >= want:
-                    out[name] = i * 10 + 10
-                    break
+    if bench.timer is not None:
+        bench.timer.report(bench, out)
     print("BENCH " + json.dumps(out))

@@ -1,6 +1,7 @@
 """Benchmark of the board link against the virtual board (the real firmware).
 
     .venv/bin/python tools/bench_link.py [--json] [--moves 200] [--pings 200] [--burst 500] [--hand 5]
+        [--soak PLIES] [--seed N]
 
 The board side is firmware/main.py (BoardApp + BoardSession, journal on a littlefs
 image) under the MicroPython unix port, started by ``zuniboard.sim.VirtualBoard`` with
@@ -30,6 +31,25 @@ Figures (all wall-clock on this PC; an RP2040 runs the board side tens of times 
 - ``moves_streamed_per_s``: ``move`` frames per second of a ``moves 0`` reply.
 - ``move_to_host_ms``: a move made by the hand (real timing: stable 150 ms, commit
   500 ms after the last change) until the host has it; median of ``--hand`` moves.
+
+With ``--soak PLIES`` (docs/protocol.md, "What the link survives"): games against a
+computer stand-in through the fault relay (tools/linkrig.py) at the worst line the
+protocol claims to survive (every line delayed up to 2.5 s in order with probability
+0.3, duplicates 3 %, drops 2 %, corruption 2 %, the cable pulled about every 150 lines
+for 1.5 s), the board's layout with the fast clock, until PLIES moves were played (new
+games as games end; a take-back by the host every 12 plies). The player carries out the
+host's move as soon as the board shows it, while the host may still be resending it.
+
+- ``soak_plies`` / ``soak_games`` / ``soak_takebacks``: what was played.
+- ``soak_spurious_undos``: take-backs the host saw that nobody made (must be 0);
+  ``soak_refusals``: host moves the board refused (must be 0); ``soak_request_timeouts``:
+  host moves unanswered within the link's request timeout (must be 0); ``soak_takebacks_wrong``:
+  host take-backs that did not take exactly one move back (must be 0);
+  ``soak_mismatches``: games where the host's moves were not the board's journal (must be 0).
+- ``soak_stale_reports``: reports the host ignored as older than its mirror (late replies,
+  heartbeats queued behind moves: what protocol 1 read as take-backs).
+- ``soak_request_max_s`` / ``soak_request_median_s``: a host move's round trip on that line.
+- ``soak_lines_delayed`` / ``soak_unplugs`` / ``soak_resends``: the line's work.
 """
 
 from __future__ import annotations
@@ -47,12 +67,12 @@ import serial  # type: ignore[import-untyped, unused-ignore]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from linkrig import JournalReader, long_game, occupied_points, write_journal
+from linkrig import Faults, FirmwareBoard, JournalReader, long_game, occupied_points, write_journal
 
 import zuni
 from zuni_link import codec
 from zuniboard import sim
-from zuniboard.link import BoardLink
+from zuniboard.link import BoardError, BoardLink, LinkError, SerialPort
 
 RULESET = "mosona quiet=1000"
 
@@ -195,6 +215,118 @@ def run(moves: int, pings: int, burst: int, hand_moves: int) -> dict[str, float]
     return out
 
 
+WORST_LINE = Faults(delay=0.3, max_delay_s=2.5, duplicate=0.03, drop=0.02, corrupt=0.02, unplug=1 / 150, unplug_s=1.5)
+
+
+def _agrees(link: BoardLink, board: FirmwareBoard, timeout: float) -> bool:
+    """The host's moves become the board's journal within ``timeout``."""
+    truth = board.truth()
+    deadline = time.monotonic() + timeout
+    while link.moves != truth.moves or link.game != truth.game:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+def soak(plies: int, seed: int) -> dict[str, float]:
+    """Games through the worst line (see the module's doc); the integrity figures."""
+    import threading
+
+    out: dict[str, float] = {}
+    spurious = refusals = takebacks = wrong_takebacks = mismatches = games = played = 0
+    rtts: list[float] = []
+    timeouts: list[str] = []
+    with tempfile.TemporaryDirectory() as tmp, FirmwareBoard(Path(tmp), seed=seed, relay_seed=seed) as board:
+        relay = board.link_relay
+
+        def opener(url: str) -> SerialPort:
+            port: SerialPort = serial.serial_for_url(relay.host_path, baudrate=115200, timeout=0.05)
+            return port
+
+        link = BoardLink(relay.host_path, opener=opener)
+        link.start()
+        if not link.wait_connected(10):
+            raise TimeoutError("no hello from the board")
+        relay.set_faults(WORST_LINE, Faults(**vars(WORST_LINE)))
+        expected_undos = 0
+        try:
+            link.new_game("mosona", timeout=20)
+            board.new_game("mosona")
+            while played < plies:
+                game = board.game
+                ply = len(game.move_stack)
+                if game.is_game_over() or ply >= 60:
+                    mismatches += not _agrees(link, board, 30)
+                    games += 1
+                    link.new_game("mosona", timeout=20)
+                    board.new_game("mosona")
+                    continue
+                text = board.choose(keep_going=False)
+                if game.turn == zuni.NORTH:
+                    result: list[BaseException | None] = []
+
+                    def ask(move: str = text, box: list[BaseException | None] = result) -> None:
+                        t0 = time.monotonic()
+                        try:
+                            link.host_move(move, timeout=20)
+                            rtts.append(time.monotonic() - t0)
+                            box.append(None)
+                        except BoardError as exc:
+                            box.append(exc)
+                        except LinkError:
+                            timeouts.append(move)
+                            box.append(None)
+
+                    asker = threading.Thread(target=ask)
+                    asker.start()
+                    deadline = time.monotonic() + 30
+                    while dict(board.vb.command("state?")).get("hostmove") != text:
+                        if time.monotonic() > deadline or (result and result[0] is not None):
+                            break
+                        time.sleep(0.01)
+                    asker.join(30)
+                    if result and result[0] is not None:
+                        refusals += 1
+                        continue
+                board.carry_out(text, timeout=30)
+                played += 1
+                if played % 12 == 0 and link.wait_moves(ply + 1, 20):
+                    n = len(link.moves)
+                    expected_undos += 1
+                    link.take_back(timeout=20)
+                    board.take_back_applied()
+                    takebacks += 1
+                    truth = board.truth()
+                    if len(truth.moves) != n - 1:
+                        wrong_takebacks += 1
+            relay.set_faults(Faults(), Faults())
+            mismatches += not _agrees(link, board, 30)
+            events = []
+            while not link.events.empty():
+                events.append(link.events.get())
+            spurious = max(0, sum(1 for e in events if e.kind == "undo") - expected_undos)
+            stats = link.stats
+        finally:
+            link.close()
+        up, down = relay.stats_up, relay.stats_down
+    out["soak_plies"] = played
+    out["soak_games"] = games + 1
+    out["soak_takebacks"] = takebacks
+    out["soak_spurious_undos"] = spurious
+    out["soak_refusals"] = refusals
+    out["soak_request_timeouts"] = len(timeouts)
+    out["soak_takebacks_wrong"] = wrong_takebacks
+    out["soak_mismatches"] = mismatches
+    out["soak_stale_reports"] = stats.stale
+    out["soak_resends"] = stats.resends
+    out["soak_request_max_s"] = max(rtts) if rtts else 0.0
+    out["soak_request_median_s"] = statistics.median(rtts) if rtts else 0.0
+    out["soak_lines_delayed"] = up.delayed + down.delayed
+    out["soak_unplugs"] = up.unplugs + down.unplugs
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
@@ -202,13 +334,20 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pings", type=int, default=200, help="round trips to time (default 200)")
     parser.add_argument("--burst", type=int, default=500, help="pipelined pings (default 500)")
     parser.add_argument("--hand", type=int, default=5, help="moves made by the hand to time (default 5)")
+    parser.add_argument("--soak", type=int, default=0, help="also play this many plies through the worst line")
+    parser.add_argument("--soak-only", action="store_true", help="only the soak (with --soak)")
+    parser.add_argument("--seed", type=int, default=7, help="seed of the soak's line and player (default 7)")
     args = parser.parse_args(argv)
     for name in ("moves", "pings", "burst"):
         if getattr(args, name) < 1:
             parser.error("--%s must be at least 1, not %d" % (name, getattr(args, name)))
     if args.hand < 0:
         parser.error("--hand must be 0 or more, not %d" % args.hand)
-    figures = run(args.moves, args.pings, args.burst, args.hand)
+    if args.soak < 0:
+        parser.error("--soak must be 0 or more, not %d" % args.soak)
+    figures = {} if args.soak_only else run(args.moves, args.pings, args.burst, args.hand)
+    if args.soak:
+        figures.update(soak(args.soak, args.seed))
     if args.json:
         print(json.dumps(figures, indent=2, sort_keys=True))
     else:

@@ -8,10 +8,13 @@
    build/deploy/lib (importing .mpy saves the board 1.6-2.6x the memory of compiling
    source);
 3. runs ONE mpremote command: remove the old /lib (a stale .py would shadow its new
-   .mpy), copy lib/, main.py (kept as source: MicroPython runs /main.py at boot) and the
+   .mpy), copy lib/, main.py (kept as source: MicroPython runs /main.py at boot), boot.py
+   (asks USB for the layout's current) and the
    layout as /layout.json, then ``reset``: a hard reset (``machine.reset()``), so the
    board boots the new firmware as at power-on. The journal (/zj*.txt) stays unless
-   --wipe-journal.
+   --wipe-journal. If mpremote fails, it runs once more after 3 s: a board whose boot.py
+   asked USB for more current drops off USB once at mpremote's first soft reset
+   (hardware/<board>/power.md).
 4. waits for the board's ``hello`` on the same port (found again by its USB serial
    number should it come back under another device path) and reports
    ``board running firmware X, layout Y``, or says why not.
@@ -44,10 +47,12 @@ from typing import Any
 REPO = Path(__file__).resolve().parent.parent
 LIB = REPO / "firmware" / "lib"
 MAIN = REPO / "firmware" / "main.py"
+BOOT = REPO / "firmware" / "boot.py"
 PACKAGES = ("zuni", "zuni_link", "zuni_board", "zuni_hw")
 EXCLUDE = {"zuni_hw/virtual.py"}  # the unix port's virtual board: sockets, ptys, no use on a Pico
 BIN = Path(sys.executable).parent
 PICO_USB = (0x2E8A, 0x0005)  # MicroPython's Pico (MICROPYTHON-NOTES.md)
+RETRY_WAIT_S = 3.0  # a Pico re-enumerating after a soft reset is back within this
 HELLO_TIMEOUT_S = 30.0  # after the reset: boot, main.py builds the board app, replays the journal
 GONE_S = 2.0  # the reset drops the USB device within this long (machine.reset() after 100 ms)
 
@@ -161,8 +166,9 @@ def build(build_dir: Path, layout: Path) -> list[Path]:
             raise DeployError("mpy-cross failed on %s:\n%s%s" % (src, result.stdout, result.stderr))
     files = list(outputs)
     shutil.copyfile(MAIN, build_dir / "main.py")
+    shutil.copyfile(BOOT, build_dir / "boot.py")
     shutil.copyfile(layout, build_dir / "layout.json")
-    files += [build_dir / "main.py", build_dir / "layout.json"]
+    files += [build_dir / "main.py", build_dir / "boot.py", build_dir / "layout.json"]
     return files
 
 
@@ -173,6 +179,7 @@ def mpremote_command(port: str, build_dir: Path, resume: bool, reset: bool, wipe
     cmd += ["exec", CLEANUP + (WIPE_JOURNAL if wipe_journal else "")]
     cmd += ["+", "fs", "cp", "-r", str(build_dir / "lib"), ":lib"]
     cmd += ["+", "fs", "cp", str(build_dir / "main.py"), ":main.py"]
+    cmd += ["+", "fs", "cp", str(build_dir / "boot.py"), ":boot.py"]
     cmd += ["+", "fs", "cp", str(build_dir / "layout.json"), ":layout.json"]
     if reset:
         # mpremote's `reset` is `exec --no-follow "...; machine.reset()"`: a hard reset, so
@@ -354,6 +361,16 @@ def main(argv: list[str] | None = None) -> int:
         port, serial_number = resolve_port(args.port)
         cmd = mpremote_command(port, build_dir, args.resume, reset, args.wipe_journal)
         result = subprocess.run(cmd, timeout=300)
+        if result.returncode != 0 and not args.resume:
+            # firmware/boot.py asks USB for the board's current with a runtime descriptor;
+            # MicroPython clears it at mpremote's first soft reset, so the board drops off USB
+            # once and is back within a second or two (hardware/<board>/power.md). Once more.
+            print("mpremote failed (status %d); the board may have dropped off USB once at its soft reset:"
+                  " trying again in %.0f s" % (result.returncode, RETRY_WAIT_S))  # fmt: skip
+            time.sleep(RETRY_WAIT_S)
+            port, serial_number = resolve_port("id:" + serial_number if serial_number else args.port)
+            cmd = mpremote_command(port, build_dir, args.resume, reset, args.wipe_journal)
+            result = subprocess.run(cmd, timeout=300)
         if result.returncode != 0:
             raise DeployError("mpremote failed (status %d)" % result.returncode)
         print("deployed to %s" % port)

@@ -27,7 +27,7 @@ import termios
 import time
 
 import zuni
-from zuni_link import codec
+from zuni_link import codec, commands
 from zuni_link.session import BoardSession
 
 
@@ -65,6 +65,7 @@ class TestApp:
         self.raw = False
         self.over = ""
         self.counter = 0
+        self.hv = 0  # history version: +1 per take-back and new game, kept in the journal file
         if not self._load():
             self._new(ruleset)
 
@@ -78,15 +79,16 @@ class TestApp:
             return False
         self.game_id = lines[0]
         self.counter = int(lines[1])
-        self._start(lines[2])
-        for text in lines[3:]:
+        self.hv = int(lines[2])
+        self._start(lines[3])
+        for text in lines[4:]:
             if text:
                 self._push(text)
         return True
 
     def _save(self):
         with open(self.journal, "w") as f:
-            f.write("%s\n%d\n%s\n" % (self.game_id, self.counter, self.ruleset))
+            f.write("%s\n%d\n%d\n%s\n" % (self.game_id, self.counter, self.hv, self.ruleset))
             for text in self.moves:
                 f.write(text + "\n")
 
@@ -101,6 +103,7 @@ class TestApp:
         if ruleset != "fake":
             zuni.new_game(ruleset)  # a bad ruleset raises here, before anything changes
         self.counter += 1
+        self.hv += 1
         self.game_id = "t%d" % self.counter
         self._start(ruleset)
         self._save()
@@ -138,6 +141,7 @@ class TestApp:
         self.moves.pop()
         if self.game is not None:
             self.game.pop()
+        self.hv += 1
         self._save()
         self.session.send_event("button", "back")
         self.session.send_state()
@@ -148,7 +152,7 @@ class TestApp:
         return {"fw": "linktest-1", "layout": "testboard", "ruleset": self.ruleset}
 
     def state_info(self):
-        info = {"game": self.game_id, "ruleset": self.ruleset, "moves": len(self.moves)}
+        info = {"game": self.game_id, "ruleset": self.ruleset, "moves": len(self.moves), "hv": self.hv}
         if self.game is not None:
             info["turn"] = zuni.SIDE_NAMES[self.game.turn]
         info["phase"] = "over" if self.over else "play"
@@ -159,15 +163,21 @@ class TestApp:
     def moves_from(self, index):
         return self.moves[index:]
 
-    def command(self, name, arg):
+    def command(self, name, body):
+        arg = commands.parse(name, body)  # the one check of the arguments (zuni_link.commands)
         if name == "new":
             self._new(arg)
         elif name == "takeback":
+            if arg is not None and arg != (self.hv, len(self.moves)):
+                raise codec.FrameError(
+                    codec.E_STALE, "takeback from %r: the board's is %r" % (arg, (self.hv, len(self.moves)))
+                )
             if not self.moves:
                 raise ValueError("no move to take back")
             self.moves.pop()
             if self.game is not None:
                 self.game.pop()
+            self.hv += 1
             self._save()
         elif name in ("hostmove", "hint"):
             if self.game is None:
@@ -182,7 +192,7 @@ class TestApp:
                 self.hint = move.text()
         elif name == "raw":
             self.raw = arg == "on"
-        elif name in ("ledtest", "ok"):
+        elif name in ("ledtest", "button"):
             pass
         elif name in ("resign", "agree"):
             if self.over:

@@ -10,10 +10,12 @@ Used by tests/test_link_e2e.py and tools/bench_link.py::
 
 ``Relay`` joins the virtual board's link pty (``board_path``) to a pseudo-terminal of
 its own for the host (``host_path``); a thread copies lines between them and can drop,
-corrupt, cut, duplicate, delay (in order) and invent lines (``Faults``), unplug the host
-side, or stop reading the board (the board's writes then back up, as when a PC holds
-the port open without reading). A tap records every frame the board wrote, before any
-fault: tests wait on it for a committed move instead of sleeping.
+corrupt, cut, duplicate, delay (in order: a line never overtakes another, so no line
+waits more than ``max_delay_s``) and invent lines, and pull the cable for a while at a
+random line (``Faults``), unplug the host side, or stop reading the board (the board's
+writes then back up, as when a PC holds the port open without reading). A tap records
+every frame the board wrote, before any fault: tests wait on it for a committed move
+instead of sleeping.
 
 ``FirmwareBoard`` is ``zuniboard.sim.VirtualBoard`` (the real firmware: BoardApp,
 BoardSession, Journal on a littlefs image) with a ``Hand`` that carries out moves by
@@ -82,9 +84,11 @@ class Faults:
     delay: float = 0.0
     max_delay_s: float = 0.3
     garbage: float = 0.0  # a made-up line (random printable text or bytes) is inserted
+    unplug: float = 0.0  # the cable is pulled at this line (both directions) for unplug_s
+    unplug_s: float = 1.0
 
     def any(self) -> bool:
-        return any((self.drop, self.corrupt, self.cut, self.duplicate, self.delay, self.garbage))
+        return any((self.drop, self.corrupt, self.cut, self.duplicate, self.delay, self.garbage, self.unplug))
 
 
 @dataclass
@@ -97,6 +101,7 @@ class RelayStats:
     delayed: int = 0
     garbage: int = 0
     lost_unplugged: int = 0
+    unplugs: int = 0
 
 
 class _Direction:
@@ -106,7 +111,8 @@ class _Direction:
         self.partial = b""
         self.out: list[tuple[float, bytes]] = []  # (release time, bytes), in order
         self.stats = RelayStats()
-        self.once: list[tuple[bytes, str]] = []  # (pattern, fault): the next line with it gets it
+        self.once: list[tuple[bytes, str, float]] = []  # (pattern, fault, seconds): the next line with it gets it
+        self.pull = False  # a line asked for the cable to be pulled (Faults.unplug)
 
     def feed(self, data: bytes, now: float) -> None:
         data = self.partial + data
@@ -129,11 +135,15 @@ class _Direction:
         rng = self.rng
         s = self.stats
         s.lines += 1
-        for i, (pattern, fault) in enumerate(self.once):
+        for i, (pattern, fault, seconds) in enumerate(self.once):
             if pattern in line:
                 del self.once[i]
-                self._fault(line, fault, now)
+                self._fault(line, fault, now, seconds)
                 return
+        if f.unplug and rng.random() < f.unplug:  # (no draw without: the old seeds' lines stay the same)
+            s.unplugs += 1
+            self.pull = True
+            return
         if rng.random() < f.garbage:
             s.garbage += 1
             if rng.random() < 0.5:
@@ -161,9 +171,12 @@ class _Direction:
             s.duplicated += 1
             self._emit(line, now)
 
-    def _fault(self, line: bytes, fault: str, now: float) -> None:
+    def _fault(self, line: bytes, fault: str, now: float, seconds: float = 0.0) -> None:
         s = self.stats
-        if fault == "drop":
+        if fault == "delay":  # this line and (in order) every one after it wait
+            s.delayed += 1
+            self._emit(line, now + seconds)
+        elif fault == "drop":
             s.dropped += 1
         elif fault == "duplicate":
             s.duplicated += 1
@@ -176,7 +189,7 @@ class _Direction:
             b[i] = ord("0") if b[i] != ord("0") else ord("1")
             self._emit(bytes(b), now)
         else:
-            raise ValueError("fault %r: expected drop, duplicate or corrupt" % fault)
+            raise ValueError("fault %r: expected drop, duplicate, corrupt or delay" % fault)
 
     def due(self, now: float) -> bytes:
         out = []
@@ -254,6 +267,7 @@ class Relay:
             self.board_fd, self._board_other, self.board_path = _open_tty(board_path), -1, board_path
         self.host_master, self._host_slave, self.host_path = _pty()
         self.plugged = True
+        self._replug_at: float | None = None  # a pull by Faults.unplug ends then
         self.read_board = True  # False: the board's output backs up in its pty
         self.generation = 0  # counts hard unplugs (new host pty each time)
         self._lock = threading.Lock()
@@ -288,6 +302,14 @@ class Relay:
                         os.close(fd)
                 self.host_master = -1
 
+    def _pull(self, now: float, seconds: float) -> None:
+        """A soft unplug from the relay thread (lock held) that ends by itself."""
+        self.plugged = False
+        self._up.out.clear()
+        self._down.out.clear()
+        self._up.partial = self._down.partial = b""
+        self._replug_at = now + seconds
+
     def replug(self) -> None:
         with self._lock:
             if self.host_master < 0:
@@ -297,16 +319,17 @@ class Relay:
                 termios.tcflush(self._host_slave, termios.TCIFLUSH)  # nothing stale
             self.plugged = True
 
-    def fault_next(self, direction: str, pattern: bytes, fault: str) -> None:
+    def fault_next(self, direction: str, pattern: bytes, fault: str, seconds: float = 0.0) -> None:
         """The next line going ``direction`` ("up": to the host, "down": to the board)
-        that contains ``pattern`` is dropped, duplicated or corrupted."""
-        if fault not in ("drop", "duplicate", "corrupt"):
-            raise ValueError("fault %r: expected drop, duplicate or corrupt" % fault)
+        that contains ``pattern`` is dropped, duplicated, corrupted or delayed by
+        ``seconds`` (the lines after it wait behind it: a line never overtakes another)."""
+        if fault not in ("drop", "duplicate", "corrupt", "delay"):
+            raise ValueError("fault %r: expected drop, duplicate, corrupt or delay" % fault)
         side = {"up": self._up, "down": self._down}.get(direction)
         if side is None:
             raise ValueError("direction %r: expected up or down" % direction)
         with self._lock:
-            side.once.append((pattern, fault))
+            side.once.append((pattern, fault, seconds))
 
     def pending_faults(self) -> int:
         with self._lock:
@@ -387,6 +410,14 @@ class Relay:
                             self._up.stats.lost_unplugged += 1
                     elif fd == self.host_master and self.plugged:
                         self._down.feed(data, now)
+                for side in (self._up, self._down):
+                    if side.pull:
+                        side.pull = False
+                        if self.plugged:
+                            self._pull(now, side.faults.unplug_s)
+                if self._replug_at is not None and now >= self._replug_at:
+                    self._replug_at = None
+                    self.plugged = True
                 up = self._up.due(now)
                 if up and self.plugged and self.host_master >= 0:
                     self._write(self.host_master, up)

@@ -12,6 +12,7 @@ the host and the firmware can never read a layout differently.
 
 from __future__ import annotations
 
+import functools
 import importlib
 import sys
 from dataclasses import dataclass
@@ -105,7 +106,7 @@ class BoardGeometry:
     lines: tuple[tuple[int, ...], ...]
     homes: dict[int, tuple[int, ...]]
 
-    @property
+    @functools.cached_property
     def index(self) -> dict[str, int]:
         return {name: i for i, name in enumerate(self.names)}
 

@@ -7,40 +7,40 @@
 >>> event = link.events.get(timeout=60)      # LinkEvent("move", index=1, text="m6-m5"), ...
 >>> link.host_move("n4xm5-s4")               # raises BoardError if the board refuses it
 
-A background thread owns the serial port: it says hello, fetches what the host lacks,
-acknowledges moves, sends a keep-alive, and reopens the port by itself after an
-unplug, a board reset or silence. The mirror of the game (``game``, ``moves``) changes
-only in that thread, by these rules (the digest is a CRC chain over the move texts):
+``BoardLink`` joins three parts, one concern each:
 
-- a move with the next index whose digest continues ours is appended (event "move");
-- a move we already hold (same index and digest) is a duplicate: dropped;
-- a move at a lower index that continues our shorter prefix means the board took moves
-  back and played another: ours are cut there (event "undo") and it is appended;
-- a move beyond the next index, or a count/digest we cannot match, makes us ask the
-  board for the moves we lack (``moves <n>``), or all of them after a divergence
-  (event "reset").
+- ``zuniboard.link_port.LinkPort``: the serial port and its thread (open by URL, read
+  lines, reopen after an unplug, a board reset or silence);
+- ``zuniboard.link_requests.Requests``: requests numbered and resent until answered, done
+  once by the board;
+- ``zuniboard.board_mirror.BoardMirror``: the pure copy of the board's game, which
+  changes only by the rules of the history version (a take-back only on a report with a
+  higher version than the mirror's: a late reply or a heartbeat queued behind a move
+  takes nothing back).
 
-So consumers of ``events`` see every move once, in order, with take-backs explicit.
+Here: registration (hello), frames to the mirror and to waiting requests, acks and
+keep-alive, and the events. Consumers of ``events`` see every move once, in order, with
+take-backs explicit ("undo") and a cleared mirror as "reset".
 """
 
 from __future__ import annotations
 
 import contextlib
 import queue
-import random
+import secrets
 import sys
 import threading
 import time
 from collections import deque
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from typing import Protocol
+from dataclasses import dataclass
 
-# No stubs for pyserial in the venv; should types-pyserial be installed, the ignores are silent.
 import serial  # type: ignore[import-untyped, unused-ignore]
-from serial.tools import list_ports  # type: ignore[import-untyped, unused-ignore]
 
 from zuniboard import __version__
+from zuniboard.board_mirror import BoardMirror, Outcome, Report
+from zuniboard.link_port import BAUD, PICO_PID, PICO_VID, LinkError, LinkPort, SerialPort, discover
+from zuniboard.link_requests import REQUEST_RESEND_S, BoardError, Done, Requests, reply_seq
 from zuniboard.paths import FIRMWARE_LIB
 
 if str(FIRMWARE_LIB) not in sys.path:
@@ -50,43 +50,26 @@ if str(FIRMWARE_LIB) not in sys.path:
 from zuni_link import codec
 from zuni_link.codec import FrameError
 
-BAUD = 115200  # USB CDC ignores it; it must just never be 1200 (that reboots a Pico into its bootloader)
-PICO_VID = 0x2E8A
-PICO_PID = 0x0005
+__all__ = [
+    "BAUD",
+    "PICO_PID",
+    "PICO_VID",
+    "REQUEST_RESEND_S",
+    "BoardError",
+    "BoardLink",
+    "LinkError",
+    "LinkEvent",
+    "LinkStats",
+    "SerialPort",
+    "discover",
+]
+
 HELLO_RESEND_S = 0.5  # no hello reply: say it again
-HELLO_TRIES = 6  # then reopen the port
-REQUEST_RESEND_S = 0.5  # no reply to a request: send it again (the board does it once)
-REQUEST_TIMEOUT_S = 5.0
+HELLO_TRIES = 20  # then reopen the port (10 s: as a request, longer than the worst round trip)
+REQUEST_TIMEOUT_S = 10.0  # above the worst round trip survived: 2 x 2.5 s on the line, a pulled cable, resends
 KEEPALIVE_S = 1.5  # an ack as keep-alive (the board stops resending after 6 s of silence)
 SILENCE_S = 8.0  # nothing heard for this long: reopen (the board beats every 2 s; 3 beats late is busy, not gone)
 FETCH_RETRY_S = 1.0  # do not ask for the same moves again sooner
-REOPEN_S = (0.05, 0.1, 0.2, 0.5, 1.0)  # back-off between attempts to reopen the port
-
-
-class SerialPort(Protocol):
-    """What BoardLink needs of a port (pyserial's Serial, or a test double)."""
-
-    @property
-    def in_waiting(self) -> int: ...
-
-    def read(self, size: int = 1) -> bytes: ...
-
-    def write(self, data: bytes) -> int | None: ...
-
-    def close(self) -> None: ...
-
-
-class LinkError(Exception):
-    """The link could not do what was asked: no board, no reply in time, closed."""
-
-
-class BoardError(LinkError):
-    """The board refused a request: ``code`` is the protocol's error code."""
-
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__("board refused (%s): %s" % (code, message))
-        self.code = code
-        self.message = message
 
 
 @dataclass(frozen=True)
@@ -108,31 +91,19 @@ class LinkEvent:
 
 
 @dataclass
-class _Waiter:
-    event: threading.Event = field(default_factory=threading.Event)
-    verb: str = ""
-    body: str = ""
-
-
-@dataclass
 class LinkStats:
     frames_in: int = 0
     frames_out: int = 0
     bad_frames: int = 0
     duplicates: int = 0
+    stale: int = 0  # reports older than the mirror (a late reply, a queued heartbeat): ignored
     fetches: int = 0
     reconnects: int = 0
     resends: int = 0
     already_done: int = 0  # requests found done by the board (its state) before a resend
 
 
-def _kv_after_re(body: str) -> tuple[int, str]:
-    """``ok``/``err`` bodies start with the request's sequence number."""
-    head, _, rest = body.partition(" ")
-    return codec.parse_index(head, "reply sequence number"), rest
-
-
-def _ended_by(termination: str) -> Callable[[dict[str, str]], bool]:
+def _ended_by(termination: str) -> Done:
     """For a resend check: the game is over, ended this way."""
 
     def done(state: dict[str, str]) -> bool:
@@ -141,41 +112,16 @@ def _ended_by(termination: str) -> Callable[[dict[str, str]], bool]:
     return done
 
 
-def discover(timeout: float = 1.0) -> list[str]:
-    """Device paths of boards: USB 2E8A:0005 ports that answer hello."""
-    found = []
-    for info in list_ports.comports():
-        if info.vid != PICO_VID or info.pid != PICO_PID:
-            continue
-        try:
-            port: SerialPort = serial.serial_for_url(info.device, baudrate=BAUD, timeout=0.05)
-            try:
-                if _says_hello(port, timeout):
-                    found.append(info.device)
-            finally:
-                port.close()
-        except (OSError, serial.SerialException):
-            continue
-    return found
-
-
-def _says_hello(port: SerialPort, timeout: float) -> bool:
-    port.write(codec.encode(1, "hello", "proto=%d host=zuni/%s" % (codec.PROTO, __version__)))
-    asm = codec.LineAssembler()
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        data = port.read(256)
-        pos = 0
-        while pos < len(data):
-            pos = asm.push(data, pos, len(data))
-            if asm.ready == codec.LINE:
-                try:
-                    _, verb, _, _ = codec.decode(asm.line())
-                except FrameError:
-                    continue
-                if verb in ("hello", "err"):
-                    return True
-    return False
+def _report(kv: dict[str, str]) -> Report | None:
+    """The (game, hv, moves, digest) of a hello, state or ok; None if it has none."""
+    if not all(k in kv for k in ("game", "moves", "digest", "hv")):
+        return None
+    return Report(
+        kv["game"],
+        codec.parse_index(kv["hv"], "hv"),
+        codec.parse_index(kv["moves"], "moves"),
+        codec.parse_digest(kv["digest"]),
+    )
 
 
 class BoardLink:
@@ -190,32 +136,32 @@ class BoardLink:
     ) -> None:
         self.url = url
         self.on_event = on_event
-        self._opener = opener or self._default_opener
         self.events: queue.Queue[LinkEvent] = queue.Queue()
-        self.stats = LinkStats()
         self.hello: dict[str, str] = {}  # the board's last hello
         self.info: dict[str, str] = {}  # the board's last state
         self.console: deque[str] = deque(maxlen=200)
-        self.game = ""
         self.ruleset = ""
-        self._moves: list[str] = []
-        self._digests: list[int] = [codec.digest_seed("")]
-        self._board_triple: tuple[str, int, int] | None = None  # the board's last word on its game
-        self._lock = threading.RLock()  # mirror, waiters, sequence numbers
-        self._wlock = threading.Lock()  # serial writes
+        self.silence_s = SILENCE_S  # tests shorten it
+        # This host's session: the board forgets the request of another (a restarted host).
+        self.session_id = secrets.token_hex(4)
+        self.version_error = ""  # the board speaks another protocol version: what it said
+        self.mirror = BoardMirror()
+        self._lock = threading.RLock()  # mirror and connection state
         self._cond = threading.Condition(self._lock)
-        self._port: SerialPort | None = None
         self._connected = False
         self._need_hello = False
-        self._closed = False
-        self._seq = random.randint(1, codec.MAX_SEQ)
-        self._waiters: dict[int, _Waiter] = {}
+        self._hello_seq = -1
+        self._hello_at = 0.0
+        self._hello_tries = 0
+        self._keepalive_at = 0.0
+        self._registrations = 0  # hello replies: a new one after a reconnect or reset
+        self._boot = ""
         self._ack_due = False
         self._fetch: tuple[int, float] | None = None  # (from index, when asked)
-        self._boot = ""
-        self._epoch = 0  # counts registrations (hello replies): a new one after a reconnect or reset
-        self.silence_s = SILENCE_S  # tests shorten it
-        self._thread = threading.Thread(target=self._run, name="zuni-link", daemon=True)
+        self._counts = LinkStats()
+        self.port = LinkPort(url, self, opener)
+        self.port.console_log = self.console.append
+        self.requests = Requests(self)
 
     # --- opening and closing ------------------------------------------------------------
 
@@ -231,19 +177,20 @@ class BoardLink:
         link.start()
         if not link.wait_connected(timeout):
             link.close()
+            if link.version_error:
+                raise LinkError("the board on %s speaks another link protocol: %s" % (url, link.version_error))
             raise LinkError("no board answered hello on %s within %.1f s" % (url, timeout))
         return link
 
     def start(self) -> None:
-        self._thread.start()
+        self.port.start()
 
     def close(self) -> None:
         with self._lock:
-            self._closed = True
             self._cond.notify_all()
-        if self._thread.is_alive() and threading.current_thread() is not self._thread:
-            self._thread.join(timeout=2.0)
-        self._drop_port("closed")
+        self.port.close()
+        with self._lock:
+            self._cond.notify_all()
 
     def __enter__(self) -> BoardLink:
         return self
@@ -251,21 +198,31 @@ class BoardLink:
     def __exit__(self, *exc: object) -> None:
         self.close()
 
-    def _default_opener(self, url: str) -> SerialPort:
-        if url == "auto":
-            found = discover()
-            if not found:
-                raise LinkError("no board found (USB %04X:%04X answering hello)" % (PICO_VID, PICO_PID))
-            url = found[0]
-        assert BAUD != 1200  # 1200 baud reboots a Pico into its bootloader
-        port: SerialPort = serial.serial_for_url(url, baudrate=BAUD, timeout=0.05, write_timeout=1.0)
-        return port
-
     # --- what the companion uses --------------------------------------------------------
 
     @property
     def connected(self) -> bool:
         return self._connected
+
+    @property
+    def game(self) -> str:
+        return self.mirror.game
+
+    @property
+    def stats(self) -> LinkStats:
+        c = self._counts
+        r = self.requests.stats
+        return LinkStats(
+            frames_in=c.frames_in,
+            frames_out=self.port.frames_out,
+            bad_frames=c.bad_frames + self.port.bad_lines,
+            duplicates=c.duplicates,
+            stale=c.stale,
+            fetches=c.fetches,
+            reconnects=self.port.reconnects,
+            resends=r.resends,
+            already_done=r.already_done,
+        )
 
     @property
     def board_id(self) -> str:
@@ -277,12 +234,12 @@ class BoardLink:
     @property
     def moves(self) -> list[str]:
         with self._lock:
-            return list(self._moves)
+            return list(self.mirror.moves)
 
     def wait_connected(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         with self._lock:
-            while not self._connected and not self._closed:
+            while not self._connected and not self.port.closed:
                 left = deadline - time.monotonic()
                 if left <= 0:
                     return False
@@ -290,18 +247,16 @@ class BoardLink:
             return self._connected
 
     def synced(self) -> bool:
-        """True when the mirror matches the board's last word (hello, beat, reply)."""
+        """True when the mirror matches the board's freshest word (hello, beat, reply, move)."""
         with self._lock:
-            t = self._board_triple
-            n = len(self._moves)
-            return t is not None and t[0] == self.game and t[1] == n and t[2] == self._digests[n]
+            return self.mirror.synced()
 
     def wait_synced(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         with self._lock:
-            while not (self._connected and self.synced()):
+            while not (self._connected and self.mirror.synced()):
                 left = deadline - time.monotonic()
-                if left <= 0 or self._closed:
+                if left <= 0 or self.port.closed:
                     return False
                 self._cond.wait(left)
             return True
@@ -310,9 +265,9 @@ class BoardLink:
         """Waits until the mirror holds at least ``count`` moves."""
         deadline = time.monotonic() + timeout
         with self._lock:
-            while len(self._moves) < count:
+            while len(self.mirror.moves) < count:
                 left = deadline - time.monotonic()
-                if left <= 0 or self._closed:
+                if left <= 0 or self.port.closed:
                     return False
                 self._cond.wait(left)
             return True
@@ -320,18 +275,18 @@ class BoardLink:
     def ping(self, timeout: float = REQUEST_TIMEOUT_S) -> float:
         """Round-trip time of one request in seconds."""
         start = time.monotonic()
-        self._request("ping", "", timeout)
+        self.requests.request("ping", "", timeout)
         return time.monotonic() - start
 
     def state(self, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
-        """The board's whole state: game, ruleset, moves, digest, phase, turn, ..."""
-        verb, body = self._request("state", "", timeout)
+        """The board's whole state: game, ruleset, moves, digest, hv, phase, turn, ..."""
+        _, body = self.requests.request("state", "", timeout)
         info: dict[str, str] = codec.kv_decode(body)
         return info
 
     def new_game(self, ruleset: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         with self._lock:
-            game = self.game
+            game = self.mirror.game
 
         def done(state: dict[str, str]) -> bool:
             return state.get("game", game) != game and state.get("moves") == "0"
@@ -341,17 +296,24 @@ class BoardLink:
         return result
 
     def take_back(self, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
-        done: Callable[[dict[str, str]], bool] | None = None
+        """Takes the last move back. The request names the history it takes it from
+        (``takeback <hv> <moves>``): the board refuses it once that history is gone, so a
+        resend after a board reset never takes a second move back."""
         with self._lock:
-            n = len(self._moves)
-            if self.synced() and n > 0:
-                game = self.game
-                before = codec.hex8(self._digests[n - 1])
+            held = self.mirror.held()
+            before = codec.hex8(self.mirror.digest(held.moves - 1)) if held.moves > 0 else ""
+        if held.moves == 0:
+            # Nothing held: maybe the board's end of game (a declared end) is taken back.
+            return self._command("takeback", "", timeout)
 
-                def done(state: dict[str, str]) -> bool:
-                    return (state.get("game"), state.get("moves"), state.get("digest")) == (game, str(n - 1), before)
+        def done(state: dict[str, str]) -> bool:
+            return (state.get("game"), state.get("moves"), state.get("digest")) == (
+                held.game,
+                str(held.moves - 1),
+                before,
+            )
 
-        return self._command("takeback", "", timeout, done)
+        return self._command("takeback", "%d %d" % (held.hv, held.moves), timeout, done)
 
     def host_move(self, text: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         """Shows the computer's move on the board; the player carries it out."""
@@ -383,92 +345,35 @@ class BoardLink:
 
     def send_raw_line(self, line: bytes) -> None:
         """Writes bytes as they are (diagnostics and tests: garbage, hand-made frames)."""
-        self._write(line)
+        self.port.write(line)
 
-    # --- requests -----------------------------------------------------------------------
+    # --- what Requests needs (link_requests.Channel) -----------------------------------
 
-    def _command(
-        self, verb: str, arg: str, timeout: float, done: Callable[[dict[str, str]], bool] | None = None
-    ) -> dict[str, str]:
-        _, body = self._request(verb, arg, timeout, done)
-        _, rest = _kv_after_re(body)
+    def write(self, data: bytes) -> None:
+        self.port.write(data)
+
+    def registrations(self) -> int:
+        return self._registrations
+
+    def reregister(self) -> None:
+        with self._lock:
+            self._need_hello = True
+            self._connected = False
+
+    def _command(self, verb: str, arg: str, timeout: float, done: Done | None = None) -> dict[str, str]:
+        _, body = self.requests.request(verb, arg, timeout, done)
+        _, rest = reply_seq(body)
         result: dict[str, str] = codec.kv_decode(rest)
         return result
 
-    def _next_seq(self) -> int:
-        with self._lock:
-            self._seq = codec.next_seq(self._seq)
-            return self._seq
-
-    def _request(
-        self, verb: str, body: str, timeout: float, done: Callable[[dict[str, str]], bool] | None = None
-    ) -> tuple[str, str]:
-        """Sends a request until its reply comes; the board does it only once (it
-        remembers the last request). Returns (verb, body) of the reply.
-
-        A board reset makes it forget: so when the link registered again since the last
-        send, ``done(state)`` first asks the board's state whether the request was done
-        already (its reply lost), and then it is not sent again."""
-        deadline = time.monotonic() + timeout
-        seq = self._next_seq()
-        waiter = _Waiter()
-        with self._lock:
-            self._waiters[seq] = waiter
-        try:
-            epoch = -1  # the registration it was last sent in
-            while True:
-                left = deadline - time.monotonic()
-                if left <= 0 or not self.wait_connected(left):
-                    raise LinkError("no reply to %s within %.1f s" % (verb, timeout))
-                if epoch >= 0:
-                    self.stats.resends += 1
-                    if done is not None and epoch != self._epoch:
-                        state = self.state(left)
-                        if done(state):
-                            self.stats.already_done += 1
-                            return "ok", "%d game=%s moves=%s digest=%s" % (
-                                seq,
-                                codec.esc(state.get("game", "")),
-                                state.get("moves", ""),
-                                state.get("digest", ""),
-                            )
-                if not waiter.event.is_set():  # (a reply may have come during the check)
-                    epoch = self._epoch
-                    with contextlib.suppress(OSError, serial.SerialException, LinkError):
-                        self._write(codec.encode(seq, verb, body))
-                    left = deadline - time.monotonic()
-                    if not waiter.event.wait(max(0.0, min(REQUEST_RESEND_S, left))):
-                        continue
-                if waiter.verb == "err":
-                    _, rest = _kv_after_re(waiter.body)
-                    code, _, message = rest.partition(" ")
-                    if code == codec.E_HELLO:
-                        # The board was reset and forgot us: hello again, then retry.
-                        waiter.event.clear()
-                        with self._lock:
-                            self._need_hello = True
-                            self._connected = False
-                        continue
-                    raise BoardError(code, message)
-                return waiter.verb, waiter.body
-        finally:
-            with self._lock:
-                self._waiters.pop(seq, None)
-
-    def _write(self, data: bytes) -> None:
-        with self._wlock:
-            port = self._port
-            if port is None:
-                raise LinkError("not connected")
-            port.write(data)
-            self.stats.frames_out += 1
-
-    def _send(self, verb: str, body: str = "") -> None:
+    def _send(self, verb: str, body: str = "") -> int:
         """Fire and forget, from the link thread (a lost one is asked again later)."""
+        seq = self.requests.next_seq()
         with contextlib.suppress(OSError, serial.SerialException, LinkError):
-            self._write(codec.encode(self._next_seq(), verb, body))
+            self.port.write(codec.encode(seq, verb, body))
+        return seq
 
-    # --- the link thread ----------------------------------------------------------------
+    # --- the port thread (link_port.LinkHandler) ---------------------------------------
 
     def _emit(self, event: LinkEvent) -> None:
         self.events.put(event)
@@ -478,13 +383,15 @@ class BoardLink:
             except Exception as exc:  # a consumer's bug must not stop the link
                 self.console.append("on_event failed: %r" % exc)
 
-    def _drop_port(self, why: str) -> None:
-        with self._wlock:
-            port = self._port
-            self._port = None
-        if port is not None:
-            with contextlib.suppress(Exception):
-                port.close()
+    def opened(self) -> None:
+        now = time.monotonic()
+        with self._lock:
+            self._need_hello = True
+            self._hello_at = 0.0
+            self._hello_tries = 0
+            self._keepalive_at = now + KEEPALIVE_S
+
+    def dropped(self, why: str) -> None:
         with self._lock:
             was = self._connected
             self._connected = False
@@ -492,71 +399,27 @@ class BoardLink:
         if was:
             self._emit(LinkEvent("disconnected", why))
 
-    def _run(self) -> None:
-        attempt = 0
-        while not self._closed:
-            try:
-                port = self._opener(self.url)
-            except (OSError, serial.SerialException, LinkError, ValueError) as exc:
-                self.console.append("open %s: %s" % (self.url, exc))
-                time.sleep(REOPEN_S[min(attempt, len(REOPEN_S) - 1)])
-                attempt += 1
-                continue
-            with self._wlock:
-                self._port = port
-            try:
-                self._converse(port)
-                attempt = 0
-            except (OSError, serial.SerialException, LinkError) as exc:
-                self._drop_port(str(exc) or type(exc).__name__)
-                time.sleep(REOPEN_S[min(attempt, len(REOPEN_S) - 1)])
-                attempt += 1
-            else:
-                self._drop_port("closed")
-            self.stats.reconnects += 1
+    def idle(self, now: float) -> None:
+        if self._need_hello and now >= self._hello_at:
+            if self._hello_tries >= HELLO_TRIES:
+                raise LinkError("no hello from the board after %d tries" % self._hello_tries)
+            self._hello_tries += 1
+            self._hello_at = now + HELLO_RESEND_S
+            self._hello_seq = self._send(
+                "hello", "proto=%d host=zuni/%s sid=%s" % (codec.PROTO, __version__, self.session_id)
+            )
+        if self._connected and now >= self._keepalive_at:
+            self._keepalive_at = now + KEEPALIVE_S
+            self._ack_due = True
+        if self._connected and now - self.port.last_in > self.silence_s:
+            raise LinkError("the board went silent for %.1f s" % self.silence_s)
+        if self._ack_due and self._connected:
+            self._ack_due = False
+            with self._lock:
+                held = self.mirror.held()
+            self._send("ack", "%s %d %s" % (codec.esc(held.game), held.moves, codec.hex8(held.digest)))
 
-    def _converse(self, port: SerialPort) -> None:
-        """One connection: hello, then read, answer and keep alive until it fails."""
-        asm = codec.LineAssembler()
-        with self._lock:
-            self._need_hello = True
-        hello_at = 0.0
-        hello_tries = 0
-        last_in = time.monotonic()
-        keepalive_at = time.monotonic() + KEEPALIVE_S
-        while not self._closed:
-            now = time.monotonic()
-            if self._need_hello and now >= hello_at:
-                if hello_tries >= HELLO_TRIES:
-                    raise LinkError("no hello from the board after %d tries" % hello_tries)
-                hello_tries += 1
-                hello_at = now + HELLO_RESEND_S
-                self._send("hello", "proto=%d host=zuni/%s" % (codec.PROTO, __version__))
-            if self._connected and now >= keepalive_at:
-                keepalive_at = now + KEEPALIVE_S
-                self._ack_due = True
-            if self._connected and now - last_in > self.silence_s:
-                raise LinkError("the board went silent for %.1f s" % self.silence_s)
-            data = port.read(max(1, min(4096, port.in_waiting)))
-            if data:
-                last_in = time.monotonic()
-                pos = 0
-                while pos < len(data):
-                    pos = asm.push(data, pos, len(data))
-                    if asm.ready == codec.LINE:
-                        self._on_line(bytes(asm.line()))
-                    elif asm.ready != codec.NONE:
-                        self.stats.bad_frames += 1
-                if not self._need_hello:
-                    hello_tries = 0
-            if self._ack_due and self._connected:
-                self._ack_due = False
-                with self._lock:
-                    n = len(self._moves)
-                    body = "%s %d %s" % (codec.esc(self.game), n, codec.hex8(self._digests[n]))
-                self._send("ack", body)
-
-    def _on_line(self, line: bytes) -> None:
+    def line(self, line: bytes) -> None:
         if not line.startswith(b"~"):
             text = line.decode("ascii", "replace")
             self.console.append(text)
@@ -565,162 +428,143 @@ class BoardLink:
         try:
             seq, verb, body, checked = codec.decode(line)
         except FrameError:
-            self.stats.bad_frames += 1
+            self._counts.bad_frames += 1
             return
         if not checked:  # the board always sends checksums: a placeholder is corruption
-            self.stats.bad_frames += 1
+            self._counts.bad_frames += 1
             return
-        self.stats.frames_in += 1
+        self._counts.frames_in += 1
+        if not self._need_hello:
+            self._hello_tries = 0
         try:
             self._on_frame(verb, body)
         except FrameError:
-            self.stats.bad_frames += 1
+            self._counts.bad_frames += 1
 
     def _on_frame(self, verb: str, body: str) -> None:
         if verb == "move":
             t = codec.tokens(body)
-            if len(t) != 4:
-                raise FrameError(codec.E_ARGS, "move needs 4 fields")
-            self._on_move(codec.unesc(t[0]), codec.parse_index(t[1], "index"), codec.unesc(t[2]), t[3])
+            if len(t) != 5:
+                raise FrameError(codec.E_ARGS, "move needs 5 fields")
+            game = codec.unesc(t[0])
+            index = codec.parse_index(t[1], "index")
+            text = codec.unesc(t[2])
+            digest = codec.parse_digest(t[3])
+            hv = codec.parse_index(t[4], "hv")
+            with self._lock:
+                self._apply(self.mirror.move(game, hv, index, text, digest))
         elif verb == "beat":
             t = codec.tokens(body)
-            if len(t) != 3:
-                raise FrameError(codec.E_ARGS, "beat needs 3 fields")
-            self._reconcile(codec.unesc(t[0]), codec.parse_index(t[1], "moves"), codec.parse_digest(t[2]))
+            if len(t) < 4:
+                raise FrameError(codec.E_ARGS, "beat needs 4 fields")
+            r = Report(
+                codec.unesc(t[0]),
+                codec.parse_index(t[3], "hv"),
+                codec.parse_index(t[1], "moves"),
+                codec.parse_digest(t[2]),
+            )
+            with self._lock:
+                if len(t) > 4 and self._boot and t[4] != self._boot:
+                    # A board that booted again, whose boot hello we missed: register
+                    # again; its hello (with the new boot) is its word, not this beat.
+                    self._need_hello = True
+                    return
+                self._apply(self.mirror.report(r))
         elif verb == "hello":
             self._on_hello(codec.kv_decode(body))
         elif verb == "state":
             kv = codec.kv_decode(body)
             with self._lock:
                 self.info = kv
-            self._reconcile_kv(kv)
+                self._reconcile_kv(kv)
             if kv.get("re", "0") == "0":
                 # Unsolicited: a new game, a take-back, the end, setup done. ``info``
                 # holds it all; the event says the phase.
                 self._emit(LinkEvent("state", kv.get("phase", "")))
-            self._reply(kv.get("re", "0"), verb, body)
+            re = kv.get("re", "0")
+            if re.isdigit():
+                self.requests.reply(int(re), verb, body)
         elif verb in ("ok", "err"):
-            re, rest = _kv_after_re(body)
+            re, rest = reply_seq(body)
             if verb == "ok":
-                self._reconcile_kv(codec.kv_decode(rest))
+                with self._lock:
+                    self._reconcile_kv(codec.kv_decode(rest))
             elif re == 0:
                 self._emit(LinkEvent("linkerror", rest))
-            self._reply(str(re), verb, body)
+            elif re == self._hello_seq and rest.startswith(codec.E_VERSION + " "):
+                self.version_error = rest[len(codec.E_VERSION) + 1 :]
+                self.console.append("the board refused our hello: " + self.version_error)
+            self.requests.reply(re, verb, body)
         elif verb == "event":
             kind, _, text = body.partition(" ")
             self._emit(LinkEvent(codec.unesc(kind), text))
         # Unknown verbs from a newer board are ignored (forward compatible).
 
-    def _reply(self, re: str, verb: str, body: str) -> None:
-        if not re.isdigit():
-            return
-        with self._lock:
-            waiter = self._waiters.get(int(re))
-        if waiter is not None and not waiter.event.is_set():
-            waiter.verb = verb
-            waiter.body = body
-            waiter.event.set()
-
     def _on_hello(self, kv: dict[str, str]) -> None:
         if kv.get("proto") != str(codec.PROTO):
-            self.console.append("board speaks protocol %s, we speak %d" % (kv.get("proto"), codec.PROTO))
+            self.version_error = "board speaks protocol %s, this host %d" % (kv.get("proto"), codec.PROTO)
+            self.console.append(self.version_error)
             return
         boot = kv.get("boot", "")
-        if boot != self._boot:
-            if self._boot:
-                self._emit(LinkEvent("boardreset", boot))
-            self._boot = boot
         with self._lock:
+            if boot != self._boot:
+                # A board that booted again may have lost its journal (its version with it).
+                self.mirror.new_boot()
+            old_boot, self._boot = self._boot, boot
             self.hello = kv
             self.ruleset = kv.get("ruleset", self.ruleset)
+        if old_boot and boot != old_boot:
+            self._emit(LinkEvent("boardreset", boot))
         if kv.get("re", "0") == "0":
             # Unsolicited: the board (re)booted and does not know us. Register again.
             with self._lock:
                 self._need_hello = True
             return
-        self._reply(kv.get("re", "0"), "hello", "")
         with self._lock:
             newly = not self._connected
             self._need_hello = False
             self._connected = True
-            self._epoch += 1
+            self._registrations += 1
             self._cond.notify_all()
         if newly:
             self._emit(LinkEvent("connected", self.url))
-        self._reconcile_kv(kv)
+        with self._lock:
+            self._reconcile_kv(kv)
 
-    # --- keeping the mirror ----------------------------------------------------------------
+    # --- keeping the mirror (lock held) ---------------------------------------------------
 
     def _reconcile_kv(self, kv: dict[str, str]) -> None:
-        if "game" in kv and "moves" in kv and "digest" in kv:
-            self._reconcile(kv["game"], codec.parse_index(kv["moves"], "moves"), codec.parse_digest(kv["digest"]))
+        r = _report(kv)
+        if r is not None:
+            self._apply(self.mirror.report(r))
         if "ruleset" in kv:
-            with self._lock:
-                self.ruleset = kv["ruleset"]
+            self.ruleset = kv["ruleset"]
 
-    def _reset(self, game: str) -> None:
-        """Forget the mirror (lock held): a new game, or histories that diverged."""
-        self.game = game
-        self._moves = []
-        self._digests = [codec.digest_seed(game)]
-        self._fetch = None
-        self._emit(LinkEvent("reset", game))
+    def _apply(self, out: Outcome) -> None:
+        """Does what the mirror asks: events, fetches, acks (lock held)."""
+        if out.stale:
+            self._counts.stale += 1
+        if out.duplicate:
+            self._counts.duplicates += 1
+        for change in out.changes:
+            if change.kind == "reset":
+                self._fetch = None
+            self._emit(LinkEvent(change.kind, change.text, change.index))
+        if out.ask_state:
+            self._send("state")  # its ruleset
+        if out.fetch_from is not None:
+            self._ask_moves(out.fetch_from)
+        elif out.changes and self._fetch is not None and self._fetch[0] < len(self.mirror.moves):
+            self._fetch = None
+        if out.ack:
+            self._ack_due = True
+        self._cond.notify_all()
 
     def _ask_moves(self, start: int) -> None:
-        """Asks for the moves from ``start`` unless just asked (lock held)."""
+        """Asks for the moves from ``start`` unless just asked."""
         now = time.monotonic()
         if self._fetch is not None and self._fetch[0] == start and now - self._fetch[1] < FETCH_RETRY_S:
             return
         self._fetch = (start, now)
-        self.stats.fetches += 1
+        self._counts.fetches += 1
         self._send("moves", str(start))
-
-    def _reconcile(self, game: str, n: int, digest: int) -> None:
-        """The board says: game ``game`` has ``n`` moves with this digest."""
-        with self._lock:
-            self._board_triple = (game, n, digest)
-            if game != self.game:
-                self._reset(game)
-                self._send("state")  # its ruleset
-            have = len(self._moves)
-            if n <= have and self._digests[n] == digest:
-                if n < have:
-                    self._cut(n)
-                self._ack_due = True
-            elif n > have:
-                self._ask_moves(have)
-            else:
-                self._reset(game)
-                self._ask_moves(0)
-            self._cond.notify_all()
-
-    def _cut(self, n: int) -> None:
-        del self._moves[n:]
-        del self._digests[n + 1 :]
-        self._emit(LinkEvent("undo", "", n))
-
-    def _on_move(self, game: str, index: int, text: str, digest_hex: str) -> None:
-        digest = codec.parse_digest(digest_hex)
-        with self._lock:
-            if game != self.game:
-                self._reset(game)
-            have = len(self._moves)
-            if index > have:
-                self._ask_moves(have)  # a gap: something was lost
-            elif index < have and self._digests[index + 1] == digest:
-                self.stats.duplicates += 1
-                self._ack_due = True
-            elif codec.digest_step(self._digests[index], text) == digest:
-                if index < have:
-                    self._cut(index)  # the board took moves back and played another
-                self._moves.append(text)
-                self._digests.append(digest)
-                self._ack_due = True
-                if self._fetch is not None and self._fetch[0] <= index:
-                    self._fetch = None
-                self._emit(LinkEvent("move", text, index))
-            else:
-                # Our earlier moves are not the board's: start again from its first.
-                self._reset(game)
-                self._ask_moves(0)
-            self._cond.notify_all()

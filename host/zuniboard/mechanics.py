@@ -14,6 +14,7 @@ the East, y down (South), the same as ``hardware.placement``. Directions are deg
 
 from __future__ import annotations
 
+import functools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -148,6 +149,12 @@ class Build:
     def name(self) -> str:
         return str(self.layout.name)
 
+    @functools.cached_property
+    def nearest_neighbour_mm(self) -> float:
+        """The shortest distance between two points (asked for every LED: computed once)."""
+        pts = [self.place.at(*c) for c in self.geometry.coords]
+        return min(math.dist(p, q) for i, p in enumerate(pts) for q in pts[i + 1 :])
+
     def xy(self, point: str) -> tuple[float, float]:
         return self.place.at(*self.geometry.coords[self.geometry.index[point]])
 
@@ -159,8 +166,7 @@ def build(layout: Any, pitch: float | None = None) -> Build:
 
 
 def nearest_neighbour_mm(b: Build) -> float:
-    pts = [b.place.at(*c) for c in b.geometry.coords]
-    return min(math.dist(p, q) for i, p in enumerate(pts) for q in pts[i + 1 :])
+    return b.nearest_neighbour_mm
 
 
 def piece_diameter(b: Build) -> float:

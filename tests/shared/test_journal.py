@@ -44,7 +44,7 @@ def test_moves_are_appended_and_resumed():
     j.move(1, "n5xm5-m4")
     text = _file_text(j)
     eq(text.count("\n"), 3, "header and one line per move")
-    assert text.startswith("Z1 " + gid + " mosona*")
+    assert text.startswith("Z2 " + gid + " 1 mosona*")  # history version 1: the first game
     found = Journal(d).resume()
     eq(found, (gid, "mosona", ["s3xm4-m5", "n5xm5-m4"], None))
     remove_dir(d)
@@ -137,4 +137,32 @@ def test_bad_input_is_refused_by_name():
         Journal(d, keep=0)
     with raises(JournalError, "ruleset"):
         j.start("mosona\nM 0 x")
+    remove_dir(d)
+
+
+def test_history_version_survives_a_reset_a_rewrite_and_the_old_format():
+    d = temp_dir()
+    j = Journal(d)
+    j.start("mosona")
+    eq(j.version, 1, "the first game")
+    j.move(0, "s3xm4-m5")
+    j.move(1, "n5xm5-m4")
+    j.takeback(1)
+    j.move(1, "m6xm5-m4")
+    eq(j.version, 2, "a take-back is a cut")
+    j2 = Journal(d)
+    j2.resume()
+    eq(j2.version, 2, "after a reset")
+    j2.rewrite(["s3xm4-m5", "m6xm5-m4"])  # a failing flash's repair writes the game whole
+    j3 = Journal(d)
+    eq(j3.resume()[2], ["s3xm4-m5", "m6xm5-m4"])
+    eq(j3.version, 2, "the rewritten header keeps it")
+    j3.start("kolowis")
+    eq(j3.version, 3, "a new game is a cut")
+    # A game file of the format before history versions reads as version 0.
+    with open(j3.path_of(9), "w") as f:
+        f.write(seal("Z1 00009-abcd mosona") + seal("M 0 s3xm4-m5") + seal("U 0"))
+    j4 = Journal(d)
+    eq(j4.resume(), ("00009-abcd", "mosona", [], None))
+    eq(j4.version, 1, "one take-back since")
     remove_dir(d)

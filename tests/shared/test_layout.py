@@ -65,7 +65,9 @@ def test_small_layout_loads_with_defaults():
     eq(layout.points["d"], [9, 0])
     eq(layout.timing["stable_ms"], 150)
     eq(layout.timing["chain_settle_ms"], 2000)
-    eq(layout.leds["idle_ma"], 0.6)
+    eq(layout.leds["idle_ma"], 1.0)
+    eq(layout.leds["ma_per_channel"], 20.0)
+    eq(layout.power["usb_ma"], 250)  # MicroPython's own request, unless the layout asks for more
     eq(layout.sensors["pins"]["latch"], 17)
     eq(layout.buttons["hint"], 12)
 
@@ -170,23 +172,32 @@ def test_a_pin_used_twice_is_named():
 def test_bad_leds_are_named():
     _fails(lambda d: d["leds"].update({"order": "GRBW"}), "leds.order")
     _fails(lambda d: d["leds"].update({"max_level": 300}), "leds.max_level")
-    # 4 idle LEDs (2.4 mA) and one white LED at 255 (36 mA) need 38.4 mA.
-    _fails(lambda d: d["leds"].update({"max_level": 255, "budget_ma": 38}), "leds.budget_ma: 38 mA leaves no room")
+    # 4 idle LEDs (4 mA) and one white LED at 255 (60 mA) need 64 mA.
+    _fails(lambda d: d["leds"].update({"max_level": 255, "budget_ma": 63}), "leds.budget_ma: 63 mA leaves no room")
     _fails(lambda d: d["leds"].update({"type": "apa102"}), "leds.type")
     _fails(lambda d: d["leds"].pop("pin"), "leds.pin: missing")
 
 
 def test_budget_is_a_dynamic_limit_not_a_cap_on_max_level():
-    # Every LED white at 255 would draw 4 x 36.6 mA, over a 60 mA budget: allowed, since
+    # Every LED white at 255 would draw 4 x 61 mA, over a 100 mA budget: allowed, since
     # the firmware scales such a frame down; the worst case is the budget itself.
     d = _small()
-    d["leds"].update({"max_level": 255, "budget_ma": 60})
+    d["leds"].update({"max_level": 255, "budget_ma": 100})
     layout = Layout.from_dict(d)
-    eq(round(layout.all_on_led_ma(), 1), 146.4)
-    eq(layout.worst_led_ma(), 60)
+    eq(round(layout.all_on_led_ma(), 1), 244.0)
+    eq(layout.worst_led_ma(), 100)
     d["leds"].update({"max_level": 10, "budget_ma": 100})
     layout = Layout.from_dict(d)
-    eq(round(layout.worst_led_ma(), 2), round(4 * (36 * 10 / 255 + 0.6), 2), "under the budget: all LEDs on")
+    eq(round(layout.worst_led_ma(), 2), round(4 * (60 * 10 / 255 + 1.0), 2), "under the budget: all LEDs on")
+
+
+def test_power_section_is_checked():
+    d = _small()
+    d["power"] = {"usb_ma": 500}
+    eq(Layout.from_dict(d).power["usb_ma"], 500)
+    _fails(lambda d: d.update({"power": {"usb_ma": 900}}), "power.usb_ma")  # USB 2.0 gives at most 500
+    _fails(lambda d: d.update({"power": {"usb_ma": 451}}), "power.usb_ma: 451 is odd")
+    _fails(lambda d: d.update({"power": {"usb_mA": 500}}), "power.usb_mA: unknown field")
 
 
 def test_bad_timing_is_named():

@@ -14,7 +14,7 @@ except ImportError:
     _HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
     sys.path.append(_HERE + "/../../firmware/lib")
 
-from zuni_link import codec  # noqa: E402
+from zuni_link import codec, commands  # noqa: E402
 from zuni_link.codec import (  # noqa: E402
     BADBYTES,
     LINE,
@@ -260,6 +260,7 @@ class FakeApp:
         self.ruleset = "mosona"
         self.moves = list(moves or [])
         self.commands = []
+        self.hv = 1
 
     def hello_info(self):
         return {"fw": "0.1.0", "layout": "board25", "ruleset": self.ruleset}
@@ -269,6 +270,7 @@ class FakeApp:
             "game": self.game,
             "ruleset": self.ruleset,
             "moves": len(self.moves),
+            "hv": self.hv,
             "turn": "south",
             "occupancy": bytearray([1, 0, 1]),
         }
@@ -276,18 +278,23 @@ class FakeApp:
     def moves_from(self, index):
         return self.moves[index:]
 
-    def command(self, name, arg):
-        if name == "hostmove" and arg == "m1-m9":
+    def command(self, verb, body):
+        arg = commands.parse(verb, body)  # the one check of the arguments, as BoardApp does
+        if verb == "hostmove" and arg == "m1-m9":
             raise ValueError("m1-m9 is not a legal move")
-        if name == "new":
+        if verb == "new":
             self.game = "g%d" % (len(self.commands) + 2)
             self.ruleset = arg
             self.moves = []
-        if name == "takeback":
+            self.hv += 1
+        if verb == "takeback":
+            if arg is not None and arg != (self.hv, len(self.moves)):
+                raise FrameError("stale", "history %r is not the board's" % (arg,))
             if not self.moves:
                 raise ValueError("no move to take back")
             self.moves.pop()
-        self.commands.append((name, arg))
+            self.hv += 1
+        self.commands.append((verb, arg))
 
 
 def _session(moves=None):
@@ -309,7 +316,7 @@ def _by_verb(frames, verb):
 
 
 def _hello(port, s, now=0):
-    _send(port, 900, "hello", "proto=1 host=test")
+    _send(port, 900, "hello", "proto=2 host=test sid=5e55")
     s.poll(now)
     return port.frames()
 
@@ -321,7 +328,8 @@ def test_boot_hello_then_hello_reply_carries_the_game():
     eq([f[1] for f in boot], ["hello"])
     kv = kv_decode(boot[0][2])
     eq(kv["re"], "0")
-    eq(kv["proto"], "1")
+    eq(kv["proto"], "2")
+    eq(kv["hv"], "1")
     eq(kv["boot"], "b00t01")
     eq(kv["moves"], "2")
     eq(kv["layout"], "board25")
@@ -339,12 +347,14 @@ def test_wrong_version_is_refused_and_changes_nothing():
     port, app, s = _session()
     s.poll(0)
     port.frames()
-    _send(port, 5, "hello", "proto=2")
+    _send(port, 5, "hello", "proto=1")  # an older host
     s.poll(1)
     f = port.frames()
-    eq(len(f), 1)
-    eq(f[0][1], "err")
-    assert f[0][2].startswith("5 version board speaks protocol 1"), f[0][2]
+    eq([x[1] for x in f], ["event", "err"])
+    assert f[1][2].startswith("5 version board speaks link protocol 2, host offered proto=1"), f[1][2]
+    assert "update" in f[1][2]
+    # The older host shows the board's error events: it says the same.
+    assert f[0][2].startswith("error board speaks link protocol 2"), f[0][2]
     _send(port, 6, "new", "kolowis")  # still no hello: refused
     s.poll(2)
     f = port.frames()
@@ -407,11 +417,12 @@ def test_commands_reach_the_app_and_are_acknowledged():
         ("hostmove", "s3xm4-m5", ("hostmove", "s3xm4-m5")),
         ("hint", "", ("hint", "")),
         ("hint", "m6-m5", ("hint", "m6-m5")),
-        ("ledtest", "", ("ledtest", "")),
+        ("ledtest", "", ("ledtest", 0)),
         ("raw", "on", ("raw", "on")),
         ("resign", "north", ("resign", "north")),
         ("agree", "count", ("agree", "count")),
-        ("button", "ok", ("ok", "")),
+        ("button", "ok", ("button", "ok")),
+        ("ledtest", "walk  40", ("ledtest", 40)),
     ]
     seq = 30
     for verb, body, expected in requests:
@@ -423,6 +434,7 @@ def test_commands_reach_the_app_and_are_acknowledged():
         kv = kv_decode(f[0][2].split(" ", 1)[1])
         eq(f[0][2].split(" ")[0], str(seq))
         eq(kv["game"], app.game)
+        eq(kv["hv"], str(app.hv))
         eq(app.commands[-1], expected)
 
 
@@ -464,6 +476,82 @@ def test_a_request_resent_after_the_host_reconnects_is_done_once():
     eq(app.commands[-1], ("new", "kolowis"))
 
 
+def test_a_resent_request_is_answered_with_the_history_as_it_is_now():
+    # The first reply is late; meanwhile a move is committed. The reply to the resend
+    # must not carry the old move count (the host read it as a take-back).
+    port, app, s = _session(["s3xm4-m5"])
+    _hello(port, s)
+    _send(port, 40, "hostmove", "m6-m5")
+    s.poll(1)
+    first = kv_decode(_by_verb(port.frames(), "ok")[0][2].split(" ", 1)[1])
+    eq(first["moves"], "1")
+    app.moves.append("m6-m5")
+    s.send_move(1, "m6-m5")
+    _send(port, 40, "hostmove", "m6-m5")
+    s.poll(2)
+    again = _by_verb(port.frames(), "ok")
+    eq(len(again), 1)
+    kv = kv_decode(again[0][2].split(" ", 1)[1])
+    eq((kv["moves"], kv["hv"]), ("2", "1"), "the history now")
+    eq(len(app.commands), 1, "done once")
+
+
+def test_a_refused_request_resent_gets_the_same_refusal():
+    port, app, s = _session(["s3xm4-m5"])
+    _hello(port, s)
+    _send(port, 41, "hostmove", "m1-m9")
+    _send(port, 41, "hostmove", "m1-m9")
+    s.poll(1)
+    errs = [f[2] for f in _by_verb(port.frames(), "err")]
+    eq(len(errs), 2)
+    eq(errs[0], errs[1])
+    assert errs[0].startswith("41 illegal hostmove m1-m9"), errs
+    eq(app.commands, [])
+
+
+def test_a_new_host_session_is_never_answered_from_the_old_hosts_request():
+    port, app, s = _session(["s3xm4-m5"])
+    _hello(port, s)  # host session 5e55
+    _send(port, 40, "new", "kolowis")
+    s.poll(1)
+    port.frames()
+    # A restarted host whose random first seq (and request) is the old host's.
+    _send(port, 901, "hello", "proto=2 host=test sid=0dd1")
+    _send(port, 40, "new", "kolowis")
+    s.poll(2)
+    f = port.frames()
+    eq([x[1] for x in f], ["hello", "ok"])
+    eq(app.commands, [("new", "kolowis"), ("new", "kolowis")], "a new request, done")
+    # A person's hello (no sid) forgets it too.
+    _send(port, 0, "hello", "proto=2", checked=False)
+    _send(port, 40, "new", "kolowis")
+    s.poll(3)
+    eq(len(app.commands), 3)
+
+
+def test_a_take_back_is_never_done_twice_across_a_board_reset():
+    # The board takes the move back and is reset before its reply goes out: it forgot
+    # the request. The host's resend names the history it took the move from, which is
+    # no longer the board's: refused, nothing taken back again.
+    port, app, s = _session(["s3xm4-m5", "m6-m5"])
+    _hello(port, s)
+    _send(port, 40, "takeback", "1 2")
+    s.poll(1)
+    eq(app.moves, ["s3xm4-m5"])
+    port.frames()
+    s2 = BoardSession(port, app, boot_id="b00t02")  # reset: a new session, same app (journal)
+    s2.poll(10)
+    _send(port, 900, "hello", "proto=2 host=test sid=5e55")
+    _send(port, 40, "takeback", "1 2")
+    s2.poll(11)
+    f = port.frames()
+    errs = [x[2] for x in _by_verb(f, "err")]
+    eq(len(errs), 1)
+    assert errs[0].startswith("40 stale history (1, 2)"), errs
+    eq(app.moves, ["s3xm4-m5"], "taken back once")
+    eq(kv_decode(_by_verb(f, "hello")[-1][2])["hv"], "2")
+
+
 def test_read_only_commands_work_with_the_placeholder_without_hello():
     port, app, s = _session(["s3xm4-m5"])
     s.poll(0)
@@ -478,7 +566,7 @@ def test_read_only_commands_work_with_the_placeholder_without_hello():
     eq(kv["occupancy"], "101")
     eq(kv["moves"], "1")
     eq(kv["turn"], "south")
-    eq(app.commands, [("ledtest", "")])
+    eq(app.commands, [("ledtest", 0)])
 
 
 def test_moves_are_resent_until_acknowledged():
@@ -490,7 +578,7 @@ def test_moves_are_resent_until_acknowledged():
     s.poll(10)
     f = _by_verb(port.frames(), "move")
     d1 = digest_step(digest_seed("g1"), "s3xm4-m5")
-    eq(f[0][2], "g1 0 s3xm4-m5 " + hex8(d1))
+    eq(f[0][2], "g1 0 s3xm4-m5 " + hex8(d1) + " 1")
     s.poll(10 + RESEND_MS - 1)
     eq(_by_verb(port.frames(), "move"), [], "not before RESEND_MS")
     _send(port, 50, "ack", "g1 0 " + hex8(digest_seed("g1")))  # acks nothing new
@@ -544,6 +632,7 @@ def test_take_back_by_the_board_shows_in_state_and_heartbeat():
     s.poll(0)
     port.frames()
     app.moves.pop()
+    app.hv += 1
     s.send_state()
     s.poll(1)
     s.poll(BEAT_MS)
@@ -552,7 +641,8 @@ def test_take_back_by_the_board_shows_in_state_and_heartbeat():
     d = hex8(digest_step(digest_seed("g1"), "s3xm4-m5"))
     eq(kv_decode(f[0][2])["moves"], "1")
     eq(kv_decode(f[0][2])["digest"], d)
-    eq(f[1][2], "g1 1 " + d)
+    eq(kv_decode(f[0][2])["hv"], "2")
+    eq(f[1][2], "g1 1 " + d + " 2 b00t01", "game, moves, digest, history version, boot")
 
 
 def test_heartbeat_every_beat_interval_even_with_ticks_wrapping():
@@ -662,7 +752,7 @@ def test_journal_resume_rebuilds_the_chain_from_the_app():
     d = digest_seed("g1")
     for m in app.moves:
         d = digest_step(d, m)
-    eq(f[0][2], "g1 3 m4-m3 " + hex8(d))
+    eq(f[0][2], "g1 3 m4-m3 " + hex8(d) + " 1")
 
 
 def test_the_app_failing_gives_an_internal_error_not_a_crash():
@@ -706,4 +796,35 @@ def test_idle_poll_does_not_allocate():
             s.poll(t)
     finally:
         micropython.heap_unlock()
-    eq(codec.PROTO, 1)
+    eq(codec.PROTO, 2)
+
+
+def test_one_command_table_names_every_handler_and_checks_every_argument():
+    from zuni_board.app import BoardApp
+
+    for verb, flags, _kind, _choices, handler in commands.COMMANDS:
+        owner = BoardSession if flags & commands.LINK else BoardApp
+        assert hasattr(owner, handler), (verb, handler)
+        if not flags & commands.LINK:
+            eq(commands.method(verb), handler)
+    eq(commands.parse("takeback", ""), None)
+    eq(commands.parse("takeback", " 3  12 "), (3, 12))
+    eq(commands.parse("ledtest", "walk"), 250)
+    eq(commands.parse("new", "kolowis  size=short"), "kolowis size=short")
+    eq(commands.parse("ack", "g%201 4 0000000A"), ("g 1", 4, 10))
+    for verb, body, named in (
+        ("takeback", "3", "<hv> <moves>"),
+        ("takeback", "x 1", "'x'"),
+        ("ledtest", "walk 19", "20..5000"),
+        ("resign", "nobody", "south|west|north|east"),
+        ("hostmove", "", "one move"),
+        ("ping", "now", "no arguments"),
+        ("moves", "-1", "'-1'"),
+    ):
+        with raises(FrameError, named) as r:
+            commands.parse(verb, body)
+        eq(r.value.code, "args", verb)
+    with raises(FrameError, "unknown verb 'fly'"):
+        commands.parse("fly", "")
+    with raises(FrameError, "not a board command"):
+        commands.method("hello")

@@ -750,3 +750,120 @@ def test_make_usb_port_uses_stdin_and_stdout_buffers():
     eq(port.read_into(bytearray(4)), 2, "reads stdin.buffer")
     port.write(b"ok\n")
     eq(bytes(fout.out), b"ok\n", "writes stdout.buffer")
+
+
+# MicroPython v1.24 rp2: machine.USBDevice.BUILTIN_CDC.desc_cfg (from the Pico stubs).
+# Byte 8 is bMaxPower: 0x7D = 125 units of 2 mA = MicroPython's default 250 mA.
+BUILTIN_CDC_CFG = (
+    b"\t\x02K\x00\x02\x01\x00\x80}\x08\x0b\x00\x02\x02\x02\x00\x00\t\x04\x00\x00\x01\x02\x02\x00\x04\x05$\x00 "
+    b"\x01\x05$\x01\x00\x01\x04$\x02\x06\x05$\x06\x00\x01\x07\x05\x81\x03\x08\x00\x01\t\x04\x01\x00\x02\n\x00"
+    b"\x00\x00\x07\x05\x02\x02@\x00\x00\x07\x05\x82\x02@\x00\x00"
+)
+
+
+class FakeBuiltinCDC:
+    desc_dev = b"\x12\x01\x00\x02\xef\x02\x01@\x8a.\x05\x00\x00\x01\x01\x02\x03\x01"
+    desc_cfg = BUILTIN_CDC_CFG
+
+
+class FakeUSBDevice:
+    """machine.USBDevice as far as request_usb_power uses it (a singleton in MicroPython)."""
+
+    BUILTIN_CDC = FakeBuiltinCDC
+
+    def __init__(self, active):
+        self._active = active
+        self.calls = []
+        self.builtin_driver = None
+        self.cfg = None
+
+    def active(self, value=None):
+        if value is not None:
+            self.calls.append(("active", bool(value)))
+            self._active = bool(value)
+        return self._active
+
+    def config(self, desc_dev, desc_cfg, desc_strs):
+        self.calls.append(("config", bytes(desc_cfg), desc_strs))
+        self.cfg = bytes(desc_cfg)
+
+
+class FakeMem32:
+    """machine.mem32: 32-bit words by address, 0 where nothing was written (power-on:
+    every peripheral held in reset). Reading the USB controller while it is held in reset
+    is an error here (on the chip it is not a defined read)."""
+
+    def __init__(self):
+        self.words = {}
+
+    def __getitem__(self, address):
+        if address == 0x50110040 and not self.words.get(0x4000C008, 0) & (1 << 24):
+            raise AssertionError("read the USB controller while it is held in reset")
+        return self.words.get(address, 0)
+
+    def __setitem__(self, address, value):
+        self.words[address] = value
+
+
+class FakeUSBMachine:
+    def __init__(self, usbd, mem32=None):
+        self.usbd = usbd
+        self.mem32 = mem32 or FakeMem32()
+
+    def USBDevice(self):  # noqa: N802 (machine's name)
+        return self.usbd
+
+
+def test_usb_config_descriptor_asks_for_the_layouts_current():
+    eq(BUILTIN_CDC_CFG[8] * 2, 250, "MicroPython's default request")
+    cfg = pico.usb_config_descriptor(BUILTIN_CDC_CFG, 500)
+    eq(cfg[8], 250)
+    eq(bytes(cfg[:8]) + bytes(cfg[9:]), BUILTIN_CDC_CFG[:8] + BUILTIN_CDC_CFG[9:], "only bMaxPower changes")
+    with raises(ValueError, "expected an even number"):
+        pico.usb_config_descriptor(BUILTIN_CDC_CFG, 900)
+    with raises(ValueError, "not a USB configuration descriptor"):
+        pico.usb_config_descriptor(b"\x12\x01\x00\x02\xef\x02\x01@\x8a", 500)
+
+
+def test_request_usb_power_after_power_on():
+    usbd = FakeUSBDevice(active=False)
+    eq(pico.request_usb_power(500, FakeUSBMachine(usbd)), 250)
+    eq(usbd.builtin_driver is FakeBuiltinCDC, True, "the built-in CDC (REPL and link) stays")
+    want = bytes(pico.usb_config_descriptor(BUILTIN_CDC_CFG, 500))
+    eq(usbd.calls, [("config", want, None), ("active", True)])
+
+
+RESET_DONE = 0x4000C008
+USB_MAIN_CTRL = 0x50110040
+
+
+def test_request_usb_power_not_after_a_soft_reset():
+    # After a soft reset the USB controller is out of reset and enabled: leave it alone
+    # (re-enumerating would drop mpremote's port on every soft reset).
+    mem = FakeMem32()
+    mem[RESET_DONE] = 0x01FFFFFF
+    mem[USB_MAIN_CTRL] = 1
+    usbd = FakeUSBDevice(active=False)
+    eq(pico.request_usb_power(500, FakeUSBMachine(usbd, mem)), 0)
+    eq(usbd.calls, [])
+    eq(pico.usb_running(mem), True)
+    # Out of reset but not enabled (MicroPython has not started USB yet): ask.
+    mem[USB_MAIN_CTRL] = 0
+    eq(pico.request_usb_power(500, FakeUSBMachine(FakeUSBDevice(active=False), mem)), 250)
+    # Held in reset (power-up, machine.reset()): MAIN_CTRL is not read at all.
+    mem = FakeMem32()
+    mem[RESET_DONE] = 0x00FFFFFF
+    eq(pico.usb_running(mem), False)
+
+
+def test_request_usb_power_leaves_a_live_runtime_usb_alone():
+    usbd = FakeUSBDevice(active=True)
+    eq(pico.request_usb_power(500, FakeUSBMachine(usbd)), 0)
+    eq(usbd.calls, [])
+
+
+def test_request_usb_power_without_usbdevice():
+    class OldMachine:
+        pass
+
+    eq(pico.request_usb_power(500, OldMachine()), 0)

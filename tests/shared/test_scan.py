@@ -80,8 +80,26 @@ def test_slide_across_points_is_never_seen():
     t = run(deb, t, t + 600, occ(4, [3]), reports)
     eq(len(reports), 1, "exactly one report: %r" % (reports,))
     eq(reports[0][1], bytes(occ(4, [3])), "only the landing is seen")
-    # Believed on the third scan after landing, reported stable_ms after that.
-    eq(reports[0][0], t_land + 2 * SCAN + 150, "report time")
+    # Believed on the third scan after landing, but reported stable_ms after the landing
+    # itself (BOARD.md's 150 ms count from the change, not from the debounce).
+    eq(reports[0][0], t_land + 150, "report time")
+
+
+def test_stable_counts_from_the_change_not_from_the_debounce():
+    # The shipped timings: 10 ms scans, 3 scans to believe a change, 150 ms stable. A
+    # piece lifted at t is believed at t+20 and the position counts at t+150 (it was
+    # t+170 when stability was counted from the believing scan).
+    deb = Debouncer(3, [0, 1, 2], 3, 150)
+    reports = []
+    t = run(deb, 0, 300, occ(3, [0, 1]), reports)
+    reports = []
+    t_lift = t
+    t = run(deb, t, t + 40, occ(3, [1]), reports)  # point 0 lifted
+    t_second = t
+    t = run(deb, t, t + 400, occ(3, []), reports)  # point 1 lifted 40 ms later
+    eq(reports, [(t_second + 150, bytes(occ(3, [])))], "150 ms after the later change")
+    eq(deb.changed_at, t_second, "the change's own time")
+    assert t_second > t_lift
 
 
 def test_stable_time_restarts_on_every_change():

@@ -1,16 +1,21 @@
 """The board controller: debounced occupancy and buttons in, moves, LEDs, journal and link out.
 
 ``BoardApp(layout, ruleset_text, journal_dir, link)``; the outer loop (firmware/main.py)
-calls ``step(now_ms, stable_or_None, buttons)`` every scan, then ``frame_dirty(now_ms)``
-and ``frame(now_ms)``. Everything is pure: times are arguments, tick arithmetic goes
-through ``ticks_diff``. A scan with no change costs two deadline checks.
+calls ``step(now_ms, stable_or_None, buttons, moving)`` every scan, then
+``frame_dirty(now_ms)`` and ``frame(now_ms)``. Everything is pure: times are arguments,
+tick arithmetic goes through ``ticks_diff``. A scan with no change costs two deadline
+checks. Presses and sensor changes are one ordered stream (``step``); the journal and the
+link are written through ``outbox.Outbox`` (in order; a failing flash never stops play;
+with ``defer_writes()`` off the commit's own scan); LED tests, walks and notices are
+``overlay.Overlays``. docs/firmware-timing.md says what happens when.
 
 Phases (BOARD.md, "What a player sees and does"):
 
 - ``setup``: the LEDs show where the pieces belong (a new game, a game resumed from the
   journal after a reset, a take-back); play starts when the board matches.
 - ``play``: each change of the stable occupancy is classified by ``infer``; a finished
-  move is committed ``commit_ms`` after the last change, a chain stopped early on OK,
+  move is committed ``commit_ms`` after the last change (180: with its frame within
+  BOARD.md's 200 ms), a chain stopped early on OK,
   on the opponent's lift or after ``chain_settle_ms``; a mistake is shown after
   ``error_ms``; restoring the position before the last move takes it back.
 - ``over``: the result is shown; setting up the start position again (or OK) starts a
@@ -22,24 +27,20 @@ standalone; ``attach(link)`` connects one later. The app calls only ``send_move`
 ``moves_from`` and ``command``.
 """
 
+import gc
+
 import zuni
 from micropython import const
 from zuni.core import SIDE_NAMES, piece_side, side_from_name
 from zuni_board import leds as L
 from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
+from zuni_board.outbox import Outbox
+from zuni_board.overlay import Overlays
 
 try:
     from time import ticks_add, ticks_diff
-except ImportError:  # CPython: the Pico's tick arithmetic (30-bit wrap)
-    _PERIOD = const(1 << 30)
-
-    def ticks_diff(a, b):  # type: ignore
-        d = (a - b) & (_PERIOD - 1)
-        return d - _PERIOD if d >= _PERIOD // 2 else d
-
-    def ticks_add(a, b):  # type: ignore
-        return (a + b) & (_PERIOD - 1)
-
+except ImportError:  # CPython: the one fallback (the Pico's 30-bit tick arithmetic)
+    from zuni_board.ticks import ticks_add, ticks_diff
 
 FIRMWARE_VERSION = "0.1.0"
 
@@ -58,16 +59,11 @@ _DUE_NONE = const(0)
 _DUE_COMMIT = const(1)
 _DUE_ERROR = const(2)
 
-# Overlays on top of the game picture.
-_OV_NONE = const(0)
-_OV_LEDTEST = const(1)
-_OV_NOTICE = const(2)
-_OV_LEDWALK = const(3)
-NOTICE_MS = const(1500)
-# LED walk: one LED at a time in chain order; the host may ask for another pace.
-LEDWALK_STEP_MS = const(250)
-LEDWALK_MIN_MS = const(20)
-LEDWALK_MAX_MS = const(5000)
+# A press waits at most this long for the change before it to settle.
+HOLD_MS = const(1000)
+
+# Ends of a game that are not a board position (the host said so): BACK undoes them.
+_DECLARED = ("resign", "agreed-draw", "agreed-count")
 
 
 class BoardApp:
@@ -92,21 +88,20 @@ class BoardApp:
             from zuni_board.journal import Journal
 
             self.journal = Journal(journal_dir)
+        # Journal records and link messages, in order; a failing flash never stops play.
+        self.outbox = Outbox(self.journal, self._game_and_id, self._journal_failing)
+        self.outbox.attach(link)
         self.raw = False
         # A layout.Layout or a zuni_board.Board (what main.py keeps of one).
         n = layout.point_count if hasattr(layout, "point_count") else len(layout.points)
         self.n = n
         self.stable = bytearray(n)
         self.touched = bytearray(n)
-        self._led_of = None  # type: list | None  # LED index per point, once the geometry is known
-        self._walk = None  # type: list | None  # points in LED (chain) order during a walk
-        self._walk_ms = LEDWALK_STEP_MS
         self.renderer = L.Renderer(n)
-        self.overlay = L.Renderer(n)
-        self._overlay_kind = _OV_NONE
-        self._overlay_until = 0
-        self._overlay_step = 0
         self.game_id = ""
+        # History version (docs/protocol.md): +1 at every take-back and new game, kept
+        # in the journal; the host cuts its copy of the history only on a higher one.
+        self.hv = 0
         self.phase = SETUP
         self.target = bytearray(n)
         self.pos = None  # type: Position | None
@@ -117,12 +112,15 @@ class BoardApp:
         self._pending = None  # type: ignore  # finished move waiting to be committed
         self._due = 0
         self._due_what = _DUE_NONE
-        self._error_shown = False
+        self.error_shown = False
         self._prev_occ = None  # type: bytearray | None
         self._start_occ = bytearray(n)
         self.last_error = ""
         self.commits = 0
         self._now = 0
+        self._gc_due = False  # a commit's garbage is to be collected (see step)
+        self._held = 0  # presses waiting for the change before them to be stable
+        self._held_since = 0
         if ruleset_text is None:
             ruleset_text = layout.rulesets[0]
         game = zuni.new_game(ruleset_text)  # a bad ruleset fails here, not later
@@ -132,10 +130,11 @@ class BoardApp:
             self._refuse(game)
         try:
             # Kept here so that main.py need not build them again (168 points: a few KB).
-            self.sensor_of, self._led_of = layout.maps(game.geometry)
+            self.sensor_of, self.led_of = layout.maps(game.geometry)
         except ValueError:
             self._refuse(game)
         self.names = names
+        self.overlays = Overlays(n, names, self.led_of, self._send_event)
         self.game = game
         if not self._resume(0):
             self._new_game(ruleset_text, 0, game)
@@ -144,18 +143,27 @@ class BoardApp:
     def attach(self, link):
         """Connect the link session (created after the app, since it needs the app)."""
         self.link = link
+        self.outbox.attach(link)
 
     def _send_move(self, index, text):
-        if self.link is not None:
-            self.link.send_move(index, text)
+        self.outbox.move(index, text)
 
     def _send_event(self, kind, text=""):
-        if self.link is not None:
-            self.link.send_event(kind, text)
+        self.outbox.event(kind, text)
 
     def _send_state(self):
-        if self.link is not None:
-            self.link.send_state()
+        self.outbox.state()
+
+    def defer_writes(self):
+        """Journal writes and messages wait for the next scans (the outer loop's mode):
+        a commit's scan does only the commit and its LED frame; see ``step``."""
+        self.outbox.defer = True
+
+    def _game_and_id(self):
+        return self.game, self.game_id
+
+    def _journal_failing(self, reason):
+        self.overlays.notice(self._now, L.paint_journal_failing)
 
     # -- games ----------------------------------------------------------------------
     def _ruleset_for_board(self, ruleset_text):
@@ -175,12 +183,23 @@ class BoardApp:
         if game is None:
             game = self._ruleset_for_board(ruleset_text)
         self.game = game
-        self.game_id = "nojournal"
+        self.game_id = self.outbox.start(str(game.ruleset), self._fallback_id())
+        # A new game is a cut of the history; the journal's header keeps the version.
+        self.hv += 1
         if self.journal is not None:
-            self.game_id = self.journal.start(str(game.ruleset))
+            self.hv = max(self.hv, self.journal.version)
         self._start_occ = game.occupancy()
         self._reset_game_state()
         self._enter_setup(now)
+
+    def _fallback_id(self):
+        """The game id without a journal (or while it fails): a new one per game, so the
+        host never takes two games for one."""
+        if self.journal is None:
+            return "nojournal"
+        from zuni_board.journal import random_hex
+
+        return "nojournal-" + random_hex()
 
     def _resume(self, now):
         """Continue the journal's newest game if it is unfinished and fits this board."""
@@ -190,6 +209,7 @@ class BoardApp:
             found = self.journal.resume()
         except (OSError, ValueError):
             return False
+        self.hv = self.journal.version  # a new game continues from it too
         if found is None:
             return False
         game_id, ruleset_text, moves, end = found
@@ -217,7 +237,7 @@ class BoardApp:
         self._hint_i = -1
         self._pending = None
         self._due_what = _DUE_NONE
-        self._error_shown = False
+        self.error_shown = False
         self._prev_occ = None
         self.last_error = ""
 
@@ -271,29 +291,51 @@ class BoardApp:
         return self.game.team_of(piece_side(code))
 
     # -- the scan step --------------------------------------------------------------
-    def step(self, now, stable=None, buttons=0):
+    def step(self, now, stable=None, buttons=0, moving=False):
         """One scan: ``stable`` is the debounced occupancy per point when it changed,
-        else None; ``buttons`` the pressed edges (OK=1, BACK=2, HINT=4)."""
+        else None; ``buttons`` the pressed edges (OK=1, BACK=2, HINT=4); ``moving``: the
+        debouncer has seen a change that is not yet stable (``Debouncer.in_motion()``).
+
+        Sensor changes and presses are one ordered stream: a press made after a change
+        acts on the position that change makes, so while one is being debounced the press
+        waits for it (at most HOLD_MS, so a board that never settles still has buttons)."""
         self._now = now
+        # The rest of a commit's work, one piece per scan, never in the commit's own (its
+        # LED frame goes out first): the journal record and the messages queued in the
+        # scan before (``defer_writes``), then a garbage collection in a quiet scan, so
+        # that the next commit finds the heap free and does not collect itself.
+        outbox = self.outbox
+        if outbox.queue:
+            outbox.flush()
+        elif self._gc_due and stable is None and not buttons:
+            self._gc_due = False
+            gc.collect()
         if stable is not None:
             self._sensed(now, stable)
-        if buttons:
-            self._buttons(now, buttons)
+        if buttons or self._held:
+            if moving and (not self._held or ticks_diff(now, self._held_since) < HOLD_MS):
+                if not self._held:
+                    self._held_since = now
+                self._held |= buttons
+            else:
+                buttons |= self._held
+                self._held = 0
+                self._buttons(now, buttons)
         if self._due_what != _DUE_NONE and ticks_diff(now, self._due) >= 0:
             self._fire(now)
-        if self._overlay_kind != _OV_NONE and ticks_diff(now, self._overlay_until) >= 0:
-            self._overlay_next(now)
+        if self.overlays.on and self.overlays.step(now):
+            self.renderer.invalidate()  # the game picture must be drawn again
+
+    def _picture(self):
+        overlays = self.overlays
+        return overlays.renderer if overlays.on else self.renderer
 
     def frame_dirty(self, now):
-        if self._overlay_kind != _OV_NONE:
-            return self.overlay.dirty(now)
-        return self.renderer.dirty(now)
+        return self._picture().dirty(now)
 
     def frame(self, now):
         """bytearray, 3 bytes (r, g, b) per point, at full scale (the driver caps it)."""
-        if self._overlay_kind != _OV_NONE:
-            return self.overlay.frame(now)
-        return self.renderer.frame(now)
+        return self._picture().frame(now)
 
     def _sensed(self, now, stable):
         mine = self.stable
@@ -310,8 +352,8 @@ class BoardApp:
                     changes.append(("+" if v else "-") + self.game.geometry.names[i])
         if changes:
             self._send_event("raw", " ".join(changes))
-        if self._overlay_kind == _OV_NOTICE:
-            self._overlay_next(now)  # the player acts: show the game again at once
+        if self.overlays.player_acted(now):
+            self.renderer.invalidate()  # the player acts: show the game again at once
         phase = self.phase
         if phase == PLAY:
             self._evaluate(now)
@@ -374,7 +416,7 @@ class BoardApp:
         self.result = r
         self._pending = None
         self._due_what = _DUE_NONE
-        self._error_shown = False
+        self.error_shown = False
         host = self.host
         team = self.game.team_of(self.game.turn)
         if host is not None:
@@ -450,13 +492,18 @@ class BoardApp:
             self.pos = None
             self.result = None
             self.hint = None
-            after = Position(game)
+            try:
+                after = Position(game)
+            except MemoryError:
+                # All or nothing: the move is not made; the position before it is back.
+                game.pop()
+                self.pos = Position(game)
+                raise
         index = len(game.move_stack) - 1
         text = foot.move.text()
-        if self.journal is not None:
-            self.journal.move(index, text)
-        self._send_move(index, text)
+        self._send_move(index, text)  # the journal's record first, then the host
         self.commits += 1
+        self._gc_due = True
         self.pos = after
         self._prev_occ = before
         self._pending = None
@@ -483,9 +530,7 @@ class BoardApp:
         """A forced pass needs no action: commit it and show it for a moment."""
         game = self.game
         team = game.team_of(game.turn)
-        L.paint_pass(self.overlay, game.board, self._team_of_code, team)
-        self._overlay_kind = _OV_NOTICE
-        self._overlay_until = ticks_add(now, NOTICE_MS)
+        self.overlays.notice(now, L.paint_pass, game.board, self._team_of_code, team)
         pos = self.pos
         if pos is None or pos.pass_move is None:
             pos = Position(game)
@@ -497,7 +542,7 @@ class BoardApp:
         pos = self.pos
         if r is None or pos is None:
             return
-        self._error_shown = True
+        self.error_shown = True
         names = self.game.geometry.names
         missing = " ".join([names[p] for p in r.gone])
         extra = " ".join([names[p] for p in r.added])
@@ -522,10 +567,11 @@ class BoardApp:
 
     def _takeback(self, now):
         game = self.game
-        if self.phase == OVER and game._declared is not None:
+        outcome = game.outcome() if self.phase == OVER else None
+        if outcome is not None and outcome.termination in _DECLARED:
             game.clear_agreement()
-            if self.journal is not None:
-                self.journal.end("clear", "")
+            self.hv += 1  # (the journal's E clear record adds one too)
+            self.outbox.end("clear", "")
             self._send_event("takeback", "end")
             self._enter_setup(now)
             self._send_state()
@@ -535,8 +581,8 @@ class BoardApp:
         game.clear_agreement()
         game.pop()
         index = len(game.move_stack)
-        if self.journal is not None:
-            self.journal.takeback(index)
+        self.hv += 1  # (the journal's U record adds one too)
+        self.outbox.takeback(index)
         self._reset_game_state()
         self._send_event("takeback", str(index))
         self._enter_setup(now)
@@ -561,67 +607,86 @@ class BoardApp:
 
     # -- host commands (zuni_link.session calls these) -------------------------------
     def command(self, name, arg, now=None):
-        """A host request; raises ValueError(message naming the input) to refuse it."""
+        """A host request ``name`` with its text ``arg``: checked and dispatched by the
+        one command table (``zuni_link.commands``); raises ValueError (a FrameError for
+        bad arguments) naming the input to refuse it. Its journal records and messages
+        go out before the session's reply."""
+        # Imported here: the link session has it loaded already (a board without a host
+        # never needs it, and a game's heap is measured without the link).
+        from zuni_link import commands
+
         if now is None:
             # The session calls this from poll(now), in the same scan as step(now).
             now = self._now
-        arg = arg.strip() if isinstance(arg, str) else " ".join(arg)
-        if name == "new":
-            self._ruleset_for_board(arg)
-            self._new_game(arg, now)
-            self._send_state()
-        elif name == "takeback":
-            self._takeback(now)
-        elif name == "hostmove":
-            pos = self._require_play("hostmove " + arg)
-            self.host = pos.find(self.game.parse_move(arg))
-            self.hint = None
-            self._evaluate(now)
-        elif name == "hint":
-            pos = self._require_play("hint " + arg)
-            if arg:
-                self.hint = pos.find(self.game.parse_move(arg))
-            else:
-                self.hint = None
-            self._evaluate(now)
-        elif name == "ledtest":
-            if arg:
-                self._start_walk(now, arg)
-                return
-            self._overlay_kind = _OV_LEDTEST
-            self._overlay_step = 0
-            L.paint_ledtest(self.overlay, 0)
-            self._overlay_until = ticks_add(now, L.LEDTEST_STEP_MS)
-        elif name == "raw":
-            if arg not in ("on", "off"):
-                raise ValueError("raw takes on or off, not %r" % (arg,))
-            self.raw = arg == "on"
-            if self.raw:
-                # What the switches show now, before any change: bring-up sees a switch
-                # stuck closed at once. One 0/1 per point in point order (as the state's
-                # occupancy), so that it fits one line on the 168-square board too.
-                self._send_event("sensed", self._occupancy_text())
-        elif name == "resign":
-            side = side_from_name(arg)
-            if side >= len(SIDE_NAMES) or not self._plays(side):
-                raise ValueError("%s does not play in %s" % (arg, self.game.ruleset))
-            self._require_not_over("resign " + arg)
-            self.game.resign(side)
-            if self.journal is not None:
-                self.journal.end("resign", arg)
-            self._enter_over(now)
-        elif name == "agree":
-            if arg not in ("draw", "count"):
-                raise ValueError("agree takes draw or count, not %r" % (arg,))
-            self._require_not_over("agree " + arg)
-            self.game.agree(arg)
-            if self.journal is not None:
-                self.journal.end("agree", arg)
-            self._enter_over(now)
-        elif name == "ok":
-            self._ok(now)
+        try:
+            handler = getattr(self, commands.method(name))
+            handler(now, commands.parse(name, arg))
+        finally:
+            self.outbox.flush()
+
+    def cmd_new(self, now, ruleset):
+        self._ruleset_for_board(ruleset)
+        self._new_game(ruleset, now)
+        self._send_state()
+
+    def cmd_takeback(self, now, history):
+        """``history``: None, or the (hv, moves) the host takes the last move of: a
+        request for a history the board no longer has (done already before a reset, or
+        the board changed since) is refused, so a take-back is never done twice."""
+        if history is not None:
+            hv, n = history
+            have = len(self.game.move_stack)
+            if hv != self.hv or n != have:
+                from zuni_link.codec import E_STALE, FrameError
+
+                raise FrameError(
+                    E_STALE,
+                    "takeback from history %d with %d moves: the board's is %d with %d moves" % (hv, n, self.hv, have),
+                )
+        self._takeback(now)
+
+    def cmd_hostmove(self, now, text):
+        pos = self._require_play("hostmove " + text)
+        self.host = pos.find(self.game.parse_move(text))
+        self.hint = None
+        self._evaluate(now)
+
+    def cmd_hint(self, now, text):
+        pos = self._require_play("hint " + text)
+        if text:
+            self.hint = pos.find(self.game.parse_move(text))
         else:
-            raise ValueError("unknown command %r" % (name,))
+            self.hint = None
+        self._evaluate(now)
+
+    def cmd_ledtest(self, now, walk_ms):
+        self.overlays.ledtest(now, walk_ms)
+
+    def cmd_raw(self, now, on_off):
+        self.raw = on_off == "on"
+        if self.raw:
+            # What the switches show now, before any change: bring-up sees a switch
+            # stuck closed at once. One 0/1 per point in point order (as the state's
+            # occupancy), so that it fits one line on the 168-square board too.
+            self._send_event("sensed", self._occupancy_text())
+
+    def cmd_resign(self, now, side_name):
+        side = side_from_name(side_name)
+        if side >= len(SIDE_NAMES) or not self._plays(side):
+            raise ValueError("%s does not play in %s" % (side_name, self.game.ruleset))
+        self._require_not_over("resign " + side_name)
+        self.game.resign(side)
+        self.outbox.end("resign", side_name)
+        self._enter_over(now)
+
+    def cmd_agree(self, now, what):
+        self._require_not_over("agree " + what)
+        self.game.agree(what)
+        self.outbox.end("agree", what)
+        self._enter_over(now)
+
+    def cmd_button(self, now, button):
+        self._ok(now)  # `button ok`: as if OK were pressed
 
     def _plays(self, side):
         names = self.game.team_names()
@@ -639,66 +704,11 @@ class BoardApp:
         if self.phase == OVER or self.game.is_game_over():
             raise ValueError("%s: the game is already over" % (what,))
 
-    def _start_walk(self, now, arg):
-        """``ledtest walk [MS]``: light the LEDs one at a time in CHAIN order (LED index,
-        not point order), MS each (default LEDWALK_STEP_MS), telling the host each step
-        (event ``ledwalk <LED index> <point>``) so a maker sees where the chain breaks:
-        ``ledwalk start <count> <ms>``, ``ledwalk 0 s1``, ..., ``ledwalk end <count>``."""
-        words = arg.split()
-        ms = LEDWALK_STEP_MS
-        if words[0] != "walk" or len(words) > 2:
-            raise ValueError("ledtest takes nothing (colours) or walk [MS] (one LED at a time), not %r" % (arg,))
-        if len(words) == 2:
-            w = words[1]
-            if not w.isdigit() or not LEDWALK_MIN_MS <= int(w) <= LEDWALK_MAX_MS:
-                raise ValueError(
-                    "ledtest walk: step %r is not a number of ms %d..%d" % (w, LEDWALK_MIN_MS, LEDWALK_MAX_MS)
-                )
-            ms = int(w)
-        led_of = self._led_of
-        if led_of is None:
-            return
-        order = list(range(self.n))
-        order.sort(key=lambda p: led_of[p])
-        self._walk = order
-        self._walk_ms = ms
-        self._overlay_kind = _OV_LEDWALK
-        self._overlay_step = 0
-        self._send_event("ledwalk", "start %d %d" % (len(order), ms))
-        self._walk_step(now)
-
-    def _walk_step(self, now):
-        walk = self._walk
-        if walk is None:
-            return
-        p = walk[self._overlay_step]
-        r = self.overlay
-        r.begin()
-        r.mark(p, L.WHITE, L.STEADY)
-        r.end()
-        self._overlay_until = ticks_add(now, self._walk_ms)
-        led_of = self._led_of
-        self._send_event("ledwalk", "%d %s" % (led_of[p] if led_of is not None else p, self.names[p]))
-
-    def _overlay_next(self, now):
-        if self._overlay_kind == _OV_LEDWALK:
-            walk = self._walk
-            if walk is not None and self._overlay_step < len(walk) - 1:
-                self._overlay_step += 1
-                self._walk_step(now)
-                return
-            self._walk = None
-            self._send_event("ledwalk", "end %d" % self.n)
-        if self._overlay_kind == _OV_LEDTEST and self._overlay_step < len(L.LEDTEST_COLOURS) - 1:
-            self._overlay_step += 1
-            L.paint_ledtest(self.overlay, self._overlay_step)
-            self._overlay_until = ticks_add(now, L.LEDTEST_STEP_MS)
-            return
-        self._overlay_kind = _OV_NONE
-        self.renderer._drawn_version = -1  # the game picture must be drawn again
-
     # -- what the link asks ---------------------------------------------------------
+    # Whatever the host reads, the journal holds first: a move the link reports has its
+    # record on the flash, so a reset can never take back a move the host already has.
     def hello_info(self):
+        self.outbox.flush()
         info = {
             "fw": FIRMWARE_VERSION,
             "layout": self.layout_name,
@@ -710,10 +720,12 @@ class BoardApp:
         return info
 
     def state_info(self):
+        self.outbox.flush()
         game = self.game
         info = {
             "game": self.game_id,
             "moves": len(game.move_stack),
+            "hv": self.hv,
             "ruleset": str(game.ruleset),
             "phase": PHASE_NAMES[self.phase],
             "turn": SIDE_NAMES[game.turn],
@@ -728,19 +740,21 @@ class BoardApp:
                 info["termination"] = outcome.termination
         if self.host is not None:
             info["hostmove"] = self.host.move.text()
-        if self._error_shown and self.last_error:
+        if self.error_shown and self.last_error:
             info["error"] = self.last_error.replace(" ", "_")
+        if self.outbox.failing:
+            info["journal"] = "failing"
         return info
 
     def _occupancy_text(self):
         return "".join(["1" if v else "0" for v in self.stable])
 
     def moves_from(self, index):
+        self.outbox.flush()
         stack = self.game.move_stack
         return [m.text() for m in stack[index:]]
 
     # -- for tests and tools --------------------------------------------------------
     def describe(self):
         """The LED picture as text (point:colour/pattern)."""
-        r = self.overlay if self._overlay_kind != _OV_NONE else self.renderer
-        return r.describe(self.game.geometry.names)
+        return self._picture().describe(self.game.geometry.names)

@@ -4,14 +4,24 @@ One text file per game in ``journal_dir`` (``zj00007.txt``), one record per line
 line ending in ``*`` and a CRC-16 of the rest, so that a write torn by a power cut is
 detected and dropped::
 
-    Z1 00007-3fa2 mosona*1c2b          header: format, game id, ruleset
+    Z2 00007-3fa2 5 mosona*1c2b        header: format, game id, history version, ruleset
     M 0 s3xm4-m5*8e01                  move 0 committed
     M 1 n5xm5-m4*77a0
     U 1*4d1e                           move 1 taken back
     E resign north*02ff                an end that is not a board position
 
+The **history version** (docs/protocol.md) counts the cuts of the history: a new game
+starts at the previous game's version + 1 (its header says it) and each take-back (``U``,
+``E clear``) adds one, so it survives a reset with the record that changed it. Files in
+the older format ``Z1`` (no version) read as version 0; older firmware skips ``Z2`` files.
+
 Each record is appended and the file closed (which commits it on littlefs) as the
 move is committed. Only the newest ``keep`` games are kept, so flash use stays bounded.
+
+A write that fails (flash full, a littlefs error) raises OSError and leaves the file as
+it was or with a torn last line (dropped on reading). ``make_room()`` deletes the oldest
+other game to free flash; ``rewrite(moves)`` writes the current game again whole, under
+the same id, once writes work again (the app's degraded mode, ``BoardApp``).
 
 >>> j = Journal("/")
 >>> gid = j.start("mosona")
@@ -24,7 +34,8 @@ import os
 
 PREFIX = "zj"
 SUFFIX = ".txt"
-FORMAT = "Z1"
+FORMAT = "Z2"
+OLD_FORMAT = "Z1"  # before history versions: read, never written
 
 
 class JournalError(ValueError):
@@ -75,7 +86,7 @@ def _join(directory, name):
     return directory + "/" + name
 
 
-def _random_hex():
+def random_hex():
     try:
         raw = os.urandom(2)
         return "%02x%02x" % (raw[0], raw[1])
@@ -93,6 +104,9 @@ class Journal:
         self.keep = keep
         self.path = None  # type: str | None
         self.game_id = None  # type: str | None
+        self.version = 0  # history version of the current game (after resume, start, takeback)
+        self.read_version = 0  # that of the file read() read last
+        self.ruleset = None  # type: str | None
 
     # -- files --------------------------------------------------------------
     def numbers(self):
@@ -110,7 +124,8 @@ class Journal:
         out.sort()
         return out
 
-    def _file(self, number):
+    def path_of(self, number):
+        """The file of game ``number``."""
         return _join(self.directory, "%s%05d%s" % (PREFIX, number, SUFFIX))
 
     def _append(self, body):
@@ -124,12 +139,14 @@ class Journal:
         finally:
             f.close()
 
-    def prune(self):
-        """Delete the oldest game files beyond ``keep``."""
+    def prune(self, keep=None):
+        """Delete the oldest game files beyond ``keep`` (default: the journal's ``keep``)."""
+        if keep is None:
+            keep = self.keep
         numbers = self.numbers()
-        while len(numbers) > self.keep:
+        while len(numbers) > keep:
             number = numbers.pop(0)
-            path = self._file(number)
+            path = self.path_of(number)
             if path != self.path:
                 try:
                     os.remove(path)
@@ -137,22 +154,49 @@ class Journal:
                     pass
 
     # -- writing ------------------------------------------------------------
-    def start(self, ruleset_text):
-        """Begin a new game file; returns its game id."""
+    def start(self, ruleset_text, game_id=None):
+        """Begin a new game file; returns its game id (``game_id`` if given: a game the
+        app began while the flash failed keeps the id the host knows)."""
         ruleset_text = str(ruleset_text)
         if not ruleset_text or "\n" in ruleset_text or "*" in ruleset_text:
             raise JournalError("bad ruleset text %r for the journal" % (ruleset_text,))
         numbers = self.numbers()
         number = (numbers[-1] + 1) if numbers else 1
-        self.game_id = "%05d-%s" % (number, _random_hex())
-        self.path = self._file(number)
-        f = open(self.path, "w")
+        if game_id is None:
+            game_id = "%05d-%s" % (number, random_hex())
+        elif not game_id or " " in game_id or "*" in game_id or "\n" in game_id:
+            raise JournalError("bad game id %r for the journal" % (game_id,))
+        path = self.path_of(number)
+        version = self.version + 1
+        # Room first: the oldest games go before the new one is written (a full flash).
+        self.prune(self.keep - 1)
+        f = open(path, "w")
         try:
-            f.write(seal("%s %s %s" % (FORMAT, self.game_id, ruleset_text)))
+            f.write(seal("%s %s %d %s" % (FORMAT, game_id, version, ruleset_text)))
         finally:
             f.close()
-        self.prune()
-        return self.game_id
+        # Only a written header makes it the current game (a failed start changes nothing).
+        self.game_id = game_id
+        self.path = path
+        self.ruleset = ruleset_text
+        self.version = version
+        return game_id
+
+    # The repairs of a failing flash live in ``repair``, loaded only when one is needed.
+    def make_room(self):
+        """Delete the oldest game file other than the current one (the flash is full);
+        True if one was deleted."""
+        from zuni_board import repair
+
+        return repair.make_room(self)
+
+    def rewrite(self, moves):
+        """Write the current game again, whole (header and ``moves``, move texts), to a new
+        file that then replaces the old one; the game id and the history version (in the
+        header) stay."""
+        from zuni_board import repair
+
+        repair.rewrite(self, moves)
 
     def move(self, index, text):
         """Record move number ``index`` (0-based) as committed."""
@@ -163,26 +207,31 @@ class Journal:
     def takeback(self, index):
         """Record that move ``index`` (the last one) was taken back."""
         self._append("U %d" % (index,))
+        self.version += 1
 
     def end(self, how, arg):
         """Record an end that is not a board position: ``end("resign", "north")``,
         ``end("agree", "draw")``; or ``end("clear", "")`` when such an end is undone."""
         self._append("E %s %s" % (how, arg))
+        if how == "clear":
+            self.version += 1  # a take-back too
 
     # -- reading ------------------------------------------------------------
     def read(self, number):
-        """(game id, ruleset, moves, end, sound_bytes, torn) of one game file.
+        """(game id, ruleset, moves, end, sound_bytes, torn) of one game file; its history
+        version is left in ``read_version``.
 
         Read a line at a time (a long game's file is never in memory at once). Records
         after a torn or corrupted one are dropped with it; ``sound_bytes`` is the length
         of the sound part."""
+        version = 0
         game_id = None
         ruleset = None
         moves = []  # type: list[str]
         end = None  # type: tuple[str, str] | None
         sound = 0
         torn = False
-        f = open(self._file(number), "r")
+        f = open(self.path_of(number), "r")
         try:
             while True:
                 line = f.readline()
@@ -192,13 +241,15 @@ class Journal:
                 if body is None or not self._apply(body, moves):
                     torn = True
                     break
-                if body.startswith(FORMAT + " "):
-                    parts = body.split(" ", 2)
-                    if game_id is not None or len(parts) != 3:
+                if body.startswith(FORMAT + " ") or body.startswith(OLD_FORMAT + " "):
+                    old = body[1] == "1"
+                    parts = body.split(" ", 2 if old else 3)
+                    if game_id is not None or len(parts) != (3 if old else 4) or not (old or parts[2].isdigit()):
                         torn = True
                         break
                     game_id = parts[1]
-                    ruleset = parts[2]
+                    ruleset = parts[2] if old else parts[3]
+                    version = 0 if old else int(parts[2])
                 elif game_id is None:
                     torn = True
                     break
@@ -206,13 +257,16 @@ class Journal:
                     parts = body.split(" ", 2)
                     if parts[1] == "clear":
                         end = None
+                        version += 1
                     else:
                         end = (parts[1], parts[2] if len(parts) > 2 else "")
                 elif body[0] == "U":
                     end = None
+                    version += 1
                 sound += len(line)
         finally:
             f.close()
+        self.read_version = version
         return game_id, ruleset, moves, end, sound, torn
 
     def _apply(self, body, moves):
@@ -230,7 +284,7 @@ class Journal:
             moves.pop()
         elif kind == "E ":
             return len(body.split(" ")) >= 2
-        elif not body.startswith(FORMAT + " "):
+        elif not body.startswith(FORMAT + " ") and not body.startswith(OLD_FORMAT + " "):
             return False
         return True
 
@@ -250,8 +304,10 @@ class Journal:
                 continue
             if game_id is None or ruleset is None:
                 continue
-            self.path = self._file(number)
+            self.path = self.path_of(number)
             self.game_id = game_id
+            self.version = self.read_version
+            self.ruleset = ruleset
             if torn:
                 self._rewrite(sound)
             return game_id, ruleset, moves, end
@@ -284,7 +340,7 @@ class Journal:
         total = 0
         for number in self.numbers():
             try:
-                total += os.stat(self._file(number))[6]
+                total += os.stat(self.path_of(number))[6]
             except OSError:
                 pass
         return total

@@ -34,23 +34,36 @@ LED_TYPES = ("ws2812", "sk6812")
 LED_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 BUTTON_NAMES = ("ok", "back", "hint")
 
-# BOARD.md's defaults; a layout may override each one.
+# BOARD.md's defaults; a layout may override each one. commit_ms 180: a finished move is
+# committed with its frame at most 200 ms after the hand (the change is first seen up to
+# one 10 ms scan after it, and the commit itself takes a little).
 TIMING_DEFAULTS = {
     "scan_ms": 10,
     "debounce_scans": 3,
     "stable_ms": 150,
-    "commit_ms": 500,
+    "commit_ms": 180,
     "error_ms": 1000,
     "chain_settle_ms": 2000,
 }
 
+# ma_per_channel: 20 mA, a third of the 60 mA per LED at full white that the Adafruit
+# NeoPixel Uberguide gives for WS2812B/SK6812 (PJRC measured 33.5-52.5 mA per LED);
+# idle_ma: 1 mA, PJRC's "just under 1 mA" per dark LED. hardware/<board>/power.md.
 LED_DEFAULTS = {
     "order": "GRB",
     "max_level": 48,
-    "ma_per_channel": 12.0,
-    "idle_ma": 0.6,
-    "budget_ma": 400,
+    "ma_per_channel": 20.0,
+    "idle_ma": 1.0,
+    "budget_ma": 200,
 }
+
+# USB current the firmware asks the host for (the configuration descriptor's
+# bMaxPower). 250 mA is what MicroPython's rp2 port asks for by default (its built-in
+# CDC configuration descriptor has bMaxPower 125, in 2 mA units); a USB 2.0 port gives
+# at most 500 mA to a configured device.
+POWER_DEFAULTS = {"usb_ma": 250}
+USB_DEFAULT_MA = 250
+USB_MAX_MA = 500
 
 MECHANICS_DEFAULTS = {
     "pitch_mm": 30.0,
@@ -69,6 +82,7 @@ _TOP_KEYS = (
     "buttons",
     "timing",
     "mechanics",
+    "power",
     "notes",
 )
 
@@ -134,7 +148,7 @@ class Layout:
     """A checked layout. Attributes mirror the JSON, with defaults filled in:
     ``name``, ``title``, ``rulesets`` (list of ruleset texts), ``points`` (dict
     name -> [sensor index, LED index]), ``sensors``, ``leds``, ``buttons`` (dict name
-    -> pin, possibly empty), ``timing``, ``mechanics``; plus ``sensor_count`` and
+    -> pin, possibly empty), ``timing``, ``mechanics``, ``power``; plus ``sensor_count`` and
     ``led_count``."""
 
     def __init__(self):
@@ -147,6 +161,7 @@ class Layout:
         self.buttons = {}  # type: dict[str, int]
         self.timing = {}  # type: dict[str, int]
         self.mechanics = {}  # type: dict
+        self.power = {}  # type: dict
         self.sensor_count = 0
         self.led_count = 0
         self.point_count = 0
@@ -198,6 +213,7 @@ class Layout:
         self.buttons = _buttons(_dict(d.get("buttons", {}), "buttons"), used)
         self.timing = _timing(_dict(d.get("timing", {}), "timing"))
         self.mechanics = _mechanics(_dict(d.get("mechanics", {}), "mechanics"))
+        self.power = _power(_dict(d.get("power", {}), "power"))
         self.points = _points(_dict(d["points"], "points"), self.sensor_count, self.led_count)
         self.point_count = len(self.points)
         return self
@@ -342,6 +358,15 @@ def _timing(t):
     for key in TIMING_DEFAULTS:
         low = 1
         out[key] = _int(t.get(key, TIMING_DEFAULTS[key]), "timing." + key, low, 60000)
+    return out
+
+
+def _power(p):
+    _check_keys(p, tuple(sorted(POWER_DEFAULTS)), "power.")
+    out = {}
+    out["usb_ma"] = _int(p.get("usb_ma", POWER_DEFAULTS["usb_ma"]), "power.usb_ma", 100, USB_MAX_MA)
+    if out["usb_ma"] % 2:
+        raise LayoutError("power.usb_ma: %d is odd (USB counts it in 2 mA units)" % out["usb_ma"])
     return out
 
 

@@ -28,7 +28,6 @@ SLOW = const(2)  # 1 s period, half on: "put a piece here"
 FAST = const(3)  # 250 ms period, half on: "take this away"
 DOUBLE = const(4)  # two 150 ms flashes per 1.2 s: a suggestion
 N_PATTERNS = const(5)
-PATTERN_NAMES = ("off", "steady", "slow", "fast", "double")
 
 # Colours (index into PALETTE). Full scale: the LED driver scales them to the layout's
 # max_level, which keeps the board inside its current budget.
@@ -45,21 +44,6 @@ YELLOW = const(9)
 CYAN = const(10)
 DIM_YELLOW = const(11)
 DIM_CYAN = const(12)
-COLOUR_NAMES = (
-    "black",
-    "white",
-    "dim-white",
-    "red",
-    "green",
-    "dim-green",
-    "blue",
-    "orange",
-    "magenta",
-    "yellow",
-    "cyan",
-    "dim-yellow",
-    "dim-cyan",
-)
 PALETTE = bytes(
     (
         0, 0, 0,
@@ -153,6 +137,10 @@ class Renderer:
                 bits |= 1 << p
         return bits
 
+    def invalidate(self):
+        """The LEDs showed something else (an overlay): the next ``dirty()`` is True."""
+        self._drawn_version = -1
+
     def dirty(self, now_ms):
         """True when ``frame(now_ms)`` would differ from the last frame drawn."""
         if self.version != self._drawn_version:
@@ -182,14 +170,11 @@ class Renderer:
         return buf
 
     def describe(self, names=None):
-        """Text of the lit points, e.g. ``"m5:green/steady s3:blue/steady"`` (tests, logs)."""
-        parts = []
-        for i in range(self.n):
-            c = self.colour[i]
-            if c:
-                name = names[i] if names is not None else str(i)
-                parts.append("%s:%s/%s" % (name, COLOUR_NAMES[c], PATTERN_NAMES[self.pattern[i]]))
-        return " ".join(parts)
+        """Text of the lit points, e.g. ``"m5:green/steady s3:blue/steady"`` (tests, logs;
+        the colour and pattern names live in ``ledtext``, loaded only for this)."""
+        from zuni_board import ledtext
+
+        return ledtext.describe(self, names)
 
 
 # -- the pictures ------------------------------------------------------------
@@ -344,3 +329,21 @@ def paint_ledtest(r, step):
     for p in range(r.n):
         r.mark(p, colour, STEADY)
     r.end()
+
+
+def paint_journal_failing(r):
+    """The journal cannot write (flash full or failing): every point flashes red."""
+    r.begin()
+    for p in range(r.n):
+        r.mark(p, RED, FAST)
+    r.end()
+
+
+def __getattr__(name):
+    """``COLOUR_NAMES`` and ``PATTERN_NAMES`` for host tools (the web page's palette):
+    they live in ``ledtext``, which the board loads only to describe a picture."""
+    if name in ("COLOUR_NAMES", "PATTERN_NAMES"):
+        from zuni_board import ledtext
+
+        return getattr(ledtext, name)
+    raise AttributeError(name)

@@ -6,7 +6,9 @@ Two filters, both counted in the scan loop's own terms so that a layout tunes th
   (a bouncing reed contact, or a magnet at the edge of a switch's range, flickers for a
   few milliseconds; BOARD.md's "per-board threshold of scans");
 - the board position is reported only once no point has changed for ``stable_ms``, so a
-  piece slid across other points on its way is never seen there.
+  piece slid across other points on its way is never seen there. That time counts from
+  the change itself (the first scan that saw the point's new state), not from the scan
+  that believed it: BOARD.md's 150 ms are 150 ms after the hand, whatever the debounce.
 
 >>> d = Debouncer(3, [0, 1, 2], 2, 150)
 >>> d.step(0, bytearray(b"\\x01\\x00\\x00"))     # first scan: nothing believed yet
@@ -18,13 +20,12 @@ Pure: the time is an argument, tick arithmetic goes through ``ticks_diff`` (the 
 ticks wrap). ``step`` allocates nothing unless the stable position changes.
 """
 
+from array import array
+
 try:
     from time import ticks_diff
-except ImportError:  # CPython: the Pico's tick arithmetic (30-bit wrap)
-
-    def ticks_diff(a, b):  # type: ignore
-        d = (a - b) & 0x3FFFFFFF
-        return d - 0x40000000 if d >= 0x20000000 else d
+except ImportError:  # CPython: the one fallback (the Pico's 30-bit tick arithmetic)
+    from zuni_board.ticks import ticks_diff
 
 
 class Debouncer:
@@ -57,6 +58,9 @@ class Debouncer:
         # Consecutive scans that disagreed with `debounced` (they all agree with each
         # other: a scan that agrees with `debounced` again resets the count).
         self._count = bytearray(n_points)
+        # The scan at which each point's count began: the time of its change. (Ticks are
+        # below 2**30, so a 32-bit 'i' holds them.)
+        self._began = array("i", bytes(4 * n_points))
         # Fast path: while nobody touches the board, a scan equal to the last one with no
         # point mid-count changes nothing, and one C-level compare replaces the loop.
         self._last_raw = None  # type: bytearray | None
@@ -86,6 +90,8 @@ class Debouncer:
         count = self._count
         sensor_of = self.sensor_of
         need = self.debounce_scans
+        began = self._began
+        changed_at = self._changed_at
         changed = False
         counting = False
         for p in range(self.n):
@@ -94,16 +100,22 @@ class Debouncer:
                 count[p] = 0
             else:
                 c = count[p] + 1
+                if c == 1:
+                    began[p] = now_ms
                 if c >= need:
                     deb[p] = v
                     count[p] = 0
+                    if not changed or ticks_diff(began[p], changed_at) > 0:
+                        changed_at = began[p]
                     changed = True
                 else:
                     count[p] = c
                     counting = True
         self._counting = counting
         if changed:
-            self._changed_at = now_ms
+            # The latest change: a point believed now may have begun before another's.
+            if ticks_diff(changed_at, self._changed_at) > 0 or not self._pending:
+                self._changed_at = changed_at
             self._pending = True
         return self._report(now_ms)
 
@@ -120,5 +132,11 @@ class Debouncer:
         return self.stable
 
     def in_motion(self):
-        """True while a change has been seen that is not yet stable (a hand over the board)."""
-        return self._pending
+        """True while a change has been seen that is not yet stable (a hand over the
+        board): one being debounced or one believed and not yet reported."""
+        return self._pending or self._counting
+
+    @property
+    def changed_at(self):
+        """The time of the last change believed (the scan that first saw it)."""
+        return self._changed_at

@@ -355,6 +355,71 @@ def make_buttons(cfg, debounce_scans=3, machine=None):
     return Buttons(pins, debounce_scans)
 
 
+# Offset of bMaxPower in a USB configuration descriptor (USB 2.0, table 9-10); the
+# value counts 2 mA units.
+_B_MAX_POWER = 8
+
+
+def usb_config_descriptor(builtin_cfg, usb_ma):
+    """A copy of the built-in driver's configuration descriptor asking for ``usb_ma``."""
+    if usb_ma < 2 or usb_ma > 500 or usb_ma % 2:
+        raise ValueError("USB current %r mA: expected an even number 2..500" % (usb_ma,))
+    cfg = bytearray(builtin_cfg)
+    if len(cfg) < 9 or cfg[0] != 9 or cfg[1] != 2:
+        raise ValueError("not a USB configuration descriptor: %r" % (bytes(cfg[:9]),))
+    cfg[_B_MAX_POWER] = usb_ma // 2
+    return cfg
+
+
+# RP2040 registers (datasheet 2.14 Subsystem resets, 4.1 USB): RESETS.RESET_DONE bit 24 is
+# set once the USB controller is out of reset; USB MAIN_CTRL bit 0 is CONTROLLER_EN.
+_RESET_DONE = 0x4000C000 + 0x08
+_USBCTRL_BIT = 1 << 24
+_USB_MAIN_CTRL = 0x50110000 + 0x40
+
+
+def usb_running(mem32):
+    """True when the USB controller is already enabled: after a soft reset (MicroPython
+    keeps USB up across it); False after a power-up or a ``machine.reset()``, when boot.py
+    runs before MicroPython starts USB. The controller is read only once out of reset."""
+    if not mem32[_RESET_DONE] & _USBCTRL_BIT:
+        return False
+    return bool(mem32[_USB_MAIN_CTRL] & 1)
+
+
+def request_usb_power(usb_ma, machine=None):
+    """Ask the USB host for ``usb_ma`` (the layout's ``power.usb_ma``: the board's worst
+    case plus margin) instead of MicroPython's default 250 mA.
+
+    Run from boot.py: on a power-up or a ``machine.reset()`` the rp2 port enables USB only
+    after boot.py (MicroPython commit 00ba6aa, "enable USB after boot.py completes"), so the
+    host enumerates the board once, with this descriptor. The built-in CDC serial port (the
+    REPL and the link) stays as it is: only byte 8 of its configuration descriptor changes.
+
+    Not after a soft reset (USB already up; mpremote makes one when it connects): MicroPython
+    clears a runtime descriptor then, so the board drops off USB once and comes back with
+    its own 250 mA figure; asking again would drop mpremote's port on every soft reset. The
+    host does not police the figure; a hub budgets with it.
+
+    Returns the bMaxPower value sent, or 0 when it did not ask: this MicroPython has no
+    ``machine.USBDevice`` (before v1.23), or USB is already up."""
+    m = _machine(machine)
+    if not hasattr(m, "USBDevice"):
+        return 0
+    if usb_running(m.mem32):
+        return 0
+    usbd = m.USBDevice()
+    if usbd.active():
+        return 0
+    builtin = usbd.BUILTIN_CDC
+    cfg = usb_config_descriptor(builtin.desc_cfg, usb_ma)
+    usbd.builtin_driver = builtin
+    # desc_strs None: the built-in strings (some versions require the argument).
+    usbd.config(builtin.desc_dev, cfg, None)
+    usbd.active(True)
+    return cfg[_B_MAX_POWER]
+
+
 def make_usb_port(sys_module=None, select_module=None):
     """The link on the USB serial port (the REPL's): non-blocking, bounded queue.
 

@@ -141,6 +141,8 @@ class ControlServer:
         self.commands = 0
         self.stats = None  # callable -> dict of loop figures (main.py sets it)
         self.app = None  # the board application (main.py sets it): state? and state events
+        self.flash_dev = None  # the flash's FileBlockDevice and mount point (main.py sets them)
+        self.flash_dir = None  # type: str | None
         # What the last state event showed, to push a new one only when it changes.
         self._seen_game = None
         self._seen_phase = -1
@@ -204,7 +206,7 @@ class ControlServer:
             and app.phase == self._seen_phase
             and moves == self._seen_moves
             and app.commits == self._seen_commits
-            and app._error_shown == self._seen_error
+            and app.error_shown == self._seen_error
             and app.host is self._seen_host
         ):
             return
@@ -212,7 +214,7 @@ class ControlServer:
         self._seen_phase = app.phase
         self._seen_moves = moves
         self._seen_commits = app.commits
-        self._seen_error = app._error_shown
+        self._seen_error = app.error_shown
         self._seen_host = app.host
         d = self.app_state()
         d["event"] = "state"
@@ -357,8 +359,12 @@ class ControlServer:
                 raise ValueError("press: expected one of ok, back, hint, got %r" % (" ".join(args),))
             self.buttons.press(BUTTONS[args[0]])
             return {"reply": verb, "ok": True}
+        if verb == "flash":
+            return self._flash(args)
         if verb not in QUERIES:
-            raise ValueError("unknown command %r (allowed: lift, place, set, press, %s)" % (verb, ", ".join(QUERIES)))
+            raise ValueError(
+                "unknown command %r (allowed: lift, place, set, press, flash, %s)" % (verb, ", ".join(QUERIES))
+            )
         if args:
             raise ValueError("%s takes no arguments" % verb)
         if verb == "sensors?":
@@ -383,6 +389,21 @@ class ControlServer:
         d["reply"] = verb
         d["ok"] = True
         return d
+
+    def _flash(self, args):
+        """``flash fill``: fill the littlefs with a file until it is full (ENOSPC), so the
+        journal meets a really full flash; ``flash free``: delete that file again;
+        ``flash stats``: the block device's reads, programs and erases so far."""
+        dev = self.flash_dev
+        if dev is None or self.flash_dir is None:
+            raise ValueError("flash: this virtual board has no flash (start it with --flash IMAGE)")
+        if args == ["fill"]:
+            return {"reply": "flash", "ok": True, "filled": fill_flash(self.flash_dir)}
+        if args == ["free"]:
+            return {"reply": "flash", "ok": True, "freed": free_flash(self.flash_dir)}
+        if args == ["stats"]:
+            return {"reply": "flash", "ok": True, "reads": dev.reads, "writes": dev.writes, "erases": dev.erases}
+        raise ValueError("flash takes fill, free or stats, not %r" % (" ".join(args),))
 
     def _set_points(self, verb, points):
         state = self.sensors.state
@@ -465,8 +486,11 @@ class FileBlockDevice:
             for _ in range(block_count):
                 f.write(blank)
         self.f = f
+        # What littlefs asked of the flash: on a Pico each program and each erase stalls
+        # the whole chip (the code runs from that flash), so the benchmark counts them.
         self.reads = 0
         self.writes = 0
+        self.erases = 0
 
     def readblocks(self, block, buf, offset=0):
         self.f.seek(block * self.block_size + offset)
@@ -484,6 +508,7 @@ class FileBlockDevice:
         if op == 5:  # block size
             return self.block_size
         if op == 6:  # erase: littlefs writes whole programmed ranges itself
+            self.erases += 1
             return 0
         if op == 3:  # sync
             return 0
@@ -495,13 +520,56 @@ def mount_flash(image, mountpoint="/flash", block_count=64):
     import vfs
 
     dev = FileBlockDevice(image, 4096, block_count)
+    # As the rp2 port mounts the Pico's flash (its modules/_boot.py): programs in 256-byte
+    # pages, the flash chip's page size, so littlefs does as many flash operations here
+    # as on the board.
     try:
-        fs = vfs.VfsLfs2(dev)  # type: ignore  # the stubs want an AbstractBlockDev subclass
+        fs = vfs.VfsLfs2(dev, progsize=256)  # type: ignore  # the stubs want an AbstractBlockDev subclass
     except OSError:
-        vfs.VfsLfs2.mkfs(dev)  # type: ignore
-        fs = vfs.VfsLfs2(dev)  # type: ignore  # the stubs want an AbstractBlockDev subclass
+        vfs.VfsLfs2.mkfs(dev, progsize=256)  # type: ignore
+        fs = vfs.VfsLfs2(dev, progsize=256)  # type: ignore  # the stubs want an AbstractBlockDev subclass
     vfs.mount(fs, mountpoint)
     return dev
+
+
+FILLER = "filler"
+
+
+def fill_flash(mountpoint="/flash"):
+    """Fill the flash until littlefs refuses more (ENOSPC); returns the bytes written.
+
+    Files of ever smaller sizes, each written whole and closed (a write counts only once
+    its close committed it: littlefs drops what a failed close could not write), then
+    empty files until the directory's metadata has no room either, so that even a small
+    journal record finds none."""
+    n = 0
+    names = 0
+    for size in (16384, 4096, 512, 64, 8, 1, 0):
+        chunk = b"\xa5" * size
+        while names < 4096:
+            try:
+                f = open("%s/%s%d" % (mountpoint, FILLER, names), "wb")
+                try:
+                    f.write(chunk)
+                finally:
+                    f.close()
+            except OSError:
+                break
+            names += 1
+            n += size
+    return n
+
+
+def free_flash(mountpoint="/flash"):
+    """Delete the filler file; True if there was one."""
+    import os
+
+    found = False
+    for name in os.listdir(mountpoint):
+        if name.startswith(FILLER):
+            os.remove(mountpoint + "/" + name)
+            found = True
+    return found
 
 
 BOARD_ID_FILE = "board_id"

@@ -7,7 +7,7 @@ A frame is one line of printable ASCII::
 ``crc`` is CRC-32 (``binascii.crc32``) of everything before `` *``, in 8 hex digits.
 A person at a serial terminal may type ``*`` alone instead of the checksum; such an
 unchecked frame is accepted only for commands that change nothing in the game
-(``READ_ONLY``).
+(``zuni_link.commands``, flag READONLY).
 
 >>> encode(7, "ping")
 b'~7 ping *FD148EF8\\n'
@@ -22,16 +22,13 @@ import binascii
 
 from micropython import const
 
-PROTO = const(1)  # protocol version spoken here (hello proto=)
+PROTO = const(2)  # protocol version spoken here (hello proto=); 2: history versions (hv)
 MAX_LINE = const(512)  # longest frame in bytes, line end excluded
 MAX_SEQ = const(65535)  # sequence numbers run 1..MAX_SEQ, then wrap to 1
 MAX_VERB = const(12)
 
 START = const(0x7E)  # "~": every frame starts with it; other lines are not frames
 
-# Verbs the host may send without a checksum ("*" placeholder): they change nothing
-# in the game (ledtest and raw only touch the LEDs and diagnostics).
-READ_ONLY = ("hello", "state", "moves", "ping", "ledtest", "raw")
 
 # Error codes of `err` replies (docs/protocol.md lists them with their meaning).
 E_GARBAGE = "garbage"
@@ -45,6 +42,7 @@ E_HELLO = "hello"
 E_READONLY = "readonly"
 E_ILLEGAL = "illegal"
 E_CHANGED = "changed"
+E_STALE = "stale"
 E_INTERNAL = "internal"
 
 # What LineAssembler.push() found (LineAssembler.ready).
@@ -54,8 +52,9 @@ TOOLONG = const(2)
 BADBYTES = const(3)
 
 
-class FrameError(Exception):
-    """A line that is not a valid frame, or a frame with bad arguments.
+class FrameError(ValueError):
+    """A line that is not a valid frame, or a frame with bad arguments (a ValueError:
+    the board app refuses a command with bad arguments through it).
 
     ``code`` is one of the E_* codes, ``message`` says what was wrong with which input."""
 

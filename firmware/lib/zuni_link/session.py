@@ -7,13 +7,20 @@ full. Moves are reliable: kept until the host acknowledges them and resent every
 RESEND_MS while a host is there; a host that missed them (queue overflow, absence,
 restart) fetches them with ``moves``, since the truth is the app's move list.
 
-The app provides ``hello_info()``, ``state_info()`` (dicts), ``moves_from(index)`` (move
-texts) and ``command(name, arg)`` (raises ValueError(message) to refuse); it calls
+Every report of the game (hello, state, ok, beat, move) carries the **history version**
+``hv`` with the game id, move count and digest: the app's counter of history cuts
+(take-backs and new games), kept in its journal. The host cuts its copy of the history
+only on a report with a higher version, so a report that was made before a move and
+reaches the host after it (a heartbeat queued behind the move) takes nothing back.
+
+The app provides ``hello_info()``, ``state_info()`` (dicts; ``state_info()["hv"]``: the
+history version), ``moves_from(index)`` (move texts) and ``command(verb, body)``
+(dispatched from ``zuni_link.commands``; raises ValueError(message) to refuse); it calls
 ``send_move``, ``send_event`` and ``send_state``.
 """
 
 from micropython import const
-from zuni_link import codec
+from zuni_link import codec, commands
 from zuni_link.codec import (
     E_ARGS,
     E_CHANGED,
@@ -23,11 +30,9 @@ from zuni_link.codec import (
     E_INTERNAL,
     E_READONLY,
     E_TOOLONG,
-    E_UNKNOWN,
     E_VERSION,
     MAX_LINE,
     PROTO,
-    READ_ONLY,
     FrameError,
     digest_seed,
     digest_step,
@@ -37,12 +42,9 @@ from zuni_link.codec import (
     kv_decode,
     kv_encode,
     next_seq,
-    parse_digest,
-    parse_index,
     snippet,
-    tokens,
-    unesc,
 )
+from zuni_link.commands import GAME, LINK, READONLY
 
 try:
     from time import ticks_add, ticks_diff
@@ -68,24 +70,6 @@ STREAM_ROOM = const(600)  # a `moves` stream leaves this much queue room for oth
 
 # Event kinds that are diagnostics: dropped first when the queue is full.
 DIAG_KINDS = ("raw", "sensor", "diag", "debug")
-
-VERBS = (
-    "hello",
-    "state",
-    "moves",
-    "ping",
-    "ack",
-    "new",
-    "takeback",
-    "hostmove",
-    "hint",
-    "ledtest",
-    "raw",
-    "resign",
-    "agree",
-    "button",
-)
-SIDES = ("south", "west", "north", "east")
 
 
 def _boot_id():
@@ -144,13 +128,18 @@ class BoardSession:
         self._digests = []  # type: list  # _digests[n]: digest after n moves of _game
         self._pending = []  # type: list  # [index, text, digest] sent, not yet acknowledged
         self._hello_ok = False
-        # The last game-changing request done (seq, verb, body) and its reply. It is kept
-        # across a host's hello: a host that reconnects sends its unanswered request
-        # again, with the same seq and text, and it must not be done twice.
+        # The last game-changing request done (seq, verb, body) and how it ended (None:
+        # done, else the error's code and text). It is kept across a hello of the same
+        # host session (``sid``): a host that reconnects sends its unanswered request
+        # again, with the same seq and text, and it must not be done twice. A hello of
+        # another session (a restarted host) forgets it.
         self._last_seq = -1
         self._last_verb = ""
         self._last_body = ""
-        self._last_reply = None
+        self._last_err = None  # type: tuple | None
+        self._sid = ""  # the host session of the last hello
+        self._hv = 0  # history version of the digest chain (the app's, else counted here)
+        self._app_hv = False  # the app keeps the history version (state_info()["hv"])
         self._seen = 0
         self._seen_any = False
         self._now = 0
@@ -185,6 +174,8 @@ class BoardSession:
             if index + 2 != len(digests) or digests[index + 1] != d:
                 self._truncate(index)  # take-back, then another move
                 digests.append(d)
+                if self._app_hv:
+                    self._hv = int(self.app.state_info()["hv"])
         else:
             digests.append(d)
         pending = self._pending
@@ -232,7 +223,7 @@ class BoardSession:
         if ticks_diff(now_ms, self._beat_at) >= 0:
             self._beat_at = ticks_add(now_ms, BEAT_MS)
             self._sync()
-            self._out("beat", self._triple_body(), False)
+            self._out("beat", self._triple_body() + " " + self.boot, False)
         self._flush()
 
     def _read(self, now_ms):
@@ -278,102 +269,85 @@ class BoardSession:
     # --- requests -----------------------------------------------------------------------
 
     def _handle(self, seq, verb, body, checked):
-        if verb not in VERBS:
-            raise FrameError(E_UNKNOWN, "unknown verb %s (known: %s)" % (snippet(verb), " ".join(VERBS)))
-        if not checked and verb not in READ_ONLY:
+        row = commands.find(verb)  # FrameError(unknown) for a verb not in the table
+        flags = row[1]
+        if not checked and not flags & READONLY:
             raise FrameError(E_READONLY, "%s needs a real checksum, not the '*' placeholder" % verb)
-        if verb == "ack":
-            self._on_ack(body)
-        elif verb == "hello":
-            self._on_hello(seq, body)
-        elif verb == "state":
-            self._no_args(verb, body)
+        if flags & LINK:  # the session's own verbs, by the table's handler
+            getattr(self, row[4])(seq, commands.parse(verb, body))
+            return
+        if not flags & GAME:  # ledtest, raw: diagnostics, no hello needed
+            self._do(seq, verb, body)
+            return
+        if not self._hello_ok:
+            raise FrameError(E_HELLO, "say hello first: hello proto=%d" % PROTO)
+        if seq == self._last_seq and verb == self._last_verb and body == self._last_body:
+            # A resent request (its reply was lost or is late): done already, not again.
+            # The reply is made now, with the history as it is now: the first reply's
+            # bytes would carry an older move count than moves sent since.
+            self._reply_again(seq)
+            return
+        self._last_seq = seq
+        self._last_verb = verb
+        self._last_body = body
+        self._last_err = self._do(seq, verb, body)
+
+    def _reply_again(self, seq):
+        err = self._last_err
+        if err is None:
             self._sync()
-            self._send_state(seq)
-        elif verb == "ping":
-            self._no_args(verb, body)
             self._ok(seq)
-        elif verb == "moves":
-            self._on_moves(seq, body)
-        elif verb in READ_ONLY:  # ledtest, raw: diagnostics, no hello needed
-            self._do(seq, verb, self._arg(verb, body))
         else:
-            arg = self._arg(verb, body)
-            if not self._hello_ok:
-                raise FrameError(E_HELLO, "say hello first: hello proto=%d" % PROTO)
-            if seq == self._last_seq and verb == self._last_verb and body == self._last_body:
-                if self._last_reply is not None:
-                    self._enqueue(self._last_reply, True)  # a resent request: done already
-                return
-            self._last_reply = self._do(seq, verb, arg)
-            self._last_seq = seq
-            self._last_verb = verb
-            self._last_body = body
+            self._err(seq, err[0], err[1], True)
 
-    def _no_args(self, verb, body):
-        if tokens(body):
-            raise FrameError(E_ARGS, "%s takes no arguments, got %s" % (verb, snippet(body)))
-
-    def _arg(self, verb, body):
-        """Checks the arguments of a command for the app; returns its one argument."""
-        t = tokens(body)
-        if verb == "new":
-            if not t:
-                raise FrameError(E_ARGS, "new needs a ruleset, e.g. 'new mosona'")
-            return " ".join(t)
-        if verb == "takeback":
-            self._no_args(verb, body)
-            return ""
-        if verb == "ledtest":
-            if len(t) > 2:
-                raise FrameError(E_ARGS, "ledtest takes nothing or walk [MS], got %s" % snippet(body))
-            return " ".join(t)  # the app checks "walk" and the pace
-        if verb == "hint":
-            if len(t) > 1:
-                raise FrameError(E_ARGS, "hint takes one move or nothing, got %s" % snippet(body))
-            return t[0] if t else ""
-        allowed = None  # type: tuple | None
-        if verb == "raw":
-            allowed = ("on", "off")
-        elif verb == "resign":
-            allowed = SIDES
-        elif verb == "agree":
-            allowed = ("draw", "count")
-        elif verb == "button":
-            allowed = ("ok",)
-        if len(t) != 1 or (allowed is not None and t[0] not in allowed):
-            if allowed is None:
-                what = "one move"
-            else:
-                what = "one of " + "|".join(allowed)
-            raise FrameError(E_ARGS, "%s takes %s, got %s" % (verb, what, snippet(body)))
-        return t[0]
-
-    def _do(self, seq, verb, arg):
-        """Runs one command in the app; returns the reply frame it queued."""
-        name = verb
-        if verb == "button":  # `button ok`: the app's "ok" command, as if OK were pressed
-            name = arg
-            arg = ""
+    def _do(self, seq, verb, body):
+        """Runs one command in the app (which checks its arguments against the shared
+        table and refuses with ValueError); returns None if done, else (code, text)."""
         try:
-            self.app.command(name, arg)
+            self.app.command(verb, body)
+        except FrameError as e:  # bad arguments (zuni_link.commands.parse)
+            self._err(seq, e.code, e.message, True)
+            return (e.code, e.message)
         except ValueError as e:
-            return self._err(seq, E_ILLEGAL, "%s %s: %s" % (verb, arg, e), True)
+            text = "%s %s: %s" % (verb, body, e)
+            self._err(seq, E_ILLEGAL, text, True)
+            return (E_ILLEGAL, text)
         except Exception as e:  # an app bug must not stop the board
-            return self._err(seq, E_INTERNAL, "%s %s failed: %s" % (verb, arg, repr(e)), True)
+            text = "%s %s failed: %s" % (verb, body, repr(e))
+            self._err(seq, E_INTERNAL, text, True)
+            return (E_INTERNAL, text)
         self._sync()
-        return self._ok(seq)
+        self._ok(seq)
+        return None
 
-    def _on_hello(self, seq, body):
+    def v_state(self, seq, arg):
+        self._sync()
+        self._send_state(seq)
+
+    def v_ping(self, seq, arg):
+        self._ok(seq)
+
+    def v_hello(self, seq, body):
         kv = kv_decode(body)
         offered = kv.get("proto")
         if offered is None:
             raise FrameError(E_ARGS, "hello needs proto=<version>, e.g. hello proto=%d" % PROTO)
         if str(PROTO) not in offered.split(","):
-            raise FrameError(E_VERSION, "board speaks protocol %d, host offered proto=%s" % (PROTO, esc(offered)))
+            text = "board speaks link protocol %d, host offered proto=%s: update the host (zuni) or the firmware" % (
+                PROTO,
+                esc(offered),
+            )
+            # An older host ignores an err to its hello; it shows the board's events.
+            self._out("event", "error " + text, True)
+            raise FrameError(E_VERSION, text)
         # A new conversation: output queued for an earlier host is stale (the host
-        # re-syncs from this hello). The request memory stays (see __init__): a new
-        # host starts at a random seq, so it matches only a resend of the same request.
+        # re-syncs from this hello). The request memory stays for the same host session
+        # (see __init__); another session (or none given: a person) starts afresh.
+        sid = kv.get("sid", "")
+        if not sid or sid != self._sid:
+            self._last_seq = -1
+            self._last_err = None
+        self._sid = sid
         self._hi = []
         self._lo = []
         self._queued = 0
@@ -384,11 +358,7 @@ class BoardSession:
         self._resend_at = ticks_add(self._now, RESEND_MS)  # type: ignore
         self._send_hello(seq)
 
-    def _on_moves(self, seq, body):
-        t = tokens(body)
-        if len(t) != 1:
-            raise FrameError(E_ARGS, "moves takes the first index wanted, e.g. 'moves 0', got %s" % snippet(body))
-        start = parse_index(t[0], "moves index")
+    def v_moves(self, seq, start):
         self._sync()
         n = len(self._digests) - 1
         if start > n:
@@ -415,13 +385,8 @@ class BoardSession:
         self._stream = None
         self._ok(self._stream_re)
 
-    def _on_ack(self, body):
-        t = tokens(body)
-        if len(t) != 3:
-            raise FrameError(E_ARGS, "ack takes <game> <moves> <digest>, got %s" % snippet(body))
-        game = unesc(t[0])
-        n = parse_index(t[1], "ack moves")
-        d = parse_digest(t[2])
+    def v_ack(self, seq, arg):
+        game, n, d = arg
         # Only an ack of our own history counts (a stale one, from before a take-back
         # or of another game, releases nothing).
         if game != self._game or n >= len(self._digests) or self._digests[n] != d:
@@ -441,17 +406,26 @@ class BoardSession:
             n = len(self.app.moves_from(0))
         else:
             n = int(moves)
+        cut = False
         if game != self._game:
             self._game = game
             self._digests = [digest_seed(game)]
             self._pending = []
             self._history_changed()
+            cut = True
         digests = self._digests
         if n + 1 < len(digests):
             self._truncate(n)
+            cut = True
         if n + 1 > len(digests):
             for text in self.app.moves_from(len(digests) - 1):
                 digests.append(digest_step(digests[-1], text))
+        hv = info.get("hv")
+        if hv is not None:
+            self._app_hv = True
+            self._hv = int(hv)
+        elif cut:
+            self._hv += 1  # an app without a version of its own (RAM only)
 
     def _truncate(self, n):
         """The history now has only n moves (take-back)."""
@@ -468,12 +442,12 @@ class BoardSession:
 
     def _triple_body(self):
         n = len(self._digests) - 1
-        return "%s %d %s" % (esc(self._game or ""), n, hex8(self._digests[n]))
+        return "%s %d %s %d" % (esc(self._game or ""), n, hex8(self._digests[n]), self._hv)
 
     # --- frames out ---------------------------------------------------------------------
 
     def _send_move_frame(self, index, text, d):
-        self._out("move", "%s %d %s %s" % (esc(self._game or ""), index, esc(text), hex8(d)), True)
+        self._out("move", "%s %d %s %s %d" % (esc(self._game or ""), index, esc(text), hex8(d), self._hv), True)
 
     def _send_hello(self, re):
         self._sync()
@@ -488,6 +462,7 @@ class BoardSession:
             ("ruleset", _value(info.get("ruleset", ""))),
             ("moves", str(n)),
             ("digest", hex8(self._digests[n])),
+            ("hv", str(self._hv)),
             ("boot", self.boot),
         ]
         self._add_extra(pairs, info)
@@ -496,7 +471,13 @@ class BoardSession:
     def _send_state(self, re):
         info = self.app.state_info()
         n = len(self._digests) - 1
-        pairs = [("re", str(re)), ("game", self._game or ""), ("moves", str(n)), ("digest", hex8(self._digests[n]))]
+        pairs = [
+            ("re", str(re)),
+            ("game", self._game or ""),
+            ("moves", str(n)),
+            ("digest", hex8(self._digests[n])),
+            ("hv", str(self._hv)),
+        ]
         self._add_extra(pairs, info)
         self._out("state", kv_encode(pairs), True)
 
@@ -511,7 +492,7 @@ class BoardSession:
 
     def _ok_body(self):
         n = len(self._digests) - 1
-        return "game=%s moves=%d digest=%s" % (esc(self._game or ""), n, hex8(self._digests[n]))
+        return "game=%s moves=%d digest=%s hv=%d" % (esc(self._game or ""), n, hex8(self._digests[n]), self._hv)
 
     def _err(self, re, code, message, hi):
         return self._out("err", "%d %s %s" % (re, code, _printable(message)), hi)

@@ -77,7 +77,10 @@ def run_show(args: argparse.Namespace) -> int:
     print("leds:     %s" % _describe(layout.leds))
     print("buttons:  %s" % (_describe(layout.buttons) or "none"))
     print("timing:   %s" % _describe(layout.timing))
-    print("power:    %.0f mA worst case (USB limit %.0f mA)" % (hardware.total_ma(layout), hardware.USB_LIMIT_MA))
+    print(
+        "power:    %.0f mA worst case; asks USB for %d mA (power.md)"
+        % (hardware.total_ma(layout), layout.power["usb_ma"])
+    )
     print("LED chain:    %s" % " ".join(sorted(layout.points, key=lambda n: layout.points[n][1])))
     print("sensor chain: %s" % " ".join(sorted(layout.points, key=lambda n: layout.points[n][0])))
     return 0

@@ -27,12 +27,13 @@ from typing import Any, Protocol
 
 import zuni
 from zuniboard.ai import Searcher, SearchInfo, SearchPlayer, score_text, tablebase
+from zuniboard.link import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
 from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
 from zuniboard.records.db import Database, MoveConflictError
 from zuniboard.records.record import UNFINISHED, RecordError
 
-REQUEST_TIMEOUT_S = 3.0  # a board request that takes longer is retried from pump()
+REQUEST_TIMEOUT_S = LINK_REQUEST_TIMEOUT_S  # the link's: longer than its worst round trip (docs/protocol.md)
 RETRY_S = 0.3  # the board was not ready (setting up, reconnecting): ask again after this
 STATE_POLL_S = 0.5  # while the board's phase is not known (after a reset, a game it switched to): ask this often
 # The board says when setup turns into play (a "state" event); asking during setup is

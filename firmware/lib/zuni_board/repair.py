@@ -1,0 +1,62 @@
+"""Repairs for a failing flash, loaded only when the journal meets one (a full flash or
+a littlefs error): the heap of every game does not pay for them.
+
+``make_room(journal)``: delete the oldest other game. ``rewrite(journal, moves)``: write
+the current game again, whole. ``resync(outbox)``: the degraded mode's attempt to get the
+journal complete again (see ``outbox.Outbox``).
+"""
+
+import os
+
+from zuni_board.journal import FORMAT, JournalError, seal
+
+# Ends of a game that are not a board position: the journal keeps them as records.
+_JOURNAL_END = {"resign": "resign", "agreed-draw": "agree", "agreed-count": "agree"}
+
+
+def make_room(journal):
+    for number in journal.numbers():
+        path = journal.path_of(number)
+        if path != journal.path:
+            os.remove(path)
+            return True
+    return False
+
+
+def rewrite(journal, moves):
+    path = journal.path
+    if path is None or journal.game_id is None or journal.ruleset is None:
+        raise JournalError("no game started: call start() or resume() first")
+    tmp = path + ".tmp"
+    try:
+        f = open(tmp, "w")
+        try:
+            f.write(seal("%s %s %d %s" % (FORMAT, journal.game_id, journal.version, journal.ruleset)))
+            for i in range(len(moves)):
+                f.write(seal("M %d %s" % (i, moves[i])))
+        finally:
+            f.close()
+        os.rename(tmp, path)
+    except OSError:
+        try:
+            os.remove(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def resync(outbox):
+    """Write the game now in play whole; True if that worked (the degraded mode ends)."""
+    journal = outbox.journal
+    game, game_id = outbox.game_of()
+    try:
+        if journal.game_id != game_id:
+            journal.start(str(game.ruleset), game_id)
+        journal.rewrite([m.text() for m in game.move_stack])
+        outcome = game.outcome()
+        if outcome is not None and outcome.termination in _JOURNAL_END:
+            # The record only has to say that the game ended off the board.
+            journal.end(_JOURNAL_END[outcome.termination], outcome.termination)
+    except OSError:
+        return False
+    return True

@@ -1,0 +1,483 @@
+"""The reference circuit of a board, built from its layout: every part, every pin (with
+its electrical type) and every net. One source of truth: the netlist (text and KiCad),
+the schematic, the BOM and the electrical rules check all read this object.
+
+>>> circuit = build(load_layout("board25"))
+>>> circuit.nets["SR_DATA"]
+[('U1', '21'), ('U10', '9')]
+
+Pin types are KiCad's: ``input``, ``output``, ``bidirectional``, ``tri_state``,
+``passive``, ``power_in``, ``power_out``, ``open_collector``, ``no_connect``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+# Raspberry Pi Pico header pin of each GPIO (Pico datasheet, pinout).
+PICO_PIN = {
+    0: 1, 1: 2, 2: 4, 3: 5, 4: 6, 5: 7, 6: 9, 7: 10, 8: 11, 9: 12, 10: 14, 11: 15, 12: 16,
+    13: 17, 14: 19, 15: 20, 16: 21, 17: 22, 18: 24, 19: 25, 20: 26, 21: 27, 22: 29,
+    26: 31, 27: 32, 28: 34,
+}  # fmt: skip
+
+# 74HC165 (DIP-16): the input that the k-th bit shifted out comes from. After SH/LD goes
+# high, QH shows input H; each rising CLK edge moves one input on.
+HC165_INPUT_PINS = (("H", 6), ("G", 5), ("F", 4), ("E", 3), ("D", 14), ("C", 13), ("B", 12), ("A", 11))
+
+# Reference designators of the repeated parts.
+FIRST_HC165 = 10  # U10 is the chip nearest the Pico (its QH drives the Pico's data pin)
+
+# Values chosen in power.md / README (each argued there).
+PULLUP_OHMS = 47000.0  # reed switch pull-ups (bussed SIP-9 network)
+ILIM_OHMS = 43200.0  # TPS2553 current limit: 544-673 mA (TI SLVS841E, table 1)
+SERIES_OHMS = 100.0  # SCK and latch source termination at the Pico
+LED_DATA_OHMS = 330.0  # LED data series resistor at the first LED
+BULK_UF = 220.0  # LED rail bulk capacitor, after the soft-start switch
+
+
+@dataclass(frozen=True)
+class Pin:
+    number: str
+    name: str
+    kind: str
+    pulled: bool = False  # the chip pulls this input up itself (RP2040 internal pull-up)
+
+
+@dataclass
+class Part:
+    """One component: its pins, what it is, and where the schematic draws it."""
+
+    ref: str
+    value: str
+    footprint: str
+    description: str
+    pins: list[Pin]
+    sheet: str  # "controller", "sensors", "leds"
+    bom: str  # key into bom.PARTS
+    no_connect: set[str] = field(default_factory=set)
+
+    def pin(self, number: str) -> Pin:
+        for p in self.pins:
+            if p.number == number:
+                return p
+        raise KeyError("%s has no pin %s" % (self.ref, number))
+
+
+@dataclass
+class Circuit:
+    name: str
+    title: str
+    parts: dict[str, Part] = field(default_factory=dict)
+    nets: dict[str, list[tuple[str, str]]] = field(default_factory=dict)
+
+    def add(self, part: Part) -> Part:
+        assert part.ref not in self.parts, part.ref
+        self.parts[part.ref] = part
+        return part
+
+    def connect(self, net: str, *nodes: tuple[str, str]) -> None:
+        for ref, number in nodes:
+            self.parts[ref].pin(number)  # the pin exists
+        self.nets.setdefault(net, []).extend(nodes)
+
+    def net_of(self, ref: str, number: str) -> str | None:
+        for name, nodes in self.nets.items():
+            if (ref, number) in nodes:
+                return name
+        return None
+
+    def node(self, ref: str, number: str) -> str:
+        """``U10.9(QH)``: a pin as the netlist writes it."""
+        part = self.parts[ref]
+        pin = part.pin(number)
+        # Resistors, capacitors and switches go by pin number alone; a diode's K/A and an
+        # electrolytic's +/- are named.
+        plain = pin.name == number or (len(part.pins) == 2 and pin.name in ("1", "2"))
+        return "%s.%s" % (ref, number) if plain else "%s.%s(%s)" % (ref, number, pin.name)
+
+
+def _two(
+    ref: str, value: str, footprint: str, description: str, sheet: str, bom: str, names: tuple[str, str] = ("1", "2")
+) -> Part:
+    return Part(
+        ref, value, footprint, description, [Pin("1", names[0], "passive"), Pin("2", names[1], "passive")], sheet, bom
+    )
+
+
+def _pico(gpios: dict[int, tuple[str, str, bool]]) -> Part:
+    """The Pico module with the pins this board uses: gpio -> (function, type, pulled)."""
+    pins = [
+        Pin("40", "VBUS", "power_out"),  # 5 V from the USB cable
+        Pin("36", "3V3_OUT", "power_out"),  # the Pico's own 3.3 V regulator (RT6150B)
+        Pin("3", "GND", "power_out"),
+        Pin("38", "GND", "power_out"),
+        Pin("23", "GND", "power_out"),
+    ]
+    for gpio in sorted(gpios):
+        function, kind, pulled = gpios[gpio]
+        pins.append(Pin(str(PICO_PIN[gpio]), "GP%d" % gpio, kind, pulled))
+    return Part(
+        "U1",
+        "Raspberry Pi Pico",
+        "Module:RaspberryPi_Pico_Common_THT",
+        "Raspberry Pi Pico (RP2040), MicroPython firmware",
+        pins,
+        "controller",
+        "pico",
+    )
+
+
+def _hc165(ref: str, k: int) -> Part:
+    pins = [
+        Pin("1", "SH/LD", "input"),
+        Pin("2", "CLK", "input"),
+        Pin("7", "~QH", "output"),
+        Pin("8", "GND", "power_in"),
+        Pin("9", "QH", "output"),
+        Pin("10", "SER", "input"),
+        Pin("15", "CLK_INH", "input"),
+        Pin("16", "VCC", "power_in"),
+    ]
+    pins += [Pin(str(number), letter, "input") for letter, number in HC165_INPUT_PINS]
+    pins.sort(key=lambda p: int(p.number))
+    part = Part(
+        ref,
+        "74HC165",
+        "Package_DIP:DIP-16_W7.62mm_Socket",
+        "74HC165 #%d of the chain (3.3 V)" % k,
+        pins,
+        "sensors",
+        "hc165",
+    )
+    part.no_connect = {"7"}
+    return part
+
+
+def build(layout: Any) -> Circuit:
+    """The whole board's circuit from its layout."""
+    c = Circuit(layout.name, layout.title)
+    sensors = layout.sensors
+    leds = layout.leds
+    n_leds = leds["count"]
+    order = sorted(layout.points, key=lambda name: layout.points[name][1])
+    by_sensor = {layout.points[name][0]: name for name in layout.points}
+
+    # -- controller: Pico, power switch, level shifter --------------------------------
+    gpios: dict[int, tuple[str, str, bool]] = {leds["pin"]: ("LED data", "output", False)}
+    if sensors["type"] == "hc165":
+        pins = sensors["pins"]
+        gpios[pins["sck"]] = ("SPI SCK", "output", False)
+        gpios[pins["latch"]] = ("latch", "output", False)
+        gpios[pins["data"]] = ("SPI RX", "input", False)
+    else:
+        for gpio in sensors["rows"]:
+            gpios[gpio] = ("matrix row", "output", False)
+        for gpio in sensors["cols"]:
+            gpios[gpio] = ("matrix column", "input", True)
+    for gpio in layout.buttons.values():
+        gpios[gpio] = ("button", "input", True)
+    pico = c.add(_pico(gpios))
+    del pico
+
+    c.add(
+        Part(
+            "U3",
+            "TPS2553",
+            "Package_TO_SOT_SMD:SOT-23-6 (on a SOT-23-6 to DIP adapter)",
+            "TPS2553 current-limited load switch with soft start: VBUS -> +5V (LED rail)",
+            [
+                Pin("1", "IN", "power_in"),
+                Pin("2", "GND", "power_in"),
+                Pin("3", "EN", "input"),
+                Pin("4", "~FAULT", "open_collector"),
+                Pin("5", "ILIM", "passive"),
+                Pin("6", "OUT", "power_out"),
+            ],
+            "controller",
+            "tps2553",
+        )
+    )
+    c.add(
+        _two(
+            "R2",
+            "43.2k 1%",
+            "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+            "TPS2553 ILIM: current limit 544-673 mA",
+            "controller",
+            "r_43k2",
+        )
+    )
+    c.add(
+        _two(
+            "R3",
+            "10k",
+            "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+            "pull-up of the TPS2553 ~FAULT output (test point TP_FAULT)",
+            "controller",
+            "r_10k",
+        )
+    )
+    c.add(
+        _two(
+            "C1",
+            "100n",
+            "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+            "TPS2553 input decoupling, on VBUS",
+            "controller",
+            "c_100n",
+        )
+    )
+    c.add(
+        _two(
+            "C3",
+            "%du 10V" % BULK_UF,
+            "Capacitor_THT:CP_Radial_D6.3mm_P2.50mm",
+            "LED rail bulk, after the soft-start switch",
+            "controller",
+            "c_220u",
+            ("+", "-"),
+        )
+    )
+    ahct = Part(
+        "U2",
+        "74AHCT125",
+        "Package_DIP:DIP-14_W7.62mm_Socket",
+        "74AHCT125 quad buffer at 5 V: LED data 3.3 V -> 5 V",
+        [
+            Pin("1", "1OE", "input"),
+            Pin("2", "1A", "input"),
+            Pin("3", "1Y", "tri_state"),
+            Pin("4", "2OE", "input"),
+            Pin("5", "2A", "input"),
+            Pin("6", "2Y", "tri_state"),
+            Pin("7", "GND", "power_in"),
+            Pin("8", "3Y", "tri_state"),
+            Pin("9", "3A", "input"),
+            Pin("10", "3OE", "input"),
+            Pin("11", "4Y", "tri_state"),
+            Pin("12", "4A", "input"),
+            Pin("13", "4OE", "input"),
+            Pin("14", "VCC", "power_in"),
+        ],
+        "controller",
+        "ahct125",
+    )
+    ahct.no_connect = {"6", "8", "11"}  # unused gates: disabled (OE high), inputs grounded
+    c.add(ahct)
+    c.add(
+        _two("C2", "100n", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm", "74AHCT125 decoupling", "controller", "c_100n")
+    )
+    c.add(
+        _two(
+            "R1",
+            "330",
+            "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+            "LED data series resistor, at the first LED",
+            "leds",
+            "r_330",
+        )
+    )
+
+    gnd = [
+        ("U1", "3"),
+        ("U1", "38"),
+        ("U1", "23"),
+        ("U3", "2"),
+        ("R2", "2"),
+        ("C1", "2"),
+        ("C3", "2"),
+        ("U2", "7"),
+        ("C2", "2"),
+    ]
+    gnd += [("U2", "1"), ("U2", "5"), ("U2", "9"), ("U2", "12")]
+    vbus = [("U1", "40"), ("U3", "1"), ("U3", "3"), ("C1", "1")]
+    five = [("U3", "6"), ("C3", "1"), ("U2", "14"), ("C2", "1"), ("U2", "4"), ("U2", "10"), ("U2", "13")]
+    three = [("U1", "36"), ("R3", "1")]
+    c.connect("FAULT", ("U3", "4"), ("R3", "2"))
+    c.connect("ILIM", ("U3", "5"), ("R2", "1"))
+
+    # -- LED chain --------------------------------------------------------------------
+    c.connect("LED_3V3", ("U1", str(PICO_PIN[leds["pin"]])), ("U2", "2"))
+    c.connect("LED_5V", ("U2", "3"), ("R1", "1"))
+    for i in range(n_leds):
+        ref = "LED%d" % i
+        point = order[i] if i < len(order) else "-"
+        c.add(
+            Part(
+                ref,
+                leds["type"].upper(),
+                "LED_THT:LED_D5.0mm-4_RGB",
+                "%s (%s), point %s" % (leds["type"].upper(), leds["order"], point),
+                [
+                    Pin("1", "VDD", "power_in"),
+                    Pin("2", "DOUT", "output"),
+                    Pin("3", "VSS", "power_in"),
+                    Pin("4", "DIN", "input"),
+                ],
+                "leds",
+                "led",
+            )
+        )
+        c.add(
+            _two(
+                "CL%d" % i,
+                "100n",
+                "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+                "decoupling at LED%d" % i,
+                "leds",
+                "c_100n",
+            )
+        )
+        five += [(ref, "1"), ("CL%d" % i, "1")]
+        gnd += [(ref, "3"), ("CL%d" % i, "2")]
+        if i == 0:
+            c.connect("LED_DIN0", ("R1", "2"), (ref, "4"))
+        else:
+            c.connect("LED_DIN%d" % i, ("LED%d" % (i - 1), "2"), (ref, "4"))
+    c.parts["LED%d" % (n_leds - 1)].no_connect = {"2"}  # DOUT of the last LED
+
+    # -- sensors ----------------------------------------------------------------------
+    if sensors["type"] == "hc165":
+        chips = sensors["count"] // 8
+        pins = sensors["pins"]
+        c.add(
+            _two(
+                "R4",
+                "100",
+                "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+                "SCK source termination, at the Pico",
+                "controller",
+                "r_100",
+            )
+        )
+        c.add(
+            _two(
+                "R5",
+                "100",
+                "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+                "latch source termination, at the Pico",
+                "controller",
+                "r_100",
+            )
+        )
+        c.connect("SR_CLK_PICO", ("U1", str(PICO_PIN[pins["sck"]])), ("R4", "1"))
+        c.connect("SR_LOAD_PICO", ("U1", str(PICO_PIN[pins["latch"]])), ("R5", "1"))
+        clk = [("R4", "2")]
+        load = [("R5", "2")]
+        for k in range(chips):
+            u = "U%d" % (FIRST_HC165 + k)
+            c.add(_hc165(u, k))
+            rn = Part(
+                "RN%d" % (FIRST_HC165 + k),
+                "47k x8",
+                "Resistor_THT:R_Array_SIP9",
+                "8 x 47 kOhm bussed network, pull-ups of %s" % u,
+                [Pin("1", "COM", "passive")] + [Pin(str(j), "R%d" % (j - 1), "passive") for j in range(2, 10)],
+                "sensors",
+                "rn_47k",
+            )
+            c.add(rn)
+            c.add(
+                _two(
+                    "C%d" % (FIRST_HC165 + k),
+                    "100n",
+                    "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+                    "%s decoupling" % u,
+                    "sensors",
+                    "c_100n",
+                )
+            )
+            three += [(u, "16"), (rn.ref, "1"), ("C%d" % (FIRST_HC165 + k), "1")]
+            gnd += [(u, "8"), (u, "15"), ("C%d" % (FIRST_HC165 + k), "2")]
+            clk.append((u, "2"))
+            load.append((u, "1"))
+            if k:
+                c.connect("SR_CHAIN%d" % k, ("U%d" % (FIRST_HC165 + k - 1), "10"), (u, "9"))
+        three.append(("U%d" % (FIRST_HC165 + chips - 1), "10"))  # SER of the last chip: reads empty
+        c.connect("SR_CLK", *clk)
+        c.connect("SR_LOAD", *load)
+        c.connect("SR_DATA", ("U1", str(PICO_PIN[pins["data"]])), ("U%d" % FIRST_HC165, "9"))
+        for index in range(sensors["count"]):
+            chip, bit = divmod(index, 8)
+            letter, number = HC165_INPUT_PINS[bit]
+            u = "U%d" % (FIRST_HC165 + chip)
+            nodes = [(u, str(number)), ("RN%d" % (FIRST_HC165 + chip), str(2 + bit))]
+            point = by_sensor.get(index)
+            if point is None:
+                c.connect("S%d_SPARE" % index, *nodes)
+            else:
+                c.add(
+                    _two(
+                        "SW_%s" % point,
+                        "reed NO",
+                        "Resistor_THT:R_Axial_DIN0617_L17.0mm_D6.0mm_P20.32mm_Horizontal",
+                        "reed switch under point %s" % point,
+                        "sensors",
+                        "reed",
+                    )
+                )
+                nodes.append(("SW_%s" % point, "1"))
+                gnd.append(("SW_%s" % point, "2"))
+                c.connect("S%d_%s" % (index, point), *nodes)
+    else:
+        rows = sensors["rows"]
+        cols = sensors["cols"]
+        for index in sorted(by_sensor):
+            point = by_sensor[index]
+            c.add(
+                _two(
+                    "SW_%s" % point,
+                    "reed NO",
+                    "Resistor_THT:R_Axial_DIN0617_L17.0mm_D6.0mm_P20.32mm_Horizontal",
+                    "reed switch under point %s" % point,
+                    "sensors",
+                    "reed",
+                )
+            )
+            c.add(
+                _two(
+                    "D_%s" % point,
+                    "1N4148",
+                    "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal",
+                    "diode in series with SW_%s" % point,
+                    "sensors",
+                    "1n4148",
+                    ("K", "A"),
+                )
+            )
+            c.connect("SWD_%s" % point, ("SW_%s" % point, "2"), ("D_%s" % point, "2"))
+        for r, gpio in enumerate(rows):
+            cathodes = [
+                ("D_%s" % by_sensor[r * len(cols) + k], "1") for k in range(len(cols)) if r * len(cols) + k in by_sensor
+            ]
+            c.connect("ROW%d" % r, ("U1", str(PICO_PIN[gpio])), *cathodes)
+        for k, gpio in enumerate(cols):
+            switches = [
+                ("SW_%s" % by_sensor[r * len(cols) + k], "1")
+                for r in range(len(rows))
+                if r * len(cols) + k in by_sensor
+            ]
+            c.connect("COL%d" % k, ("U1", str(PICO_PIN[gpio])), *switches)
+
+    for button, gpio in sorted(layout.buttons.items()):
+        ref = "SW_%s" % button.upper()
+        c.add(
+            _two(
+                ref,
+                button.upper(),
+                "Button_Switch_THT:SW_PUSH_6mm",
+                "push button %s (to GND, internal pull-up)" % button.upper(),
+                "controller",
+                "button",
+            )
+        )
+        c.connect("BTN_%s" % button.upper(), ("U1", str(PICO_PIN[gpio])), (ref, "1"))
+        gnd.append((ref, "2"))
+
+    c.connect("VBUS", *vbus)
+    c.connect("+5V", *five)
+    c.connect("+3V3", *three)  # on the matrix board: only the FAULT pull-up
+    c.connect("GND", *gnd)
+    return c

@@ -1,0 +1,231 @@
+"""Perfboard plans, drawn 1:1 from the circuit (``circuit.build``): the controller board
+and one sensor strip (a 74HC165 group), on 2.54 mm perfboard with one pad per hole.
+
+Parts sit on the grid (seen from the component side); every net is drawn as the wire
+links to solder on the copper side, pad to pad in the order drawn; a net that leaves the
+board ends at an edge pad labelled with its name (the wiring table names the wire).
+Perfboard rather than stripboard: no strip cuts to forget, and every connection on the
+plan is one wire that a continuity tester can check against ``netlist.txt``.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from zuniboard.circuit import FIRST_HC165, Circuit
+from zuniboard.drawing import Page
+from zuniboard.drawing import svg as svg_pages
+
+GRID = 2.54
+COLOURS = {"+5V": "#d00", "VBUS": "#f80", "+3V3": "#c6c", "GND": "#000"}
+
+
+@dataclass
+class Plan:
+    title: str
+    columns: int
+    rows: int
+    pads: dict[tuple[str, str], tuple[int, int]]  # (ref, pin) -> hole
+    outlines: list[tuple[str, int, int, int, int]]  # ref, x, y, w, h (holes)
+    edge: dict[str, tuple[int, int]]  # off-board net -> edge pad
+
+
+def _dip(pads: dict[tuple[str, str], tuple[int, int]], ref: str, pins: int, x: int, y: int, span: int) -> None:
+    half = pins // 2
+    for i in range(half):
+        pads[(ref, str(i + 1))] = (x, y + i)
+        pads[(ref, str(pins - i))] = (x + span, y + i)
+
+
+# Controller board: where each two-pin part sits (pin 1 hole, pin 2 hole), chosen so that
+# most links are short and straight: U3 beside the Pico's VBUS pin, U2 beside GP22, the
+# terminations beside GP18/GP17.
+CONTROLLER_TWO_PIN = {
+    "C1": ((12, 6), (13, 6)),
+    "R2": ((17, 3), (21, 3)),
+    "R3": ((21, 5), (17, 5)),
+    "C3": ((18, 1), (19, 1)),
+    "C2": ((17, 9), (18, 9)),
+    "R4": ((11, 18), (15, 18)),
+    "R5": ((11, 20), (15, 20)),
+}
+
+
+def controller_plan(c: Circuit) -> Plan:
+    pads: dict[tuple[str, str], tuple[int, int]] = {}
+    outlines: list[tuple[str, int, int, int, int]] = []
+    # Pico: 2 x 20 pins, 17.78 mm (7 holes) apart; pin 1 top left, pin 40 top right.
+    for number in range(1, 21):
+        if ("U1", str(number)) in _pins(c, "U1"):
+            pads[("U1", str(number))] = (2, 1 + number)
+        if ("U1", str(41 - number)) in _pins(c, "U1"):
+            pads[("U1", str(41 - number))] = (9, 1 + number)
+    outlines.append(("U1 Pico (USB up)", 1, 1, 9, 21))
+    _dip(pads, "U3", 6, 12, 2, 3)
+    outlines.append(("U3 TPS2553 adapter", 11, 1, 5, 4))
+    _dip(pads, "U2", 14, 12, 10, 3)
+    outlines.append(("U2 74AHCT125", 11, 9, 5, 8))
+    for ref, (one, two) in CONTROLLER_TWO_PIN.items():
+        if ref not in c.parts:
+            continue
+        pads[(ref, "1")] = one
+        pads[(ref, "2")] = two
+        x, y = min(one[0], two[0]), one[1]
+        outlines.append((ref, x - 1, y - 1, abs(two[0] - one[0]) + 2, 2))
+    edge = _edge_nets(c, pads, 25)
+    return Plan("controller board", 27, max(24, max(r for _, r in edge.values()) + 1), pads, outlines, edge)
+
+
+def strip_plan(c: Circuit, layout: Any) -> Plan:
+    """The first sensor strip: its 74HC165, pull-up network and capacitor, then a pad pair
+    for each of its eight switches (the switch's two wires end there; the strip sits in
+    the middle of its group, so no switch wire is longer than four point spacings)."""
+    u = "U%d" % FIRST_HC165
+    rn = "RN%d" % FIRST_HC165
+    cap = "C%d" % FIRST_HC165
+    pads: dict[tuple[str, str], tuple[int, int]] = {}
+    _dip(pads, u, 16, 2, 2, 3)
+    outlines = [(u + " 74HC165", 1, 1, 5, 9)]
+    for k in range(1, 10):
+        pads[(rn, str(k))] = (8, 1 + k)
+    outlines.append((rn, 7, 1, 2, 10))
+    pads[(cap, "1")] = (11, 2)
+    pads[(cap, "2")] = (11, 3)
+    outlines.append((cap, 10, 1, 2, 3))
+    step = 3  # switch pad pairs 7.62 mm apart: the strip is 10 cm long, cut from any perfboard
+    by_sensor = {layout.points[name][0]: name for name in layout.points}
+    for bit in range(8):
+        if bit not in by_sensor:
+            continue
+        ref = "SW_%s" % by_sensor[bit]
+        x = 14 + bit * step
+        pads[(ref, "1")] = (x, 12)
+        pads[(ref, "2")] = (x, 13)
+        outlines.append((ref[3:], x - 1, 11, 2, 3))
+    columns = 14 + 8 * step + 2
+    edge = _edge_nets(c, pads, columns - 2)
+    rows = max(14, max(r for _, r in edge.values()) + 1)
+    title = (
+        "sensor strip (U%d; every group alike): it sits among its 8 points; each switch's two wires end at its pads"
+        % (FIRST_HC165)
+    )
+    return Plan(title, columns, rows, pads, outlines, edge)
+
+
+def _pins(c: Circuit, ref: str) -> set[tuple[str, str]]:
+    return {(ref, p.number) for p in c.parts[ref].pins}
+
+
+def _edge_nets(c: Circuit, pads: dict[tuple[str, str], tuple[int, int]], x: int) -> dict[str, tuple[int, int]]:
+    """Nets with a pin on this board and another pin elsewhere get an edge pad, on the
+    right edge, as near the row of the net's rightmost pad as a free row allows."""
+    edge: dict[str, tuple[int, int]] = {}
+    taken: set[int] = set()
+    for net, nodes in c.nets.items():
+        here = [pads[n] for n in nodes if n in pads]
+        if here and len(here) < len(set(nodes)):
+            want = max(here)[1]
+            row = min((r for r in range(1, 60) if r not in taken), key=lambda r: (abs(r - want), r))
+            taken.add(row)
+            edge[net] = (x, row)
+    return edge
+
+
+def net_wires(c: Circuit, plan: Plan) -> dict[str, list[tuple[int, int]]]:
+    """Per net, the holes its wire visits in order (nearest neighbour from the first pad)."""
+    out: dict[str, list[tuple[int, int]]] = {}
+    for net, nodes in c.nets.items():
+        holes = [plan.pads[n] for n in nodes if n in plan.pads]
+        if net in plan.edge:
+            holes.append(plan.edge[net])
+        holes = list(dict.fromkeys(holes))
+        if len(holes) < 2:
+            continue
+        path = [holes.pop(0)]
+        while holes:
+            nxt = min(holes, key=lambda h: math.dist(h, path[-1]))
+            holes.remove(nxt)
+            path.append(nxt)
+        out[net] = path
+    return out
+
+
+def _draw(page: Page, c: Circuit, plan: Plan, x0: float, y0: float) -> float:
+    def at(hole: tuple[int, int]) -> tuple[float, float]:
+        return x0 + hole[0] * GRID, y0 + hole[1] * GRID
+
+    page.text(x0, y0 - 3, 3.0, plan.title)
+    page.rect(x0, y0, plan.columns * GRID, (plan.rows + 1) * GRID, "#a87", 0.3, "#f3ead8")
+    for i in range(1, plan.columns):
+        for j in range(1, plan.rows + 1):
+            page.circle(x0 + i * GRID, y0 + j * GRID, 0.35, "#c9b89a", 0.1)
+    for label, hx, hy, w, h in plan.outlines:
+        page.rect(x0 + hx * GRID + 1, y0 + hy * GRID + 1, (w - 1) * GRID, (h - 1) * GRID, "#555", 0.25)
+        page.text(x0 + hx * GRID + 1.3, y0 + hy * GRID + 0.6, 1.6, label, "#333")
+    for net, path in net_wires(c, plan).items():
+        colour = COLOURS.get(net, "#0645ad")
+        for a, b in itertools.pairwise(path):
+            (xa, ya), (xb, yb) = at(a), at(b)
+            page.line(xa, ya, xb, yb, colour, 0.4)
+    for (ref, number), hole in sorted(plan.pads.items()):
+        x, y = at(hole)
+        page.circle(x, y, 0.8, "#000", 0.2, "#fc6")
+        page.text(
+            x + 0.9,
+            y - 0.5,
+            1.2,
+            "%s.%s" % (ref, number),
+            "#333",
+            data_pad="%s.%s" % (ref, number),
+            data_net=c.net_of(ref, number) or "NC",
+        )
+    for net, hole in sorted(plan.edge.items()):
+        x, y = at(hole)
+        page.rect(x - 1, y - 1, 2, 2, "#000", 0.2, "#9cf")
+        page.text(x + 1.6, y + 0.6, 1.8, net, COLOURS.get(net, "#0645ad"), data_edge=net)
+    # The wiring list: every link in the order drawn, to tick off while soldering.
+    name = {hole: "%s.%s" % pad for pad, hole in plan.pads.items()}
+    name.update({hole: "edge %s" % net for net, hole in plan.edge.items()})
+    y = y0 + (plan.rows + 1) * GRID + 5
+    page.text(x0, y, 2.2, "Wiring list (copper side), net: pad - pad - ...")
+    lines = ["%s: %s" % (net, " - ".join(name[h] for h in path)) for net, path in net_wires(c, plan).items()]
+    per_column = (len(lines) + 2) // 3
+    for i, line in enumerate(lines):
+        column, row = divmod(i, per_column)
+        page.text(x0 + column * 95, y + 3.5 + row * 2.6, 1.7, line, COLOURS.get(line.split(":")[0], "#0645ad"))
+    return y + 3.5 + per_column * 2.6
+
+
+def pages(layout: Any, c: Circuit) -> list[Page]:
+    page = Page("perfboard plans, 1:1")
+    page.text(8, 10, 4.0, "%s: perfboard plans, 1:1 (2.54 mm grid, component side)" % layout.name)
+    page.text(
+        8,
+        15,
+        2.2,
+        "Coloured lines: wire links on the copper side, one colour per net (red +5V, "
+        "orange VBUS, violet +3V3, black GND,",
+        "#333",
+    )
+    page.text(
+        8,
+        18.5,
+        2.2,
+        "blue signals). Blue squares: pads for wires that leave the board, named by "
+        "net. Check every link against netlist.txt.",
+        "#333",
+    )
+    y = _draw(page, c, controller_plan(c), 8, 26)
+    if layout.sensors["type"] == "hc165":
+        plan = strip_plan(c, layout)
+        y = _draw(page, c, plan, 8, y + 12)
+        page.width = max(page.width, 16 + plan.columns * GRID)
+    page.height = max(page.height, y + 10)
+    return [page]
+
+
+def svg(layout: Any, c: Circuit) -> str:
+    return svg_pages(pages(layout, c), "%s perfboard plans" % layout.name)

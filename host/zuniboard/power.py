@@ -1,0 +1,480 @@
+"""The power design of a board, computed from its layout: the current of every consumer
+(each figure with its source), the USB current the firmware asks for, the LED rail's
+voltage drop, and the sensor chain's clock timing. ``power_md`` writes it all out as
+``hardware/<board>/power.md``; the tests hold the layouts to these figures.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from zuniboard import circuit
+from zuniboard.layouts import board_geometry
+
+# -- sources, named once ---------------------------------------------------------------
+
+SRC = {
+    "uberguide": "Adafruit NeoPixel Uberguide, 'Powering NeoPixels': up to 60 mA per WS2812B at full white",
+    "pjrc": "PJRC, 'How much current do WS2812 / NeoPixel LEDs really use?': 33.5 and 52.5 mA per LED at full white; "
+    "just under 1 mA per dark LED",
+    "ws2812b": "Worldsemi WS2812B datasheet: VIH >= 0.7 VDD; electrical characteristics at VDD 4.5-5.5 V; blue and "
+    "green die forward voltage 3.0-3.4 V",
+    "pico": "Raspberry Pi Pico datasheet, 'Power consumption' section: typical active currents of about 20-25 mA",
+    "hc165": "TI SN74HC165 datasheet: ICC 80 uA max (static, 85 C); input capacitance 10 pF max; "
+    "input transition time 500 ns max at VCC 4.5 V (1000 ns at 2 V)",
+    "ahct125": "TI SN74AHCT125 datasheet: ICC 40 uA max plus delta-ICC 1.35 mA max for one input at VCC - 2.1 V",
+    "tps2553": "TI TPS2552/TPS2553 datasheet (SLVS841E): 85 mOhm switch (DBV); table 1, RILIM 43.2 kOhm -> "
+    "current limit 544 / 605 / 673 mA (min / nom / max); built-in soft start",
+    "rp2040": "RP2040 datasheet, GPIO electrical characteristics: VOH >= 2.62 V at 4 mA drive (IOVDD 3.3 V), "
+    "pull-up 50-80 kOhm",
+    "usb2": "USB 2.0 specification: 7.2.1 (a high-power port gives 500 mA, VBUS >= 4.75 V at the port; an "
+    "unconfigured device takes at most 100 mA), 7.2.4.1 (at most 10 uF across VBUS at attach), 9.6.3 "
+    "(bMaxPower in 2 mA units)",
+    "mpy": "MicroPython rp2 machine.USBDevice.BUILTIN_CDC.desc_cfg: bMaxPower 0x7D = 125 -> 250 mA",
+    "awg": "ASTM B258 / standard AWG table, annealed copper at 20 C",
+}
+
+# -- figures ----------------------------------------------------------------------------
+
+PICO_MA = 50.0  # twice the Pico datasheet's busy figure: flash writes of the journal, USB traffic
+PICO_SRC = (
+    "50 mA: about twice the datasheet's typical active current, for flash writes and USB [pico];"
+    " step 1 below measures it"
+)
+HC165_MA = 0.2  # ICC 80 uA + clocking (Cpd x VCC x f and the SCK wire, averaged)
+AHCT125_MA = 1.5  # ICC 0.04 + delta-ICC 1.35 mA (one input held at 3.3 V)
+TPS2553_MA = 0.2  # allowance for the switch's own supply current
+V33 = 3.3
+RP2040_PULLUP_MIN_OHMS = 50000.0
+FAULT_PULLUP_OHMS = 10000.0
+DESIGN_MARGIN = 0.9  # the board stays within 90 % of what it asks the host for
+
+# USB path (worst case): the port's minimum voltage and a 1 m cable with 28 AWG power pair.
+USB_PORT_MIN_V = 4.75
+CABLE_OHMS = 2 * 0.213  # 1 m, 28 AWG: 212.9 mOhm/m per conductor, VBUS and GND
+SWITCH_OHMS = 0.085
+LED_RAIL_MAX_DROP_V = 0.25  # design rule: the rail loses at most 5 % of 5 V
+
+# Copper resistance per metre of one conductor (ASTM B258 / AWG table).
+AWG_OHMS_PER_M = {26: 0.1339, 24: 0.0842, 22: 0.0530, 20: 0.0333, 18: 0.0210}
+ROW_BUS_AWG = 22  # the row bus: +5V and GND along each row (mechanics.WIRE_AWG "led_trunk")
+TAP_AWG = 26  # each LED's own leads to its row bus (mechanics.WIRE_AWG "led_tap")
+TAP_M = 0.05  # at most 5 cm
+
+# Sensor chain timing.
+SPI_HZ_DEFAULT = 1000000
+WIRE_PF_PER_M = 60.0  # a signal wire beside its ground wire (estimate; measure with a meter)
+WIRE_NS_PER_M = 5.0  # propagation in PVC-insulated wire, about 0.67 c
+RP2040_OUT_OHMS = (V33 - 2.62) / 0.004  # from VOH >= 2.62 V at 4 mA
+HC_MAX_TRANSITION_NS = 500.0
+
+
+@dataclass(frozen=True)
+class PowerLine:
+    what: str
+    detail: str
+    ma: float
+
+
+def usb_ma(layout: Any) -> int:
+    """What the firmware asks the host for (``power.usb_ma``)."""
+    ma: int = layout.power["usb_ma"]
+    return ma
+
+
+def design_limit_ma(layout: Any) -> float:
+    return DESIGN_MARGIN * usb_ma(layout)
+
+
+def fixed_lines(layout: Any) -> list[PowerLine]:
+    """Everything that is not an LED, at its worst."""
+    lines = [PowerLine("Raspberry Pi Pico", PICO_SRC, PICO_MA)]
+    lines.append(PowerLine("TPS2553 load switch", "allowance for its supply current [tps2553]", TPS2553_MA))
+    fault = V33 / FAULT_PULLUP_OHMS * 1000
+    lines.append(PowerLine("~FAULT pull-up R3", "3.3 V / 10 kOhm, only while the switch reports a fault", fault))
+    if layout.sensors["type"] == "hc165":
+        chips = layout.sensor_count // 8
+        lines.append(
+            PowerLine("74HC165 x %d" % chips, "%.1f mA each: ICC + clocking [hc165]" % HC165_MA, chips * HC165_MA)
+        )
+        n = len(layout.points)
+        pull = n * V33 / circuit.PULLUP_OHMS * 1000
+        lines.append(PowerLine("Reed switch pull-ups", "%d switches closed, 3.3 V / 47 kOhm each" % n, pull))
+    else:
+        cols = len(layout.sensors["cols"])
+        pull = cols * V33 / RP2040_PULLUP_MIN_OHMS * 1000
+        lines.append(
+            PowerLine(
+                "Matrix pull-ups", "%d columns low at once, 3.3 V / 50 kOhm (RP2040 minimum) [rp2040]" % cols, pull
+            )
+        )
+    lines.append(PowerLine("74AHCT125 level shifter", "one input at 3.3 V [ahct125]", AHCT125_MA))
+    return lines
+
+
+def power_lines(layout: Any) -> list[PowerLine]:
+    """Worst-case current of each consumer: the LED chain at its dynamic limit (the
+    firmware scales down any frame that would draw more than ``leds.budget_ma``), every
+    reed switch closed, the Pico busy, the fault pull-up on."""
+    leds = layout.leds
+    n = layout.led_count
+    lines = fixed_lines(layout)
+    idle = n * leds["idle_ma"]
+    lines.append(
+        PowerLine("LEDs idle", "%d x %s mA, control logic of each LED [pjrc]" % (n, _f(leds["idle_ma"])), idle)
+    )
+    all_on = n * white_led_ma(layout)
+    room = leds["budget_ma"] - idle
+    if all_on > room:
+        detail = (
+            "dynamic limit: `leds.budget_ma` %s mA less the idle LEDs (all %d white at %d/255 would be %.0f mA)"
+            % (
+                _f(leds["budget_ma"]),
+                n,
+                leds["max_level"],
+                all_on,
+            )
+        )
+        lines.append(PowerLine("LEDs lit", detail, room))
+    else:
+        detail = "%d LEDs x 3 channels x %s mA x %d/255" % (n, _f(leds["ma_per_channel"]), leds["max_level"])
+        lines.append(PowerLine("LEDs lit", detail, all_on))
+    return lines
+
+
+def total_ma(layout: Any) -> float:
+    return sum(line.ma for line in power_lines(layout))
+
+
+def fixed_ma(layout: Any) -> float:
+    return sum(line.ma for line in fixed_lines(layout))
+
+
+def max_budget_ma(layout: Any) -> float:
+    """The largest ``leds.budget_ma`` that keeps the whole board inside the design limit."""
+    return design_limit_ma(layout) - fixed_ma(layout)
+
+
+def white_led_ma(layout: Any) -> float:
+    """One LED white at ``max_level`` (without its idle current)."""
+    ma: float = 3 * layout.leds["ma_per_channel"] * layout.leds["max_level"] / 255
+    return ma
+
+
+def full_points(layout: Any) -> int:
+    """How many LEDs can be white at ``max_level`` before the limit dims the frame."""
+    room = layout.leds["budget_ma"] - layout.led_count * layout.leds["idle_ma"]
+    count: int = layout.led_count
+    return min(count, int(room / white_led_ma(layout)))
+
+
+# -- the LED rail: trunk, rows, voltage drop ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rail:
+    rows: list[list[str]]  # LED chain order, split where the chain leaves a row
+    trunk_m: float  # controller to the farthest row's feed point, one conductor
+    longest_row_m: float
+    trunk_awg: int
+    row_ma: float  # the most one row can draw
+    trunk_ma: float
+    trunk_drop_v: float  # supply + return
+    row_drop_v: float
+    cable_drop_v: float
+    switch_drop_v: float
+
+    @property
+    def rail_drop_v(self) -> float:
+        return self.trunk_drop_v + self.row_drop_v
+
+    @property
+    def far_led_v(self) -> float:
+        return USB_PORT_MIN_V - self.cable_drop_v - self.switch_drop_v - self.rail_drop_v
+
+
+def _positions_mm(layout: Any) -> dict[str, tuple[float, float]]:
+    geometry = board_geometry(layout.rulesets[0])
+    pitch = layout.mechanics["pitch_mm"]
+    return {
+        name: (geometry.coords[geometry.index[name]][0] * pitch, geometry.coords[geometry.index[name]][1] * pitch)
+        for name in layout.points
+    }
+
+
+def led_rows(layout: Any) -> list[list[str]]:
+    """The LED chain cut into rows: a new row wherever the chain changes y."""
+    pos = _positions_mm(layout)
+    order = sorted(layout.points, key=lambda name: layout.points[name][1])
+    rows: list[list[str]] = [[order[0]]]
+    for name in order[1:]:
+        if abs(pos[name][1] - pos[rows[-1][-1]][1]) > 1e-6:
+            rows.append([])
+        rows[-1].append(name)
+    return rows
+
+
+def rail(layout: Any) -> Rail:
+    """The LED power trunk: a pair of wires from the controller (at LED 0) up the West
+    edge, feeding every row at its West end; along each row a 22 AWG bus pair, and each
+    LED's own leads (26 AWG, at most 5 cm) to it. The drop is the worst case: the whole
+    budget drawn through the trunk to the farthest feed point, the most one row can draw
+    concentrated at that row's far end, and one white LED's current in its leads."""
+    pos = _positions_mm(layout)
+    rows = led_rows(layout)
+    leds = layout.leds
+    start = pos[rows[0][0]]
+    per_led = white_led_ma(layout) + leds["idle_ma"]
+    budget = float(leds["budget_ma"])
+    trunk_m = 0.0
+    longest = 0.0
+    for row in rows:
+        xs = [pos[p][0] for p in row]
+        y = pos[row[0]][1]
+        west = min(xs)
+        trunk_m = max(trunk_m, (abs(y - start[1]) + abs(west - start[0])) / 1000)
+        longest = max(longest, (max(xs) - west) / 1000)
+    row_ma = max(min(len(row) * per_led, budget) for row in rows)
+    tap = 2 * AWG_OHMS_PER_M[TAP_AWG] * TAP_M * per_led / 1000
+    row_drop = 2 * AWG_OHMS_PER_M[ROW_BUS_AWG] * longest * row_ma / 1000 + tap
+    total = total_ma(layout)
+    cable = CABLE_OHMS * total / 1000
+    switch = SWITCH_OHMS * budget / 1000
+    for awg in (22, 20, 18):
+        trunk_drop = 2 * AWG_OHMS_PER_M[awg] * trunk_m * budget / 1000
+        if trunk_drop + row_drop <= LED_RAIL_MAX_DROP_V:
+            break
+    return Rail(rows, trunk_m, longest, awg, row_ma, budget, trunk_drop, row_drop, cable, switch)
+
+
+# -- the sensor chain's clock -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClockLine:
+    chips: int
+    length_m: float  # SCK (and latch) wire from the Pico past every chip
+    load_pf: float
+    rise_ns: float  # 10-90 %
+    round_trip_ns: float
+    spi_hz: int
+    read_us: float
+
+
+def clock_line(layout: Any) -> ClockLine | None:
+    """SCK and latch run from the Pico along the sensor chain (one strip per 74HC165, in
+    the middle of its group of points), through a source-series resistor at the Pico."""
+    if layout.sensors["type"] != "hc165":
+        return None
+    pos = _positions_mm(layout)
+    order = sorted(layout.points, key=lambda name: layout.points[name][0])
+    chips = layout.sensor_count // 8
+    stops = []
+    for k in range(chips):
+        group = [pos[p] for p in order[8 * k : 8 * k + 8]]
+        if group:
+            stops.append((sum(x for x, _ in group) / len(group), sum(y for _, y in group) / len(group)))
+    length = sum(math.dist(a, b) for a, b in itertools.pairwise(stops)) / 1000
+    length += layout.mechanics["pitch_mm"] / 1000  # Pico to the first strip
+    load = length * WIRE_PF_PER_M + chips * 10.0
+    tau_ns = (RP2040_OUT_OHMS + circuit.SERIES_OHMS) * load * 1e-3
+    hz = layout.sensors.get("baudrate", SPI_HZ_DEFAULT)
+    return ClockLine(chips, length, load, 2.2 * tau_ns, 2 * length * WIRE_NS_PER_M, hz, 8 * chips * 1e6 / hz)
+
+
+def _f(value: float) -> str:
+    text = "%.2f" % value
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def power_md(layout: Any) -> str:
+    lines = power_lines(layout)
+    total = sum(line.ma for line in lines)
+    leds = layout.leds
+    n = layout.led_count
+    one = white_led_ma(layout)
+    room = leds["budget_ma"] - n * leds["idle_ma"]
+    ask = usb_ma(layout)
+    limit = design_limit_ma(layout)
+    fixed = fixed_ma(layout)
+    default_room = DESIGN_MARGIN * 250 - fixed - n * leds["idle_ma"]
+    r = rail(layout)
+    out = [
+        "# Power design: %s" % layout.name,
+        "",
+        "Generated by `zuni board generate` from `hardware/layouts/%s.json` and" % layout.name,
+        "`host/zuniboard/power.py`; do not edit. Sources in square brackets, listed at the end.",
+        "",
+        "## Worst-case current",
+        "",
+        "The LED chain at the firmware's dynamic limit (`leds.budget_ma` = %s mA), every reed" % _f(leds["budget_ma"]),
+        "switch closed, the Pico busy, the load switch reporting a fault. USB power only.",
+        "",
+        "| consumer | figure and source | mA |",
+        "| --- | --- | ---: |",
+    ]
+    for line in lines:
+        out.append("| %s | %s | %.1f |" % (line.what, line.detail, line.ma))
+    out += [
+        "| **total** | | **%.1f** |" % total,
+        "",
+        "- LED current per channel: `leds.ma_per_channel` = %s mA, a third of the 60 mA per LED at"
+        % _f(leds["ma_per_channel"]),
+        "  full white [uberguide]; PJRC measured 33.5-52.5 mA per LED, so 20 mA is the safe upper",
+        "  figure until you measure your own LEDs. Idle: `leds.idle_ma` = %s mA per dark LED [pjrc]."
+        % _f(leds["idle_ma"]),
+        "- One lit point, white at `leds.max_level` = %d/255: %.1f mA. Up to %d of the %d LEDs can be"
+        % (leds["max_level"], one, full_points(layout), n),
+        "  white at once (more in single colours) before the limiter dims the frame; every LED white",
+        "  (%.0f mA) is shown at %.0f%% of that brightness." % (n * one, 100 * min(1.0, room / (n * one))),
+        "",
+        "## What the board asks of USB, and why",
+        "",
+        "- The firmware asks the host for **%d mA** (`power.usb_ma`): `firmware/boot.py` sets bMaxPower = %d"
+        % (ask, ask // 2),
+        "  (2 mA units [usb2]) in a copy of MicroPython's built-in CDC configuration descriptor, before",
+        "  USB enumerates (`zuni_hw.pico.request_usb_power`). MicroPython alone asks for 250 mA [mpy].",
+        "- The board stays within %.0f%% of that: design limit %.0f mA; this board %.1f mA (%.0f%% of %d mA)."
+        % (100 * DESIGN_MARGIN, limit, total, 100 * total / ask, ask),
+        "- The highest `leds.budget_ma` inside the design limit: %d mA (the limit less %.1f mA that is not LEDs)."
+        % (int(max_budget_ma(layout)), fixed),
+        "- Why not stay at MicroPython's 250 mA: 90%% of it less the fixed %.1f mA and %d idle LEDs leaves %.0f mA"
+        % (fixed, n, default_room),
+        "  for lit LEDs, against %.1f mA for one white point: %s."
+        % (one, "enough for %d points" % int(default_room / one) if default_room >= one else "not even one"),
+        "- Where it works: a computer's own USB port or a powered hub (500 mA per port [usb2]), or a",
+        "  USB charger or power bank for standalone play (they give 500 mA or more without asking).",
+        "  **Not** on a bus-powered hub: it has 100 mA per port, and the host refuses to configure a",
+        "  %d mA device there (it says so, e.g. 'power surge on the USB port'). Before configuration a" % ask,
+        "  device should take at most 100 mA [usb2]; this board takes %.0f mA dark (Pico, logic, idle LEDs)."
+        % (fixed + n * leds["idle_ma"]),
+        "- It asks whenever the board boots with USB down: at power-up and after `machine.reset()`",
+        "  (what `tools/deploy.py` ends with). Not after a soft reset, which mpremote makes when it",
+        "  connects: MicroPython clears a runtime descriptor then, so the board drops off USB once and",
+        "  comes back asking for 250 mA until the next power-up or reset; run that first mpremote",
+        "  command again. The host does not police the figure; only hubs budget with it.",
+        "",
+        "## Power path and inrush",
+        "",
+        "VBUS (Pico pin 40) -> U3 TPS2553 (IN; EN tied to IN) -> OUT = **+5V**, the LED rail and the",
+        "74AHCT125. C1 100 nF ceramic at U3's input is the only capacitor on VBUS besides the Pico's",
+        "own, far under the 10 uF USB allows at attach [usb2]. C3 %d uF sits after the switch, at LED 0:"
+        % circuit.BULK_UF,
+        "the TPS2553's soft start and current limit (R2 43.2 kOhm: 544-673 mA [tps2553]) charge it in about",
+        "%.1f ms at the limit, so the host never sees more than the limit. (The old design put 1000 uF"
+        % (circuit.BULK_UF * 5.0 / 544),
+        "straight on VBUS: 100 times the allowance; a PTC fuse cannot limit a millisecond inrush.) A",
+        "short on the LED rail is held at the limit (constant current) and ~FAULT goes low (TP_FAULT).",
+        "",
+        "## LED power trunk",
+        "",
+        "The LED rail is not daisy-chained through every LED across the board. A trunk pair (+5V and",
+        "its own GND return) runs from the controller up the West edge and feeds each row at its",
+        "West end; along each row runs a 22 AWG bus pair, and each LED has its own short leads",
+        "(26 AWG, at most 5 cm) to it. The LED ground returns only to the",
+        "controller's star point (U3 GND / C3 -), never through the sensor strips' ground wire.",
+        "",
+        "| | |",
+        "| --- | --- |",
+        "| rows (feed points) | %d: %s |" % (len(r.rows), ", ".join("%s..%s" % (row[0], row[-1]) for row in r.rows)),
+        "| trunk length to the farthest feed | %.2f m per conductor |" % r.trunk_m,
+        "| trunk wire | **%d AWG** (%.1f mOhm/m [awg]), the thinnest of 22/20/18 AWG within the rule below |"
+        % (r.trunk_awg, 1000 * AWG_OHMS_PER_M[r.trunk_awg]),
+        "| trunk current (worst) | %.0f mA: the whole budget to the farthest feed |" % r.trunk_ma,
+        "| trunk drop (+5V and GND) | %.3f V |" % r.trunk_drop_v,
+        "| longest row | %.2f m of %d AWG bus (%.1f mOhm/m [awg]), at most %.0f mA |"
+        % (r.longest_row_m, ROW_BUS_AWG, 1000 * AWG_OHMS_PER_M[ROW_BUS_AWG], r.row_ma),
+        "| row drop (+5V and GND, current all at the far end, plus 5 cm of %d AWG leads) | %.3f V |"
+        % (TAP_AWG, r.row_drop_v),
+        "| **rail drop, controller to the farthest LED** | **%.3f V** (rule: at most %.2f V, 5%% of 5 V) |"
+        % (r.rail_drop_v, LED_RAIL_MAX_DROP_V),
+        "| USB cable, 1 m, 28 AWG pair, at %.0f mA | %.3f V |" % (total, r.cable_drop_v),
+        "| TPS2553 switch, 85 mOhm [tps2553] | %.3f V |" % r.switch_drop_v,
+        "| farthest LED, from a port at its 4.75 V minimum [usb2] | **%.2f V** |" % r.far_led_v,
+        "",
+        "At %.2f V the blue and green dies (3.0-3.4 V [ws2812b]) keep %.2f V for the LED's constant-current"
+        % (r.far_led_v, r.far_led_v - 3.4),
+        "driver. Data: the 74AHCT125 runs on the same +5V, so LED 0 sees a high of its own supply (VIH",
+        "0.7 VDD [ws2812b]); every LED regenerates the data for the next at its own supply, and",
+        "neighbours differ by millivolts.",
+        "",
+    ]
+    clock = clock_line(layout)
+    out += ["## Sensor chain: clock, termination, ground", ""]
+    if clock is None:
+        out += [
+            "Diode matrix: rows and columns are Pico pins, at most one row's wires long; the firmware",
+            "waits 30 us after driving a row low (`DiodeMatrix.settle_us`, six RC constants of the",
+            "RP2040 pull-up against the wiring) before reading the columns. No clock, no termination.",
+            "",
+        ]
+    else:
+        out += [
+            "SCK and the latch are bussed to all %d 74HC165s along the snake: about %.2f m of wire from the"
+            % (clock.chips, clock.length_m),
+            "Pico past the last chip. Each leaves the Pico through a %d Ohm series resistor at the Pico"
+            % circuit.SERIES_OHMS,
+            "(R4 SCK, R5 latch: source termination).",
+            "",
+            "| | |",
+            "| --- | --- |",
+            "| load on SCK | %.2f m x %d pF/m (estimate: a wire beside its ground) + %d x 10 pF [hc165] = %.0f pF |"
+            % (clock.length_m, WIRE_PF_PER_M, clock.chips, clock.load_pf),
+            "| source resistance | %d Ohm + the RP2040's %.0f Ohm at 4 mA [rp2040] |"
+            % (circuit.SERIES_OHMS, RP2040_OUT_OHMS),
+            "| edge (10-90 %%) | %.0f ns, within the 74HC165's %d ns input transition limit [hc165] |"
+            % (clock.rise_ns, HC_MAX_TRANSITION_NS),
+            "| line round trip | %.0f ns at %.0f ns/m |" % (clock.round_trip_ns, WIRE_NS_PER_M),
+            "| SPI clock (`sensors.baudrate`) | **%d Hz**: half period %.0f ns |" % (clock.spi_hz, 5e8 / clock.spi_hz),
+            "| one scan reads | %d bits in %.0f us (every `timing.scan_ms`) |" % (8 * clock.chips, clock.read_us),
+            "",
+            "Why no double clocking: the source resistance is above the wire's impedance (roughly",
+            "100-150 Ohm for a wire beside its ground), so the edge travels without overshoot; and the edge",
+            "is %.0f times longer than the line's round trip, so the whole bus charges as one RC and no"
+            % (clock.rise_ns / max(clock.round_trip_ns, 1)),
+            "reflection crosses the threshold twice. SPI mode 2 samples QH half a period after each shift;",
+            "the half period is %.0f times the edge. Lower `sensors.baudrate` further if a board misreads."
+            % (5e8 / clock.spi_hz / clock.rise_ns),
+            "",
+        ]
+    out += [
+        "Ground: the sensor strips have their own ground wire, run beside SCK and the latch from Pico",
+        "pin 23 (GND) along the chain; it carries microamps. The LED data wire runs with its own ground",
+        "wire, away from SCK (at least 10 mm, or crossing at right angles): the LED data is a 5 V, 800 kHz",
+        "signal that would otherwise couple into the 3.3 V clock.",
+        "",
+        "## Measuring (a USB meter between the computer and the board)",
+        "",
+        "The meter reads the whole board. Write the LEDs from the REPL (`mpremote exec` stops the",
+        "firmware; `mpremote reset` starts it again). Let `N = neopixel.NeoPixel(machine.Pin(%d), %d)`:"
+        % (leds["pin"], n),
+        "",
+        "1. **No LEDs**: unplug USB, pull U3's adapter out of its header (the LED rail stays off), plug",
+        '   in, `mpremote exec "pass"` (the firmware stops; the LED data pin stays low, so nothing feeds',
+        "   the unpowered 74AHCT125). Reading A: the Pico and the logic (%.0f mA budgeted above)." % fixed,
+        "2. **All dark**: unplug, U3 back in, plug in, and",
+        '   `mpremote exec "import neopixel, machine; N = neopixel.NeoPixel(machine.Pin(%d), %d);' % (leds["pin"], n),
+        '   N.fill((0, 0, 0)); N.write()"`. Reading B. Your `idle_ma` = (B - A) / %d (the layout has %s).'
+        % (n, _f(leds["idle_ma"])),
+        "3. **One LED at full**: the same with `N[0] = (255, 0, 0)`, then `(0, 255, 0)`, then `(0, 0, 255)`",
+        "   (after `N.fill((0, 0, 0))`). Readings R, G, B'. Your `ma_per_channel` = the largest of",
+        "   R - B, G - B, B' - B (the layout has %s). Repeat on two more LEDs; keep the largest."
+        % _f(leds["ma_per_channel"]),
+        "4. Put your figures in the layout, run `zuni board generate`: the budget check tells you the",
+        "   new highest `leds.budget_ma`.",
+        "5. **The limit at work**: `zuni board check` runs the LED test (every LED red, green, blue, then",
+        "   white); during white the meter must stay at or under %.0f mA (this file's total), and the" % total,
+        "   LEDs look dimmer than one LED alone: the limiter scaling the frame down.",
+        "",
+        "## Sources",
+        "",
+    ]
+    body = "\n".join(out)
+    for key, text in SRC.items():
+        if "[%s]" % key in body:
+            out.append("- [%s] %s." % (key, text))
+    out.append("")
+    return "\n".join(out)
