@@ -255,3 +255,22 @@ def test_an_old_board_refuses_setup_with_a_clear_error(tmp_path: Path, monkeypat
         if link is not None:
             link.close()
         vb.close()
+
+
+def test_the_page_follows_a_game_from_a_position() -> None:
+    """The page's narrator replays the board's moves from the position the board reports,
+    and the disks that appear take the sides of that position."""
+    from zuniboard.web.world import Narrator, World
+
+    position = "mosona | north to move | south s3 s5 | north m4 n5 | quiet 0"
+    game = parse_position(position)
+    game.push_text("m4xs3-s2")
+    occupancy = "".join("1" if v else "0" for v in game.occupancy())
+    narrator = Narrator()
+    status = {"game": "g1", "ruleset": "mosona", "position": position, "moves": 0, "phase": "play"}
+    assert narrator.follow(status)["moves"] == []
+    out = narrator.follow(dict(status, moves=1, occupancy=occupancy))
+    assert out["moves"] == ["m4xs3-s2"] and not out["lost"]
+    world = World.for_ruleset("mosona")
+    hint = world.start_hint("mosona", position)
+    assert hint == {"s3": ("south", "man"), "s5": ("south", "man"), "m4": ("north", "man"), "n5": ("north", "man")}
