@@ -274,3 +274,37 @@ def test_the_page_follows_a_game_from_a_position() -> None:
     world = World.for_ruleset("mosona")
     hint = world.start_hint("mosona", position)
     assert hint == {"s3": ("south", "man"), "s5": ("south", "man"), "m4": ("north", "man"), "n5": ("north", "man")}
+
+
+def test_bad_from_is_refused_before_any_board_is_touched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from zuniboard.cli import main as cli_main
+
+    db = str(tmp_path / "games.sqlite3")
+    for args, message in (
+        (["--from", "7:3"], "no game #7 in the log"),
+        (["--from", "mosona | south to move | south zz"], "unknown point"),
+        (["--from", "nothing-here.pgn"], "not GAME[:N] (a logged game), a record file or a position text"),
+        (["--from", "mosona | south to move | south s3 | north m4", "--ruleset", "kolowis"], "leave out --ruleset"),
+        (["--from", "mosona | south to move | south s3 | north m4", "--west", "human"], "mosona has no west seat"),
+    ):
+        assert cli_main(["play", "--db", db, *args]) == 2, args
+        out = capsys.readouterr()
+        assert message in out.err, (args, out.err)
+        assert "virtual board" not in out.out
+
+
+def test_a_positioned_game_the_board_played_alone_is_logged_with_its_position(tmp_path: Path) -> None:
+    from zuniboard.play.gamelog import BoardGameLog
+
+    position = "mosona | north to move | south s3 s5 | north m4 n5 | quiet 0"
+    db = Database(tmp_path / "games.db")
+    try:
+        said: list[str] = []
+        gid = BoardGameLog(db, lambda kind, text: said.append(text)).adopt(
+            "board-1", "00003-ab12", ["m4xs3-s2"], "mosona", None, position
+        )
+        assert gid is not None
+        record = db.get(gid)
+        assert (record.position, record.move_texts()) == (position, ["m4xs3-s2"])
+    finally:
+        db.close()
