@@ -12,9 +12,9 @@ board playing from the start never holds this code.
 from zuni.core import piece_side
 
 # The longest start position a board takes: its text, escaped, goes in the hello and
-# state frames, which must stay within the link's 512-byte line (the state of the
-# 168-point board carries 168 bytes of occupancy too).
-POSITION_MAX = 240
+# state frames (a state too long for the link's 512-byte line with the 168-point board's
+# occupancy sends it as "position=+": docs/protocol.md).
+POSITION_MAX = 280
 
 
 def position_game(app, text):
