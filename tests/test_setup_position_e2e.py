@@ -8,6 +8,7 @@ in the middle resumes the game from the position. Also ``--from``'s forms
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,17 @@ def _side_points(game: Any) -> dict[str, list[str]]:
     return out
 
 
+def _wait_lit(vb: VirtualBoard, points: list[str], side: str, timeout: float = 5.0) -> set[str]:
+    """What was lit until all of ``points`` were (the points to fill blink)."""
+    lit: set[str] = set()
+    deadline = time.monotonic() + timeout
+    while not set(points) <= lit:
+        assert time.monotonic() < deadline, "%s's points are not lit: %s" % (side, sorted(lit))
+        lit |= {p for p, rgb in vb.leds().items() if any(rgb)}
+        time.sleep(0.02)
+    return lit
+
+
 def _setup_side_by_side(session: PlaySession, link: BoardLink, vb: VirtualBoard, game: Any, how: str) -> list[str]:
     """The hand follows the board's staged setup; returns the sides in the order asked."""
     for point in sorted(vb.occupied):
@@ -102,13 +114,7 @@ def _setup_side_by_side(session: PlaySession, link: BoardLink, vb: VirtualBoard,
     sides = _side_points(game)
     for k, (side, points) in enumerate(sides.items()):
         pump_until(session, "the board to ask for %s" % side, lambda s=side: link.state().get("setup") == s)
-        # The points to fill blink: what was lit over a moment.
-        lit: set[str] = set()
-        deadline = time.monotonic() + 5.0
-        while not set(points) <= lit:
-            assert time.monotonic() < deadline, "%s's points are not lit: %s" % (side, sorted(lit))
-            lit |= {p for p, rgb in vb.leds().items() if any(rgb)}
-            time.sleep(0.02)
+        lit = _wait_lit(vb, points, side)
         for other, theirs in list(sides.items())[k + 1 :]:
             assert not set(theirs) & lit, "%s's points lit before its turn" % other
         asked.append(side)
@@ -308,3 +314,51 @@ def test_a_positioned_game_the_board_played_alone_is_logged_with_its_position(tm
         assert (record.position, record.move_texts()) == (position, ["m4xs3-s2"])
     finally:
         db.close()
+
+
+def test_zuni_play_from_a_logged_game_at_a_move(tmp_path: Path) -> None:
+    """`zuni play --from GAME:N` as a subprocess against the virtual board: the board asks
+    for one side, then the other; a move; the log has the game with its position and the
+    tags FromGame/FromPly."""
+    from test_play_helpers import ZuniPlay
+
+    db_path = tmp_path / "games.sqlite3"
+    with Database(db_path) as db:
+        first = db.new_game("mosona", players={"south": "human", "north": "human"})
+        for i, text in enumerate(["s3xm4-m5", "n5xm5-m4"]):
+            db.add_move(first, i, text)
+    game = zuni.new_game("mosona")
+    for text in ["s3xm4-m5", "n5xm5-m4"]:
+        game.push_text(text)
+    position = position_text(game)
+    vb = VirtualBoard(_layout("board25", tmp_path), ruleset="mosona", pieces="start", flash=tmp_path / "flash.img")
+    play: ZuniPlay | None = None
+    try:
+        vb.start()
+        play = ZuniPlay("--port", vb.port_path, "--from", "%d:2" % first, "--north", "human", db=db_path)
+        play.expect(r"^new game #(\d+): mosona from %s" % re.escape(position))
+        sides = _side_points(game)
+        for point in sorted(vb.occupied):
+            vb.lift(point)
+        placed: set[str] = set()
+        for side, points in sides.items():
+            _wait_lit(vb, points, side)  # the board asks for this side (after 1.5 s for the second)
+            for point in points:
+                vb.place(point)
+            placed |= set(points)
+            vb.wait_stable(placed, 10)
+        play.expect(r"the board is set up|south to move")
+        move = game.legal_moves()[0].text()
+        Hand(vb, seed=2, speed=2.0).play(game, move)
+        play.expect(r"1\. south %s" % re.escape(move))
+        play.send("quit")
+        assert play.wait() == 0
+    finally:
+        if play is not None:
+            play.close()
+        vb.close()
+    with Database(db_path) as db:
+        record = db.get(db.game_ids()[-1])
+        assert record.position == position
+        assert record.move_texts() == [move]
+        assert record.tags.get("FromGame") == str(first) and record.tags.get("FromPly") == "2", record.tags
