@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from zuniboard.bom import COLUMNS
 from zuniboard.hardware import Placement, layout_geometry, placement
 from zuniboard.layouts import BoardGeometry
 
@@ -1413,20 +1414,8 @@ def pieces_per_set(layout: Any) -> tuple[int, str]:
 
 # -- mechanical BOM rows --------------------------------------------------------------------
 
-BOM_COLUMNS = (
-    "group",
-    "refs",
-    "qty",
-    "part",
-    "value",
-    "package",
-    "manufacturer",
-    "mpn",
-    "supplier_1",
-    "supplier_2",
-    "unit_price_usd",
-    "notes",
-)
+# The electrical BOM's columns, so that the two lists merge row for row (cost.md).
+BOM_COLUMNS = COLUMNS
 
 
 def _area_m2(b: Build) -> float:

@@ -360,6 +360,19 @@ _JSON_FIELDS = (
     "time_control",
 )
 _MOVE_FIELDS = ("text", "side", "time", "elapsed_ms", "clock_ms")
+# The record's text fields, in the order written; the last two (version 2) only when set.
+_JSON_TEXT_FIELDS = (
+    "started",
+    "ended",
+    "result",
+    "termination",
+    "score",
+    "board",
+    "layout",
+    "board_game_id",
+    "position",
+    "time_control",
+)
 
 
 def record_to_json(record: GameRecord) -> dict[str, Any]:
@@ -368,7 +381,7 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         data["id"] = record.id
     data["ruleset"] = record.ruleset
     data["players"] = {side: record.players[side] for side in SIDES if side in record.players}
-    for name in ("started", "ended", "result", "termination", "score", "board", "layout", "board_game_id"):
+    for name in _JSON_TEXT_FIELDS[:8]:
         data[name] = getattr(record, name)
     data["tags"] = dict(sorted(record.tags.items()))
     if record.position is not None:
@@ -509,18 +522,7 @@ def _json_record(data: object, text: str, pos: int, number: int) -> GameRecord:
     if not isinstance(data.get("ruleset"), str):
         raise RecordError('game %d: "ruleset" must be text, e.g. "mosona"' % number, lines.get("ruleset", line))
     record = GameRecord(ruleset=data["ruleset"], line=line, lines=lines)
-    for name in (
-        "started",
-        "ended",
-        "result",
-        "termination",
-        "score",
-        "board",
-        "layout",
-        "board_game_id",
-        "position",
-        "time_control",
-    ):
+    for name in _JSON_TEXT_FIELDS:
         value = data.get(name)
         if value is None:
             continue
