@@ -26,11 +26,29 @@ def position_game(app, text):
     if size > POSITION_MAX:
         raise ValueError("setup: a position of %d characters escaped (this board takes %d)" % (size, POSITION_MAX))
     game = parse_position(text)
+    _unload()
     if game.geometry.names != app.names:
         app._refuse(game)
     if game.is_game_over():
         raise ValueError("position %r: the game is already over there" % (text,))
     return game
+
+
+def _unload():
+    """Drop the position reader once the game is built (a few KB of code the game does
+    not need again until the next setup or reset)."""
+    import sys
+
+    import zuni
+
+    if sys.implementation.name != "micropython":
+        return  # the host keeps its classes (PositionError) the same
+    for name in ("zuni.position", "zuni.awith_pos"):
+        if name in sys.modules:
+            del sys.modules[name]
+        short = name[5:]
+        if short in zuni.__dict__:
+            delattr(zuni, short)
 
 
 def begin(app):
