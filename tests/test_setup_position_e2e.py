@@ -8,6 +8,7 @@ in the middle resumes the game from the position. Also ``--from``'s forms
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -94,6 +95,28 @@ def _side_points(game: Any) -> dict[str, list[str]]:
     return out
 
 
+def _wait_lit(vb: VirtualBoard, points: list[str], side: str, allowed: set[str], timeout: float = 5.0) -> None:
+    """Wait until the board's frames have lit every one of ``points`` (the points to fill
+    blink), counting only frames that light nothing outside ``allowed`` (the sides placed
+    so far and this one: a later side's points are never lit before their turn; a frame
+    of the game before the setup may still be the latest for a moment)."""
+    lit: set[str] = set()
+    stale: set[str] = set()
+    deadline = time.monotonic() + timeout
+    while not set(points) <= lit:
+        assert time.monotonic() < deadline, "%s's points are not lit: %s (outside its turn: %s)" % (
+            side,
+            sorted(lit),
+            sorted(stale),
+        )
+        now = {p for p, rgb in vb.leds().items() if any(rgb)}
+        if now <= allowed:
+            lit |= now
+        else:
+            stale = now - allowed
+        time.sleep(0.02)
+
+
 def _setup_side_by_side(session: PlaySession, link: BoardLink, vb: VirtualBoard, game: Any, how: str) -> list[str]:
     """The hand follows the board's staged setup; returns the sides in the order asked."""
     for point in sorted(vb.occupied):
@@ -102,15 +125,8 @@ def _setup_side_by_side(session: PlaySession, link: BoardLink, vb: VirtualBoard,
     sides = _side_points(game)
     for k, (side, points) in enumerate(sides.items()):
         pump_until(session, "the board to ask for %s" % side, lambda s=side: link.state().get("setup") == s)
-        # The points to fill blink: what was lit over a moment.
-        lit: set[str] = set()
-        deadline = time.monotonic() + 5.0
-        while not set(points) <= lit:
-            assert time.monotonic() < deadline, "%s's points are not lit: %s" % (side, sorted(lit))
-            lit |= {p for p, rgb in vb.leds().items() if any(rgb)}
-            time.sleep(0.02)
-        for other, theirs in list(sides.items())[k + 1 :]:
-            assert not set(theirs) & lit, "%s's points lit before its turn" % other
+        before = {p for ps in list(sides.values())[:k] for p in ps}
+        _wait_lit(vb, points, side, before | set(points))
         asked.append(side)
         for point in points:
             vb.place(point)
@@ -255,3 +271,104 @@ def test_an_old_board_refuses_setup_with_a_clear_error(tmp_path: Path, monkeypat
         if link is not None:
             link.close()
         vb.close()
+
+
+def test_the_page_follows_a_game_from_a_position() -> None:
+    """The page's narrator replays the board's moves from the position the board reports,
+    and the disks that appear take the sides of that position."""
+    from zuniboard.web.world import Narrator, World
+
+    position = "mosona | north to move | south s3 s5 | north m4 n5 | quiet 0"
+    game = parse_position(position)
+    game.push_text("m4xs3-s2")
+    occupancy = "".join("1" if v else "0" for v in game.occupancy())
+    narrator = Narrator()
+    status = {"game": "g1", "ruleset": "mosona", "position": position, "moves": 0, "phase": "play"}
+    assert narrator.follow(status)["moves"] == []
+    out = narrator.follow(dict(status, moves=1, occupancy=occupancy))
+    assert out["moves"] == ["m4xs3-s2"] and not out["lost"]
+    world = World.for_ruleset("mosona")
+    hint = world.start_hint("mosona", position)
+    assert hint == {"s3": ("south", "man"), "s5": ("south", "man"), "m4": ("north", "man"), "n5": ("north", "man")}
+
+
+def test_bad_from_is_refused_before_any_board_is_touched(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from zuniboard.cli import main as cli_main
+
+    db = str(tmp_path / "games.sqlite3")
+    for args, message in (
+        (["--from", "7:3"], "no game #7 in the log"),
+        (["--from", "mosona | south to move | south zz"], "unknown point"),
+        (["--from", "nothing-here.pgn"], "not GAME[:N] (a logged game), a record file or a position text"),
+        (["--from", "mosona | south to move | south s3 | north m4", "--ruleset", "kolowis"], "leave out --ruleset"),
+        (["--from", "mosona | south to move | south s3 | north m4", "--west", "human"], "mosona has no west seat"),
+    ):
+        assert cli_main(["play", "--db", db, *args]) == 2, args
+        out = capsys.readouterr()
+        assert message in out.err, (args, out.err)
+        assert "virtual board" not in out.out
+
+
+def test_a_positioned_game_the_board_played_alone_is_logged_with_its_position(tmp_path: Path) -> None:
+    from zuniboard.play.gamelog import BoardGameLog
+
+    position = "mosona | north to move | south s3 s5 | north m4 n5 | quiet 0"
+    db = Database(tmp_path / "games.db")
+    try:
+        said: list[str] = []
+        gid = BoardGameLog(db, lambda kind, text: said.append(text)).adopt(
+            "board-1", "00003-ab12", ["m4xs3-s2"], "mosona", None, position
+        )
+        assert gid is not None
+        record = db.get(gid)
+        assert (record.position, record.move_texts()) == (position, ["m4xs3-s2"])
+    finally:
+        db.close()
+
+
+def test_zuni_play_from_a_logged_game_at_a_move(tmp_path: Path) -> None:
+    """`zuni play --from GAME:N` as a subprocess against the virtual board: the board asks
+    for one side, then the other; a move; the log has the game with its position and the
+    tags FromGame/FromPly."""
+    from test_play_helpers import ZuniPlay
+
+    db_path = tmp_path / "games.sqlite3"
+    with Database(db_path) as db:
+        first = db.new_game("mosona", players={"south": "human", "north": "human"})
+        for i, text in enumerate(["s3xm4-m5", "n5xm5-m4"]):
+            db.add_move(first, i, text)
+    game = zuni.new_game("mosona")
+    for text in ["s3xm4-m5", "n5xm5-m4"]:
+        game.push_text(text)
+    position = position_text(game)
+    vb = VirtualBoard(_layout("board25", tmp_path), ruleset="mosona", pieces="start", flash=tmp_path / "flash.img")
+    play: ZuniPlay | None = None
+    try:
+        vb.start()
+        play = ZuniPlay("--port", vb.port_path, "--from", "%d:2" % first, "--north", "human", db=db_path)
+        play.expect(r"^new game #(\d+): mosona from %s" % re.escape(position))
+        sides = _side_points(game)
+        for point in sorted(vb.occupied):
+            vb.lift(point)
+        placed: set[str] = set()
+        for side, points in sides.items():
+            _wait_lit(vb, points, side, placed | set(points))  # the board asks for it (1.5 s after the first)
+            for point in points:
+                vb.place(point)
+            placed |= set(points)
+            vb.wait_stable(placed, 10)
+        play.expect(r"the board is set up|south to move")
+        move = game.legal_moves()[0].text()
+        Hand(vb, seed=2, speed=2.0).play(game, move)
+        play.expect(r"1\. south %s" % re.escape(move))
+        play.send("quit")
+        assert play.wait() == 0
+    finally:
+        if play is not None:
+            play.close()
+        vb.close()
+    with Database(db_path) as db:
+        record = db.get(db.game_ids()[-1])
+        assert record.position == position
+        assert record.move_texts() == [move]
+        assert record.tags.get("FromGame") == str(first) and record.tags.get("FromPly") == "2", record.tags

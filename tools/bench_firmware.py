@@ -103,6 +103,7 @@ MODULES = (
     "zuni_board/ledtext.py",
     "zuni_board/outbox.py",
     "zuni_board/repair.py",
+    "zuni_board/staged.py",  # a game set up from a position (not in these games)
     "zuni_board/journal.py",
     "zuni_board/app.py",
     "zuni_board/scan.py",

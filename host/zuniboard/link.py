@@ -309,6 +309,8 @@ class BoardLink:
                     "this board's firmware is too old to set up a position (it does not know 'setup'): "
                     "deploy the new firmware (zuni deploy)",
                 ) from exc
+            with self._lock:
+                self.position = position
         else:
             result = self._command("new", ruleset, timeout, done)
         self.state(timeout)  # the new game's ruleset, position and phase
@@ -533,7 +535,7 @@ class BoardLink:
             self.hello = kv
             if "ruleset" in kv:
                 self.ruleset = kv["ruleset"]
-                self.position = kv.get("position", "")
+                self._learn_position(kv)
         if old_boot and boot != old_boot:
             self._emit(LinkEvent("boardreset", boot))
         if kv.get("re", "0") == "0":
@@ -560,7 +562,14 @@ class BoardLink:
             self._apply(self.mirror.report(r))
         if "ruleset" in kv:
             self.ruleset = kv["ruleset"]
-            self.position = kv.get("position", "")
+            self._learn_position(kv)
+
+    def _learn_position(self, kv: dict[str, str]) -> None:
+        """The start position a hello or state names; ``+``: one too long for that frame
+        (the 168-point board's state), the one known stays (from the hello, or sent)."""
+        position = kv.get("position", "")
+        if position != "+":
+            self.position = position
 
     def _apply(self, out: Outcome) -> None:
         """Does what the mirror asks: events, fetches, acks (lock held)."""

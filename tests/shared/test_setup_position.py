@@ -146,3 +146,25 @@ def test_an_older_journal_still_reads():
         eq(j2.position, None)
     finally:
         remove_dir(d)
+
+
+def test_a_position_too_long_for_the_state_frame_is_sent_as_plus():
+    from zuni_link.codec import MAX_LINE, esc
+    from zuni_link.session import _fit
+
+    long_position = "x" * 300
+    pairs = [("game", "g1"), ("occupancy", "0" * 168), ("position", long_position)]
+    body = _fit(pairs)
+    eq("position=+" in body, True)
+    eq(len(body) < MAX_LINE, True)
+    short = [("game", "g1"), ("position", "mosona | south to move")]
+    eq(_fit(short), "game=g1 position=" + esc("mosona | south to move"))
+
+
+def test_the_longest_position_is_refused():
+    t = Table("mosona")
+    t.setup()
+    text = "mosona | south to move | south s3 | north m4" + " | quiet 0" * 40
+    with raises(ValueError):
+        t.app.command("setup", text)
+    eq(t.app.phase, PLAY)

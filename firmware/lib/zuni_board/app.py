@@ -85,9 +85,14 @@ HINT_THINK_MS = const(1400)
 # A side's pieces of a set-up position placed (the board matches) and left alone this
 # long: the next side's go on (a board without buttons; OK goes on at once).
 SETUP_SETTLE_MS = const(1500)
-# The longest start position a board takes (``setup``): its text, escaped, goes in the
-# hello and the state frames, which must stay within the link's 512-byte line.
-POSITION_MAX = const(240)
+
+
+def staged():
+    """The staged setup of a position, loaded only when a game is set up from one (a
+    board that plays from the start never holds it, nor zuni.position)."""
+    from zuni_board import staged as module
+
+    return module
 
 
 class BoardApp:
@@ -215,7 +220,7 @@ class BoardApp:
     def _new_game(self, ruleset_text, now, game=None, position=None):
         if game is None:
             if position is not None:
-                game = self._position_game(position)
+                game = staged().position_game(self, position)
             else:
                 game = self._ruleset_for_board(ruleset_text)
         self.game = game
@@ -228,18 +233,6 @@ class BoardApp:
         self._start_occ = game.occupancy()
         self._reset_game_state()
         self._enter_setup(now, position is not None)
-
-    def _position_game(self, text):
-        """The game of the position ``text`` if this board can play it; ValueError otherwise."""
-        # Loaded only here: a board that plays from the start never holds it.
-        from zuni.position import parse_position
-
-        game = parse_position(text)
-        if game.geometry.names != self.names:
-            self._refuse(game)
-        if game.is_game_over():
-            raise ValueError("position %r: the game is already over there" % (text,))
-        return game
 
     def _fallback_id(self):
         """The game id without a journal (or while it fails): a new one per game, so the
@@ -265,7 +258,7 @@ class BoardApp:
         position = self.journal.position
         try:
             if position is not None:
-                game = self._position_game(position)
+                game = staged().position_game(self, position)
             else:
                 game = self._ruleset_for_board(ruleset_text)
             self._start_occ = game.occupancy()
@@ -306,41 +299,19 @@ class BoardApp:
                 awith_tables(side)
 
     # -- phases ---------------------------------------------------------------------
-    def _enter_setup(self, now, staged=False):
+    def _enter_setup(self, now, by_side=False):
         """Wait until the board shows ``self.game``'s position (new game, resume, take-back);
-        ``staged``: one side at a time (a game set up from a position)."""
+        ``by_side``: one side at a time (a game set up from a position: ``zuni_board.staged``)."""
         self.phase = SETUP
         self._due_what = _DUE_NONE
         self._pending = None
         self._stage = -1
         self._stage_due = False
-        if staged:
-            game = self.game
-            board = game.board
-            present = [0] * 4
-            for code in board:
-                if code:
-                    present[piece_side(code)] = 1
-            # Seating order (South, West, North, East): side by side with 4 players.
-            self._stage_sides = tuple([s for s in range(4) if present[s]])
-            if len(self._stage_sides) > 1:
-                self._stage = 0
-                self.target = self._stage_target(0)
-                self._check_setup(now)
-                return
+        if by_side and staged().begin(self):
+            self._check_setup(now)
+            return
         self.target = self.game.occupancy()
         self._check_setup(now)
-
-    def _stage_target(self, stage):
-        """Points of the pieces of the sides of stages 0..``stage``."""
-        sides = self._stage_sides[: stage + 1]
-        target = bytearray(self.n)
-        board = self.game.board
-        for i in range(self.n):
-            code = board[i]
-            if code and piece_side(code) in sides:
-                target[i] = 1
-        return target
 
     def setup_side(self):
         """The side whose pieces the staged setup asks for now, or "" (not staged)."""
@@ -363,15 +334,6 @@ class BoardApp:
             self._stage_due = False
         L.paint_sync(self.renderer, self.target, self.stable)
         return False
-
-    def _next_stage(self, now):
-        """The current side's pieces are placed: the next side's (OK or settled)."""
-        self._stage_due = False
-        self._stage += 1
-        self.target = self._stage_target(self._stage)
-        self._send_event("setup", self.setup_side())
-        if self._check_setup(now) and self.phase == PLAY:
-            self._send_state()
 
     def _enter_play(self, now):
         self.phase = PLAY
@@ -439,7 +401,7 @@ class BoardApp:
         if self._due_what != _DUE_NONE and ticks_diff(now, self._due) >= 0:
             self._fire(now)
         elif self._stage_due and ticks_diff(now, self._due) >= 0:
-            self._next_stage(now)
+            staged().next_stage(self, now)
         if self.overlays.on and self.overlays.step(now):
             self.renderer.invalidate()  # the game picture must be drawn again
         if self._search is not None and stable is None and not buttons:
@@ -718,7 +680,7 @@ class BoardApp:
         if self.phase == PLAY and self._pending is not None:
             self._commit(now, self._pending)
         elif self.phase == SETUP and self._stage_due:
-            self._next_stage(now)
+            staged().next_stage(self, now)
         elif self.phase == OVER:
             # The same rules again; a game set up from a position starts from it again.
             self._new_game(str(self.game.ruleset), now, None, self.position)
@@ -807,12 +769,8 @@ class BoardApp:
 
     def cmd_setup(self, now, text):
         """``setup POSITION``: a new game from the position ``text`` (docs/rules.md,
-        "Positions as text"), set up side by side (``_enter_setup``)."""
-        from zuni_link.codec import esc
-
-        if len(esc(text)) > POSITION_MAX:
-            raise ValueError("setup: position of %d characters escaped (limit %d)" % (len(esc(text)), POSITION_MAX))
-        game = self._position_game(text)
+        "Positions as text"), set up one side at a time (``zuni_board.staged``)."""
+        game = staged().position_game(self, text)
         self._new_game(str(game.ruleset), now, game, text)
         self._send_state()
 

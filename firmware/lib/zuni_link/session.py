@@ -466,7 +466,7 @@ class BoardSession:
             ("boot", self.boot),
         ]
         self._add_extra(pairs, info)
-        self._out("hello", kv_encode(pairs), True)
+        self._out("hello", _fit(pairs), True)
 
     def _send_state(self, re):
         info = self.app.state_info()
@@ -479,7 +479,7 @@ class BoardSession:
             ("hv", str(self._hv)),
         ]
         self._add_extra(pairs, info)
-        self._out("state", kv_encode(pairs), True)
+        self._out("state", _fit(pairs), True)
 
     def _add_extra(self, pairs, info):
         have = [k for k, _ in pairs]
@@ -561,3 +561,17 @@ class BoardSession:
     def queued_bytes(self):
         """Bytes waiting to be written (the current partial frame not counted)."""
         return self._queued
+
+
+# Room for a hello's or state's body in one frame ("~65535 state " before it, " *" and
+# the CRC after it).
+_BODY_ROOM = MAX_LINE - 24
+
+
+def _fit(pairs):  # type: (list) -> str
+    """The key=value body of ``pairs``; a start position (``position=``) too long for the
+    frame is sent as ``position=+`` (docs/protocol.md: the host keeps the one it knows)."""
+    body = kv_encode(pairs)
+    if len(body) > _BODY_ROOM:
+        body = kv_encode([(k, "+" if k == "position" else v) for k, v in pairs])
+    return body

@@ -25,16 +25,21 @@ class BoardGameLog:
         self.db = db
         self.say = say
 
-    def adopt(self, board_id: str, game_id: str, moves: list[str], ruleset: str, layout: str | None) -> int | None:
+    def adopt(
+        self, board_id: str, game_id: str, moves: list[str], ruleset: str, layout: str | None, position: str = ""
+    ) -> int | None:
         """Logs the moves of the board's current game (played standalone, or while the
-        host was away); returns its log id, or None for a game with no moves nobody logged."""
+        host was away; from ``position`` when the board set it up from one); returns its
+        log id, or None for a game with no moves nobody logged."""
         if not game_id:
             return None
         gid = self.db.board_game(board_id, game_id)
         if gid is None and not moves:
             return None
         if gid is None:
-            gid, added = self.db.attach_board_moves(board_id, game_id, ruleset, list(enumerate(moves)), layout=layout)
+            gid, added = self.db.attach_board_moves(
+                board_id, game_id, ruleset, list(enumerate(moves)), layout=layout, position=position or None
+            )
             self.say("info", "logged the %d moves the board played on its own as game #%d (%s)" % (added, gid, ruleset))
             return gid
         try:

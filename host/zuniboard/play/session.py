@@ -174,7 +174,7 @@ class PlaySession:
         if self.board_id is None:
             self.board_id = board_identity(link.hello)
         self.layout = link.hello.get("layout")
-        adopted = self.log.adopt(self.board_id, link.game, link.moves, link.ruleset, self.layout)
+        adopted = self.log.adopt(self.board_id, link.game, link.moves, link.ruleset, self.layout, link.position)
         if resume:
             self._resume(adopted)
         else:

@@ -455,11 +455,13 @@ class Database:
         layout: str | None = None,
         players: dict[str, str] | None = None,
         started: str | None = None,
+        position: str | None = None,
     ) -> tuple[int, int]:
         """Attach moves that a board sent for its game ``board_game_id``: creates the game
-        on first sight, then adds each (index, text) idempotently, in index order.
-        Returns (game id, number of moves newly written). Used when a board that played
-        standalone reconnects, and for every resend after a reconnect."""
+        on first sight (from ``position`` when the board set it up from one), then adds
+        each (index, text) idempotently, in index order. Returns (game id, number of moves
+        newly written). Used when a board that played standalone reconnects, and for
+        every resend after a reconnect."""
         game_id = self.board_game(board, board_game_id)
         if game_id is None:
             game_id = self.new_game(
@@ -470,6 +472,7 @@ class Database:
                 board_game_id=board_game_id,
                 started=started,
                 source="board",
+                position=position,
             )
         else:
             stored = parse_ruleset(self.get_ruleset(game_id))

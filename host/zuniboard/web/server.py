@@ -295,6 +295,9 @@ class SimController:
             try:
                 if str(zuni.new_game(reported[1]).ruleset) != self.ruleset:
                     self._adopt(reported[1])
+                # Disks appearing take the sides of the game's start: a position's when
+                # the board was set up from one (its staged setup places one side at a time).
+                self._hint = self.world.start_hint(self.ruleset, str((status or {}).get("position", "")))
             except (zuni.ZuniError, ValueError):
                 pass  # rules this host does not know: keep drawing the board as it is
         sensed = list(self.control.occupied)

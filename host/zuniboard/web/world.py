@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import zuni
+from zuniboard.board_mirror import start_game
 
 KIND_NAMES = ("man", "priest")
 # A disk taken off by someone else and put down again within this time is the same disk
@@ -48,13 +49,14 @@ class Piece:
         return {"id": self.id, "side": self.side, "kind": self.kind}
 
 
-def inventory(ruleset: str) -> tuple[dict[int, tuple[str, str]], list[tuple[str, str]]]:
+def inventory(ruleset: str, position: str = "") -> tuple[dict[int, tuple[str, str]], list[tuple[str, str]]]:
     """The disks of a game: ``(start, reserve)``.
 
-    ``start`` maps point index -> (side, kind) of the start position; ``reserve`` lists
-    the disks that start beside the board (Awithlaknakwe's bow priests: one per player,
-    or one per team where the ruleset says the team shares one)."""
-    game = zuni.new_game(ruleset)
+    ``start`` maps point index -> (side, kind) of the start position (``position``, a
+    position text, when the game was set up from one); ``reserve`` lists the disks that
+    start beside the board (Awithlaknakwe's bow priests: one per player, or one per team
+    where the ruleset says the team shares one; not those already on the board)."""
+    game = start_game(ruleset, position)
     start: dict[int, tuple[str, str]] = {}
     sides_in_play: list[int] = []
     for point, code in enumerate(game.board):
@@ -74,6 +76,8 @@ def inventory(ruleset: str) -> tuple[dict[int, tuple[str, str]], list[tuple[str,
         else:
             for side in sorted(sides_in_play):
                 reserve.append((zuni.SIDE_NAMES[side], "priest"))
+        on_board = [sk for sk in start.values() if sk[1] == "priest"]
+        reserve = [sk for sk in reserve if sk not in on_board]
     return start, reserve
 
 
@@ -261,9 +265,9 @@ class World:
             return want is not None and piece.side == want[0]
         return True
 
-    def start_hint(self, ruleset: str) -> dict[str, tuple[str, str]]:
-        """point name -> (side, kind) of ``ruleset``'s start position."""
-        start, _ = inventory(ruleset)
+    def start_hint(self, ruleset: str, position: str = "") -> dict[str, tuple[str, str]]:
+        """point name -> (side, kind) of ``ruleset``'s start position (or ``position``'s)."""
+        start, _ = inventory(ruleset, position)
         return {self.names[p]: sk for p, sk in start.items()}
 
     @staticmethod
@@ -342,6 +346,7 @@ class Narrator:
     def __init__(self) -> None:
         self.game_id: str | None = None
         self.ruleset = ""
+        self.position = ""  # the start position of a game set up from one
         self.game: Any = None
         self.texts: list[str] = []
         self.lost = False  # a move could not be followed: the list stops until a new game
@@ -355,11 +360,16 @@ class Narrator:
 
     def _update(self, status: dict[str, Any]) -> None:
         game_id, ruleset = str(status.get("game", "")), str(status["ruleset"])
-        if game_id != self.game_id or ruleset != self.ruleset or self.game is None:
-            self.game_id, self.ruleset = game_id, ruleset
-            self.game = zuni.new_game(ruleset)
+        position = str(status.get("position", ""))
+        if game_id != self.game_id or ruleset != self.ruleset or position != self.position or self.game is None:
+            self.game_id, self.ruleset, self.position = game_id, ruleset, position
             self.texts = []
             self.lost = False
+            try:
+                self.game = start_game(ruleset, position)
+            except zuni.ZuniError:
+                self.game = zuni.new_game(ruleset)  # a position this host cannot read
+                self.lost = True
         count = int(status.get("moves", 0))
         while len(self.texts) > count:
             self.texts.pop()
