@@ -372,3 +372,34 @@ def test_zuni_play_from_a_logged_game_at_a_move(tmp_path: Path) -> None:
         assert record.position == position
         assert record.move_texts() == [move]
         assert record.tags.get("FromGame") == str(first) and record.tags.get("FromPly") == "2", record.tags
+
+
+def test_zuni_play_sim_from_a_position_the_terminals_hand_sets_it_up_side_by_side(tmp_path: Path) -> None:
+    """`zuni play --sim --from TEXT`: the terminal's hand follows the staged setup (one side,
+    OK, the next) and a typed move is played; the log has the game from its position."""
+    from test_play_helpers import ZuniPlay
+
+    position = "kolowis size=short | north to move | south s2 s6 | north m4 n5"
+    canonical = position_text(parse_position(position))
+    db_path = tmp_path / "games.sqlite3"
+    play = ZuniPlay(
+        "--sim",
+        "--from",
+        position,
+        "--north",
+        "human",
+        db=db_path,
+        env={"ZUNI_SIM_DIR": str(tmp_path / "sim")},
+    )
+    try:
+        play.expect(r"new game #1: kolowis size=short from %s" % re.escape(canonical), 40)
+        play.expect(r"the board is set up", 40)
+        play.send("m4-m3")
+        play.expect(r"1\. north m4-m3", 40)
+        play.send("quit")
+        assert play.wait() == 0
+    finally:
+        play.close()
+    with Database(db_path) as db:
+        record = db.get(db.game_ids()[-1])
+        assert (record.position, record.move_texts()) == (canonical, ["m4-m3"])

@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+import zuni
 from zuniboard.link import BoardLink, LinkError, discover
 
 PAGE_PORT = 8765  # the browser page's port, as `zuni sim`'s (--http)
@@ -48,10 +49,15 @@ class SimHand:
     def make_move(self, game: Any, move: Any) -> None:
         self.hand.play(game, move.text())
 
-    def set_up(self, game: Any) -> None:
-        occ = game.occupancy()
+    def set_up(self, game: Any, sides: tuple[int, ...] | None = None) -> None:
+        """Put ``game``'s pieces on the board (only those of ``sides``: a staged setup)."""
         names = game.geometry.names
-        want = {str(names[i]) for i in range(len(names)) if occ[i]}
+        board = game.board
+        want = {
+            str(names[i])
+            for i in range(len(names))
+            if board[i] and (sides is None or zuni.piece_side(board[i]) in sides)
+        }
         if set(self.board.occupied) != want:
             self.board.set_occupied(want)
 

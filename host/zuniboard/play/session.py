@@ -90,7 +90,7 @@ class Hand(Protocol):
 
     def make_move(self, game: Any, move: Any) -> None: ...
 
-    def set_up(self, game: Any) -> None: ...
+    def set_up(self, game: Any, sides: tuple[int, ...] | None = None) -> None: ...
 
 
 def board_identity(hello: dict[str, str]) -> str:
@@ -633,7 +633,16 @@ class PlaySession:
         phase = state.get("phase", "?")
         self._state_at = time.monotonic() + (SETUP_POLL_S if phase == "setup" else STATE_POLL_S)
         if self.hand is not None and phase == "setup" and self.game is not None:
-            self.hand.set_up(self.game)
+            staged = state.get("setup", "")
+            if staged in zuni.SIDE_NAMES:
+                # A position set up one side at a time: the sides up to the one the
+                # board asks for now; then OK for the next (as a person would press it).
+                upto = tuple(range(zuni.SIDE_NAMES.index(staged) + 1))
+                self.hand.set_up(self.game, upto)
+                with contextlib.suppress(LinkError):
+                    self.link.press_ok(timeout=self.request_timeout)
+            else:
+                self.hand.set_up(self.game)
         if phase != self.phase:
             old = self.phase
             self.phase = phase
