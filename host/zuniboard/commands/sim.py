@@ -40,15 +40,16 @@ def default_flash(layout_name: str) -> Path:
 DEFAULT_HTTP_PORT = 8765
 
 
-def start_page(board: object, port: int) -> WebServer:
-    """The browser page's server for ``board`` (``zuniboard.web``); the default port
-    falls back to any free one when another program holds it."""
+def start_page(board: object, port: int, default: int = DEFAULT_HTTP_PORT) -> WebServer:
+    """The browser page's server for ``board`` (``zuniboard.web``); the ``default`` port
+    falls back to any free one when another program holds it, a port the user asked
+    for does not."""
     from zuniboard.web import start_web
 
     try:
         return start_web(board, port)
     except OSError:
-        if port != DEFAULT_HTTP_PORT:
+        if port != default:
             raise
         return start_web(board, 0)
 
