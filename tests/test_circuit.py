@@ -82,11 +82,11 @@ def test_erc_catches_two_outputs_on_one_net() -> None:
 
 def test_erc_catches_a_single_pin_net_and_an_unconnected_pin() -> None:
     c = _broken("board25-matrix")
-    _move(c, ("LED3", "4"), "LED_DIN3_BROKEN")  # DIN of LED3 cut off from LED2's DOUT
+    _move(c, ("LED3", "1"), "LED_DIN3_BROKEN")  # DIN of LED3 cut off from LED2's DOUT
     errors = erc.check(c)
-    assert "net LED_DIN3 has a single pin: LED2.2(DOUT)" in errors
-    assert "net LED_DIN3_BROKEN has a single pin: LED3.4(DIN)" in errors
-    assert "input LED3.4(DIN) on net LED_DIN3_BROKEN is neither driven nor pulled" in errors
+    assert "net LED_DIN3 has a single pin: LED2.4(DOUT)" in errors
+    assert "net LED_DIN3_BROKEN has a single pin: LED3.1(DIN)" in errors
+    assert "input LED3.1(DIN) on net LED_DIN3_BROKEN is neither driven nor pulled" in errors
     c = _broken("board25")
     c.nets["GND"].remove(("U12", "8"))
     assert "U12.8(GND) is not connected" in erc.check(c)
@@ -181,7 +181,7 @@ def test_circuit_follows_the_layout(board: tuple[Any, circuit.Circuit]) -> None:
             ]
         assert c.parts["LED%d" % led].description.endswith("point %s" % name)
     for i in range(1, layout.led_count):
-        assert c.nets["LED_DIN%d" % i] == [("LED%d" % (i - 1), "2"), ("LED%d" % i, "4")]
+        assert c.nets["LED_DIN%d" % i] == [("LED%d" % (i - 1), "4"), ("LED%d" % i, "1")]
 
 
 class _Machine:

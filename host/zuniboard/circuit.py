@@ -310,11 +310,13 @@ def build(layout: Any) -> Circuit:
                 leds["type"].upper(),
                 "LED_THT:LED_D5.0mm-4_RGB",
                 "%s (%s), point %s" % (leds["type"].upper(), leds["order"], point),
+                # The 5 mm part's leads from its flat side: DIN, VDD (the longest), VSS, DOUT
+                # (WS2812D-F5 / PL9823-F5; the 5050 WS2812B numbers them VDD, DOUT, VSS, DIN).
                 [
-                    Pin("1", "VDD", "power_in"),
-                    Pin("2", "DOUT", "output"),
+                    Pin("1", "DIN", "input"),
+                    Pin("2", "VDD", "power_in"),
                     Pin("3", "VSS", "power_in"),
-                    Pin("4", "DIN", "input"),
+                    Pin("4", "DOUT", "output"),
                 ],
                 "leds",
                 "led",
@@ -330,13 +332,13 @@ def build(layout: Any) -> Circuit:
                 "c_100n",
             )
         )
-        five += [(ref, "1"), ("CL%d" % i, "1")]
+        five += [(ref, "2"), ("CL%d" % i, "1")]
         gnd += [(ref, "3"), ("CL%d" % i, "2")]
         if i == 0:
-            c.connect("LED_DIN0", ("R1", "2"), (ref, "4"))
+            c.connect("LED_DIN0", ("R1", "2"), (ref, "1"))
         else:
-            c.connect("LED_DIN%d" % i, ("LED%d" % (i - 1), "2"), (ref, "4"))
-    c.parts["LED%d" % (n_leds - 1)].no_connect = {"2"}  # DOUT of the last LED
+            c.connect("LED_DIN%d" % i, ("LED%d" % (i - 1), "4"), (ref, "1"))
+    c.parts["LED%d" % (n_leds - 1)].no_connect = {"4"}  # DOUT of the last LED
 
     # -- sensors ----------------------------------------------------------------------
     if sensors["type"] == "hc165":
