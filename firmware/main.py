@@ -238,10 +238,11 @@ class VirtualWait:
         return self
 
     def __call__(self, ms):
-        if ms > 0:
-            for entry in self.poller.poll(ms):
-                if entry[0] == self.lifeline:
-                    raise SystemExit(0)  # the host is gone (see __init__)
+        # Polled even when the loop is behind (ms <= 0, e.g. a scan that raises every
+        # time): a board that never waited never saw its host hang up, and ran on alone.
+        for entry in self.poller.poll(ms if ms > 0 else 0):
+            if entry[0] == self.lifeline:
+                raise SystemExit(0)  # the host is gone (see __init__)
 
 
 def main_virtual(argv):
