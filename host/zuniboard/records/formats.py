@@ -343,22 +343,6 @@ def _build_pgn(item: _PgnRecord) -> GameRecord:
 
 
 # -- JSON ------------------------------------------------------------------------
-_JSON_FIELDS = (
-    "ruleset",
-    "players",
-    "started",
-    "ended",
-    "result",
-    "termination",
-    "score",
-    "board",
-    "layout",
-    "board_game_id",
-    "tags",
-    "moves",
-    "position",
-    "time_control",
-)
 _MOVE_FIELDS = ("text", "side", "time", "elapsed_ms", "clock_ms")
 # The record's text fields, in the order written; the last two (version 2) only when set.
 _JSON_TEXT_FIELDS = (
@@ -373,6 +357,8 @@ _JSON_TEXT_FIELDS = (
     "position",
     "time_control",
 )
+# Every field a game object may have: the text fields, players, tags and moves.
+_JSON_FIELDS = ("ruleset", "players") + _JSON_TEXT_FIELDS[:8] + ("tags", "moves") + _JSON_TEXT_FIELDS[8:]
 
 
 def record_to_json(record: GameRecord) -> dict[str, Any]:
