@@ -174,6 +174,11 @@ def pdf(pages: list[Page]) -> bytes:
             ).encode()
         )
         objects.append(b"<< /Length %d >>\nstream\n" % len(contents[i]) + contents[i] + b"\nendstream")
+    return pdf_file(objects)
+
+
+def pdf_file(objects: list[bytes]) -> bytes:
+    """A PDF file of numbered ``objects`` (object 1 the catalogue), with its xref table."""
     out = bytearray(b"%PDF-1.4\n")
     offsets = []
     for i, body in enumerate(objects, 1):

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from zuniboard.bom import COLUMNS
+from zuniboard.drawing import pdf_file
 from zuniboard.hardware import Placement, layout_geometry, placement
 from zuniboard.layouts import BoardGeometry
 
@@ -809,17 +810,7 @@ class _Pdf:
                 ).encode()
             )
             objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
-        pdf = bytearray(b"%PDF-1.4\n")
-        offsets = []
-        for i, body in enumerate(objects, 1):
-            offsets.append(len(pdf))
-            pdf += b"%d 0 obj\n" % i + body + b"\nendobj\n"
-        xref = len(pdf)
-        pdf += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objects) + 1)
-        for offset in offsets:
-            pdf += b"%010d 00000 n \n" % offset
-        pdf += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
-        return bytes(pdf)
+        return pdf_file(objects)
 
 
 class _Pen:
