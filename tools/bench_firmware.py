@@ -89,6 +89,8 @@ MODULES = (
     "zuni/line.py",
     "zuni/awith.py",
     "zuni/evaluate.py",
+    "zuni/evaluate_awith.py",
+    "zuni/awith_reach.py",  # the evaluation's Awithlaknakwe tables (tools/gen_awith_reach.py)
     "zuni_link/__init__.py",
     "zuni_link/codec.py",
     "zuni_link/commands.py",  # the app dispatches host commands from its table
@@ -217,10 +219,13 @@ def smallest_heap(lib: Path, spec_path: Path, low: int = 8, high: int = 1024) ->
     return high
 
 
-def hint_figures(best: list[int], kinds: list[int], scan_ms: int) -> dict[str, int]:
+def hint_figures(best: list[int], kinds: list[int], scan_ms: int, log: list[Any] | None = None) -> dict[str, Any]:
     """The hints' figures from the scans marked as thinking (kind bit 8), each scan's
     best time over the runs: a hint is a run of such scans, the HINT press first (it
-    loads the search's code), the scan that shows the hint last, search slices between."""
+    loads the search's code), the scan that shows the hint last, search slices between
+    (slice k in the k-th scan after the press). ``log``: per hint, the slice in which
+    each depth completed and the work (the runner's ``hint_log``): the depth reached on
+    the chip is the deepest whose slice starts before HINT_THINK_MS on the estimate."""
     hints: list[list[int]] = []
     previous = False
     for t, k in zip(best, kinds, strict=False):
@@ -235,14 +240,27 @@ def hint_figures(best: list[int], kinds: list[int], scan_ms: int) -> dict[str, i
     chip = []
     cut = 0
     scan_us = scan_ms * 1000
-    for h in hints:
+    chip_depths: dict[str, int] = {}
+    unix_depths: dict[str, int] = {}
+    for i, h in enumerate(hints):
         cycles = [max(scan_us, t * HINT_CHIP_FACTOR + HINT_LOOP_US) for t in h]
         thinking = sum(cycles[:-1])
         if thinking > HINT_THINK_MS * 1000:
             cut += 1  # the app shows the best move found by then
             thinking = HINT_THINK_MS * 1000 + scan_us
         chip.append(thinking + cycles[-1])
+        if log is not None and i < len(log):
+            depth_slices = log[i][0]
+            reached = 0
+            for d, k in enumerate(depth_slices):
+                if sum(cycles[:k]) < HINT_THINK_MS * 1000:
+                    reached = d + 1
+            chip_depths[str(reached)] = chip_depths.get(str(reached), 0) + 1
+            key = str(len(depth_slices))
+            unix_depths[key] = unix_depths.get(key, 0) + 1
     return {
+        "hint_depths_chip": dict(sorted(chip_depths.items())),
+        "hint_depths_unix": dict(sorted(unix_depths.items())),
         "hint_worst_slice_us": max(slices) if slices else 0,
         "hint_p99_slice_us": percentile(slices, 0.99) if slices else 0,
         "hint_worst_press_us": max(h[0] for h in hints),
@@ -304,7 +322,7 @@ def bench(
             kinds = data.pop("kinds")
             if data.get("hints"):
                 scan_ms = json.loads(Path(spec["layout"]).read_text())["timing"]["scan_ms"]
-                data.update(hint_figures(best, kinds, scan_ms))
+                data.update(hint_figures(best, kinds, scan_ms, data.pop("hint_log", None)))
             # The play figures without the hint's scans (they are reported apart).
             play = [(b, k) for b, k in zip(best, kinds, strict=False) if not k & 8]
             best = [b for b, _ in play]

@@ -192,11 +192,19 @@ class Bench:
         self.thinking = False
         if app.hint is None or app.hint.move != search.best:
             raise RuntimeError("the board did not show its hint")
+        if search.oom:
+            # The search ran out of heap: its hint is weaker than the search's own, so
+            # the heap the game is measured in was too small for the board's hint.
+            raise MemoryError("the hint's search ran out of heap")
         self.hints += 1
         self.hint_nodes += search.nodes
         self.hint_worst_nodes = max(self.hint_worst_nodes, search.nodes)
         self.hint_worst_work = max(self.hint_worst_work, search.work)
         self.hint_depth_min = min(self.hint_depth_min, search.depth)
+        if self.timer is not None:
+            # Per hint: the slice in which each depth completed, and the work (the PC
+            # tells from the scan times which depth the chip reaches in its time).
+            self.timer.hints.append((list(search.depth_slices), search.work))
 
     def play(self, index, text):
         app = self.app

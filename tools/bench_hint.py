@@ -90,6 +90,32 @@ def main(argv: list[str] | None = None) -> int:
         )
     print("score: (won + draw/2) / games. nodes, slices, depth, ms: per hint, mean (ms: this machine, unsliced")
     print("overhead included; the RP2040 figures are tools/bench_firmware.py's).")
+    print()
+    print("depths completed per hint (positions with one legal move apart, as forced):")
+    chip = args.interp == "micropython"
+    print(
+        "%-24s %-7s %6s %-20s %s"
+        % (
+            "ruleset",
+            "vs",
+            "forced",
+            "depth 0/1/2/3",
+            "on the RP2040 estimate (cut at 1.4 s), worst ms" if chip else "",
+        )
+    )
+    for row in rows:
+        line = "%-24s %-7s %6d %-20s" % (
+            row["ruleset"],
+            row["opponent"],
+            row["forced"],
+            "/".join(map(str, row["depths"])),
+        )
+        if chip:
+            line += " %s  %d" % ("/".join(map(str, row["chip_depths"])), row["chip_max_ms"])
+        print(line)
+    if chip:
+        print("RP2040 estimate: each slice max(10 ms, unix time x 190 + 3.1 ms); one run, so other processes on")
+        print("this machine make it pessimistic (tools/bench_firmware.py takes each scan's best of three runs).")
     return 0
 
 

@@ -540,6 +540,11 @@ class Game:
         (perft's last ply)."""
         return len(self.legal_moves())
 
+    def legal_captures(self):
+        """The legal moves that capture, in ``legal_moves()`` order (a search's
+        quiescence); a game may find them without building its other moves."""
+        return [m for m in self.legal_moves() if m.captures]
+
     # -- end ----------------------------------------------------------------
     def is_game_over(self):
         return self.outcome() is not None

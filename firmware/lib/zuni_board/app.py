@@ -71,11 +71,12 @@ HOLD_MS = const(1000)
 # Ends of a game that are not a board position (the host said so): BACK undoes them.
 _DECLARED = ("resign", "agreed-draw", "agreed-count")
 
-# The board's own hint (zuni_board.hint): work per scan cycle, in legal_moves() calls
-# (about 2.5-5.4 ms each on an RP2040, MICROPYTHON-NOTES), so that the scan loop keeps
-# its period while the board thinks; and how long a connected host has to send its
-# own hint before the board shows its own.
-HINT_SLICE = const(1)
+# The board's own hint (zuni_board.hint): work per scan cycle, in the search's work
+# units (hint.LEGAL = 4 a legal_moves() call, about 2.5-5.4 ms on an RP2040,
+# MICROPYTHON-NOTES): with the loop's own 2.4-3.1 ms a scan stays within its 10 ms
+# period while the board thinks (tools/bench_firmware.py's slice_us);
+# and how long a connected host has to send its own hint before the board shows its own.
+HINT_SLICE = const(6)
 HOST_HINT_MS = const(1000)
 # The hint is shown at the latest this long after HINT (BOARD.md: within 1.5 s), with
 # the best move the search has by then, on however slow a chip; the search's own work
@@ -93,6 +94,23 @@ def staged():
     from zuni_board import staged as module
 
     return module
+
+
+def _unload_hint():
+    """Drop the hint's code (zuni_board.hint, zuni.evaluate, and for Awithlaknakwe
+    zuni.evaluate_awith and its tables) from sys.modules and their packages: it is garbage until the next HINT loads
+    it again (a few ms on an RP2040, in the HINT scan: tools/bench_firmware.py's
+    press_us). MicroPython only: CPython keeps its classes the same for the tests."""
+    import sys
+
+    if sys.implementation.name != "micropython":
+        return
+    import zuni_board
+
+    for package, name in ((zuni_board, "hint"), (zuni, "evaluate"), (zuni, "evaluate_awith"), (zuni, "awith_reach")):
+        sys.modules.pop(package.__name__ + "." + name, None)
+        if name in package.__dict__:
+            delattr(package, name)
 
 
 class BoardApp:
@@ -289,14 +307,6 @@ class BoardApp:
         self.error_shown = False
         self._prev_occ = None
         self.last_error = ""
-        if self.game.ruleset.game_id == "awithlaknakwe":
-            # The evaluation's tables (zuni.evaluate, kept loaded), built now, while the
-            # board is set up, rather than in the middle of a hint: one side takes
-            # about 1.3 ms on the unix port, some 250 ms on an RP2040.
-            from zuni.evaluate import awith_tables
-
-            for side in self.game.sides:
-                awith_tables(side)
 
     # -- phases ---------------------------------------------------------------------
     def _enter_setup(self, now, by_side=False):
@@ -698,8 +708,8 @@ class BoardApp:
             return  # already thinking
         if self.hint is None:
             try:
-                # Loaded at the first HINT (a board whose players never ask keeps its
-                # heap), then kept: loading takes a scan, each time it is loaded.
+                # Loaded at each HINT and unloaded once the hint is shown (_drop_search):
+                # a board whose players do not ask keeps that heap.
                 from zuni_board.hint import HintSearch
 
                 self._search = HintSearch(self.game, pos.moves)
@@ -716,8 +726,11 @@ class BoardApp:
         self._evaluate(now)
 
     def _drop_search(self):
-        """Forget the board's own hint search (its line of moves is not on the game)."""
-        self._search = None
+        """Forget the board's own hint search (its line of moves is not on the game)
+        and unload its code."""
+        if self._search is not None:
+            self._search = None
+            _unload_hint()
 
     def _think(self, now):
         """One slice of the board's own hint per scan; the hint is shown in the scan

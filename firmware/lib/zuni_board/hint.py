@@ -4,12 +4,14 @@
 ``step(budget)`` does one slice of the search and returns True once it has finished
 (``best`` is then its move, ``score`` the score for the mover's team, ``depth`` the
 deepest depth completed, ``nodes`` and ``work`` what it cost). A node is one call of
-``game.legal_moves()`` (cost 1) or of the evaluation (cost ``eval_cost``: it walks the
-board): the two things that take time on the chip (MICROPYTHON-NOTES: ``legal_moves()``
-2.5-5.4 ms per position on an RP2040). A slice takes nodes while their cost fits
-``budget``, and at least one, so a slice is bounded on the chip as on the PC; the whole
-search stops once ``max_work`` is spent (then ``best`` is the best move of the deepest
-depth done, or a move that beat it in the unfinished one).
+``game.legal_moves()``, of ``game.legal_captures()`` (at the horizon), of
+``count_moves()`` or of the evaluation, each with its cost in work units (``LEGAL``
+a ``legal_moves()`` call: MICROPYTHON-NOTES, 2.5-5.4 ms a position on an RP2040; the
+others measured against it on the unix port); pushing the line again at the start of
+a slice costs too. A slice takes nodes while their cost fits ``budget``, and at least
+one, so a slice is bounded on the chip as on the PC; the whole search stops once
+``max_work`` is spent (then ``best`` is the best move of the deepest depth done, or a
+move that beat it in the unfinished one).
 
 The search works on the game it is given, not on a copy (a copy of a 168-square game
 costs kilobytes of the board's heap): between slices the game is always back in its
@@ -23,12 +25,19 @@ Search: iterative deepening from depth 1 to ``max_depth``, alpha-beta on team va
 team to move changes), captures first, the previous depth's best move first, and at the
 horizon a quiescence search of captures (the side to move may stand pat on the
 evaluation unless every move captures), so that the hint never stops in the middle of
-an exchange. The evaluation is the one the host's search uses,
-``zuni.evaluate.evaluate`` (score for the team to move).
+an exchange. The horizon asks the engine for its captures only (``legal_captures``: a
+line game builds no step moves there), which makes depth 1 cheap enough to finish on
+the long Kolowis board's 60-move positions. The evaluation is the one the host's
+search uses (``zuni.evaluate``): its per-game half only (``line_team0``, or
+``zuni.evaluate_awith.awith_team0`` without zuni.evaluate's code), for the team to move.
+
+Heap: per ply of its line the search holds a generator frame and that node's moves,
+its steps as 3 bytes each (``_packed``), and nothing else; the board app unloads this
+module and the evaluation once the hint is shown.
 """
 
 from micropython import const
-from zuni.evaluate import evaluate
+from zuni.core import Move
 
 # Scores: the evaluation is in hundredths of a piece; a win is far above any of them.
 INF = const(1 << 29)
@@ -38,11 +47,17 @@ WIN_BOUND = const((1 << 24) - 1000)
 MAX_QPLY = const(4)
 # Forced replies are searched one ply deeper only up to this many plies from the root.
 MAX_EXTEND_PLY = const(6)
-# Defaults: a search of this size takes 0.8-1.4 s on an RP2040 (estimated by
+# Work units: a legal_moves() call costs LEGAL, about 4.5 us a unit on the unix port
+# (the best of 15 runs, 2026-12-02: legal_moves() 12-25 us a position; a line game's
+# legal_captures() 3-8 us without a capture, up to 19 with chains, count_moves() about
+# the same; the evaluation 4.4 us on 25 points, 9-14 on 49, 8 (two players) and 16
+# (four) on Awithlaknakwe; push and pop of a move 2-4 us, 4-7 on Awithlaknakwe).
+LEGAL = const(4)
+# Defaults: a search of this size takes 0.6-1.4 s on an RP2040 (estimated by
 # tools/bench_firmware.py from the unix port), and beats random and greedy movers
 # (tools/bench_hint.py).
 MAX_DEPTH = const(3)
-MAX_WORK = const(100)
+MAX_WORK = const(600)
 
 
 def _order(moves):
@@ -63,6 +78,29 @@ def _order(moves):
     return ordered
 
 
+def _each(moves, names):
+    """``moves`` in ``_order``'s order, as the search holds them while it searches their
+    children: those that capture or take more than two points as Moves, the steps as 3
+    bytes each (kind, origin, landing; a Kolowis position's 60 steps: 180 bytes, not
+    some 6 KB of a 64-bit heap), a Move made again when its turn comes."""
+    steps = bytearray()
+    kept = []
+    for move in moves:
+        path = move.path
+        if move.captures or len(path) != 2:
+            kept.append(move)
+        else:
+            steps.append(move.kind)
+            steps.append(path[0])
+            steps.append(path[1])
+    moves = None  # the Moves of the steps are garbage from here on
+    for move in _order(kept):
+        yield move
+    kept = None
+    for j in range(0, len(steps), 3):
+        yield Move(steps[j], (steps[j + 1], steps[j + 2]), (), names)
+
+
 class HintSearch:
     def __init__(self, game, moves=None, max_depth=MAX_DEPTH, max_work=MAX_WORK):
         # ``moves``: the position's legal moves if the caller has them (the app's
@@ -77,13 +115,31 @@ class HintSearch:
         self.best = None  # type: ignore
         self.score = 0
         self.depth = 0
+        self.depth_slices = []  # type: list  # the slice in which each depth completed
         self.done = False
+        self.oom = False  # it ran out of heap (the benchmarks count that as a failure)
         self._line = []  # type: list  # the moves the search has pushed, in order
         self._spent = 0
         self._budget = 0
-        # Cost of a node in units of one legal_moves() call (measured on the unix port):
-        # an evaluation costs about as much, twice that with four players.
-        self.eval_cost = 2 if game.ruleset.game_id == "awithlaknakwe" and len(game.sides) == 4 else 1
+        # Costs in work units (LEGAL a legal_moves() call, see LEGAL). Awithlaknakwe
+        # finds its captures among all its moves; its four-player evaluation walks four
+        # sides; a line game's captures and evaluation walk its points.
+        points = len(game.board)
+        # The evaluation for team 0 (zuni.evaluate's terms), loaded with the search.
+        if game.ruleset.game_id == "awithlaknakwe":
+            from zuni.evaluate_awith import awith_team0 as team0
+        else:
+            from zuni.evaluate import line_team0 as team0
+        self._team0 = team0
+        if game.ruleset.game_id == "awithlaknakwe":
+            self.captures_cost = LEGAL
+            self.eval_cost = len(game.sides)
+            self._replay = 2  # half units per move of the line pushed again
+        else:
+            self.captures_cost = 1 + points // 32
+            self.eval_cost = 1 + points // 20
+            self._replay = 1
+        self._fresh = True  # no node yet in this slice
         self._gen = self._run(moves)
 
     def step(self, budget):
@@ -96,7 +152,9 @@ class HintSearch:
             self.stop()
             return True
         line = self._line
-        self._spent = 0
+        # Pushing the line again costs too (and taking it back).
+        self._spent = (len(line) * self._replay) >> 1
+        self._fresh = True
         self._budget = budget
         self.slices += 1
         try:
@@ -107,6 +165,7 @@ class HintSearch:
             self.done = True
         except MemoryError:
             self.done = True  # no room for a deeper line: the best move so far
+            self.oom = True
         # Back to the game's own position, whatever happened in the slice.
         while len(game.move_stack) > self.root_len:
             game.pop()
@@ -128,8 +187,9 @@ class HintSearch:
         if self.work + cost > self.max_work:
             self.done = True
             return False
-        if spent and spent + cost > self._budget:
+        if spent + cost > self._budget and not self._fresh:
             return False
+        self._fresh = False
         self._spent = spent + cost
         self.work += cost
         self.nodes += 1
@@ -139,7 +199,7 @@ class HintSearch:
     def _run(self, moves):
         game = self.game
         if moves is None:
-            while not self._room(1):
+            while not self._room(LEGAL):
                 yield
             moves = game.legal_moves()
         moves = list(_order(moves))
@@ -175,6 +235,7 @@ class HintSearch:
             self.best = best
             self.score = alpha
             self.depth = depth
+            self.depth_slices.append(self.slices)
             moves.remove(best)
             moves.insert(0, best)
             if alpha >= WIN_BOUND or alpha <= -WIN_BOUND:
@@ -188,59 +249,73 @@ class HintSearch:
         """Score for the team to move: alpha-beta for ``depth`` plies, then captures only
         (quiescence: the mover may stand pat on the evaluation unless every move captures)."""
         game = self.game
-        while not self._room(1):
-            yield
-        moves = game.legal_moves()
-        if not moves:
-            outcome = game.outcome()
-            winner = outcome.winner if outcome is not None else None
-            if winner is None:
-                return 0
-            ply = len(self._line)
-            return WIN - ply if winner == game.team_of(game.turn) else ply - WIN
-        if depth > 0:
-            best = -INF
-            if len(moves) == 1 and len(self._line) < MAX_EXTEND_PLY:
-                # A forced reply costs no depth, near the root only: four-player
-                # Awithlaknakwe's forced passes could otherwise chain dozens of plies.
-                depth += 1
-        else:
-            captures = [m for m in moves if m.captures]
-            if len(captures) < len(moves) or qply >= MAX_QPLY:
-                while not self._room(self.eval_cost):
-                    yield
-                best = evaluate(game)
-                if not captures or best >= beta or qply >= MAX_QPLY:
-                    return best
-                if best > alpha:
-                    alpha = best
-            else:
-                best = -INF
-            moves = captures  # the quiet moves are not needed: free them
-            qply += 1
-        moves = _order(moves)
-        team = game.team_of(game.turn)
         line = self._line
-        for move in moves:
-            game.push(move)
-            line.append(move)
-            if game.team_of(game.turn) == team:
-                score = yield from self._value(depth - 1, alpha, beta, qply)
+        # Forced replies are played in this frame (no generator of their own: four-
+        # player Awithlaknakwe's passes chain), ``sign`` -1 once the team to move changed.
+        forced = 0
+        sign = 1
+        while True:
+            while not self._room(LEGAL if depth > 0 else self.captures_cost):
+                yield
+            # At the horizon (depth 0) only the captures are searched.
+            moves = game.legal_moves() if depth > 0 else game.legal_captures()
+            best = -INF
+            if not moves and (depth > 0 or game.outcome() is not None):
+                # The game is over: a win sooner is better.
+                outcome = game.outcome()
+                winner = outcome.winner if outcome is not None else None
+                ply = len(line)
+                best = 0 if winner is None else WIN - ply if winner == game.team_of(game.turn) else ply - WIN
+                break
+            if depth > 0:
+                if len(moves) == 1 and len(line) < MAX_EXTEND_PLY:
+                    # A forced reply costs no depth, near the root only: four-player
+                    # Awithlaknakwe's forced passes could otherwise chain dozens of plies.
+                    team = game.team_of(game.turn)
+                    game.push(moves[0])
+                    line.append(moves[0])
+                    forced += 1
+                    if game.team_of(game.turn) != team:
+                        sign = -sign
+                        alpha, beta = -beta, -alpha
+                    continue
             else:
-                score = -(yield from self._value(depth - 1, -beta, -alpha, qply))
+                # (No forced reply at the horizon: nothing to take back before a return.)
+                if moves:
+                    while not self._room(self.captures_cost):
+                        yield
+                # Quiet moves too (count_moves builds no move): the mover may stand pat.
+                if not moves or qply >= MAX_QPLY or game.count_moves() > len(moves):
+                    while not self._room(self.eval_cost):
+                        yield
+                    best = self._team0(game)
+                    if game.team_of(game.turn):
+                        best = -best  # zuni.evaluate.evaluate: for the team to move
+                    if not moves or best >= beta or qply >= MAX_QPLY:
+                        return best
+                    if best > alpha:
+                        alpha = best
+                qply += 1
+            moves = _each(moves, game.geometry.names)
+            team = game.team_of(game.turn)
+            for move in moves:
+                game.push(move)
+                line.append(move)
+                if game.team_of(game.turn) == team:
+                    score = yield from self._value(depth - 1, alpha, beta, qply)
+                else:
+                    score = -(yield from self._value(depth - 1, -beta, -alpha, qply))
+                game.pop()
+                line.pop()
+                if score > best:
+                    best = score
+                    if score > alpha:
+                        alpha = score
+                        if alpha >= beta:
+                            break
+            break
+        while forced:
             game.pop()
             line.pop()
-            if score > best:
-                best = score
-                if score > alpha:
-                    alpha = score
-                    if alpha >= beta:
-                        break
-        return best
-
-
-def prepare(game):
-    """Build the evaluation's tables for ``game`` now: they are built on its first use,
-    which takes longer than a scan cycle (the Awithlaknakwe distance tables: about 1.5
-    ms per side on the unix port, some 250 ms on an RP2040; the line adjacency rows)."""
-    evaluate(game)
+            forced -= 1
+        return best * sign
