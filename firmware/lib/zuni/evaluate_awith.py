@@ -52,7 +52,15 @@ def awith_team0(game):
     score = _PIECE * (game.taken[0] - game.taken[1])
     for side in game.sides:
         home = targets[side]
-        held = _held(board, home, 1 + 2 * side)
+        # The target squares the side's own pieces hold (arrived: they block), as bits.
+        man = 1 + 2 * side
+        held = 0
+        n = 0
+        for t in range(len(home)):
+            code = board[home[t]]
+            if code == man or code == man + 1:
+                held |= 1 << t
+                n += 1
         row = table[side]
         pcs = game.pieces_of(side)
         v = 0
@@ -72,7 +80,6 @@ def awith_team0(game):
         if pcs[6] != 255:
             v += PRIEST_ON_BOARD
         if arrivals:
-            n = _popcount6(held)
             free = len(home) - n
             v += ARRIVAL * n
             if on_way <= free:
@@ -87,16 +94,6 @@ def awith_team0(game):
         else:
             score += v
     return score
-
-
-def _held(board, home, man):
-    """Bits of the target squares that the side's own pieces hold (arrived: they block)."""
-    held = 0
-    for t in range(len(home)):
-        code = board[home[t]]
-        if code == man or code == man + 1:
-            held |= 1 << t
-    return held
 
 
 def _capped_credit(pcs, row, held, free):
@@ -120,11 +117,3 @@ def _capped_credit(pcs, row, held, free):
         free -= n
         d += 1
     return value
-
-
-def _popcount6(bits):
-    n = 0
-    while bits:
-        n += bits & 1
-        bits >>= 1
-    return n

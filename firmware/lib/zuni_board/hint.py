@@ -119,8 +119,7 @@ class HintSearch:
         self.done = False
         self.oom = False  # it ran out of heap (the benchmarks count that as a failure)
         self._line = []  # type: list  # the moves the search has pushed, in order
-        self._spent = 0
-        self._budget = 0
+        self._left = 0  # work this slice may still do
         # Costs in work units (LEGAL a legal_moves() call, see LEGAL). Awithlaknakwe
         # finds its captures among all its moves; its four-player evaluation walks four
         # sides; a line game's captures and evaluation walk its points.
@@ -153,9 +152,8 @@ class HintSearch:
             return True
         line = self._line
         # Pushing the line again costs too (and taking it back).
-        self._spent = (len(line) * self._replay) >> 1
+        self._left = budget - ((len(line) * self._replay) >> 1)
         self._fresh = True
-        self._budget = budget
         self.slices += 1
         try:
             for move in line:
@@ -183,14 +181,13 @@ class HintSearch:
         """Count a node of ``cost`` if this slice has room for it; False: yield first.
         A slice takes nodes while their cost fits its budget, and always at least one;
         once ``max_work`` is spent the search is done (it yields, never to go on)."""
-        spent = self._spent
         if self.work + cost > self.max_work:
             self.done = True
             return False
-        if spent + cost > self._budget and not self._fresh:
+        if cost > self._left and not self._fresh:
             return False
         self._fresh = False
-        self._spent = spent + cost
+        self._left -= cost
         self.work += cost
         self.nodes += 1
         return True
