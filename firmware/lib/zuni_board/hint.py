@@ -80,25 +80,32 @@ def _order(moves):
 
 def _each(moves, names):
     """``moves`` in ``_order``'s order, as the search holds them while it searches their
-    children: those that capture or take more than two points as Moves, the steps as 3
-    bytes each (kind, origin, landing; a Kolowis position's 60 steps: 180 bytes, not
-    some 6 KB of a 64-bit heap), a Move made again when its turn comes."""
+    children: the captures as Moves, the steps as 3 bytes each (kind, origin, landing; a
+    Kolowis position's 60 steps: 180 bytes, not some 6 KB of a 64-bit heap) and a Move
+    made again when its turn comes; other moves (drops, passes) kept, in their place."""
     steps = bytearray()
     kept = []
+    captures = []
     for move in moves:
         path = move.path
-        if move.captures or len(path) != 2:
-            kept.append(move)
-        else:
+        if move.captures:
+            captures.append(move)
+        elif len(path) == 2:
             steps.append(move.kind)
             steps.append(path[0])
             steps.append(path[1])
+        else:
+            steps.append(255)  # kept[i] here
+            steps.append(len(kept))
+            steps.append(0)
+            kept.append(move)
     moves = None  # the Moves of the steps are garbage from here on
-    for move in _order(kept):
+    for move in _order(captures):
         yield move
-    kept = None
+    captures = None
     for j in range(0, len(steps), 3):
-        yield Move(steps[j], (steps[j + 1], steps[j + 2]), (), names)
+        kind = steps[j]
+        yield kept[steps[j + 1]] if kind == 255 else Move(kind, (steps[j + 1], steps[j + 2]), (), names)
 
 
 class HintSearch:
