@@ -55,7 +55,8 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         "Mouser 595-TPS2553DBVR",
         "",
         1.10,
-        "solder onto the SOT-23-6 adapter below; EN tied to IN",
+        "solder onto the SOT-23-6 adapter below; TPS2553 (EN active high), not TPS2552 (EN active low) nor a "
+        "-1 part (latches off after an overload)",
     ),
     "ahct125": (
         "controller",
@@ -167,6 +168,18 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         "",
         0.10,
         "~FAULT pull-up",
+    ),
+    "r_100k": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "100 kOhm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-100K",
+        "Mouser 603-MFR-25FBF52-100K",
+        "",
+        0.10,
+        "TPS2553 EN pull-down: LED rail off until the firmware turns it on",
     ),
     "r_43k2": (
         "passives",

@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from zuniboard import power
 from zuniboard.bom import COLUMNS
 from zuniboard.drawing import pdf_file
 from zuniboard.hardware import Placement, layout_geometry, placement
@@ -1909,8 +1910,11 @@ def assembly_md(layout: Any) -> str:
         "stage is not started before the check of the one before it passes.",
         "",
         "Test points (named on the controller and sensor boards): TP_VBUS (USB 5 V before the power switch),",
-        "TP_5V (LED rail), TP_3V3 (Pico 3V3_OUT), TP_GND, TP_DIN0 (first LED's DIN)%s."
-        % (", TP_SBk_QH (QH of sensor board k)" if hc else ""),
+        "TP_5V (LED rail), TP_3V3 (Pico 3V3_OUT), TP_GND, TP_DIN0 (first LED's DIN)%s%s."
+        % (
+            ", TP_SBk_QH (QH of sensor board k)" if hc else "",
+            ", TP_EN (U3's EN: the LED rail on/off)" if power.gated(layout) else "",
+        ),
         "",
         "## 1. Template",
         "",
@@ -1980,13 +1984,7 @@ def assembly_md(layout: Any) -> str:
             "",
         ]
     out += [
-        "## 7. Controller and power",
-        "",
-        "Mount the controller board (Pico in its sockets) at the South-West, its USB port in the slot; wire the",
-        "LED feeds, LD0, the sensor link and the buttons (B_*, BG_*). **Check:** first with the LED feeds",
-        "unplugged: USB in, TP_VBUS 4.75-5.25 V, TP_3V3 3.20-3.40 V. Then with the LED feeds: TP_5V within 0.25 V",
-        "of TP_VBUS with all LEDs dark; install the firmware (`bringup.md`).",
-        "",
+        *_controller_stage(layout),
         "## 8. First light and sensors: `zuni board check`",
         "",
         "Run `zuni board check` (`bringup.md`): **check** the LED test (red, green, blue, white on every LED),",
@@ -2003,6 +2001,54 @@ def assembly_md(layout: Any) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+def _controller_stage(layout: Any) -> list[str]:
+    """Stage 7 of assembly.md: the controller, its first power-on (without the Pico, then
+    with it), and the dark current before USB configuration."""
+    n = layout.led_count
+    idle = n * layout.leds["idle_ma"]
+    out = [
+        "## 7. Controller and power",
+        "",
+        "Mount the controller board at the South-West, its USB port in the slot, **Pico and U2 (74AHCT125)",
+        "not yet in their sockets**; wire the LED feeds, LD0, the sensor link and the buttons (B_*, BG_*).",
+        "**Check (no power):** Pico socket pin 40 (VBUS) to pin 38 (GND): no short (above 1 kOhm);",
+        "TP_5V to TP_GND: no short (the reading climbs while C3 charges); TP_3V3 to TP_GND: above 1 kOhm.",
+    ]
+    if not power.gated(layout):
+        return out + [
+            "**Check (power):** Pico in, USB in: TP_VBUS 4.75-5.25 V, TP_3V3 3.20-3.40 V; TP_5V within 0.25 V",
+            "of TP_VBUS with all LEDs dark; install the firmware (`bringup.md`).",
+            "",
+        ]
+    pin = layout.power["led_enable"]
+    return out + [
+        "TP_EN to TP_GND: 100 kOhm (R6, the pull-down that keeps the LED rail off).",
+        "",
+        "**First power, without the Pico:** a current-limited 5 V supply (limit %d mA; or a USB breakout"
+        % (50 * math.ceil(1.5 * idle / 50 + 1)),
+        "through a USB meter) to socket pin 40 (+) and pin 38 (-). **Check:** it draws under 1 mA;",
+        "TP_5V below 0.1 V (R6 holds EN low: the rail is off). Then touch TP_EN to TP_VBUS with a wire",
+        "(the rail on): TP_5V within 0.1 V of TP_VBUS, every LED dark, and the current %.0f-%.0f mA"
+        % (0.7 * idle, 1.3 * idle),
+        "(%d idle LEDs, about 1 mA each [power.md]); nothing is warm. Remove the wire and the supply." % n,
+        "",
+        "**First power, with the Pico:** U2 and the Pico in their sockets; a Pico with MicroPython but",
+        "without this firmware yet (it leaves GP%d alone). USB in, through a USB meter. **Check:**" % pin,
+        "TP_VBUS 4.75-5.25 V, TP_3V3 3.20-3.40 V, TP_EN and TP_5V below 0.1 V; **the meter reads the dark",
+        "board before USB configuration: about 20-40 mA, at most %.0f mA** (`power.md`, budgeted %.1f mA;"
+        % (power.UNCONFIGURED_MA, power.dark_ma(layout)),
+        "the earlier design took %.1f mA). More: the rail is on by mistake (R6, U3's pin 3)."
+        % power.dark_ma(layout, False),
+        "",
+        "**Firmware:** install it (`bringup.md`). **Check:** once the computer has configured the board",
+        "(the serial port appears), TP_EN 3.3 V, TP_5V within 0.25 V of TP_VBUS, the setup picture on",
+        "the LEDs; the meter rises by the idle LEDs (%.0f mA) plus the lit points. On a USB charger" % idle,
+        "(no computer) the LEDs come on %.0f s after plug-in (`power.no_host_ms`)."
+        % (layout.power["no_host_ms"] / 1000),
+        "",
+    ]
 
 
 def derived_files(layout: Any) -> dict[str, bytes]:

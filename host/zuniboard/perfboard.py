@@ -42,13 +42,14 @@ def _dip(pads: dict[tuple[str, str], tuple[int, int]], ref: str, pins: int, x: i
 
 # Controller board: where each two-pin part sits (pin 1 hole, pin 2 hole), chosen so that
 # most links are short and straight: U3 beside the Pico's VBUS pin, U2 beside GP22, the
-# terminations beside GP18/GP17.
+# terminations beside GP18/GP17, the EN pull-down R6 below U3.
 CONTROLLER_TWO_PIN = {
     "C1": ((12, 6), (13, 6)),
     "R2": ((17, 3), (21, 3)),
     "R3": ((21, 5), (17, 5)),
     "C3": ((18, 1), (19, 1)),
     "C2": ((17, 9), (18, 9)),
+    "R6": ((16, 7), (20, 7)),  # EN pull-down, between U3 and U2
     "R4": ((11, 18), (15, 18)),
     "R5": ((11, 20), (15, 20)),
 }

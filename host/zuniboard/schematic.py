@@ -203,7 +203,8 @@ def _pages(layout: Any, c: Circuit) -> list[Page]:
     pages = []
     # -- sheet 1 -------------------------------------------------------------------------
     p1 = Page("controller and power")
-    refs = ["U1", "U3", "R2", "R3", "C1", "C3", "U2", "C2"] + (["R4", "R5"] if hc165 else [])
+    refs = ["U1", "U3", "R2", "R3"] + (["R6"] if "R6" in c.parts else []) + ["C1", "C3", "U2", "C2"]
+    refs += ["R4", "R5"] if hc165 else []
     refs += sorted(r for r in c.parts if r.startswith("SW_") and c.parts[r].bom == "button")
     _place(p1, c, refs)
     r = power.rail(layout)
@@ -215,6 +216,12 @@ def _pages(layout: Any, c: Circuit) -> list[Page]:
         [
             "Power: USB VBUS (Pico pin 40) -> U3 TPS2553 (soft start, limit 544-673 mA "
             "set by R2) -> +5V: LED rail and U2.",
+            (
+                "LED_EN: GP%d drives U3's EN (active high); R6 100k holds it low from plug-in, so the "
+                "LED rail stays off until the firmware sees USB configured (power.md)." % layout.power["led_enable"]
+            )
+            if "led_enable" in layout.power
+            else "U3's EN is tied to VBUS: the LED rail is on from plug-in.",
             "Only C1 (100 nF) is on VBUS; the 220 uF bulk C3 is after the switch, at "
             "LED 0. Worst case %.0f mA of the %d mA" % (power.total_ma(layout), power.usb_ma(layout)),
             "the firmware asks the host for (power.md). LED trunk: %d AWG pair to the West "
