@@ -1114,3 +1114,43 @@ def test_make_led_power_from_the_layout():
     eq([(p[1], p[2], p[4]) for p in pins], [(21, 1, 0), (22, 1, 0)], "EN and the data pin: outputs, low from the start")
     eq((power.no_host_ms, power.settle_ms), (4000, 30), "the layout's times")
     eq(power.ready, False)
+
+
+def test_led_power_step_allocates_nothing():
+    try:
+        import micropython
+    except ImportError:
+        return
+    if not hasattr(micropython, "heap_lock"):
+        return
+
+    class QuietPin:
+        def __init__(self):
+            self.v = 0
+
+        def __call__(self, v=None):
+            if v is None:
+                return self.v
+            self.v = v
+            return None
+
+    bus = UsbControllerModel()
+    enable = QuietPin()
+    power = pico.LedPower(enable, QuietPin(), pico.Rp2040Usb(bus.mem32, bus.mem16), 0, 3000, 20, 10)
+    bus.set_address(2)
+    bus.enabled = {0x82}
+    bus.enabled.discard(0x82)  # the set's table made now: adding to it later allocates nothing
+    t = 0
+    micropython.heap_lock()
+    try:
+        for _ in range(5):  # addressed, not configured: every endpoint control word read
+            t += 10
+            power.step(t)
+        off = enable.v
+        bus.enabled.add(0x82)  # configured
+        for _ in range(5):
+            t += 10
+            power.step(t)
+    finally:
+        micropython.heap_unlock()
+    eq((off, enable.v, power.ready), (0, 1, True), "off while unconfigured, then on and ready, without allocating")
