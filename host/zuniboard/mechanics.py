@@ -584,6 +584,54 @@ def field_figures(layout: Any, pitch: float | None = None) -> FieldFigures:
     return FieldFigures(own, worst[0], worst[1], nearest[0], nearest[1], nearest[2])
 
 
+PULL_IN_MIN_AT = 10.0  # the most sensitive switch the BOM allows (10-20 AT band)
+PULL_IN_MAX_AT = 20.0  # the least sensitive
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    own_closed_mm: float  # a piece this far off its point (worst direction) still closes a 20 AT switch
+    toggle_mm: float  # pushed this far from its point towards the worst other switch, it closes a 10 AT one
+    toggle_pair: tuple[str, str]
+
+
+def placement_tolerance(layout: Any, pitch: float | None = None) -> Tolerance:
+    """The figures a builder checks by hand (assembly.md stage 4): how sloppily a piece may
+    stand and still close its own switch, and how far it must be pushed towards a
+    neighbour to close that one's switch, by the drive model, in 0.5 mm steps."""
+    b = build(layout, pitch)
+    ang = float(layout.mechanics["switch_angle_deg"])
+    ux, uy = _unit(ang)
+    ff = field_figures(layout, pitch)
+    m, n = ff.neighbour_pair
+    p0 = b.geometry.names[0]
+    x0, y0 = b.xy(p0)
+    s0 = switch_xy(b, p0)
+    own = 0.0
+    r = 0.5
+    while r < b.pitch / 2:
+        drive = min(
+            reed_drive(x0 + r * math.cos(a), y0 + r * math.sin(a), *s0, ang)
+            for a in (k * math.pi / 4 for k in range(8))
+        )
+        if drive < PULL_IN_MAX_AT:
+            break
+        own = r
+        r += 0.5
+    mx, my = b.xy(m)
+    sx, sy = switch_xy(b, n)
+    t = max(-REED_GLASS_MM / 2, min(REED_GLASS_MM / 2, (mx - sx) * ux + (my - sy) * uy))
+    px, py = sx + t * ux, sy + t * uy
+    d = math.dist((mx, my), (px, py))
+    toggle = 0.0
+    while toggle < d:
+        toggle += 0.5
+        k = toggle / d
+        if reed_drive(mx + (px - mx) * k, my + (py - my) * k, sx, sy, ang) >= PULL_IN_MIN_AT:
+            break
+    return Tolerance(own, toggle, (m, n))
+
+
 # -- drawing (one list of primitives for SVG and PDF) ---------------------------------------
 
 Colour = tuple[float, float, float]
@@ -1776,6 +1824,7 @@ def light_clearance_mm(layout: Any) -> tuple[float, str]:
 def mechanics_md(layout: Any) -> str:
     b = build(layout)
     ff = field_figures(layout)
+    tol = placement_tolerance(layout)
     gap, gap_where = light_clearance_mm(layout)
     d = piece_diameter(b)
     pieces, why = pieces_per_set(layout)
@@ -1842,6 +1891,12 @@ def mechanics_md(layout: Any) -> str:
         "- Nearest part of another point's glass to a magnet: **%s mm** (magnet on %s, switch of %s), %s degrees off"
         % (_f(ff.nearest_glass_mm), ff.nearest_pair[0], ff.nearest_pair[1], _f(ff.along_axis_deg)),
         "  that switch's axis (0 = in line with it, its most sensitive direction).",
+        "- By the same model: a piece up to **%s mm** off its point in any direction still closes its own switch"
+        % _f(tol.own_closed_mm),
+        "  at %s AT (the least sensitive the BOM allows); pushed **%s mm** from %s towards the switch of %s, it"
+        % (_f(PULL_IN_MAX_AT), _f(tol.toggle_mm), tol.toggle_pair[0], tol.toggle_pair[1]),
+        "  closes that one at %s AT (the most sensitive): the distance at which a piece toggles a neighbour."
+        % _f(PULL_IN_MIN_AT),
         "",
         "## LEDs: the light beside the piece",
         "",
