@@ -36,7 +36,7 @@ SRC = {
     "rp2040": "RP2040 datasheet, GPIO electrical characteristics: VOH >= 2.62 V at 4 mA drive (IOVDD 3.3 V), "
     "pull-up 50-80 kOhm; PADS_BANK0 GPIOx reset value 0x56: pull-down enabled, output disabled",
     "usb2": "USB 2.0 specification: 7.2.1 (a high-power port gives 500 mA, VBUS >= 4.75 V at the port; an "
-    "unconfigured device takes at most 100 mA), 7.2.4.1 (at most 10 uF across VBUS at attach), 9.6.3 "
+    "unconfigured device takes at most 100 mA), 7.2.3 (a suspended device at most 2.5 mA), 7.2.4.1 (at most 10 uF across VBUS at attach), 9.6.3 "
     "(bMaxPower in 2 mA units)",
     "mpy": "MicroPython rp2 machine.USBDevice.BUILTIN_CDC.desc_cfg: bMaxPower 0x7D = 125 -> 250 mA",
     "awg": "ASTM B258 / standard AWG table, annealed copper at 20 C",
@@ -392,6 +392,9 @@ def _dark_section(layout: Any) -> list[str]:
         "  a charger configures nothing, gives 500 mA or more, and polices nothing. A host that",
         "  talks to the board but does not configure it (a bus-powered hub refusing %d mA) keeps" % usb_ma(layout),
         "  the rail **off**: the board stays dark and inside 100 mA, and the PC says why.",
+        "  A host that suspends a configured board (a sleeping PC) leaves the rail on, so that",
+        "  standalone play goes on: the board then takes more than USB's 2.5 mA suspend current [usb2]",
+        "  (the Pico alone does; a PC that powers its ports while asleep feeds it anyway).",
         "- **The data line while the rail is off**: the LED driver sends nothing (the frames wait",
         "  in its buffer) and GP%d stays low. The 74AHCT125 is on the switched rail; its" % layout.leds["pin"],
         "  inputs take up to 7 V whatever its supply and have no clamp diode to VCC [ahct125], so even",
