@@ -36,7 +36,8 @@ SRC = {
     "rp2040": "RP2040 datasheet, GPIO electrical characteristics: VOH >= 2.62 V at 4 mA drive (IOVDD 3.3 V), "
     "pull-up 50-80 kOhm; PADS_BANK0 GPIOx reset value 0x56: pull-down enabled, output disabled",
     "usb2": "USB 2.0 specification: 7.2.1 (a high-power port gives 500 mA, VBUS >= 4.75 V at the port; an "
-    "unconfigured device takes at most 100 mA), 7.2.3 (a suspended device at most 2.5 mA), 7.2.4.1 (at most 10 uF across VBUS at attach), 9.6.3 "
+    "unconfigured device takes at most 100 mA), 7.2.3 (a suspended device at most 2.5 mA), "
+    "7.2.4.1 (at most 10 uF across VBUS at attach), 9.6.3 "
     "(bMaxPower in 2 mA units)",
     "mpy": "MicroPython rp2 machine.USBDevice.BUILTIN_CDC.desc_cfg: bMaxPower 0x7D = 125 -> 250 mA",
     "awg": "ASTM B258 / standard AWG table, annealed copper at 20 C",
