@@ -444,3 +444,22 @@ def test_kicad_netlist_reads_back_with_kinparse() -> None:
     assert {p.ref: p.footprint for p in parsed.parts} == {r: p.footprint.split(" ")[0] for r, p in c.parts.items()}
     nets = {n.name: sorted((pin.ref, pin.num) for pin in n.pins) for n in parsed.nets}
     assert nets == {name: sorted(nodes) for name, nodes in c.nets.items()}
+
+
+def test_schematic_refuses_a_part_that_would_fall_off_the_sheet() -> None:
+    """board25-matrix's SW_OK once flowed into a fourth column past the sheet's right edge:
+    in the netlist, not on the drawing. The placer now says so instead."""
+    from zuniboard import schematic
+    from zuniboard.drawing import Page
+
+    c = circuit.build(layouts.load_layout("board25-matrix"))
+    refs = [r for r in c.parts if r.startswith("R") or r.startswith("C")][:80]
+    with pytest.raises(ValueError, match="no room for"):
+        schematic._place(Page("crowded"), c, refs)
+    for name in NAMES:
+        root = ET.parse(REPO / "hardware" / name / "schematic.svg").getroot()
+        width = float(root.get("viewBox", "0 0 0 0").split()[2])
+        for el in root.iter(SVG + "text"):
+            if el.get("data-pin"):
+                # a pin's net label, with room for its text (end-anchored labels end at x)
+                assert 4 < float(el.get("x", "0")) < width - 4, (name, el.get("data-pin"), el.get("x"))

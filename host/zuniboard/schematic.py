@@ -152,8 +152,10 @@ def _two_pin(page: Page, c: Circuit, part: Part, x: float, y: float) -> None:
     _pin_label(page, c, part.ref, second, x2 + STUB, cy, "start")
 
 
-def _place(page: Page, c: Circuit, refs: list[str], top: float = 24.0, bottom: float = 150.0) -> float:
-    """Flow the parts into columns; returns the x where the next free column starts."""
+def _place(page: Page, c: Circuit, refs: list[str], top: float = 24.0, bottom: float = 152.0) -> float:
+    """Flow the parts into columns; returns the x where the next free column starts.
+    ``bottom``: the line above the sheet's notes. A part that would fall off the sheet's
+    right edge is an error (it would be in the netlist but not on the drawing)."""
     x, y, col_w = 8.0, top, 0.0
     for ref in refs:
         part = c.parts[ref]
@@ -162,6 +164,8 @@ def _place(page: Page, c: Circuit, refs: list[str], top: float = 24.0, bottom: f
         if y + h > bottom and y > top:
             x += col_w + 4
             y, col_w = top, 0.0
+        if x + w > page.width - 4:
+            raise ValueError("schematic sheet %r: no room for %s (the parts need another column)" % (page.title, ref))
         draw: Callable[[Page, Circuit, Part, float, float], None] = _box if boxed else _two_pin
         draw(page, c, part, x, y + (6 if boxed else 0))
         y += h
