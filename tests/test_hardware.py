@@ -311,3 +311,16 @@ def test_template_at_another_pitch(tmp_path: Path) -> None:
 
 
 # The drill file, the LED positions and the magnet clearances: tests/test_mechanics.py.
+
+
+def test_board_show_states_the_dark_current(capsys: pytest.CaptureFixture[str]) -> None:
+    from zuniboard.cli import main
+
+    assert main(["board", "show", "board168"]) == 0
+    out = capsys.readouterr().out
+    layout = layouts.load_layout("board168")
+    want = "LED rail switched by GP21: %.1f mA dark before USB configuration (EN tied on: %.1f mA)" % (
+        power.dark_ma(layout),
+        power.dark_ma(layout, False),
+    )
+    assert want in out, out
