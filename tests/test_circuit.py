@@ -463,3 +463,23 @@ def test_schematic_refuses_a_part_that_would_fall_off_the_sheet() -> None:
             if el.get("data-pin"):
                 # a pin's net label, with room for its text (end-anchored labels end at x)
                 assert 4 < float(el.get("x", "0")) < width - 4, (name, el.get("data-pin"), el.get("x"))
+
+
+def test_the_test_points_assembly_md_names_are_on_their_nets(board: tuple[Any, circuit.Circuit]) -> None:
+    layout, c = board
+    text = (REPO / "hardware" / layout.name / "assembly.md").read_text()
+    where = {
+        "TP_VBUS": ("VBUS", [("U1", "40"), ("U3", "1")]),
+        "TP_5V": ("+5V", [("C3", "1")]),
+        "TP_3V3": ("+3V3", [("U1", "36")]),
+        "TP_GND": ("GND", [("U1", "38")]),
+        "TP_DIN0": ("LED_DIN0", [("R1", "2")]),
+        "TP_EN": ("LED_EN", [("U3", "3"), ("R6", "1")]),
+        "TP_FAULT": ("FAULT", [("U3", "4")]),
+    }
+    for tp, (net, nodes) in where.items():
+        assert "- %s:" % tp in text, tp
+        for node in nodes:
+            assert node in c.nets[net], (tp, node)
+    if layout.sensors["type"] == "hc165":
+        assert ("U10", "9") in c.nets["SR_DATA"] and "- TP_SBk_QH:" in text

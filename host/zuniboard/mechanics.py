@@ -1279,12 +1279,12 @@ def wires(layout: Any) -> list[Wire]:
     add(
         "LD0",
         "LED data",
-        "controller LED_DOUT (after 330 Ohm)",
-        "LED0 DIN (%s)" % led_order[0],
+        "controller edge pad LED_5V (U2 1Y)",
+        "R1 330 Ohm at LED0 DIN (%s)" % led_order[0],
         "led_data",
         ctl,
         led_xy(b, led_order[0]),
-        "the only 5 V data wire from the controller",
+        "the only 5 V data wire from the controller; R1 sits at LED0, its other lead on DIN (netlist LED_DIN0)",
     )
     for i in range(1, len(led_order)):
         add(
@@ -1964,12 +1964,19 @@ def assembly_md(layout: Any) -> str:
         "every wire: `wiring.csv`; parts: `bom.csv`. Work in this order: each stage ends with a check, and a",
         "stage is not started before the check of the one before it passes.",
         "",
-        "Test points (named on the controller and sensor boards): TP_VBUS (USB 5 V before the power switch),",
-        "TP_5V (LED rail), TP_3V3 (Pico 3V3_OUT), TP_GND, TP_DIN0 (first LED's DIN)%s%s."
-        % (
-            ", TP_SBk_QH (QH of sensor board k)" if hc else "",
-            ", TP_EN (U3's EN: the LED rail on/off)" if power.gated(layout) else "",
+        "Test points (named on the controller and sensor boards), and where to touch them:",
+        "",
+        "- TP_VBUS: USB 5 V before the power switch (Pico pin 40, or U3 pin 1)",
+        "- TP_5V: the LED rail (C3 +)",
+        "- TP_3V3: the Pico's 3V3_OUT (Pico pin 36); TP_GND: Pico pin 38",
+        "- TP_DIN0: the first LED's DIN (R1's lead at LED 0)",
+        *(
+            ["- TP_EN: the LED rail's switch on (3.3 V) or off (0 V) (U3 pin 3, or R6's lead away from GND)"]
+            if power.gated(layout)
+            else []
         ),
+        "- TP_FAULT: low while the LED rail is overloaded (U3 pin 4)",
+        *(["- TP_SBk_QH: the QH of sensor board k (its 74HC165's pin 9)"] if hc else []),
         "",
         "## 1. Template",
         "",
