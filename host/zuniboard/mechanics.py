@@ -1968,7 +1968,8 @@ def assembly_md(layout: Any) -> str:
         "",
         "- TP_VBUS: USB 5 V before the power switch (Pico pin 40, or U3 pin 1)",
         "- TP_5V: the LED rail (C3 +)",
-        "- TP_3V3: the Pico's 3V3_OUT (Pico pin 36); TP_GND: Pico pin 38",
+        "- TP_3V3: the Pico's 3V3_OUT (Pico pin 36)",
+        "- TP_GND: ground (Pico pin 38)",
         "- TP_DIN0: the first LED's DIN (R1's lead at LED 0)",
         *(
             ["- TP_EN: the LED rail's switch on (3.3 V) or off (0 V) (U3 pin 3, or R6's lead away from GND)"]
