@@ -67,8 +67,9 @@ POWER_DEFAULTS = {"usb_ma": 250}
 # input and the LEDs draw their idle current from plug-in, before USB configuration.
 # no_host_ms: with no host on the bus (no start-of-frame packets, no address) for this
 # long, the board is on a charger or a power bank, which configures nothing: the rail
-# comes on anyway. A host sends its first packets within a second of attach (USB 2.0
-# 7.1.7.3: 100 ms debounce, then a 10 ms reset). settle_ms: after EN goes high, the LEDs
+# comes on anyway. A host sends its first packets well within a second of attach (USB 2.0
+# 7.1.7.3 and 7.1.7.5: a 100 ms connect debounce, then a reset of at least 10 ms, then
+# start-of-frame packets every millisecond). settle_ms: after EN goes high, the LEDs
 # get no data until the 220 uF has charged at the switch's current limit (2 ms).
 LED_POWER_DEFAULTS = {"no_host_ms": 3000, "settle_ms": 20}
 POWER_KEYS = ("led_enable", "no_host_ms", "settle_ms", "usb_ma")
