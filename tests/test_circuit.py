@@ -483,3 +483,15 @@ def test_the_test_points_assembly_md_names_are_on_their_nets(board: tuple[Any, c
             assert node in c.nets[net], (tp, node)
     if layout.sensors["type"] == "hc165":
         assert ("U10", "9") in c.nets["SR_DATA"] and "- TP_SBk_QH:" in text
+
+
+def test_perfboard_wiring_lists_stay_inside_their_columns(board: tuple[Any, circuit.Circuit]) -> None:
+    from zuniboard import perfboard
+
+    layout, _ = board
+    root = ET.parse(REPO / "hardware" / layout.name / "perfboard.svg").getroot()
+    listed = [
+        el.text or "" for el in root.iter(SVG + "text") if re.match(r"^[A-Z0-9_+]+( \(cont\.\))?: ", el.text or "")
+    ]
+    assert any(t.startswith("GND: ") for t in listed)
+    assert all(len(t) <= perfboard.WIRING_LINE_CHARS for t in listed), max(listed, key=len)
