@@ -50,8 +50,9 @@ MAX_EXTEND_PLY = const(6)
 # Work units: a legal_moves() call costs LEGAL, about 4.5 us a unit on the unix port
 # (the best of 15 runs, 2026-12-02: legal_moves() 12-25 us a position; a line game's
 # legal_captures() 3-8 us without a capture, up to 19 with chains, count_moves() about
-# the same; the evaluation 4.4 us on 25 points, 9-14 on 49, 8 (two players) and 16
-# (four) on Awithlaknakwe; push and pop of a move 2-4 us, 4-7 on Awithlaknakwe).
+# the same; Awithlaknakwe's legal_captures() about half a legal_moves(); the evaluation
+# 4.4 us on 25 points, 9-14 on 49, 8 (two players) and 16 (four) on Awithlaknakwe; push
+# and pop of a move 2-4 us, 4-7 on Awithlaknakwe).
 LEGAL = const(4)
 # Defaults: a search of this size takes 0.6-1.4 s on an RP2040 (estimated by
 # tools/bench_firmware.py from the unix port), and beats random and greedy movers
@@ -128,7 +129,7 @@ class HintSearch:
         self._line = []  # type: list  # the moves the search has pushed, in order
         self._left = 0  # work this slice may still do
         # Costs in work units (LEGAL a legal_moves() call, see LEGAL). Awithlaknakwe
-        # finds its captures among all its moves; its four-player evaluation walks four
+        # tests every move for its captures; its four-player evaluation walks four
         # sides; a line game's captures and evaluation walk its points.
         points = len(game.board)
         # The evaluation for team 0 (zuni.evaluate's terms), loaded with the search.
@@ -138,7 +139,7 @@ class HintSearch:
             from zuni.evaluate import line_team0 as team0
         self._team0 = team0
         if game.ruleset.game_id == "awithlaknakwe":
-            self.captures_cost = LEGAL
+            self.captures_cost = 2
             self.eval_cost = len(game.sides)
             self._replay = 2  # half units per move of the line pushed again
         else:
@@ -249,6 +250,15 @@ class HintSearch:
                 # here (sooner, and no deeper lines held in the heap).
                 return
 
+    def _over(self):
+        """The score of the finished game for the team to move: a win sooner is better.
+        (A plain function: its frame is not held on the heap as a generator's is.)"""
+        game = self.game
+        outcome = game.outcome()
+        winner = outcome.winner if outcome is not None else None
+        ply = len(self._line)
+        return 0 if winner is None else WIN - ply if winner == game.team_of(game.turn) else ply - WIN
+
     def _value(self, depth, alpha, beta, qply):
         """Score for the team to move: alpha-beta for ``depth`` plies, then captures only
         (quiescence: the mover may stand pat on the evaluation unless every move captures)."""
@@ -265,11 +275,7 @@ class HintSearch:
             moves = game.legal_moves() if depth > 0 else game.legal_captures()
             best = -INF
             if not moves and (depth > 0 or game.outcome() is not None):
-                # The game is over: a win sooner is better.
-                outcome = game.outcome()
-                winner = outcome.winner if outcome is not None else None
-                ply = len(line)
-                best = 0 if winner is None else WIN - ply if winner == game.team_of(game.turn) else ply - WIN
+                best = self._over()
                 break
             if depth > 0:
                 if len(moves) == 1 and len(line) < MAX_EXTEND_PLY:
@@ -300,7 +306,8 @@ class HintSearch:
                     if best > alpha:
                         alpha = best
                 qply += 1
-            moves = _each(moves, game.geometry.names)
+            # Captures only at the horizon (a short list): as they are, biggest first.
+            moves = _each(moves, game.geometry.names) if depth > 0 else _order(moves)
             team = game.team_of(game.turn)
             for move in moves:
                 game.push(move)
