@@ -75,7 +75,7 @@ RP2040_FACTOR = 170
 # MICROPYTHON-NOTES' 160-190) plus the chip loop's own HINT_LOOP_US (2.4-3.1 ms), and at
 # least a scan period; the app cuts a hint at HINT_THINK_MS (zuni_board.app).
 HINT_LIMIT_MS = 1500
-HINT_THINK_MS = 1400
+HINT_THINK_MS = 1300
 HINT_CHIP_FACTOR = 190
 HINT_LOOP_US = 3100
 HINT_EVERY = 4

@@ -104,7 +104,7 @@ def main(argv: list[str] | None = None) -> int:
             "vs",
             "forced",
             "depth 0/1/2/3",
-            "on the RP2040 estimate (cut at 1.4 s), worst ms" if chip else "",
+            "on the RP2040 estimate (cut at 1.3 s), worst ms" if chip else "",
         )
     )
     for row in rows:
@@ -119,7 +119,7 @@ def main(argv: list[str] | None = None) -> int:
         print(line)
     if chip:
         print("RP2040 estimate: each slice max(10 ms, unix time x 190 + 3.1 ms), each slice's best of three runs of")
-        print("the same search; the depth reached is the deepest done in a slice that starts before the 1.4 s cut.")
+        print("the same search; the depth reached is the deepest done in a slice that starts before the 1.3 s cut.")
     return 0
 
 

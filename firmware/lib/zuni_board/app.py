@@ -78,10 +78,12 @@ _DECLARED = ("resign", "agreed-draw", "agreed-count")
 # and how long a connected host has to send its own hint before the board shows its own.
 HINT_SLICE = const(6)
 HOST_HINT_MS = const(1000)
-# The hint is shown at the latest this long after HINT (BOARD.md: within 1.5 s), with
-# the best move the search has by then, on however slow a chip; the search's own work
-# limit (hint.MAX_WORK) ends it sooner on an RP2040 (tools/bench_firmware.py).
-HINT_THINK_MS = const(1400)
+# The hint is shown at the latest this long after HINT (BOARD.md: within 1.5 s; a slice
+# and the showing scan come after it), with the best move the search has by then, on
+# however slow a chip: on the RP2040 estimate most hints end here with depth 1 or 2
+# done, the search's own work limit (hint.MAX_WORK) ends the others sooner
+# (tools/bench_firmware.py, tools/bench_hint.py).
+HINT_THINK_MS = const(1300)
 
 # A side's pieces of a set-up position placed (the board matches) and left alone this
 # long: the next side's go on (a board without buttons; OK goes on at once).

@@ -115,7 +115,6 @@ class HintSearch:
         # Position does), which saves one node.
         self.game = game
         self.root_len = len(game.move_stack)
-        self.max_depth = max_depth
         self.max_work = max_work
         self.nodes = 0
         self.work = 0
@@ -141,13 +140,11 @@ class HintSearch:
         if game.ruleset.game_id == "awithlaknakwe":
             self.captures_cost = 2
             self.eval_cost = len(game.sides)
-            self._replay = 2  # half units per move of the line pushed again
         else:
             self.captures_cost = 1 + points // 32
             self.eval_cost = 1 + points // 20
-            self._replay = 1
         self._fresh = True  # no node yet in this slice
-        self._gen = self._run(moves)
+        self._gen = self._run(moves, max_depth)
 
     def step(self, budget):
         """One slice of at most ``budget`` work (and at least one node); True once finished."""
@@ -159,8 +156,8 @@ class HintSearch:
             self.stop()
             return True
         line = self._line
-        # Pushing the line again costs too (and taking it back).
-        self._left = budget - ((len(line) * self._replay) >> 1)
+        # Pushing the line again costs too, and taking it back: a unit a move.
+        self._left = budget - len(line)
         self._fresh = True
         self.slices += 1
         try:
@@ -201,7 +198,7 @@ class HintSearch:
         return True
 
     # -- the search (generators: each ``yield`` ends a slice) ---------------------------
-    def _run(self, moves):
+    def _run(self, moves, max_depth):
         game = self.game
         if moves is None:
             while not self._room(LEGAL):
@@ -215,7 +212,7 @@ class HintSearch:
             return  # one legal move (a forced capture, a pass): nothing to weigh
         team = game.team_of(game.turn)
         line = self._line
-        for depth in range(1, self.max_depth + 1):
+        for depth in range(1, max_depth + 1):
             started = self.work
             alpha = -INF
             best = moves[0]
