@@ -85,8 +85,8 @@ def _each(moves, names):
     Kolowis position's 60 steps: 180 bytes, not some 6 KB of a 64-bit heap) and a Move
     made again when its turn comes; other moves (drops, passes) kept, in their place."""
     steps = bytearray()
-    kept = []
-    captures = []
+    kept = []  # type: list
+    captures = []  # type: list
     for move in moves:
         path = move.path
         if move.captures:
@@ -103,7 +103,7 @@ def _each(moves, names):
     moves = None  # the Moves of the steps are garbage from here on
     for move in _order(captures):
         yield move
-    captures = None
+    captures = None  # type: ignore
     for j in range(0, len(steps), 3):
         kind = steps[j]
         yield kept[steps[j + 1]] if kind == 255 else Move(kind, (steps[j + 1], steps[j + 2]), (), names)
