@@ -247,7 +247,7 @@ def test_garbage_oversized_wrong_version_unknown_and_illegal_lines(board: Firmwa
             ]
         )
         # After hello: requests the app refuses, each answered and none acted on.
-        port.write(codec.encode(8, "hello", "proto=2,3 host=test"))
+        port.write(codec.encode(8, "hello", "proto=3,4 host=test"))
         port.write(codec.encode(9, "hostmove", "m1-m9"))
         port.write(codec.encode(10, "new", "mosona board=wobbly"))
         port.write(codec.encode(11, "resign", "nobody"))

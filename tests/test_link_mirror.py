@@ -201,5 +201,5 @@ def test_a_board_of_another_protocol_version_gets_a_clear_error(monkeypatch: pyt
     import zuniboard.link_port as port_module
 
     monkeypatch.setattr(port_module, "default_opener", lambda url: _OldBoard())
-    with pytest.raises(LinkError, match="another link protocol: board speaks protocol 1, host offered proto=2"):
+    with pytest.raises(LinkError, match="another link protocol: board speaks protocol 1, host offered proto=3"):
         BoardLink.open("old-board", timeout=1.5)

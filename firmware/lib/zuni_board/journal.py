@@ -10,6 +10,14 @@ detected and dropped::
     U 1*4d1e                           move 1 taken back
     E resign north*02ff                an end that is not a board position
 
+A game on a clock (docs/clocks.md) has a ``T <time control>`` record right after its header
+(``T 5+3``, ``T south=5+3%20north=10``: the control's text with spaces as ``%20``); its move
+records carry the move's time, the mover's time left after it and the mover's side
+(``M 4 m6-m5 4200 295800 2``), and ``K <side> <ms left>`` records, written every
+``clock.SAVE_MS`` while a clock runs and when it stops, keep the running side's time, so
+that a reset costs that side at most the time since the last of them. Older firmware reads
+such a file as torn at its ``T`` record (it resumes the game without its moves).
+
 A game set up from a position (``BoardApp.cmd_setup``) has the header ``Z3 <id> <version>
 <position text>`` instead (docs/rules.md, "Positions as text": its first field is the
 ruleset), and its moves replay from that position. Older firmware skips ``Z3`` files as it
@@ -42,6 +50,11 @@ SUFFIX = ".txt"
 FORMAT = "Z2"
 OLD_FORMAT = "Z1"  # before history versions: read, never written
 POSITION_FORMAT = "Z3"  # a game set up from a position: its header carries the position
+
+
+def clock_record(clock):
+    """The ``T`` record of a time control's text (its spaces as ``%20``)."""
+    return "T " + clock.replace(" ", "%20")
 
 
 class JournalError(ValueError):
@@ -115,6 +128,9 @@ class Journal:
         self.ruleset = None  # type: str | None
         self.position = None  # type: str | None  # the start position of a game set up from one
         self.read_position = None  # type: str | None  # that of the file read() read last
+        self.clock = None  # type: str | None  # the time control of the current game (None: no clock)
+        self.read_clock = None  # type: str | None  # that of the file read() read last
+        self.read_left = None  # type: list | None  # ms left per side, by its last M or K record
 
     # -- files --------------------------------------------------------------
     def numbers(self):
@@ -168,15 +184,18 @@ class Journal:
             return "%s %s %d %s" % (POSITION_FORMAT, game_id, version, position)
         return "%s %s %d %s" % (FORMAT, game_id, version, ruleset_text)
 
-    def start(self, ruleset_text, game_id=None, position=None):
+    def start(self, ruleset_text, game_id=None, position=None, clock=None):
         """Begin a new game file; returns its game id (``game_id`` if given: a game the
         app began while the flash failed keeps the id the host knows). ``position``: the
-        start position's text of a game set up from one (its ruleset is ``ruleset_text``)."""
+        start position's text of a game set up from one (its ruleset is ``ruleset_text``);
+        ``clock``: its time control's text (a ``T`` record)."""
         ruleset_text = str(ruleset_text)
         if not ruleset_text or "\n" in ruleset_text or "*" in ruleset_text:
             raise JournalError("bad ruleset text %r for the journal" % (ruleset_text,))
         if position is not None and (not position or "\n" in position or "*" in position):
             raise JournalError("bad position text %r for the journal" % (position,))
+        if clock is not None and (not clock or "\n" in clock or "*" in clock):
+            raise JournalError("bad time control %r for the journal" % (clock,))
         numbers = self.numbers()
         number = (numbers[-1] + 1) if numbers else 1
         if game_id is None:
@@ -190,6 +209,8 @@ class Journal:
         f = open(path, "w")
         try:
             f.write(seal(self.header(game_id, version, ruleset_text, position)))
+            if clock is not None:
+                f.write(seal(clock_record(clock)))
         finally:
             f.close()
         # Only a written header makes it the current game (a failed start changes nothing).
@@ -197,6 +218,7 @@ class Journal:
         self.path = path
         self.ruleset = ruleset_text
         self.position = position
+        self.clock = clock
         self.version = version
         return game_id
 
@@ -208,19 +230,27 @@ class Journal:
 
         return repair.make_room(self)
 
-    def rewrite(self, moves):
-        """Write the current game again, whole (header and ``moves``, move texts), to a new
-        file that then replaces the old one; the game id and the history version (in the
-        header) stay."""
+    def rewrite(self, moves, left=None):
+        """Write the current game again, whole (header and ``moves``, move texts; ``left``:
+        the clocks' ms left per side, -1 for none), to a new file that then replaces the old
+        one; the game id and the history version (in the header) stay."""
         from zuni_board import repair
 
-        repair.rewrite(self, moves)
+        repair.rewrite(self, moves, left)
 
-    def move(self, index, text):
-        """Record move number ``index`` (0-based) as committed."""
+    def move(self, index, text, times=None):
+        """Record move number ``index`` (0-based) as committed; ``times``: on a clock,
+        (ms the move took, the mover's ms left after it, the mover's side)."""
         if not text or " " in text or "*" in text or "\n" in text:
             raise JournalError("bad move text %r for the journal" % (text,))
-        self._append("M %d %s" % (index, text))
+        if times is None:
+            self._append("M %d %s" % (index, text))
+        else:
+            self._append("M %d %s %d %d %d" % (index, text, times[0], times[1], times[2]))
+
+    def clock_left(self, side, left_ms):
+        """Record the running side's time left (``K``: periodically, and when it stops)."""
+        self._append("K %d %d" % (side, left_ms))
 
     def takeback(self, index):
         """Record that move ``index`` (the last one) was taken back."""
@@ -250,6 +280,8 @@ class Journal:
         end = None  # type: tuple[str, str] | None
         sound = 0
         torn = False
+        self.read_clock = None
+        self.read_left = None
         f = open(self.path_of(number), "r")
         try:
             while True:
@@ -291,6 +323,12 @@ class Journal:
                 elif body[0] == "U":
                     end = None
                     version += 1
+                elif body[0] == "T":
+                    if moves or self.read_clock is not None:
+                        torn = True
+                        break
+                    self.read_clock = body[2:].replace("%20", " ")
+                    self.read_left = [-1, -1, -1, -1]
                 sound += len(line)
         finally:
             f.close()
@@ -303,9 +341,17 @@ class Journal:
         kind = body[:2]
         if kind == "M ":
             parts = body.split(" ")
-            if len(parts) != 3 or not parts[1].isdigit() or int(parts[1]) != len(moves):
+            n = len(parts)
+            if (n != 3 and n != 6) or not parts[1].isdigit() or int(parts[1]) != len(moves):
+                return False
+            if n == 6 and not self._left(parts[5], parts[4]):
                 return False
             moves.append(parts[2])
+        elif kind == "K ":
+            parts = body.split(" ")
+            return len(parts) == 3 and self._left(parts[1], parts[2])
+        elif kind == "T ":
+            return len(body) > 2
         elif kind == "U ":
             parts = body.split(" ")
             if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) != len(moves) - 1:
@@ -318,6 +364,17 @@ class Journal:
             and not body.startswith(OLD_FORMAT + " ")
             and not body.startswith(POSITION_FORMAT + " ")
         ):
+            return False
+        return True
+
+    def _left(self, side, left):
+        """A side's time left, read from an M or K record; False if it makes no sense."""
+        times = self.read_left
+        if times is None or len(side) != 1 or side not in "0123":
+            return False
+        try:
+            times[int(side)] = int(left)
+        except ValueError:
             return False
         return True
 
@@ -343,6 +400,7 @@ class Journal:
             self.version = self.read_version
             self.ruleset = ruleset
             self.position = self.read_position
+            self.clock = self.read_clock
             if torn:
                 self._rewrite(sound)
             return game_id, ruleset, moves, end

@@ -1,0 +1,210 @@
+"""The board's game clocks (zuni_board.clocks in the app) with made-up times: the commit
+switches the clocks, increment and delay, the computer's move, low time on the home
+row, flag fall as a loss on time, the journal's times across a reset. Runs under
+CPython and MicroPython."""
+
+from board_helpers import RecordingLink, Table, remove_dir, temp_dir
+
+from check import eq, raises
+from zuni_board.app import OVER, PLAY, SETUP
+from zuni_board.clocks import SAVE_MS
+from zuni_board.journal import Journal
+
+SOUTH = 0
+NORTH = 2
+
+
+def _clocked(spec, ruleset="mosona", journal_dir=None):
+    t = Table(ruleset, journal_dir=journal_dir)
+    t.app.command("new", "clock=%s %s" % (spec.replace(" ", "%20"), ruleset), t.now)
+    eq(t.app.phase, SETUP)
+    return t
+
+
+def test_clock_starts_with_play_and_the_commit_switches_it():
+    t = _clocked("1+2")
+    eq(t.app.clock.running, -1, "no clock runs while the pieces are set up")
+    t.wait(5000)
+    t.setup()
+    eq(t.app.clock.running, SOUTH)
+    start = t.now
+    t.wait(3000)
+    t.do("s3xm4-m5")
+    used = t.link.times[0][0]
+    # the move took from play's start to its commit (3 s and the gestures' settling)
+    eq(used, t.app.clock.clock.left[SOUTH] and used)
+    assert 3000 <= used <= t.now - start, used
+    eq(t.link.times[0][1], 60000 - used + 2000, "the increment is added after the move")
+    eq(t.link.times[0][2], SOUTH)
+    eq(t.app.clock.running, NORTH)
+    info = t.app.state_info()
+    eq(info["tc"], "1+2")
+    eq(info["running"], "north")
+    eq(info["clock"][SOUTH], 60000 - used + 2000)
+    assert info["clock"][NORTH] <= 60000
+
+
+def test_delay_gives_back_at_most_the_delay():
+    t = _clocked("1d2")
+    t.setup()
+    t.wait(500)
+    t.do("s3xm4-m5")
+    eq(t.link.times[0][1], 60000, "a quick move under a delay costs nothing")
+    t.wait(4000)
+    t.do("n5xm5-m4")
+    used = t.link.times[1][0]
+    eq(t.link.times[1][1], 60000 - used + 2000)
+
+
+def test_different_times_per_side():
+    t = _clocked("south=30s north=1")
+    t.setup()
+    info = t.app.state_info()
+    eq(info["clock"][SOUTH] <= 30000 and info["clock"][NORTH], 60000)
+
+
+def test_flag_fall_ends_the_game_as_a_loss_on_time():
+    d = temp_dir()
+    try:
+        t = _clocked("3s", journal_dir=d)
+        t.setup()
+        t.do("s3xm4-m5")
+        t.wait(2000)
+        eq(t.app.phase, PLAY)
+        t.wait(1500)  # north's 3 s are out
+        eq(t.app.phase, OVER)
+        outcome = t.app.game.outcome()
+        eq((outcome.result, outcome.termination), ("south", "time"))
+        assert ("over", "south time") in t.link.events, t.link.events
+        info = t.app.state_info()
+        eq((info["result"], info["termination"]), ("south", "time"))
+        eq(info["running"], "")
+        assert info["clock"][NORTH] <= 0
+        # the journal keeps the end: a reset does not resume a lost game
+        eq(Journal(d).resume()[3], ("time", "north"))
+        with raises(ValueError, "loss on time cannot be taken back"):
+            t.app.command("takeback", "")
+        eq(t.app.phase, OVER)
+    finally:
+        remove_dir(d)
+
+
+def test_a_move_finished_in_the_flags_scan_is_too_late():
+    t = _clocked("3s")
+    t.setup()
+    start = t.now
+    t.lift("s3")
+    t.settle()
+    t.place("m5")
+    t.settle()
+    t.lift("m4")
+    # the last change reaches the app in the very scan its flag falls
+    t.now = start + 3000
+    t.app.step(t.now, bytearray(t.occ), 0)
+    eq(t.app.phase, OVER)
+    eq(t.app.game.outcome().termination, "time")
+    t.wait(400)
+    eq(t.link.moves, [], "no move after the flag")
+
+
+def test_low_time_ticks_on_the_home_row():
+    t = _clocked("30s")  # low at 6 s (a fifth of 30 s)
+    t.setup()
+    eq(t.app.renderer.low, None)
+    t.wait(23000)
+    eq(t.app.renderer.low, None)
+    t.wait(1200)
+    low = t.app.renderer.low
+    home = t.app.game.geometry.homes[SOUTH]
+    eq([p for p in range(t.n) if low[p]], sorted(home))
+    # the tick shows only where the picture is dark, red, once a second
+    described = t.app.describe()
+    dark = [t.names[p] for p in home if not t.app.renderer.colour[p]]
+    assert dark, described
+    assert dark[0] + ":red/tick" in described, described
+    now = (t.now // 1000 + 1) * 1000 + 50
+    frame = t.app.renderer.frame(now)
+    p = t.p(dark[0])
+    eq(bytes(frame[3 * p : 3 * p + 3]), bytes((255, 0, 0)))
+    frame = t.app.renderer.frame(now + 300)
+    eq(bytes(frame[3 * p : 3 * p + 3]), bytes((0, 0, 0)))
+    # south moves: its clock stops (still low: no increment); north is not low
+    t.do("s3xm4-m5")
+    eq([p for p in range(t.n) if t.app.renderer.low[p]], sorted(home))
+
+
+def test_the_computers_move_stops_its_clock_when_announced():
+    t = _clocked("1")
+    t.setup()
+    t.do("s3xm4-m5")
+    t.wait(2000)
+    t.app.command("hostmove", "n5xm5-m4", t.now)
+    eq(t.app.clock.running, SOUTH, "the player's clock runs while the move is carried out")
+    t.app.command("hostmove", "n5xm5-m4", t.now + 100)  # a resend switches nothing
+    eq(t.app.clock.running, SOUTH)
+    t.wait(5000)
+    t.do("n5xm5-m4")
+    used = t.link.times[1][0]
+    assert 2000 <= used < 2500, used
+    eq(t.app.clock.running, SOUTH)
+
+
+def test_reset_resumes_the_clocks_from_the_journal():
+    d = temp_dir()
+    try:
+        t = _clocked("1", journal_dir=d)
+        t.setup()
+        t.wait(4000)
+        t.do("s3xm4-m5")
+        south_left = t.link.times[0][1]
+        t.wait(SAVE_MS * 2 + 3000)  # north thinks 23 s: two saves, then 3 s more
+        north_now = t.app.clock.remaining(t.now, NORTH)
+        # power cut: a new app on the same journal
+        t2 = Table("mosona", journal_dir=d)
+        eq(t2.app.phase, SETUP)
+        eq(t2.app.clock.spec, "1")
+        eq(t2.app.clock.running, -1, "the clock waits for the pieces to match")
+        t2.occ = bytearray(t2.app.target)
+        t2.wait(60000)  # the board off and set up again: no time charged
+        t2.settle()
+        eq(t2.app.phase, PLAY)
+        eq(t2.app.clock.running, NORTH)
+        eq(t2.app.clock.remaining(t2.now, SOUTH), south_left)
+        north_after = t2.app.clock.remaining(t2.now, NORTH)
+        lost = north_after - north_now
+        assert 0 <= lost <= SAVE_MS, "north gets back at most the time since its last save: %d" % lost
+    finally:
+        remove_dir(d)
+
+
+def test_a_game_without_a_clock_has_none():
+    t = Table("mosona", link=RecordingLink())
+    t.setup()
+    t.do("s3xm4-m5")
+    eq(t.app.clock, None)
+    eq(t.link.times, {})
+    assert "clock" not in t.app.state_info()
+
+
+def test_bad_time_control_is_refused_and_changes_nothing():
+    t = Table("mosona")
+    t.setup()
+    game = t.app.game_id
+    with raises(ValueError, "5x"):
+        t.app.command("new", "clock=5x mosona", t.now)
+    with raises(ValueError, "east"):
+        t.app.command("new", "clock=east=5 mosona", t.now)
+    eq(t.app.game_id, game)
+    eq(t.app.phase, PLAY)
+
+
+def test_new_game_after_the_end_keeps_the_time_control():
+    t = _clocked("3s")
+    t.setup()
+    t.wait(3500)
+    eq(t.app.phase, OVER)
+    t.press(1)  # OK: the same rules again (the pieces stand as they started: play)
+    eq(t.app.phase, PLAY)
+    eq(t.app.clock.spec, "3s")
+    eq(t.app.clock.running, SOUTH)
+    eq(t.app.clock.remaining(t.now, SOUTH), 3000)
