@@ -1026,10 +1026,11 @@ class BoardApp:
             info["hostmove"] = self.host.move.text()
         clock = self.clock
         if clock is not None:
-            # The time control, every side's ms left now (-1: a side without a clock) and
+            # The time control, every side's ms left now ("-": a side without a clock) and
             # the side whose clock runs ("" for none).
             info["tc"] = clock.spec
-            info["clock"] = clock.left_now(self._now)
+            left = clock.left_now(self._now)
+            info["clock"] = ",".join([str(left[s]) if s in clock.sides else "-" for s in range(4)])
             info["running"] = SIDE_NAMES[clock.running] if clock.running >= 0 else ""
         if self.error_shown and self.last_error:
             info["error"] = self.last_error.replace(" ", "_")

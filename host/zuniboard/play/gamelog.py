@@ -89,8 +89,10 @@ class BoardGameLog:
         board_game: str,
         position: str | None = None,
         tags: dict[str, str] | None = None,
+        time_control: str | None = None,
     ) -> int:
-        """A new game in the log for board game ``board_game`` (from ``position``, with ``tags``)."""
+        """A new game in the log for board game ``board_game`` (from ``position``, with
+        ``tags``, on the clocks of ``time_control``)."""
         try:
             return self.db.new_game(
                 ruleset,
@@ -100,18 +102,29 @@ class BoardGameLog:
                 board_game_id=board_game,
                 position=position,
                 tags=tags,
+                time_control=time_control,
             )
         except RecordError as exc:
             # The board reused a game id the log already has (another board with the
             # same identity): log the game without the board's id.
             self.say("error", "log: %s; logging it without the board's game id" % exc)
             return self.db.new_game(
-                ruleset, players=players, board=board_id, layout=layout, position=position, tags=tags
+                ruleset,
+                players=players,
+                board=board_id,
+                layout=layout,
+                position=position,
+                tags=tags,
+                time_control=time_control,
             )
 
-    def add_move(self, gid: int, index: int, text: str) -> None:
+    def add_move(self, gid: int, index: int, text: str, times: tuple[int, int] | None = None) -> None:
+        """``times``: on a clock, (ms the move took, the mover's ms left after it)."""
         try:
-            self.db.add_move(gid, index, text)
+            if times is None:
+                self.db.add_move(gid, index, text)
+            else:
+                self.db.add_move(gid, index, text, elapsed_ms=times[0], clock_ms=times[1])
         except (MoveConflictError, RecordError) as exc:
             self.say("error", "log: %s" % exc)
 
