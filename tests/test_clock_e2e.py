@@ -35,14 +35,9 @@ try:
 except (MicroPythonMissing, ImportError) as exc:  # pragma: no cover
     pytest.skip("no virtual board: %s" % exc, allow_module_level=True)
 
-import sys
-
-from zuniboard.paths import FIRMWARE_LIB
-
-if str(FIRMWARE_LIB) not in sys.path:
-    sys.path.append(str(FIRMWARE_LIB))
-from zuni_board.clocks import SAVE_MS  # noqa: E402
-from zuni_link import codec  # noqa: E402
+# (zuniboard.link puts firmware/lib on the path)
+from zuni_board.clocks import SAVE_MS
+from zuni_link import codec
 
 FAST = {"scan_ms": 5, "debounce_scans": 2, "stable_ms": 50, "commit_ms": 60, "error_ms": 400, "chain_settle_ms": 1200}
 

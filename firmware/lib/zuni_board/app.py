@@ -344,6 +344,8 @@ class BoardApp:
     def _clock_tick(self, now):
         """Each scan while a clock runs: flag fall, low time, the periodic save."""
         clock = self.clock
+        if clock is None:
+            return
         side = clock.flagged(now)
         if side >= 0:
             self._flag(now, side)
@@ -360,6 +362,8 @@ class BoardApp:
     def _flag(self, now, side):
         """``side``'s flag fell: its team loses on time."""
         clock = self.clock
+        if clock is None:
+            return
         clock.stop(now)
         self.outbox.clock_left(side, clock.clock.left[side])
         self.game.lose_on_time(side)
