@@ -32,7 +32,7 @@ def test_clock_starts_with_play_and_the_commit_switches_it():
     t.do("s3xm4-m5")
     used = t.link.times[0][0]
     # the move took from play's start to its commit (3 s and the gestures' settling)
-    eq(used, t.app.clock.clock.left[SOUTH] and used)
+    eq(used, t.app.clock.left[SOUTH] and used)
     assert 3000 <= used <= t.now - start, used
     eq(t.link.times[0][1], 60000 - used + 2000, "the increment is added after the move")
     eq(t.link.times[0][2], SOUTH)
@@ -119,15 +119,16 @@ def test_low_time_ticks_on_the_home_row():
     low = t.app.renderer.low
     home = t.app.game.geometry.homes[SOUTH]
     eq([p for p in range(t.n) if low[p]], sorted(home))
-    # the tick shows only where the picture is dark, red, once a second
+    eq(t.app.renderer.low[home[0]], 9, "yellow: South's")
+    # the tick shows only where the picture is dark, in South's colour, once a second
     described = t.app.describe()
     dark = [t.names[p] for p in home if not t.app.renderer.colour[p]]
     assert dark, described
-    assert dark[0] + ":red/tick" in described, described
+    assert dark[0] + ":yellow/tick" in described, described  # South's colour
     now = (t.now // 1000 + 1) * 1000 + 50
     frame = t.app.renderer.frame(now)
     p = t.p(dark[0])
-    eq(bytes(frame[3 * p : 3 * p + 3]), bytes((255, 0, 0)))
+    eq(bytes(frame[3 * p : 3 * p + 3]), bytes((255, 200, 0)))
     frame = t.app.renderer.frame(now + 300)
     eq(bytes(frame[3 * p : 3 * p + 3]), bytes((0, 0, 0)))
     # south moves: its clock stops (still low: no increment); north is not low
@@ -160,7 +161,7 @@ def test_reset_resumes_the_clocks_from_the_journal():
         t.do("s3xm4-m5")
         south_left = t.link.times[0][1]
         t.wait(SAVE_MS * 2 + 3000)  # north thinks 23 s: two saves, then 3 s more
-        north_now = t.app.clock.remaining(t.now, NORTH)
+        north_now = t.app.clock.remaining_ms(t.now, NORTH)
         # power cut: a new app on the same journal
         t2 = Table("mosona", journal_dir=d)
         eq(t2.app.phase, SETUP)
@@ -171,8 +172,8 @@ def test_reset_resumes_the_clocks_from_the_journal():
         t2.settle()
         eq(t2.app.phase, PLAY)
         eq(t2.app.clock.running, NORTH)
-        eq(t2.app.clock.remaining(t2.now, SOUTH), south_left)
-        north_after = t2.app.clock.remaining(t2.now, NORTH)
+        eq(t2.app.clock.remaining_ms(t2.now, SOUTH), south_left)
+        north_after = t2.app.clock.remaining_ms(t2.now, NORTH)
         lost = north_after - north_now
         assert 0 <= lost <= SAVE_MS, "north gets back at most the time since its last save: %d" % lost
     finally:
@@ -209,4 +210,4 @@ def test_new_game_after_the_end_keeps_the_time_control():
     eq(t.app.phase, PLAY)
     eq(t.app.clock.spec, "3s")
     eq(t.app.clock.running, SOUTH)
-    eq(t.app.clock.remaining(t.now, SOUTH), 3000)
+    eq(t.app.clock.remaining_ms(t.now, SOUTH), 3000)

@@ -94,18 +94,6 @@ def clocks():
     return module
 
 
-def _split_clock(text):
-    """``clock=5+3 mosona`` -> ("5+3", "mosona"): the time control a ``new`` or ``setup``
-    starts with (its value escaped as in key=value tokens), and the rest; (None, text)
-    without one."""
-    if not text.startswith("clock="):
-        return None, text
-    from zuni_link.codec import unesc
-
-    word, _, rest = text.partition(" ")
-    return unesc(word[6:]), rest
-
-
 def staged():
     """The staged setup of a position, loaded only when a game is set up from one (a
     board that plays from the start never holds it, nor zuni.position)."""
@@ -161,7 +149,6 @@ class BoardApp:
         self.pos = None  # type: Position | None
         # The game's clocks (zuni_board.clocks.BoardClock), None for a game without.
         self.clock = None  # type: ignore
-        self._low = 0  # sides shown with low time, a bit each
         self.result = None  # type: ignore
         self.host = None  # type: ignore  # footprint of the host's move to carry out
         self.hint = None  # type: ignore
@@ -248,8 +235,9 @@ class BoardApp:
                 game = self._ruleset_for_board(ruleset_text)
         self.game = game
         self.position = position
+        if self.clock is not None:
+            self.renderer.set_low(None)
         self.clock = clock
-        self._set_low(0)
         self.game_id = self.outbox.start(str(game.ruleset), self._fallback_id(), position, clock)
         # A new game is a cut of the history; the journal's header keeps the version.
         self.hv += 1
@@ -297,10 +285,9 @@ class BoardApp:
         clock = None
         if spec is not None:
             try:
-                clock = self._make_clock(spec, game)
+                clock = clocks().resume(spec, game, self.journal.read_left)
             except ValueError:
                 return False  # a time control this firmware does not read
-            clock.restore(self.journal.read_left or [-1, -1, -1, -1])
         self.clock = clock
         self.outbox.clock = clock
         self.game = game
@@ -311,64 +298,6 @@ class BoardApp:
         # A set-up position not yet played from is set up again side by side.
         self._enter_setup(now, position is not None and not moves)
         return True
-
-    def _make_clock(self, spec, game):
-        """The clocks of ``spec`` for ``game``'s sides; ClockError (a ValueError) if bad."""
-        sides = game.sides if hasattr(game, "sides") else (0, 2)
-        return clocks().BoardClock(spec, sides)
-
-    def _set_low(self, bits):
-        """Show low time on the home rows of the sides in ``bits`` (docs/leds.md)."""
-        if bits == self._low:
-            return
-        self._low = bits
-        if not bits:
-            self.renderer.set_low(None)
-            return
-        homes = self.game.geometry.homes
-        mask = bytearray(self.n)
-        for s in range(4):
-            if bits & (1 << s) and s in homes:
-                for p in homes[s]:
-                    mask[p] = 1
-        self.renderer.set_low(mask)
-
-    def _clock_stop(self, now):
-        """Pause the clocks (setup, game over), the running side's time journaled."""
-        clock = self.clock
-        if clock is None or clock.running < 0:
-            return
-        side = clock.stop(now)
-        self.outbox.clock_left(side, clock.clock.left[side])
-
-    def _clock_tick(self, now):
-        """Each scan while a clock runs: flag fall, low time, the periodic save."""
-        clock = self.clock
-        if clock is None:
-            return
-        side = clock.flagged(now)
-        if side >= 0:
-            self._flag(now, side)
-            return
-        running = clock.running
-        low = self._low
-        bit = 1 << running
-        if (clock.remaining(now, running) <= clock.low_ms[running]) != ((low & bit) != 0):
-            self._set_low(low ^ bit)
-        if clock.save_due_now(now):
-            clock.saved(now)
-            self.outbox.clock_left(running, clock.remaining(now, running))
-
-    def _flag(self, now, side):
-        """``side``'s flag fell: its team loses on time."""
-        clock = self.clock
-        if clock is None:
-            return
-        clock.stop(now)
-        self.outbox.clock_left(side, clock.clock.left[side])
-        self.game.lose_on_time(side)
-        self.outbox.end("time", SIDE_NAMES[side])
-        self._enter_over(now)
 
     def _reset_game_state(self):
         self.pos = None
@@ -396,7 +325,8 @@ class BoardApp:
         """Wait until the board shows ``self.game``'s position (new game, resume, take-back);
         ``by_side``: one side at a time (a game set up from a position: ``zuni_board.staged``)."""
         self.phase = SETUP
-        self._clock_stop(now)
+        if self.clock is not None:
+            self.clock.pause(self, now)
         self._due_what = _DUE_NONE
         self._pending = None
         self._stage = -1
@@ -440,19 +370,18 @@ class BoardApp:
         for i in range(self.n):
             touched[i] = 0
         self._pending = None
-        clock = self.clock
-        if clock is not None and clock.running < 0:
-            clock.start(now, game.turn)
-            self._set_low(clock.low_bits(now))
+        if self.clock is not None:
+            self.clock.begin(self, now)
         if self.pos.pass_move is not None:
             self._commit_pass(now)
             return
         self._evaluate(now)
 
     def _enter_over(self, now):
-        self._clock_stop(now)
-        self._set_low(0)
         self.phase = OVER
+        if self.clock is not None:
+            self.clock.pause(self, now)
+            self.clock.show_low(self, now)
         self._due_what = _DUE_NONE
         self._pending = None
         self.host = None
@@ -466,8 +395,7 @@ class BoardApp:
 
     def _same_clock(self):
         """New clocks of the time control of the game in play (None: no clock)."""
-        clock = self.clock
-        return None if clock is None else self._make_clock(clock.spec, self.game)
+        return None if self.clock is None else self.clock.again()
 
     def _team_of_code(self, code):
         return self.game.team_of(piece_side(code))
@@ -492,9 +420,9 @@ class BoardApp:
         elif self._gc_due and stable is None and not buttons:
             self._gc_due = False
             gc.collect()
-        if self.clock is not None and self.clock.running >= 0 and self.phase == PLAY:
+        if self.clock is not None and self.phase == PLAY:
             # First: a move the player finishes in the scan the flag falls is too late.
-            self._clock_tick(now)
+            self.clock.tick(self, now)
         if stable is not None:
             self._sensed(now, stable)
         if buttons or self._held:
@@ -696,16 +624,11 @@ class BoardApp:
                 raise
         index = len(game.move_stack) - 1
         text = foot.move.text()
-        clock = self.clock
-        if clock is None:
+        if self.clock is None:
             self._send_move(index, text)  # the journal's record first, then the host
         else:
             # The commit is the instant the mover's clock stops (docs/clocks.md).
-            used, left = clock.commit(now, mover, game.turn)
-            self.outbox.move(index, text, (used, left, mover))
-            low = clock.low_bits(now)
-            if low != self._low:
-                self._set_low(low)
+            self.clock.committed(self, now, mover, index, text)
         self.commits += 1
         self._gc_due = True
         self.pos = after
@@ -884,19 +807,23 @@ class BoardApp:
 
     def cmd_new(self, now, text):
         """``new [clock=CONTROL] RULESET``: a new game, on a clock with ``clock=``."""
-        spec, ruleset = _split_clock(text)
-        game = self._ruleset_for_board(ruleset)
-        clock = self._make_clock(spec, game) if spec is not None else None
-        self._new_game(ruleset, now, game, None, clock)
+        spec = None
+        if text.startswith("clock="):
+            spec, text = clocks().split(text)
+        game = self._ruleset_for_board(text)
+        clock = clocks().for_game(spec, game) if spec is not None else None
+        self._new_game(text, now, game, None, clock)
         self._send_state()
 
     def cmd_setup(self, now, text):
         """``setup [clock=CONTROL] POSITION``: a new game from the position ``text``
         (docs/rules.md, "Positions as text"), set up one side at a time
         (``zuni_board.staged``)."""
-        spec, text = _split_clock(text)
+        spec = None
+        if text.startswith("clock="):
+            spec, text = clocks().split(text)
         game = staged().position_game(self, text)
-        clock = self._make_clock(spec, game) if spec is not None else None
+        clock = clocks().for_game(spec, game) if spec is not None else None
         self._new_game(str(game.ruleset), now, game, text, clock)
         self._send_state()
 
@@ -919,15 +846,10 @@ class BoardApp:
     def cmd_hostmove(self, now, text):
         pos = self._require_play("hostmove " + text)
         self.host = pos.find(self.game.parse_move(text))
-        clock = self.clock
-        if clock is not None and self.host is not None:
+        if self.clock is not None and self.host is not None:
             # The computer has decided: its clock stops, the player's runs while the
             # move is carried out (docs/clocks.md).
-            game = self.game
-            game.push(self.host.move)
-            after = game.turn
-            game.pop()
-            clock.switch_early(now, game.turn, after)
+            self.clock.hostmove(self, now)
         self.hint = None
         self._drop_search()
         self._evaluate(now)
@@ -1028,14 +950,8 @@ class BoardApp:
                 info["termination"] = outcome.termination
         if self.host is not None:
             info["hostmove"] = self.host.move.text()
-        clock = self.clock
-        if clock is not None:
-            # The time control, every side's ms left now ("-": a side without a clock) and
-            # the side whose clock runs ("" for none).
-            info["tc"] = clock.spec
-            left = clock.left_now(self._now)
-            info["clock"] = ",".join([str(left[s]) if s in clock.sides else "-" for s in range(4)])
-            info["running"] = SIDE_NAMES[clock.running] if clock.running >= 0 else ""
+        if self.clock is not None:
+            self.clock.report(self, info)
         if self.error_shown and self.last_error:
             info["error"] = self.last_error.replace(" ", "_")
         if self.outbox.failing:

@@ -1,23 +1,27 @@
 """The board's game clocks (docs/clocks.md): ``zuni.clock.GameClock`` plus what the board
-does with it: low time, the journal's saves, and the computer's move switched early.
+does with it: start with play, switch at the commit, flag fall, low time on the home
+row, the journal's saves, the computer's move switched early, the state's report.
 
-Loaded only for a game on a clock (``BoardApp``: ``new clock=5+3 mosona``), so a game
-without one pays no heap for it. Pure, as the app: times are arguments.
+Loaded only for a game on a clock (``new clock=5+3 mosona``): the app (``BoardApp``)
+holds a ``BoardClock`` or None and calls its hooks, each given the app, so a game
+without a clock pays no heap for any of this. Pure, as the app: times are arguments.
 
 - **Low time**: a side with at most ``low_ms`` left (10 s, or a fifth of its base time if
-  that is less: a 30 s game turns low at 6 s) has its home row tick red (docs/leds.md);
-  ``low_bits(now)`` says which sides are low, one bit per side.
+  that is less: a 30 s game turns low at 6 s) has its home row tick in its colour where
+  the picture leaves it dark (docs/leds.md).
 - **Saves**: the running side's time is journaled (``K`` record) every ``SAVE_MS`` and
   when its clock stops, so a power cut costs the board at most that: after a reset the
   side to move goes on from its last saved time (it gets back at most ``SAVE_MS`` of
   thinking; docs/clocks.md).
-- **The computer's move** (``hostmove``) ends the computer's turn on the clock at once
-  (``switch_early``): its thinking time is what it used; the time the player takes to
-  carry the move out on the board is the player's.
+- **The computer's move** (``hostmove``) ends the computer's turn on the clock at once:
+  its thinking time is what it used; the time the player takes to carry the move out on
+  the board is the player's.
 """
 
 from micropython import const
 from zuni.clock import GameClock, parse_clock_spec
+from zuni.core import SIDE_NAMES
+from zuni_board.leds import TEAM_COLOUR
 
 try:
     from time import ticks_add, ticks_diff
@@ -30,101 +34,148 @@ SAVE_MS = const(10000)
 LOW_MS = const(10000)
 
 
-class BoardClock:
+def split(text):
+    """``clock=5+3 mosona`` -> ("5+3", "mosona"): the time control a ``new`` or ``setup``
+    starts with (its value escaped as in key=value tokens), and the rest."""
+    parts = text.split(" ", 1)
+    word = parts[0][6:]
+    if "%" in word:
+        from zuni_link.codec import unesc
+
+        word = unesc(word)
+    return word, parts[1] if len(parts) > 1 else ""
+
+
+def for_game(spec, game):
+    """The clocks of ``spec`` for ``game``'s sides; ClockError (a ValueError) if bad."""
+    return BoardClock(spec, game.sides if hasattr(game, "sides") else (0, 2))
+
+
+def resume(spec, game, left):
+    """The clocks of a game read back from the journal (``left``: ms per side, -1: the
+    side's base time), stopped until play goes on."""
+    clock = for_game(spec, game)
+    for s in clock.sides:
+        if left is not None and left[s] >= 0:
+            clock.left[s] = left[s]
+    return clock
+
+
+class BoardClock(GameClock):
     def __init__(self, spec, sides):
-        """``spec``: a time control's text (``zuni.clock.parse_clock_spec``, e.g. ``5+3``,
-        ``south=5+3 north=10``) for the sides in play; ClockError if it cannot be read."""
-        controls = parse_clock_spec(spec, sides)
+        GameClock.__init__(self, parse_clock_spec(spec, sides))
         self.spec = spec
-        self.clock = GameClock(controls)
-        self.low_ms = [0, 0, 0, 0]
-        for s in range(4):
-            c = controls[s]
-            if c is not None:
-                self.low_ms[s] = LOW_MS if c.base_ms // 5 > LOW_MS else c.base_ms // 5
         self.sides = sides
+        low = [0, 0, 0, 0]
+        for s in sides:
+            base = self.controls[s].base_ms
+            low[s] = LOW_MS if base // 5 > LOW_MS else base // 5
+        self.low_ms = low
+        self.low = 0  # sides shown with low time, a bit each
         self.save_due = 0
-        # The computer's move switched the clock early (``switch_early``): its time used,
+        # The computer's move switched the clock early (``hostmove``): its time used,
         # and the side that moved; -1: not switched.
         self.early_ms = -1
         self.early_side = -1
 
-    @property
-    def running(self):
-        return self.clock.running
+    def again(self):
+        """New clocks of the same time control (a new game after the end)."""
+        return BoardClock(self.spec, self.sides)
 
-    def start(self, now, side):
-        """The side to move's clock runs (play starts, or goes on after a setup)."""
-        self.clock.start(now, side)
-        self.save_due = ticks_add(now, SAVE_MS)
+    # -- the app's hooks ----------------------------------------------------------
+    def begin(self, app, now):
+        """Play starts (or goes on after a setup): the side to move's clock runs."""
+        if self.running < 0:
+            self.start(now, app.game.turn)
+            self.save_due = ticks_add(now, SAVE_MS)
+        self.show_low(app, now)
 
-    def stop(self, now):
-        """Pause (setup, take-back, game over); the running side if one ran, else -1."""
-        side = self.clock.running
-        self.clock.stop(now)
+    def pause(self, app, now):
+        """Setup (a take-back, a resume) or game over: no clock runs; the running side's
+        time is journaled."""
+        side = self.running
         self.early_ms = -1
-        return side
+        if side >= 0:
+            self.stop(now)
+            app.outbox.clock_left(side, self.left[side])
 
-    def commit(self, now, mover, next_side):
-        """Move made by ``mover`` at ``now``: (ms it took, ms the mover has left); the next
-        side's clock runs (it already does if the computer's move switched it)."""
-        clock = self.clock
-        if self.early_ms >= 0 and self.early_side == mover:
-            used = self.early_ms
-            self.early_ms = -1
-        elif clock.running == mover:
-            used = clock.switch(now, next_side)
-        else:
-            # The clock was not running for the mover (a pass right after a resume):
-            # nothing was charged.
-            used = 0
-            clock.start(now, next_side)
-        self.save_due = ticks_add(now, SAVE_MS)
-        return used, clock.left[mover]
-
-    def switch_early(self, now, mover, next_side):
-        """The computer (``mover``) announced its move: its clock stops now."""
-        clock = self.clock
-        if clock.running != mover or self.early_ms >= 0:
+    def tick(self, app, now):
+        """Each scan in play: flag fall, low time, the periodic save."""
+        side = self.running
+        if side < 0:
             return
-        self.early_ms = clock.switch(now, next_side)
+        left = self.remaining_ms(now, side)
+        if left <= 0:
+            # The flag fell: the side's team loses on time.
+            self.pause(app, now)
+            app.game.lose_on_time(side)
+            app.outbox.end("time", SIDE_NAMES[side])
+            app._enter_over(now)
+            return
+        if (left <= self.low_ms[side]) != ((self.low >> side) & 1 == 1):
+            self.show_low(app, now)
+        if ticks_diff(now, self.save_due) >= 0:
+            self.save_due = ticks_add(now, SAVE_MS)
+            app.outbox.clock_left(side, left)
+
+    def committed(self, app, now, mover, index, text):
+        """Move ``index`` (``text``) made by ``mover``: the clock switches to the side now
+        to move; the journal and the host get the move's time and the mover's clock."""
+        if self.early_ms >= 0 and self.early_side == mover:
+            used = self.early_ms  # the computer's move: switched when it was shown
+            self.early_ms = -1
+        elif self.running == mover:
+            used = self.switch(now, app.game.turn)
+        else:
+            used = 0  # no clock ran for the mover (a pass right after a resume)
+            self.start(now, app.game.turn)
+        self.save_due = ticks_add(now, SAVE_MS)
+        app.outbox.move(index, text, (used, self.left[mover], mover))
+        self.show_low(app, now)
+
+    def hostmove(self, app, now):
+        """The computer announced its move (``app.host``): its clock stops now."""
+        game = app.game
+        mover = game.turn
+        if self.running != mover or self.early_ms >= 0:
+            return  # a resend of the same move: switched already
+        game.push(app.host.move)
+        after = game.turn
+        game.pop()
+        self.early_ms = self.switch(now, after)
         self.early_side = mover
         self.save_due = ticks_add(now, SAVE_MS)
 
-    def flagged(self, now):
-        return self.clock.flagged(now)
+    def report(self, app, info):
+        """The state's clock keys: the time control, every side's ms left now ("-": a
+        side without a clock) and the side whose clock runs ("" for none)."""
+        info["tc"] = self.spec
+        info["clock"] = ",".join([str(self.remaining_ms(app._now, s)) if s in self.sides else "-" for s in range(4)])
+        info["running"] = SIDE_NAMES[self.running] if self.running >= 0 else ""
 
-    def save_due_now(self, now):
-        return self.clock.running >= 0 and ticks_diff(now, self.save_due) >= 0
+    def times_left(self):
+        """ms left per side (-1 for a side without a clock) as of the last charge."""
+        return [self.left[s] if s in self.sides else -1 for s in range(4)]
 
-    def saved(self, now):
-        self.save_due = ticks_add(now, SAVE_MS)
-
-    def remaining(self, now, side):
-        return self.clock.remaining_ms(now, side)
-
-    def low_bits(self, now):
-        """One bit per side whose time is low (see the module doc)."""
+    def show_low(self, app, now):
+        """The home rows of the sides whose time is low tick (docs/leds.md); over: none."""
         bits = 0
-        clock = self.clock
+        if app.phase != 2:  # OVER
+            for s in self.sides:
+                if self.remaining_ms(now, s) <= self.low_ms[s]:
+                    bits |= 1 << s
+        if bits == self.low:
+            return
+        self.low = bits
+        if not bits:
+            app.renderer.set_low(None)
+            return
+        game = app.game
+        homes = game.geometry.homes
+        mask = bytearray(app.n)
         for s in self.sides:
-            if clock.remaining_ms(now, s) <= self.low_ms[s]:
-                bits |= 1 << s
-        return bits
-
-    def left_now(self, now=None):
-        """ms left per side (-1 for a side without a clock), the running side's as of
-        its last charge (or ``now``)."""
-        clock = self.clock
-        out = [-1, -1, -1, -1]
-        for s in self.sides:
-            out[s] = clock.remaining_ms(now, s) if now is not None else clock.left[s]
-        return out
-
-    def restore(self, left):
-        """The times read back from the journal (-1: the side's base time); stopped."""
-        clock = self.clock
-        for s in self.sides:
-            if left[s] >= 0:
-                clock.left[s] = left[s]
-        clock.running = -1
+            if bits & (1 << s) and s in homes:
+                colour = TEAM_COLOUR[game.team_of(s)]
+                for p in homes[s]:
+                    mask[p] = colour
+        app.renderer.set_low(mask)

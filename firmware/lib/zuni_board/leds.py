@@ -100,11 +100,13 @@ class Renderer:
         self._uses = 0  # bit per pattern present
         self._drawn_version = -1
         self._drawn_phase = -1
-        # Low time (a game clock): points that tick red where the picture leaves them dark.
+        # Low time (a game clock): per point the colour that ticks where the picture
+        # leaves the point dark (0: none).
         self.low = None  # type: bytearray | None
 
     def set_low(self, mask):
-        """``mask``: one byte per point, 1 where low time ticks (a side's home row); None: off."""
+        """``mask``: one colour per point (0: none) that ticks where the picture leaves
+        the point dark (a side's home row in its colour: its time is low); None: off."""
         self.low = mask
         if mask is None:
             self._uses &= ~(1 << TICK)
@@ -185,7 +187,7 @@ class Renderer:
         if low is not None and phase & (1 << TICK):
             for i in range(self.n):
                 if low[i] and not colour[i]:
-                    k = 3 * RED
+                    k = 3 * low[i]
                     buf[3 * i] = PALETTE[k]
                     buf[3 * i + 1] = PALETTE[k + 1]
                     buf[3 * i + 2] = PALETTE[k + 2]

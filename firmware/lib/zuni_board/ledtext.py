@@ -29,5 +29,5 @@ def describe(r, names=None):
         if c:
             parts.append("%s:%s/%s" % (name, COLOUR_NAMES[c], PATTERN_NAMES[r.pattern[i]]))
         elif low is not None and low[i]:
-            parts.append("%s:red/tick" % (name,))  # low time on a clock (Renderer.set_low)
+            parts.append("%s:%s/tick" % (name, COLOUR_NAMES[low[i]]))  # low time (Renderer.set_low)
     return " ".join(parts)

@@ -112,7 +112,7 @@ class Outbox:
     def times_left(self):
         """The clocks' ms left per side (-1 for a side without one), or None (no clock)."""
         clock = self.clock
-        return None if clock is None else clock.left_now()
+        return None if clock is None else clock.times_left()
 
     def _put(self, op, a, b):
         if self.defer:
