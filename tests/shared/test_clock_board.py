@@ -211,3 +211,31 @@ def test_new_game_after_the_end_keeps_the_time_control():
     eq(t.app.clock.spec, "3s")
     eq(t.app.clock.running, SOUTH)
     eq(t.app.clock.remaining_ms(t.now, SOUTH), 3000)
+
+
+def test_journal_keeps_the_clocks_and_a_rewrite_keeps_them_too():
+    d = temp_dir()
+    try:
+        j = Journal(d)
+        j.start("mosona", None, None, "south=5+3 north=10")
+        j.move(0, "s3xm4-m5", (4200, 302800, SOUTH))
+        j._append("K 2 590000")
+        j2 = Journal(d)
+        found = j2.resume()
+        eq(found[2], ["s3xm4-m5"])
+        eq(j2.clock, "south=5+3 north=10")
+        eq(j2.read_left, [302800, -1, 590000, -1])
+        # the degraded mode's rewrite (repair) keeps the control and the times
+        j2.rewrite(["s3xm4-m5"], [302800, -1, 585000, -1])
+        j3 = Journal(d)
+        j3.resume()
+        eq((j3.clock, j3.read_left), ("south=5+3 north=10", [302800, -1, 585000, -1]))
+        # a torn clock record is dropped with what follows, as any record
+        f = open(j3.path, "a")
+        f.write("K 2 1*0000\n")
+        f.close()
+        j4 = Journal(d)
+        eq(j4.resume()[2], ["s3xm4-m5"])
+        eq(j4.read_left[NORTH], 585000)
+    finally:
+        remove_dir(d)

@@ -393,10 +393,6 @@ class BoardApp:
             self._send_event("over", "%s %s" % (outcome.result, outcome.termination))
         self._send_state()
 
-    def _same_clock(self):
-        """New clocks of the time control of the game in play (None: no clock)."""
-        return None if self.clock is None else self.clock.again()
-
     def _team_of_code(self, code):
         return self.game.team_of(piece_side(code))
 
@@ -486,7 +482,9 @@ class BoardApp:
         elif self.stable == self._start_occ:
             # Game over and the pieces set up again: a new game with the same rules (from
             # the same position, for a game set up from one) and the same time control.
-            self._new_game(str(self.game.ruleset), now, None, self.position, self._same_clock())
+            self._new_game(
+                str(self.game.ruleset), now, None, self.position, None if self.clock is None else self.clock.again()
+            )
             self._send_state()
 
     def _buttons(self, now, buttons):
@@ -726,7 +724,9 @@ class BoardApp:
             staged().next_stage(self, now)
         elif self.phase == OVER:
             # The same rules again; a game set up from a position starts from it again.
-            self._new_game(str(self.game.ruleset), now, None, self.position, self._same_clock())
+            self._new_game(
+                str(self.game.ruleset), now, None, self.position, None if self.clock is None else self.clock.again()
+            )
             self._send_state()
 
     def _hint_button(self, now):

@@ -248,10 +248,6 @@ class Journal:
         else:
             self._append("M %d %s %d %d %d" % (index, text, times[0], times[1], times[2]))
 
-    def clock_left(self, side, left_ms):
-        """Record the running side's time left (``K``: periodically, and when it stops)."""
-        self._append("K %d %d" % (side, left_ms))
-
     def takeback(self, index):
         """Record that move ``index`` (the last one) was taken back."""
         self._append("U %d" % (index,))

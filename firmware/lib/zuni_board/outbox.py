@@ -99,20 +99,10 @@ class Outbox:
 
     # -- inside ----------------------------------------------------------------------------
     def _start(self, ruleset_text, position):
-        clock = self.clock_text()
+        clock = self.clock
         if position is None and clock is None:
             return self.journal.start(ruleset_text)
-        return self.journal.start(ruleset_text, None, position, clock)
-
-    def clock_text(self):
-        """The time control's text of the game, or None (no clock)."""
-        clock = self.clock
-        return None if clock is None else clock.spec
-
-    def times_left(self):
-        """The clocks' ms left per side (-1 for a side without one), or None (no clock)."""
-        clock = self.clock
-        return None if clock is None else clock.times_left()
+        return self.journal.start(ruleset_text, None, position, None if clock is None else clock.spec)
 
     def _put(self, op, a, b):
         if self.defer:
@@ -152,7 +142,7 @@ class Outbox:
 
     def _send(self, op, a, b):
         link = self.link
-        if link is None or op == _UNDO or op == _END or op == _CLOCK:
+        if link is None or _UNDO <= op <= _CLOCK:  # journal records only
             return
         if op == _MOVE:
             if isinstance(b, tuple):
@@ -190,7 +180,7 @@ class Outbox:
             else:
                 journal.move(a, b)
         elif op == _CLOCK:
-            journal.clock_left(a, b)
+            journal._append("K %d %d" % (a, b))  # the side's time left (journal.py)
         elif op == _UNDO:
             journal.takeback(a)
         else:

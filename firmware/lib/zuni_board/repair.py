@@ -58,12 +58,12 @@ def resync(outbox):
     game, game_id = outbox.game_of()
     try:
         if journal.game_id != game_id:
-            clock = outbox.clock_text()
+            clock = outbox.clock
             if outbox.position is None and clock is None:
                 journal.start(str(game.ruleset), game_id)
             else:
-                journal.start(str(game.ruleset), game_id, outbox.position, clock)
-        left = outbox.times_left()
+                journal.start(str(game.ruleset), game_id, outbox.position, None if clock is None else clock.spec)
+        left = None if outbox.clock is None else outbox.clock.times_left()
         if left is None:
             journal.rewrite([m.text() for m in game.move_stack])
         else:
