@@ -95,9 +95,9 @@ class TerminalUI:
             lines.append("moves: " + move_list(game, session.moves))
         seats = ", ".join("%s %s" % (side, seat) for side, seat in session.seats.items())
         lines.append("game #%d (%s): %s" % (session.db_game or 0, game.ruleset, seats))
-        clocks = session.clocks.text(time.monotonic())
-        if clocks:
-            lines.append("clocks (%s): %s" % (session.clocks.control, clocks))
+        view = getattr(session, "clocks", None)  # (a replay's session has none)
+        if view is not None and view.on:
+            lines.append("clocks (%s): %s" % (view.control, view.text(time.monotonic())))
         self._write("\n".join(lines) + "\n")
 
     def thinking(self, side: str, info: SearchInfo | None) -> None:
