@@ -239,3 +239,30 @@ def test_journal_keeps_the_clocks_and_a_rewrite_keeps_them_too():
         eq(j4.read_left[NORTH], 585000)
     finally:
         remove_dir(d)
+
+
+def test_a_position_set_up_on_a_clock_starts_the_side_to_move_once_set_up():
+    d = temp_dir()
+    try:
+        t = Table("mosona", journal_dir=d)
+        t.setup()
+        t.app.command("setup", "clock=south=30s%20north=20s mosona | north to move | south s3 s5 | north m4")
+        eq(t.app.clock.running, -1)
+        t.occ = bytearray(t.app.target)  # South's pieces
+        t.settle()
+        eq(t.app.clock.running, -1, "no clock runs while the position is set up")
+        t.press(1)  # OK: North's next
+        t.occ = bytearray(t.app.target)
+        t.settle()
+        eq(t.app.phase, PLAY)
+        eq(t.app.clock.running, NORTH, "north is to move in the position")
+        eq(t.app.state_info()["clock"].split(",")[NORTH], "20000")
+        t.wait(1000)
+        t.do("m4xs3-s2")
+        eq(t.link.times[0][2], NORTH)
+        # the journal's header keeps the position and its T record the clocks
+        j = Journal(d)
+        j.resume()
+        eq((j.position is not None, j.clock), (True, "south=30s north=20s"))
+    finally:
+        remove_dir(d)

@@ -26,11 +26,19 @@ class BoardGameLog:
         self.say = say
 
     def adopt(
-        self, board_id: str, game_id: str, moves: list[str], ruleset: str, layout: str | None, position: str = ""
+        self,
+        board_id: str,
+        game_id: str,
+        moves: list[str],
+        ruleset: str,
+        layout: str | None,
+        position: str = "",
+        times: dict[int, tuple[int, int]] | None = None,
     ) -> int | None:
         """Logs the moves of the board's current game (played standalone, or while the
-        host was away; from ``position`` when the board set it up from one); returns its
-        log id, or None for a game with no moves nobody logged."""
+        host was away; from ``position`` when the board set it up from one; ``times``:
+        the clock times the board sent with some of them); returns its log id, or None
+        for a game with no moves nobody logged."""
         if not game_id:
             return None
         gid = self.db.board_game(board_id, game_id)
@@ -43,7 +51,7 @@ class BoardGameLog:
             self.say("info", "logged the %d moves the board played on its own as game #%d (%s)" % (added, gid, ruleset))
             return gid
         try:
-            added = self.sync(gid, moves)
+            added = self.sync(gid, moves, times)
         except RecordError as exc:  # e.g. the log ended the game, the board went on
             self.say("error", "log: game #%d: %s" % (gid, exc))
             return gid
@@ -67,16 +75,18 @@ class BoardGameLog:
             "the board's game instead of starting a new one)" % (gid, len(record.moves)),
         )
 
-    def sync(self, gid: int, moves: list[str]) -> int:
-        """Makes the log of game ``gid`` hold exactly ``moves`` (the board's); returns
-        how many moves were added."""
+    def sync(self, gid: int, moves: list[str], times: dict[int, tuple[int, int]] | None = None) -> int:
+        """Makes the log of game ``gid`` hold exactly ``moves`` (the board's; ``times``:
+        on a clock, index -> (ms the move took, the mover's ms left)); returns how many
+        moves were added."""
         stored = self.db.get(gid).move_texts()
         k = common_prefix(stored, moves)
         if k < len(stored):
             self.db.take_back(gid, k)
         added = 0
         for i in range(k, len(moves)):
-            if self.db.add_move(gid, i, moves[i]):
+            t = (times or {}).get(i)
+            if self.db.add_move(gid, i, moves[i], elapsed_ms=t[0] if t else None, clock_ms=t[1] if t else None):
                 added += 1
         return added
 

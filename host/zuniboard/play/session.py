@@ -181,7 +181,11 @@ class PlaySession:
         if self.board_id is None:
             self.board_id = board_identity(link.hello)
         self.layout = link.hello.get("layout")
-        adopted = self.log.adopt(self.board_id, link.game, link.moves, link.ruleset, self.layout, link.position)
+        moves = link.moves
+        times = {
+            i: t for (g, i, x), t in link.move_times.items() if g == link.game and i < len(moves) and moves[i] == x
+        }
+        adopted = self.log.adopt(self.board_id, link.game, link.moves, link.ruleset, self.layout, link.position, times)
         if resume:
             self._resume(adopted)
         else:
