@@ -287,6 +287,9 @@ def main(spec_path):
         "phase": bench.app.phase,
         "mem": _MEM,
     }
+    clock = getattr(bench.app, "clock", None)
+    if clock is not None:
+        out["clock"] = clock.spec  # the game ran on a clock (spec "clock")
     if bench.hints:
         out["hints"] = bench.hints
         out["hint_cycles"] = bench.hint_cycles

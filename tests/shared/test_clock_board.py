@@ -78,6 +78,7 @@ def test_flag_fall_ends_the_game_as_a_loss_on_time():
         outcome = t.app.game.outcome()
         eq((outcome.result, outcome.termination), ("south", "time"))
         assert ("over", "south time") in t.link.events, t.link.events
+        eq(t.app.clock.mask, None, "no low-time tick once the game is over")
         info = t.app.state_info()
         eq((info["result"], info["termination"]), ("south", "time"))
         eq(info["running"], "")
@@ -112,28 +113,31 @@ def test_a_move_finished_in_the_flags_scan_is_too_late():
 def test_low_time_ticks_on_the_home_row():
     t = _clocked("30s")  # low at 6 s (a fifth of 30 s)
     t.setup()
-    eq(t.app.renderer.low, None)
+    eq(t.app.clock.mask, None)
     t.wait(23000)
-    eq(t.app.renderer.low, None)
+    eq(t.app.clock.mask, None)
     t.wait(1200)
-    low = t.app.renderer.low
+    low = t.app.clock.mask
     home = t.app.game.geometry.homes[SOUTH]
     eq([p for p in range(t.n) if low[p]], sorted(home))
-    eq(t.app.renderer.low[home[0]], 9, "yellow: South's")
+    eq(low[home[0]], 9, "yellow: South's")
     # the tick shows only where the picture is dark, in South's colour, once a second
     described = t.app.describe()
     dark = [t.names[p] for p in home if not t.app.renderer.colour[p]]
     assert dark, described
     assert dark[0] + ":yellow/tick" in described, described  # South's colour
     now = (t.now // 1000 + 1) * 1000 + 50
-    frame = t.app.renderer.frame(now)
+    assert t.app.frame_dirty(now), "the tick's flash is a new frame"
+    frame = t.app.frame(now)
     p = t.p(dark[0])
     eq(bytes(frame[3 * p : 3 * p + 3]), bytes((255, 200, 0)))
-    frame = t.app.renderer.frame(now + 300)
+    assert not t.app.frame_dirty(now + 20)
+    assert t.app.frame_dirty(now + 300), "and its end"
+    frame = t.app.frame(now + 300)
     eq(bytes(frame[3 * p : 3 * p + 3]), bytes((0, 0, 0)))
     # south moves: its clock stops (still low: no increment); north is not low
     t.do("s3xm4-m5")
-    eq([p for p in range(t.n) if t.app.renderer.low[p]], sorted(home))
+    eq([p for p in range(t.n) if t.app.clock.mask[p]], sorted(home))
 
 
 def test_the_computers_move_stops_its_clock_when_announced():
@@ -214,6 +218,10 @@ def test_new_game_after_the_end_keeps_the_time_control():
 
 
 def test_journal_keeps_the_clocks_and_a_rewrite_keeps_them_too():
+    import zuni
+    from zuni_board.clocks import resume
+
+    game = zuni.new_game("mosona")
     d = temp_dir()
     try:
         j = Journal(d)
@@ -224,19 +232,23 @@ def test_journal_keeps_the_clocks_and_a_rewrite_keeps_them_too():
         found = j2.resume()
         eq(found[2], ["s3xm4-m5"])
         eq(j2.clock, "south=5+3 north=10")
-        eq(j2.read_left, [302800, -1, 590000, -1])
+        eq(resume(j2.clock, game, j2).left, [302800, 0, 590000, 0])
         # the degraded mode's rewrite (repair) keeps the control and the times
         j2.rewrite(["s3xm4-m5"], [302800, -1, 585000, -1])
         j3 = Journal(d)
         j3.resume()
-        eq((j3.clock, j3.read_left), ("south=5+3 north=10", [302800, -1, 585000, -1]))
+        eq(j3.clock, "south=5+3 north=10")
+        eq(resume(j3.clock, game, j3).left, [302800, 0, 585000, 0])
         # a torn clock record is dropped with what follows, as any record
         f = open(j3.path, "a")
         f.write("K 2 1*0000\n")
         f.close()
         j4 = Journal(d)
         eq(j4.resume()[2], ["s3xm4-m5"])
-        eq(j4.read_left[NORTH], 585000)
+        eq(resume(j4.clock, game, j4).left[NORTH], 585000)
+        # a time control this firmware cannot read: the game is not resumed on a clock
+        with raises(ValueError, "bad"):
+            resume("5x", game, j4)
     finally:
         remove_dir(d)
 

@@ -235,8 +235,6 @@ class BoardApp:
                 game = self._ruleset_for_board(ruleset_text)
         self.game = game
         self.position = position
-        if self.clock is not None:
-            self.renderer.set_low(None)
         self.clock = clock
         self.game_id = self.outbox.start(str(game.ruleset), self._fallback_id(), position, clock)
         # A new game is a cut of the history; the journal's header keeps the version.
@@ -285,9 +283,9 @@ class BoardApp:
         clock = None
         if spec is not None:
             try:
-                clock = clocks().resume(spec, game, self.journal.read_left)
-            except ValueError:
-                return False  # a time control this firmware does not read
+                clock = clocks().resume(spec, game, self.journal)
+            except (OSError, ValueError):
+                pass  # clocks this firmware cannot read: the game goes on without them
         self.clock = clock
         self.outbox.clock = clock
         self.game = game
@@ -447,11 +445,16 @@ class BoardApp:
         return overlays.renderer if overlays.on else self.renderer
 
     def frame_dirty(self, now):
+        if self.clock is not None and not self.overlays.on and self.clock.dirty(now):
+            return True  # a low time's tick (zuni_board.clocks)
         return self._picture().dirty(now)
 
     def frame(self, now):
         """bytearray, 3 bytes (r, g, b) per point, at full scale (the driver caps it)."""
-        return self._picture().frame(now)
+        buf = self._picture().frame(now)
+        if self.clock is not None and not self.overlays.on:
+            self.clock.paint(self.renderer, buf, now)
+        return buf
 
     def _sensed(self, now, stable):
         self._drop_search()  # any change: the player acts, the hint is not wanted now
@@ -969,4 +972,7 @@ class BoardApp:
     # -- for tests and tools --------------------------------------------------------
     def describe(self):
         """The LED picture as text (point:colour/pattern)."""
-        return self._picture().describe(self.game.geometry.names)
+        text = self._picture().describe(self.game.geometry.names)
+        if self.clock is not None and not self.overlays.on:
+            text = self.clock.describe(self, text)
+        return text

@@ -21,7 +21,7 @@ without a clock pays no heap for any of this. Pure, as the app: times are argume
 from micropython import const
 from zuni.clock import GameClock, parse_clock_spec
 from zuni.core import SIDE_NAMES
-from zuni_board.leds import TEAM_COLOUR
+from zuni_board.leds import PALETTE, TEAM_COLOUR
 
 try:
     from time import ticks_add, ticks_diff
@@ -51,13 +51,32 @@ def for_game(spec, game):
     return BoardClock(spec, game.sides if hasattr(game, "sides") else (0, 2))
 
 
-def resume(spec, game, left):
-    """The clocks of a game read back from the journal (``left``: ms per side, -1: the
-    side's base time), stopped until play goes on."""
+def resume(spec, game, journal):
+    """The clocks of the game ``journal`` resumed, stopped until play goes on: each
+    side's time as its last record says (a move's ``M i text ms left side``, or ``K side
+    left``; none: its base time)."""
+    from zuni_board.journal import unseal
+
     clock = for_game(spec, game)
-    for s in clock.sides:
-        if left is not None and left[s] >= 0:
-            clock.left[s] = left[s]
+    f = open(journal.path, "r")
+    try:
+        while True:
+            line = f.readline()
+            body = unseal(line) if line else None
+            if body is None:
+                break  # the end, or a torn record (resume dropped it and what follows)
+            parts = body.split(" ")
+            if len(parts) == 6 and parts[0] == "M":
+                side, left = parts[5], parts[4]
+            elif len(parts) == 3 and parts[0] == "K":
+                side, left = parts[1], parts[2]
+            else:
+                continue
+            s = int(side)
+            if s in clock.sides:
+                clock.left[s] = int(left)
+    finally:
+        f.close()
     return clock
 
 
@@ -72,6 +91,11 @@ class BoardClock(GameClock):
             low[s] = LOW_MS if base // 5 > LOW_MS else base // 5
         self.low_ms = low
         self.low = 0  # sides shown with low time, a bit each
+        # Their home rows: per point the colour that ticks where the picture leaves the
+        # point dark (0: none), or None; and whether the tick was lit in the last frame
+        # (-1: draw again).
+        self.mask = None  # type: bytearray | None
+        self.shown = -1
         self.save_due = 0
         # The computer's move switched the clock early (``hostmove``): its time used,
         # and the side that moved; -1: not switched.
@@ -167,8 +191,9 @@ class BoardClock(GameClock):
         if bits == self.low:
             return
         self.low = bits
+        self.shown = -1
         if not bits:
-            app.renderer.set_low(None)
+            self.mask = None
             return
         game = app.game
         homes = game.geometry.homes
@@ -178,4 +203,43 @@ class BoardClock(GameClock):
                 colour = TEAM_COLOUR[game.team_of(s)]
                 for p in homes[s]:
                     mask[p] = colour
-        app.renderer.set_low(mask)
+        self.mask = mask
+
+    # -- the low time's tick on the LEDs (docs/leds.md) --------------------------
+    # One 120 ms flash a second, in phase with the tick counter, on the points of the
+    # low sides' home rows that the game's picture leaves dark.
+    def _lit(self, now):
+        return 1 if self.mask is not None and now % 1000 < 120 else 0
+
+    def dirty(self, now):
+        """True when the tick's next frame differs from the last one drawn."""
+        return self._lit(now) != self.shown
+
+    def paint(self, renderer, buf, now):
+        """Add the tick to ``buf``, the frame of ``renderer``'s picture at ``now``."""
+        lit = self._lit(now)
+        self.shown = lit
+        mask = self.mask
+        if not lit or mask is None:
+            return
+        colour = renderer.colour
+        palette = PALETTE
+        for i in range(len(mask)):
+            c = mask[i]
+            if c and not colour[i]:
+                k = 3 * c
+                buf[3 * i] = palette[k]
+                buf[3 * i + 1] = palette[k + 1]
+                buf[3 * i + 2] = palette[k + 2]
+
+    def describe(self, app, text):
+        """``describe``'s text with the ticking points (``s1:yellow/tick``), for tests."""
+        mask = self.mask
+        if mask is None:
+            return text
+        from zuni_board.ledtext import COLOUR_NAMES
+
+        names = app.game.geometry.names
+        colour = app.renderer.colour
+        ticks = [names[i] + ":" + COLOUR_NAMES[mask[i]] + "/tick" for i in range(len(mask)) if mask[i] and not colour[i]]
+        return " ".join([text] + ticks) if text else " ".join(ticks)

@@ -130,7 +130,6 @@ class Journal:
         self.read_position = None  # type: str | None  # that of the file read() read last
         self.clock = None  # type: str | None  # the time control of the current game (None: no clock)
         self.read_clock = None  # type: str | None  # that of the file read() read last
-        self.read_left = None  # type: list | None  # ms left per side, by its last M or K record
 
     # -- files --------------------------------------------------------------
     def numbers(self):
@@ -277,7 +276,6 @@ class Journal:
         sound = 0
         torn = False
         self.read_clock = None
-        self.read_left = None
         f = open(self.path_of(number), "r")
         try:
             while True:
@@ -324,7 +322,6 @@ class Journal:
                         torn = True
                         break
                     self.read_clock = body[2:].replace("%20", " ")
-                    self.read_left = [-1, -1, -1, -1]
                 sound += len(line)
         finally:
             f.close()
@@ -337,17 +334,12 @@ class Journal:
         kind = body[:2]
         if kind == "M ":
             parts = body.split(" ")
-            n = len(parts)
+            n = len(parts)  # 6 on a clock: the times (zuni_board.clocks reads them)
             if (n != 3 and n != 6) or not parts[1].isdigit() or int(parts[1]) != len(moves):
                 return False
-            if n == 6 and not self._left(parts[5], parts[4]):
-                return False
             moves.append(parts[2])
-        elif kind == "K ":
-            parts = body.split(" ")
-            return len(parts) == 3 and self._left(parts[1], parts[2])
-        elif kind == "T ":
-            return len(body) > 2
+        elif kind == "K " or kind == "T ":
+            return len(body) > 2  # a clock's records (zuni_board.clocks)
         elif kind == "U ":
             parts = body.split(" ")
             if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) != len(moves) - 1:
@@ -360,17 +352,6 @@ class Journal:
             and not body.startswith(OLD_FORMAT + " ")
             and not body.startswith(POSITION_FORMAT + " ")
         ):
-            return False
-        return True
-
-    def _left(self, side, left):
-        """A side's time left, read from an M or K record; False if it makes no sense."""
-        times = self.read_left
-        if times is None or len(side) != 1 or side not in "0123":
-            return False
-        try:
-            times[int(side)] = int(left)
-        except ValueError:
             return False
         return True
 

@@ -27,8 +27,7 @@ STEADY = const(1)
 SLOW = const(2)  # 1 s period, half on: "put a piece here"
 FAST = const(3)  # 250 ms period, half on: "take this away"
 DOUBLE = const(4)  # two 150 ms flashes per 1.2 s: a suggestion
-TICK = const(5)  # one 120 ms flash a second: a clock's low time (the home row's dark points)
-N_PATTERNS = const(6)
+N_PATTERNS = const(5)
 
 # Colours (index into PALETTE). Full scale: the LED driver scales them to the layout's
 # max_level, which keeps the board inside its current budget.
@@ -80,8 +79,6 @@ def pattern_on(pattern, now_ms):
     if pattern == DOUBLE:
         t = now_ms % 1200
         return t < 150 or 300 <= t < 450
-    if pattern == TICK:
-        return now_ms % 1000 < 120
     return False
 
 
@@ -100,19 +97,6 @@ class Renderer:
         self._uses = 0  # bit per pattern present
         self._drawn_version = -1
         self._drawn_phase = -1
-        # Low time (a game clock): per point the colour that ticks where the picture
-        # leaves the point dark (0: none).
-        self.low = None  # type: bytearray | None
-
-    def set_low(self, mask):
-        """``mask``: one colour per point (0: none) that ticks where the picture leaves
-        the point dark (a side's home row in its colour: its time is low); None: off."""
-        self.low = mask
-        if mask is None:
-            self._uses &= ~(1 << TICK)
-        else:
-            self._uses |= 1 << TICK
-        self.version += 1
 
     def begin(self):
         """Start a new picture: every point off."""
@@ -137,8 +121,6 @@ class Renderer:
         pattern = self.pattern
         for i in range(self.n):
             uses |= 1 << pattern[i]
-        if self.low is not None:
-            uses |= 1 << TICK
         self._uses = uses
         self.version += 1
 
@@ -183,14 +165,6 @@ class Renderer:
                 buf[j + 1] = 0
                 buf[j + 2] = 0
             j += 3
-        low = self.low
-        if low is not None and phase & (1 << TICK):
-            for i in range(self.n):
-                if low[i] and not colour[i]:
-                    k = 3 * low[i]
-                    buf[3 * i] = PALETTE[k]
-                    buf[3 * i + 1] = PALETTE[k + 1]
-                    buf[3 * i + 2] = PALETTE[k + 2]
         self._drawn_version = self.version
         self._drawn_phase = phase & ~(1 << STEADY)
         return buf

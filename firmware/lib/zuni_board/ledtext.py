@@ -1,7 +1,7 @@
 """The LED picture as text, for tests, tools and logs (``Renderer.describe``): loaded
 only when asked, so that the board's heap does not keep the names."""
 
-PATTERN_NAMES = ("off", "steady", "slow", "fast", "double", "tick")
+PATTERN_NAMES = ("off", "steady", "slow", "fast", "double")
 COLOUR_NAMES = (
     "black",
     "white",
@@ -22,12 +22,9 @@ COLOUR_NAMES = (
 def describe(r, names=None):
     """Text of the lit points of renderer ``r``, e.g. ``"m5:green/steady s3:blue/steady"``."""
     parts = []
-    low = getattr(r, "low", None)
     for i in range(r.n):
         c = r.colour[i]
-        name = names[i] if names is not None else str(i)
         if c:
+            name = names[i] if names is not None else str(i)
             parts.append("%s:%s/%s" % (name, COLOUR_NAMES[c], PATTERN_NAMES[r.pattern[i]]))
-        elif low is not None and low[i]:
-            parts.append("%s:%s/tick" % (name, COLOUR_NAMES[low[i]]))  # low time (Renderer.set_low)
     return " ".join(parts)
