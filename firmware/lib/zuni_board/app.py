@@ -972,7 +972,4 @@ class BoardApp:
     # -- for tests and tools --------------------------------------------------------
     def describe(self):
         """The LED picture as text (point:colour/pattern)."""
-        text = self._picture().describe(self.game.geometry.names)
-        if self.clock is not None and not self.overlays.on:
-            text = self.clock.describe(self, text)
-        return text
+        return self._picture().describe(self.game.geometry.names)

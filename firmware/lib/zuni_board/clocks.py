@@ -232,14 +232,15 @@ class BoardClock(GameClock):
                 buf[3 * i + 1] = palette[k + 1]
                 buf[3 * i + 2] = palette[k + 2]
 
-    def describe(self, app, text):
-        """``describe``'s text with the ticking points (``s1:yellow/tick``), for tests."""
+    def describe(self, app):
+        """The ticking points as text (``s1:yellow/tick s2:yellow/tick``), for tests."""
         mask = self.mask
         if mask is None:
-            return text
+            return ""
         from zuni_board.ledtext import COLOUR_NAMES
 
         names = app.game.geometry.names
         colour = app.renderer.colour
-        ticks = [names[i] + ":" + COLOUR_NAMES[mask[i]] + "/tick" for i in range(len(mask)) if mask[i] and not colour[i]]
-        return " ".join([text] + ticks) if text else " ".join(ticks)
+        return " ".join(
+            [names[i] + ":" + COLOUR_NAMES[mask[i]] + "/tick" for i in range(len(mask)) if mask[i] and not colour[i]]
+        )

@@ -8,7 +8,7 @@ journal complete again (see ``outbox.Outbox``).
 
 import os
 
-from zuni_board.journal import JournalError, clock_record, seal
+from zuni_board.journal import JournalError, seal
 
 # Ends of a game that are not a board position: the journal keeps them as records.
 _JOURNAL_END = {"resign": "resign", "agreed-draw": "agree", "agreed-count": "agree", "time": "time"}
@@ -33,7 +33,7 @@ def rewrite(journal, moves, left=None):
         try:
             f.write(seal(journal.header(journal.game_id, journal.version, journal.ruleset, journal.position)))
             if journal.clock is not None:
-                f.write(seal(clock_record(journal.clock)))
+                f.write(seal("T " + journal.clock.replace(" ", "%20")))
             for i in range(len(moves)):
                 f.write(seal("M %d %s" % (i, moves[i])))
             if journal.clock is not None and left is not None:
