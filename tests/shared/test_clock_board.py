@@ -278,3 +278,33 @@ def test_a_position_set_up_on_a_clock_starts_the_side_to_move_once_set_up():
         eq((j.position is not None, j.clock), (True, "south=30s north=20s"))
     finally:
         remove_dir(d)
+
+
+def test_a_takeback_pauses_the_clocks_and_gives_no_time_back():
+    t = _clocked("1")
+    t.setup()
+    t.wait(2000)
+    t.do("s3xm4-m5")
+    south_after = t.link.times[0][1]
+    t.wait(1000)
+    t.app.command("takeback", "", t.now)
+    eq(t.app.phase, SETUP)
+    eq(t.app.clock.running, -1, "no clock runs while the position is restored")
+    north = t.app.clock.left[NORTH]
+    t.wait(5000)
+    eq(t.app.clock.left[NORTH], north)
+    t.occ = bytearray(t.app.target)  # the position before the move, restored
+    t.settle()
+    eq(t.app.phase, PLAY)
+    eq(t.app.clock.running, SOUTH)
+    eq(t.app.clock.remaining_ms(t.now, SOUTH), south_after, "south's time as its move left it")
+
+
+def test_back_after_a_flag_fall_does_nothing():
+    t = _clocked("3s")
+    t.setup()
+    t.wait(3100)
+    eq(t.app.phase, OVER)
+    t.press(2)  # BACK
+    eq(t.app.phase, OVER)
+    eq(t.app.game.outcome().termination, "time")
