@@ -11,6 +11,18 @@ from zuniboard.records.db import Database, MoveConflictError
 from zuniboard.records.record import UNFINISHED, RecordError
 
 
+# A log game played on from a replay (docs/replay.md): the board's game began N moves
+# before the log game's first move, which is the board's move N.
+BOARD_PLY_TAG = "BoardPly"
+
+
+def board_ply(tags: dict[str, str]) -> int:
+    """The board's move index of a log game's first move (0 but for a game played on
+    from a replay)."""
+    text = tags.get(BOARD_PLY_TAG, "0")
+    return int(text) if text.isdigit() else 0
+
+
 def common_prefix(a: list[str], b: list[str]) -> int:
     n = 0
     for x, y in zip(a, b, strict=False):
@@ -50,8 +62,13 @@ class BoardGameLog:
             )
             self.say("info", "logged the %d moves the board played on its own as game #%d (%s)" % (added, gid, ruleset))
             return gid
+        offset = board_ply(self.db.get(gid).tags)
+        if len(moves) < offset:
+            self.say("error", "log: the board's game went back before the start of game #%d" % gid)
+            return gid
+        shifted = {i - offset: t for i, t in (times or {}).items() if i >= offset}
         try:
-            added = self.sync(gid, moves, times)
+            added = self.sync(gid, moves[offset:], shifted)
         except RecordError as exc:  # e.g. the log ended the game, the board went on
             self.say("error", "log: game #%d: %s" % (gid, exc))
             return gid

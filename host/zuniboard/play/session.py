@@ -37,7 +37,7 @@ from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
 from zuniboard.play import clock_view
 from zuniboard.play.clock_view import ClockView
 from zuniboard.play.commands import CONFIRM, YES, help_text, read_line
-from zuniboard.play.gamelog import BoardGameLog, common_prefix
+from zuniboard.play.gamelog import BOARD_PLY_TAG, BoardGameLog, board_ply, common_prefix
 from zuniboard.play.judge import verdict
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
 from zuniboard.play.start_from import StartFrom
@@ -308,6 +308,7 @@ class PlaySession:
         old = self.db.get(self.db_game)
         tags = dict(old.tags)
         tags["FromPly"] = str(k)
+        tags[BOARD_PLY_TAG] = str(k)  # its first move is the board's move k
         players = {side: seat.text for side, seat in self.seats.items()}
         gid = self.db.new_game(
             old.ruleset,
@@ -348,7 +349,9 @@ class PlaySession:
         players = {side: seat.text for side, seat in seats.items()}
         if players != record.players:
             self.log.set_players(gid, players)  # e.g. a game the board began on its own
-        self._open_game(link.game, link.moves, record.ruleset, gid, record.position or "")
+        offset = board_ply(record.tags)  # a game played on from a replay (docs/replay.md)
+        position = link.position if offset else record.position or ""
+        self._open_game(link.game, link.moves, record.ruleset, gid, position, offset)
         self.ui.message(
             "info",
             "resumed game #%d: %s after %s, %s"
@@ -581,11 +584,14 @@ class PlaySession:
             ruleset = self.link.state(timeout=self.request_timeout).get("ruleset", ruleset)
         gid = self.db.board_game(self.board_id, game_id)
         if gid is not None:
+            record = self.db.get(gid)
+            offset = board_ply(record.tags)  # a game played on from a replay (docs/replay.md)
             try:
-                self.log.sync(gid, moves)
+                self.log.sync(gid, moves[offset:])
             except RecordError as exc:
                 self.ui.message("error", "log: game #%d: %s" % (gid, exc))
-            self._open_game(game_id, moves, self.db.get_ruleset(gid), gid, self.db.get(gid).position or "")
+            position = self.link.position if offset else record.position or ""
+            self._open_game(game_id, moves, record.ruleset, gid, position, offset)
             self.ui.message("info", "the board went back to game #%d" % gid)
         else:
             if self.seats == {} or set(self.seats) != set(seats_for(ruleset, {})):
