@@ -10,7 +10,6 @@ from collections.abc import Callable
 from zuniboard.records.db import Database, MoveConflictError
 from zuniboard.records.record import UNFINISHED, RecordError
 
-
 # A log game played on from a replay (docs/replay.md): the board's game began N moves
 # before the log game's first move, which is the board's move N.
 BOARD_PLY_TAG = "BoardPly"
