@@ -529,7 +529,7 @@ def main(argv: list[str] | None = None) -> int:
             print()
             print("the board's own hint (HINT before every %d-th move; the scans while it thinks):" % args.hint_every)
             print(
-                "%-24s %5s %6s %6s %5s %6s %9s %8s %8s %14s %4s"
+                "%-24s %5s %6s %6s %5s %6s %9s %8s %8s %14s %4s  %s"
                 % (
                     "ruleset",
                     "hints",
@@ -542,11 +542,13 @@ def main(argv: list[str] | None = None) -> int:
                     "press_us",
                     "rp2040_hint",
                     "cut",
+                    "depths on the chip",
                 )
             )
             for row in hinted:
+                depths = row.get("hint_depths_chip", {})
                 print(
-                    "%-24s %5d %6d %6d %5d %6d %9d %8d %8d %5d-%4d ms %4d"
+                    "%-24s %5d %6d %6d %5d %6d %9d %8d %8d %5d-%4d ms %4d  %s"
                     % (
                         row["ruleset"],
                         row["hints"],
@@ -560,6 +562,7 @@ def main(argv: list[str] | None = None) -> int:
                         row.get("hint_mean_chip_ms", 0),
                         row.get("hint_worst_chip_ms", 0),
                         row.get("hint_cut_on_chip", 0),
+                        " ".join("%s:%d" % (d, n) for d, n in sorted(depths.items())),
                     )
                 )
             worst = max(r.get("hint_worst_slice_us", 0) for r in hinted)
@@ -576,6 +579,10 @@ def main(argv: list[str] | None = None) -> int:
                 % (HINT_CHIP_FACTOR, HINT_LOOP_US / 1000)
             )
             print("cut: hints the app would end at its %d ms cap with the best move found by then." % HINT_THINK_MS)
+            print(
+                "depths on the chip: hints per depth completed by then on the estimate (depth: the least the"
+                " unix run completed)."
+            )
         print(
             "RP2040 estimate: unix-port times x %d (MICROPYTHON-NOTES: legal_moves on an emulated"
             " RP2040 160-190x the unix port)." % RP2040_FACTOR
