@@ -43,9 +43,10 @@ from zuni.core import Move
 INF = const(1 << 29)
 WIN = const(1 << 24)
 WIN_BOUND = const((1 << 24) - 1000)
-# Quiescence plies at most (optional chains can branch: with 4, depth 1 of some Kolowis
-# positions took over 1 s on the RP2040 estimate; 3 beats random and greedy movers as well).
-MAX_QPLY = const(3)
+# Quiescence plies at most (optional chains can branch; 3 would finish depth 1 sooner,
+# 0.82 s instead of 1.06 on the estimate for the slowest Kolowis position of
+# tools/bench_firmware.py's game, but misses the double captures of tests/shared/test_hint.py).
+MAX_QPLY = const(4)
 # Forced replies are searched one ply deeper only up to this many plies from the root.
 MAX_EXTEND_PLY = const(6)
 # Work units: a legal_moves() call costs LEGAL, about 4.5 us a unit on the unix port
