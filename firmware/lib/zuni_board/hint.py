@@ -305,8 +305,15 @@ class HintSearch:
                     if best > alpha:
                         alpha = best
                 qply += 1
-            # Captures only at the horizon (a short list): as they are, biggest first.
-            moves = _each(moves, game.geometry.names) if depth > 0 else _order(moves)
+            if depth <= 0:
+                # Past the horizon only the captures that take the most: a chain that may
+                # stop anywhere is not searched at every stop (Kolowis' optional chains).
+                most = 0
+                for move in moves:
+                    if len(move.captures) > most:
+                        most = len(move.captures)
+                moves = [m for m in moves if len(m.captures) == most]
+            moves = _each(moves, game.geometry.names) if depth > 0 else moves
             team = game.team_of(game.turn)
             for move in moves:
                 game.push(move)
