@@ -288,7 +288,9 @@ class VirtualBoard:
             except OSError:  # timeout
                 assert self.proc is not None
                 if self.proc.poll() is not None:
-                    raise SimError("the virtual board exited (status %s):\n%s" % (self.proc.returncode, self.log_tail()))
+                    raise SimError(
+                        "the virtual board exited (status %s):\n%s" % (self.proc.returncode, self.log_tail())
+                    )
                 continue
             conn.settimeout(1.0)
             said = b""

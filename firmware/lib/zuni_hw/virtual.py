@@ -89,6 +89,7 @@ def listen_loopback(port, backlog):
     s.setblocking(False)
     return s
 
+
 OUTBOX_LIMIT = 256 * 1024  # bytes queued for one control client before it is cut off
 LINE_LIMIT = 4096  # a control line longer than this is refused
 BUTTONS = {"ok": 1, "back": 2, "hint": 4}
@@ -507,6 +508,8 @@ class SocketLink:
 
     def _readable(self):
         pin = self._pin
+        if pin is None:
+            return False
         ipoll = getattr(pin, "ipoll", None)
         if ipoll is None:
             return bool(pin.poll(0))
