@@ -12,6 +12,8 @@ from typing import Any
 import pytest
 import tomllib
 
+from zuniboard.mpy import has_unix_port_wheel
+
 REPO = Path(__file__).resolve().parent.parent
 
 
@@ -68,6 +70,9 @@ def test_the_unix_port_is_required_only_where_it_has_a_wheel(
     assert requirement.marker is not None
     env = {"sys_platform": system, "platform_machine": machine, "python_version": python}
     assert requirement.marker.evaluate(env) is wanted
+    # What the host says when the unix port is missing follows the same rule.
+    version = (int(python.split(".")[0]), int(python.split(".")[1]))
+    assert has_unix_port_wheel(system, machine, version) is wanted
     # The other run-time dependencies are asked for everywhere (they have wheels for all).
     assert Requirement(_requirement("pyserial")).marker is None
 

@@ -30,23 +30,18 @@ WINDOWS_LIKE = REPO / "tests" / "windows_like"
 BIN = Path(sys.executable).parent
 
 
-def _runtime_env(runtime: str) -> dict[str, str]:
-    """The environment that gives the firmware ``runtime`` (skips without the unix port)."""
-    if runtime == "cpython":
-        return {HIDE_ENV: "1"}
-    try:
-        micropython_executable()
-    except MicroPythonMissing as exc:
-        pytest.skip("MicroPython half of the suite not run: %s" % exc)
-    return {}
-
-
 @pytest.fixture(params=["micropython", "cpython"])
 def runtime(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> str:
+    """What runs the firmware: the unix port (skipped where it is missing or hidden) or
+    CPython (the unix port hidden, as where it has no wheel)."""
     name: str = request.param
-    monkeypatch.delenv(HIDE_ENV, raising=False)
-    for key, value in _runtime_env(name).items():
-        monkeypatch.setenv(key, value)
+    if name == "cpython":
+        monkeypatch.setenv(HIDE_ENV, "1")
+    else:
+        try:
+            micropython_executable()
+        except MicroPythonMissing as exc:
+            pytest.skip("MicroPython half of the suite not run: %s" % exc)
     return name
 
 

@@ -117,7 +117,8 @@ def _shim() -> None:
         sys.print_exception = print_exception  # type: ignore[attr-defined]
     if not hasattr(select, "poll"):
         # The firmware's own modules (zuni_hw, main.py) import select and call poll().
-        shims: dict[str, object] = {"poll": SelectPoll, "POLLIN": POLLIN, "POLLOUT": POLLOUT, "POLLERR": POLLERR, "POLLHUP": POLLHUP}
+        shims: dict[str, object] = {"poll": SelectPoll, "POLLIN": POLLIN, "POLLOUT": POLLOUT}
+        shims.update(POLLERR=POLLERR, POLLHUP=POLLHUP)
         for key, shim in shims.items():
             setattr(select, key, shim)
 
