@@ -242,3 +242,19 @@ def test_an_orphaned_board_exits_when_its_host_is_killed_on_the_socket_transport
         for pid in firmware:  # an orphan this test failed to see exit must not run on
             if _alive(pid):
                 os.kill(pid, signal.SIGKILL)
+
+
+def test_a_socket_port_is_opened_without_nagle() -> None:
+    """With Nagle's algorithm a request written while the last frame waited for its ACK
+    was held for the board's delayed ACK: 44 ms a ping instead of under 1 ms."""
+    from zuniboard.link_port import default_opener
+
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen(1)
+        port = default_opener("socket://127.0.0.1:%d" % server.getsockname()[1])
+        try:
+            sock = port._socket  # pyserial's own: no public name for it
+            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+        finally:
+            port.close()

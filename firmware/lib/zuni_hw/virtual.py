@@ -489,6 +489,13 @@ class SocketLink:
             except OSError:
                 return
             conn.setblocking(False)
+            try:
+                # No Nagle: a frame written in pieces would wait for the host's delayed ACK
+                # (40 ms on Linux) before its second piece left. MicroPython's socket module
+                # has no names for these: IPPROTO_TCP 6, TCP_NODELAY 1 (Linux, macOS, Windows).
+                conn.setsockopt(getattr(socket, "IPPROTO_TCP", 6), getattr(socket, "TCP_NODELAY", 1), 1)
+            except OSError:
+                pass
             self._close_conn()
             self.conn = conn
             self._pin = select.poll()
