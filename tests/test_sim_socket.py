@@ -258,3 +258,18 @@ def test_a_socket_port_is_opened_without_nagle() -> None:
             assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
         finally:
             port.close()
+
+
+def test_the_firmware_under_cpython_writes_files_as_micropython_whatever_the_locale(tmp_path: Path) -> None:
+    """Under a locale that is not UTF-8 (as Windows' cp1252) CPython's open would write
+    the journal's text otherwise than the board does; firmware_open writes UTF-8 and "\\n"."""
+    script = (
+        "import sys; from zuniboard.fw_cpython import firmware_open\n"
+        "f = firmware_open(sys.argv[1], 'w'); f.write('caf\\u00e9\\n'); f.close()\n"
+        "print(firmware_open(sys.argv[1]).read() == 'caf\\u00e9\\n')\n"
+    )
+    env = dict(os.environ, LC_ALL="C", LANG="C", PYTHONUTF8="0", PYTHONIOENCODING="ascii")
+    path = tmp_path / "record"
+    out = subprocess.run([sys.executable, "-c", script, str(path)], env=env, capture_output=True, text=True)
+    assert out.returncode == 0 and out.stdout.strip() == "True", out.stdout + out.stderr
+    assert path.read_bytes() == b"caf\xc3\xa9\n"

@@ -6,13 +6,16 @@ The firmware is written in the subset common to MicroPython and CPython; what CP
 lacks is given here, and nothing else changes: ``time.ticks_*`` (MicroPython's tick
 arithmetic, over the same 2**30 period), ``sys.print_exception``, ``select.poll`` where
 CPython has none (Windows: ``SelectPoll``, over ``select.select``, for the sockets that
-the virtual board polls there), and the littlefs flash image, which becomes a directory
-beside the image file (``IMAGE.d``) holding the same journal files. The memory figures
-of the board are MicroPython's only; under CPython they are not measured.
+the virtual board polls there), files as MicroPython has them (``firmware_open``: UTF-8
+text with "\n" line ends on every system; ``os.rename`` replacing an existing file, as
+littlefs does and Windows does not), and the littlefs flash image, which becomes a
+directory beside the image file (``IMAGE.d``) holding the same journal files. The
+memory figures of the board are MicroPython's only; under CPython they are not measured.
 """
 
 from __future__ import annotations
 
+import builtins
 import importlib.util
 import os
 import select
@@ -152,17 +155,35 @@ def run(argv: list[str]) -> None:
         # The journal goes where the firmware mounts its flash, here a directory.
         setattr(main, "VIRTUAL_JOURNAL", folder)  # noqa: B010
         virtual.mount_flash = lambda image, mountpoint="/flash", block_count=64: DirectoryFlash(mountpoint)
-    virtual_module: Any = importlib.import_module("zuni_hw.virtual")
-    # The link is a pty or an inherited descriptor: CPython's buffered "rb+" wants a
-    # seekable file, MicroPython's does not; unbuffered is what the firmware expects.
-    virtual_module.open = _link_open
+    # This process runs the firmware only: its files behave as MicroPython's everywhere.
+    builtins.open = firmware_open
+    os.rename = os.replace  # littlefs's rename replaces; Windows' refuses
     main.main_virtual(args)
 
 
-def _link_open(file: Any, mode: str = "r", *args: Any, **kwargs: Any) -> Any:
-    if "b" in mode and "+" in mode:
-        return open(file, mode, buffering=0)
-    return open(file, mode, *args, **kwargs)
+_builtin_open = builtins.open
+
+
+def firmware_open(
+    file: Any,
+    mode: str = "r",
+    buffering: int = -1,
+    encoding: str | None = None,
+    errors: str | None = None,
+    newline: str | None = None,
+    closefd: bool = True,
+    opener: Any = None,
+) -> Any:
+    """``open`` as MicroPython's: text is UTF-8 with "\n" line ends whatever the locale
+    and the system (on Windows CPython would write the journal in cp1252 with "\r\n");
+    "rb+" is unbuffered (the link's pty or descriptor: CPython's buffered "rb+" wants a
+    seekable file, and the firmware expects each write to go out at once)."""
+    if "b" in mode:
+        if "+" in mode and buffering == -1:
+            buffering = 0
+        return _builtin_open(file, mode, buffering, None, errors, None, closefd, opener)
+    text_newline = "\n" if newline is None else newline
+    return _builtin_open(file, mode, buffering, encoding or "utf-8", errors, text_newline, closefd, opener)
 
 
 if __name__ == "__main__":
