@@ -224,6 +224,8 @@ def test_an_orphaned_board_exits_when_its_host_is_killed_on_the_socket_transport
             if "Ctrl-C to stop" in line:
                 break
         assert any(line.startswith("serial port:     socket://127.0.0.1:") for line in seen), "".join(seen)
+        # `zuni sim` says in one line, as `zuni play` does, when the firmware runs under CPython.
+        assert (seen[0] == sim.CPYTHON_NOTICE + "\n") == (runtime == "cpython"), "".join(seen)
         firmware += [pid for pid in _children(proc.pid) if "main.py" in Path("/proc/%d/cmdline" % pid).read_text()]
         assert len(firmware) == 1, "expected one firmware process, found %r" % firmware
         cmdline = Path("/proc/%d/cmdline" % firmware[0]).read_text().split("\0")

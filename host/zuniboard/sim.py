@@ -63,6 +63,11 @@ TRANSPORT_ENV = "ZUNI_SIM_TRANSPORT"
 TRANSPORTS = ("pty", "socket")
 HAVE_PTY = termios is not None and tty is not None and hasattr(os, "openpty")
 LOOPBACK = "127.0.0.1"
+# What `zuni play` and `zuni sim` say, in one line, when the firmware runs under CPython.
+CPYTHON_NOTICE = (
+    "no MicroPython unix port on this computer: the virtual board runs the same firmware under CPython "
+    "(it is written in their common subset)"
+)
 MAIN = FIRMWARE_DIR / "main.py"
 START_TIMEOUT_S = 10.0
 REPLY_TIMEOUT_S = 5.0
