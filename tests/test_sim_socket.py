@@ -246,18 +246,33 @@ def test_an_orphaned_board_exits_when_its_host_is_killed_on_the_socket_transport
                 os.kill(pid, signal.SIGKILL)
 
 
-def test_a_socket_port_is_opened_without_nagle() -> None:
+def test_a_socket_port_is_opened_without_nagle_and_counts_the_bytes_waiting() -> None:
     """With Nagle's algorithm a request written while the last frame waited for its ACK
-    was held for the board's delayed ACK: 44 ms a ping instead of under 1 ms."""
-    from zuniboard.link_port import default_opener
+    was held for the board's delayed ACK: 44 ms a ping instead of under 1 ms. pyserial's
+    socket:// port says 1 byte waiting whatever is there: the link read a byte a call."""
+    import serial
+
+    from zuniboard.link_port import SocketURLPort, default_opener
 
     with socket.socket() as server:
         server.bind(("127.0.0.1", 0))
         server.listen(1)
         port = default_opener("socket://127.0.0.1:%d" % server.getsockname()[1])
         try:
-            sock = port._socket  # pyserial's own: no public name for it
-            assert sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+            assert isinstance(port, SocketURLPort)
+            assert port.sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+            board, _ = server.accept()
+            with board:
+                assert port.in_waiting == 0
+                board.sendall(b"x" * 300)
+                deadline = time.monotonic() + 5
+                while port.in_waiting < 300 and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                assert port.in_waiting == 300 and port.read(300) == b"x" * 300
+                port.write(b"ping\n")
+                assert board.recv(64) == b"ping\n"
+            with pytest.raises(serial.SerialException):  # the board hung up: the link reopens
+                port.read(max(1, port.in_waiting))
         finally:
             port.close()
 
