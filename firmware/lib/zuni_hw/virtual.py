@@ -472,6 +472,10 @@ class SocketLink:
         self.port = port
         self.conn = None
         self._pin = None
+        # accept() only when the server is readable: a refused accept every loop
+        # iteration would raise (and allocate) an OSError each time.
+        self._pserver = select.poll()
+        self._pserver.register(self.server, select.POLLIN)
         self.generation = 0
         self.connections = 0  # hosts accepted so far
         self.dropped = 0  # bytes written while no host was connected
@@ -483,7 +487,7 @@ class SocketLink:
             poller.register(self.conn, select.POLLIN)
 
     def _accept(self):
-        while True:
+        while self._ready(self._pserver):
             try:
                 conn, _addr = self.server.accept()
             except OSError:
@@ -513,14 +517,14 @@ class SocketLink:
             self._pin = None
             self.generation += 1
 
-    def _readable(self):
-        pin = self._pin
-        if pin is None:
+    @staticmethod
+    def _ready(poller):
+        if poller is None:
             return False
-        ipoll = getattr(pin, "ipoll", None)
+        ipoll = getattr(poller, "ipoll", None)
         if ipoll is None:
-            return bool(pin.poll(0))
-        for _ in ipoll(0):
+            return bool(poller.poll(0))
+        for _ in ipoll(0):  # no allocation per call on MicroPython
             return True
         return False
 
@@ -528,7 +532,7 @@ class SocketLink:
         """Bytes from the host now into ``buf``; 0 when there are none (or no host)."""
         self._accept()
         conn = self.conn
-        if conn is None or not self._readable():
+        if conn is None or not self._ready(self._pin):
             return 0
         try:
             # MicroPython's sockets are streams (readinto); CPython's have recv_into.
