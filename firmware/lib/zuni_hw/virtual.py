@@ -151,6 +151,18 @@ class _Client:
         self.dead = False
 
 
+def _readable(poller):
+    """True when a registered socket can be read now (a server: a client is waiting)."""
+    if poller is None:
+        return False
+    ipoll = getattr(poller, "ipoll", None)
+    if ipoll is None:
+        return bool(poller.poll(0))
+    for _ in ipoll(0):  # no allocation per call on MicroPython
+        return True
+    return False
+
+
 class ControlServer:
     """The control channel; ``poll()`` from the loop does all its I/O without blocking."""
 
@@ -180,6 +192,10 @@ class ControlServer:
         self._seen_host = None
         self.server = listen_loopback(port, 4)
         self.port = port
+        # accept() only when the server is readable: a refused accept every loop
+        # iteration would raise (and allocate) an OSError each time.
+        self._pserver = select.poll()
+        self._pserver.register(self.server, select.POLLIN)
 
     def close(self):
         for c in self.clients:
@@ -276,7 +292,7 @@ class ControlServer:
 
     def _accept(self):
         accepted = False
-        while True:
+        while _readable(self._pserver):
             try:
                 sock, _addr = self.server.accept()
             except OSError:
@@ -286,6 +302,7 @@ class ControlServer:
             self.clients.append(c)
             self._send(c, self.hello())
             accepted = True
+        return accepted
 
     def _read(self, c):
         while True:
@@ -487,7 +504,7 @@ class SocketLink:
             poller.register(self.conn, select.POLLIN)
 
     def _accept(self):
-        while self._ready(self._pserver):
+        while _readable(self._pserver):
             try:
                 conn, _addr = self.server.accept()
             except OSError:
@@ -517,22 +534,11 @@ class SocketLink:
             self._pin = None
             self.generation += 1
 
-    @staticmethod
-    def _ready(poller):
-        if poller is None:
-            return False
-        ipoll = getattr(poller, "ipoll", None)
-        if ipoll is None:
-            return bool(poller.poll(0))
-        for _ in ipoll(0):  # no allocation per call on MicroPython
-            return True
-        return False
-
     def read_into(self, buf):
         """Bytes from the host now into ``buf``; 0 when there are none (or no host)."""
         self._accept()
         conn = self.conn
-        if conn is None or not self._ready(self._pin):
+        if conn is None or not _readable(self._pin):
             return 0
         try:
             # MicroPython's sockets are streams (readinto); CPython's have recv_into.
