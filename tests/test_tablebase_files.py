@@ -164,3 +164,11 @@ def test_the_first_zuni_play_of_a_ruleset_builds_its_small_tables(where: Path, t
     finally:
         os.environ[tablebase.AUTO_ENV] = "0"
     assert said == []
+
+
+def test_a_build_that_does_not_fit_in_memory_is_refused_before_it_starts(where: Path) -> None:
+    out = run_zuni("tablebase", "build", "kolowis", "--pieces", "5")
+    assert out.returncode == 1, out.stdout + out.stderr
+    assert "kolowis up to 5 pieces: 120,571,360 positions" in out.stdout, out.stdout
+    assert "kolowis: not built: it needs about" in out.stdout and "--pieces 4 fits better" in out.stdout
+    assert not tablebase.ruleset_dir("kolowis").exists() or not list(tablebase.ruleset_dir("kolowis").glob("*.ztb"))

@@ -304,12 +304,15 @@ def build(ruleset: str, max_pieces: int, progress: Progress | None = None, have:
 
 # -- sizes and times ------------------------------------------------------------------
 
-# Measured on this project's 2-core machine (docs/tablebases.md): build seconds per
-# position (the slowest ruleset, Kolowis long: more moves a position) and bytes on
-# disk per position (the largest, Kolowis short), so that estimates err long.
-SECONDS_PER_POSITION = 35e-6
+# Measured with tools/build_tablebase.py --measure (docs/tablebases.md): CPU seconds
+# per position (12-20 us over the rulesets; a little more, so that estimates err
+# long), bytes on disk per position (0.33-0.55), and memory: the process (57 MB), the
+# values of every table (layers x slots x 2 bytes) and, for the biggest table, its move
+# graph (~400 bytes a position at the peak, with the layer pass's temporaries).
+SECONDS_PER_POSITION = 25e-6
 DISK_BYTES_PER_POSITION = 0.6
-BASE_MEMORY = 120_000_000  # the process, the rules engine, numpy, the move graph's peak
+BASE_MEMORY = 80_000_000
+GRAPH_BYTES_PER_POSITION = 400
 # Built on first use (in the background, at the first `zuni play` of a ruleset) up to
 # this many positions: about 10 s. Bigger tables: `zuni tablebase build`.
 AUTO_POSITIONS = 500_000
@@ -352,8 +355,11 @@ def estimate(ruleset: str, pieces: int) -> Estimate:
     canonical, points, quiet = _points(ruleset)
     positions = 0
     slots = 0
+    biggest = 0
     for s, n in balances(pieces):
-        positions += 2 * math.comb(points, s) * math.comb(points - s, n)
+        table = 2 * math.comb(points, s) * math.comb(points - s, n)
+        positions += table
+        biggest = max(biggest, table)
         slots += 2 * math.comb(points, s) * math.comb(points, n)
     return Estimate(
         canonical,
@@ -361,7 +367,7 @@ def estimate(ruleset: str, pieces: int) -> Estimate:
         positions,
         positions * SECONDS_PER_POSITION,
         int(positions * DISK_BYTES_PER_POSITION),
-        BASE_MEMORY + slots * (quiet + 1) * 2,
+        BASE_MEMORY + slots * (quiet + 1) * 2 + biggest * GRAPH_BYTES_PER_POSITION,
     )
 
 

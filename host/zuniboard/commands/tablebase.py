@@ -39,6 +39,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     build = sub.add_parser("build", help="build the tables of a ruleset (says the time and space first)")
     build.add_argument("ruleset", nargs="?", default=None, help="a line-game ruleset (default: each game's defaults)")
     build.add_argument("--pieces", type=int, default=None, help="pieces in all, at most (default 5; Kolowis long 4)")
+    build.add_argument("--force", action="store_true", help="build even when it needs more memory than there is")
     build.add_argument(
         "--first-use",
         action="store_true",
@@ -75,13 +76,21 @@ def run_build(args: argparse.Namespace) -> int:
     if args.first_use and hasattr(os, "nice"):
         os.nice(10)  # behind the game being played
     for ruleset, pieces in jobs:
-        status = _build_one(ruleset, pieces, args.first_use)
+        status = _build_one(ruleset, pieces, args.first_use, args.force)
         if status:
             return status
     return 0
 
 
-def _build_one(ruleset: str, pieces: int, first_use: bool) -> int:
+def physical_memory() -> int:
+    """The computer's memory in bytes (0 where the system does not say)."""
+    try:
+        return int(os.sysconf("SC_PHYS_PAGES")) * int(os.sysconf("SC_PAGE_SIZE"))
+    except (AttributeError, ValueError, OSError):
+        return 0
+
+
+def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
     est = tablebase.estimate(ruleset, pieces)
     where = tablebase.ruleset_dir(ruleset)
     gaps = tablebase.missing(ruleset, pieces)
@@ -89,10 +98,25 @@ def _build_one(ruleset: str, pieces: int, first_use: bool) -> int:
         print("%s: the tables up to %d pieces are built (%s)" % (ruleset, pieces, where), flush=True)
         return 0
     print(est.text, flush=True)
+    memory = physical_memory()
+    if memory and est.memory_bytes > 0.8 * memory and not force:
+        print(
+            "%s: not built: it needs about %s of memory and this computer has %s (--pieces %d fits better; "
+            "--force tries anyway)"
+            % (ruleset, tablebase.bytes_text(est.memory_bytes), tablebase.bytes_text(memory), pieces - 1),
+            flush=True,
+        )
+        return 1
+    kept = len(tablebase.balances(pieces)) - len(gaps)
+    if kept:
+        print("  %d of the %d tables are built already: kept" % (kept, len(tablebase.balances(pieces))), flush=True)
     start = time.monotonic()
+    done = [0]
 
     def progress(text: str) -> None:
-        print("  %s (%.0f s)" % (text, time.monotonic() - start), flush=True)
+        if not text.startswith("built again"):
+            done[0] += 1
+        print("  [%d/%d] %s (%.0f s)" % (done[0], len(gaps), text, time.monotonic() - start), flush=True)
 
     try:
         tablebase.ensure(ruleset, pieces, progress, wait=not first_use)
