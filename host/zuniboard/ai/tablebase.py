@@ -403,7 +403,9 @@ def bytes_text(n: float) -> str:
         return "%d kB" % max(1, round(n / 1e3))
     if n < 1e9:
         return "%d MB" % round(n / 1e6)
-    return "%.1f GB" % (n / 1e9)
+    if n < 1e12:
+        return "%.1f GB" % (n / 1e9)
+    return "%.1f TB" % (n / 1e12)
 
 
 # -- files --------------------------------------------------------------------------

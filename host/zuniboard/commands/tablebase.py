@@ -100,10 +100,15 @@ def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
     print(est.text, flush=True)
     memory = physical_memory()
     if memory and est.memory_bytes > 0.8 * memory and not force:
+        fits = [p for p in range(2, pieces) if tablebase.estimate(ruleset, p).memory_bytes <= 0.8 * memory]
         print(
-            "%s: not built: it needs about %s of memory and this computer has %s (--pieces %d fits better; "
-            "--force tries anyway)"
-            % (ruleset, tablebase.bytes_text(est.memory_bytes), tablebase.bytes_text(memory), pieces - 1),
+            "%s: not built: it needs about %s of memory and this computer has %s (%s; --force tries anyway)"
+            % (
+                ruleset,
+                tablebase.bytes_text(est.memory_bytes),
+                tablebase.bytes_text(memory),
+                "--pieces %d fits" % fits[-1] if fits else "no tables fit",
+            ),
             flush=True,
         )
         return 1
