@@ -51,6 +51,9 @@ def start_first_use_build(ruleset: str, say: Say) -> FirstUseBuild | None:
         if game.ruleset.game_id == "awithlaknakwe":
             return None
         canonical = str(game.ruleset)
+        # Tables on disk start loading now, in a thread (Mosona's 5 pieces take seconds),
+        # so that the first hint in an ending does not wait for them.
+        tablebase.for_ruleset(canonical, wait=False)
         pieces = tablebase.auto_pieces(canonical)
         if pieces < 2 or not tablebase.missing(canonical, pieces):
             return None
