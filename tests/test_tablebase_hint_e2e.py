@@ -7,7 +7,8 @@ covers (``--from``), and HINT is pressed:
 - on the virtual board (the real firmware under the MicroPython unix port on a pty,
   `zuni play --port` as a subprocess, the position set up by a test hand with lifts and
   places as the board asks): the terminal says the table's best move and "win in N
-  moves", the board lights it (double flash: blue origin, green landing);
+  moves", the board lights it (double flash: blue origin, green landing); the typed
+  `hint` says the same;
 - on the browser page (`zuni play --sim`, real headless chromium): the page says it;
 - `zuni analyze` of a logged game from the position that plays a drawing move says
   "missed a win in N", the same N.
@@ -109,6 +110,10 @@ def test_hint_on_the_virtual_board_says_win_in_n_and_lights_the_tables_move(tabl
         assert line.group(3) == table_words("win", verdict.moves)
         assert line.group(3).startswith("win in %d moves (" % verdict.moves)
         _wait_lit(vb, {origin: BLUE, dest: GREEN})
+        # The terminal's hint command says the same.
+        play.send("hint")
+        again = play.expect(r"^hint for south: ", 30)
+        assert again.string == line.string, (again.string, line.string)
         play.send("quit")
         assert play.wait() == 0
     finally:
