@@ -85,6 +85,16 @@ def test_one_builder_at_a_time_across_processes(where: Path) -> None:
         assert busy.returncode == 3, busy.stdout + busy.stderr
         assert "another process is building" in busy.stdout
         assert list(directory.glob("*.ztb")) == []
+        # `zuni tablebase build` (a person's) says so and waits, then builds.
+        waiting = subprocess.Popen(command[:-1], stdout=subprocess.PIPE, text=True, cwd=REPO)
+        assert waiting.stdout is not None
+        lines = [waiting.stdout.readline() for _ in range(2)]
+        assert "waiting for it" in lines[1], lines
+        assert waiting.poll() is None
+    out = waiting.communicate(timeout=60)[0]
+    assert waiting.returncode == 0 and "built in" in out, out
+    for path in directory.glob("*.ztb"):
+        path.unlink()
     # Two at once: one builds, the other gives way (or finds them built); never two
     # writers of a file, and the tables are whole.
     procs = [subprocess.Popen(command, stdout=subprocess.PIPE, text=True, cwd=REPO) for _ in range(2)]

@@ -124,10 +124,14 @@ def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
         print("  [%d/%d] %s (%.0f s)" % (done[0], len(gaps), text, time.monotonic() - start), flush=True)
 
     try:
-        tablebase.ensure(ruleset, pieces, progress, wait=not first_use)
-    except tablebase.BuildBusy as exc:
-        print("%s: %s; it will finish them" % (ruleset, exc), flush=True)
-        return BUSY_EXIT
+        try:
+            tablebase.ensure(ruleset, pieces, progress, wait=False)
+        except tablebase.BuildBusy as exc:
+            if first_use:
+                print("%s: %s; it will finish them" % (ruleset, exc), flush=True)
+                return BUSY_EXIT
+            print("  %s: waiting for it" % exc, flush=True)
+            tablebase.ensure(ruleset, pieces, progress, wait=True)
     except MemoryError:
         print("%s: out of memory building up to %d pieces: try --pieces %d" % (ruleset, pieces, pieces - 1))
         return 1
