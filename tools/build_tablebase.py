@@ -60,8 +60,10 @@ def measure_one(ruleset: str, pieces: int) -> dict[str, Any]:
             longest = max(longest, int(tablebase.WIN_T - won.min()))
     del tb
     start = time.monotonic()
+    cpu = time.process_time()
     loaded = tablebase.load(ruleset)
     load_s = time.monotonic() - start
+    load_cpu_s = time.process_time() - cpu
     assert loaded is not None and loaded.max_pieces == pieces
     est = tablebase.estimate(ruleset, pieces)
     return {
@@ -73,6 +75,7 @@ def measure_one(ruleset: str, pieces: int) -> dict[str, Any]:
         "disk_bytes": disk,
         "peak_memory_bytes": rss,
         "load_s": round(load_s, 2),
+        "load_cpu_s": round(load_cpu_s, 2),
         "longest_win": longest,
         "estimate_s": round(est.seconds, 1),
         "estimate_disk_bytes": est.disk_bytes,

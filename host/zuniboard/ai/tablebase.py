@@ -306,12 +306,12 @@ def build(ruleset: str, max_pieces: int, progress: Progress | None = None, have:
 
 # Measured with tools/build_tablebase.py --measure (docs/tablebases.md): CPU seconds
 # per position (12-20 us over the rulesets; a little more, so that estimates err
-# long), bytes on disk per position (0.3-0.8 up to 4 pieces, 1.2 at 5: the most, so
-# that estimates err large), and memory: the process (57 MB), the
+# long), bytes on disk per position (0.3-0.8 up to 4 pieces, 1.2-2.0 at 5: the most,
+# so that estimates err large), and memory: the process (57 MB), the
 # values of every table (layers x slots x 2 bytes) and, for the biggest table, its move
 # graph (~400 bytes a position at the peak, with the layer pass's temporaries).
 SECONDS_PER_POSITION = 25e-6
-DISK_BYTES_PER_POSITION = 1.2
+DISK_BYTES_PER_POSITION = (0.8, 2.0)  # up to 4 pieces, 5 and more
 BASE_MEMORY = 80_000_000
 GRAPH_BYTES_PER_POSITION = 400
 # Built on first use (in the background, at the first `zuni play` of a ruleset) up to
@@ -367,7 +367,7 @@ def estimate(ruleset: str, pieces: int) -> Estimate:
         pieces,
         positions,
         positions * SECONDS_PER_POSITION,
-        int(positions * DISK_BYTES_PER_POSITION),
+        int(positions * DISK_BYTES_PER_POSITION[0 if pieces <= 4 else 1]),
         BASE_MEMORY + slots * (quiet + 1) * 2 + biggest * GRAPH_BYTES_PER_POSITION,
     )
 
