@@ -49,7 +49,9 @@ def measure_one(ruleset: str, pieces: int) -> dict[str, Any]:
     tb = tablebase.build(ruleset, pieces)
     built = time.monotonic() - start
     built_cpu = time.process_time() - cpu
+    cpu = time.process_time()
     files = tablebase.save(tb)
+    save_cpu = time.process_time() - cpu
     disk = sum(p.stat().st_size for p in files)
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * (1 if sys.platform == "darwin" else 1024)
     longest = 0
@@ -72,6 +74,7 @@ def measure_one(ruleset: str, pieces: int) -> dict[str, Any]:
         "positions": est.positions,
         "build_s": round(built, 1),
         "build_cpu_s": round(built_cpu, 1),
+        "save_cpu_s": round(save_cpu, 1),
         "disk_bytes": disk,
         "peak_memory_bytes": rss,
         "load_s": round(load_s, 2),
@@ -124,7 +127,8 @@ def _print_row(row: dict[str, Any]) -> None:
         print("%-22s %d  %s" % (row["ruleset"], row["pieces"], row["error"]), flush=True)
         return
     print(
-        "%-22s %d  %11s positions %8.1f s (%.1f s CPU) %9.1f kB %7.0f MB %6.2f s load  longest win %3d"
+        "%-22s %d  %11s positions %8.1f s (%.1f s CPU, %.1f s CPU to write) %9.1f kB %7.0f MB %6.2f s load"
+        "  longest win %3d"
         "  (estimate %.0f s, %.0f kB, %.0f MB)"
         % (
             row["ruleset"],
@@ -132,6 +136,7 @@ def _print_row(row: dict[str, Any]) -> None:
             "{:,}".format(row["positions"]),
             row["build_s"],
             row["build_cpu_s"],
+            row["save_cpu_s"],
             row["disk_bytes"] / 1e3,
             row["peak_memory_bytes"] / 1e6,
             row["load_s"],

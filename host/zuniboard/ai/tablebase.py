@@ -545,6 +545,8 @@ def ensure(ruleset: str, max_pieces: int, progress: Progress | None = None, *, w
             return have
         tb = build(canonical, max_pieces, progress, every)
         new = {b for b in tb.tables if b not in every.tables}
+        if progress is not None:
+            progress("writing %d tables to disk (compressed)" % len(new))
         save(tb, where, only=new)
     return tb
 

@@ -119,9 +119,10 @@ def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
     done = [0]
 
     def progress(text: str) -> None:
-        if not text.startswith("built again"):
+        if " positions in " in text:  # a table built (not "built again: ...", "writing ...")
             done[0] += 1
-        print("  [%d/%d] %s (%.0f s)" % (done[0], len(gaps), text, time.monotonic() - start), flush=True)
+            text = "[%d/%d] %s" % (done[0], len(gaps), text)
+        print("  %s (%.0f s)" % (text, time.monotonic() - start), flush=True)
 
     try:
         try:
