@@ -305,12 +305,12 @@ def build(ruleset: str, max_pieces: int, progress: Progress | None = None, have:
 # -- sizes and times ------------------------------------------------------------------
 
 # Measured with tools/build_tablebase.py --measure (docs/tablebases.md): CPU seconds
-# per position (12-20 us over the rulesets; a little more, so that estimates err
-# long), bytes on disk per position (0.3-0.8 up to 4 pieces, 1.2-2.0 at 5: the most,
+# per position, to build (12-20 us over the rulesets) and write (LZMA: 8 us at 4
+# pieces, 14 at 5), a little more, so that estimates err long; bytes on disk per position (0.3-0.8 up to 4 pieces, 1.2-2.0 at 5: the most,
 # so that estimates err large), and memory: the process (57 MB), the
 # values of every table (layers x slots x 2 bytes) and, for the biggest table, its move
 # graph (~400 bytes a position at the peak, with the layer pass's temporaries).
-SECONDS_PER_POSITION = 25e-6
+SECONDS_PER_POSITION = 30e-6
 DISK_BYTES_PER_POSITION = (0.8, 2.0)  # up to 4 pieces, 5 and more
 BASE_MEMORY = 80_000_000
 GRAPH_BYTES_PER_POSITION = 400
