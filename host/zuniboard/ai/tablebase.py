@@ -306,16 +306,17 @@ def build(ruleset: str, max_pieces: int, progress: Progress | None = None, have:
 
 # Measured with tools/build_tablebase.py --measure (docs/tablebases.md): CPU seconds
 # per position, to build (12-20 us over the rulesets) and write (LZMA: 8 us at 4
-# pieces, 14 at 5), a little more, so that estimates err long; bytes on disk per position (0.3-0.8 up to 4 pieces, 1.2-2.0 at 5: the most,
-# so that estimates err large), and memory: the process (57 MB), the
-# values of every table (layers x slots x 2 bytes) and, for the biggest table, its move
-# graph (~400 bytes a position at the peak, with the layer pass's temporaries).
+# pieces, 14 at 5), a little more, so that estimates err long; bytes on disk per
+# position (0.3-0.8 up to 4 pieces, 1.2-2.0 at 5: the most, so that estimates err
+# large); memory: the process (57 MB), the values of every table (layers x slots x 2
+# bytes) and, for the biggest table, its move graph (~400 bytes a position at the
+# peak, with the layer pass's temporaries).
 SECONDS_PER_POSITION = 30e-6
 DISK_BYTES_PER_POSITION = (0.8, 2.0)  # up to 4 pieces, 5 and more
 BASE_MEMORY = 80_000_000
 GRAPH_BYTES_PER_POSITION = 400
 # Built on first use (in the background, at the first `zuni play` of a ruleset) up to
-# this many positions: about 10 s. Bigger tables: `zuni tablebase build`.
+# this many positions: about 10 s of CPU. Bigger tables: `zuni tablebase build`.
 AUTO_POSITIONS = 500_000
 AUTO_ENV = "ZUNI_TABLEBASE_AUTO"  # "0": never build on first use; N: at most N pieces
 
@@ -546,7 +547,7 @@ def ensure(ruleset: str, max_pieces: int, progress: Progress | None = None, *, w
         tb = build(canonical, max_pieces, progress, every)
         new = {b for b in tb.tables if b not in every.tables}
         if progress is not None:
-            progress("writing %d tables to disk (compressed)" % len(new))
+            progress("writing %d table%s to disk (compressed)" % (len(new), "" if len(new) == 1 else "s"))
         save(tb, where, only=new)
     return tb
 

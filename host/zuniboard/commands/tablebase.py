@@ -164,11 +164,13 @@ def run_status(args: argparse.Namespace) -> int:
                 break
             complete = p
         line = "  %-28s " % ruleset
+        usable = {"%dv%d" % b for b in tablebase.balances(complete)}
+        tables = [t for t in info["tables"] if t["table"] in usable]
         if complete:
             line += "up to %d pieces, %s positions, %s" % (
                 complete,
-                "{:,}".format(info["positions"]),
-                tablebase.bytes_text(info["bytes"]),
+                "{:,}".format(sum(int(t["positions"]) for t in tables)),
+                tablebase.bytes_text(sum(int(t["bytes"]) for t in tables)),
             )
         else:
             line += "none usable"
