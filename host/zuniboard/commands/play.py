@@ -19,6 +19,12 @@ Position tag honoured), or a position text (`--from "mosona | north to move | so
 | north m4"`, docs/rules.md "Positions as text"). The board lights where one side's
 pieces go; place them, then OK (or leave them a moment) for the next side's.
 
+With --clock each side plays on a clock, kept by the board (docs/clocks.md): `--clock 5+3`
+(5 minutes, 3 s added after each move), `--clock 10` (sudden death), `--clock 90s`,
+`--clock 5d2` (a 2 s delay), `--clock "south=5+3 north=10"` (a time each). The committed
+move stops the mover's clock; a flag that falls loses the game on time. The clocks show in
+the terminal and on the page; the computer takes its thinking time from its clock.
+
 After quit, the next `zuni play` offers to go on with the unfinished game;
 `zuni play --resume` goes on with it without asking.
 
@@ -33,6 +39,7 @@ import contextlib
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
@@ -40,6 +47,7 @@ from types import FrameType
 import zuni
 from zuniboard.errors import UsageError
 from zuniboard.link import LinkError
+from zuniboard.play.clock_view import check_clock
 from zuniboard.play.commands import completions
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, connect
 from zuniboard.play.endgame_tables import start_first_use_build
@@ -63,6 +71,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     where.add_argument("--port", metavar="URL", help="the board's serial port (device path, socket://, pty)")
     where.add_argument("--sim", action="store_true", help="play on the virtual board")
     play.add_argument("--resume", action="store_true", help="go on with the last unfinished game")
+    play.add_argument(
+        "--clock",
+        metavar="CONTROL",
+        default=None,
+        help="play on clocks: 10 (minutes, sudden death), 90s, 5+3 (3 s increment), 5d2 (2 s delay), "
+        '"south=5+3 north=10"',
+    )
     play.add_argument(
         "--from",
         dest="start_from",
@@ -196,6 +211,16 @@ def run_play(args: argparse.Namespace) -> int:
         except (StartFromError, ValueError) as exc:
             db.close()
             raise UsageError(str(exc))
+    clock = ""
+    if args.clock is not None:
+        if args.resume:
+            db.close()
+            raise UsageError("--resume goes on with the board's game and its clocks: leave out --clock")
+        try:
+            clock = check_clock(args.clock, ruleset or "mosona")
+        except ValueError as exc:
+            db.close()
+            raise UsageError(str(exc))
     resume = bool(args.resume)
     if not resume and start is None and offer_resume(db, args.ruleset, _ask_on_terminal()):
         resume = True
@@ -231,6 +256,7 @@ def run_play(args: argparse.Namespace) -> int:
             hand=conn.hand,
             show_move_s=max(0.0, args.show),
             start=start,
+            clock=clock,
         )
         try:
             session.start(resume=resume, timeout=args.timeout)
@@ -253,7 +279,7 @@ def run_play(args: argparse.Namespace) -> int:
             lambda: active.inbox.put(("eof",)),
             complete=lambda: completions(active.game),
             prompt=prompt,
-            status=lambda: ui.status,
+            status=lambda: "   ".join(t for t in (active.clocks.text(time.monotonic()), ui.status) if t),
             history=history_path(db),
         )
         if keys.is_tty:

@@ -30,13 +30,15 @@ import time
 from typing import Any, Protocol
 
 import zuni
-from zuniboard.ai import SearchInfo
+from zuniboard.ai import LEVEL_TIMES, SearchInfo
 from zuniboard.board_mirror import start_game
 from zuniboard.link import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
 from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
+from zuniboard.play import clock_view
+from zuniboard.play.clock_view import ClockView
 from zuniboard.play.commands import CONFIRM, YES, help_text, read_line
 from zuniboard.play.connect import page_note
-from zuniboard.play.gamelog import BoardGameLog, common_prefix
+from zuniboard.play.gamelog import BOARD_PLY_TAG, BoardGameLog, board_ply, common_prefix
 from zuniboard.play.judge import verdict
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
 from zuniboard.play.start_from import StartFrom
@@ -123,8 +125,13 @@ class PlaySession:
         request_timeout: float = REQUEST_TIMEOUT_S,
         show_move_s: float = SHOW_AI_MOVE_S,
         start: StartFrom | None = None,
+        clock: str = "",
     ) -> None:
         self.link = link
+        # The time control of the games this session starts ("": none); the board keeps
+        # the clocks, ``clocks`` shows them (docs/clocks.md).
+        self.clock = clock
+        self.clocks = ClockView()
         # ``zuni play --from``: the position the new game starts from (and its log tags);
         # each new game of this session starts from it again.
         self.start_from = start
@@ -178,7 +185,11 @@ class PlaySession:
         if self.board_id is None:
             self.board_id = board_identity(link.hello)
         self.layout = link.hello.get("layout")
-        adopted = self.log.adopt(self.board_id, link.game, link.moves, link.ruleset, self.layout, link.position)
+        moves = link.moves
+        times = {
+            i: t for (g, i, x), t in link.move_times.items() if g == link.game and i < len(moves) and moves[i] == x
+        }
+        adopted = self.log.adopt(self.board_id, link.game, link.moves, link.ruleset, self.layout, link.position, times)
         if resume:
             self._resume(adopted)
         else:
@@ -210,7 +221,7 @@ class PlaySession:
             raise SessionError(str(exc))
         position = start.position if start is not None else ""
         try:
-            link.new_game(canonical, timeout=self.request_timeout * 2, position=position)
+            link.new_game(canonical, timeout=self.request_timeout * 2, position=position, clock=self.clock)
         except BoardError as exc:
             what = "the position %r" % position if position else canonical
             raise SessionError("the board cannot start %s: %s" % (what, exc.message))
@@ -254,13 +265,15 @@ class PlaySession:
             players = {side: seat.text for side, seat in self.seats.items()}
             start = self.start_from
             tags = start.tags if start is not None and position == start.position else {}
-            gid = self.log.open(ruleset, players, self.board_id, self.layout, board_game, position or None, tags)
+            tc = self.link.info.get("tc") or None  # the board's clocks (this game's: new_game asked)
+            gid = self.log.open(ruleset, players, self.board_id, self.layout, board_game, position or None, tags, tc)
         self.db_game = gid
         self.board_game = board_game
         self.ruleset = ruleset
         self.position = position
         self.game = start_game(ruleset, position)
         self.moves = []
+        self.clocks.report(self.link.info, time.monotonic())
         self._new_position()
         for i, text in enumerate(moves):
             self._apply(i, text, quiet=True)
@@ -299,6 +312,7 @@ class PlaySession:
         old = self.db.get(self.db_game)
         tags = dict(old.tags)
         tags["FromPly"] = str(k)
+        tags[BOARD_PLY_TAG] = str(k)  # its first move is the board's move k
         players = {side: seat.text for side, seat in self.seats.items()}
         gid = self.db.new_game(
             old.ruleset,
@@ -339,7 +353,9 @@ class PlaySession:
         players = {side: seat.text for side, seat in seats.items()}
         if players != record.players:
             self.log.set_players(gid, players)  # e.g. a game the board began on its own
-        self._open_game(link.game, link.moves, record.ruleset, gid, record.position or "")
+        offset = board_ply(record.tags)  # a game played on from a replay (docs/replay.md)
+        position = link.position if offset else record.position or ""
+        self._open_game(link.game, link.moves, record.ruleset, gid, position, offset)
         self.ui.message(
             "info",
             "resumed game #%d: %s after %s, %s"
@@ -547,8 +563,10 @@ class PlaySession:
         expected = self.ai_move
         game.push(move)
         self.moves.append(text)
+        times = self.link.move_times.get((self.board_game, index, text))
+        self.clocks.moved(side, times[1] if times else None, self.turn_side(), time.monotonic())
         if self.db_game is not None and index >= self.log_from:
-            self.log.add_move(self.db_game, index - self.log_from, text)
+            self.log.add_move(self.db_game, index - self.log_from, text, times)
         self.phase = "play"
         self._new_position()
         if not quiet:
@@ -571,11 +589,14 @@ class PlaySession:
             ruleset = self.link.state(timeout=self.request_timeout).get("ruleset", ruleset)
         gid = self.db.board_game(self.board_id, game_id)
         if gid is not None:
+            record = self.db.get(gid)
+            offset = board_ply(record.tags)  # a game played on from a replay (docs/replay.md)
             try:
-                self.log.sync(gid, moves)
+                self.log.sync(gid, moves[offset:])
             except RecordError as exc:
                 self.ui.message("error", "log: game #%d: %s" % (gid, exc))
-            self._open_game(game_id, moves, self.db.get_ruleset(gid), gid, self.db.get(gid).position or "")
+            position = self.link.position if offset else record.position or ""
+            self._open_game(game_id, moves, record.ruleset, gid, position, offset)
             self.ui.message("info", "the board went back to game #%d" % gid)
         else:
             if self.seats == {} or set(self.seats) != set(seats_for(ruleset, {})):
@@ -603,6 +624,10 @@ class PlaySession:
         self.phase = "over"
         if self.game is None or self.game.is_game_over():
             return  # the mirror knows already (the last move, or our own request)
+        result, _, termination = text.strip().partition(" ")
+        if termination == "time" and clock_view.apply_time_loss(self.game, result):
+            self._finish()  # a flag fell (docs/clocks.md)
+            return
         self.ui.message("board", "the board says the game is over: %s" % text)
 
     # -- what is due -----------------------------------------------------------------
@@ -637,6 +662,11 @@ class PlaySession:
         """The board's state (a reply, or what it sent on its own): its phase."""
         phase = state.get("phase", "?")
         self._state_at = time.monotonic() + (SETUP_POLL_S if phase == "setup" else STATE_POLL_S)
+        if state.get("game", self.board_game) == self.board_game:
+            self.clocks.report(state, time.monotonic())
+            if phase == "over" and state.get("termination") == "time" and self.game is not None:
+                if clock_view.apply_time_loss(self.game, state.get("result", "")):
+                    self._finish()  # a flag fell, its event lost with the connection
         if self.hand is not None and phase == "setup" and self.game is not None:
             staged = state.get("setup", "")
             if staged in zuni.SIDE_NAMES:
@@ -677,6 +707,7 @@ class PlaySession:
             return
         self.ai_sent = True
         self.phase = "play"
+        self.clocks.switched(self.turn_side() or "", clock_view.side_after(self.game, self.ai_move), time.monotonic())
         if self.hand is not None:
             self.ui.message("ai", "the board shows %s; the terminal's hand carries it out in a moment" % self.ai_move)
             self.show_at = time.monotonic() + self.show_move_s
@@ -716,7 +747,11 @@ class PlaySession:
     def _think(self, side: str) -> None:
         seat = self._seat(side)
         self.ui.message("ai", "%s (%s) is thinking" % (side, seat))
-        self.thinking.start("ai", side, self.game, seat.level)
+        limits = {}
+        if self.clocks.on and not self.deterministic:
+            # On a clock the computer's time comes from its clock (docs/clocks.md).
+            limits["time_limit"] = self.clocks.think_s(side, LEVEL_TIMES[seat.level], time.monotonic())
+        self.thinking.start("ai", side, self.game, seat.level, **limits)
 
     def _hint(self) -> None:
         side = self.turn_side()
