@@ -178,3 +178,18 @@ def test_zuni_moves_without_arguments_says_how() -> None:
     assert "give the ruleset (the moves are optional)" in out.stderr and "zuni moves mosona" in out.stderr
     assert "required" not in out.stderr
     assert run_zuni("moves", "mosona").stdout.split() == ["s3xm4-m5"]
+
+
+def test_table_words_count_the_moves_of_both_sides() -> None:
+    from zuniboard.play.words import hint_words, table_words
+
+    assert table_words("win", 5) == "win in 5 moves (3 of them yours)"
+    assert table_words("win", 1) == "win in 1 move (this one)"
+    assert table_words("loss", 4) == "lost in 4 moves (2 of them yours)"
+    assert table_words("draw", 0) == "drawn with best play"
+    assert (
+        hint_words("south", "m4-s4", "lift m4, put it on s4", table_words("win", 23), True)
+        == "hint for south: m4-s4 (lift m4, put it on s4), shown on the board;"
+        " endgame table: win in 23 moves (12 of them yours)"
+    )
+    assert hint_words("north", "n3-n4", "", "", False) == "hint for north: n3-n4"

@@ -50,6 +50,7 @@ from zuniboard.link import LinkError
 from zuniboard.play.clock_view import check_clock
 from zuniboard.play.commands import completions
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, connect
+from zuniboard.play.endgame_tables import start_first_use_build
 from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import KEYS_HELP, SHOW_AI_MOVE_S, PlaySession, SessionError
 from zuniboard.play.start_from import StartFrom, StartFromError, start_from
@@ -266,6 +267,8 @@ def run_play(args: argparse.Namespace) -> int:
             session.ruleset = "mosona"
             session.start(timeout=args.timeout)
         active = session
+        if session.game is not None:
+            start_first_use_build(str(session.game.ruleset), ui.message)
 
         def prompt() -> str:
             side = active.turn_side()

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -60,6 +61,14 @@ class SimHand:
         }
         if set(self.board.occupied) != want:
             self.board.set_occupied(want)
+
+
+def page_note(name: str, value: Any) -> None:
+    """Shows ``value`` (JSON data) as ``name`` on the browser page when this process
+    serves one (``zuniboard.web.page``; None removes it); nothing otherwise."""
+    page = sys.modules.get("zuniboard.web.page")
+    if page is not None:
+        page.publish(name, value)
 
 
 def browser_page(board: Any, port: int = PAGE_PORT) -> str | None:

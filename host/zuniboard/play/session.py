@@ -30,13 +30,14 @@ import time
 from typing import Any, Protocol
 
 import zuni
-from zuniboard.ai import LEVEL_TIMES, SearchInfo, tablebase
+from zuniboard.ai import LEVEL_TIMES, SearchInfo
 from zuniboard.board_mirror import start_game
 from zuniboard.link import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
 from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
 from zuniboard.play import clock_view
 from zuniboard.play.clock_view import ClockView
 from zuniboard.play.commands import CONFIRM, YES, help_text, read_line
+from zuniboard.play.connect import page_note
 from zuniboard.play.gamelog import BOARD_PLY_TAG, BoardGameLog, board_ply, common_prefix
 from zuniboard.play.judge import verdict
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
@@ -46,6 +47,8 @@ from zuniboard.play.words import (
     MARKS_HELP,
     board_error_words,
     count_words,
+    hint_note,
+    hint_words,
     move_words,
     occupied_names,
     outcome_words,
@@ -160,6 +163,7 @@ class PlaySession:
         self.ai_sent = False  # ... shown on the board as a host move
         self.offer: tuple[str, str] | None = None  # (what, side) a human offered
         self.hint_shown = False
+        page_note("hint", None)
         self.last_wrong = ""
         self.confirm: str | None = None  # a command that ends the game, asked about
         self.typed_ahead: Any = None  # a move typed while the board was being set up
@@ -445,6 +449,7 @@ class PlaySession:
         self.ai_sent = False
         self.offer = None
         self.hint_shown = False
+        page_note("hint", None)
         self.last_wrong = ""
         self.confirm = None
         self.show_at = None
@@ -786,17 +791,16 @@ class PlaySession:
             )
             self._send_ai_move()
         elif what == "hint":
-            text = str(item[3])
+            text, table = str(item[3]), str(item[4])
             try:
                 self.link.hint(text, timeout=self.request_timeout)
                 self.hint_shown = True
-                verdict = tablebase.verdict_text(self.game)
-                tail = ", tablebase: %s" % verdict if verdict else ""
-                self.ui.message(
-                    "hint", "hint for %s: %s (%s), shown on the board%s" % (side, text, self._how(text), tail)
-                )
+                self.ui.message("hint", hint_words(side, text, self._how(text), table, True))
             except LinkError as exc:
-                self.ui.message("hint", "hint for %s: %s (the board could not show it: %s)" % (side, text, exc))
+                self.ui.message(
+                    "hint", "%s (the board could not show it: %s)" % (hint_words(side, text, "", table, False), exc)
+                )
+            page_note("hint", hint_note(self.game, side, text, table))
         elif what == "failed":
             self.ui.thinking(side, None)
             self.ui.message("error", "the computer failed (%s)" % item[3])

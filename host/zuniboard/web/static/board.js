@@ -380,6 +380,16 @@
     const why = play.refusal || "";
     refusal.hidden = !why;
     refusal.textContent = why ? "Not a legal move: " + why : "";
+    // The host's hint (zuni play in this process): the move, and in an ending the
+    // endgame table's verdict, for as long as the position is the one it was for.
+    const hint = s.hint;
+    const hinted = !!hint && !play.result && st.phase === "play" && Number(st.moves) === hint.moves;
+    const said = $("hint-said");
+    said.hidden = !hinted;
+    said.textContent = hinted
+      ? "Hint for " + hint.side + ": " + hint.move + (hint.words ? " (" + hint.words + ")" : "") +
+        (hint.verdict ? ". Endgame table: " + hint.verdict + "." : "")
+      : "";
     const last = $("last-move");
     last.hidden = !(play.last && play.last.words);
     last.textContent = play.last ? "Last move: " + play.last.words : "";
