@@ -40,8 +40,8 @@ from types import FrameType
 import zuni
 from zuniboard.errors import UsageError
 from zuniboard.link import LinkError
-from zuniboard.play.commands import completions
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, connect
+from zuniboard.play.controller import GameController
 from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import KEYS_HELP, SHOW_AI_MOVE_S, PlaySession, SessionError
 from zuniboard.play.start_from import StartFrom, StartFromError, start_from
@@ -219,6 +219,15 @@ def run_play(args: argparse.Namespace) -> int:
             )
         except LinkError as exc:
             raise UsageError(str(exc))
+        on_change = None
+        if conn.virtual is not None:
+            # The page shows the game as the controller knows it, and its typed lines
+            # (POST /api/line) go to the same controller as the terminal's.
+            from zuniboard.web import page
+
+            def on_change(control: GameController) -> None:
+                page.publish("game", control.view())
+
         session = PlaySession(
             conn.link,
             db,
@@ -230,7 +239,10 @@ def run_play(args: argparse.Namespace) -> int:
             hand=conn.hand,
             show_move_s=max(0.0, args.show),
             start=start,
+            on_change=on_change,
         )
+        if conn.virtual is not None:
+            page.on_line(session.key)
         try:
             session.start(resume=resume, timeout=args.timeout)
         except SessionError as exc:
@@ -247,8 +259,8 @@ def run_play(args: argparse.Namespace) -> int:
 
         keys = LineReader(
             active.key,
-            lambda: active.inbox.put(("eof",)),
-            complete=lambda: completions(active.game),
+            active.end_of_input,
+            complete=active.control.completions,
             prompt=prompt,
             status=lambda: ui.status,
             history=history_path(db),

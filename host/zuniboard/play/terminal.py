@@ -18,18 +18,11 @@ from typing import Any, TextIO
 
 from zuniboard.ai import SearchInfo
 from zuniboard.play.session import PlaySession
-from zuniboard.play.words import MARKS_HELP
+from zuniboard.play.words import MARKS_HELP, moves_per_round
 from zuniboard.records.text import render
 
 _KIND_COLORS = {"wrong": "1;31", "error": "1;31", "board": "33", "over": "1;32", "ai": "36", "hint": "35", "link": "2"}
 SHOWN_MOVES = 24  # the move list shows this many of the last moves
-
-
-def moves_per_round(ruleset: Any) -> int:
-    """Moves under one move number: 4 when four players take separate turns, else 2."""
-    if ruleset.game_id == "awithlaknakwe" and ruleset["players"] == "4" and ruleset["teams"] == "separate":
-        return 4
-    return 2
 
 
 def move_list(game: Any, moves: list[str], last: int = SHOWN_MOVES) -> str:
