@@ -61,6 +61,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     where = play.add_mutually_exclusive_group()
     where.add_argument("--port", metavar="URL", help="the board's serial port (device path, socket://, pty)")
     where.add_argument("--sim", action="store_true", help="play on the virtual board")
+    play.add_argument(
+        "--layout",
+        metavar="NAME",
+        default=None,
+        help="virtual board: its layout, a name or a .json file (default: the ruleset's; as zuni sim's --layout)",
+    )
     play.add_argument("--resume", action="store_true", help="go on with the last unfinished game")
     play.add_argument(
         "--from",
@@ -173,6 +179,8 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError("--resume goes on with the logged game's ruleset: leave out --ruleset")
     if args.start_from is not None and (args.resume or args.ruleset is not None):
         raise UsageError("--from sets the ruleset and starts a new game: leave out --ruleset and --resume")
+    if args.layout is not None and args.port is not None:
+        raise UsageError("--layout is the virtual board's: leave out --port")
     ruleset = args.ruleset or ("mosona" if not args.resume else None)
     if ruleset is not None:
         # Bad input is refused before any board is touched.
@@ -216,6 +224,7 @@ def run_play(args: argparse.Namespace) -> int:
                 timeout=args.timeout,
                 hand=not args.manual,
                 page_port=args.http,
+                layout_name=args.layout,
             )
         except LinkError as exc:
             raise UsageError(str(exc))

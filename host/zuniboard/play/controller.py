@@ -107,6 +107,18 @@ REDRAW = Action("redraw")
 CANCEL = Action("cancel")
 
 
+def same_effect(game: Any, text: str, move: Any) -> bool:
+    """``text`` is another path of ``move`` with the same start, end and captures (a chain
+    round a loop, either way): a board that senses occupancy cannot tell them apart."""
+    try:
+        other = game.parse_move(text)
+    except zuni.MoveError:
+        return False
+    return bool(
+        other.origin == move.origin and other.dest == move.dest and sorted(other.captures) == sorted(move.captures)
+    )
+
+
 class GameController:
     """One game on the board between people and the computer (``seats``)."""
 
@@ -142,6 +154,7 @@ class GameController:
         self.typed_ahead: Any = None  # a move typed while the board was being set up
         self.ahead_unsaid = False  # ... not told yet that it waits for the setup
         self.ahead_text = ""
+        self.typed = ""  # the typed move the terminal's hand made, until the board reports it
         self.show_at: float | None = None  # when the hand carries out the computer's move
         self.send_at = 0.0
         self.state_at = 0.0
@@ -304,6 +317,7 @@ class GameController:
             self.ahead_unsaid = True
             self.ahead_text = text
             return [request("state")]
+        self.typed = text
         return [Action("hand", value=move)]
 
     def _hint(self) -> list[Action]:
@@ -490,6 +504,8 @@ class GameController:
         side = str(zuni.SIDE_NAMES[game.turn])
         seat = self.seat(side)
         expected = self.ai_move
+        typed, self.typed = self.typed, ""
+        same = typed and typed != text and not seat.is_ai and same_effect(game, typed, move)
         game.push(move)
         self.moves.append(text)
         out.append(Action("played", text, index=index))
@@ -501,6 +517,10 @@ class GameController:
                 note = " (carried out on the board)"
             elif seat.is_ai:
                 note = " (made on the board instead of the computer's %s)" % (expected or "move")
+            elif same:
+                # A chain round a loop, either way: the board sees the same points
+                # touched, the same pieces taken and the same position.
+                note = " (the board cannot tell it from %s, which it equals: the same pieces taken)" % typed
             out.append(say("%d. %s %s%s" % (index + 1, side, text, note), "move"))
         if game.is_game_over():
             outcome = game.outcome()
@@ -566,6 +586,7 @@ class GameController:
                 ahead, self.typed_ahead = self.typed_ahead, None
                 self.ahead_unsaid = False
                 if ahead is not None and self.hand and self.game is not None and ahead in self.game.legal_moves():
+                    self.typed = ahead.text()
                     out.append(Action("hand", value=ahead))
             elif phase == "setup":
                 out.append(say("set up the pieces as the board shows (blinking points need a piece)", "board"))
