@@ -40,7 +40,7 @@ from types import FrameType
 import zuni
 from zuniboard.errors import UsageError
 from zuniboard.link import LinkError
-from zuniboard.play.connect import PAGE_PORT, BoardConnection, connect
+from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
 from zuniboard.play.controller import GameController
 from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import KEYS_HELP, SHOW_AI_MOVE_S, PlaySession, SessionError
@@ -201,6 +201,12 @@ def run_play(args: argparse.Namespace) -> int:
             ruleset = start.ruleset
             seats_for(ruleset, players)
         except (StartFromError, ValueError) as exc:
+            db.close()
+            raise UsageError(str(exc))
+    if args.port:
+        try:
+            check_port(args.port)  # at once: before any question about the log's games
+        except LinkError as exc:
             db.close()
             raise UsageError(str(exc))
     resume = bool(args.resume)

@@ -18,8 +18,8 @@ from typing import Any, TextIO
 
 from zuniboard.ai import SearchInfo
 from zuniboard.play.session import PlaySession
-from zuniboard.play.words import MARKS_HELP, moves_per_round
-from zuniboard.records.text import render
+from zuniboard.play.words import MARKS_HELP, moves_per_round, outcome_words
+from zuniboard.records.text import render, status_head
 
 _KIND_COLORS = {"wrong": "1;31", "error": "1;31", "board": "33", "over": "1;32", "ai": "36", "hint": "35", "link": "2"}
 SHOWN_MOVES = 24  # the move list shows this many of the last moves
@@ -79,7 +79,11 @@ class TerminalUI:
         if game is None:
             return
         lines = [""]
-        lines.append(render(game, color=self.color).rstrip("\n"))
+        outcome = game.outcome()
+        lines.append(render(game, color=self.color, footer=outcome is None).rstrip("\n"))
+        if outcome is not None:  # the result in a player's words, not the log's
+            last = game.move_stack[-1] if game.move_stack else None
+            lines.append("%s: %s" % (status_head(game, last), outcome_words(game, outcome)))
         if not self._marks_said:  # once: what the drawing's marks mean
             lines.append(MARKS_HELP)
             self._marks_said = True
