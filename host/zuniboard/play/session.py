@@ -36,7 +36,7 @@ from zuniboard.play.controller import (
     Action,
     GameController,
 )
-from zuniboard.play.gamelog import BoardGameLog
+from zuniboard.play.gamelog import BoardGameLog, LoggedGame
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
 from zuniboard.play.start_from import StartFrom
 from zuniboard.play.thinking import Thinking
@@ -137,16 +137,18 @@ class PlaySession:
         self.on_change = on_change
         self.control = GameController(hand=hand is not None, deterministic=deterministic, show_move_s=show_move_s)
         self.inbox: queue.Queue[tuple[Any, ...]] = queue.Queue()
-        self.db_game: int | None = None
-        # Board moves before the log game's start (a game played on from a replay,
-        # docs/replay.md): board move i is the log's move i - log_from.
-        self.log_from = 0
+        self.logged: LoggedGame | None = None  # the log's game of the board's game
         self.layout: str | None = None
         self.stdin_closed = False
         self.log = BoardGameLog(db, ui.message)
         self.thinking = Thinking(self.inbox.put, seed, deterministic)
 
     # -- the controller's state, for the UI and the tests ----------------------------------
+    @property
+    def db_game(self) -> int | None:
+        """The log's id of the game played."""
+        return self.logged.gid if self.logged is not None else None
+
     @property
     def game(self) -> Any:
         return self.control.game
@@ -269,13 +271,12 @@ class PlaySession:
         logs it as ``gid`` (None: a new log game) from board move ``log_from`` on."""
         assert self.board_id is not None
         self.thinking.cancel()
-        self.log_from = log_from
         if gid is None:
             players = {side: seat.text for side, seat in seats.items()}
             start = self.start_from
             tags = start.tags if start is not None and position == start.position else {}
             gid = self.log.open(ruleset, players, self.board_id, self.layout, board_game, position or None, tags)
-        self.db_game = gid
+        self.logged = LoggedGame(self.log, gid, log_from)
         self.ruleset = ruleset
         self._do(self.control.open(board_game, ruleset, position, seats, moves, number=gid, now=time.monotonic()))
 
@@ -296,34 +297,6 @@ class PlaySession:
         )
         self.ui.position(self)
         self._do(self.control.tick(time.monotonic(), link.connected))
-
-    def _branch_again(self, k: int, game: Any) -> None:
-        """The board went back before the position the log's game starts from: the
-        moves from there on are a new log game from the position after board move ``k``
-        (``game``: the game then)."""
-        assert self.db_game is not None
-        from zuni.position import position_text
-
-        old = self.db.get(self.db_game)
-        tags = dict(old.tags)
-        tags["FromPly"] = str(k)
-        players = {side: seat.text for side, seat in self.seats.items()}
-        gid = self.db.new_game(
-            old.ruleset,
-            players=players,
-            board=self.board_id,
-            layout=self.layout,
-            position=str(position_text(game)) if k else (self.position or None),
-            tags=tags,
-        )
-        self.ui.message(
-            "info",
-            "taken back before the position game #%d starts from: the game from move %d is game #%d"
-            % (self.db_game, k, gid),
-        )
-        self.db_game = gid
-        self.control.number = gid
-        self.log_from = k
 
     def _resume(self, adopted: int | None) -> None:
         link = self.link
@@ -535,24 +508,23 @@ class PlaySession:
             self.hand.set_up(self.control.game, action.value)
 
     def _played(self, action: Action) -> None:
-        if self.db_game is not None and action.index >= self.log_from:
-            self.log.add_move(self.db_game, action.index - self.log_from, action.text)
+        if self.logged is not None:
+            self.logged.played(action.index, action.text)
 
     def _cut(self, action: Action) -> None:
-        k = action.index
-        if self.db_game is not None and k < self.log_from:
-            self.log.take_back(self.db_game, 0)
-            self._branch_again(k, action.value)
-        elif self.db_game is not None:
-            self.log.take_back(self.db_game, k - self.log_from)
+        if self.logged is None:
+            return
+        players = {side: seat.text for side, seat in self.seats.items()}
+        if self.logged.taken_back(action.index, action.value, self.position, players, self.board_id, self.layout):
+            self.control.number = self.logged.gid
 
     def _ended(self, action: Action) -> None:
-        if self.db_game is not None:
-            self.log.finish(self.db_game, action.text, action.args[0])
+        if self.logged is not None:
+            self.logged.ended(action.text, action.args[0])
 
     def _reopened(self, action: Action) -> None:
-        if self.db_game is not None:
-            self.log.reopen(self.db_game)
+        if self.logged is not None:
+            self.logged.reopened()
 
     def _switched(self, action: Action) -> None:
         self._board_switched(action.text, list(action.value))
