@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import zuni
 from zuniboard.play.commands import COMMANDS
-from zuniboard.play.controller import GameController
+from zuniboard.play.controller import MOVES_AT_PAGE, GameController
 from zuniboard.play.seats import seats_for
 
 SOUTH_NORTH_HUMAN = {"south": "human", "north": "human"}
@@ -137,3 +137,13 @@ def test_the_view_is_the_game_itself() -> None:
     assert view["last"]["took"] == ["m4"] and view["turn"] == "North"
     assert "n5xm5-m4" in view["legal"]
     assert ["move", "1. south s3xm4-m5"] in view["said"]
+
+
+def test_without_the_hand_a_typed_move_is_to_be_made_with_pieces() -> None:
+    c = GameController(hand=False, moves_at=MOVES_AT_PAGE)
+    c.open("g1", "mosona", "", seats_for("mosona", {}), [], number=1, now=0.0)
+    acts = c.board_state({"phase": "play"}, 0.0)
+    assert said(acts) == ["south to move (make it on the page; help lists the commands)"]
+    assert said(c.line("s3xm4-m5", 0.0)) == [
+        "s3xm4-m5: make it on the page (the terminal does not move pieces with --manual)"
+    ]

@@ -41,9 +41,9 @@ import zuni
 from zuniboard.errors import UsageError
 from zuniboard.link import LinkError
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
-from zuniboard.play.controller import GameController
+from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameController
 from zuniboard.play.seats import parse_player, seats_for
-from zuniboard.play.session import KEYS_HELP, SHOW_AI_MOVE_S, PlaySession, SessionError
+from zuniboard.play.session import KEYS_HELP, KEYS_HELP_NO_HAND, SHOW_AI_MOVE_S, PlaySession, SessionError
 from zuniboard.play.start_from import StartFrom, StartFromError, start_from
 from zuniboard.play.terminal import LineReader, TerminalUI
 from zuniboard.play.words import count_words
@@ -255,6 +255,7 @@ def run_play(args: argparse.Namespace) -> int:
             show_move_s=max(0.0, args.show),
             start=start,
             on_change=on_change,
+            moves_at=MOVES_AT_PAGE if conn.virtual is not None and conn.hand is None else MOVES_AT_BOARD,
         )
         if conn.virtual is not None:
             page.on_line(session.key)
@@ -283,7 +284,7 @@ def run_play(args: argparse.Namespace) -> int:
         if keys.is_tty:
             ui.status_line = keys.refresh
         keys.start()
-        ui.message("info", KEYS_HELP)
+        ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % active.control.moves_at)
         return session.run()
     except KeyboardInterrupt:
         ui.message("info", "interrupted")

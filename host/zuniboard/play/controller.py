@@ -58,6 +58,8 @@ HINT_LEVEL = 2
 # The computer's move stays lit on the board this long before the terminal's hand on the
 # virtual board carries it out, so that a person sees it (on the page, or on LEDs).
 SHOW_AI_MOVE_S = 2.0
+MOVES_AT_BOARD = "on the board"
+MOVES_AT_PAGE = "on the page"  # the virtual board with --manual: the terminal's hand is off
 SAID_KEPT = 6  # the view keeps this many of the last things said (the page shows them)
 
 
@@ -128,8 +130,10 @@ class GameController:
         hand: bool = False,
         deterministic: bool = False,
         show_move_s: float = SHOW_AI_MOVE_S,
+        moves_at: str = MOVES_AT_BOARD,
     ) -> None:
         self.hand = hand  # the terminal's hand moves pieces (the virtual board)
+        self.moves_at = moves_at  # where a person makes moves (without the hand, typed ones too)
         self.deterministic = deterministic
         self.show_move_s = show_move_s
         self.seats: dict[str, Seat] = {}
@@ -306,7 +310,11 @@ class GameController:
 
     def _typed_move(self, text: str, move: Any) -> list[Action]:
         if not self.hand:
-            return [say("%s: make it on the board (the terminal's hand moves pieces on the virtual board only)" % text)]
+            return [
+                say(
+                    "%s: make it %s (the terminal does not move pieces %s)" % (text, self.moves_at, self._no_hand_why())
+                )
+            ]
         side = self.turn_side()
         if side is not None and self.seat(side).is_ai:
             return [say("%r: it is the computer's turn (%s)" % (text, side))]
@@ -319,6 +327,9 @@ class GameController:
             return [request("state")]
         self.typed = text
         return [Action("hand", value=move)]
+
+    def _no_hand_why(self) -> str:
+        return "with --manual" if self.moves_at == MOVES_AT_PAGE else "on a real board"
 
     def _hint(self) -> list[Action]:
         side = self.turn_side()
@@ -710,7 +721,7 @@ class GameController:
             if self.ai_move and self.ai_sent:
                 return [say("%s (%s) waits for %s: %s" % (side, seat, self.ai_move, self._how(self.ai_move)), "ai")]
             return []
-        how = "type it or make it on the board" if self.hand else "make it on the board"
+        how = "type it or make it %s" % self.moves_at if self.hand else "make it %s" % self.moves_at
         return [say("%s to move (%s; help lists the commands)" % (side, how))]
 
     def _how(self, text: str) -> str:

@@ -29,6 +29,7 @@ from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
 from zuniboard.play.controller import (
     HINT_LEVEL,
     HINT_TIME_S,
+    MOVES_AT_BOARD,
     RETRY_S,
     SETUP_POLL_S,
     SHOW_AI_MOVE_S,
@@ -48,6 +49,7 @@ __all__ = [
     "HINT_LEVEL",
     "HINT_TIME_S",
     "KEYS_HELP",
+    "KEYS_HELP_NO_HAND",
     "REQUEST_TIMEOUT_S",
     "RETRY_S",
     "SETUP_POLL_S",
@@ -64,6 +66,8 @@ __all__ = [
 REQUEST_TIMEOUT_S = LINK_REQUEST_TIMEOUT_S  # the link's: longer than its worst round trip (docs/protocol.md)
 
 KEYS_HELP = "type a move (Tab completes), or a command: hint, undo, resign, draw, count, new, quit, help"
+# Without the terminal's hand (a real board, --manual): moves are made with pieces.
+KEYS_HELP_NO_HAND = "make your moves %s; type a command: hint, undo, resign, draw, count, new, quit, help"
 
 # Link events that change the board's move list: the controller reconciles its mirror.
 _MOVE_LIST_EVENTS = ("move", "undo", "reset", "connected", "over")
@@ -121,6 +125,7 @@ class PlaySession:
         show_move_s: float = SHOW_AI_MOVE_S,
         start: StartFrom | None = None,
         on_change: Callable[[GameController], None] | None = None,
+        moves_at: str = MOVES_AT_BOARD,
     ) -> None:
         self.link = link
         # ``zuni play --from``: the position the new game starts from (and its log tags);
@@ -135,7 +140,9 @@ class PlaySession:
         self.request_timeout = request_timeout
         # What the page shows of the game (``web.page.publish``), after every change.
         self.on_change = on_change
-        self.control = GameController(hand=hand is not None, deterministic=deterministic, show_move_s=show_move_s)
+        self.control = GameController(
+            hand=hand is not None, deterministic=deterministic, show_move_s=show_move_s, moves_at=moves_at
+        )
         self.inbox: queue.Queue[tuple[Any, ...]] = queue.Queue()
         self.logged: LoggedGame | None = None  # the log's game of the board's game
         self.layout: str | None = None
