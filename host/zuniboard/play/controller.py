@@ -571,6 +571,7 @@ class GameController:
         self.show_at = None
         self.typed_ahead = None
         self.ahead_unsaid = False
+        self.typed = ""
 
     # -- the board's reports -----------------------------------------------------------
     def board_state(self, state: dict[str, str], now: float) -> list[Action]:
