@@ -177,13 +177,14 @@ def play_whole_game(ruleset: str, wanted: str, seed: int, tmp_path: Path) -> tup
 
 @pytest.mark.parametrize(
     ("ruleset", "seed"),
-    # Seeds of short games that type the moves wanted (Kolowis short ends by no-moves).
+    # Seeds of short games that type the moves wanted: Mosona and Kolowis short end with
+    # no pieces left, Kolowis with no moves, Awithlaknakwe blocked (then counted).
     [
-        ("mosona", 12),
-        ("kolowis", 29),
-        ("kolowis size=short", 0),
-        ("awithlaknakwe", 19),
-        ("awithlaknakwe players=4", 15),
+        ("mosona", 13),
+        ("kolowis", 0),
+        ("kolowis size=short", 14),
+        ("awithlaknakwe", 44),
+        ("awithlaknakwe players=4", 55),
     ],
 )
 def test_whole_games_typed_at_the_terminal(ruleset: str, seed: int, tmp_path: Path) -> None:

@@ -13,7 +13,7 @@ import contextlib
 import os
 import sys
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from zuniboard.ai import SearchInfo
@@ -23,6 +23,9 @@ from zuniboard.records.text import render, status_head
 
 _KIND_COLORS = {"wrong": "1;31", "error": "1;31", "board": "33", "over": "1;32", "ai": "36", "hint": "35", "link": "2"}
 SHOWN_MOVES = 24  # the move list shows this many of the last moves
+# What the game prints reaches the terminal this often at most while the line editor is
+# on (each write redraws the prompt under it): quick enough to read as at once.
+OUTPUT_FLUSH_S = 0.03
 
 
 def move_list(game: Any, moves: list[str], last: int = SHOWN_MOVES) -> str:
@@ -126,6 +129,22 @@ class TerminalUI:
             self._write(text + "\n")
 
 
+@contextlib.contextmanager
+def above_the_prompt(flush_s: float = OUTPUT_FLUSH_S) -> Iterator[None]:
+    """Standard output and error go above the line editor's prompt (escape codes kept),
+    written out every ``flush_s`` (prompt_toolkit's ``patch_stdout`` with its pause
+    between writes shortened: its 0.2 s made the terminal say a move that late)."""
+    from prompt_toolkit.patch_stdout import StdoutProxy
+
+    with StdoutProxy(sleep_between_writes=flush_s, raw=True) as proxy:
+        stdout, stderr = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = proxy
+        try:
+            yield
+        finally:
+            sys.stdout, sys.stderr = stdout, stderr
+
+
 def completer(words: Callable[[], list[str]]) -> Any:
     """The line editor's Tab: the words of ``words()`` (the legal moves now, then the
     commands) that start with what is typed (after a ``/``, the commands)."""
@@ -179,10 +198,8 @@ class LineReader:
 
     def start(self) -> None:
         if self.is_tty:
-            from prompt_toolkit.patch_stdout import patch_stdout
-
             # What the session prints goes above the prompt line (colours kept).
-            self._patch = patch_stdout(raw=True)
+            self._patch = above_the_prompt()
             self._patch.__enter__()
         self._thread.start()
 
