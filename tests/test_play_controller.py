@@ -147,3 +147,11 @@ def test_without_the_hand_a_typed_move_is_to_be_made_with_pieces() -> None:
     assert said(c.line("s3xm4-m5", 0.0)) == [
         "s3xm4-m5: make it on the page (the terminal does not move pieces with --manual)"
     ]
+
+
+def test_the_page_cannot_quit_zuni_play() -> None:
+    c = opened()
+    acts = c.line("quit", 0.0, where="page")
+    assert said(acts) == ["quit: type it at the terminal (the page stays with the game until then)"]
+    assert not c.quit
+    assert kinds(c.line("hint", 0.0, where="page")) == ["say", "think"], "other commands are the page's too"

@@ -258,7 +258,7 @@ def run_play(args: argparse.Namespace) -> int:
             moves_at=MOVES_AT_PAGE if conn.virtual is not None and conn.hand is None else MOVES_AT_BOARD,
         )
         if conn.virtual is not None:
-            page.on_line(session.key)
+            page.on_line(session.page_line)
         try:
             session.start(resume=resume, timeout=args.timeout)
         except SessionError as exc:

@@ -256,8 +256,8 @@ class GameController:
         return self.seats
 
     # -- typed lines -----------------------------------------------------------------
-    def line(self, text: str, now: float) -> list[Action]:
-        """A line typed by a person (terminal, page, test)."""
+    def line(self, text: str, now: float, where: str = "terminal") -> list[Action]:
+        """A line typed by a person at the ``terminal`` (or a test) or on the ``page``."""
         word = text.strip()
         if not word:
             return []
@@ -270,7 +270,10 @@ class GameController:
             if word.lower() in ("n", "no"):
                 return self._said(out)
         read = self.read(word)
-        if read.command:
+        if read.command == "quit" and where == "page":
+            # The page cannot start `zuni play` again: leaving is the terminal's.
+            out.append(say("quit: type it at the terminal (the page stays with the game until then)", "wrong"))
+        elif read.command:
             out += self._command(read.command, now)
         elif read.move is not None:
             out += self._typed_move(read.text, read.move)

@@ -398,6 +398,10 @@ class PlaySession:
         """A line typed by the user (from any thread)."""
         self.inbox.put(("key", line))
 
+    def page_line(self, line: str) -> None:
+        """A line typed on the page (``POST /api/line``, from the server's thread)."""
+        self.inbox.put(("page", line))
+
     def end_of_input(self) -> None:
         """The typed input ended (from any thread)."""
         self.inbox.put(("eof",))
@@ -415,6 +419,8 @@ class PlaySession:
         now = time.monotonic()
         if what == "key":
             self._do(self.control.line(str(item[1]), now))
+        elif what == "page":
+            self._do(self.control.line(str(item[1]), now, where="page"))
         elif what == "eof":
             self.stdin_closed = True
         else:
