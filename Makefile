@@ -9,6 +9,9 @@ BIN    := $(VENV)/bin
 STUBS  := $(VENV)/pico-stubs
 STAMP  := $(VENV)/.installed
 ARGS   ?=
+# setuptools' editable install tells, as a warning, how it finds the packages (their
+# folders are mapped: host/, firmware/lib/); a new user need not read it at every setup.
+QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning:setuptools.command.editable_wheel
 
 .PHONY: play test setup lint format clean bench
 
@@ -27,7 +30,7 @@ setup: $(STAMP)
 $(STAMP): pyproject.toml Makefile
 	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
 	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
+	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
 	# The Pico stubs shadow CPython's stdlib, so they live apart from the venv's
 	# site-packages and only the firmware type check looks at them.
 	rm -rf $(STUBS)

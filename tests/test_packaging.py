@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import os
+import re
+import subprocess
+import sys
 from pathlib import Path
 
 import tomllib
@@ -28,3 +32,27 @@ def test_every_package_is_listed_in_pyproject() -> None:
     for name in data:
         assert (REPO / "host" / name.replace(".", "/")).is_dir(), name
     assert listed - found - data == set(), "pyproject.toml lists packages that do not exist"
+
+
+def test_the_editable_install_of_make_setup_prints_no_setuptools_warning(tmp_path: Path) -> None:
+    """`make setup`'s editable install (its command and environment from the Makefile)
+    into a throwaway environment: pip says nothing, setuptools warns of nothing."""
+    makefile = (REPO / "Makefile").read_text()
+    quiet = re.search(r"^QUIET_BUILD := (\w+)=(\S+)$", makefile, re.M)
+    assert quiet is not None and "$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e" in makefile
+    target = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(target)], check=True)
+    env = dict(os.environ, **{quiet.group(1): quiet.group(2)})
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(target / "bin" / "python"), "install", "--quiet"]
+        + ["--no-deps", "-e", str(REPO)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=240,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    # (A pip configured with index folders that do not exist says so: the machine's, not ours.)
+    said = [line for line in (out.stdout + out.stderr).splitlines() if not line.startswith("WARNING: Location ")]
+    assert not any("setuptools" in line or "Warning" in line for line in said), "\n".join(said)
