@@ -89,7 +89,9 @@ def attach_link(app, port):
 class Loop:
     """The outer loop; ``wait(ms)`` sleeps until the next scan or until input arrives."""
 
-    def __init__(self, layout, sensors, debouncer, app, session, leds, buttons, wait, control=None, report=None):
+    def __init__(
+        self, layout, sensors, debouncer, app, session, leds, buttons, wait, control=None, report=None, power=None
+    ):
         self.scan_ms = layout.timing["scan_ms"]
         self.sensors = sensors
         self.debouncer = debouncer
@@ -100,6 +102,7 @@ class Loop:
         self.wait = wait
         self.control = control
         self.report = report
+        self.power = power  # the switched LED rail (zuni_hw.pico.LedPower), or None
         self.errors = 0
         self.iterations = 0
         self.busy_us = 0  # time spent working (not waiting), summed over iterations
@@ -118,6 +121,7 @@ class Loop:
         buttons = self.buttons
         control = self.control
         wait = self.wait
+        power = self.power
         ticks_us = time.ticks_us
         next_scan = ticks_ms()
         while True:
@@ -134,6 +138,8 @@ class Loop:
                         next_scan = ticks_add(now, scan_ms)  # fell behind: no burst of scans
                 if session is not None:
                     session.poll(now)
+                if power is not None and power.step(now):
+                    leds.flush()  # the rail is up: the frame that waited goes out
                 if app.frame_dirty(now):
                     leds.show(app.frame(now))
                 if control is not None:
@@ -189,7 +195,9 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     gc.collect()
     # The flash chip's 64-bit id: the host's game log names the physical board by it.
     app, sensor_of, led_of = build_app(layout, None, journal_dir, hex_id(machine.unique_id()))
-    leds = pico.make_leds(layout.leds, led_of)
+    # The LED rail first: EN and the data line low before the LED driver exists (power.md).
+    power = pico.make_led_power(layout.power, layout.leds, time.ticks_ms())
+    leds = pico.make_leds(layout.leds, led_of, power=power)
     sensors = pico.make_sensors(layout.sensors)
     timing = layout.timing
     buttons = pico.make_buttons(layout.buttons, timing["debounce_scans"])
@@ -207,7 +215,7 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     def report(e):
         session.send_event("diag", "exception %s: %s" % (type(e).__name__, e))
 
-    Loop(layout, sensors, debouncer, app, session, leds, buttons, wait, None, report).run()
+    Loop(layout, sensors, debouncer, app, session, leds, buttons, wait, None, report, power).run()
 
 
 # -- the virtual board -----------------------------------------------------------------------
