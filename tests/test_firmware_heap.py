@@ -82,6 +82,25 @@ def test_a_whole_game_fits_the_heap(lib: Path, tmp_path: Path, ruleset: str, boa
     assert result["mem"]["layout"] < 12 * 1024, result["mem"]
 
 
+# A game on a clock (docs/clocks.md: zuni_board.clocks and zuni.clock, loaded only for
+# one): measured by bisection 2026-12-02, Kolowis on board49 with the hint, 145 KiB
+# against 134 without a clock on this 64-bit port; on the 32-bit port (WebAssembly) the
+# clocks add ~7 KB of live heap (app 78.3 -> 85.2 KB, peak 90.7 -> 97.7 KB).
+CLOCK_KIB = 12
+
+
+def test_a_whole_game_on_a_clock_fits_the_heap(lib: Path, tmp_path: Path) -> None:
+    spec = _spec(tmp_path, "kolowis", "board49")
+    data = json.loads(spec.read_text())
+    data["clock"] = "600"  # the game as a host starts it: new clock=600 kolowis
+    spec.write_text(json.dumps(data))
+    heap = HEAP_KIB["board49"] + CLOCK_KIB
+    result = bench.run_once(lib, spec, heap, timeout=60)
+    assert result is not None, "kolowis on a clock did not complete in a %d KiB heap" % heap
+    assert result["ok"] and result["moves"] > 20
+    assert result.get("clock") == "600", "the game ran on the clock"
+
+
 def test_the_same_game_fails_in_a_heap_far_too_small(lib: Path, tmp_path: Path) -> None:
     # The check can fail: a heap well under the game's need does not complete it.
     spec = _spec(tmp_path, "awithlaknakwe", "board168")

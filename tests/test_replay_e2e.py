@@ -164,7 +164,7 @@ def test_replay_through_ok_back_and_hint_then_play_on(board: VirtualBoard, tmp_p
                         session.pump(0.02)
                 assert db.get(new_id).moves == [] and session.db_game not in (None, new_id)
                 again = db.get(session.db_game or 0)
-                assert again.tags == {FROM_GAME_TAG: str(gid), FROM_PLY_TAG: "1"}
+                assert again.tags == {FROM_GAME_TAG: str(gid), FROM_PLY_TAG: "1", "BoardPly": "1"}
                 assert again.position == ReplayCursor(db.get(gid), 1).position() and again.moves == []
             finally:
                 session.close()
@@ -218,7 +218,8 @@ def test_a_game_from_a_set_up_position_replays_from_it_and_plays_on(board: Virtu
                     assert time.monotonic() < deadline, "the move played on is logged"
                     session.pump(0.02)
                 new = db.get(new_id)
-                assert new.tags == {FROM_GAME_TAG: str(gid), FROM_PLY_TAG: "1"}
+                assert new.tags == {FROM_GAME_TAG: str(gid), FROM_PLY_TAG: "1", "BoardPly": "1"}
+                assert new.board_game_id == link.game, "the board's game: --resume finds it"
                 assert new.position == cursor.position() and new.move_texts() == [mine.text()]
                 assert link.moves == [texts[0], mine.text()]
             finally:
@@ -300,4 +301,17 @@ def test_the_command_replays_on_the_virtual_board_and_plays_on(tmp_path: Path) -
         run.close()
     with Database(db_path) as db:
         record = db.get(gid + 1)
-        assert record.tags == {"FromGame": str(gid), "FromPly": "1"} and len(record.moves) == 1
+        assert record.tags == {"FromGame": str(gid), "FromPly": "1", "BoardPly": "1"} and len(record.moves) == 1
+        assert record.board_game_id, "the board's game id: --resume finds it on the board"
+    # `zuni play --resume` goes on with the game played on, on the same (virtual) board:
+    # board move i is its move i - 1.
+    again = ZuniPlay("--sim", "--resume", "--north", "ai:1", db=db_path, env={"ZUNI_SIM_DIR": str(tmp_path)})
+    try:
+        again.expect(r"^resumed game #%d: mosona after 2 moves" % (gid + 1))
+        again.send("quit")
+        assert again.wait() == 0
+    finally:
+        again.close()
+    with Database(db_path) as db:
+        assert db.game_ids()[-1] == gid + 1, "no other game logged"
+        assert db.get(gid + 1).move_texts() == record.move_texts()

@@ -89,6 +89,7 @@ MODULES = (
     "zuni/line.py",
     "zuni/awith.py",
     "zuni/evaluate.py",
+    "zuni/clock.py",  # a game on a clock (spec "clock")
     "zuni_link/__init__.py",
     "zuni_link/codec.py",
     "zuni_link/commands.py",  # the app dispatches host commands from its table
@@ -104,6 +105,7 @@ MODULES = (
     "zuni_board/outbox.py",
     "zuni_board/repair.py",
     "zuni_board/staged.py",  # a game set up from a position (not in these games)
+    "zuni_board/clocks.py",  # a game on a clock (spec "clock")
     "zuni_board/journal.py",
     "zuni_board/app.py",
     "zuni_board/scan.py",

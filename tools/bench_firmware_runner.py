@@ -77,6 +77,11 @@ class Bench:
         if hasattr(self.app, "defer_writes"):
             self.app.defer_writes()
         self.outbox = getattr(self.app, "outbox", None)
+        if "clock" in spec:
+            # A new game as the host starts it, on a clock (zuni_board.clocks) unless
+            # the spec's is "": the clocks' heap, measured against the same without.
+            clock = spec["clock"]
+            self.app.cmd_new(0, ("clock=%s " % clock if clock else "") + spec["ruleset"])
         _mark("app")
         geometry = self.app.game.geometry
         self.names = geometry.names
@@ -282,6 +287,9 @@ def main(spec_path):
         "phase": bench.app.phase,
         "mem": _MEM,
     }
+    clock = getattr(bench.app, "clock", None)
+    if clock is not None:
+        out["clock"] = clock.spec  # the game ran on a clock (spec "clock")
     if bench.hints:
         out["hints"] = bench.hints
         out["hint_cycles"] = bench.hint_cycles

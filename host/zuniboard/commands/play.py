@@ -19,6 +19,12 @@ Position tag honoured), or a position text (`--from "mosona | north to move | so
 | north m4"`, docs/rules.md "Positions as text"). The board lights where one side's
 pieces go; place them, then OK (or leave them a moment) for the next side's.
 
+With --clock each side plays on a clock, kept by the board (docs/clocks.md): `--clock 5+3`
+(5 minutes, 3 s added after each move), `--clock 10` (sudden death), `--clock 90s`,
+`--clock 5d2` (a 2 s delay), `--clock "south=5+3 north=10"` (a time each). The committed
+move stops the mover's clock; a flag that falls loses the game on time. The clocks show in
+the terminal and on the page; the computer takes its thinking time from its clock.
+
 After quit, the next `zuni play` offers to go on with the unfinished game;
 `zuni play --resume` goes on with it without asking.
 
@@ -33,6 +39,7 @@ import contextlib
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
@@ -40,6 +47,7 @@ from types import FrameType
 import zuni
 from zuniboard.errors import UsageError
 from zuniboard.link import LinkError
+from zuniboard.play.clock_view import check_clock
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
 from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameController
 from zuniboard.play.seats import parse_player, seats_for
@@ -68,6 +76,13 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="virtual board: its layout, a name or a .json file (default: the ruleset's; as zuni sim's --layout)",
     )
     play.add_argument("--resume", action="store_true", help="go on with the last unfinished game")
+    play.add_argument(
+        "--clock",
+        metavar="CONTROL",
+        default=None,
+        help="play on clocks: 10 (minutes, sudden death), 90s, 5+3 (3 s increment), 5d2 (2 s delay), "
+        '"south=5+3 north=10"',
+    )
     play.add_argument(
         "--from",
         dest="start_from",
@@ -203,6 +218,16 @@ def run_play(args: argparse.Namespace) -> int:
         except (StartFromError, ValueError) as exc:
             db.close()
             raise UsageError(str(exc))
+    clock = ""
+    if args.clock is not None:
+        if args.resume:
+            db.close()
+            raise UsageError("--resume goes on with the board's game and its clocks: leave out --clock")
+        try:
+            clock = check_clock(args.clock, ruleset or "mosona")
+        except ValueError as exc:
+            db.close()
+            raise UsageError(str(exc))
     if args.port:
         try:
             check_port(args.port)  # at once: before any question about the log's games
@@ -256,6 +281,7 @@ def run_play(args: argparse.Namespace) -> int:
             start=start,
             on_change=on_change,
             moves_at=MOVES_AT_PAGE if conn.virtual is not None and conn.hand is None else MOVES_AT_BOARD,
+            clock=clock,
         )
         if conn.virtual is not None:
             page.on_line(session.page_line)
@@ -278,7 +304,7 @@ def run_play(args: argparse.Namespace) -> int:
             active.end_of_input,
             complete=active.control.completions,
             prompt=prompt,
-            status=lambda: ui.status,
+            status=lambda: "   ".join(t for t in (active.clocks.text(time.monotonic()), ui.status) if t),
             history=history_path(db),
         )
         if keys.is_tty:

@@ -28,8 +28,10 @@ from dataclasses import dataclass
 from typing import Any
 
 import zuni
-from zuniboard.ai import tablebase
+from zuniboard.ai import LEVEL_TIMES, tablebase
 from zuniboard.board_mirror import start_game
+from zuniboard.play import clock_view
+from zuniboard.play.clock_view import ClockView
 from zuniboard.play.commands import COMMANDS, CONFIRM, YES, completions, help_text, read_line
 from zuniboard.play.gamelog import common_prefix
 from zuniboard.play.judge import verdict
@@ -63,6 +65,10 @@ MOVES_AT_PAGE = "on the page"  # the virtual board with --manual: the terminal's
 SAID_KEPT = 6  # the view keeps this many of the last things said (the page shows them)
 
 
+# The clock times the board sent with its moves: (game, index, text) -> (ms taken, ms left).
+MoveTimes = dict[tuple[str, int, str], tuple[int, int]]
+
+
 @dataclass(frozen=True)
 class Action:
     """What the runner does. kind:
@@ -78,9 +84,10 @@ class Action:
       state, press_ok) with ``args``; answer with ``GameController.replied``;
     - ``hand``: the terminal's hand makes ``value`` (a move of the game as it is);
       ``setup``: it sets the position up (``value``: the sides, None: all);
-    - ``played``: board move ``index`` is ``text``; ``cut``: the moves from ``index`` on
-      are taken back (``value``: the game as it stands then); ``ended``: the game ended
-      (``text`` result, ``args`` = (termination,)); ``reopened``: an end taken back;
+    - ``played``: board move ``index`` is ``text`` (``value``: its clock times, or None);
+      ``cut``: the moves from ``index`` on are taken back (``value``: the game as it
+      stands then); ``ended``: the game ended (``text`` result, ``args`` =
+      (termination,)); ``reopened``: an end taken back;
     - ``switched``: the board plays another game ``text`` (``value``: its moves): the
       runner opens it in the log and calls ``open``; ``new``: start a new game; ``quit``.
     """
@@ -159,6 +166,8 @@ class GameController:
         self.ahead_unsaid = False  # ... not told yet that it waits for the setup
         self.ahead_text = ""
         self.typed = ""  # the typed move the terminal's hand made, until the board reports it
+        # The game's clocks as the board reports them (docs/clocks.md); off without.
+        self.clocks = ClockView()
         self.show_at: float | None = None  # when the hand carries out the computer's move
         self.send_at = 0.0
         self.state_at = 0.0
@@ -221,8 +230,12 @@ class GameController:
         *,
         number: int,
         now: float,
+        state: dict[str, str] | None = None,
+        times: MoveTimes | None = None,
     ) -> list[Action]:
-        """Mirrors board game ``board_game`` (from ``position``) with its ``moves`` so far."""
+        """Mirrors board game ``board_game`` (from ``position``) with its ``moves`` so far
+        (``state``: the board's last state, its clocks; ``times``: the clock times the
+        board sent with its moves)."""
         out: list[Action] = [CANCEL]
         self.seats = dict(seats)
         self.board_game = board_game
@@ -232,9 +245,10 @@ class GameController:
         self.game = start_game(ruleset, position)
         self.moves = []
         self.deferred = False
+        self.clocks.report(state or {}, now)
         self._new_position(out)
         for i, text in enumerate(moves):
-            if not self._apply(out, i, text, quiet=True):
+            if not self._apply(out, i, text, now, times, quiet=True):
                 break
         self.phase = "?"
         self.state_at = now
@@ -409,6 +423,9 @@ class GameController:
                 return self._said(out)
             self.ai_sent = True
             self.phase = "play"
+            assert self.ai_move is not None
+            # The computer's clock stops once its move is shown (docs/clocks.md).
+            self.clocks.switched(self.turn_side() or "", clock_view.side_after(self.game, self.ai_move), now)
             if self.hand:
                 out.append(
                     say("the board shows %s; the terminal's hand carries it out in a moment" % self.ai_move, "ai")
@@ -456,9 +473,12 @@ class GameController:
         return [say("%s: the board is being set up; the move is made as soon as it is" % self.ahead_text)]
 
     # -- the board's game ---------------------------------------------------------------
-    def board_moves(self, game_id: str, moves: list[str], synced: bool, now: float) -> list[Action]:
+    def board_moves(
+        self, game_id: str, moves: list[str], synced: bool, now: float, times: MoveTimes | None = None
+    ) -> list[Action]:
         """The board's game and move list as the link knows them now (``synced``: the
-        link agrees with the board, not refetching after a divergence)."""
+        link agrees with the board, not refetching after a divergence; ``times``: the
+        clock times it sent with moves, (game, index, text) -> (ms taken, ms left))."""
         if self.game is None:
             return []
         if game_id != self.board_game:
@@ -478,7 +498,7 @@ class GameController:
         self.deferred = False
         changed = False
         for i in range(len(self.moves), len(moves)):
-            if not self._apply(out, i, moves[i]):
+            if not self._apply(out, i, moves[i], now, times):
                 break
             changed = True
         if changed:
@@ -508,7 +528,9 @@ class GameController:
         out.append(REDRAW)
         return out
 
-    def _apply(self, out: list[Action], index: int, text: str, quiet: bool = False) -> bool:
+    def _apply(
+        self, out: list[Action], index: int, text: str, now: float, times: MoveTimes | None, quiet: bool = False
+    ) -> bool:
         game = self.game
         try:
             move = game.parse_move(text)
@@ -522,7 +544,9 @@ class GameController:
         same = typed and typed != text and not seat.is_ai and same_effect(game, typed, move)
         game.push(move)
         self.moves.append(text)
-        out.append(Action("played", text, index=index))
+        took = (times or {}).get((self.board_game, index, text))
+        self.clocks.moved(side, took[1] if took else None, self.turn_side(), now)
+        out.append(Action("played", text, index=index, value=took))
         self.phase = "play"
         self._new_position(out)
         if not quiet:
@@ -582,6 +606,11 @@ class GameController:
         out: list[Action] = []
         phase = state.get("phase", "?")
         self.state_at = now + (SETUP_POLL_S if phase == "setup" else STATE_POLL_S)
+        if state.get("game", self.board_game) == self.board_game:
+            self.clocks.report(state, now)
+            if phase == "over" and state.get("termination") == "time" and self.game is not None:
+                if clock_view.apply_time_loss(self.game, state.get("result", "")):
+                    out += self._time_lost()  # a flag fell, its event lost with the connection
         if self.hand and phase == "setup" and self.game is not None:
             staged = state.get("setup", "")
             if staged in zuni.SIDE_NAMES:
@@ -633,7 +662,14 @@ class GameController:
         self.phase = "over"
         if self.game is None or self.game.is_game_over():
             return []  # the mirror knows already (the last move, or our own request)
+        result, _, termination = text.strip().partition(" ")
+        if termination == "time" and clock_view.apply_time_loss(self.game, result):
+            return self._time_lost()  # a flag fell (docs/clocks.md)
         return [say("the board says the game is over: %s" % text, "board")]
+
+    def _time_lost(self) -> list[Action]:
+        outcome = self.game.outcome()
+        return [CANCEL] + (self._ended(outcome) if outcome is not None else []) + [REDRAW]
 
     def _button(self, text: str, now: float) -> list[Action]:
         if text.strip() == "hint" and self.phase != "setup":  # a hint only means something in play
@@ -706,7 +742,11 @@ class GameController:
         if self.ai_move is None:
             if "ai" not in self.busy:
                 seat = self.seat(side)
-                out += [say("%s (%s) is thinking" % (side, seat), "ai"), self._think("ai", side, seat.level)]
+                limits: tuple[tuple[str, float], ...] = ()
+                if self.clocks.on and not self.deterministic:
+                    # On a clock the computer's time comes from its clock (docs/clocks.md).
+                    limits = (("time_limit", self.clocks.think_s(side, LEVEL_TIMES[seat.level], now)),)
+                out += [say("%s (%s) is thinking" % (side, seat), "ai"), self._think("ai", side, seat.level, limits)]
         elif not self.ai_sent and now >= self.send_at:
             self.send_at = now + RETRY_S
             out.append(request("host_move", self.ai_move))

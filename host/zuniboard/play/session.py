@@ -26,6 +26,7 @@ import zuni
 from zuniboard.ai import SearchInfo
 from zuniboard.link import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
 from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
+from zuniboard.play.clock_view import ClockView
 from zuniboard.play.controller import (
     HINT_LEVEL,
     HINT_TIME_S,
@@ -37,7 +38,7 @@ from zuniboard.play.controller import (
     Action,
     GameController,
 )
-from zuniboard.play.gamelog import BoardGameLog, LoggedGame
+from zuniboard.play.gamelog import BoardGameLog, LoggedGame, board_ply
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
 from zuniboard.play.start_from import StartFrom
 from zuniboard.play.thinking import Thinking
@@ -126,8 +127,12 @@ class PlaySession:
         start: StartFrom | None = None,
         on_change: Callable[[GameController], None] | None = None,
         moves_at: str = MOVES_AT_BOARD,
+        clock: str = "",
     ) -> None:
         self.link = link
+        # The time control of the games this session starts ("": none); the board keeps
+        # the clocks, the controller's ``clocks`` shows them (docs/clocks.md).
+        self.clock = clock
         # ``zuni play --from``: the position the new game starts from (and its log tags);
         # each new game of this session starts from it again.
         self.start_from = start
@@ -155,6 +160,10 @@ class PlaySession:
     def db_game(self) -> int | None:
         """The log's id of the game played."""
         return self.logged.gid if self.logged is not None else None
+
+    @property
+    def clocks(self) -> ClockView:
+        return self.control.clocks
 
     @property
     def game(self) -> Any:
@@ -213,7 +222,11 @@ class PlaySession:
         if self.board_id is None:
             self.board_id = board_identity(link.hello)
         self.layout = link.hello.get("layout")
-        adopted = self.log.adopt(self.board_id, link.game, link.moves, link.ruleset, self.layout, link.position)
+        moves = link.moves
+        times = {
+            i: t for (g, i, x), t in link.move_times.items() if g == link.game and i < len(moves) and moves[i] == x
+        }
+        adopted = self.log.adopt(self.board_id, link.game, link.moves, link.ruleset, self.layout, link.position, times)
         if resume:
             self._resume(adopted)
         else:
@@ -245,7 +258,7 @@ class PlaySession:
             raise SessionError(str(exc))
         position = start.position if start is not None else ""
         try:
-            link.new_game(canonical, timeout=self.request_timeout * 2, position=position)
+            link.new_game(canonical, timeout=self.request_timeout * 2, position=position, clock=self.clock)
         except BoardError as exc:
             what = "the position %r" % position if position else canonical
             raise SessionError("the board cannot start %s: %s" % (what, exc.message))
@@ -282,10 +295,23 @@ class PlaySession:
             players = {side: seat.text for side, seat in seats.items()}
             start = self.start_from
             tags = start.tags if start is not None and position == start.position else {}
-            gid = self.log.open(ruleset, players, self.board_id, self.layout, board_game, position or None, tags)
+            tc = self.link.info.get("tc") or None  # the board's clocks (this game's: new_game asked)
+            gid = self.log.open(ruleset, players, self.board_id, self.layout, board_game, position or None, tags, tc)
         self.logged = LoggedGame(self.log, gid, log_from)
         self.ruleset = ruleset
-        self._do(self.control.open(board_game, ruleset, position, seats, moves, number=gid, now=time.monotonic()))
+        self._do(
+            self.control.open(
+                board_game,
+                ruleset,
+                position,
+                seats,
+                moves,
+                number=gid,
+                now=time.monotonic(),
+                state=self.link.info,
+                times=self.link.move_times,
+            )
+        )
 
     def start_branch(self, gid: int, log_from: int) -> None:
         """Goes on with the board's game (a replay's moves so far) as log game ``gid``,
@@ -327,7 +353,9 @@ class PlaySession:
         players = {side: seat.text for side, seat in seats.items()}
         if players != record.players:
             self.log.set_players(gid, players)  # e.g. a game the board began on its own
-        self._open_game(link.game, link.moves, record.ruleset, gid, seats, record.position or "")
+        offset = board_ply(record.tags)  # a game played on from a replay (docs/replay.md)
+        position = link.position if offset else record.position or ""
+        self._open_game(link.game, link.moves, record.ruleset, gid, seats, position, offset)
         self.ui.message(
             "info",
             "resumed game #%d: %s after %s, %s"
@@ -348,20 +376,22 @@ class PlaySession:
             ruleset = self.link.state(timeout=self.request_timeout).get("ruleset", ruleset)
         gid = self.db.board_game(self.board_id, game_id)
         if gid is not None:
+            record = self.db.get(gid)
+            offset = board_ply(record.tags)  # a game played on from a replay (docs/replay.md)
             try:
-                self.log.sync(gid, moves)
+                self.log.sync(gid, moves[offset:])
             except RecordError as exc:
                 self.ui.message("error", "log: game #%d: %s" % (gid, exc))
-            record = self.db.get(gid)
             seats = self.control.seats_for_board_game(record.ruleset, self.players)
-            self._open_game(game_id, moves, record.ruleset, gid, seats, record.position or "")
+            position = self.link.position if offset else record.position or ""
+            self._open_game(game_id, moves, record.ruleset, gid, seats, position, offset)
             self.ui.message("info", "the board went back to game #%d" % gid)
         else:
             seats = self.control.seats_for_board_game(ruleset, self.players)
             self._open_game(game_id, moves, ruleset, None, seats, self.link.position)
             self.ui.message("info", "the board started a new game: #%d (%s)" % (self.db_game or 0, ruleset))
         self.ui.position(self)
-        self._do(self.control.board_moves(game_id, moves, True, time.monotonic()))
+        self._do(self.control.board_moves(game_id, moves, True, time.monotonic(), self.link.move_times))
 
     # -- the loop --------------------------------------------------------------------
     def run(self) -> int:
@@ -451,7 +481,7 @@ class PlaySession:
     def _reconcile(self) -> None:
         """Brings the mirror and the log up to the link's move list."""
         link = self.link
-        self._do(self.control.board_moves(link.game, link.moves, link.synced(), time.monotonic()))
+        self._do(self.control.board_moves(link.game, link.moves, link.synced(), time.monotonic(), link.move_times))
 
     # -- the controller's actions ----------------------------------------------------------
     def _do(self, actions: list[Action]) -> None:
@@ -522,7 +552,7 @@ class PlaySession:
 
     def _played(self, action: Action) -> None:
         if self.logged is not None:
-            self.logged.played(action.index, action.text)
+            self.logged.played(action.index, action.text, action.value)
 
     def _cut(self, action: Action) -> None:
         if self.logged is None:

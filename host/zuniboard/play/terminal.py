@@ -13,6 +13,7 @@ import contextlib
 import os
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
@@ -94,6 +95,9 @@ class TerminalUI:
             lines.append("moves: " + move_list(game, session.moves))
         seats = ", ".join("%s %s" % (side, seat) for side, seat in session.seats.items())
         lines.append("game #%d (%s): %s" % (session.db_game or 0, game.ruleset, seats))
+        view = getattr(session, "clocks", None)  # (a replay's session has none)
+        if view is not None and view.on:
+            lines.append("clocks (%s): %s" % (view.control, view.text(time.monotonic())))
         self._write("\n".join(lines) + "\n")
 
     def thinking(self, side: str, info: SearchInfo | None) -> None:
@@ -250,6 +254,8 @@ class LineReader:
             completer=completer(self.complete),
             complete_while_typing=False,
             bottom_toolbar=(lambda: status() or " ") if status is not None else None,
+            # The clocks on the status line count down while the player thinks.
+            refresh_interval=0.5 if status is not None else 0,
         )
         self._app = session.app
         while not self._stop.is_set():

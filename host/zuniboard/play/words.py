@@ -194,11 +194,14 @@ def outcome_words(game: Any, outcome: Any) -> str:
         "no-pieces": "%s has no pieces left" % loser,
         "no-moves": "%s cannot move" % loser,
         "resign": "%s resigned" % loser,
+        "time": "%s ran out of time" % loser,
         "agreed-draw": "both sides agreed",
         "agreed-count": "both sides agreed to end the game and count the pieces",
         "quiet": "too many moves went by without a capture, so the pieces were counted",
         "blocked": "nobody can move any more, so the pieces were counted",
     }.get(str(outcome.termination), str(outcome.termination))
+    if outcome.termination == "time" and result != "draw":
+        head += " on time"  # ``North wins on time: South ran out of time``
     text = "%s: %s" % (head, why)
     if outcome.scores is not None:
         text += " (score %s %d, %s %d)" % (

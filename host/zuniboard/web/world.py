@@ -385,6 +385,10 @@ class Narrator:
                 self.texts.append(move.text())
         elif len(self.texts) < count:
             self.lost = True
+        if status.get("phase") == "over" and status.get("termination") == "time" and not self.lost:
+            from zuniboard.play.clock_view import apply_time_loss
+
+            apply_time_loss(self.game, str(status.get("result", "")))  # a flag fell
         host = status.get("hostmove")
         self.shown = str(host) if host else ""
 

@@ -319,7 +319,52 @@
     }
   }
 
+  // The game clocks (docs/clocks.md): the board reports each side's time left when its
+  // state changes (a move, a phase, the computer's move shown); the page counts the
+  // running clock down from the moment the report arrived.
+  let clockBase = { key: "", at: 0 };
+
+  function clockText(ms) {
+    if (ms <= 0) return "0:00";
+    if (ms < 20000) {
+      const tenths = Math.floor(ms / 100);
+      return "0:" + String(Math.floor(tenths / 10)).padStart(2, "0") + "." + (tenths % 10);
+    }
+    const sec = Math.floor(ms / 1000);
+    const h = Math.floor(sec / 3600);
+    const m = Math.floor((sec % 3600) / 60);
+    const ss = String(sec % 60).padStart(2, "0");
+    return h ? h + ":" + String(m).padStart(2, "0") + ":" + ss : m + ":" + ss;
+  }
+
+  function renderClocks(s) {
+    const st = (s && s.board) || {};
+    const box = $("clocks");
+    if (!st.tc || !st.clock) {
+      box.hidden = true;
+      return;
+    }
+    const key = [st.game, st.moves, st.phase, st.clock, st.running].join("|");
+    if (key !== clockBase.key) clockBase = { key: key, at: Date.now() };
+    const names = ["south", "west", "north", "east"];
+    const left = String(st.clock).split(",");
+    let html = "";
+    names.forEach((side, i) => {
+      if (left[i] === undefined || left[i] === "-") return;
+      let ms = parseInt(left[i], 10);
+      const running = st.running === side;
+      if (running) ms -= Date.now() - clockBase.at;
+      const cls = "clock" + (running ? " running" : "") + (ms <= 10000 ? " low" : "");
+      html += '<span class="' + cls + '" data-side="' + side + '"><span class="who">' + side[0].toUpperCase() + side.slice(1) +
+        '</span> <span class="time">' + clockText(ms) + "</span></span>";
+    });
+    box.hidden = false;
+    setHtml("clocks", html);
+  }
+  setInterval(() => state && renderClocks(state), 100);
+
   function renderPlay(s) {
+    renderClocks(s);
     const play = s.play || {};
     const st = s.board || {};
     let now = "";
