@@ -155,3 +155,22 @@ def test_the_page_cannot_quit_zuni_play() -> None:
     assert said(acts) == ["quit: type it at the terminal (the page stays with the game until then)"]
     assert not c.quit
     assert kinds(c.line("hint", 0.0, where="page")) == ["say", "think"], "other commands are the page's too"
+
+
+def test_on_a_clock_the_computer_thinks_on_its_time_and_a_fallen_flag_ends_the_game() -> None:
+    c = GameController(hand=True)
+    state = {"phase": "play", "tc": "5+3", "clock": "300000,-,6000,-", "running": "south"}
+    c.open("g1", "mosona", "", seats_for("mosona", {"north": "ai:5"}), [], number=3, now=0.0, state=state)
+    c.board_state(state, 0.0)
+    assert c.clocks.on and c.clocks.text(0.0) == "South 5:00 *  North 0:06.0"
+    times = {("g1", 0, "s3xm4-m5"): (4000, 299000)}
+    acts = c.board_moves("g1", ["s3xm4-m5"], True, 4.0, times)
+    assert [a.value for a in acts if a.kind == "played"] == [(4000, 299000)], "the move's times for the log"
+    assert c.clocks.running == "north" and c.clocks.remaining_ms("south", 4.0) == 299000
+    think = [a for a in c.tick(4.0) if a.kind == "think"]
+    limit = dict(think[0].limits)["time_limit"]
+    assert 0 < limit <= 3.0, "a share of its 6 s left, not its level's time"
+    acts = c.board_event("over", "south time", 10.0)
+    ended = [a for a in acts if a.kind == "ended"]
+    assert [(a.text, a.args) for a in ended] == [("south", ("time",))]
+    assert said(acts)[0].startswith("South wins on time: North ran out of time. Game #3 is logged")
