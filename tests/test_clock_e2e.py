@@ -6,7 +6,8 @@
 - A board reset mid-game (power cut) and a host that goes away and comes back lose no
   time beyond what docs/clocks.md says (a reset gives the running side back at most
   ``clocks.SAVE_MS``; a host away costs nothing: the board's clocks run on).
-- An old host (protocol 2) gets a clear error from this board.
+- An old host (protocol 2) gets a clear error from this board, and this host from an
+  old board (the same firmware with its codec at protocol 2).
 """
 
 from __future__ import annotations
@@ -165,3 +166,26 @@ def test_an_old_host_gets_a_clear_error(tmp_path: Path) -> None:
             assert b"board speaks link protocol 3, host offered proto=2: update the host (zuni)" in line, line
         finally:
             os.close(fd)
+
+
+def test_a_new_host_gets_a_clear_error_from_an_old_board(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The real firmware with its link codec at protocol 2 (a copy of zuni_link ahead of
+    firmware/lib on the MicroPython path): this host's hello is refused, and it says so."""
+    import shutil
+
+    from zuniboard import mpy, sim
+    from zuniboard.link import LinkError
+
+    old = tmp_path / "oldlib"
+    shutil.copytree(Path(mpy.FIRMWARE_LIB) / "zuni_link", old / "zuni_link")
+    codec_py = old / "zuni_link" / "codec.py"
+    text = codec_py.read_text()
+    assert "PROTO = const(3)" in text
+    codec_py.write_text(text.replace("PROTO = const(3)", "PROTO = const(2)"))
+    real_env = mpy.micropython_env
+    monkeypatch.setattr(sim, "micropython_env", lambda: real_env([old]))
+    with VirtualBoard("board25", ruleset="mosona", pieces="start", flash=tmp_path / "f.img") as board:
+        with pytest.raises(
+            LinkError, match=r"speaks another link protocol: board speaks link protocol 2, host offered proto=3"
+        ):
+            BoardLink.open(board.port_path, timeout=4.0)

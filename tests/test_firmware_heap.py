@@ -85,7 +85,7 @@ def test_a_whole_game_fits_the_heap(lib: Path, tmp_path: Path, ruleset: str, boa
 # A game on a clock (docs/clocks.md: zuni_board.clocks and zuni.clock, loaded only for
 # one): measured by bisection 2026-12-02, Kolowis on board49 with the hint, 145 KiB
 # against 134 without a clock on this 64-bit port; on the 32-bit port (WebAssembly) the
-# clocks add ~7 KB of live heap (app 78.3 -> 85.2 KB, peak 90.7 -> 97.7 KB).
+# clocks add ~7.7 KB of live heap (app 78.0 -> 85.6 KB, peak 90.3 -> 98.1 KB; docs/clocks.md).
 CLOCK_KIB = 12
 
 

@@ -308,3 +308,35 @@ def test_back_after_a_flag_fall_does_nothing():
     t.press(2)  # BACK
     eq(t.app.phase, OVER)
     eq(t.app.game.outcome().termination, "time")
+
+
+def test_a_scan_with_a_clock_running_allocates_nothing():
+    # Under MicroPython the heap is locked: any allocation in the hot path raises
+    # MemoryError. South's time is low, so its home row ticks in the frames too. (The
+    # journal's save every SAVE_MS allocates its record: a write, not a plain scan.)
+    import micropython
+
+    t = _clocked("30s")
+    t.setup()
+    t.wait(25000)
+    app = t.app
+    assert app.clock.mask is not None, "low time: the tick is drawn"
+    app.clock.save_due = t.now + 60000  # no save in this stretch
+    lock = getattr(micropython, "heap_lock", None)
+    unlock = getattr(micropython, "heap_unlock", None)
+    now = t.now
+    frames = 0
+    if lock is not None:
+        lock()
+    try:
+        for _ in range(300):
+            now += 10
+            app.step(now, None, 0)
+            if app.frame_dirty(now):
+                app.frame(now)
+                frames += 1
+    finally:
+        if unlock is not None:
+            unlock()
+    assert frames >= 6, frames  # 3 s of ticks: on and off each second
+    eq(app.phase, PLAY)
