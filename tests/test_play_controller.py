@@ -174,3 +174,15 @@ def test_on_a_clock_the_computer_thinks_on_its_time_and_a_fallen_flag_ends_the_g
     ended = [a for a in acts if a.kind == "ended"]
     assert [(a.text, a.args) for a in ended] == [("south", ("time",))]
     assert said(acts)[0].startswith("South wins on time: North ran out of time. Game #3 is logged")
+
+
+def test_an_offer_to_the_computer_is_weighed_by_the_runner_then_agreed_or_declined() -> None:
+    c = opened(players={"north": "ai:1"})
+    c.line("draw", 0.0)
+    acts = c.line("yes", 0.0)
+    judge = [a for a in acts if a.kind == "judge"]
+    assert [(a.text, a.side, a.args) for a in judge] == [("draw", "north", ("south",))]
+    assert judge[0].value is not c.game, "a copy of the game, for the runner's search"
+    declined = c.judged("draw", "south", "north declines a draw: the game is still open", 0.1)
+    assert said(declined) == ["south offers a draw: north declines a draw: the game is still open"]
+    assert [(a.kind, a.args) for a in c.judged("draw", "south", "", 0.2)] == [("request", ("draw",))]

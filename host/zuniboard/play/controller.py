@@ -28,13 +28,12 @@ from dataclasses import dataclass
 from typing import Any
 
 import zuni
-from zuniboard.ai import LEVEL_TIMES, tablebase
+from zuniboard.ai import LEVEL_TIMES
 from zuniboard.board_mirror import start_game
 from zuniboard.play import clock_view
 from zuniboard.play.clock_view import ClockView
 from zuniboard.play.commands import COMMANDS, CONFIRM, YES, completions, help_text, read_line
 from zuniboard.play.gamelog import common_prefix
-from zuniboard.play.judge import verdict
 from zuniboard.play.seats import Seat, seats_for
 from zuniboard.play.words import (
     MARKS_HELP,
@@ -81,7 +80,10 @@ class Action:
       hint) at ``level``, position generation ``gen``, with ``limits``; ``cancel``: stop
       every search;
     - ``request``: ask the board ``text`` (host_move, hint, take_back, resign, agree,
-      state, press_ok) with ``args``; answer with ``GameController.replied``;
+      state, press_ok) with ``args``; answer with ``GameController.replied`` (a hint's
+      reply: the endgame tables' verdict, or None);
+    - ``judge``: the computer playing ``side`` weighs ``text`` (draw, count) offered by
+      ``args[0]`` in ``value`` (a copy of the game); answer with ``GameController.judged``;
     - ``hand``: the terminal's hand makes ``value`` (a move of the game as it is);
       ``setup``: it sets the position up (``value``: the sides, None: all);
     - ``played``: board move ``index`` is ``text`` (``value``: its clock times, or None);
@@ -402,9 +404,18 @@ class GameController:
                 self.offer = (what, side)
                 return [say("%s offers %s: %s, type %s to agree" % (side, word, "/".join(people), what))]
         elif others:
-            answer = verdict(game, what, others[0], deterministic=self.deterministic)
-            if answer:
-                return [say("%s offers %s: %s" % (side, word, answer))]
+            # The computer weighs the offer (a short search: the runner's, see ``judged``).
+            return [Action("judge", what, side=others[0], value=game.copy(), args=(side,))]
+        return [request("agree", what)]
+
+    def judged(self, what: str, offered_by: str, answer: str, now: float) -> list[Action]:
+        """The computer's word on ``what`` offered by ``offered_by`` (``judge.verdict``:
+        '' it agrees, else why not)."""
+        if self.game is None or self.is_over():
+            return []
+        if answer:
+            word = "a draw" if what == "draw" else "an end by counting"
+            return self._said([say("%s offers %s: %s" % (offered_by, word, answer))])
         return [request("agree", what)]
 
     # -- the board's replies -----------------------------------------------------------
@@ -450,8 +461,7 @@ class GameController:
                 out.append(say("hint for %s: %s (the board could not show it: %s)" % (side, text, why), "hint"))
             else:
                 self.hint_shown = True
-                found = tablebase.verdict_text(self.game)
-                tail = ", tablebase: %s" % found if found else ""
+                tail = ", tablebase: %s" % reply if reply else ""  # the tables' word, when they cover it
                 out.append(
                     say("hint for %s: %s (%s), shown on the board%s" % (side, text, self._how(text), tail), "hint")
                 )

@@ -23,7 +23,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 import zuni
-from zuniboard.ai import SearchInfo
+from zuniboard.ai import SearchInfo, tablebase
 from zuniboard.link import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
 from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
 from zuniboard.play.clock_view import ClockView
@@ -39,6 +39,7 @@ from zuniboard.play.controller import (
     GameController,
 )
 from zuniboard.play.gamelog import BoardGameLog, LoggedGame, board_ply
+from zuniboard.play.judge import verdict
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
 from zuniboard.play.start_from import StartFrom
 from zuniboard.play.thinking import Thinking
@@ -143,6 +144,7 @@ class PlaySession:
         self.board_id = board_id
         self.hand = hand
         self.request_timeout = request_timeout
+        self.deterministic = deterministic
         # What the page shows of the game (``web.page.publish``), after every change.
         self.on_change = on_change
         self.control = GameController(
@@ -534,6 +536,8 @@ class PlaySession:
                     call(timeout=self.request_timeout)
             else:
                 reply = call(*args, timeout=self.request_timeout)
+            if name == "hint" and args and args[0]:
+                reply = tablebase.verdict_text(self.control.game)  # read from the tables on disk
         except BoardError as exc:
             self._do(self.control.replied(name, args, time.monotonic(), error=exc.message, by_board=True))
             return
@@ -541,6 +545,10 @@ class PlaySession:
             self._do(self.control.replied(name, args, time.monotonic(), error=str(exc)))
             return
         self._do(self.control.replied(name, args, max(now, time.monotonic()), reply=reply))
+
+    def _judge(self, action: Action) -> None:
+        answer = verdict(action.value, action.text, action.side, deterministic=self.deterministic)
+        self._do(self.control.judged(action.text, action.args[0], answer, time.monotonic()))
 
     def _hand(self, action: Action) -> None:
         if self.hand is not None:
@@ -591,6 +599,7 @@ class PlaySession:
         "think": _think,
         "cancel": _cancel,
         "request": _request,
+        "judge": _judge,
         "hand": _hand,
         "setup": _setup,
         "played": _played,
