@@ -22,7 +22,6 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-import zuni
 from zuniboard.ai import SearchInfo, tablebase
 from zuniboard.link import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
 from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
@@ -38,14 +37,14 @@ from zuniboard.play.controller import (
     Action,
     GameController,
 )
-from zuniboard.play.gamelog import BoardGameLog, LoggedGame, board_ply
+from zuniboard.play.gamelog import BoardGameLog, LoggedGame
 from zuniboard.play.judge import verdict
-from zuniboard.play.seats import Seat, seats_for, seats_from_record
+from zuniboard.play.openings import Opening, OpeningError, Openings, board_identity
+from zuniboard.play.seats import Seat
 from zuniboard.play.start_from import StartFrom
 from zuniboard.play.thinking import Thinking
-from zuniboard.play.words import count_words, move_words
+from zuniboard.play.words import move_words
 from zuniboard.records.db import Database
-from zuniboard.records.record import UNFINISHED, RecordError
 
 __all__ = [
     "HINT_LEVEL",
@@ -75,8 +74,7 @@ KEYS_HELP_NO_HAND = "make your moves %s; type a command: hint, undo, resign, dra
 _MOVE_LIST_EVENTS = ("move", "undo", "reset", "connected", "over")
 
 
-class SessionError(Exception):
-    """The session cannot start or go on (no board game to resume, board out of sync)."""
+SessionError = OpeningError  # the session cannot start or go on (no game to resume, the board out of sync)
 
 
 class PlayUI(Protocol):
@@ -97,14 +95,6 @@ class Hand(Protocol):
     def make_move(self, game: Any, move: Any) -> None: ...
 
     def set_up(self, game: Any, sides: tuple[int, ...] | None = None) -> None: ...
-
-
-def board_identity(hello: dict[str, str]) -> str:
-    """A name for the board in the log: its own id if its hello gives one, else its layout."""
-    for key in ("id", "board", "uid"):
-        if hello.get(key):
-            return hello[key]
-    return hello.get("layout") or "board"
 
 
 describe_move = move_words  # the old name
@@ -131,17 +121,12 @@ class PlaySession:
         clock: str = "",
     ) -> None:
         self.link = link
-        # The time control of the games this session starts ("": none); the board keeps
-        # the clocks, the controller's ``clocks`` shows them (docs/clocks.md).
-        self.clock = clock
-        # ``zuni play --from``: the position the new game starts from (and its log tags);
-        # each new game of this session starts from it again.
-        self.start_from = start
+        # ``clock``: the time control of the games this session starts ("": none); the
+        # board keeps the clocks, the controller's ``clocks`` shows them (docs/clocks.md).
+        # ``start`` (``zuni play --from``): the position each new game starts from.
         self.db = db
         self.ui = ui
         self.ruleset = ruleset
-        self.players: dict[str, str | None] = dict(players or {})
-        self.board_id = board_id
         self.hand = hand
         self.request_timeout = request_timeout
         self.deterministic = deterministic
@@ -152,12 +137,37 @@ class PlaySession:
         )
         self.inbox: queue.Queue[tuple[Any, ...]] = queue.Queue()
         self.logged: LoggedGame | None = None  # the log's game of the board's game
-        self.layout: str | None = None
         self.stdin_closed = False
         self.log = BoardGameLog(db, ui.message)
+        self.openings = Openings(
+            link,
+            self.log,
+            players=dict(players or {}),
+            start=start,
+            clock=clock,
+            board_id=board_id,
+            request_timeout=request_timeout,
+        )
         self.thinking = Thinking(self.inbox.put, seed, deterministic)
 
     # -- the controller's state, for the UI and the tests ----------------------------------
+    @property
+    def players(self) -> dict[str, str | None]:
+        """The seats asked for (None: the default), for the games this session opens."""
+        return self.openings.players
+
+    @players.setter
+    def players(self, players: dict[str, str | None]) -> None:
+        self.openings.players = dict(players)
+
+    @property
+    def board_id(self) -> str | None:
+        return self.openings.board_id
+
+    @property
+    def layout(self) -> str | None:
+        return self.openings.layout
+
     @property
     def db_game(self) -> int | None:
         """The log's id of the game played."""
@@ -221,22 +231,27 @@ class PlaySession:
         if not link.wait_synced(timeout):
             raise SessionError("the board did not answer and agree on its game within %.0f s" % timeout)
         self._drain_link()  # what they said is in link.moves now
-        if self.board_id is None:
-            self.board_id = board_identity(link.hello)
-        self.layout = link.hello.get("layout")
-        moves = link.moves
-        times = {
-            i: t for (g, i, x), t in link.move_times.items() if g == link.game and i < len(moves) and moves[i] == x
-        }
-        adopted = self.log.adopt(self.board_id, link.game, link.moves, link.ruleset, self.layout, link.position, times)
+        self.openings.know_the_board()
+        adopted = self.openings.adopt()
         if resume:
-            self._resume(adopted)
+            self._open(self.openings.resume(adopted))
+            with contextlib.suppress(LinkError):
+                shown = link.state(timeout=self.request_timeout).get("hostmove", "")
+                self.control.shown_on_resume(shown, time.monotonic())
         else:
             if adopted is not None:
                 self.log.abandon(adopted)
-            self._new_game(self.ruleset or link.ruleset)
+            self._open(self.openings.new(self.ruleset or link.ruleset))
         self.ui.position(self)
         self._do(self.control.tick(time.monotonic(), link.connected))  # whose turn, once the board is set up
+
+    def start_branch(self, gid: int, log_from: int) -> None:
+        """Goes on with the board's game (a replay's moves so far) as log game ``gid``,
+        which starts from the position after board move ``log_from`` (docs/replay.md)."""
+        self.openings.know_the_board()
+        self._open(self.openings.branch(gid, log_from))
+        self.ui.position(self)
+        self._do(self.control.tick(time.monotonic(), self.link.connected))
 
     def _drain_link(self) -> None:
         while True:
@@ -245,153 +260,35 @@ class PlaySession:
             except queue.Empty:
                 return
 
-    def _new_game(self, ruleset: str) -> None:
-        link = self.link
-        start = self.start_from
-        if start is not None:
-            ruleset = start.ruleset
-        try:
-            canonical = str(zuni.parse_ruleset(ruleset))
-        except zuni.RulesetError as exc:
-            raise SessionError("ruleset %r: %s" % (ruleset, exc))
-        try:
-            seats = seats_for(canonical, self.players)
-        except ValueError as exc:
-            raise SessionError(str(exc))
-        position = start.position if start is not None else ""
-        try:
-            link.new_game(canonical, timeout=self.request_timeout * 2, position=position, clock=self.clock)
-        except BoardError as exc:
-            what = "the position %r" % position if position else canonical
-            raise SessionError("the board cannot start %s: %s" % (what, exc.message))
-        except LinkError as exc:
-            raise SessionError("no new game on the board: %s" % exc)
-        self.ruleset = canonical
-        self._open_game(link.game, [], canonical, None, seats, position)
-        how = (
-            "set up the pieces on the board one side at a time, where it lights (OK or a moment's wait between sides)"
-            if position
-            else "set up the pieces on the board"
-        )
-        self.ui.message(
-            "info",
-            "new game #%d: %s%s, %s; %s"
-            % (self.db_game or 0, canonical, " from %s" % position if position else "", self.control.seats_text(), how),
-        )
-
-    def _open_game(
-        self,
-        board_game: str,
-        moves: list[str],
-        ruleset: str,
-        gid: int | None,
-        seats: dict[str, Seat],
-        position: str = "",
-        log_from: int = 0,
-    ) -> None:
-        """Mirrors board game ``board_game`` (from ``position``, "": the rules' start) and
-        logs it as ``gid`` (None: a new log game) from board move ``log_from`` on."""
-        assert self.board_id is not None
+    def _open(self, opening: Opening) -> None:
+        """The controller mirrors the opening's board game, logged as its log game."""
         self.thinking.cancel()
-        if gid is None:
-            players = {side: seat.text for side, seat in seats.items()}
-            start = self.start_from
-            tags = start.tags if start is not None and position == start.position else {}
-            tc = self.link.info.get("tc") or None  # the board's clocks (this game's: new_game asked)
-            gid = self.log.open(ruleset, players, self.board_id, self.layout, board_game, position or None, tags, tc)
-        self.logged = LoggedGame(self.log, gid, log_from)
-        self.ruleset = ruleset
+        self.logged = LoggedGame(self.log, opening.gid, opening.log_from)
+        self.ruleset = opening.ruleset
+        link = self.link
         self._do(
             self.control.open(
-                board_game,
-                ruleset,
-                position,
-                seats,
-                moves,
-                number=gid,
+                opening.board_game,
+                opening.ruleset,
+                opening.position,
+                opening.seats,
+                opening.moves,
+                number=opening.gid,
                 now=time.monotonic(),
-                state=self.link.info,
-                times=self.link.move_times,
+                state=link.info,
+                times=link.move_times,
             )
         )
-
-    def start_branch(self, gid: int, log_from: int) -> None:
-        """Goes on with the board's game (a replay's moves so far) as log game ``gid``,
-        which starts from the position after board move ``log_from`` (docs/replay.md)."""
-        link = self.link
-        if self.board_id is None:
-            self.board_id = board_identity(link.hello)
-        self.layout = link.hello.get("layout")
-        record = self.db.get(gid)
-        seats = seats_from_record(record.players, record.ruleset)
-        self._open_game(link.game, link.moves, record.ruleset, gid, seats, link.position, log_from)
-        self.ui.message(
-            "info",
-            "game #%d: %s from move %d of game #%s, %s"
-            % (gid, record.ruleset, log_from, record.tags.get("FromGame", "?"), self.control.seats_text()),
-        )
-        self.ui.position(self)
-        self._do(self.control.tick(time.monotonic(), link.connected))
-
-    def _resume(self, adopted: int | None) -> None:
-        link = self.link
-        unfinished = [g for g in self.db.list_games() if g.result == UNFINISHED and g.termination != "abandoned"]
-        if adopted is not None and any(g.id == adopted for g in unfinished):
-            gid = adopted
-        elif not unfinished:
-            raise SessionError("no unfinished game in the log %s to resume" % self.db.path)
-        else:
-            last = unfinished[0]
-            raise SessionError(
-                "the log's last unfinished game #%d (%s, %d moves) is not the game on the board "
-                "(%s, %d moves of %s): the board was reset or started another game"
-                % (last.id, last.ruleset, last.moves, link.game or "none", len(link.moves), link.ruleset)
-            )
-        record = self.db.get(gid)
-        seats = seats_from_record(record.players, record.ruleset)
-        for side, text in self.players.items():
-            if text is not None and side in seats:
-                seats[side] = seats_for(record.ruleset, {side: text})[side]
-        players = {side: seat.text for side, seat in seats.items()}
-        if players != record.players:
-            self.log.set_players(gid, players)  # e.g. a game the board began on its own
-        offset = board_ply(record.tags)  # a game played on from a replay (docs/replay.md)
-        position = link.position if offset else record.position or ""
-        self._open_game(link.game, link.moves, record.ruleset, gid, seats, position, offset)
-        self.ui.message(
-            "info",
-            "resumed game #%d: %s after %s, %s"
-            % (gid, record.ruleset, count_words(len(self.moves), "move"), self.control.seats_text()),
-        )
-        try:
-            state = link.state(timeout=self.request_timeout)
-        except LinkError:
-            return
-        self.control.shown_on_resume(state.get("hostmove", ""), time.monotonic())
+        if opening.said:
+            self.ui.message("info", opening.said)
 
     def _board_switched(self, game_id: str, moves: list[str]) -> None:
-        """The board started or resumed another game on its own (a new game after the
-        end, a reset that lost the journal, another host's new game)."""
-        assert self.board_id is not None
-        ruleset = self.link.ruleset or self.ruleset or "mosona"
-        with contextlib.suppress(LinkError):
-            ruleset = self.link.state(timeout=self.request_timeout).get("ruleset", ruleset)
-        gid = self.db.board_game(self.board_id, game_id)
-        if gid is not None:
-            record = self.db.get(gid)
-            offset = board_ply(record.tags)  # a game played on from a replay (docs/replay.md)
-            try:
-                self.log.sync(gid, moves[offset:])
-            except RecordError as exc:
-                self.ui.message("error", "log: game #%d: %s" % (gid, exc))
-            seats = self.control.seats_for_board_game(record.ruleset, self.players)
-            position = self.link.position if offset else record.position or ""
-            self._open_game(game_id, moves, record.ruleset, gid, seats, position, offset)
-            self.ui.message("info", "the board went back to game #%d" % gid)
-        else:
-            seats = self.control.seats_for_board_game(ruleset, self.players)
-            self._open_game(game_id, moves, ruleset, None, seats, self.link.position)
-            self.ui.message("info", "the board started a new game: #%d (%s)" % (self.db_game or 0, ruleset))
+        """The board started or went back to another game on its own."""
+
+        def seats_now(ruleset: str) -> dict[str, Seat]:
+            return self.control.seats_for_board_game(ruleset, self.players)
+
+        self._open(self.openings.switched(game_id, moves, seats_now, self.ruleset or ""))
         self.ui.position(self)
         self._do(self.control.board_moves(game_id, moves, True, time.monotonic(), self.link.move_times))
 
@@ -582,7 +479,7 @@ class PlaySession:
 
     def _new(self, action: Action) -> None:
         try:
-            self._new_game(self.ruleset or self.link.ruleset)
+            self._open(self.openings.new(self.ruleset or self.link.ruleset))
         except SessionError as exc:
             self.ui.message("error", str(exc))
             return
