@@ -420,6 +420,7 @@ def test_on_a_terminal_the_line_editor_completes_moves_and_confirms_before_resig
         assert play.wait() == 0
     finally:
         play.close()
+    assert "left unfinished" not in play.all, "a game with no move is nothing to go on with"
 
 
 def test_no_board_plugged_in_falls_back_to_the_virtual_board(tmp_path: Path) -> None:

@@ -320,7 +320,8 @@ def run_play(args: argparse.Namespace) -> int:
             keys.close()
         if session is not None:
             session.close()
-            if session.db_game is not None and not session.is_over():
+            # A game with moves to go on with (an empty one is no game to resume).
+            if session.db_game is not None and not session.is_over() and session.moves:
                 ui.message(
                     "info",
                     "game #%d is left unfinished in the log; `zuni play --resume%s` goes on with it"
