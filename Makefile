@@ -6,12 +6,8 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STUBS  := $(VENV)/pico-stubs
 STAMP  := $(VENV)/.installed
 ARGS   ?=
-# setuptools' editable install tells, as a warning, how it finds the packages (their
-# folders are mapped: host/, firmware/lib/); a new user need not read it at every setup.
-QUIET_BUILD := PYTHONWARNINGS=ignore::UserWarning:setuptools.command.editable_wheel
 
 .PHONY: play test setup lint format clean bench
 
@@ -26,17 +22,11 @@ test: $(STAMP)
 
 setup: $(STAMP)
 
-# Re-run the install whenever the dependency list or this file changes.
-$(STAMP): pyproject.toml Makefile
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(QUIET_BUILD) $(BIN)/python -m pip install --quiet -e '.[dev]'
-	# The Pico stubs shadow CPython's stdlib, so they live apart from the venv's
-	# site-packages and only the firmware type check looks at them.
-	rm -rf $(STUBS)
-	$(BIN)/python -m pip install --quiet --no-deps --target $(STUBS) \
-		'micropython-rp2-rpi_pico-stubs>=1.29,<1.30' 'micropython-stdlib-stubs>=1.29,<1.30'
-	touch $(STAMP)
+# Re-run the install whenever the dependency list or this file changes. The steps are
+# in tools/make.py (the venv, the project with its dev extras, the Pico stubs apart from
+# site-packages), which also stands in for make where there is none (Windows: README).
+$(STAMP): pyproject.toml Makefile tools/make.py
+	$(PYTHON) tools/make.py setup --force
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

@@ -191,11 +191,9 @@ def _open_virtual(
     page_port: int = PAGE_PORT,
 ) -> BoardConnection:
     if getattr(board, "runtime", "") == "cpython":
-        say(
-            "link",
-            "no MicroPython unix port on this computer: the virtual board runs the same firmware under CPython "
-            "(it is written in their common subset)",
-        )
+        from zuniboard.sim import CPYTHON_NOTICE
+
+        say("link", CPYTHON_NOTICE)
     say("link", "virtual board: layout %s, serial port %s, flash %s" % (layout_name, board.port_path, flash))
     url = browser_page(board, page_port)
     if url:
