@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import importlib.util
+import inspect
 import os
 import subprocess
 import sys
@@ -36,6 +37,32 @@ def test_every_package_is_listed_in_pyproject() -> None:
     for name in data:
         assert (REPO / "host" / name.replace(".", "/")).is_dir(), name
     assert listed - found - data == set(), "pyproject.toml lists packages that do not exist"
+
+
+def test_the_editable_install_of_make_setup_prints_no_setuptools_warning(tmp_path: Path) -> None:
+    """`make setup`'s editable install (tools/make.py: its environment) into a throwaway
+    environment: pip says nothing, setuptools warns of nothing."""
+    spec = importlib.util.spec_from_file_location("zuni_make", REPO / "tools" / "make.py")
+    assert spec is not None and spec.loader is not None
+    make = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(make)
+    assert '"-e", ".[dev]", env=EDITABLE_ENV)' in inspect.getsource(make.setup), "setup installs with it"
+    target = tmp_path / "env"
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(target)], check=True)
+    env = dict(os.environ, **make.EDITABLE_ENV)
+    out = subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(target / "bin" / "python"), "install", "--quiet"]
+        + ["--no-deps", "-e", str(REPO)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=240,
+        cwd=tmp_path,
+    )
+    assert out.returncode == 0, out.stderr
+    # (A pip configured with index folders that do not exist says so: the machine's, not ours.)
+    said = [line for line in (out.stdout + out.stderr).splitlines() if not line.startswith("WARNING: Location ")]
+    assert not any("setuptools" in line or "Warning" in line for line in said), "\n".join(said)
 
 
 def _requirement(prefix: str) -> str:

@@ -25,6 +25,7 @@ from zuniboard.play.words import (
     refusal,
     restore_words,
 )
+from zuniboard.records.db import Database
 from zuniboard.web.world import Narrator
 
 
@@ -158,9 +159,13 @@ def test_the_page_narrates_the_game_from_the_boards_reports() -> None:
 
 
 def test_a_serial_port_that_does_not_exist_is_an_error_at_once(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with Database(db) as d:  # an unfinished game: no word about resuming it before the error
+        d.add_move(d.new_game("mosona", players={"south": "human", "north": "ai:3"}), 0, "s3xm4-m5")
     started = time.monotonic()
-    out = run_zuni("play", "--port", "/dev/nonexistent", "--db", str(tmp_path / "games.sqlite3"))
+    out = run_zuni("play", "--port", "/dev/nonexistent", "--db", str(db))
     assert out.returncode == 2 and "no serial port /dev/nonexistent on this computer; ports found: " in out.stderr
+    assert "unfinished" not in out.stdout + out.stderr, out.stdout
     assert time.monotonic() - started < 5.0, "no waiting for a board that cannot answer"
     out = run_zuni("board", "check", "/dev/nonexistent")
     assert out.returncode == 2 and "no serial port /dev/nonexistent" in out.stderr, out.stderr

@@ -25,6 +25,9 @@ STAMP = VENV / ".installed"
 STUBS = VENV / "pico-stubs"
 STUB_PACKAGES = ("micropython-rp2-rpi_pico-stubs>=1.29,<1.30", "micropython-stdlib-stubs>=1.29,<1.30")
 INPUTS = (REPO / "pyproject.toml", REPO / "Makefile", Path(__file__).resolve())
+# setuptools' editable install tells, as a warning, how it finds the packages (their
+# folders are mapped: host/, firmware/lib/); a new user need not read it at every setup.
+EDITABLE_ENV = {"PYTHONWARNINGS": "ignore::UserWarning:setuptools.command.editable_wheel"}
 
 
 def venv_bin(name: str) -> Path:
@@ -34,9 +37,10 @@ def venv_bin(name: str) -> Path:
     return VENV / "bin" / name
 
 
-def run(*command: str | Path) -> None:
+def run(*command: str | Path, env: dict[str, str] | None = None) -> None:
+    """Runs ``command`` in the repository (``env``: variables added to the environment)."""
     print("+ " + " ".join(str(c) for c in command), flush=True)
-    subprocess.run([str(c) for c in command], cwd=REPO, check=True)
+    subprocess.run([str(c) for c in command], cwd=REPO, check=True, env=dict(os.environ, **(env or {})))
 
 
 def up_to_date() -> bool:
@@ -53,7 +57,7 @@ def setup(force: bool = False) -> None:
     if not python.exists():
         run(sys.executable, "-m", "venv", VENV)
     run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    run(python, "-m", "pip", "install", "--quiet", "-e", ".[dev]")
+    run(python, "-m", "pip", "install", "--quiet", "-e", ".[dev]", env=EDITABLE_ENV)
     # The Pico stubs shadow CPython's stdlib, so they live apart from the venv's
     # site-packages and only the firmware type check looks at them.
     shutil.rmtree(STUBS, ignore_errors=True)

@@ -1,7 +1,7 @@
 """The computer's searches of `zuni play`, each in a worker thread: the computer's move
-and hints. A search is for one position: ``new_position()`` stops them all, and their
-answers (posted as ``(what, gen, side, ...)`` tuples, ``gen`` the position's
-generation) are dropped by the session when ``gen`` is old.
+and hints. A search is for one position (its generation ``gen``, counted by the game
+controller); its answers are posted as ``(what, gen, side, ...)`` tuples, and the
+controller drops those of an old generation. ``cancel()`` stops them all.
 """
 
 from __future__ import annotations
@@ -31,30 +31,20 @@ class Thinking:
         self.post = post
         self.seed = seed
         self.deterministic = deterministic
-        self.gen = 0  # position generation: answers for older positions are dropped
         self.jobs: list[Job] = []
-
-    def new_position(self) -> None:
-        self.gen += 1
-        self.cancel()
 
     def cancel(self) -> None:
         for job in self.jobs:
             job.stop.set()
         self.jobs = []
 
-    def busy(self, what: str) -> bool:
-        return any(job.what == what for job in self.jobs)
-
-    def done(self, gen: int, what: str) -> None:
-        self.jobs = [job for job in self.jobs if not (job.gen == gen and job.what == what)]
-
-    def start(self, what: str, side: str, game: Any, level: int, **limits: Any) -> None:
+    def start(self, what: str, gen: int, side: str, game: Any, level: int, **limits: Any) -> None:
         """Searches ``game`` (copied) at ``level``; posts ``(what, gen, side, move text,
         table verdict)``, ``("progress", gen, side, info)`` on the way, ``("failed",
         gen, side, why)``. A hint in a position an endgame table covers is the table's
         best move, with its verdict in words (``win in 5 moves ...``; else '')."""
-        job = Job(self.gen, what, side)
+        job = Job(gen, what, side)
+        self.jobs = [j for j in self.jobs if j.thread is not None and j.thread.is_alive()]
 
         def progress(info: SearchInfo) -> None:
             self.post(("progress", job.gen, job.side, info))

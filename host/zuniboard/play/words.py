@@ -213,6 +213,19 @@ def outcome_words(game: Any, outcome: Any) -> str:
     return text
 
 
+def moves_per_round(ruleset: Any) -> int:
+    """Moves under one move number: 4 when four players take separate turns, else 2."""
+    if ruleset.game_id == "awithlaknakwe" and ruleset["players"] == "4" and ruleset["teams"] == "separate":
+        return 4
+    return 2
+
+
+def numbered_moves(game: Any, moves: list[str]) -> str:
+    """``1. s3xm4-m5 n5xm5-m4 2. m6-m5``: every move, numbered by rounds."""
+    per = moves_per_round(game.ruleset)
+    return " ".join(("%d. " % (i // per + 1) if i % per == 0 else "") + text for i, text in enumerate(moves))
+
+
 def count_words(n: int, word: str) -> str:
     """``1 move``, ``2 moves``."""
     return "%d %s%s" % (n, word, "" if n == 1 else "s")
