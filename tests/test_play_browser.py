@@ -124,12 +124,31 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
         hit(page, "m5").click()
         hit(page, "m6").click()
         wait(lambda: page.locator("#refusal").is_hidden(), "the refusal gone once the disk is back")
+        # A line typed on the page goes to the same game controller as the terminal's:
+        # a refused move is answered with its rule, a move is made by the terminal's hand.
+        page.fill("#line", "m6-m5")
+        page.click("#btn-line")
+        wait(
+            lambda: (
+                "m6-m5: a capture is compulsory: s3xm4-m5"
+                in page.eval_on_selector_all("#said li", "els => els.map(e => e.textContent)")
+            ),
+            "the controller's answer to the line typed on the page (not the board's own word)",
+        )
+        play.expect(r"^m6-m5: a capture is compulsory: s3xm4-m5$")  # the terminal says it too
         said_by_page: list[str] = []
         said_and_drawn: list[str] = []
+        typed_on_page = ""
         while not game.is_game_over():
             side = str(zuni.SIDE_NAMES[game.turn])
             n = len(game.move_stack) + 1
-            if side == "south":
+            if side == "south" and n == 3:
+                text = typed_on_page = str(person.choose(game).text())
+                page.fill("#line", text)
+                page.click("#btn-line")
+                play.expect(r"^%d\. south %s$" % (n, re.escape(text)))
+                wait(lambda: page.input_value("#line") == "", "the line cleared once taken")
+            elif side == "south":
                 text = str(person.choose(game).text())
                 carry_out(page, game, text)
                 play.expect(r"^%d\. south %s$" % (n, re.escape(text)))
@@ -172,6 +191,7 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
         assert path.stat().st_size > 10_000
         assert said_by_page, "the computer moved at least once"
         assert said_and_drawn, "the computer's move was drawn on the board while shown"
+        assert typed_on_page, "a move was typed on the page"
         assert errors == []
         play.send("quit")
         assert play.wait() == 0

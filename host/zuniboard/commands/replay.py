@@ -187,7 +187,15 @@ def run_replay(args: argparse.Namespace) -> int:
             break
         if conn.virtual is not None:
             publish("replay", None)  # the page goes back to the game being played
-        session = play_on(conn.link, db, ui, cursor, players, hand=conn.hand)
+        options: dict[str, Any] = {"hand": conn.hand}
+        if conn.virtual is not None:
+            # The page shows the game played on and takes its lines, as with zuni play.
+            options["on_change"] = lambda control: publish("game", control.view())
+        session = play_on(conn.link, db, ui, cursor, players, **options)
+        if conn.virtual is not None:
+            from zuniboard.web import page
+
+            page.on_line(session.page_line)
         target[0] = session.key
         return session.run()
     except KeyboardInterrupt:

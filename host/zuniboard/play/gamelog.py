@@ -6,6 +6,7 @@ replaces it. Errors of the log are said (``say("error", ...)``) and never stop a
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from zuniboard.records.db import Database, MoveConflictError
 from zuniboard.records.record import UNFINISHED, RecordError
@@ -171,3 +172,61 @@ class BoardGameLog:
 
     def reopen(self, gid: int) -> None:
         self.db.reopen_game(gid)
+
+
+class LoggedGame:
+    """The log's game of the board's game ``gid``: board move i is the log's move
+    i - ``log_from`` (a game played on from a replay starts at the replay's move,
+    docs/replay.md). Follows the game controller's facts: a move played, moves taken
+    back, the game ended or its end taken back."""
+
+    def __init__(self, log: BoardGameLog, gid: int, log_from: int = 0) -> None:
+        self.log = log
+        self.gid = gid
+        self.log_from = log_from
+
+    def played(self, index: int, text: str, times: tuple[int, int] | None = None) -> None:
+        """``times``: on a clock, (ms the move took, the mover's ms left after it)."""
+        if index >= self.log_from:
+            self.log.add_move(self.gid, index - self.log_from, text, times)
+
+    def taken_back(
+        self, keep: int, game: Any, start: str, players: dict[str, str], board: str | None, layout: str | None
+    ) -> bool:
+        """The board keeps its first ``keep`` moves (``game``: the game then, ``start``:
+        the position the board's game starts from, "" the rules'). Before the position
+        the log's game starts from, the moves from there on are a new log game from
+        the position after ``keep`` moves (True: ``gid`` is that new game)."""
+        if keep >= self.log_from:
+            self.log.take_back(self.gid, keep - self.log_from)
+            return False
+        from zuni.position import position_text
+
+        self.log.take_back(self.gid, 0)
+        db = self.log.db
+        old = db.get(self.gid)
+        tags = dict(old.tags)
+        tags["FromPly"] = str(keep)
+        tags[BOARD_PLY_TAG] = str(keep)  # its first move is the board's move ``keep``
+        gid = db.new_game(
+            old.ruleset,
+            players=players,
+            board=board,
+            layout=layout,
+            position=str(position_text(game)) if keep else (start or None),
+            tags=tags,
+        )
+        self.log.say(
+            "info",
+            "taken back before the position game #%d starts from: the game from move %d is game #%d"
+            % (self.gid, keep, gid),
+        )
+        self.gid = gid
+        self.log_from = keep
+        return True
+
+    def ended(self, result: str, termination: str) -> None:
+        self.log.finish(self.gid, result, termination)
+
+    def reopened(self) -> None:
+        self.log.reopen(self.gid)

@@ -409,9 +409,10 @@ class Narrator:
         return None
 
     def _describe(self, status: dict[str, Any]) -> dict[str, Any]:
-        from zuniboard.play.terminal import moves_per_round
         from zuniboard.play.words import (
             board_error_words,
+            moves_per_round,
+            numbered_moves,
             occupied_names,
             outcome_words,
             plays_words,
@@ -424,9 +425,7 @@ class Narrator:
         out: dict[str, Any] = {"moves": list(self.texts), "lost": self.lost}
         per = moves_per_round(game.ruleset)
         out["per"] = per
-        out["numbered"] = " ".join(
-            ("%d. " % (i // per + 1) if i % per == 0 else "") + text for i, text in enumerate(self.texts)
-        )
+        out["numbered"] = numbered_moves(game, self.texts)
         out["last"] = None
         if self.texts and not self.lost:
             before = game.copy()

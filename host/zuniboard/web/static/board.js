@@ -380,6 +380,16 @@
     const why = play.refusal || "";
     refusal.hidden = !why;
     refusal.textContent = why ? "Not a legal move: " + why : "";
+    // The host's hint (zuni play in this process): the move, and in an ending the
+    // endgame table's verdict, for as long as the position is the one it was for.
+    const hint = s.hint;
+    const hinted = !!hint && !play.result && st.phase === "play" && Number(st.moves) === hint.moves;
+    const said = $("hint-said");
+    said.hidden = !hinted;
+    said.textContent = hinted
+      ? "Hint for " + hint.side + ": " + hint.move + (hint.words ? " (" + hint.words + ")" : "") +
+        (hint.verdict ? ". Endgame table: " + hint.verdict + "." : "")
+      : "";
     const last = $("last-move");
     last.hidden = !(play.last && play.last.words);
     last.textContent = play.last ? "Last move: " + play.last.words : "";
@@ -399,6 +409,19 @@
     setHtml("moves", html);
     if (moves.innerHTML !== before) moves.scrollTop = moves.scrollHeight;
     renderReplay(s, per);
+    renderLines(s, play);
+  }
+
+  // Lines typed on the page go to the game controller of `zuni play` (POST /api/line),
+  // the same one the terminal's lines go to; what it answered is listed under them.
+  function renderLines(s, play) {
+    const panel = $("line-panel");
+    panel.hidden = !s.lines;
+    if (!s.lines) return;
+    const legal = (play.legal || []).map((m) => '<option value="' + esc(m) + '">').join("");
+    setHtml("legal", legal);
+    const said = (play.said || []).slice(-4);
+    setHtml("said", said.map(([tone, text]) => '<li class="' + esc(tone) + '">' + esc(text) + "</li>").join(""));
   }
 
   // A replay (zuni log replay) in the same process: the game's moves, the current one
@@ -682,6 +705,14 @@
   $("btn-discard").addEventListener("click", () => api("discard", { piece: selected }).catch(() => {}));
   $("btn-setup").addEventListener("click", () => api("setup", {}).catch(() => {}));
   $("show-names").addEventListener("change", (e) => document.body.classList.toggle("no-names", !e.target.checked));
+
+  $("line-panel").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = $("line");
+    const text = input.value.trim();
+    if (!text) return;
+    api("line", { text }).then(() => (input.value = ""), () => {});
+  });
 
   // -- start -----------------------------------------------------------------------------
   function connect() {
