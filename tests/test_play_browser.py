@@ -210,6 +210,21 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
     print("mosona in the browser: %d plies in %.1f s, %s" % (len(moves), time.monotonic() - started, path))
 
 
+def _placeholder_fit(page: Any) -> tuple[str, float, float]:
+    """The typing box's placeholder, its drawn width and the box's room for text (px)."""
+    fit: list[Any] = page.evaluate(
+        """() => {
+          const box = document.getElementById("line");
+          const style = getComputedStyle(box, "::placeholder"), own = getComputedStyle(box);
+          const pen = document.createElement("canvas").getContext("2d");
+          pen.font = style.fontSize + " " + own.fontFamily;
+          const room = box.clientWidth - parseFloat(own.paddingLeft) - parseFloat(own.paddingRight);
+          return [box.placeholder, pen.measureText(box.placeholder).width, room];
+        }"""
+    )
+    return str(fit[0]), float(fit[1]), float(fit[2])
+
+
 def _game_disks(position: str, moves: list[str]) -> dict[str, str]:
     """point -> side of the pieces of ``position`` after ``moves`` (the rules engine's word)."""
     game = parse_position(position)
@@ -240,14 +255,22 @@ def test_the_page_colours_the_disks_of_a_game_from_a_position_and_after_a_take_b
         url = play.expect(r"^browser page of the virtual board: (http://\S+)").group(1)
         play.expect(r"^new game #\d+: kolowis size=short from ")
         page = page_browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
-        page.goto(url)
-        page.wait_for_function("document.body.dataset.seq !== undefined")
+        phone = page_browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        phone_page = phone.new_page()
         want = _game_disks(position, [])
         assert want == {"m4": "south", "s6": "south", "n3": "north"}
-        try:
-            wait(lambda: disks_shown(page) == want and "South to move" in page_text(page, "#now"), "the position")
-        except AssertionError:
-            raise AssertionError("the page draws %s, the game has %s" % (disks_shown(page), want))
+        legal = sorted(str(m.text()) for m in parse_position(position).legal_moves())
+        for p in (page, phone_page):
+            p.goto(url)
+            p.wait_for_function("document.body.dataset.seq !== undefined")
+            try:
+                wait(lambda p=p: disks_shown(p) == want and "South to move" in page_text(p, "#now"), "the position")
+            except AssertionError:
+                raise AssertionError("the page draws %s, the game has %s" % (disks_shown(p), want))
+            # The typing box's example is a move of this game, and it fits in the box.
+            example, width, room = _placeholder_fit(p)
+            assert example == "e.g. %s, hint" % min(legal, key=len), example
+            assert width <= room, "the example %r (%.0f px) is cut off in a box %.0f px wide" % (example, width, room)
         game = parse_position(position)
         text = str(game.legal_moves()[0].text())
         play.send(text)
