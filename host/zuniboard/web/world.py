@@ -22,6 +22,7 @@ from typing import Any
 
 import zuni
 from zuniboard.board_mirror import KIND_NAMES, disks_of, start_game
+
 # A disk taken off by someone else and put down again within this time is the same disk
 # moved (the two halves of one move); after it, it is a captured disk in the tray.
 LOOSE_S = 5.0
