@@ -315,3 +315,59 @@ def test_the_command_replays_on_the_virtual_board_and_plays_on(tmp_path: Path) -
     with Database(db_path) as db:
         assert db.game_ids()[-1] == gid + 1, "no other game logged"
         assert db.get(gid + 1).move_texts() == record.move_texts()
+
+
+def test_the_page_colours_a_replayed_positioned_game_by_its_position(tmp_path: Path) -> None:
+    """`zuni log replay --sim` of a game set up from a position over the start one: m4 is
+    North's at the start, South's here; the page draws each disk in the colour of the
+    side whose piece it is, at the start, after moves and after going back."""
+    position = "kolowis size=short | south to move | south m4 s6 | north n3"
+    db_path = tmp_path / "games.sqlite3"
+    with Database(db_path) as db:
+        record = GameRecord("kolowis size=short", position=position)
+        game = replay(record, complete=False)
+        for _ in range(2):
+            move = game.legal_moves()[0]
+            record.moves.append(MoveEntry(str(move)))
+            game.push(move)
+        gid, _ = db.import_record(record)
+        texts = db.get(gid).move_texts()
+
+    def disks_after(plies: int) -> dict[str, str]:
+        shown = replay(GameRecord("kolowis size=short", position=position), complete=False)
+        for text in texts[:plies]:
+            shown.push_text(text)
+        names = shown.geometry.names
+        return {str(names[p]): str(zuni.SIDE_NAMES[zuni.piece_side(c)]) for p, c in enumerate(shown.board) if c}
+
+    run = ZuniReplay("last", "--sim", "--show", "0.2", "--time", "0.1", db=db_path, env={"ZUNI_SIM_DIR": str(tmp_path)})
+    try:
+        page = run.expect(r"^browser page of the virtual board: (http://\S+/)").group(1)
+
+        def page_shows(plies: int, what: str) -> None:
+            want = disks_after(plies)
+            deadline = time.monotonic() + 20
+            while True:
+                with urllib.request.urlopen(page + "api/state", timeout=10) as reply:
+                    state = json.load(reply)
+                drawn = {name: piece["side"] for name, piece in state["pieces"].items()}
+                if drawn == want and state["board"].get("moves") == plies and state["board"].get("phase") == "play":
+                    return
+                if time.monotonic() > deadline:
+                    raise AssertionError("%s: the page draws %s, the game has %s" % (what, drawn, want))
+                time.sleep(0.05)
+
+        page_shows(0, "the position set up")
+        run.send("n")
+        run.expect(r"^1\. South plays %s" % re.escape(texts[0]))
+        page_shows(1, "after move 1")
+        run.send("n")
+        run.expect(r"^2\. North plays %s" % re.escape(texts[1]))
+        page_shows(2, "after move 2")
+        run.send("b")
+        run.expect(r"^back at move 1: restore")
+        page_shows(1, "back at move 1")
+        run.send("q")
+        assert run.wait() == 0
+    finally:
+        run.close()

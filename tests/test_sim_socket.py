@@ -202,7 +202,10 @@ def test_zuni_play_as_on_windows_plays_on_the_socket_link_under_cpython(
     finally:
         play.close()
     blocked = (tmp_path / "blocked.log").read_text().splitlines()
-    assert blocked and all(line == "termios imported by zuniboard.sim" for line in blocked), blocked
+    # Each import of a POSIX-only module is guarded where it is made: the virtual board's
+    # pty (termios) and the endgame tables' file lock (fcntl; msvcrt on Windows).
+    guarded = {"termios imported by zuniboard.sim", "fcntl imported by zuniboard.ai.tablebase_store"}
+    assert "termios imported by zuniboard.sim" in blocked and set(blocked) <= guarded, blocked
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the firmware process")

@@ -29,7 +29,7 @@ from typing import Any
 
 import zuni
 from zuniboard.ai import LEVEL_TIMES
-from zuniboard.board_mirror import start_game
+from zuniboard.board_mirror import disks_of, start_game
 from zuniboard.play import clock_view
 from zuniboard.play.clock_view import ClockView
 from zuniboard.play.commands import COMMANDS, CONFIRM, YES, completions, help_text, read_line
@@ -825,6 +825,7 @@ class GameController:
                 "from": str(names[move.origin]) if move.origin >= 0 else "",
                 "to": str(names[move.dest]) if move.dest >= 0 else "",
             }
+        out["disks"] = disks_of(game)  # whose disk stands where (web.world.World.settle)
         out["showing"] = ""
         out["shown"] = None
         if self.ai_move and self.ai_sent and not game.is_game_over():

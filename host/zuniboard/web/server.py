@@ -362,11 +362,13 @@ class SimController:
                 "last_error": self.last_error,
                 "lines": self.line_handler is not None,
             }
-            state.update(self.world.as_json())
             extras = dict(self.extras)
             # A game controller's view (``zuni play``) is the game itself; the narrator's
             # guesses from the board's reports fill in what it does not say.
             state["play"].update(extras.pop("game", None) or {})
+            # Each disk drawn in the colour of the side whose piece it is in the game.
+            self.world.settle(state["play"].get("disks"))
+            state.update(self.world.as_json())
             state.update(extras)
             return state
 

@@ -420,6 +420,12 @@
     if (!s.lines) return;
     const legal = (play.legal || []).map((m) => '<option value="' + esc(m) + '">').join("");
     setHtml("legal", legal);
+    // The example is a move of this game (Awithlaknakwe has no s3xm4-m5), its shortest:
+    // a fixed long one was cut off in the narrow box on a phone and even on a desktop.
+    const shortest = (play.legal || []).reduce((a, m) => (!a || m.length < a.length ? m : a), "");
+    const example = shortest ? "e.g. " + shortest + ", hint" : "a move, or hint";
+    const box = $("line");
+    if (box.placeholder !== example) box.placeholder = example;
     const said = (play.said || []).slice(-4);
     setHtml("said", said.map(([tone, text]) => '<li class="' + esc(tone) + '">' + esc(text) + "</li>").join(""));
   }
