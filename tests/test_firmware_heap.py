@@ -35,19 +35,24 @@ except MicroPythonMissing as exc:  # pragma: no cover
 # The issue's target was every game in 128 KiB; the board's own hint (issue 17: HINT
 # before every 4th move, the board thinking by itself) may add 8 KiB to what the same
 # game needs without it (bench.HEAP_BASELINE_KIB). Measured by bisection to 1 KiB
-# 2026-12-02 on this 64-bit port (with the game clocks merged; a fragmented heap makes
-# the edge ragged by a KiB or two), without / with the hint: board25 120 / 126 (Mosona),
-# 119 / 126 (open board), 119 / 125 (short Kolowis), board49 130 / 130 (the hint fits
-# where the commits' peaks leave room), board168 129 / 138 (2 players) and 132 / 140
-# (4 players) KiB. The hint's code (zuni_board.hint about 3.4 KB here, zuni.evaluate 1.6 KB or, for
-# Awithlaknakwe, zuni.evaluate_awith and its tables 2.8 KB) is loaded at HINT and
-# unloaded once the hint is shown; its search holds a generator frame (about 250 bytes)
-# and a node's moves (the steps as 3 bytes each) a ply. Before (code kept loaded once
-# used, the Awithlaknakwe tables built at every game start, a 32-bit peak 6.5-9.7 KiB over
-# the game's): 125 / 133 / 136 / 140 against 117 / 127 / 127 / 131 without the hint.
-# On the 32-bit port (below) the hint adds 3.2-7.2 KiB at its peak.
-# Two-player Awithlaknakwe is on the edge of its game's heap + 8: 137-138 KiB.
-HEAP_KIB = dict(bench.HEAP_LIMIT_KIB, awithlaknakwe=138)
+# 2026-12-02 on this 64-bit port (a fragmented heap makes the edge ragged by a KiB or
+# two), without / with the hint: board25 120 / 126 (Mosona), 119 / 126 (open board),
+# 119 / 123 (short Kolowis), board49 130 / 130 (the hint fits where the commits' peaks
+# leave room), board168 129 / 137 (2 players) and 132 / 140 (4 players) KiB. The hint's
+# code (zuni_board.hint about 4.5 KB here, 1 KB more than with a generator a ply;
+# zuni.evaluate 1.6 KB or, for Awithlaknakwe,
+# zuni.evaluate_awith and its tables 2.8 KB) is loaded at HINT and unloaded once the
+# hint is shown; its search is one generator made with it, its plies on a stack of
+# small lists (no generator frame to find room for mid-search: in a 137 KiB heap two-
+# player Awithlaknakwe ran out in the search with 5 KB free in pieces too small for
+# a frame; zuni.awith's undo chunks are 192 bytes, not 256, for the same reason).
+# Before that: 2 players 138 (a generator frame a ply), and before the code
+# was unloaded (the Awithlaknakwe tables built at every game start, a 32-bit peak
+# 6.5-9.7 KiB over the game's): 125 / 133 / 136 / 140 against 117 / 127 / 127 / 131
+# without the hint. On the 32-bit port (below) the hint adds 3.2-7.2 KiB at its peak.
+# Two-player Awithlaknakwe is on the edge of its budget (its game's heap + 8): what
+# fails at 136 is loading the hint's code and tables.
+HEAP_KIB = bench.HEAP_LIMIT_KIB
 
 
 @pytest.fixture

@@ -23,7 +23,7 @@ _PIECE = const(100)
 ARRIVAL = const(100)
 ARRIVAL_PATH = const(55)
 # A priest waiting in hand is worth something (it can enter when needed), less than on the board.
-PRIEST_IN_HAND = const(30)
+_PRIEST_IN_HAND = const(30)
 PRIEST_ON_BOARD = const(45)
 # A warrior on the board, besides its path credit: a partner for custody captures.
 WARRIOR = const(10)
@@ -88,7 +88,7 @@ def awith_team0(game):
                 # More warriors on their way than free squares: credit the nearest only.
                 v += _capped_credit(pcs, row, held, free)
         if game.prs[side] == _P_HAND:
-            v += PRIEST_IN_HAND
+            v += _PRIEST_IN_HAND
         if game.team_of(side):
             score -= v
         else:
