@@ -477,3 +477,28 @@ def test_contempt_makes_a_draw_cost_the_player_and_not_the_analysis() -> None:
     game = LineGame.from_position(SHORT, "south s1 north n8", "north", quiet=39)
     assert Searcher(use_tablebase=False, contempt=25).search(game, node_limit=500).score == -25
     assert SearchPlayer(1).searcher.contempt > 0
+
+
+def test_line_evaluation_follows_the_quiet_count() -> None:
+    # A level 3 v 3 of Kolowis short against UCT (bench_ai, seed 2022), drawn by the
+    # quiet rule after 40 quiet moves: the nearer the end, the more a level position
+    # is worth what the draw is worth to the root's team (below even: contempt).
+    def static(pieces: str, quiet: int, contempt: int = 25, aware: bool = True) -> int:
+        game = LineGame.from_position(SHORT, pieces, "north", quiet=quiet)
+        searcher = Searcher(contempt=contempt, quiet_aware=aware)
+        searcher.search(game, node_limit=50)  # sets the searcher up for this ruleset and root
+        return searcher._static_for_mover(game)
+
+    level = "south m1 s5 s7 north n2 n5 n7"
+    fresh, late, last = static(level, 0), static(level, 30), static(level, 39)
+    assert fresh != -25 and abs(late + 25) < abs(fresh + 25) and abs(last + 25) <= 3
+    assert static(level, 30, aware=False) == fresh  # without it, the count does not matter
+    # A lead (South's game of seed 21, 3 v 4, lost on the count): the side ahead gains
+    # as the end nears, so the side behind looks for exchanges early.
+    behind = "south m8 s4 s6 north n1 n2 n5 s2"
+    assert static(behind, 30) > static(behind, 8) > static(behind, 0)
+    # stall=draw: the count decides nothing, a lead fades into the draw too.
+    game = LineGame.from_position(SHORT + " stall=draw", behind, "north", quiet=39)
+    searcher = Searcher(contempt=0)
+    searcher.search(game, node_limit=50)
+    assert abs(searcher._static_for_mover(game)) <= 3

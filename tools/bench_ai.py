@@ -454,6 +454,67 @@ def run_vs_uct(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- search speed ------------------------------------------------------------------------
+
+# Positions for --speed: this many random plies from the start, per ruleset.
+SPEED_PLIES = (6, 14, 24)
+SPEED_DEPTH = {"mosona": 10, "kolowis": 7, "kolowis-short": 10, "awithlaknakwe": 8, "awithlaknakwe-4": 8}
+
+
+def speed_positions(name: str) -> list[zuni.Game]:
+    """Fixed middlegame positions (random plies from fixed seeds), no tablebase position."""
+    import random
+
+    out = []
+    for seed, plies in enumerate(SPEED_PLIES):
+        rng = random.Random(seed)
+        game = zuni.new_game(GAMES[name])
+        while game.ply() < plies and not game.is_game_over():
+            game.push(rng.choice(list(game.legal_moves())))
+        if not game.is_game_over():
+            out.append(game)
+    return out
+
+
+def run_speed(args: argparse.Namespace) -> int:
+    """Each ruleset's fixed positions searched to a fixed depth without tables: nodes,
+    CPU seconds, nodes per CPU second (CPU time, so that other work on the machine
+    counts less). Fewer nodes to the same depth is better ordering; more nodes per
+    second a cheaper node."""
+    from zuniboard.ai import Searcher
+
+    rows = []
+    for name in args.speed_list:
+        nodes = 0
+        cpu = 0.0
+        depth = SPEED_DEPTH[name]
+        for game in speed_positions(name):
+            searcher = Searcher(use_tablebase=False, contempt=25)
+            before = time.process_time()
+            searcher.search(game, max_depth=depth, seed=1)
+            cpu += time.process_time() - before
+            nodes += searcher.nodes
+        rows.append(
+            {
+                "game": name,
+                "depth": depth,
+                "nodes": nodes,
+                "cpu": round(cpu, 2),
+                "nodes_per_cpu_second": round(nodes / cpu),
+            }
+        )
+    if args.json:
+        print(json.dumps({"engine": engine_tag(), "speed": rows}))
+    else:
+        print(
+            "engine %s: search to a fixed depth, %d positions a ruleset, no tables" % (engine_tag(), len(SPEED_PLIES))
+        )
+        print("%-16s %5s %9s %7s %9s" % ("game", "depth", "nodes", "cpu s", "nodes/s"))
+        for r in rows:
+            print("%-16s %5d %9d %7.2f %9d" % (r["game"], r["depth"], r["nodes"], r["cpu"], r["nodes_per_cpu_second"]))
+    return 0
+
+
 def print_uct(rows: list[dict[str, Any]]) -> None:
     print(
         "%-16s %5s %-6s %5s %3s %3s %3s %6s %-13s %8s %9s %6s %6s %6s"
@@ -517,6 +578,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--save", default=None, help="also write the JSON report to this file")
+    parser.add_argument("--speed", action="store_true", help="search speed at a fixed depth (see run_speed)")
     parser.add_argument("--vs-uct", action="store_true", help="play against plain UCT instead (see above)")
     parser.add_argument("--uct-times", default="0.2,1", help="seconds per move against UCT (default 0.2,1)")
     parser.add_argument("--uct-games", type=int, default=4, help="games per ruleset, time and side (default 4)")
@@ -528,6 +590,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--table", action="store_true", help="print the table of --results's games, play none")
     parser.add_argument("--engine", default=None, help="count games of this engine tag (default: this one; all)")
     args = parser.parse_args(argv)
+    if args.speed:
+        args.speed_list = args.only.split(",") if args.only else list(UCT_GAMES)
+        for name in args.speed_list:
+            if name not in SPEED_DEPTH:
+                parser.error("unknown game %r in --only (allowed: %s)" % (name, ", ".join(SPEED_DEPTH)))
+        return args
     if args.vs_uct:
         try:
             args.uct_times = [float(x) for x in args.uct_times.split(",")]
@@ -585,6 +653,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.vs_uct:
         return run_vs_uct(args)
+    if args.speed:
+        return run_speed(args)
     start = time.monotonic()
     table, top = build_pairings(args)
     load_before = os.getloadavg()[0]
