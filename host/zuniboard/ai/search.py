@@ -585,11 +585,11 @@ class Searcher:
         shuffling into the count; with more pieces under ``stall=more`` the side ahead
         gains up to ``QUIET_LEAD`` as the count nears the end, so that the side behind
         seeks the exchanges early and the side ahead keeps its lead safe."""
-        q = game.quiet
+        q: int = game.quiet
         if not q:
             return score
         limit = self._quiet_limit
-        counts = game.counts
+        counts: list[int] = game.counts
         lead = counts[0] - counts[1]
         if lead and self._stall_more:
             return score + (QUIET_LEAD * q // limit if lead > 0 else -QUIET_LEAD * q // limit)
