@@ -502,3 +502,38 @@ def test_line_evaluation_follows_the_quiet_count() -> None:
     searcher = Searcher(contempt=0)
     searcher.search(game, node_limit=50)
     assert abs(searcher._static_for_mover(game)) <= 3
+
+
+def test_awith_contacts_counts_enemy_pairs_on_a_diagonal() -> None:
+    from zuni.position import parse_position
+    from zuniboard.ai.evaluate import awith_contacts
+
+    def contacts(pieces: str) -> int:
+        return awith_contacts(parse_position("awithlaknakwe | south to move | " + pieces))
+
+    assert contacts("south f6 | north k11") == 0
+    assert contacts("south f6 | north g7") == 1  # next to each other on a diagonal
+    assert contacts("south f6 | north h8") == 1  # one square apart: custody's reach
+    assert contacts("south f6 | north i9") == 0
+    assert contacts("south f6 | north f7") == 0  # orthogonal: custody=diagonal ignores it
+    assert contacts("south f6 h6 | north g7 h8") == 2  # f6-g7 and h6-g7: h8 hides behind g7
+    assert contacts("south f6 g7 | north h8") == 1  # g7-h8; f6 sees its own g7 first
+
+
+def test_contact_turns_a_race_into_a_fight() -> None:
+    # Against UCT at 0.2 s (bench_ai, seed 2021), South raced past North's warriors and
+    # the game ended 6-6 with no capture; that engine played f2-e3 here, away from
+    # North's i5. Liking contact, it plays towards it, where captures are made.
+    from zuni.position import parse_position
+    from zuniboard.ai.evaluate import awith_contacts
+
+    text = "awithlaknakwe | south to move | south f2 i4 c5 h5 m7 k8 | north i5 f9 d10 h11 i11 f13 | quiet 0"
+
+    def contacts_after(contact: int) -> int:
+        game = parse_position(text)
+        move = Searcher(contempt=25, contact=contact).search(game, node_limit=3000, seed=1).best_move
+        game.push(move)
+        return awith_contacts(game)
+
+    assert contacts_after(4) > contacts_after(0)
+    assert SearchPlayer(1).searcher.contact > 0

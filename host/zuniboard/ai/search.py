@@ -37,7 +37,7 @@ from typing import Protocol
 
 import zuni
 from zuniboard.ai import tablebase
-from zuniboard.ai.evaluate import Evaluator, make_evaluator
+from zuniboard.ai.evaluate import Evaluator, awith_contacts, make_evaluator
 from zuniboard.ai.tablebase import Tablebase
 
 INF = 10**9
@@ -120,7 +120,10 @@ class Searcher:
     a draw costs the root's team, in hundredths of a piece (0: a draw is even; a player
     uses a little, so that it plays on in a level ending instead of drifting into the
     quiet rule's draw). ``quiet_aware``: in line games the evaluation follows the quiet
-    count (``_quiet_adjusted``); only with the built-in evaluation.
+    count (``_quiet_adjusted``); only with the built-in evaluation. ``contact``
+    (Awithlaknakwe): what each pair of enemy pieces near each other on a diagonal is
+    worth to the root's team (``evaluate.awith_contacts``): a player that out-searches
+    its opponent seeks the contact where captures are made.
     """
 
     def __init__(
@@ -130,9 +133,12 @@ class Searcher:
         use_tablebase: bool = True,
         contempt: int = 0,
         quiet_aware: bool = True,
+        contact: int = 0,
     ) -> None:
         self._evaluator = evaluator
         self.quiet_aware = quiet_aware
+        self.contact = contact
+        self._contact_on = False
         self.contempt = contempt
         self._root_team = 0
         self.use_tablebase = use_tablebase
@@ -357,6 +363,7 @@ class Searcher:
         line = game.ruleset.game_id != "awithlaknakwe"
         self._line_quiet = line and self.quiet_aware and self._evaluator is None
         self._stall_more = line and game.ruleset["stall"] == "more"
+        self._contact_on = not line and self.contact != 0 and self._evaluator is None
         if self._capture_for != ruleset:
             self._capture_check = line_capture_check(game)
             self._capture_for = ruleset
@@ -571,6 +578,9 @@ class Searcher:
         score = self._evaluate(game)
         if self._line_quiet:
             score = self._quiet_adjusted(game, score)
+        elif self._contact_on:
+            bonus = self.contact * awith_contacts(game)
+            score += bonus if self._root_team == 0 else -bonus
         return -score if game.team_of(game.turn) else score
 
     def _quiet_adjusted(self, game: zuni.Game, score: int) -> int:
