@@ -537,3 +537,28 @@ def test_contact_turns_a_race_into_a_fight() -> None:
 
     assert contacts_after(4) > contacts_after(0)
     assert SearchPlayer(1).searcher.contact > 0
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["mosona", "mosona board=open jumps=pattern", "kolowis", "kolowis size=short jumps=beyond"]
+)
+def test_board_wide_evaluation_equals_the_shared_one(ruleset: str) -> None:
+    import random
+
+    from zuni.evaluate import line_team0
+    from zuniboard.ai.lanes import LineLanes
+
+    game = zuni.new_game(ruleset)
+    lanes = LineLanes(game)
+    evaluate = make_evaluator(game)
+    rng = random.Random(11)
+    values = set()
+    for _ in range(4):
+        while not game.is_game_over() and len(game.move_stack) < 150:
+            expected = line_team0(game)
+            assert lanes.evaluate_team0(game) == expected == evaluate(game), game.position_text()
+            values.add(expected)
+            game.push(rng.choice(game.legal_moves()))
+        while game.move_stack:
+            game.pop()
+    assert len(values) > 20  # many different positions, not one value over and over
