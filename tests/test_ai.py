@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -562,3 +563,31 @@ def test_board_wide_evaluation_equals_the_shared_one(ruleset: str) -> None:
         while game.move_stack:
             game.pop()
     assert len(values) > 20  # many different positions, not one value over and over
+
+
+def test_bench_against_uct_resumes_and_tables_a_results_file(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parent.parent
+    results = tmp_path / "vs_uct.jsonl"
+    cell = ["--vs-uct", "--only", "kolowis-short", "--sides", "north", "--uct-times", "0.02", "--uct-games", "1"]
+    command = [sys.executable, str(repo / "tools" / "bench_ai.py"), *cell, "--results", str(results), "--json"]
+    first = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0, first.stderr
+    (game,) = [json.loads(line) for line in results.read_text().splitlines()]
+    assert game["game"] == "kolowis-short" and game["side"] == "north" and game["result"] in ("win", "draw", "loss")
+    assert len(game["moves"]) == game["plies"] and game["engine"] == json.loads(first.stdout)["engine"]
+    # Run again: the cell has its game, so none is played and the report still counts it.
+    again = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and "1 games of engine" in again.stderr and "0 to play" in again.stderr
+    assert len(results.read_text().splitlines()) == 1
+    assert [row["games"] for row in json.loads(again.stdout)["vs_uct"]] == [1]
+    table = [sys.executable, str(repo / "tools" / "bench_ai.py"), "--vs-uct", "--results", str(results), "--table"]
+    shown = subprocess.run(table, cwd=repo, capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and "kolowis-short" in shown.stdout and " north " in shown.stdout
+    # A line that is not a game is refused, naming the file and the line.
+    results.write_text(results.read_text() + "not json\n")
+    bad = subprocess.run(table, cwd=repo, capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "vs_uct.jsonl line 2" in bad.stderr
