@@ -5,6 +5,11 @@ Usage (from the repository root):
     .venv/bin/python tools/bench_ai.py            # full run (about 30-40 minutes on 2 idle cores)
     .venv/bin/python tools/bench_ai.py --quick    # a short run (about a minute)
     .venv/bin/python tools/bench_ai.py --json     # one JSON object on stdout instead of tables
+    .venv/bin/python tools/bench_ai.py --vs-uct --results vs_uct.jsonl     # against plain UCT
+    .venv/bin/python tools/bench_ai.py --vs-uct --only mosona --sides south --uct-times 1 \
+        --uct-games 10 --results vs_uct.jsonl                      # one cell, resumed when run again
+    .venv/bin/python tools/bench_ai.py --vs-uct --results vs_uct.jsonl --table   # its table
+    .venv/bin/python tools/bench_ai.py --speed    # search speed: nodes and CPU time to a fixed depth
 
 What it plays, per game (mosona, kolowis, awithlaknakwe with 2 players; and 4 players
 with ``--four`` or in the full run):
@@ -35,6 +40,11 @@ interrupted run resumes where it stopped. ``--table`` plays nothing and prints t
 table of the file's games. The engine is a digest of the computer player's sources
 (``engine_tag()``): games of an older engine are kept in the file but not counted
 (``--engine all`` counts every game, ``--engine TAG`` an older engine's).
+
+**Search speed** (``--speed``): fixed positions of each ruleset searched to a fixed
+depth without tables: nodes (fewer: better pruning) and nodes per CPU second (the
+fastest of three runs, since other work on the machine only ever slows a run).
+docs/strength.md has the figures of all three.
 
 Sides alternate from game to game; every game has its own seed. Games run in
 ``--workers`` processes (2). Nodes per second is the searching players' total nodes over
