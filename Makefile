@@ -6,7 +6,6 @@
 PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
-STUBS  := $(VENV)/pico-stubs
 STAMP  := $(VENV)/.installed
 ARGS   ?=
 
@@ -23,17 +22,11 @@ test: $(STAMP)
 
 setup: $(STAMP)
 
-# Re-run the install whenever the dependency list or this file changes.
-$(STAMP): pyproject.toml Makefile
-	test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
-	$(BIN)/python -m pip install --quiet -e '.[dev]'
-	# The Pico stubs shadow CPython's stdlib, so they live apart from the venv's
-	# site-packages and only the firmware type check looks at them.
-	rm -rf $(STUBS)
-	$(BIN)/python -m pip install --quiet --no-deps --target $(STUBS) \
-		'micropython-rp2-rpi_pico-stubs>=1.29,<1.30' 'micropython-stdlib-stubs>=1.29,<1.30'
-	touch $(STAMP)
+# Re-run the install whenever the dependency list or this file changes. The steps are
+# in tools/make.py (the venv, the project with its dev extras, the Pico stubs apart from
+# site-packages), which also stands in for make where there is none (Windows: README).
+$(STAMP): pyproject.toml Makefile tools/make.py
+	$(PYTHON) tools/make.py setup --force
 
 lint: $(STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .

@@ -5,14 +5,16 @@ by tools/deploy.py), keeps the journal in ``/`` and talks over the USB serial po
 Anywhere else it is the **virtual board** (MicroPython unix port)::
 
     micropython firmware/main.py --layout hardware/layouts/board25.json \\
-        [--link fd:N | --link /dev/pts/N] [--control PORT] [--flash IMAGE] \\
-        [--ruleset TEXT] [--occupied m1,m2,...] [--lifeline FD]
+        [--link fd:N | --link /dev/pts/N | --link tcp:PORT] [--control PORT] \\
+        [--flash IMAGE] [--ruleset TEXT] [--occupied m1,m2,...] [--lifeline FD|tcp:PORT:TOKEN]
 
-``--link``: the link's pseudo-terminal (an inherited fd, or a pty path); ``--control``:
+``--link``: the link's pseudo-terminal (an inherited fd, or a pty path), or where there
+are no ptys a TCP port on 127.0.0.1 that the host opens as ``socket://``; ``--control``:
 TCP port on 127.0.0.1 for the control channel (zuni_hw/virtual.py); ``--flash``: littlefs
 image file mounted at /flash for the journal (made on first use; without it nothing is
 kept); ``--occupied``: points holding a magnet at power-on (a restart keeps the pieces);
-``--lifeline``: an inherited pipe fd: the board exits when its writer (the host) is gone.
+``--lifeline``: an inherited pipe fd, or a socket to the host's 127.0.0.1:PORT that
+says TOKEN: the board exits when its other end (the host) is gone.
 ``host/zuniboard/sim.py`` starts it this way.
 
 The loop (docs/architecture.md) is the only code that reads the clock. Sensors are
@@ -33,8 +35,8 @@ PICO_JOURNAL = "/"
 VIRTUAL_JOURNAL = "/flash"
 
 USAGE = (
-    "usage: micropython firmware/main.py --layout PATH [--link fd:N|PTY_PATH] [--control PORT]"
-    " [--flash IMAGE] [--ruleset TEXT] [--occupied P1,P2,...] [--lifeline FD]"
+    "usage: micropython firmware/main.py --layout PATH [--link fd:N|PTY_PATH|tcp:PORT] [--control PORT]"
+    " [--flash IMAGE] [--ruleset TEXT] [--occupied P1,P2,...] [--lifeline FD|tcp:PORT:TOKEN]"
 )
 OPTIONS = ("--layout", "--link", "--control", "--flash", "--ruleset", "--occupied", "--flash-blocks", "--lifeline")
 
@@ -89,7 +91,9 @@ def attach_link(app, port):
 class Loop:
     """The outer loop; ``wait(ms)`` sleeps until the next scan or until input arrives."""
 
-    def __init__(self, layout, sensors, debouncer, app, session, leds, buttons, wait, control=None, report=None):
+    def __init__(
+        self, layout, sensors, debouncer, app, session, leds, buttons, wait, control=None, report=None, power=None
+    ):
         self.scan_ms = layout.timing["scan_ms"]
         self.sensors = sensors
         self.debouncer = debouncer
@@ -100,6 +104,7 @@ class Loop:
         self.wait = wait
         self.control = control
         self.report = report
+        self.power = power  # the switched LED rail (zuni_hw.pico.LedPower), or None
         self.errors = 0
         self.iterations = 0
         self.busy_us = 0  # time spent working (not waiting), summed over iterations
@@ -118,6 +123,7 @@ class Loop:
         buttons = self.buttons
         control = self.control
         wait = self.wait
+        power = self.power
         ticks_us = time.ticks_us
         next_scan = ticks_ms()
         while True:
@@ -134,6 +140,8 @@ class Loop:
                         next_scan = ticks_add(now, scan_ms)  # fell behind: no burst of scans
                 if session is not None:
                     session.poll(now)
+                if power is not None and power.step(now):
+                    leds.flush()  # the rail is up: the frame that waited goes out
                 if app.frame_dirty(now):
                     leds.show(app.frame(now))
                 if control is not None:
@@ -189,7 +197,9 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     gc.collect()
     # The flash chip's 64-bit id: the host's game log names the physical board by it.
     app, sensor_of, led_of = build_app(layout, None, journal_dir, hex_id(machine.unique_id()))
-    leds = pico.make_leds(layout.leds, led_of)
+    # The LED rail first: EN and the data line low before the LED driver exists (power.md).
+    power = pico.make_led_power(layout.power, layout.leds, time.ticks_ms())
+    leds = pico.make_leds(layout.leds, led_of, power=power)
     sensors = pico.make_sensors(layout.sensors)
     timing = layout.timing
     buttons = pico.make_buttons(layout.buttons, timing["debounce_scans"])
@@ -207,7 +217,7 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     def report(e):
         session.send_event("diag", "exception %s: %s" % (type(e).__name__, e))
 
-    Loop(layout, sensors, debouncer, app, session, leds, buttons, wait, None, report).run()
+    Loop(layout, sensors, debouncer, app, session, leds, buttons, wait, None, report, power).run()
 
 
 # -- the virtual board -----------------------------------------------------------------------
@@ -219,29 +229,48 @@ class VirtualWait:
     def __init__(self, link, control, lifeline=-1):
         self.link = link
         self.control = control
-        # The read end of a pipe whose write end only the host holds: it hangs up when
-        # the host is gone, however it died (even SIGKILL), and the board must not outlive it.
+        # The read end of a pipe whose write end only the host holds, or a socket to the
+        # host that it never writes on (zuni_hw.virtual.connect_lifeline, where pipes
+        # cannot be polled): it hangs up when the host is gone, however it died (even
+        # SIGKILL), and the board must not outlive it. -1 or None: no lifeline.
         self.lifeline = lifeline
+        # poll() reports a registered object itself (MicroPython) or its descriptor (CPython).
+        if lifeline is None or isinstance(lifeline, int):
+            self._lifeline_fd = -1 if lifeline is None else lifeline
+        else:
+            self._lifeline_fd = lifeline.fileno()
+        self._generation = -1
         self.rebuild()
 
     def rebuild(self):
         import select
 
         poller = select.poll()
-        if self.link is not None:
-            poller.register(self.link.fin, select.POLLIN)
+        link = self.link
+        if link is not None:
+            register = getattr(link, "register", None)
+            if register is not None:
+                register(poller)  # a socket link: its listening socket and its connection
+                self._generation = link.generation
+            else:
+                poller.register(link.fin, select.POLLIN)
         if self.control is not None:
             self.control.register(poller)
-        if self.lifeline >= 0:
+        if self._lifeline_fd >= 0:
             poller.register(self.lifeline, select.POLLIN)
         self.poller = poller
         return self
 
     def __call__(self, ms):
+        link = self.link
+        if self._generation >= 0 and link.generation != self._generation:
+            self.rebuild()  # the socket link's host connected or hung up
         # Polled even when the loop is behind (ms <= 0, e.g. a scan that raises every
         # time): a board that never waited never saw its host hang up, and ran on alone.
+        lifeline = self.lifeline
+        lifeline_fd = self._lifeline_fd
         for entry in self.poller.poll(ms if ms > 0 else 0):
-            if entry[0] == self.lifeline:
+            if lifeline_fd >= 0 and (entry[0] is lifeline or entry[0] == lifeline_fd):
                 raise SystemExit(0)  # the host is gone (see __init__)
 
 
@@ -255,6 +284,14 @@ def main_virtual(argv):
         sys.stderr.write("zuni-virtual: %s\n%s\n" % (e, USAGE))
         sys.exit(2)
     gc.collect()
+    lifeline = -1
+    spec = opts.get("lifeline", "-1")
+    try:
+        # First: a host that is already gone must not get a board that runs on alone.
+        lifeline = virtual.connect_lifeline(spec) if spec.startswith("tcp:") else int(spec)
+    except (OSError, ValueError) as e:
+        sys.stderr.write("zuni-virtual: --lifeline %s: %s\n" % (spec, e))
+        sys.exit(2)
     journal_dir = None
     board_id = ""
     flash_dev = None
@@ -294,11 +331,12 @@ def main_virtual(argv):
             link = virtual.open_link(opts["link"])
         except (OSError, ValueError) as e:
             sys.stderr.write("zuni-virtual: --link %s: %s\n" % (opts["link"], e))
-            sys.exit(2)
+            # A socket link's port taken (between the host's choice and the bind): as --control.
+            sys.exit(3 if isinstance(e, OSError) and opts["link"].startswith("tcp:") else 2)
         session = attach_link(app, link)
     timing = layout.timing
     debouncer = Debouncer(len(sensor_of), sensor_of, timing["debounce_scans"], timing["stable_ms"])
-    waiter = VirtualWait(link, control, int(opts.get("lifeline", "-1")))
+    waiter = VirtualWait(link, control, lifeline)
 
     def report(e):
         sys.stderr.write("zuni-virtual: error in the loop:\n")

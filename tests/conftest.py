@@ -19,3 +19,6 @@ for extra in (REPO / "tests" / "shared", REPO / "firmware" / "lib"):
 # into the user data dir must not change what the search plays in a test.
 if not os.environ.get("ZUNI_TABLEBASE_DIR"):
     os.environ["ZUNI_TABLEBASE_DIR"] = tempfile.mkdtemp(prefix="zuni-tablebases-")
+# ... and `zuni play` does not build tables on first use (seconds of CPU per ruleset and
+# worker): the tests of that set it back (test_tablebase_files.py).
+os.environ.setdefault("ZUNI_TABLEBASE_AUTO", "0")

@@ -1,6 +1,7 @@
 """A stand-in for a Raspberry Pi Pico's MicroPython REPL on a pty, for tests/test_deploy.py.
 
-    python tests/rp2_repl.py FS_DIR [--log FILE]      (stdin and stdout: the pty's master)
+    python tests/rp2_repl.py FS_DIR [--log FILE] [--bus FILE --drops N]
+        (stdin and stdout: the pty's master)
 
 A Pico cannot be plugged in here, and the MicroPython unix port is not one: Ctrl-D at its
 raw REPL ends the process (MICROPYTHON-NOTES.md). This program models what matters for a
@@ -18,7 +19,14 @@ deploy, as the rp2 port's ``main.c`` and ``shared/runtime/pyexec.c`` do it (v1.2
   port's rule (``pyexec_mode_kind`` is raw), and the trap of issue 18.
 - Ctrl-C stops a running ``main.py`` (``KeyboardInterrupt``) and leaves the friendly REPL.
 - (``boot.py``, which main.c runs in both modes, is not modelled: the deploy writes
-  firmware/boot.py, whose USB request tests/shared/test_pico_drivers.py tests.)
+  firmware/boot.py, whose USB request tests/shared/test_pico_drivers.py tests.) What
+  follows from its request is: with ``--drops N``, each of the first N soft resets at the
+  raw prompt **drops the board off USB**, as a Pico does when MicroPython clears the
+  runtime USB descriptor boot.py set (hardware/<board>/power.md): the pty's master is
+  closed (the host's reads fail, as on a vanished /dev/ttyACM0), and after RE_ENUMERATE_S
+  the board is back on a new pty, at its raw REPL. ``--bus FILE`` is the USB bus: one
+  line ``PATH SERIAL`` while the board is on it, empty while it is off (a test's stand-in
+  for serial.tools.list_ports; the test writes the first line, for the pty it made).
 
 The code of the raw REPL runs under CPython with the board's filesystem as its root
 (``os`` and ``open`` see only FS_DIR; ``os.ilistdir``, ``time.sleep_ms`` and a ``machine``
@@ -40,6 +48,7 @@ import select
 import subprocess
 import sys
 import time
+import tty
 import types
 from pathlib import Path
 from typing import Any
@@ -54,6 +63,12 @@ BANNER = b'MicroPython v1.28.0 on 2026-04-06; Raspberry Pi Pico with RP2040\r\nT
 RAW_BANNER = b"raw REPL; CTRL-B to exit\r\n>"
 PASTE_WINDOW = 512  # raw-paste mode's flow-control window (bytes)
 BOOT_S = 0.3  # a hard reset: the chip restarts and USB enumerates again before main.py speaks
+RE_ENUMERATE_S = 0.5  # off the bus after a drop-off, before the new device appears
+SERIAL = "E6614C311B7C8E2A"  # the USB serial number (a Pico's is its flash chip's id)
+
+
+class DropOff(Exception):
+    """The board leaves USB (the soft reset cleared boot.py's runtime descriptor)."""
 
 
 class HardReset(Exception):
@@ -61,9 +76,14 @@ class HardReset(Exception):
 
 
 class Board:
-    def __init__(self, root: Path, log: Path | None) -> None:
+    def __init__(self, root: Path, log: Path | None, bus: Path | None = None, drops: int = 0) -> None:
         self.root = root.resolve()
         self.log_path = log
+        self.bus = bus
+        self.drops = drops
+        self.fd_in = 0  # the pty's master: stdin and stdout at first, a new pty after a drop-off
+        self.fd_out = 1
+        self.slave = -1  # the new pty's slave, held open (its last close would hang the master up)
         self.mode = "friendly"  # friendly | raw | paste | main
         self.code = bytearray()
         self.window = 0
@@ -76,7 +96,26 @@ class Board:
 
     # -- the pty ------------------------------------------------------------------
     def write(self, data: bytes) -> None:
-        os.write(1, data)
+        os.write(self.fd_out, data)
+
+    def on_bus(self, path: str) -> None:
+        if self.bus is not None:
+            self.bus.write_text("%s %s\n" % (path, SERIAL) if path else "")
+
+    def re_enumerate(self) -> None:
+        """Off USB (the host's port vanishes), then back on a new pty after RE_ENUMERATE_S."""
+        self.on_bus("")
+        for fd in {self.fd_in, self.fd_out}:
+            os.close(fd)
+        if self.slave >= 0:
+            os.close(self.slave)
+        time.sleep(RE_ENUMERATE_S)
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        self.fd_in = self.fd_out = master
+        self.slave = slave
+        self.on_bus(os.ttyname(slave))
+        self.log("back on USB: %s" % os.ttyname(slave))
 
     def log(self, text: str) -> None:
         if self.log_path is not None:
@@ -84,8 +123,8 @@ class Board:
                 f.write(text + "\n")
 
     def drain_input(self) -> None:
-        while select.select([0], [], [], 0)[0]:
-            if not os.read(0, 4096):
+        while select.select([self.fd_in], [], [], 0)[0]:
+            if not os.read(self.fd_in, 4096):
                 return
 
     # -- resets -------------------------------------------------------------------
@@ -101,6 +140,10 @@ class Board:
         self.namespace = {}
         if self.mode == "raw":
             self.log("soft reboot raw: main.py not run")
+            if self.drops > 0:
+                self.drops -= 1
+                self.log("dropped off USB (the runtime descriptor cleared)")
+                raise DropOff
             self.write(RAW_BANNER)
         else:
             self.log("soft reboot friendly")
@@ -337,17 +380,23 @@ def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("fs")
     parser.add_argument("--log")
+    parser.add_argument("--bus", help="the USB bus file (see the module's docstring)")
+    parser.add_argument("--drops", type=int, default=0, help="soft resets at the raw prompt that drop off USB")
     args = parser.parse_args()
-    board = Board(Path(args.fs), Path(args.log) if args.log else None)
+    bus = Path(args.bus) if args.bus else None
+    board = Board(Path(args.fs), Path(args.log) if args.log else None, bus, args.drops)
     board.boot("power-on")
     while True:
         try:
-            data = os.read(0, 4096)
+            data = os.read(board.fd_in, 4096)
         except OSError:
             return
         if not data:
             return
-        board.feed(data)
+        try:
+            board.feed(data)
+        except DropOff:
+            board.re_enumerate()
 
 
 if __name__ == "__main__":

@@ -16,13 +16,17 @@ sys.path.insert(0, str(REPO / "tools"))
 
 import bench_hint  # noqa: E402
 
+from zuni_board.hint import MAX_WORK  # noqa: E402
+
 
 def test_the_hint_beats_a_random_and_a_greedy_mover_in_mosona() -> None:
     for opponent in ("random", "greedy"):
         row = bench_hint.run("mosona", opponent, 4, 1, "cpython")
         assert row["games"] == 4 and row["hints"] > 10, row
         assert row["wins"] >= 3, row
-        assert row["mean_nodes"] <= 100, row
+        assert row["mean_work"] <= MAX_WORK, row
+        assert row["forced"] + sum(row["depths"]) == row["hints"], row
+        assert row["depths"][0] == 0, "every hint completes depth 1: %r" % row
 
 
 def test_micropython_plays_the_same_games() -> None:

@@ -59,8 +59,10 @@ class Board:
         else:
             self.occupied = set() if pieces == "empty" else set(pieces)
         # The firmware reports its first stable position (even an empty board) once
-        # stable_ms have passed: act only after the app has seen the start.
-        self.vb.wait_stable(self.occupied, 10)
+        # stable_ms have passed: act only after the app has seen the start. The wait is for
+        # an event; its bound is generous because a start on board168 (compiling the
+        # firmware's source, building a 4-player game) took over 10 s on a loaded CI machine.
+        self.vb.wait_stable(self.occupied, 30)
 
     def _open_link(self) -> None:
         self._fd = os.open(self.vb.port_path, os.O_RDWR | os.O_NOCTTY)

@@ -109,6 +109,43 @@ def test_erc_catches_a_no_connect_pin_wired_and_a_missing_pull_up_on_open_collec
     assert "open-collector U3.4(~FAULT) on net FAULT has no pull-up" in errors
 
 
+def test_erc_wants_a_defined_default_on_every_enable() -> None:
+    c = _broken("board25")
+    c.nets["LED_EN"].remove(("R6", "1"))  # the pull-down left out: EN floats until main.py runs
+    c.nets["GND"].remove(("R6", "2"))
+    errors = erc.check(c)
+    assert (
+        "enable U3.3(EN) on net LED_EN has no defined default: no pull resistor (a GPIO floats through reset)" in errors
+    )
+    c = _broken("board49")
+    _move(c, ("R6", "2"), "+3V3")  # a pull-up: the LED rail would come on at plug-in
+    assert (
+        "enable U3.3(EN) (active high) on net LED_EN is pulled ON by default (to +3V3): its pull must hold it off"
+        in (erc.check(c))
+    )
+    c = _broken("board25-matrix")
+    _move(c, ("U2", "1"), "LED_EN")  # the level shifter's 1OE (active low) on the GPIO net pulled to GND
+    assert any(e.startswith("enable U2.1(1OE) (active low) on net LED_EN is pulled ON") for e in erc.check(c))
+
+
+def test_enable_tied_to_a_rail_passes_and_the_old_design_is_still_drawable() -> None:
+    layout = layouts.load_layout("board25")
+    layout.power = {k: v for k, v in layout.power.items() if k not in ("led_enable", "no_host_ms", "settle_ms")}
+    c = circuit.build(layout)
+    assert erc.check(c) == []
+    assert ("U3", "3") in c.nets["VBUS"] and "R6" not in c.parts and "LED_EN" not in c.nets
+    assert power.dark_ma(layout) == power.dark_ma(layout, False) > 77
+
+
+def test_dark_board_stays_under_usb_unconfigured_limit(board: tuple[Any, circuit.Circuit]) -> None:
+    layout, _ = board
+    before, after = power.dark_ma(layout, False), power.dark_ma(layout)
+    assert before > power.UNCONFIGURED_MA or layout.led_count < 50, "the defect this design removes"
+    assert after < power.UNCONFIGURED_MA * 0.7, "dark board before configuration: %.1f mA" % after
+    text = (REPO / "hardware" / layout.name / "power.md").read_text()
+    assert "| **total** | | **%.1f** | | **%.1f** |" % (before, after) in text
+
+
 # -- one source: every derived file is this circuit ------------------------------------
 
 
@@ -213,6 +250,8 @@ class _Machine:
 
         self.Pin = Pin
         self.SPI = SPI
+        self.mem32: dict[int, int] = {}  # the USB controller is read only from the scan loop
+        self.mem16: dict[int, int] = {}
 
 
 class _Neo:
@@ -241,7 +280,11 @@ def test_circuit_wires_the_pins_the_firmware_drivers_open(board: tuple[Any, circ
         NeoPixel = _Neo
 
     led_of = list(range(layout.led_count))
-    pico.make_leds(layout.leds, led_of, m, NeoModule)
+    rail = pico.make_led_power(layout.power, layout.leds, 0, m)
+    assert rail is not None, "every shipped board switches its LED rail"
+    assert c.net_of("U1", str(circuit.PICO_PIN[layout.power["led_enable"]])) == "LED_EN"
+    assert ("U3", "3") in c.nets["LED_EN"], "the pin the firmware drives is the load switch's EN"
+    pico.make_leds(layout.leds, led_of, m, NeoModule, rail)
     opened = set(m.pins)
     if layout.sensors["type"] == "hc165":
         for key in ("sck", "miso"):
@@ -344,6 +387,16 @@ def test_sensor_clock_edges_fit_the_74hc165(board: tuple[Any, circuit.Circuit]) 
 
 def test_readme_states_the_generated_worst_cases() -> None:
     text = (REPO / "hardware" / "README.md").read_text()
+    shipped = [layouts.load_layout(name) for name in NAMES]
+    after = sorted(power.dark_ma(layout) for layout in shipped)
+    before = sorted(power.dark_ma(layout, False) for layout in shipped)
+    dark = "%.1f-%.1f mA before USB configuration (it took %.0f-%.0f mA with EN tied on)" % (
+        after[0],
+        after[-1],
+        before[0],
+        before[-1],
+    )
+    assert dark in text.replace("\n", " "), dark
     for name, label in (
         ("board25", "25-point"),
         ("board25-matrix", "25-point matrix"),
@@ -391,3 +444,54 @@ def test_kicad_netlist_reads_back_with_kinparse() -> None:
     assert {p.ref: p.footprint for p in parsed.parts} == {r: p.footprint.split(" ")[0] for r, p in c.parts.items()}
     nets = {n.name: sorted((pin.ref, pin.num) for pin in n.pins) for n in parsed.nets}
     assert nets == {name: sorted(nodes) for name, nodes in c.nets.items()}
+
+
+def test_schematic_refuses_a_part_that_would_fall_off_the_sheet() -> None:
+    """board25-matrix's SW_OK once flowed into a fourth column past the sheet's right edge:
+    in the netlist, not on the drawing. The placer now says so instead."""
+    from zuniboard import schematic
+    from zuniboard.drawing import Page
+
+    c = circuit.build(layouts.load_layout("board25-matrix"))
+    refs = [r for r in c.parts if r.startswith("R") or r.startswith("C")][:80]
+    with pytest.raises(ValueError, match="no room for"):
+        schematic._place(Page("crowded"), c, refs)
+    for name in NAMES:
+        root = ET.parse(REPO / "hardware" / name / "schematic.svg").getroot()
+        width = float(root.get("viewBox", "0 0 0 0").split()[2])
+        for el in root.iter(SVG + "text"):
+            if el.get("data-pin"):
+                # a pin's net label, with room for its text (end-anchored labels end at x)
+                assert 4 < float(el.get("x", "0")) < width - 4, (name, el.get("data-pin"), el.get("x"))
+
+
+def test_the_test_points_assembly_md_names_are_on_their_nets(board: tuple[Any, circuit.Circuit]) -> None:
+    layout, c = board
+    text = (REPO / "hardware" / layout.name / "assembly.md").read_text()
+    where = {
+        "TP_VBUS": ("VBUS", [("U1", "40"), ("U3", "1")]),
+        "TP_5V": ("+5V", [("C3", "1")]),
+        "TP_3V3": ("+3V3", [("U1", "36")]),
+        "TP_GND": ("GND", [("U1", "38")]),
+        "TP_DIN0": ("LED_DIN0", [("R1", "2")]),
+        "TP_EN": ("LED_EN", [("U3", "3"), ("R6", "1")]),
+        "TP_FAULT": ("FAULT", [("U3", "4")]),
+    }
+    for tp, (net, nodes) in where.items():
+        assert "- %s:" % tp in text, tp
+        for node in nodes:
+            assert node in c.nets[net], (tp, node)
+    if layout.sensors["type"] == "hc165":
+        assert ("U10", "9") in c.nets["SR_DATA"] and "- TP_SBk_QH:" in text
+
+
+def test_perfboard_wiring_lists_stay_inside_their_columns(board: tuple[Any, circuit.Circuit]) -> None:
+    from zuniboard import perfboard
+
+    layout, _ = board
+    root = ET.parse(REPO / "hardware" / layout.name / "perfboard.svg").getroot()
+    listed = [
+        el.text or "" for el in root.iter(SVG + "text") if re.match(r"^[A-Z0-9_+]+( \(cont\.\))?: ", el.text or "")
+    ]
+    assert any(t.startswith("GND: ") for t in listed)
+    assert all(len(t) <= perfboard.WIRING_LINE_CHARS for t in listed), max(listed, key=len)

@@ -17,6 +17,9 @@ The reset and the wait for the firmware's hello are tested against ``tests/rp2_r
 a model of the rp2 port's REPL on a pty (friendly and raw modes; main.py runs only at
 power-on, after ``machine.reset()`` or after Ctrl-D at the friendly prompt, never after
 a soft reset at the raw prompt), driven by the real mpremote; and the exact command list.
+The model also drops off USB at its first soft reset(s) and comes back on a new pty, as a
+Pico does once boot.py has asked for more current: deploy retries once, finding the board
+again by its USB serial number, and a second drop-off is a clear error.
 """
 
 from __future__ import annotations
@@ -398,3 +401,108 @@ def test_the_hello_is_awaited_where_usb_puts_the_board_again(rp2: tuple[str, Pat
     )
     with pytest.raises(deploy_tool.DeployError, match=r"runs firmware 0\.0\.1, layout board25, not the deployed"):
         deploy_tool.running_report({"fw": "0.0.1", "layout": "board25"}, "board25")
+
+
+# -- the drop-off at mpremote's first soft reset, and deploy's one retry --------------------
+
+
+@pytest.fixture
+def rp2_usb(tmp_path: Path) -> Iterator[Any]:
+    """A factory: the rp2 model on a pty that drops off USB at its first ``drops`` soft
+    resets at the raw prompt and comes back on a new pty (tests/rp2_repl.py --drops), with
+    the USB bus it is listed on. Returns (port, fs, log, comports)."""
+    started: list[tuple[subprocess.Popen[bytes], int]] = []
+
+    def start(drops: int) -> tuple[str, Path, Path, Any]:
+        fs = tmp_path / "pico"
+        fs.mkdir()
+        (fs / "main.py").write_text("# an older firmware\n")
+        (fs / "layout.json").write_text(json.dumps({"name": "board49"}))
+        log = tmp_path / "rp2.log"
+        bus = tmp_path / "usb-bus"
+        master, slave = os.openpty()
+        tty.setraw(slave)
+        port = os.ttyname(slave)
+        bus.write_text("%s SERIAL1\n" % port)
+        model = [sys.executable, str(REPO / "tests" / "rp2_repl.py"), str(fs), "--log", str(log)]
+        proc = subprocess.Popen(
+            [*model, "--bus", str(bus), "--drops", str(drops)],
+            stdin=master,
+            stdout=master,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
+        os.close(master)
+        started.append((proc, slave))
+        _wait_for(lambda: "main.py running" in _read(log))
+
+        def comports() -> list[PortInfo]:
+            # The bus as serial.tools.list_ports sees it: the Pico under its serial number.
+            listed = []
+            for line in _read(bus).splitlines():
+                path, serial_number = line.split()
+                listed.append(_pico(path, serial_number.replace("SERIAL1", "E6614C311B7C8E2A")))
+            return listed
+
+        return port, fs, log, comports
+
+    yield start
+    for proc, slave in started:
+        proc.kill()
+        proc.wait(timeout=10)
+        os.close(slave)
+
+
+def _deploy_in_process(monkeypatch: pytest.MonkeyPatch, comports: Any, *args: str) -> int:
+    monkeypatch.setattr(deploy_tool, "_comports", comports)
+    monkeypatch.setattr(deploy_tool, "RETRY_WAIT_S", 1.0)  # the model is back within 0.5 s
+    monkeypatch.setattr(deploy_tool, "GONE_S", 0.5)
+    code: int = deploy_tool.main(list(args))
+    return code
+
+
+@pytest.mark.slow  # about 8 s idle: one failed mpremote run, the retry's full copy, the reset
+def test_deploy_retries_once_when_the_board_drops_off_usb(
+    rp2_usb: Any, build_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port, fs, log, comports = rp2_usb(drops=1)
+    code = _deploy_in_process(
+        monkeypatch, comports, "--layout", "board25", "--port", port, "--build-dir", str(build_dir)
+    )
+    out, err = capsys.readouterr()
+    assert code == 0, out + err
+    events = _read(log).splitlines()
+    assert "dropped off USB (the runtime descriptor cleared)" in events, events
+    back = next(e for e in events if e.startswith("back on USB: "))[len("back on USB: ") :]
+    assert back != port, "the board came back under another device path"
+    assert "the board may have dropped off USB once at its soft reset: trying again" in out, out
+    assert "deployed to %s" % back in out, "the retry found the board again by its USB serial number: " + out
+    version = deploy_tool.firmware_version()
+    assert "board running firmware %s, layout board25" % version in out, out
+    assert json.loads((fs / "layout.json").read_text())["name"] == "board25"
+    # One drop-off, one retry: after it, one soft reset (no drop), the copy, the hard reset.
+    assert events.count("dropped off USB (the runtime descriptor cleared)") == 1
+    assert events[-3:] == ["machine.reset()", "boot hard reset", "main.py running: fw %s layout board25" % version]
+
+
+def test_a_second_drop_off_is_a_clear_error(
+    rp2_usb: Any, build_dir: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    port, fs, log, comports = rp2_usb(drops=2)
+    code = _deploy_in_process(
+        monkeypatch, comports, "--layout", "board25", "--port", port, "--build-dir", str(build_dir)
+    )
+    out, err = capsys.readouterr()
+    assert code == 1, out + err
+    assert _read(log).splitlines().count("dropped off USB (the runtime descriptor cleared)") == 2
+    assert "deploy: mpremote failed twice on /dev/pts/" in err, err
+    assert "the board dropped off USB once more, or another program holds its port" in err, err
+    assert "unplug the board and plug it in, then deploy again" in err, err
+    assert json.loads((fs / "layout.json").read_text())["name"] == "board49", "nothing was copied"
+
+
+def test_the_retry_says_so_when_the_board_does_not_come_back(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(deploy_tool, "_comports", lambda: [])
+    with pytest.raises(deploy_tool.DeployError, match=r"USB serial E66\) dropped off USB and is not back after 3 s"):
+        deploy_tool.retry_port("/dev/ttyACM0", "E66")
+    assert deploy_tool.retry_port("/dev/pts/9", "") == ("/dev/pts/9", ""), "no USB serial: the same port"

@@ -166,9 +166,10 @@ def test_a_single_point_is_bright(layout: Any) -> None:
 
 def test_power_lines_add_up_by_hand() -> None:
     layout = layouts.load_layout("board168")
-    # Pico 50, TPS2553 0.2, ~FAULT pull-up 3.3/10k, 21 x 74HC165, 168 pull-ups, 74AHCT125,
-    # then the LEDs at their limit: budget_ma 380 (168 idle + 212 lit), 60 mA per white LED.
-    by_hand = 50 + 0.2 + 0.33 + 21 * 0.2 + 168 * 3.3 / 47 + 1.5 + 168 * 1.0 + (380 - 168 * 1.0)
+    # Pico 50, TPS2553 0.2, ~FAULT pull-up 3.3/10k, EN pull-down 3.3/100k (EN high), 21 x
+    # 74HC165, 168 pull-ups, 74AHCT125, then the LEDs at their limit: budget_ma 380 (168
+    # idle + 212 lit), 60 mA per white LED.
+    by_hand = 50 + 0.2 + 0.33 + 0.033 + 21 * 0.2 + 168 * 3.3 / 47 + 1.5 + 168 * 1.0 + (380 - 168 * 1.0)
     assert hardware.total_ma(layout) == pytest.approx(by_hand)
     assert hardware.full_points(layout) == int(212 / (60 * 128 / 255))
 
@@ -310,3 +311,16 @@ def test_template_at_another_pitch(tmp_path: Path) -> None:
 
 
 # The drill file, the LED positions and the magnet clearances: tests/test_mechanics.py.
+
+
+def test_board_show_states_the_dark_current(capsys: pytest.CaptureFixture[str]) -> None:
+    from zuniboard.cli import main
+
+    assert main(["board", "show", "board168"]) == 0
+    out = capsys.readouterr().out
+    layout = layouts.load_layout("board168")
+    want = "LED rail switched by GP21: %.1f mA dark before USB configuration (EN tied on: %.1f mA)" % (
+        power.dark_ma(layout),
+        power.dark_ma(layout, False),
+    )
+    assert want in out, out

@@ -122,7 +122,7 @@ def test_hello_then_sync_of_moves_made_before_the_host_came(board: FirmwareBoard
     board.play(6)  # standalone: nobody at the host end
     link = _open(board)
     try:
-        assert link.hello["proto"] == "2"
+        assert link.hello["proto"] == "3"
         assert link.hello["layout"] == "board25" and link.hello["fw"]
         moves = _agree(link, board)
         assert len(moves) == 6
@@ -238,7 +238,7 @@ def test_garbage_oversized_wrong_version_unknown_and_illegal_lines(board: Firmwa
                 "0 garbage control or non-ASCII",
                 "0 garbage not a frame",
                 "0 toolong line of 705 bytes",
-                "2 version board speaks link protocol 2, host offered proto=9",
+                "2 version board speaks link protocol 3, host offered proto=9",
                 "3 unknown unknown verb 'teleport'",
                 "4 readonly takeback needs a real checksum",
                 "5 hello say hello first",
@@ -247,7 +247,7 @@ def test_garbage_oversized_wrong_version_unknown_and_illegal_lines(board: Firmwa
             ]
         )
         # After hello: requests the app refuses, each answered and none acted on.
-        port.write(codec.encode(8, "hello", "proto=2,3 host=test"))
+        port.write(codec.encode(8, "hello", "proto=3,4 host=test"))
         port.write(codec.encode(9, "hostmove", "m1-m9"))
         port.write(codec.encode(10, "new", "mosona board=wobbly"))
         port.write(codec.encode(11, "resign", "nobody"))

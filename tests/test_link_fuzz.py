@@ -130,7 +130,7 @@ def test_session_input_path_never_crashes_and_only_valid_frames_act(chunks: list
                 pass
             else:
                 if verb == "hello" and checked:
-                    hello_ok = hello_ok or "proto=2" in body
+                    hello_ok = hello_ok or "proto=3" in body
                 if verb in ("new", "takeback", "hostmove", "hint", "button") and checked and hello_ok:
                     expected_commands += 1
                     seen_seqs.append(seq)

@@ -167,7 +167,8 @@ def test_no_order_of_reports_cuts_a_move_that_stands(
 
 
 class _OldBoard:
-    """A port whose board speaks protocol 1: it refuses our hello as such a board does."""
+    """A port whose board speaks protocol 2 (before clocks): it refuses our hello as such a
+    board does (its session's text: zuni_link.session, v_hello)."""
 
     def __init__(self) -> None:
         self.out = bytearray()
@@ -188,7 +189,13 @@ class _OldBoard:
     def write(self, data: bytes) -> int:
         seq, verb, body, _ = codec.decode(data.rstrip(b"\n"))
         if verb == "hello":
-            reply = "%d version board speaks protocol 1, host offered %s" % (seq, body.split(" ")[0])
+            reply = (
+                "%d version board speaks link protocol 2, host offered %s: update the host (zuni) or the firmware"
+                % (
+                    seq,
+                    body.split(" ")[0],
+                )
+            )
             with self.lock:
                 self.out += codec.encode(1, "err", reply)
         return len(data)
@@ -201,5 +208,5 @@ def test_a_board_of_another_protocol_version_gets_a_clear_error(monkeypatch: pyt
     import zuniboard.link_port as port_module
 
     monkeypatch.setattr(port_module, "default_opener", lambda url: _OldBoard())
-    with pytest.raises(LinkError, match="another link protocol: board speaks protocol 1, host offered proto=2"):
+    with pytest.raises(LinkError, match="another link protocol: board speaks link protocol 2, host offered proto=3"):
         BoardLink.open("old-board", timeout=1.5)

@@ -318,3 +318,20 @@ def test_mechanical_bom(layout: Any) -> None:
 def test_template_svg_is_what_hardware_writes(layout: Any) -> None:
     assert hardware.template_svg(layout) == mechanics.template_svg(layout)
     assert hardware.drill_csv(layout) == _read(layout, "drill.csv")
+
+
+def test_placement_tolerance_figures_are_printed_and_hold() -> None:
+    """The millimetre figures of magnets.md: a piece well off its point still closes its own
+    switch, and only a push far beyond the placement slop closes a neighbour's."""
+
+    text = (REPO / "hardware" / "magnets.md").read_text()
+    for name, label in (("board25", "25-point board"), ("board49", "49-point"), ("board168", "168-square")):
+        layout = layouts.load_layout(name)
+        tol = mechanics.placement_tolerance(layout)
+        assert tol.own_closed_mm >= 2 * mechanics.PLACEMENT_SLOP_MM, (name, tol)
+        assert tol.toggle_mm >= 4 * mechanics.PLACEMENT_SLOP_MM, (name, tol)
+        assert "%s: %s mm" % (label, mechanics._f(tol.toggle_mm)) in text, (name, tol)
+        assert (
+            "%s mm** off its point" % mechanics._f(tol.own_closed_mm)
+            in (REPO / "hardware" / name / "mechanics.md").read_text()
+        )

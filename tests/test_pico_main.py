@@ -30,10 +30,36 @@ SCANS = 60  # the fake SPI / row pins stop the loop (KeyboardInterrupt) after th
 
 FAKE_MACHINE = (
     '''
-"""Fake machine module: records pins and the SPI bus; every switch open (reads 1)."""
+"""Fake machine module: records pins and the SPI bus; every switch open (reads 1); the
+RP2040's USB controller as TinyUSB leaves it (USB[0]: 'configured', 'host' = addressed but
+not configured, or 'none' = a charger)."""
 made = []
 scans = [0]
 LIMIT = %d
+PINS = {}  # GPIO -> the last Pin made for it (its level: .v)
+USB = ["configured"]
+
+
+class _Mem:
+    def __init__(self, width):
+        self.width = width
+
+    def __getitem__(self, address):
+        if address == 0x4000C008:
+            return 0x01FFFFFF  # RESET_DONE: every block out of reset
+        if address == 0x50110000:
+            return 0 if USB[0] == "none" else 5  # ADDR_ENDP: the address the host gave
+        if address == 0x50110048:
+            return 0  # SOF_RD (read only without an address)
+        if address in (0x5010000A, 0x50100012, 0x50100016):  # EP1 IN, EP2 IN, EP2 OUT control, bits 31..16
+            return 0x8000 if USB[0] == "configured" else 0
+        if 0x50100008 <= address < 0x50100080:
+            return 0
+        raise AssertionError("unexpected register read")
+
+
+mem32 = _Mem(4)
+mem16 = _Mem(2)
 
 
 class Pin:
@@ -45,6 +71,7 @@ class Pin:
         self.id = pin_id
         self.v = 1 if value is None else value
         made.append(("Pin", pin_id, mode, pull, value))
+        PINS[pin_id] = self
 
     def init(self, *a, **k):
         pass
@@ -86,7 +113,10 @@ class SPI:
 )
 
 FAKE_NEOPIXEL = """
+import machine
+
 writes = []
+unpowered = []  # writes made while the LED rail's EN (GP21) was low
 
 
 class NeoPixel:
@@ -96,6 +126,8 @@ class NeoPixel:
 
     def write(self):
         writes.append(bytes(self.buf))
+        if machine.PINS[21].v != 1:
+            unpowered.append(len(writes))
 """
 
 RUNNER = """
@@ -103,6 +135,7 @@ import sys
 import machine, neopixel
 import main
 layout = sys.argv[1]
+machine.USB[0] = sys.argv[2]
 if 'matrix' in layout:
     machine.ROW_PINS[:] = [2]  # board25-matrix.json's first row: one count per scan
 try:
@@ -110,24 +143,26 @@ try:
 except KeyboardInterrupt:
     pass
 lit = [w for w in neopixel.writes if any(w)]
+sys.stderr.write('EN %d UNPOWERED %d\\n' % (machine.PINS[21].v, len(neopixel.unpowered)))
 sys.stderr.write('SCANS %d\\n' % machine.scans[0])
-sys.stderr.write('WRITES %d LIT %d MAX %d\\n' % (len(neopixel.writes), len(lit), max(max(w) for w in neopixel.writes)))
-sys.stderr.write('LEVELSUM %d\\n' % max(sum(w) for w in neopixel.writes))
+top = max([max(w) for w in neopixel.writes] or [0])
+sys.stderr.write('WRITES %d LIT %d MAX %d\\n' % (len(neopixel.writes), len(lit), top))
+sys.stderr.write('LEVELSUM %d\\n' % max([sum(w) for w in neopixel.writes] or [0]))
 for m in machine.made:
     if m[0] == 'SPI':
         sys.stderr.write('SPI %r\\n' % (m,))
 """
 
 
-@pytest.mark.parametrize("layout", ["board25", "board25-matrix"])
-def test_main_pico_runs_the_loop_and_answers_on_stdio(layout: str, tmp_path: Path) -> None:
+def _run_main_pico(layout: str, usb: str, tmp_path: Path) -> tuple[bytes, str]:
+    """main_pico() on the fake machine until SCANS scans; a ping answered on the way."""
     (tmp_path / "machine.py").write_text(FAKE_MACHINE)
     (tmp_path / "neopixel.py").write_text(FAKE_NEOPIXEL)
     (tmp_path / "run.py").write_text(RUNNER)
     (tmp_path / "journal").mkdir()
     env = micropython_env([tmp_path, FIRMWARE_DIR])
     proc = subprocess.Popen(
-        micropython_command(tmp_path / "run.py", str(HARDWARE_DIR / "layouts" / (layout + ".json")), heap="1M"),
+        micropython_command(tmp_path / "run.py", str(HARDWARE_DIR / "layouts" / (layout + ".json")), usb, heap="1M"),
         cwd=tmp_path,
         env=env,
         stdin=subprocess.PIPE,
@@ -151,6 +186,13 @@ def test_main_pico_runs_the_loop_and_answers_on_stdio(layout: str, tmp_path: Pat
     out += rest
     text = err.decode(errors="replace")
     assert proc.returncode == 0, out.decode(errors="replace") + text
+    return out, text
+
+
+@pytest.mark.parametrize("layout", ["board25", "board25-matrix"])
+def test_main_pico_runs_the_loop_and_answers_on_stdio(layout: str, tmp_path: Path) -> None:
+    out, text = _run_main_pico(layout, "configured", tmp_path)
+    assert "EN 1 UNPOWERED 0" in text, "configured: the LED rail on, and no LED data while it was off: " + text
     assert b" hello " in out, "the session said hello on stdout (the USB serial port)"
     assert b" ok 7 " in out, "the ping read from stdin was answered: %r" % out[-300:]
     assert "SCANS %d" % SCANS in text, text
@@ -166,3 +208,13 @@ def test_main_pico_runs_the_loop_and_answers_on_stdio(layout: str, tmp_path: Pat
     assert b" id=e6614104032b5c2a " in out, "hello names the board by machine.unique_id(): %r" % out[:300]
     if layout == "board25":
         assert "('polarity', 1)" in text and "('phase', 0)" in text, text
+
+
+def test_main_pico_keeps_the_led_rail_off_while_a_host_does_not_configure_it(tmp_path: Path) -> None:
+    """A bus-powered hub that refuses the 500 mA configuration: the host has addressed the
+    board but never configures it. The rail stays off and no LED data goes out (the
+    scans run about 0.6 s, under power.no_host_ms; tests/shared/test_pico_drivers.py
+    covers the timings)."""
+    out, text = _run_main_pico("board25", "host", tmp_path)
+    assert b" ok 7 " in out, "the link works with the LEDs off"
+    assert "EN 0 UNPOWERED 0" in text and "WRITES 0 " in text, text

@@ -403,7 +403,7 @@ def test_on_a_terminal_the_line_editor_completes_moves_and_confirms_before_resig
 ) -> None:
     play = TtyPlay("--port", board.port_path, "--north", "ai:1", db=tmp_path / "games.sqlite3")
     try:
-        play.expect(r"type a move \(Tab completes\)")
+        play.expect(r"make your moves on the board; type a command: hint")  # --port: no hand here
         play.type("d")  # a letter alone is no command: a draw is never offered by accident
         play.expect(r"d: not a move; for a command write a word or / and its first letters \(/d: draw\)")
         play.type("/h")
@@ -415,11 +415,12 @@ def test_on_a_terminal_the_line_editor_completes_moves_and_confirms_before_resig
         play.keys("s3\t")  # Tab: the only legal move starting so
         play.expect(r"s3xm4-m5")
         play.keys("\r")
-        play.expect(r"s3xm4-m5: make it on the board")  # --port: the terminal has no hand on this board
+        play.expect(r"s3xm4-m5: make it on the board \(the terminal does not move pieces on a real board\)")
         play.type("/q")
         assert play.wait() == 0
     finally:
         play.close()
+    assert "left unfinished" not in play.all, "a game with no move is nothing to go on with"
 
 
 def test_no_board_plugged_in_falls_back_to_the_virtual_board(tmp_path: Path) -> None:

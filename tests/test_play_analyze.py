@@ -67,3 +67,29 @@ def test_analyze_a_range_and_bad_input(tmp_path: Path, capsys: pytest.CaptureFix
         assert cli_main(["analyze", *args, "--db", str(db)]) == 2, args
         err = capsys.readouterr().err
         assert message in err, (args, err)
+
+
+def test_analyze_last_skips_games_with_no_moves(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    """A game opened and quit at once is the newest in the log but has nothing to judge:
+    `last` is the newest game with moves, and stderr says which games were passed over."""
+    db = tmp_path / "games.sqlite3"
+    gid, moves = _logged_game(db, 4)
+    with Database(db) as log:
+        empty = [log.new_game("mosona", players={"south": "human", "north": "ai:3"}) for _ in range(2)]
+    assert cli_main(["analyze", "last", "--db", str(db), "--nodes", "200"]) == 0
+    out = capsys.readouterr()
+    assert out.out.splitlines()[0] == "game %d: kolowis size=short, %d moves, *" % (gid, len(moves))
+    assert "games %d, %d have no moves: analysing game %d, the last game with moves" % (*empty, gid) in out.err
+    # Nothing but empty games: said plainly, nothing analysed.
+    only_empty = tmp_path / "empty.sqlite3"
+    with Database(only_empty) as log:
+        log.new_game("mosona", players={"south": "human", "north": "ai:3"})
+    assert cli_main(["analyze", "last", "--db", str(only_empty)]) == 2
+    assert "no game in the log %s has moves to analyze" % only_empty in capsys.readouterr().err
+    # One empty game passed over: said in the singular.
+    with Database(db) as log:
+        log.add_move(empty[0], 0, "s3xm4-m5")
+    assert cli_main(["analyze", "last", "--db", str(db), "--nodes", "200", "--json"]) == 0
+    out = capsys.readouterr()
+    assert "game %d has no moves: analysing game %d" % (empty[1], empty[0]) in out.err
+    assert [json.loads(line)["played"] for line in out.out.splitlines()] == ["s3xm4-m5"]

@@ -23,6 +23,7 @@ from test_play_helpers import zuni as run_zuni
 from test_web_browser import CHROMIUM, CHROMIUM_ARGS, disks_shown, shot, sync_playwright, wait
 
 import zuni
+from zuni.position import parse_position
 from zuniboard.ai import GreedyPlayer
 from zuniboard.mpy import MicroPythonMissing, micropython_executable
 from zuniboard.play.words import outcome_words, plays_words
@@ -124,12 +125,31 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
         hit(page, "m5").click()
         hit(page, "m6").click()
         wait(lambda: page.locator("#refusal").is_hidden(), "the refusal gone once the disk is back")
+        # A line typed on the page goes to the same game controller as the terminal's:
+        # a refused move is answered with its rule, a move is made by the terminal's hand.
+        page.fill("#line", "m6-m5")
+        page.click("#btn-line")
+        wait(
+            lambda: (
+                "m6-m5: a capture is compulsory: s3xm4-m5"
+                in page.eval_on_selector_all("#said li", "els => els.map(e => e.textContent)")
+            ),
+            "the controller's answer to the line typed on the page (not the board's own word)",
+        )
+        play.expect(r"^m6-m5: a capture is compulsory: s3xm4-m5$")  # the terminal says it too
         said_by_page: list[str] = []
         said_and_drawn: list[str] = []
+        typed_on_page = ""
         while not game.is_game_over():
             side = str(zuni.SIDE_NAMES[game.turn])
             n = len(game.move_stack) + 1
-            if side == "south":
+            if side == "south" and n == 3:
+                text = typed_on_page = str(person.choose(game).text())
+                page.fill("#line", text)
+                page.click("#btn-line")
+                play.expect(r"^%d\. south %s$" % (n, re.escape(text)))
+                wait(lambda: page.input_value("#line") == "", "the line cleared once taken")
+            elif side == "south":
                 text = str(person.choose(game).text())
                 carry_out(page, game, text)
                 play.expect(r"^%d\. south %s$" % (n, re.escape(text)))
@@ -172,6 +192,7 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
         assert path.stat().st_size > 10_000
         assert said_by_page, "the computer moved at least once"
         assert said_and_drawn, "the computer's move was drawn on the board while shown"
+        assert typed_on_page, "a move was typed on the page"
         assert errors == []
         play.send("quit")
         assert play.wait() == 0
@@ -187,3 +208,88 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
         r"human vs ai:3 +%d +%s" % (len(moves), re.escape(outcome.result)), listing.stdout
     ), listing.stdout
     print("mosona in the browser: %d plies in %.1f s, %s" % (len(moves), time.monotonic() - started, path))
+
+
+def _placeholder_fit(page: Any) -> tuple[str, float, float]:
+    """The typing box's placeholder, its drawn width and the box's room for text (px)."""
+    fit: list[Any] = page.evaluate(
+        """() => {
+          const box = document.getElementById("line");
+          const style = getComputedStyle(box, "::placeholder"), own = getComputedStyle(box);
+          const pen = document.createElement("canvas").getContext("2d");
+          pen.font = style.fontSize + " " + own.fontFamily;
+          const room = box.clientWidth - parseFloat(own.paddingLeft) - parseFloat(own.paddingRight);
+          return [box.placeholder, pen.measureText(box.placeholder).width, room];
+        }"""
+    )
+    return str(fit[0]), float(fit[1]), float(fit[2])
+
+
+def _game_disks(position: str, moves: list[str]) -> dict[str, str]:
+    """point -> side of the pieces of ``position`` after ``moves`` (the rules engine's word)."""
+    game = parse_position(position)
+    for text in moves:
+        game.push_text(text)
+    names = game.geometry.names
+    return {str(names[p]): str(zuni.SIDE_NAMES[zuni.piece_side(c)]) for p, c in enumerate(game.board) if c}
+
+
+@pytest.mark.slow
+def test_the_page_colours_the_disks_of_a_game_from_a_position_and_after_a_take_back(
+    page_browser: Any, tmp_path: Path
+) -> None:
+    """`zuni play --sim --from POSITION`: m4 is North's at the start but South's in the
+    position; the disk left standing on m4 was drawn North's (red). Each disk is drawn in
+    the colour of the side whose piece it is, after a move and after a take-back too."""
+    position = "kolowis size=short | south to move | south m4 s6 | north n3"
+    play = ZuniPlay(
+        "--sim",
+        "--from",
+        position,
+        "--north",
+        "ai:1",
+        db=tmp_path / "g.sqlite3",
+        env={"ZUNI_SIM_DIR": str(tmp_path / "sim")},
+    )
+    try:
+        url = play.expect(r"^browser page of the virtual board: (http://\S+)").group(1)
+        play.expect(r"^new game #\d+: kolowis size=short from ")
+        page = page_browser.new_context(viewport={"width": 1280, "height": 800}).new_page()
+        phone = page_browser.new_context(viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True)
+        phone_page = phone.new_page()
+        want = _game_disks(position, [])
+        assert want == {"m4": "south", "s6": "south", "n3": "north"}
+        legal = sorted(str(m.text()) for m in parse_position(position).legal_moves())
+        for p in (page, phone_page):
+            p.goto(url)
+            p.wait_for_function("document.body.dataset.seq !== undefined")
+            try:
+                wait(lambda p=p: disks_shown(p) == want and "South to move" in page_text(p, "#now"), "the position")
+            except AssertionError:
+                raise AssertionError("the page draws %s, the game has %s" % (disks_shown(p), want))
+            # The typing box's example is a move of this game, and it fits in the box.
+            example, width, room = _placeholder_fit(p)
+            assert example == "e.g. %s, hint" % min(legal, key=len), example
+            assert width <= room, "the example %r (%.0f px) is cut off in a box %.0f px wide" % (example, width, room)
+        game = parse_position(position)
+        text = str(game.legal_moves()[0].text())
+        play.send(text)
+        play.expect(r"^1\. south %s$" % re.escape(text))
+        reply = play.expect(r"^2\. north (\S+) \(carried out on the board\)$").group(1)
+        after = _game_disks(position, [text, reply])
+        wait(lambda: disks_shown(page) == after, "the disks after %s %s: %s" % (text, reply, after))
+        play.send("undo")
+        play.expect(r"take|took|back", 20)
+
+        def taken_back() -> bool:
+            moves = list(page.eval_on_selector_all("#moves .mv", "els => els.map(e => e.textContent.trim())"))
+            return len(moves) < 2 and disks_shown(page) == _game_disks(position, moves)
+
+        try:
+            wait(taken_back, "the disks of the position after the take-back", 30.0)
+        except AssertionError:
+            raise AssertionError("after undo the page draws %s\n%s" % (disks_shown(page), play.tail()))
+        play.send("quit")
+        assert play.wait() == 0
+    finally:
+        play.close()

@@ -107,12 +107,13 @@ def test_cli_plays_a_game_against_the_computer_and_logs_it(board: TestBoard, rel
         play.expect(r"new game #(\d+): mosona")
         for _ in range(200):
             board.play(1)  # south's move, or the computer's move carried out
-            match = play.expect(r"^\d+\. (south|north) \S+|game over")
-            if "game over" in match.group(0):
+            # The end, in a player's words: "North wins: ... Game #1 is logged".
+            match = play.expect(r"^\d+\. (south|north) \S+|Game #\d+ is logged")
+            if "is logged" in match.group(0):
                 break
-            if match.group(1) == "south" and "game over" in play.expect(r"^carry out \S+ on the board|game over").group(
-                0
-            ):
+            if match.group(1) == "south" and "is logged" in play.expect(
+                r"^carry out \S+ on the board|Game #\d+ is logged"
+            ).group(0):
                 break
         else:
             pytest.fail("no end after 200 moves")

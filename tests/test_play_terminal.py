@@ -92,3 +92,21 @@ def test_the_drawings_marks_are_explained_once() -> None:
     text = out.getvalue()
     assert text.count("[ ]: the last move's start and end, x: a piece it took") == 1
     assert "start position: south to move" in text
+
+
+def test_the_drawing_says_a_games_end_in_a_players_words() -> None:
+    out = io.StringIO()
+    ui = TerminalUI(out, color=False, live=False)
+
+    class Shown:
+        game = zuni.new_game("mosona")
+        moves: list[str] = ["s3xm4-m5"]
+        seats: dict[str, object] = {}
+        db_game = 1
+
+    Shown.game.push_text("s3xm4-m5")
+    Shown.game.resign(zuni.SOUTH)
+    ui.position(Shown())  # type: ignore[arg-type]
+    text = out.getvalue()
+    assert "after 1 move (last s3xm4-m5): North wins: South resigned" in text, text
+    assert "game over" not in text

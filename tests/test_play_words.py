@@ -25,6 +25,7 @@ from zuniboard.play.words import (
     refusal,
     restore_words,
 )
+from zuniboard.records.db import Database
 from zuniboard.web.world import Narrator
 
 
@@ -158,9 +159,13 @@ def test_the_page_narrates_the_game_from_the_boards_reports() -> None:
 
 
 def test_a_serial_port_that_does_not_exist_is_an_error_at_once(tmp_path: Path) -> None:
+    db = tmp_path / "games.sqlite3"
+    with Database(db) as d:  # an unfinished game: no word about resuming it before the error
+        d.add_move(d.new_game("mosona", players={"south": "human", "north": "ai:3"}), 0, "s3xm4-m5")
     started = time.monotonic()
-    out = run_zuni("play", "--port", "/dev/nonexistent", "--db", str(tmp_path / "games.sqlite3"))
+    out = run_zuni("play", "--port", "/dev/nonexistent", "--db", str(db))
     assert out.returncode == 2 and "no serial port /dev/nonexistent on this computer; ports found: " in out.stderr
+    assert "unfinished" not in out.stdout + out.stderr, out.stdout
     assert time.monotonic() - started < 5.0, "no waiting for a board that cannot answer"
     out = run_zuni("board", "check", "/dev/nonexistent")
     assert out.returncode == 2 and "no serial port /dev/nonexistent" in out.stderr, out.stderr
@@ -178,3 +183,18 @@ def test_zuni_moves_without_arguments_says_how() -> None:
     assert "give the ruleset (the moves are optional)" in out.stderr and "zuni moves mosona" in out.stderr
     assert "required" not in out.stderr
     assert run_zuni("moves", "mosona").stdout.split() == ["s3xm4-m5"]
+
+
+def test_table_words_count_the_moves_of_both_sides() -> None:
+    from zuniboard.play.words import hint_words, table_words
+
+    assert table_words("win", 5) == "win in 5 moves (3 of them yours)"
+    assert table_words("win", 1) == "win in 1 move (this one)"
+    assert table_words("loss", 4) == "lost in 4 moves (2 of them yours)"
+    assert table_words("draw", 0) == "drawn with best play"
+    assert (
+        hint_words("south", "m4-s4", "lift m4, put it on s4", table_words("win", 23), True)
+        == "hint for south: m4-s4 (lift m4, put it on s4), shown on the board;"
+        " endgame table: win in 23 moves (12 of them yours)"
+    )
+    assert hint_words("north", "n3-n4", "", "", False) == "hint for north: n3-n4"

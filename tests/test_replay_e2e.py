@@ -164,7 +164,7 @@ def test_replay_through_ok_back_and_hint_then_play_on(board: VirtualBoard, tmp_p
                         session.pump(0.02)
                 assert db.get(new_id).moves == [] and session.db_game not in (None, new_id)
                 again = db.get(session.db_game or 0)
-                assert again.tags == {FROM_GAME_TAG: str(gid), FROM_PLY_TAG: "1"}
+                assert again.tags == {FROM_GAME_TAG: str(gid), FROM_PLY_TAG: "1", "BoardPly": "1"}
                 assert again.position == ReplayCursor(db.get(gid), 1).position() and again.moves == []
             finally:
                 session.close()
@@ -218,7 +218,8 @@ def test_a_game_from_a_set_up_position_replays_from_it_and_plays_on(board: Virtu
                     assert time.monotonic() < deadline, "the move played on is logged"
                     session.pump(0.02)
                 new = db.get(new_id)
-                assert new.tags == {FROM_GAME_TAG: str(gid), FROM_PLY_TAG: "1"}
+                assert new.tags == {FROM_GAME_TAG: str(gid), FROM_PLY_TAG: "1", "BoardPly": "1"}
+                assert new.board_game_id == link.game, "the board's game: --resume finds it"
                 assert new.position == cursor.position() and new.move_texts() == [mine.text()]
                 assert link.moves == [texts[0], mine.text()]
             finally:
@@ -300,4 +301,73 @@ def test_the_command_replays_on_the_virtual_board_and_plays_on(tmp_path: Path) -
         run.close()
     with Database(db_path) as db:
         record = db.get(gid + 1)
-        assert record.tags == {"FromGame": str(gid), "FromPly": "1"} and len(record.moves) == 1
+        assert record.tags == {"FromGame": str(gid), "FromPly": "1", "BoardPly": "1"} and len(record.moves) == 1
+        assert record.board_game_id, "the board's game id: --resume finds it on the board"
+    # `zuni play --resume` goes on with the game played on, on the same (virtual) board:
+    # board move i is its move i - 1.
+    again = ZuniPlay("--sim", "--resume", "--north", "ai:1", db=db_path, env={"ZUNI_SIM_DIR": str(tmp_path)})
+    try:
+        again.expect(r"^resumed game #%d: mosona after 2 moves" % (gid + 1))
+        again.send("quit")
+        assert again.wait() == 0
+    finally:
+        again.close()
+    with Database(db_path) as db:
+        assert db.game_ids()[-1] == gid + 1, "no other game logged"
+        assert db.get(gid + 1).move_texts() == record.move_texts()
+
+
+def test_the_page_colours_a_replayed_positioned_game_by_its_position(tmp_path: Path) -> None:
+    """`zuni log replay --sim` of a game set up from a position over the start one: m4 is
+    North's at the start, South's here; the page draws each disk in the colour of the
+    side whose piece it is, at the start, after moves and after going back."""
+    position = "kolowis size=short | south to move | south m4 s6 | north n3"
+    db_path = tmp_path / "games.sqlite3"
+    with Database(db_path) as db:
+        record = GameRecord("kolowis size=short", position=position)
+        game = replay(record, complete=False)
+        for _ in range(2):
+            move = game.legal_moves()[0]
+            record.moves.append(MoveEntry(str(move)))
+            game.push(move)
+        gid, _ = db.import_record(record)
+        texts = db.get(gid).move_texts()
+
+    def disks_after(plies: int) -> dict[str, str]:
+        shown = replay(GameRecord("kolowis size=short", position=position), complete=False)
+        for text in texts[:plies]:
+            shown.push_text(text)
+        names = shown.geometry.names
+        return {str(names[p]): str(zuni.SIDE_NAMES[zuni.piece_side(c)]) for p, c in enumerate(shown.board) if c}
+
+    run = ZuniReplay("last", "--sim", "--show", "0.2", "--time", "0.1", db=db_path, env={"ZUNI_SIM_DIR": str(tmp_path)})
+    try:
+        page = run.expect(r"^browser page of the virtual board: (http://\S+/)").group(1)
+
+        def page_shows(plies: int, what: str) -> None:
+            want = disks_after(plies)
+            deadline = time.monotonic() + 20
+            while True:
+                with urllib.request.urlopen(page + "api/state", timeout=10) as reply:
+                    state = json.load(reply)
+                drawn = {name: piece["side"] for name, piece in state["pieces"].items()}
+                if drawn == want and state["board"].get("moves") == plies and state["board"].get("phase") == "play":
+                    return
+                if time.monotonic() > deadline:
+                    raise AssertionError("%s: the page draws %s, the game has %s" % (what, drawn, want))
+                time.sleep(0.05)
+
+        page_shows(0, "the position set up")
+        run.send("n")
+        run.expect(r"^1\. South plays %s" % re.escape(texts[0]))
+        page_shows(1, "after move 1")
+        run.send("n")
+        run.expect(r"^2\. North plays %s" % re.escape(texts[1]))
+        page_shows(2, "after move 2")
+        run.send("b")
+        run.expect(r"^back at move 1: restore")
+        page_shows(1, "back at move 1")
+        run.send("q")
+        assert run.wait() == 0
+    finally:
+        run.close()

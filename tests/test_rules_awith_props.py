@@ -116,6 +116,7 @@ def test_random_game_matches_reference_to_the_end(ruleset: str, rnd: random.Rand
         moves = _engine_moves(game)
         assert moves == _ref_moves(mirror), (game.ply(), game.position())
         assert game.count_moves() == len(moves)
+        assert game.legal_captures() == [m for m in game.legal_moves() if m.captures]
         if not moves:
             break
         text = rnd.choice(moves)[0]

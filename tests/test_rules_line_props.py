@@ -149,6 +149,7 @@ def test_push_pop_restores_everything(ruleset: str, picks: list[int]) -> None:
         if not moves:
             break
         assert game.count_moves() == len(moves)
+        assert game.legal_captures() == [m for m in moves if m.captures]
         seen.append((game.key(), bytes(game.board), game.turn, game.quiet, list(game.counts)))
         game.push(moves[pick % len(moves)])
     while game.move_stack:

@@ -52,8 +52,8 @@ def built(request: pytest.FixtureRequest) -> Tablebase:
 
 
 def test_every_position_agrees_with_a_plain_search(built: Tablebase) -> None:
-    ruleset = built.ruleset
-    empty = LineGame(ruleset)
+    empty = LineGame(built.ruleset)
+    ruleset = empty.ruleset  # parsed once (a ruleset string is parsed at every from_position)
     points = range(len(empty.board))
     memo: dict[bytes, int] = {}
     checked = 0
@@ -67,7 +67,7 @@ def test_every_position_agrees_with_a_plain_search(built: Tablebase) -> None:
                         game = LineGame.from_position(ruleset, pieces, turn, quiet)
                         expected = plain_value(game, memo)
                         got = built.value(game)
-                        assert got == expected, (ruleset, pieces, turn, quiet, got, expected)
+                        assert got == expected, (built.ruleset, pieces, turn, quiet, got, expected)
                         outcomes.add(tablebase.decode(expected)[0])
                         checked += 1
     assert checked > 10_000
@@ -104,12 +104,17 @@ def test_probe_says_win_draw_or_loss_with_the_moves_that_keep_it() -> None:
     assert tablebase.probe(game, tb) is None
 
 
+@pytest.fixture(scope="module")
+def short_built() -> Tablebase:
+    return tablebase.build("kolowis size=short", 3)
+
+
 @pytest.fixture
-def short_tables(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tablebase:
+def short_tables(short_built: Tablebase, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Tablebase:
     """Kolowis short tables up to 3 pieces, saved where the search and the hints look."""
     monkeypatch.setenv("ZUNI_TABLEBASE_DIR", str(tmp_path))
     monkeypatch.setattr(tablebase, "_LOADED", {})
-    tb = tablebase.build("kolowis size=short", 3)
+    tb = short_built
     tablebase.save(tb)
     # A timed search does not wait for tables to load (it starts a thread): load now.
     assert tablebase.for_ruleset("kolowis size=short") is not None

@@ -23,7 +23,7 @@ import zuni
 from zuni_link import codec
 from zuniboard.link import BoardLink
 from zuniboard.mpy import MicroPythonMissing, micropython_executable
-from zuniboard.sim import Hand, SimError, VirtualBoard, start_position
+from zuniboard.sim import Hand, SimError, VirtualBoard, free_port, start_position
 
 try:
     micropython_executable()
@@ -224,6 +224,10 @@ def test_bad_arguments_are_named(tmp_path: Path) -> None:
         (["--layout", layout, "--control", "99999"], "--control 99999: expected a TCP port"),
         (["--layout", str(tmp_path / "none.json")], "cannot read the layout"),
         (["--layout", layout, "--occupied", "m1,q9"], "--occupied: unknown point 'q9'"),
+        (["--layout", layout, "--link", "tcp:0"], "--link tcp:0: expected tcp:PORT (1..65535)"),
+        (["--layout", layout, "--lifeline", "tcp:4000"], "expected FD or tcp:PORT:TOKEN"),
+        # The host is gone before the board could reach it: no board left running alone.
+        (["--layout", layout, "--lifeline", "tcp:%d:secret" % free_port()], "--lifeline tcp:"),
     ]
     for args, message in cases:
         result = subprocess.run(

@@ -581,3 +581,26 @@ def test_the_page_serves_on_loopback_only() -> None:
             loopback_only(host)
     with pytest.raises(ValueError, match="no password or token"):
         WebServer(None, 0, host="0.0.0.0")  # type: ignore[arg-type]  # refused before it is used
+
+
+def test_typed_lines_go_to_a_game_controller_only_when_one_plays(page: Page) -> None:
+    """POST /api/line hands the line to `zuni play`'s game controller; with none (zuni sim
+    alone) it is refused; the controller's view of the game is merged into the state."""
+    status, reply = page.post("line", {"text": "s3xm4-m5"})
+    assert status == 409 and "no game is played from this page" in reply["error"], reply
+    assert page.get("api/state")[1]["lines"] is False
+    lines: list[str] = []
+    page.web.sim.line_handler = lines.append
+    page.web.sim.publish("game", {"controller": True, "said": [["wrong", "d: not a move"]], "moves": ["s3xm4-m5"]})
+    try:
+        assert page.ok("line", {"text": "s3xm4-m5"}) == {"ok": True}
+        assert lines == ["s3xm4-m5"]
+        state = page.get("api/state")[1]
+        assert state["lines"] is True and "game" not in state
+        assert state["play"]["said"] == [["wrong", "d: not a move"]] and state["play"]["moves"] == ["s3xm4-m5"]
+        assert "refusal" in state["play"], "the narrator's view fills in the rest"
+        status, reply = page.post("line", {"text": ""})
+        assert status == 400 and lines == ["s3xm4-m5"]
+    finally:
+        page.web.sim.line_handler = None
+        page.web.sim.publish("game", None)

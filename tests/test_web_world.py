@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from zuniboard.web.world import UnknownPoint, World, WorldError, inventory
+import zuni
+from zuni.position import parse_position
+from zuniboard.board_mirror import disks_of
+from zuniboard.web.world import Narrator, UnknownPoint, World, WorldError, inventory
 
 
 def test_start_position_and_reserve() -> None:
@@ -124,3 +127,67 @@ def test_setup_plan_and_restock() -> None:
     assert len(world.pieces) + len(world.tray) == 24 + 2
     world.restock("awithlaknakwe")
     assert len(world.pieces) + len(world.tray) == 12 + 2
+
+
+def _sides(world: World) -> dict[str, tuple[str, str]]:
+    return {n: (p.side, p.kind) for n, p in world.pieces.items()}
+
+
+def _set_counts(world: World) -> dict[tuple[str, str], int]:
+    counts: dict[tuple[str, str], int] = {}
+    for piece in list(world.pieces.values()) + world.hand + world.tray:
+        counts[(piece.side, piece.kind)] = counts.get((piece.side, piece.kind), 0) + 1
+    return counts
+
+
+@pytest.mark.parametrize(
+    "ruleset, position",
+    [
+        # m4 is North's at the start, South's here: the disk left standing there is wrong.
+        ("kolowis size=short", "kolowis size=short | south to move | south m4 s6 | north n3"),
+        # North's warriors' squares at the start hold South's priest and warrior here.
+        ("awithlaknakwe", "awithlaknakwe | south to move | south g13 f14 priest e13 | north g1 priest hand"),
+    ],
+)
+def test_settle_gives_each_disk_the_side_of_the_games_position(ruleset: str, position: str) -> None:
+    """A game set up from a position over the start one: the disks left standing keep the
+    start's sides until the world settles on the game's position (whose piece is where)."""
+    world = World.for_ruleset(ruleset)
+    counts = _set_counts(world)
+    disks = disks_of(parse_position(position))
+    world.follow([n for n in world.occupied() if n not in disks], [], now_s=0.0)
+    world.follow([], [n for n in disks if n not in world.pieces], world.start_hint(ruleset), now_s=100.0)
+    want = {n: (sk[0], sk[1]) for n, sk in disks.items()}
+    assert sorted(world.pieces) == sorted(disks) and _sides(world) != want  # the bug: start's sides
+    assert world.settle(disks)
+    assert _sides(world) == want
+    assert _set_counts(world) == counts  # disks exchanged with the tray's, none made or lost
+    assert not world.settle(disks)  # settled: nothing more to do
+
+
+def test_settle_waits_until_the_disks_stand_on_the_games_points() -> None:
+    world = World.for_ruleset("mosona")
+    game = zuni.new_game("mosona")
+    game.push_text("s3xm4-m5")
+    disks = disks_of(game)
+    before = _sides(world)
+    world.lift("s3")  # the move half made: not the game's position, not the start's either
+    assert not world.settle(disks) and _sides(world) == {n: sk for n, sk in before.items() if n != "s3"}
+    assert not world.settle(None)  # no game known (the narrator lost track)
+
+
+def test_the_narrators_disks_follow_a_position_and_a_take_back() -> None:
+    """`zuni sim`: the narrator's game gives whose disk is where: from the board's
+    position, after a move, and after the move is taken back."""
+    position = "kolowis size=short | south to move | south m4 s6 | north n3 | quiet 0"
+    narrator = Narrator()
+    status = {"game": "g1", "ruleset": "kolowis size=short", "position": position, "moves": 0, "phase": "play"}
+    start = narrator.follow(status)["disks"]
+    assert start == {"m4": ["south", "man"], "s6": ["south", "man"], "n3": ["north", "man"]}
+    game = parse_position(position)
+    move = game.legal_moves()[0]
+    game.push(move)
+    occupancy = "".join("1" if v else "0" for v in game.occupancy())
+    after = narrator.follow(dict(status, moves=1, occupancy=occupancy))
+    assert after["moves"] == [move.text()] and after["disks"] == disks_of(game)
+    assert narrator.follow(dict(status, moves=0, phase="setup"))["disks"] == start

@@ -77,6 +77,11 @@ class Bench:
         if hasattr(self.app, "defer_writes"):
             self.app.defer_writes()
         self.outbox = getattr(self.app, "outbox", None)
+        if "clock" in spec:
+            # A new game as the host starts it, on a clock (zuni_board.clocks) unless
+            # the spec's is "": the clocks' heap, measured against the same without.
+            clock = spec["clock"]
+            self.app.cmd_new(0, ("clock=%s " % clock if clock else "") + spec["ruleset"])
         _mark("app")
         geometry = self.app.game.geometry
         self.names = geometry.names
@@ -192,11 +197,19 @@ class Bench:
         self.thinking = False
         if app.hint is None or app.hint.move != search.best:
             raise RuntimeError("the board did not show its hint")
+        if search.oom:
+            # The search ran out of heap: its hint is weaker than the search's own, so
+            # the heap the game is measured in was too small for the board's hint.
+            raise MemoryError("the hint's search ran out of heap")
         self.hints += 1
         self.hint_nodes += search.nodes
         self.hint_worst_nodes = max(self.hint_worst_nodes, search.nodes)
         self.hint_worst_work = max(self.hint_worst_work, search.work)
         self.hint_depth_min = min(self.hint_depth_min, search.depth)
+        if self.timer is not None:
+            # Per hint: the slice in which each depth completed, and the work (the PC
+            # tells from the scan times which depth the chip reaches in its time).
+            self.timer.hints.append((list(search.depth_slices), search.work))
 
     def play(self, index, text):
         app = self.app
@@ -282,6 +295,9 @@ def main(spec_path):
         "phase": bench.app.phase,
         "mem": _MEM,
     }
+    clock = getattr(bench.app, "clock", None)
+    if clock is not None:
+        out["clock"] = clock.spec  # the game ran on a clock (spec "clock")
     if bench.hints:
         out["hints"] = bench.hints
         out["hint_cycles"] = bench.hint_cycles

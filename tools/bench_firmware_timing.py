@@ -34,6 +34,7 @@ class Timer:
         self.total_us = 0
         self.flash_max = [0, 0]  # most programs, erases littlefs did for one move
         self.flash_seen = (0, 0)
+        self.hints = []  # (depth_slices, work) of each hint (zuni_board.hint)
 
     def scan(self, bench, dt, stable, queued, committed):
         i = bench.cycles
@@ -74,6 +75,8 @@ class Timer:
         out["worst_latency_ms"] = self.worst_latency_ms
         if self.commits:
             out["mean_latency_ms"] = self.latency_sum // self.commits
+        if self.hints:
+            out["hint_log"] = self.hints
         flash = bench.flash
         if flash is not None:
             out["flash_programs"] = flash.writes

@@ -47,6 +47,9 @@ mp.FS.mkdir("/data");
 mp.FS.mkdir("/data/journal");
 mp.FS.writeFile("/data/layout.json", fs.readFileSync(layoutPath));
 const spec = { layout: "/data/layout.json", ruleset: ruleset, moves: "", journal: "/data/journal" };
+// ZUNI_WASM_CLOCK: the game as a host starts it ("new"), on that time control ("": none),
+// for the clocks' heap (docs/clocks.md).
+if (process.env.ZUNI_WASM_CLOCK !== undefined) spec.clock = process.env.ZUNI_WASM_CLOCK;
 const moves = fs.readFileSync(movesPath, "utf8").split("\n").map((l) => l.trim()).filter((l) => l);
 
 function run(code) {

@@ -42,7 +42,11 @@ def run(ruleset: str, opponent: str, games: int, seed: int, interp: str) -> dict
     env = {"MICROPYPATH": "%s:%s" % (REPO / "firmware" / "lib", REPO / "tools"), "PATH": "/usr/bin:/bin"}
     code = "import bench_hint_runner as r; r.main(%r)" % json.dumps(spec)
     proc = subprocess.run(
-        [str(BIN / "micropython"), "-X", "heapsize=4M", "-c", code], env=env, capture_output=True, text=True
+        # A heap of a few boards' size: a collection of a 4 MB heap costs far more than the board's.
+        [str(BIN / "micropython"), "-X", "heapsize=512K", "-c", code],
+        env=env,
+        capture_output=True,
+        text=True,
     )
     for line in proc.stdout.splitlines():
         if line.startswith("BENCH "):
@@ -90,6 +94,32 @@ def main(argv: list[str] | None = None) -> int:
         )
     print("score: (won + draw/2) / games. nodes, slices, depth, ms: per hint, mean (ms: this machine, unsliced")
     print("overhead included; the RP2040 figures are tools/bench_firmware.py's).")
+    print()
+    print("depths completed per hint (positions with one legal move apart, as forced):")
+    chip = args.interp == "micropython"
+    print(
+        "%-24s %-7s %6s %-20s %s"
+        % (
+            "ruleset",
+            "vs",
+            "forced",
+            "depth 0/1/2/3",
+            "on the RP2040 estimate (cut at 1.3 s), worst ms" if chip else "",
+        )
+    )
+    for row in rows:
+        line = "%-24s %-7s %6d %-20s" % (
+            row["ruleset"],
+            row["opponent"],
+            row["forced"],
+            "/".join(map(str, row["depths"])),
+        )
+        if chip:
+            line += " %s  %d" % ("/".join(map(str, row["chip_depths"])), row["chip_max_ms"])
+        print(line)
+    if chip:
+        print("RP2040 estimate: each slice max(10 ms, unix time x 190 + 3.1 ms), each slice's best of three runs of")
+        print("the same search; the depth reached is the deepest done in a slice that starts before the 1.3 s cut.")
     return 0
 
 

@@ -13,9 +13,12 @@ interpreters, so a run is repeatable anywhere.
 """
 
 import json
+import sys
 
 import zuni
-from zuni_board.hint import HintSearch, prepare
+from zuni.evaluate import evaluate
+from zuni_board.app import HINT_SLICE, HINT_THINK_MS
+from zuni_board.hint import HintSearch
 
 try:
     from time import ticks_diff, ticks_us
@@ -31,6 +34,16 @@ except ImportError:  # CPython
 
 # A game that has not ended by the rules after this many plies counts as a draw.
 MAX_PLIES = 1000
+# The RP2040 estimate of a hint, under MicroPython only (tools/bench_firmware.py's model):
+# each slice on the chip takes max(a 10 ms scan, its unix time x 190 + the chip loop's
+# own 3.1 ms); the depth reached on the chip is the deepest one whose slice starts
+# before the app's HINT_THINK_MS cut.
+CHIP_FACTOR = 190
+CHIP_LOOP_US = 3100
+SCAN_US = 10000
+TIMED = sys.implementation.name == "micropython"
+# Runs of each search for its slice times (the best of them counts).
+CHIP_RUNS = 3
 
 
 class Lcg:
@@ -58,7 +71,10 @@ def greedy_move(game, rng):
 
 
 class HintPlayer:
-    """Every move the board's own hint, sliced as on the board (one node per slice)."""
+    """Every move the board's own hint, sliced as on the board (HINT_SLICE a slice).
+    ``depths[d]``: hints whose search completed depth d (``chip_depths``: by the app's
+    cut on the RP2040 estimate, MicroPython only); positions with one legal move count
+    in ``forced`` (the board shows that move at once)."""
 
     def __init__(self):
         self.searches = 0
@@ -68,13 +84,49 @@ class HintPlayer:
         self.max_slices = 0
         self.us = 0
         self.depth_sum = 0
+        self.forced = 0
+        self.depths = [0, 0, 0, 0]
+        self.chip_depths = [0, 0, 0, 0]
+        self.chip_max_ms = 0
 
     def move(self, game):
+        forced = game.count_moves() == 1
         t0 = ticks_us()
         search = HintSearch(game)
-        while not search.step(1):
-            pass
+        times = []  # us per slice (MicroPython only)
+        done = False
+        while not done:
+            t = ticks_us()
+            done = search.step(HINT_SLICE)
+            if TIMED:
+                times.append(ticks_diff(ticks_us(), t))
         self.us += ticks_diff(ticks_us(), t0)
+        reached = 0
+        chip = 0  # us on the RP2040 estimate since the search began
+        if TIMED and not forced:
+            # The same search again (it is deterministic): each slice's best time, so
+            # that other processes on this machine do not pass for the search's work.
+            for _ in range(CHIP_RUNS - 1):
+                again = HintSearch(game)
+                i = 0
+                while True:
+                    t = ticks_us()
+                    end = again.step(HINT_SLICE)
+                    dt = ticks_diff(ticks_us(), t)
+                    if dt < times[i]:
+                        times[i] = dt
+                    i += 1
+                    if end:
+                        break
+            depth_slices = search.depth_slices
+            for i in range(len(times)):
+                if chip < HINT_THINK_MS * 1000:
+                    # This slice starts before the app's cut: the depths it completes count.
+                    for d in range(len(depth_slices)):
+                        if depth_slices[d] == i + 1:
+                            reached = d + 1
+                dt = times[i] * CHIP_FACTOR + CHIP_LOOP_US
+                chip += dt if dt > SCAN_US else SCAN_US
         self.searches += 1
         self.nodes += search.nodes
         self.work += search.work
@@ -82,13 +134,20 @@ class HintPlayer:
         if search.slices > self.max_slices:
             self.max_slices = search.slices
         self.depth_sum += search.depth
+        if forced:
+            self.forced += 1
+        else:
+            self.depths[search.depth] += 1
+            self.chip_depths[reached] += 1
+            if chip > self.chip_max_ms * 1000:
+                self.chip_max_ms = chip // 1000
         return search.best
 
 
 def play_one(ruleset, opponent, hint_team, seed, hint):
     rng = Lcg(seed)
     game = zuni.new_game(ruleset)
-    prepare(game)
+    evaluate(game)  # the evaluation's tables loaded before the first hint
     other = greedy_move if opponent == "greedy" else random_move
     plies = 0
     while plies < MAX_PLIES and not game.is_game_over():
@@ -118,7 +177,7 @@ def play(ruleset, opponent, games, seed=1):
         else:
             draws += 1
     searches = hint.searches or 1
-    return {
+    out = {
         "ruleset": ruleset,
         "opponent": opponent,
         "games": games,
@@ -133,7 +192,13 @@ def play(ruleset, opponent, games, seed=1):
         "max_slices": hint.max_slices,
         "mean_depth_x10": hint.depth_sum * 10 // searches,
         "mean_hint_us": hint.us // searches,
+        "forced": hint.forced,
+        "depths": hint.depths,
     }
+    if TIMED:
+        out["chip_depths"] = hint.chip_depths
+        out["chip_max_ms"] = hint.chip_max_ms
+    return out
 
 
 def main(spec_text):

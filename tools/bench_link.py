@@ -73,6 +73,7 @@ import zuni
 from zuni_link import codec
 from zuniboard import sim
 from zuniboard.link import BoardError, BoardLink, LinkError, SerialPort
+from zuniboard.link_port import SocketURLPort, no_nagle
 
 RULESET = "mosona quiet=1000"
 
@@ -80,9 +81,7 @@ RULESET = "mosona quiet=1000"
 Frames = list[tuple[str, str]]
 
 
-def _read_frames(
-    port: serial.Serial, asm: codec.LineAssembler, until: Callable[[Frames], bool], timeout: float
-) -> Frames:
+def _read_frames(port: SerialPort, asm: codec.LineAssembler, until: Callable[[Frames], bool], timeout: float) -> Frames:
     """Frames (verb, body) read from ``port`` until ``until(frames)`` is true or ``timeout``."""
     frames: Frames = []
     deadline = time.monotonic() + timeout
@@ -175,10 +174,14 @@ def run(moves: int, pings: int, burst: int, hand_moves: int) -> dict[str, float]
             link.close()
 
             # Raw frames on the port (no BoardLink): pipelined pings, a `moves 0` stream.
-            port = serial.serial_for_url(vb.port_path, baudrate=115200, timeout=0.01)
+            raw = serial.serial_for_url(vb.port_path, baudrate=115200, timeout=0.01)
+            raw.reset_input_buffer()
+            port: SerialPort = raw
+            if vb.port_path.startswith("socket://"):  # as the link opens it (ZUNI_SIM_TRANSPORT=socket)
+                no_nagle(raw)
+                port = SocketURLPort(raw, raw._socket)
             try:
                 asm = codec.LineAssembler()
-                port.reset_input_buffer()
                 # Pipelined: `window` pings in flight, a new one sent per reply.
                 window = 8
                 sent = 0

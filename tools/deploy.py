@@ -12,9 +12,11 @@
    (asks USB for the layout's current) and the
    layout as /layout.json, then ``reset``: a hard reset (``machine.reset()``), so the
    board boots the new firmware as at power-on. The journal (/zj*.txt) stays unless
-   --wipe-journal. If mpremote fails, it runs once more after 3 s: a board whose boot.py
-   asked USB for more current drops off USB once at mpremote's first soft reset
-   (hardware/<board>/power.md).
+   --wipe-journal. If mpremote fails, it runs once more after 3 s, on the board found
+   again by its USB serial number: a board whose boot.py asked USB for more current drops
+   off USB once at mpremote's first soft reset (hardware/<board>/power.md). A second
+   failure is an error that says what to do (tests/test_deploy.py runs both against
+   tests/rp2_repl.py --drops, a model that drops off and comes back on a new pty).
 4. waits for the board's ``hello`` on the same port (found again by its USB serial
    number should it come back under another device path) and reports
    ``board running firmware X, layout Y``, or says why not.
@@ -188,6 +190,20 @@ def mpremote_command(port: str, build_dir: Path, resume: bool, reset: bool, wipe
     return cmd
 
 
+def retry_port(port: str, serial_number: str) -> tuple[str, str]:
+    """The board's port for the retry: found again by its USB serial number (it dropped off
+    USB and may be back under another device path); DeployError if it is not back."""
+    if not serial_number:
+        return resolve_port(port)
+    try:
+        return resolve_port("id:" + serial_number)
+    except DeployError:
+        raise DeployError(
+            "the board (USB serial %s) dropped off USB and is not back after %.0f s: unplug it and plug it in,"
+            " then deploy again" % (serial_number, RETRY_WAIT_S)
+        )
+
+
 def firmware_version() -> str:
     """FIRMWARE_VERSION of the firmware being deployed (firmware/lib/zuni_board/app.py)."""
     text = (LIB / "zuni_board" / "app.py").read_text()
@@ -208,16 +224,21 @@ def _comports() -> Sequence[Any]:
     return list(list_ports.comports())
 
 
+def _listed(comports: Comports | None) -> Sequence[Any]:
+    # The module's _comports looked up at call time, so that a test can stand in a USB bus.
+    return (comports or _comports)()
+
+
 def _is_pico(info: Any) -> bool:
     return (getattr(info, "vid", None), getattr(info, "pid", None)) == PICO_USB
 
 
-def resolve_port(port: str, comports: Comports = _comports) -> tuple[str, str]:
+def resolve_port(port: str, comports: Comports | None = None) -> tuple[str, str]:
     """(device path, USB serial number or "") of the board to deploy to. ``auto``: the one
     Pico running MicroPython (USB 2E8A:0005) plugged in; ``id:SERIAL``: the Pico with that
     USB serial number; mpremote's ``a0``/``u0`` shortcuts: /dev/ttyACM0, /dev/ttyUSB0;
     ``port:PATH`` or a path: that port."""
-    ports = comports()
+    ports = _listed(comports)
     picos = [p for p in ports if _is_pico(p)]
     if port == "auto":
         if not picos:
@@ -246,20 +267,20 @@ def resolve_port(port: str, comports: Comports = _comports) -> tuple[str, str]:
     return port, ""  # not a USB Pico (a pty, another adapter, socket://): it keeps its path
 
 
-def find_again(port: str, serial_number: str, comports: Comports = _comports) -> str | None:
+def find_again(port: str, serial_number: str, comports: Comports | None = None) -> str | None:
     """The board's device path now: the Pico with ``serial_number`` wherever USB put it
     (ttyACM0 may come back as ttyACM1 if a program still held the old one), None while it
     is not back; without a serial number, ``port`` itself."""
     if not serial_number:
         return port
-    for p in comports():
+    for p in _listed(comports):
         if _is_pico(p) and str(p.serial_number or "") == serial_number:
             return str(p.device)
     return None
 
 
 def wait_for_hello(
-    port: str, serial_number: str, timeout: float = HELLO_TIMEOUT_S, comports: Comports = _comports
+    port: str, serial_number: str, timeout: float = HELLO_TIMEOUT_S, comports: Comports | None = None
 ) -> dict[str, str]:
     """The board's ``hello`` after its reset, on its port found again; DeployError naming
     what was seen (the port never came back, or what the board printed instead)."""
@@ -368,9 +389,16 @@ def main(argv: list[str] | None = None) -> int:
             print("mpremote failed (status %d); the board may have dropped off USB once at its soft reset:"
                   " trying again in %.0f s" % (result.returncode, RETRY_WAIT_S))  # fmt: skip
             time.sleep(RETRY_WAIT_S)
-            port, serial_number = resolve_port("id:" + serial_number if serial_number else args.port)
+            first = result.returncode
+            port, serial_number = retry_port(args.port, serial_number)
             cmd = mpremote_command(port, build_dir, args.resume, reset, args.wipe_journal)
             result = subprocess.run(cmd, timeout=300)
+            if result.returncode != 0:
+                raise DeployError(
+                    "mpremote failed twice on %s (status %d, then %d after the retry): the board dropped off USB"
+                    " once more, or another program holds its port. Close serial monitors and `zuni` sessions,"
+                    " unplug the board and plug it in, then deploy again" % (port, first, result.returncode)
+                )
         if result.returncode != 0:
             raise DeployError("mpremote failed (status %d)" % result.returncode)
         print("deployed to %s" % port)

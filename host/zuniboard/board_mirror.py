@@ -204,6 +204,21 @@ class BoardMirror:
         out.changes.append(Change("undo", "", n))
 
 
+KIND_NAMES = ("man", "priest")
+
+
+def disks_of(game: Any) -> dict[str, list[str]]:
+    """point name -> [side, kind] of every piece on ``game``'s board: whose disk stands
+    where in the game's real position (a set-up one, after moves and take-backs), which
+    the page draws rather than the start position's sides."""
+    names = game.geometry.names
+    return {
+        str(names[point]): [str(zuni.SIDE_NAMES[zuni.piece_side(code)]), KIND_NAMES[zuni.piece_kind(code)]]
+        for point, code in enumerate(game.board)
+        if code
+    }
+
+
 def start_game(ruleset: str, position: str = "") -> Any:
     """The rules game the board's game starts from: ``position`` (the board's
     ``position=``, a position text) when it was set up from one, else ``ruleset``'s start."""

@@ -35,6 +35,13 @@ ILIM_OHMS = 43200.0  # TPS2553 current limit: 544-673 mA (TI SLVS841E, table 1)
 SERIES_OHMS = 100.0  # SCK and latch source termination at the Pico
 LED_DATA_OHMS = 330.0  # LED data series resistor at the first LED
 BULK_UF = 220.0  # LED rail bulk capacitor, after the soft-start switch
+# Pull-down of the load switch's EN (power.md, "Power path"): holds the LED rail off from
+# plug-in until the firmware drives EN high. The TPS2553's EN input current is at most
+# 0.5 uA (TI SLVS841, 7.5 Electrical Characteristics), which shifts the pin by 50 mV at
+# most through 100 kOhm, far below its 0.66 V minimum threshold; a driven high costs
+# 33 uA.
+EN_PULL_OHMS = 100000.0
+GROUND = "GND"
 
 
 @dataclass(frozen=True)
@@ -43,6 +50,10 @@ class Pin:
     name: str
     kind: str
     pulled: bool = False  # the chip pulls this input up itself (RP2040 internal pull-up)
+    # An enable input: the level that turns its function on ("high" or "low"). The ERC
+    # wants such a pin tied to a rail, or pulled to its OFF level when a GPIO drives it
+    # (a GPIO floats until the firmware sets it up).
+    enable: str = ""
 
 
 @dataclass
@@ -178,6 +189,9 @@ def build(layout: Any) -> Circuit:
             gpios[gpio] = ("matrix column", "input", True)
     for gpio in layout.buttons.values():
         gpios[gpio] = ("button", "input", True)
+    led_enable = layout.power.get("led_enable")
+    if led_enable is not None:
+        gpios[led_enable] = ("LED rail enable", "output", False)
     pico = c.add(_pico(gpios))
     del pico
 
@@ -190,7 +204,7 @@ def build(layout: Any) -> Circuit:
             [
                 Pin("1", "IN", "power_in"),
                 Pin("2", "GND", "power_in"),
-                Pin("3", "EN", "input"),
+                Pin("3", "EN", "input", enable="high"),  # TPS2553: active high (TPS2552: ~EN)
                 Pin("4", "~FAULT", "open_collector"),
                 Pin("5", "ILIM", "passive"),
                 Pin("6", "OUT", "power_out"),
@@ -219,6 +233,17 @@ def build(layout: Any) -> Circuit:
             "r_10k",
         )
     )
+    if led_enable is not None:
+        c.add(
+            _two(
+                "R6",
+                "100k",
+                "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+                "pull-down of the TPS2553 EN: the LED rail stays off until the firmware turns it on",
+                "controller",
+                "r_100k",
+            )
+        )
     c.add(
         _two(
             "C1",
@@ -246,19 +271,19 @@ def build(layout: Any) -> Circuit:
         "Package_DIP:DIP-14_W7.62mm_Socket",
         "74AHCT125 quad buffer at 5 V: LED data 3.3 V -> 5 V",
         [
-            Pin("1", "1OE", "input"),
+            Pin("1", "1OE", "input", enable="low"),
             Pin("2", "1A", "input"),
             Pin("3", "1Y", "tri_state"),
-            Pin("4", "2OE", "input"),
+            Pin("4", "2OE", "input", enable="low"),
             Pin("5", "2A", "input"),
             Pin("6", "2Y", "tri_state"),
             Pin("7", "GND", "power_in"),
             Pin("8", "3Y", "tri_state"),
             Pin("9", "3A", "input"),
-            Pin("10", "3OE", "input"),
+            Pin("10", "3OE", "input", enable="low"),
             Pin("11", "4Y", "tri_state"),
             Pin("12", "4A", "input"),
-            Pin("13", "4OE", "input"),
+            Pin("13", "4OE", "input", enable="low"),
             Pin("14", "VCC", "power_in"),
         ],
         "controller",
@@ -292,7 +317,12 @@ def build(layout: Any) -> Circuit:
         ("C2", "2"),
     ]
     gnd += [("U2", "1"), ("U2", "5"), ("U2", "9"), ("U2", "12")]
-    vbus = [("U1", "40"), ("U3", "1"), ("U3", "3"), ("C1", "1")]
+    vbus = [("U1", "40"), ("U3", "1"), ("C1", "1")]
+    if led_enable is None:
+        vbus.append(("U3", "3"))  # EN tied to IN: the LED rail is on from plug-in
+    else:
+        c.connect("LED_EN", ("U1", str(PICO_PIN[led_enable])), ("U3", "3"), ("R6", "1"))
+        gnd.append(("R6", "2"))
     five = [("U3", "6"), ("C3", "1"), ("U2", "14"), ("C2", "1"), ("U2", "4"), ("U2", "10"), ("U2", "13")]
     three = [("U1", "36"), ("R3", "1")]
     c.connect("FAULT", ("U3", "4"), ("R3", "2"))
@@ -481,5 +511,5 @@ def build(layout: Any) -> Circuit:
     c.connect("VBUS", *vbus)
     c.connect("+5V", *five)
     c.connect("+3V3", *three)  # on the matrix board: only the FAULT pull-up
-    c.connect("GND", *gnd)
+    c.connect(GROUND, *gnd)
     return c

@@ -7,12 +7,16 @@ ERC makes, on the one circuit the netlist, schematic and BOM come from.
   or pulled (a resistor to a power net, or the chip's own pull-up);
 - no two outputs drive one net (pins of one part with one name, such as the Pico's
   GND pins, count once);
-- every power input sits on a net with a power output (a supply).
+- every power input sits on a net with a power output (a supply);
+- every enable input (a pin whose level switches a function on: a load switch's EN, a
+  buffer's OE) has a defined default: tied to a rail, or, when an output (a GPIO) drives
+  it, pulled by a resistor to its OFF level. A GPIO floats from power-up until the
+  firmware sets it up, so a GPIO alone leaves the function undefined through reset.
 """
 
 from __future__ import annotations
 
-from zuniboard.circuit import Circuit
+from zuniboard.circuit import GROUND, Circuit
 
 DRIVERS = ("output", "power_out", "tri_state", "bidirectional")
 HARD_DRIVERS = ("output", "power_out")
@@ -59,7 +63,43 @@ def check(circuit: Circuit) -> list[str]:
                 errors.append("power pin %s on net %s has no supply" % (circuit.node(*n), net))
             if k == "open_collector" and not any(_pulled(circuit, m, net, power_nets) for _, m in kinds):
                 errors.append("open-collector %s on net %s has no pull-up" % (circuit.node(*n), net))
+        for _, n in kinds:
+            active = circuit.parts[n[0]].pin(n[1]).enable
+            if active:
+                errors += _enable_default(circuit, n, active, net, power_nets)
     return errors
+
+
+def _enable_default(circuit: Circuit, node: tuple[str, str], active: str, net: str, power_nets: set[str]) -> list[str]:
+    """The enable rule (module docstring) for one enable pin."""
+    name = circuit.node(*node)
+    if net in power_nets:
+        return []  # tied to a rail: always on or always off, by design
+    pulls = [_pull_target(circuit, n, net, power_nets) for n in circuit.nets[net]]
+    targets = [t for t in pulls if t is not None]
+    if not targets:
+        return [
+            "enable %s on net %s has no defined default: no pull resistor (a GPIO floats through reset)" % (name, net)
+        ]
+    # OFF is ground for an active-high enable, a supply for an active-low one.
+    wrong = [t for t in targets if (t == GROUND) != (active == "high")]
+    if wrong:
+        return [
+            "enable %s (active %s) on net %s is pulled ON by default (to %s): its pull must hold it off"
+            % (name, active, net, ", ".join(sorted(set(wrong))))
+        ]
+    return []
+
+
+def _pull_target(circuit: Circuit, node: tuple[str, str], net: str, power_nets: set[str]) -> str | None:
+    """The power net a resistor on ``node`` pulls ``net`` to, if it is a pull resistor."""
+    part = circuit.parts[node[0]]
+    pin = part.pin(node[1])
+    if not (part.ref.startswith("R") and not part.ref.startswith("RN") and pin.kind == "passive"):
+        return None
+    other = next(p.number for p in part.pins if p.number != pin.number)
+    target = circuit.net_of(part.ref, other)
+    return target if target in power_nets and target != net else None
 
 
 def _kind(circuit: Circuit, node: tuple[str, str]) -> str:

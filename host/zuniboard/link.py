@@ -139,6 +139,9 @@ class BoardLink:
         self.events: queue.Queue[LinkEvent] = queue.Queue()
         self.hello: dict[str, str] = {}  # the board's last hello
         self.info: dict[str, str] = {}  # the board's last state
+        # On a clock: (game, index, move text) -> (ms the move took, the mover's ms left),
+        # from the board's move frames (docs/clocks.md).
+        self.move_times: dict[tuple[str, int, str], tuple[int, int]] = {}
         self.console: deque[str] = deque(maxlen=200)
         self.ruleset = ""
         # The start position of the board's game when it was set up from one (the board's
@@ -287,11 +290,16 @@ class BoardLink:
         info: dict[str, str] = codec.kv_decode(body)
         return info
 
-    def new_game(self, ruleset: str, timeout: float = REQUEST_TIMEOUT_S, *, position: str = "") -> dict[str, str]:
+    def new_game(
+        self, ruleset: str, timeout: float = REQUEST_TIMEOUT_S, *, position: str = "", clock: str = ""
+    ) -> dict[str, str]:
         """A new game of ``ruleset``; with ``position`` (a position text, docs/rules.md
         "Positions as text", whose ruleset wins over ``ruleset``) a game from that position,
         which the board has the player set up one side at a time (``setup``). A board whose
-        firmware predates ``setup`` raises ``BoardError`` (code ``unknown``) saying so."""
+        firmware predates ``setup`` raises ``BoardError`` (code ``unknown``) saying so.
+        ``clock``: a time control (``zuni.clock`` text, e.g. "5+3", "south=5+3 north=10"):
+        the board keeps the game's clocks (docs/clocks.md)."""
+        prefix = "clock=%s " % codec.esc(clock) if clock else ""
         with self._lock:
             game = self.mirror.game
 
@@ -300,7 +308,7 @@ class BoardLink:
 
         if position:
             try:
-                result = self._command("setup", position, timeout, done)
+                result = self._command("setup", prefix + position, timeout, done)
             except BoardError as exc:
                 if exc.code != codec.E_UNKNOWN:
                     raise
@@ -312,7 +320,7 @@ class BoardLink:
             with self._lock:
                 self.position = position
         else:
-            result = self._command("new", ruleset, timeout, done)
+            result = self._command("new", prefix + ruleset, timeout, done)
         self.state(timeout)  # the new game's ruleset, position and phase
         return result
 
@@ -465,14 +473,23 @@ class BoardLink:
     def _on_frame(self, verb: str, body: str) -> None:
         if verb == "move":
             t = codec.tokens(body)
-            if len(t) != 5:
-                raise FrameError(codec.E_ARGS, "move needs 5 fields")
+            if len(t) not in (5, 7):
+                raise FrameError(codec.E_ARGS, "move needs 5 fields (7 on a clock)")
             game = codec.unesc(t[0])
             index = codec.parse_index(t[1], "index")
             text = codec.unesc(t[2])
             digest = codec.parse_digest(t[3])
             hv = codec.parse_index(t[4], "hv")
+            times = None
+            if len(t) == 7:
+                try:
+                    times = (int(t[5]), int(t[6]))
+                except ValueError:
+                    raise FrameError(codec.E_ARGS, "move: bad clock fields %r %r" % (t[5], t[6])) from None
             with self._lock:
+                if times is not None:
+                    # The move's time and the mover's clock after it (docs/clocks.md).
+                    self.move_times[(game, index, text)] = times
                 self._apply(self.mirror.move(game, hv, index, text, digest))
         elif verb == "beat":
             t = codec.tokens(body)

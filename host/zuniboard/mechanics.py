@@ -19,6 +19,7 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from zuniboard import power
 from zuniboard.bom import COLUMNS
 from zuniboard.drawing import pdf_file
 from zuniboard.hardware import Placement, layout_geometry, placement
@@ -581,6 +582,54 @@ def field_figures(layout: Any, pitch: float | None = None) -> FieldFigures:
             if drive > worst[0]:
                 worst = (drive, (m, s))
     return FieldFigures(own, worst[0], worst[1], nearest[0], nearest[1], nearest[2])
+
+
+PULL_IN_MIN_AT = 10.0  # the most sensitive switch the BOM allows (10-20 AT band)
+PULL_IN_MAX_AT = 20.0  # the least sensitive
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    own_closed_mm: float  # a piece this far off its point (worst direction) still closes a 20 AT switch
+    toggle_mm: float  # pushed this far from its point towards the worst other switch, it closes a 10 AT one
+    toggle_pair: tuple[str, str]
+
+
+def placement_tolerance(layout: Any, pitch: float | None = None) -> Tolerance:
+    """The figures a builder checks by hand (assembly.md stage 4): how sloppily a piece may
+    stand and still close its own switch, and how far it must be pushed towards a
+    neighbour to close that one's switch, by the drive model, in 0.5 mm steps."""
+    b = build(layout, pitch)
+    ang = float(layout.mechanics["switch_angle_deg"])
+    ux, uy = _unit(ang)
+    ff = field_figures(layout, pitch)
+    m, n = ff.neighbour_pair
+    p0 = b.geometry.names[0]
+    x0, y0 = b.xy(p0)
+    s0 = switch_xy(b, p0)
+    own = 0.0
+    r = 0.5
+    while r < b.pitch / 2:
+        drive = min(
+            reed_drive(x0 + r * math.cos(a), y0 + r * math.sin(a), *s0, ang)
+            for a in (k * math.pi / 4 for k in range(8))
+        )
+        if drive < PULL_IN_MAX_AT:
+            break
+        own = r
+        r += 0.5
+    mx, my = b.xy(m)
+    sx, sy = switch_xy(b, n)
+    t = max(-REED_GLASS_MM / 2, min(REED_GLASS_MM / 2, (mx - sx) * ux + (my - sy) * uy))
+    px, py = sx + t * ux, sy + t * uy
+    d = math.dist((mx, my), (px, py))
+    toggle = 0.0
+    while toggle < d:
+        toggle += 0.5
+        k = toggle / d
+        if reed_drive(mx + (px - mx) * k, my + (py - my) * k, sx, sy, ang) >= PULL_IN_MIN_AT:
+            break
+    return Tolerance(own, toggle, (m, n))
 
 
 # -- drawing (one list of primitives for SVG and PDF) ---------------------------------------
@@ -1230,12 +1279,12 @@ def wires(layout: Any) -> list[Wire]:
     add(
         "LD0",
         "LED data",
-        "controller LED_DOUT (after 330 Ohm)",
-        "LED0 DIN (%s)" % led_order[0],
+        "controller edge pad LED_5V (U2 1Y)",
+        "R1 330 Ohm at LED0 DIN (%s)" % led_order[0],
         "led_data",
         ctl,
         led_xy(b, led_order[0]),
-        "the only 5 V data wire from the controller",
+        "the only 5 V data wire from the controller; R1 sits at LED0, its other lead on DIN (netlist LED_DIN0)",
     )
     for i in range(1, len(led_order)):
         add(
@@ -1775,6 +1824,7 @@ def light_clearance_mm(layout: Any) -> tuple[float, str]:
 def mechanics_md(layout: Any) -> str:
     b = build(layout)
     ff = field_figures(layout)
+    tol = placement_tolerance(layout)
     gap, gap_where = light_clearance_mm(layout)
     d = piece_diameter(b)
     pieces, why = pieces_per_set(layout)
@@ -1841,6 +1891,12 @@ def mechanics_md(layout: Any) -> str:
         "- Nearest part of another point's glass to a magnet: **%s mm** (magnet on %s, switch of %s), %s degrees off"
         % (_f(ff.nearest_glass_mm), ff.nearest_pair[0], ff.nearest_pair[1], _f(ff.along_axis_deg)),
         "  that switch's axis (0 = in line with it, its most sensitive direction).",
+        "- By the same model: a piece up to **%s mm** off its point in any direction still closes its own switch"
+        % _f(tol.own_closed_mm),
+        "  at %s AT (the least sensitive the BOM allows); pushed **%s mm** from %s towards the switch of %s, it"
+        % (_f(PULL_IN_MAX_AT), _f(tol.toggle_mm), tol.toggle_pair[0], tol.toggle_pair[1]),
+        "  closes that one at %s AT (the most sensitive): the distance at which a piece toggles a neighbour."
+        % _f(PULL_IN_MIN_AT),
         "",
         "## LEDs: the light beside the piece",
         "",
@@ -1908,9 +1964,20 @@ def assembly_md(layout: Any) -> str:
         "every wire: `wiring.csv`; parts: `bom.csv`. Work in this order: each stage ends with a check, and a",
         "stage is not started before the check of the one before it passes.",
         "",
-        "Test points (named on the controller and sensor boards): TP_VBUS (USB 5 V before the power switch),",
-        "TP_5V (LED rail), TP_3V3 (Pico 3V3_OUT), TP_GND, TP_DIN0 (first LED's DIN)%s."
-        % (", TP_SBk_QH (QH of sensor board k)" if hc else ""),
+        "Test points (named on the controller and sensor boards), and where to touch them:",
+        "",
+        "- TP_VBUS: USB 5 V before the power switch (Pico pin 40, or U3 pin 1)",
+        "- TP_5V: the LED rail (C3 +)",
+        "- TP_3V3: the Pico's 3V3_OUT (Pico pin 36)",
+        "- TP_GND: ground (Pico pin 38)",
+        "- TP_DIN0: the first LED's DIN (R1's lead at LED 0)",
+        *(
+            ["- TP_EN: the LED rail's switch on (3.3 V) or off (0 V) (U3 pin 3, or R6's lead away from GND)"]
+            if power.gated(layout)
+            else []
+        ),
+        "- TP_FAULT: low while the LED rail is overloaded (U3 pin 4)",
+        *(["- TP_SBk_QH: the QH of sensor board k (its 74HC165's pin 9)"] if hc else []),
         "",
         "## 1. Template",
         "",
@@ -1980,13 +2047,7 @@ def assembly_md(layout: Any) -> str:
             "",
         ]
     out += [
-        "## 7. Controller and power",
-        "",
-        "Mount the controller board (Pico in its sockets) at the South-West, its USB port in the slot; wire the",
-        "LED feeds, LD0, the sensor link and the buttons (B_*, BG_*). **Check:** first with the LED feeds",
-        "unplugged: USB in, TP_VBUS 4.75-5.25 V, TP_3V3 3.20-3.40 V. Then with the LED feeds: TP_5V within 0.25 V",
-        "of TP_VBUS with all LEDs dark; install the firmware (`bringup.md`).",
-        "",
+        *_controller_stage(layout),
         "## 8. First light and sensors: `zuni board check`",
         "",
         "Run `zuni board check` (`bringup.md`): **check** the LED test (red, green, blue, white on every LED),",
@@ -2003,6 +2064,54 @@ def assembly_md(layout: Any) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+def _controller_stage(layout: Any) -> list[str]:
+    """Stage 7 of assembly.md: the controller, its first power-on (without the Pico, then
+    with it), and the dark current before USB configuration."""
+    n = layout.led_count
+    idle = n * layout.leds["idle_ma"]
+    out = [
+        "## 7. Controller and power",
+        "",
+        "Mount the controller board at the South-West, its USB port in the slot, **Pico and U2 (74AHCT125)",
+        "not yet in their sockets**; wire the LED feeds, LD0, the sensor link and the buttons (B_*, BG_*).",
+        "**Check (no power):** Pico socket pin 40 (VBUS) to pin 38 (GND): no short (above 1 kOhm);",
+        "TP_5V to TP_GND: no short (the reading climbs while C3 charges); TP_3V3 to TP_GND: above 1 kOhm.",
+    ]
+    if not power.gated(layout):
+        return out + [
+            "**Check (power):** Pico in, USB in: TP_VBUS 4.75-5.25 V, TP_3V3 3.20-3.40 V; TP_5V within 0.25 V",
+            "of TP_VBUS with all LEDs dark; install the firmware (`bringup.md`).",
+            "",
+        ]
+    pin = layout.power["led_enable"]
+    return out + [
+        "TP_EN to TP_GND: 100 kOhm (R6, the pull-down that keeps the LED rail off).",
+        "",
+        "**First power, without the Pico:** a current-limited 5 V supply (limit %d mA; or a USB breakout"
+        % (50 * math.ceil(1.5 * idle / 50 + 1)),
+        "through a USB meter) to socket pin 40 (+) and pin 38 (-). **Check:** it draws under 1 mA;",
+        "TP_5V below 0.1 V (R6 holds EN low: the rail is off). Then touch TP_EN to TP_VBUS with a wire",
+        "(the rail on): TP_5V within 0.1 V of TP_VBUS, every LED dark, and the current %.0f-%.0f mA"
+        % (0.7 * idle, 1.3 * idle),
+        "(%d idle LEDs, about 1 mA each [power.md]); nothing is warm. Remove the wire and the supply." % n,
+        "",
+        "**First power, with the Pico:** U2 and the Pico in their sockets; a Pico with MicroPython but",
+        "without this firmware yet (it leaves GP%d alone). USB in, through a USB meter. **Check:**" % pin,
+        "TP_VBUS 4.75-5.25 V, TP_3V3 3.20-3.40 V, TP_EN and TP_5V below 0.1 V; **the meter reads the dark",
+        "board before USB configuration: about 20-40 mA, at most %.0f mA** (`power.md`, budgeted %.1f mA;"
+        % (power.UNCONFIGURED_MA, power.dark_ma(layout)),
+        "the earlier design took %.1f mA). More: the rail is on by mistake (R6, U3's pin 3)."
+        % power.dark_ma(layout, False),
+        "",
+        "**Firmware:** install it (`bringup.md`). **Check:** once the computer has configured the board",
+        "(the serial port appears), TP_EN 3.3 V, TP_5V within 0.25 V of TP_VBUS, the setup picture on",
+        "the LEDs; the meter rises by the idle LEDs (%.0f mA) plus the lit points. On a USB charger" % idle,
+        "(no computer) the LEDs come on %.0f s after plug-in (`power.no_host_ms`)."
+        % (layout.power["no_host_ms"] / 1000),
+        "",
+    ]
 
 
 def derived_files(layout: Any) -> dict[str, bytes]:

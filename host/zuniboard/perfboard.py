@@ -20,6 +20,7 @@ from zuniboard.drawing import Page
 from zuniboard.drawing import svg as svg_pages
 
 GRID = 2.54
+WIRING_LINE_CHARS = 100  # one column of the wiring list: 95 mm at 1.7 mm type
 COLOURS = {"+5V": "#d00", "VBUS": "#f80", "+3V3": "#c6c", "GND": "#000"}
 
 
@@ -42,13 +43,14 @@ def _dip(pads: dict[tuple[str, str], tuple[int, int]], ref: str, pins: int, x: i
 
 # Controller board: where each two-pin part sits (pin 1 hole, pin 2 hole), chosen so that
 # most links are short and straight: U3 beside the Pico's VBUS pin, U2 beside GP22, the
-# terminations beside GP18/GP17.
+# terminations beside GP18/GP17, the EN pull-down R6 below U3.
 CONTROLLER_TWO_PIN = {
     "C1": ((12, 6), (13, 6)),
     "R2": ((17, 3), (21, 3)),
     "R3": ((21, 5), (17, 5)),
     "C3": ((18, 1), (19, 1)),
     "C2": ((17, 9), (18, 9)),
+    "R6": ((16, 7), (20, 7)),  # EN pull-down, between U3 and U2
     "R4": ((11, 18), (15, 18)),
     "R5": ((11, 20), (15, 20)),
 }
@@ -191,11 +193,20 @@ def _draw(page: Page, c: Circuit, plan: Plan, x0: float, y0: float) -> float:
     name.update({hole: "edge %s" % net for net, hole in plan.edge.items()})
     y = y0 + (plan.rows + 1) * GRID + 5
     page.text(x0, y, 2.2, "Wiring list (copper side), net: pad - pad - ...")
-    lines = ["%s: %s" % (net, " - ".join(name[h] for h in path)) for net, path in net_wires(c, plan).items()]
+    lines: list[str] = []
+    for net, path in net_wires(c, plan).items():
+        # A long net (GND) is wrapped so that it stays inside its column (about 95 mm).
+        text = "%s: %s" % (net, " - ".join(name[h] for h in path))
+        while len(text) > WIRING_LINE_CHARS:
+            cut = text.rindex(" - ", 0, WIRING_LINE_CHARS) + 3
+            lines.append(text[:cut].rstrip())
+            text = "%s (cont.): %s" % (net, text[cut:])
+        lines.append(text)
     per_column = (len(lines) + 2) // 3
     for i, line in enumerate(lines):
         column, row = divmod(i, per_column)
-        page.text(x0 + column * 95, y + 3.5 + row * 2.6, 1.7, line, COLOURS.get(line.split(":")[0], "#0645ad"))
+        net = line.split(":")[0].replace(" (cont.)", "")
+        page.text(x0 + column * 95, y + 3.5 + row * 2.6, 1.7, line, COLOURS.get(net, "#0645ad"))
     return y + 3.5 + per_column * 2.6
 
 

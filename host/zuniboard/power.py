@@ -21,17 +21,23 @@ SRC = {
     "pjrc": "PJRC, 'How much current do WS2812 / NeoPixel LEDs really use?': 33.5 and 52.5 mA per LED at full white; "
     "just under 1 mA per dark LED",
     "ws2812b": "Worldsemi WS2812B datasheet: VIH >= 0.7 VDD; electrical characteristics at VDD 4.5-5.5 V; blue and "
-    "green die forward voltage 3.0-3.4 V",
+    "green die forward voltage 3.0-3.4 V; absolute maximum input voltage VDD + 0.5 V (a clamp to VDD)",
     "pico": "Raspberry Pi Pico datasheet, 'Power consumption' section: typical active currents of about 20-25 mA",
     "hc165": "TI SN74HC165 datasheet: ICC 80 uA max (static, 85 C); input capacitance 10 pF max; "
     "input transition time 500 ns max at VCC 4.5 V (1000 ns at 2 V)",
-    "ahct125": "TI SN74AHCT125 datasheet: ICC 40 uA max plus delta-ICC 1.35 mA max for one input at VCC - 2.1 V",
-    "tps2553": "TI TPS2552/TPS2553 datasheet (SLVS841E): 85 mOhm switch (DBV); table 1, RILIM 43.2 kOhm -> "
-    "current limit 544 / 605 / 673 mA (min / nom / max); built-in soft start",
+    "ahct125": "TI SN74AHCT125 datasheet: ICC 40 uA max plus delta-ICC 1.35 mA max for one input at VCC - 2.1 V; "
+    "absolute maximum input voltage -0.5 to 7 V whatever VCC, input clamp current only for VI < 0; II 1 uA max",
+    "hct125": "NXP 74HC125/74HCT125 datasheet, limiting values: input clamping current for VI > VCC + 0.5 V "
+    "(a diode from each input to VCC)",
+    "tps2553": "TI TPS2552/TPS2553 datasheet (SLVS841): 85 mOhm switch (DBV); table 1, RILIM 43.2 kOhm -> "
+    "current limit 544 / 605 / 673 mA (min / nom / max); built-in soft start; Device Comparison Table "
+    "(TPS2553 EN active high, TPS2552 ~EN active low, -1 versions latch off on overcurrent); 7.5 Electrical "
+    "Characteristics, 'Enable input EN or ~EN': turn-on/off threshold 0.66-1.1 V, input current -0.5..0.5 uA",
     "rp2040": "RP2040 datasheet, GPIO electrical characteristics: VOH >= 2.62 V at 4 mA drive (IOVDD 3.3 V), "
-    "pull-up 50-80 kOhm",
+    "pull-up 50-80 kOhm; PADS_BANK0 GPIOx reset value 0x56: pull-down enabled, output disabled",
     "usb2": "USB 2.0 specification: 7.2.1 (a high-power port gives 500 mA, VBUS >= 4.75 V at the port; an "
-    "unconfigured device takes at most 100 mA), 7.2.4.1 (at most 10 uF across VBUS at attach), 9.6.3 "
+    "unconfigured device takes at most 100 mA), 7.2.3 (a suspended device at most 2.5 mA), "
+    "7.2.4.1 (at most 10 uF across VBUS at attach), 9.6.3 "
     "(bMaxPower in 2 mA units)",
     "mpy": "MicroPython rp2 machine.USBDevice.BUILTIN_CDC.desc_cfg: bMaxPower 0x7D = 125 -> 250 mA",
     "awg": "ASTM B258 / standard AWG table, annealed copper at 20 C",
@@ -50,6 +56,8 @@ TPS2553_MA = 0.2  # allowance for the switch's own supply current
 V33 = 3.3
 RP2040_PULLUP_MIN_OHMS = 50000.0
 FAULT_PULLUP_OHMS = 10000.0
+EN_ON_MA = V33 / circuit.EN_PULL_OHMS * 1000
+UNCONFIGURED_MA = 100.0  # USB 2.0 7.2.1: the most a device may take before it is configured
 DESIGN_MARGIN = 0.9  # the board stays within 90 % of what it asks the host for
 
 # USB path (worst case): the port's minimum voltage and a 1 m cable with 28 AWG power pair.
@@ -89,30 +97,65 @@ def design_limit_ma(layout: Any) -> float:
     return DESIGN_MARGIN * usb_ma(layout)
 
 
+def _sensor_lines(layout: Any) -> list[PowerLine]:
+    """The sensors at their worst (every switch closed): on +3V3, powered from plug-in."""
+    if layout.sensors["type"] == "hc165":
+        chips = layout.sensor_count // 8
+        n = len(layout.points)
+        pull = n * V33 / circuit.PULLUP_OHMS * 1000
+        return [
+            PowerLine("74HC165 x %d" % chips, "%.1f mA each: ICC + clocking [hc165]" % HC165_MA, chips * HC165_MA),
+            PowerLine("Reed switch pull-ups", "%d switches closed, 3.3 V / 47 kOhm each" % n, pull),
+        ]
+    cols = len(layout.sensors["cols"])
+    pull = cols * V33 / RP2040_PULLUP_MIN_OHMS * 1000
+    return [
+        PowerLine("Matrix pull-ups", "%d columns low at once, 3.3 V / 50 kOhm (RP2040 minimum) [rp2040]" % cols, pull)
+    ]
+
+
+def gated(layout: Any) -> bool:
+    """The LED rail is switched by a GPIO (``power.led_enable``): off until the firmware turns it on."""
+    return "led_enable" in layout.power
+
+
 def fixed_lines(layout: Any) -> list[PowerLine]:
     """Everything that is not an LED, at its worst."""
     lines = [PowerLine("Raspberry Pi Pico", PICO_SRC, PICO_MA)]
     lines.append(PowerLine("TPS2553 load switch", "allowance for its supply current [tps2553]", TPS2553_MA))
     fault = V33 / FAULT_PULLUP_OHMS * 1000
     lines.append(PowerLine("~FAULT pull-up R3", "3.3 V / 10 kOhm, only while the switch reports a fault", fault))
-    if layout.sensors["type"] == "hc165":
-        chips = layout.sensor_count // 8
-        lines.append(
-            PowerLine("74HC165 x %d" % chips, "%.1f mA each: ICC + clocking [hc165]" % HC165_MA, chips * HC165_MA)
-        )
-        n = len(layout.points)
-        pull = n * V33 / circuit.PULLUP_OHMS * 1000
-        lines.append(PowerLine("Reed switch pull-ups", "%d switches closed, 3.3 V / 47 kOhm each" % n, pull))
-    else:
-        cols = len(layout.sensors["cols"])
-        pull = cols * V33 / RP2040_PULLUP_MIN_OHMS * 1000
-        lines.append(
-            PowerLine(
-                "Matrix pull-ups", "%d columns low at once, 3.3 V / 50 kOhm (RP2040 minimum) [rp2040]" % cols, pull
-            )
-        )
+    if gated(layout):
+        lines.append(PowerLine("EN pull-down R6", "3.3 V / 100 kOhm while the GPIO holds EN high", EN_ON_MA))
+    lines += _sensor_lines(layout)
     lines.append(PowerLine("74AHCT125 level shifter", "one input at 3.3 V [ahct125]", AHCT125_MA))
     return lines
+
+
+def dark_lines(layout: Any, switched: bool | None = None) -> list[PowerLine]:
+    """The board before USB configuration: plugged in, LEDs dark, the firmware waiting for
+    the host (every switch closed: pieces may stand on the board). ``switched``: with the
+    LED rail behind the GPIO-driven load switch (the default where the layout has
+    ``power.led_enable``), else EN tied on as in the earlier design."""
+    if switched is None:
+        switched = gated(layout)
+    n = layout.led_count
+    idle = layout.leds["idle_ma"]
+    lines = [PowerLine("Raspberry Pi Pico", PICO_SRC, PICO_MA)]
+    lines.append(PowerLine("TPS2553 load switch", "allowance for its supply current [tps2553]", TPS2553_MA))
+    lines += _sensor_lines(layout)
+    if switched:
+        lines.append(PowerLine("EN pull-down R6", "EN held low: no current", 0.0))
+        lines.append(PowerLine("74AHCT125 level shifter", "on the switched +5V: unpowered", 0.0))
+        lines.append(PowerLine("LEDs idle", "%d LEDs on the switched +5V: unpowered" % n, 0.0))
+    else:
+        lines.append(PowerLine("74AHCT125 level shifter", "one input at 3.3 V [ahct125]", AHCT125_MA))
+        lines.append(PowerLine("LEDs idle", "%d x %s mA, control logic of each LED [pjrc]" % (n, _f(idle)), n * idle))
+    return lines
+
+
+def dark_ma(layout: Any, switched: bool | None = None) -> float:
+    return sum(line.ma for line in dark_lines(layout, switched))
 
 
 def power_lines(layout: Any) -> list[PowerLine]:
@@ -290,6 +333,123 @@ def _f(value: float) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+ILIM_MIN_MA = 544.0  # TPS2553 with RILIM 43.2 kOhm [tps2553]
+ILIM_MAX_MA = 673.0
+RAIL_V = 5.0
+
+
+def inrush_ms(current_ma: float) -> float:
+    """Time to charge C3 to the rail at a constant current (t = C V / I)."""
+    return circuit.BULK_UF * RAIL_V / current_ma
+
+
+def _dark_section(layout: Any) -> list[str]:
+    before = dark_lines(layout, False)
+    after = dark_lines(layout, True)
+    n = layout.led_count
+    out = [
+        "## Before USB configuration: the LED rail is switched",
+        "",
+        "USB 2.0 lets a device take at most %d mA until the host has configured it [usb2]; a" % UNCONFIGURED_MA,
+        "bus-powered hub and a strict host enforce that. With U3's EN tied to its input (the earlier",
+        "design) the %d idle LEDs and the level shifter draw from plug-in: **%.1f mA** dark."
+        % (n, dark_ma(layout, False)),
+    ]
+    if not gated(layout):
+        return out + ["", "This layout has no `power.led_enable`: the LED rail is on from plug-in.", ""]
+    pin = layout.power["led_enable"]
+    out += [
+        "Now GP%d (`power.led_enable`) drives U3's EN and R6 (100 kOhm) pulls it to GND, so the" % pin,
+        "LED rail, the LEDs and the 74AHCT125 stay unpowered until the firmware turns them on:",
+        "**%.1f mA** dark." % dark_ma(layout),
+        "",
+        "| consumer | EN tied on (before) | mA | EN from GP%d (now) | mA |" % pin,
+        "| --- | --- | ---: | --- | ---: |",
+    ]
+    after_by = {line.what: line for line in after}
+    for line in before:
+        now = after_by.get(line.what, line)
+        detail = "the same" if now == line else now.detail
+        out.append("| %s | %s | %.1f | %s | %.1f |" % (line.what, line.detail, line.ma, detail, now.ma))
+    out += [
+        "| **total** | | **%.1f** | | **%.1f** |" % (dark_ma(layout, False), dark_ma(layout)),
+        "",
+        "- **EN polarity**: the TPS2553's EN is active high; the TPS2552 (same pins) has an",
+        "  active-low ~EN, and the -1 parts latch off after an overload instead of limiting: order",
+        "  exactly TPS2553DBVR [tps2553]. EN switches at 0.66-1.1 V and takes at most 0.5 uA [tps2553].",
+        "- **Why a pull-down, and why 100 kOhm**: from plug-in until `main.py` sets the pin up, GP%d" % pin,
+        "  is not driven (the Pico's 3.3 V is still rising, then the boot ROM and MicroPython start;",
+        "  the RP2040's own pad pull-down [rp2040] only works once 3.3 V is up). R6 holds EN at",
+        "  0.5 uA x 100 kOhm = 0.05 V at most, far under 0.66 V; 1 MOhm could leave 0.5 V, too near;",
+        "  10 kOhm would waste 0.33 mA while on for nothing. Driven high, GP%d gives at least 2.62 V" % pin,
+        "  [rp2040] against the 1.1 V threshold and R6 takes %.3f mA." % EN_ON_MA,
+        "- **When the firmware turns it on** (`zuni_hw.pico.LedPower`, polled every 50 ms from the",
+        "  scan loop): once the host has **configured** the board (it read the %d mA request and" % usb_ma(layout),
+        "  accepted it; the firmware sees the USB controller's endpoints enabled, which TinyUSB does",
+        "  only on SET_CONFIGURATION); off again on a bus reset or when the host deconfigures it.",
+        "  With **no host** (a USB charger or power bank: no start-of-frame packets, no address)",
+        "  for `power.no_host_ms` = %d ms after the firmware starts, it turns the rail on too:"
+        % layout.power["no_host_ms"],
+        "  a charger configures nothing, gives 500 mA or more, and polices nothing. A host that",
+        "  talks to the board but does not configure it (a bus-powered hub refusing %d mA) keeps" % usb_ma(layout),
+        "  the rail **off**: the board stays dark and inside 100 mA, and the PC says why.",
+        "  A host that suspends a configured board (a sleeping PC) leaves the rail on, so that",
+        "  standalone play goes on: the board then takes more than USB's 2.5 mA suspend current [usb2]",
+        "  (the Pico alone does; a PC that powers its ports while asleep feeds it anyway).",
+        "- **The data line while the rail is off**: the LED driver sends nothing (the frames wait",
+        "  in its buffer) and GP%d stays low. The 74AHCT125 is on the switched rail; its" % layout.leds["pin"],
+        "  inputs take up to 7 V whatever its supply and have no clamp diode to VCC [ahct125], so even",
+        "  a high on GP%d would feed it at most its 1 uA input leakage. (A 74HCT125 has that diode"
+        % layout.leds["pin"],
+        "  [hct125]: it would back-power its VCC from the GPIO; and a buffer on the unswitched VBUS",
+        "  would drive (5.0 - 0.6) V / 330 Ohm = 13 mA into LED 0's DIN clamp diode [ws2812b]",
+        "  and half-power the chain. Neither is built.)",
+        "",
+    ]
+    return out
+
+
+def _power_path_section(layout: Any) -> list[str]:
+    dark = dark_ma(layout)
+    en = "EN <- GP%d with R6 100 kOhm to GND" % layout.power["led_enable"] if gated(layout) else "EN tied to IN"
+    out = [
+        "## Power path and inrush",
+        "",
+        "VBUS (Pico pin 40) -> U3 TPS2553 (IN; %s) -> OUT = **+5V**, the LED rail and the" % en,
+        "74AHCT125. C1 100 nF ceramic at U3's input is the only capacitor on VBUS besides the Pico's",
+        "own, far under the 10 uF USB allows at attach [usb2]. C3 %d uF sits after the switch, at LED 0."
+        % circuit.BULK_UF,
+    ]
+    if gated(layout):
+        idle = layout.led_count * layout.leds["idle_ma"]
+        slow = inrush_ms(ILIM_MIN_MA - idle)
+        out += [
+            "The switch is off at attach and through enumeration, so the attach sees only C1 and the Pico.",
+            "When the firmware turns it on, the TPS2553's soft start and current limit (R2 43.2 kOhm:",
+            "%.0f-%.0f mA [tps2553]) charge C3 to 5 V while the %d idle LEDs (%.0f mA) wake up: %.1f-%.1f ms"
+            % (ILIM_MIN_MA, ILIM_MAX_MA, layout.led_count, idle, inrush_ms(ILIM_MAX_MA - idle), slow),
+            "(C x V / (limit - idle)). The host sees at most the limit plus the %.1f mA dark board, %.0f mA,"
+            % (dark, ILIM_MAX_MA + dark),
+            "for those %.1f ms, once, and only after it granted %d mA. The sequence keeps lit LEDs out of it:"
+            % (slow, usb_ma(layout)),
+            "EN goes high with the data line low (every LED comes up dark), and the first frame is sent",
+            "`power.settle_ms` = %d ms later, %.0f times the charge time."
+            % (layout.power["settle_ms"], layout.power["settle_ms"] / slow),
+        ]
+    else:
+        out += [
+            "The TPS2553's soft start and current limit (R2 43.2 kOhm: 544-673 mA [tps2553]) charge it in about",
+            "%.1f ms at the limit, so the host never sees more than the limit." % inrush_ms(ILIM_MIN_MA),
+        ]
+    out += [
+        "(An older design put 1000 uF straight on VBUS: 100 times the allowance; a PTC fuse cannot",
+        "limit a millisecond inrush.) A short on the LED rail is held at the limit (constant current)",
+        "and ~FAULT goes low (TP_FAULT).",
+        "",
+    ]
+    return out
+
+
 def power_md(layout: Any) -> str:
     lines = power_lines(layout)
     total = sum(line.ma for line in lines)
@@ -348,27 +508,18 @@ def power_md(layout: Any) -> str:
         "- Where it works: a computer's own USB port or a powered hub (500 mA per port [usb2]), or a",
         "  USB charger or power bank for standalone play (they give 500 mA or more without asking).",
         "  **Not** on a bus-powered hub: it has 100 mA per port, and the host refuses to configure a",
-        "  %d mA device there (it says so, e.g. 'power surge on the USB port'). Before configuration a" % ask,
-        "  device should take at most 100 mA [usb2]; this board takes %.0f mA dark (Pico, logic, idle LEDs)."
-        % (fixed + n * leds["idle_ma"]),
+        "  %d mA device there (it says so, e.g. 'power surge on the USB port'). The board then stays" % ask,
+        "  dark (below), at %.1f mA, inside the 100 mA an unconfigured device may take [usb2]." % dark_ma(layout),
         "- It asks whenever the board boots with USB down: at power-up and after `machine.reset()`",
         "  (what `tools/deploy.py` ends with). Not after a soft reset, which mpremote makes when it",
         "  connects: MicroPython clears a runtime descriptor then, so the board drops off USB once and",
         "  comes back asking for 250 mA until the next power-up or reset; run that first mpremote",
         "  command again. The host does not police the figure; only hubs budget with it.",
         "",
-        "## Power path and inrush",
-        "",
-        "VBUS (Pico pin 40) -> U3 TPS2553 (IN; EN tied to IN) -> OUT = **+5V**, the LED rail and the",
-        "74AHCT125. C1 100 nF ceramic at U3's input is the only capacitor on VBUS besides the Pico's",
-        "own, far under the 10 uF USB allows at attach [usb2]. C3 %d uF sits after the switch, at LED 0:"
-        % circuit.BULK_UF,
-        "the TPS2553's soft start and current limit (R2 43.2 kOhm: 544-673 mA [tps2553]) charge it in about",
-        "%.1f ms at the limit, so the host never sees more than the limit. (The old design put 1000 uF"
-        % (circuit.BULK_UF * 5.0 / 544),
-        "straight on VBUS: 100 times the allowance; a PTC fuse cannot limit a millisecond inrush.) A",
-        "short on the LED rail is held at the limit (constant current) and ~FAULT goes low (TP_FAULT).",
-        "",
+    ]
+    out += _dark_section(layout)
+    out += _power_path_section(layout)
+    out += [
         "## LED power trunk",
         "",
         "The LED rail is not daisy-chained through every LED across the board. A trunk pair (+5V and",
@@ -452,10 +603,13 @@ def power_md(layout: Any) -> str:
         "firmware; `mpremote reset` starts it again). Let `N = neopixel.NeoPixel(machine.Pin(%d), %d)`:"
         % (leds["pin"], n),
         "",
-        "1. **No LEDs**: unplug USB, pull U3's adapter out of its header (the LED rail stays off), plug",
-        '   in, `mpremote exec "pass"` (the firmware stops; the LED data pin stays low, so nothing feeds',
-        "   the unpowered 74AHCT125). Reading A: the Pico and the logic (%.0f mA budgeted above)." % fixed,
-        "2. **All dark**: unplug, U3 back in, plug in, and",
+        "1. **No LEDs** (the board before configuration): plug in, then",
+        '   `mpremote exec "import machine; machine.Pin(%s, machine.Pin.OUT, value=0)"` (the firmware'
+        % (layout.power.get("led_enable", "EN"),),
+        "   stops, the LED rail goes off, the LED data pin stays low). Reading A: the Pico and the logic,",
+        "   the dark board (%.1f mA budgeted above; expect about half: the Pico's figure is doubled)."
+        % dark_ma(layout, True),
+        "2. **All dark**: the same with `value=1`, then",
         '   `mpremote exec "import neopixel, machine; N = neopixel.NeoPixel(machine.Pin(%d), %d);' % (leds["pin"], n),
         '   N.fill((0, 0, 0)); N.write()"`. Reading B. Your `idle_ma` = (B - A) / %d (the layout has %s).'
         % (n, _f(leds["idle_ma"])),

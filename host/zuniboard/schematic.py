@@ -152,8 +152,10 @@ def _two_pin(page: Page, c: Circuit, part: Part, x: float, y: float) -> None:
     _pin_label(page, c, part.ref, second, x2 + STUB, cy, "start")
 
 
-def _place(page: Page, c: Circuit, refs: list[str], top: float = 24.0, bottom: float = 150.0) -> float:
-    """Flow the parts into columns; returns the x where the next free column starts."""
+def _place(page: Page, c: Circuit, refs: list[str], top: float = 24.0, bottom: float = 152.0) -> float:
+    """Flow the parts into columns; returns the x where the next free column starts.
+    ``bottom``: the line above the sheet's notes. A part that would fall off the sheet's
+    right edge is an error (it would be in the netlist but not on the drawing)."""
     x, y, col_w = 8.0, top, 0.0
     for ref in refs:
         part = c.parts[ref]
@@ -162,6 +164,8 @@ def _place(page: Page, c: Circuit, refs: list[str], top: float = 24.0, bottom: f
         if y + h > bottom and y > top:
             x += col_w + 4
             y, col_w = top, 0.0
+        if x + w > page.width - 4:
+            raise ValueError("schematic sheet %r: no room for %s (the parts need another column)" % (page.title, ref))
         draw: Callable[[Page, Circuit, Part, float, float], None] = _box if boxed else _two_pin
         draw(page, c, part, x, y + (6 if boxed else 0))
         y += h
@@ -203,7 +207,8 @@ def _pages(layout: Any, c: Circuit) -> list[Page]:
     pages = []
     # -- sheet 1 -------------------------------------------------------------------------
     p1 = Page("controller and power")
-    refs = ["U1", "U3", "R2", "R3", "C1", "C3", "U2", "C2"] + (["R4", "R5"] if hc165 else [])
+    refs = ["U1", "U3", "R2", "R3"] + (["R6"] if "R6" in c.parts else []) + ["C1", "C3", "U2", "C2"]
+    refs += ["R4", "R5"] if hc165 else []
     refs += sorted(r for r in c.parts if r.startswith("SW_") and c.parts[r].bom == "button")
     _place(p1, c, refs)
     r = power.rail(layout)
@@ -215,6 +220,12 @@ def _pages(layout: Any, c: Circuit) -> list[Page]:
         [
             "Power: USB VBUS (Pico pin 40) -> U3 TPS2553 (soft start, limit 544-673 mA "
             "set by R2) -> +5V: LED rail and U2.",
+            (
+                "LED_EN: GP%d drives U3's EN (active high); R6 100k holds it low from plug-in, so the "
+                "LED rail stays off until the firmware sees USB configured (power.md)." % layout.power["led_enable"]
+            )
+            if "led_enable" in layout.power
+            else "U3's EN is tied to VBUS: the LED rail is on from plug-in.",
             "Only C1 (100 nF) is on VBUS; the 220 uF bulk C3 is after the switch, at "
             "LED 0. Worst case %.0f mA of the %d mA" % (power.total_ma(layout), power.usb_ma(layout)),
             "the firmware asks the host for (power.md). LED trunk: %d AWG pair to the West "

@@ -8,29 +8,41 @@
 ...     vb.leds()["m5"]                           # (r, g, b) per point
 ...     vb.restart()                              # a power cut: same flash, same pieces
 
-``VirtualBoard`` creates the link's pseudo-terminal pair (the firmware gets the master
-fd, non-blocking; the host opens ``port_path``, the slave, with pyserial), starts
-``micropython firmware/main.py`` with a TCP control channel on 127.0.0.1 and a littlefs
-flash image, and mirrors what the control channel pushes (sensors, stable positions, LED
-frames). ``Hand`` plays moves with a player's timing: lifts, slides over other points,
-bouncing contacts, captured pieces removed.
+``VirtualBoard`` creates the link, starts ``micropython firmware/main.py`` (or, with no
+unix port for this machine, the same firmware under CPython: ``zuniboard.fw_cpython``)
+with a TCP control channel on 127.0.0.1 and a littlefs flash image, and mirrors what the
+control channel pushes (sensors, stable positions, LED frames). ``Hand`` plays moves
+with a player's timing: lifts, slides over other points, bouncing contacts, captured
+pieces removed.
+
+The link has two transports; the host opens either by URL (``port_path``, pyserial's
+``serial_for_url``), so everything above the port is one code path:
+
+- ``pty`` (where there are ptys: Linux, macOS): a pseudo-terminal pair; the firmware gets
+  the master fd, non-blocking; ``port_path`` is the slave's path. The lifeline is a pipe.
+- ``socket`` (where there are none: Windows): the firmware serves the link on
+  127.0.0.1:PORT (``zuni_hw.virtual.SocketLink``), ``port_path`` is
+  ``socket://127.0.0.1:PORT``, the same port across restarts. The lifeline is a socket
+  the firmware opens to this process (a pipe cannot be polled there).
+
+``transport=None`` picks pty where it exists, else socket; ``$ZUNI_SIM_TRANSPORT``
+(``pty`` or ``socket``) overrides that choice, e.g. to test the socket transport on Linux.
 """
 
 from __future__ import annotations
 
 import contextlib
+import hmac
 import json
 import os
 import random
+import secrets
 import shutil
-import signal
 import socket
 import subprocess
 import tempfile
-import termios
 import threading
 import time
-import tty
 from collections.abc import Callable, Iterable, Sequence
 from pathlib import Path
 from typing import Any
@@ -40,6 +52,22 @@ from zuniboard import layouts
 from zuniboard.mpy import board_command, micropython_env
 from zuniboard.paths import FIRMWARE_DIR
 
+try:  # POSIX only: Windows has neither, and there the link is a socket
+    import termios
+    import tty
+except ImportError:  # pragma: no cover - exercised by tests/test_sim_socket.py with them blocked
+    termios = None  # type: ignore[assignment]
+    tty = None  # type: ignore[assignment]
+
+TRANSPORT_ENV = "ZUNI_SIM_TRANSPORT"
+TRANSPORTS = ("pty", "socket")
+HAVE_PTY = termios is not None and tty is not None and hasattr(os, "openpty")
+LOOPBACK = "127.0.0.1"
+# What `zuni play` and `zuni sim` say, in one line, when the firmware runs under CPython.
+CPYTHON_NOTICE = (
+    "no MicroPython unix port on this computer: the virtual board runs the same firmware under CPython "
+    "(it is written in their common subset)"
+)
 MAIN = FIRMWARE_DIR / "main.py"
 START_TIMEOUT_S = 10.0
 REPLY_TIMEOUT_S = 5.0
@@ -62,6 +90,16 @@ def free_port() -> int:
         return port
 
 
+def default_transport() -> str:
+    """``$ZUNI_SIM_TRANSPORT`` if set, else ``pty`` where this computer has ptys, else ``socket``."""
+    chosen = os.environ.get(TRANSPORT_ENV, "").strip()
+    if chosen:
+        if chosen not in TRANSPORTS:
+            raise SimError("$%s=%s: expected one of %s" % (TRANSPORT_ENV, chosen, ", ".join(TRANSPORTS)))
+        return chosen
+    return "pty" if HAVE_PTY else "socket"
+
+
 def start_position(ruleset: str) -> set[str]:
     """The points occupied at the start of ``ruleset``."""
     game = zuni.new_game(ruleset)
@@ -80,7 +118,9 @@ class VirtualBoard:
 
     ``layout``: a layout name or path. ``pieces``: "start" (the start position of the
     ruleset), "empty", or point names: the magnets on the board at power-on. ``flash``:
-    the littlefs image (default: a temporary one, removed by ``close``).
+    the littlefs image (default: a temporary one, removed by ``close``). ``transport``:
+    ``pty``, ``socket`` or None (``default_transport()``); ``link_mode`` (pty only): the
+    firmware gets the pty's master as an fd, or opens the slave by ``path``.
     """
 
     def __init__(
@@ -92,6 +132,7 @@ class VirtualBoard:
         control_port: int | None = None,
         heap: str | None = None,
         link_mode: str = "fd",
+        transport: str | None = None,
     ) -> None:
         self.layout = layouts.load_layout(str(layout))
         self.layout_path = Path(self.layout.path).resolve()
@@ -102,6 +143,11 @@ class VirtualBoard:
         if link_mode not in ("fd", "path"):
             raise ValueError("link_mode must be 'fd' or 'path', not %r" % (link_mode,))
         self.link_mode = link_mode
+        self.transport = transport or default_transport()
+        if self.transport not in TRANSPORTS:
+            raise ValueError("transport must be one of %s, not %r" % (", ".join(TRANSPORTS), self.transport))
+        if self.transport == "pty" and not HAVE_PTY:
+            raise SimError("this computer has no pseudo-terminals: use transport='socket'")
         self._tmp = Path(tempfile.mkdtemp(prefix="zuni-sim-"))
         self.flash = Path(flash) if flash is not None else self._tmp / "flash.img"
         self.log_path = self._tmp / "firmware.log"
@@ -109,12 +155,22 @@ class VirtualBoard:
         self.control_port = 0
         self._initial = self._pieces(pieces)
         self.proc: subprocess.Popen[bytes] | None = None
-        # The firmware gets the read end and exits when it hangs up: only this process
-        # holds the write end (not inheritable), so the board never outlives its host.
-        self._lifeline_r, self._lifeline_w = os.pipe()
+        # The lifeline: the firmware exits when it hangs up, so the board never outlives
+        # its host. On a pty the read end of a pipe whose write end only this process
+        # holds (not inheritable); on a socket a connection the firmware opens to
+        # _lifeline_server, saying _lifeline_token, which this process holds and never
+        # writes on (a pipe cannot be polled on Windows).
+        self._lifeline_r = self._lifeline_w = -1
+        self._lifeline_server: socket.socket | None = None
+        self._lifeline_conn: socket.socket | None = None
+        self._lifeline_token = secrets.token_hex(16)
+        if self.transport == "pty":
+            self._lifeline_r, self._lifeline_w = os.pipe()
         self.master = -1
         self.slave = -1
-        self.port_path = ""
+        self.link_port = 0  # socket transport: the link's port on 127.0.0.1 (kept across restarts)
+        self._link_port_fixed = False
+        self.port_path = ""  # what the host opens: the pty's path, or socket://127.0.0.1:PORT
         self._sock: socket.socket | None = None
         self._reader: threading.Thread | None = None
         self._cond = threading.Condition()
@@ -144,11 +200,18 @@ class VirtualBoard:
         self.close()
 
     def start(self) -> None:
-        if self.master < 0:
-            self._open_pty()
+        if self.transport == "pty":
+            if self.master < 0:
+                self._open_pty()
+        elif self._lifeline_server is None:
+            server = socket.socket()
+            server.bind((LOOPBACK, 0))
+            server.listen(4)
+            self._lifeline_server = server
         self._launch(self._initial)
 
     def _open_pty(self) -> None:
+        assert termios is not None and tty is not None
         master, slave = os.openpty()
         tty.setraw(slave)  # no echo, no line editing: bytes pass as they are
         attrs = termios.tcgetattr(slave)
@@ -164,18 +227,34 @@ class VirtualBoard:
         for _attempt in range(3):
             self.control_port = self._fixed_port or free_port()
             args = ["--layout", str(self.layout_path), "--control", str(self.control_port)]
-            args += ["--flash", str(self.flash), "--lifeline", str(self._lifeline_r)]
-            pass_fds: tuple[int, ...] = (self._lifeline_r,)
-            if self.link_mode == "fd":
-                args += ["--link", "fd:%d" % self.master]
-                pass_fds += (self.master,)
+            args += ["--flash", str(self.flash)]
+            pass_fds: tuple[int, ...] = ()
+            if self.transport == "socket":
+                assert self._lifeline_server is not None
+                if not self._link_port_fixed:
+                    self.link_port = free_port()
+                    self.port_path = "socket://%s:%d" % (LOOPBACK, self.link_port)
+                lifeline_port = self._lifeline_server.getsockname()[1]
+                args += ["--link", "tcp:%d" % self.link_port]
+                args += ["--lifeline", "tcp:%d:%s" % (lifeline_port, self._lifeline_token)]
             else:
-                args += ["--link", self.port_path]
+                args += ["--lifeline", str(self._lifeline_r)]
+                pass_fds += (self._lifeline_r,)
+                if self.link_mode == "fd":
+                    args += ["--link", "fd:%d" % self.master]
+                    pass_fds += (self.master,)
+                else:
+                    args += ["--link", self.port_path]
             if self.ruleset:
                 args += ["--ruleset", self.ruleset]
             if occupied:
                 args += ["--occupied", ",".join(sorted(occupied))]
             command, self.runtime = board_command(MAIN, *args, heap=self.heap)
+            # A Ctrl-C in the terminal is for the host, not the board: its own session
+            # (POSIX) or process group (Windows, where pass_fds does not exist either).
+            detach: dict[str, Any] = {"start_new_session": True, "pass_fds": pass_fds}
+            if os.name == "nt":  # pragma: no cover - Windows
+                detach = {"creationflags": getattr(subprocess, "CREATE_NEW_PROCESS_GROUP", 0)}
             with open(self.log_path, "ab") as log:  # the child keeps its own copy of the fd
                 self.proc = subprocess.Popen(
                     command,
@@ -183,23 +262,59 @@ class VirtualBoard:
                     stdin=subprocess.DEVNULL,
                     stdout=log,
                     stderr=subprocess.STDOUT,
-                    pass_fds=pass_fds,
-                    start_new_session=True,  # a Ctrl-C in the terminal is for the host, not the board
+                    **detach,
                 )
             self.starts += 1
             try:
                 self._connect()
+                self._link_port_fixed = True  # the host's URL names it from now on
                 return
             except SimError as exc:
                 last_error = str(exc)
                 port_taken = self.proc is not None and self.proc.poll() == EXIT_PORT_TAKEN
                 self._kill()
-                if self._fixed_port or not port_taken:
+                fresh_ports = not self._fixed_port or (self.transport == "socket" and not self._link_port_fixed)
+                if not (port_taken and fresh_ports):
                     break  # only a port taken between free_port() and the bind is worth a retry
         raise SimError(last_error)
 
+    def _accept_lifeline(self, deadline: float) -> None:
+        """Takes the firmware's lifeline connection (socket transport): the first one on
+        the lifeline port that says this board's token; others are closed."""
+        server = self._lifeline_server
+        assert server is not None
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise SimError("the virtual board did not open its lifeline within %.0f s" % START_TIMEOUT_S)
+            server.settimeout(min(left, 0.5))
+            try:
+                conn, _addr = server.accept()
+            except OSError:  # timeout
+                assert self.proc is not None
+                if self.proc.poll() is not None:
+                    raise SimError(
+                        "the virtual board exited (status %s):\n%s" % (self.proc.returncode, self.log_tail())
+                    )
+                continue
+            conn.settimeout(1.0)
+            said = b""
+            with contextlib.suppress(OSError):
+                while not said.endswith(b"\n") and len(said) < 64:
+                    data = conn.recv(64)
+                    if not data:
+                        break
+                    said += data
+            if hmac.compare_digest(said.strip(), self._lifeline_token.encode()):
+                conn.settimeout(None)
+                self._lifeline_conn = conn
+                return
+            conn.close()  # someone else on this computer: not our board
+
     def _connect(self) -> None:
         deadline = time.monotonic() + START_TIMEOUT_S
+        if self.transport == "socket":
+            self._accept_lifeline(deadline)  # the firmware opens it first thing
         while True:
             assert self.proc is not None
             if self.proc.poll() is not None:
@@ -232,9 +347,13 @@ class VirtualBoard:
         proc = self.proc
         if proc is not None and proc.poll() is None:
             with contextlib.suppress(ProcessLookupError):
-                os.kill(proc.pid, signal.SIGKILL)
+                proc.kill()  # SIGKILL; TerminateProcess on Windows: a power cut, no clean exit
         if proc is not None:
             proc.wait(timeout=10)
+        lifeline = self._lifeline_conn
+        self._lifeline_conn = None
+        if lifeline is not None:
+            lifeline.close()
         sock = self._sock
         self._sock = None
         if sock is not None:
@@ -270,6 +389,9 @@ class VirtualBoard:
                 with contextlib.suppress(OSError):
                     os.close(fd)
         self.master = self.slave = self._lifeline_r = self._lifeline_w = -1
+        if self._lifeline_server is not None:
+            self._lifeline_server.close()
+            self._lifeline_server = None
         shutil.rmtree(self._tmp, ignore_errors=True)
 
     @property

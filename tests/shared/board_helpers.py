@@ -48,9 +48,12 @@ class RecordingLink:
         self.moves = []
         self.events = []
         self.states = 0
+        self.times = {}  # move index -> (ms it took, the mover's ms left, side): on a clock
 
-    def send_move(self, index, text):
+    def send_move(self, index, text, times=None):
         self.moves.append((index, text))
+        if times is not None:
+            self.times[index] = times
 
     def send_event(self, kind, text=""):
         self.events.append((kind, text))

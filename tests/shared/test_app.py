@@ -1145,7 +1145,7 @@ def test_with_the_link_session_host_move_commit_and_errors():
     t.app.attach(session)
     t.setup()
     session.poll(t.now)
-    port.send(1, "hello", "proto=2 host=test")
+    port.send(1, "hello", "proto=3 host=test")
     session.poll(t.now)
     hello = [f for f in port.frames() if f[1] == "hello"][-1]
     kv = kv_decode(hello[2])
@@ -1199,7 +1199,7 @@ def test_with_the_link_session_walk_snapshot_id_and_setup_state():
     session = BoardSession(port, t.app, boot_id="b00t02")
     t.app.attach(session)
     session.poll(t.now)
-    port.send(1, "hello", "proto=2 host=test")
+    port.send(1, "hello", "proto=3 host=test")
     session.poll(t.now)
     hello = [kv_decode(f[2]) for f in port.frames() if f[1] == "hello"][-1]
     eq(hello["id"], "e6614104032b5c2a", "hello names the board")

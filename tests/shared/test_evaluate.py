@@ -3,7 +3,8 @@
 from check import eq
 from zuni import new_game
 from zuni.awith import AwithGame
-from zuni.evaluate import ARRIVAL, ARRIVAL_PATH, LINE_MOBILITY, PIECE, PRIEST_ON_BOARD, WARRIOR, evaluate
+from zuni.evaluate import LINE_MOBILITY, PIECE, evaluate
+from zuni.evaluate_awith import ARRIVAL, ARRIVAL_PATH, PRIEST_ON_BOARD, WARRIOR
 from zuni.line import LineGame
 
 SHORT = "kolowis size=short"

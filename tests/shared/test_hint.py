@@ -7,10 +7,10 @@ from check import eq
 from zuni.awith import AwithGame
 from zuni.evaluate import evaluate
 from zuni.line import LineGame
-from zuni_board.hint import MAX_WORK, HintSearch, prepare
+from zuni_board.hint import LEGAL, MAX_WORK, HintSearch
 
 
-def _search(game, budget=1, **kw):
+def _search(game, budget=LEGAL, **kw):
     """Run a search to its end in slices of ``budget``, checking between slices that the
     game is back in its own position; returns the search."""
     key = game.key()
@@ -22,7 +22,7 @@ def _search(game, budget=1, **kw):
         done = search.step(budget)
         slices += 1
         spent = search.work - work
-        assert spent <= max(budget, search.eval_cost), "a slice of %d spent %d" % (budget, spent)
+        assert spent <= max(budget, LEGAL), "a slice of %d spent %d" % (budget, spent)
         eq(game.key(), key, "position between slices")
         eq(len(game.move_stack), moves, "history between slices")
         if done:
@@ -79,7 +79,7 @@ def test_awithlaknakwe_takes_the_custody_capture():
 def test_slicing_does_not_change_the_answer():
     game = _played("kolowis", ["s9-m9", "n10xm10-s9", "s10-m10"])
     one = _search(game, 1)
-    many = _search(game, 1000)
+    many = _search(game, 4000)
     eq(
         (one.best, one.score, one.depth, one.nodes, one.work),
         (many.best, many.score, many.depth, many.nodes, many.work),
@@ -89,13 +89,14 @@ def test_slicing_does_not_change_the_answer():
 
 def test_the_whole_search_keeps_to_its_work_limit():
     game = zuni.new_game("awithlaknakwe players=4")
-    prepare(game)
-    search = _search(game, 1)
+    evaluate(game)  # its tables loaded before the search
+    search = _search(game)
     assert search.work <= MAX_WORK, search.work
-    eq(search.eval_cost, 2, "the four-player evaluation costs two legal_moves()")
+    eq(search.eval_cost, LEGAL, "the four-player evaluation costs about a legal_moves()")
+    eq(search.captures_cost, 2, "Awithlaknakwe tests each move for its captures")
     assert search.best in game.legal_moves()
-    small = _search(game, 1, max_work=20)
-    assert small.work <= 20 and small.best in game.legal_moves(), small.work
+    small = _search(game, max_work=80)
+    assert small.work <= 80 and small.best in game.legal_moves(), small.work
 
 
 def test_one_legal_move_needs_no_search():
@@ -110,9 +111,9 @@ def test_one_legal_move_needs_no_search():
 def test_a_game_that_moved_on_stops_the_search():
     game = _played("mosona", ["s3xm4-m5", "n5xm5-m4", "m7xn6-n5"])
     search = HintSearch(game)
-    search.step(1)
+    search.step(LEGAL)
     game.push(game.legal_moves()[0])
-    eq(search.step(1), True)
+    eq(search.step(LEGAL), True)
     eq(search.best, None, "no hint for a position that is gone")
 
 
@@ -120,10 +121,10 @@ def test_stop_keeps_the_best_so_far():
     game = _played("mosona", ["s3xm4-m5", "m2xs2-s3", "s4xs3-s2xm3-m4"])
     search = HintSearch(game)
     for _ in range(30):
-        search.step(1)
+        search.step(LEGAL)
     search.stop()
     eq(search.done, True)
-    eq(search.step(1), True)
+    eq(search.step(LEGAL), True)
     assert search.best in game.legal_moves()
 
 
@@ -131,7 +132,7 @@ def test_the_evaluation_is_the_shared_one():
     # The search's leaf score is zuni.evaluate's (the host's search uses it too): in a
     # quiet position with no captures, depth 1 scores the best child by it.
     game = _played("mosona", ["s3xm4-m5", "n5xm5-m4", "m7xn6-n5"])
-    search = _search(game, 1000, max_depth=1)
+    search = _search(game, 4000, max_depth=1)
     best = None
     for move in game.legal_moves():
         game.push(move)

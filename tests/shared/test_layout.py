@@ -200,6 +200,19 @@ def test_power_section_is_checked():
     _fails(lambda d: d.update({"power": {"usb_mA": 500}}), "power.usb_mA: unknown field")
 
 
+def test_power_led_enable_pin_is_checked():
+    d = _small()
+    eq("led_enable" in Layout.from_dict(d).power, False, "optional: without it EN is tied on")
+    d["power"] = {"usb_ma": 500, "led_enable": 21}
+    power = Layout.from_dict(d).power
+    eq((power["led_enable"], power["no_host_ms"], power["settle_ms"]), (21, 3000, 20), "with the defaults")
+    _fails(lambda d: d.update({"power": {"settle_ms": 20}}), "power.settle_ms: needs power.led_enable")
+    _fails(lambda d: d.update({"power": {"led_enable": 21, "settle_ms": 1}}), "power.settle_ms")
+    _fails(lambda d: d.update({"power": {"led_enable": 22}}), "power.led_enable: GP22 is already used by leds.pin")
+    _fails(lambda d: d.update({"power": {"led_enable": 19}}), "power.led_enable: GP19 is already used by SPI0's MOSI")
+    _fails(lambda d: d.update({"power": {"led_enable": 25}}), "power.led_enable: 25 is not a GPIO on the Pico's header")
+
+
 def test_bad_timing_is_named():
     _fails(lambda d: d.update({"timing": {"stable_ms": -1}}), "timing.stable_ms")
     _fails(lambda d: d.update({"timing": {"stabel_ms": 100}}), "timing.stabel_ms: unknown field")

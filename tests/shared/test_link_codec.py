@@ -316,7 +316,7 @@ def _by_verb(frames, verb):
 
 
 def _hello(port, s, now=0):
-    _send(port, 900, "hello", "proto=2 host=test sid=5e55")
+    _send(port, 900, "hello", "proto=3 host=test sid=5e55")
     s.poll(now)
     return port.frames()
 
@@ -328,7 +328,7 @@ def test_boot_hello_then_hello_reply_carries_the_game():
     eq([f[1] for f in boot], ["hello"])
     kv = kv_decode(boot[0][2])
     eq(kv["re"], "0")
-    eq(kv["proto"], "2")
+    eq(kv["proto"], "3")
     eq(kv["hv"], "1")
     eq(kv["boot"], "b00t01")
     eq(kv["moves"], "2")
@@ -351,16 +351,16 @@ def test_wrong_version_is_refused_and_changes_nothing():
     s.poll(1)
     f = port.frames()
     eq([x[1] for x in f], ["event", "err"])
-    assert f[1][2].startswith("5 version board speaks link protocol 2, host offered proto=1"), f[1][2]
+    assert f[1][2].startswith("5 version board speaks link protocol 3, host offered proto=1"), f[1][2]
     assert "update" in f[1][2]
     # The older host shows the board's error events: it says the same.
-    assert f[0][2].startswith("error board speaks link protocol 2"), f[0][2]
+    assert f[0][2].startswith("error board speaks link protocol 3"), f[0][2]
     _send(port, 6, "new", "kolowis")  # still no hello: refused
     s.poll(2)
     f = port.frames()
     assert f[0][2].startswith("6 hello "), f
     eq(app.commands, [])
-    _send(port, 7, "hello", "proto=1,2")  # a host offering several versions
+    _send(port, 7, "hello", "proto=1,3")  # a host offering several versions
     s.poll(3)
     eq(port.frames()[0][1], "hello")
 
@@ -516,14 +516,14 @@ def test_a_new_host_session_is_never_answered_from_the_old_hosts_request():
     s.poll(1)
     port.frames()
     # A restarted host whose random first seq (and request) is the old host's.
-    _send(port, 901, "hello", "proto=2 host=test sid=0dd1")
+    _send(port, 901, "hello", "proto=3 host=test sid=0dd1")
     _send(port, 40, "new", "kolowis")
     s.poll(2)
     f = port.frames()
     eq([x[1] for x in f], ["hello", "ok"])
     eq(app.commands, [("new", "kolowis"), ("new", "kolowis")], "a new request, done")
     # A person's hello (no sid) forgets it too.
-    _send(port, 0, "hello", "proto=2", checked=False)
+    _send(port, 0, "hello", "proto=3", checked=False)
     _send(port, 40, "new", "kolowis")
     s.poll(3)
     eq(len(app.commands), 3)
@@ -541,7 +541,7 @@ def test_a_take_back_is_never_done_twice_across_a_board_reset():
     port.frames()
     s2 = BoardSession(port, app, boot_id="b00t02")  # reset: a new session, same app (journal)
     s2.poll(10)
-    _send(port, 900, "hello", "proto=2 host=test sid=5e55")
+    _send(port, 900, "hello", "proto=3 host=test sid=5e55")
     _send(port, 40, "takeback", "1 2")
     s2.poll(11)
     f = port.frames()
@@ -796,7 +796,7 @@ def test_idle_poll_does_not_allocate():
             s.poll(t)
     finally:
         micropython.heap_unlock()
-    eq(codec.PROTO, 2)
+    eq(codec.PROTO, 3)
 
 
 def test_one_command_table_names_every_handler_and_checks_every_argument():

@@ -867,3 +867,290 @@ def test_request_usb_power_without_usbdevice():
         pass
 
     eq(pico.request_usb_power(500, OldMachine()), 0)
+
+
+# -- the switched LED rail: USB state and LedPower ----------------------------------------
+
+try:
+    from time import ticks_add, ticks_diff
+except ImportError:  # CPython
+    from zuni_board.ticks import ticks_add, ticks_diff
+
+ADDR_ENDP = 0x50110000
+SOF_RD = 0x50110048
+
+
+class UsbControllerModel:
+    """The RP2040's USB controller registers as TinyUSB (dcd_rp2040.c) drives them under
+    MicroPython: ADDR_ENDP 0 until SET_ADDRESS and again after a bus reset; SOF_RD counts
+    the host's start-of-frame packets (one per ms, 11 bits); the DPRAM control word of
+    each non-control endpoint gets bit 31 (ENABLE) on SET_CONFIGURATION and loses it on a
+    bus reset. ``mem32``/``mem16`` read it as machine's do; any other address is an error."""
+
+    def __init__(self):
+        self.address = 0
+        self.frame = 0
+        self.enabled = set()  # endpoint addresses, e.g. 0x81
+        self.in_reset = False
+        self.mem32 = _Mem(self, 4)
+        self.mem16 = _Mem(self, 2)
+
+    def frames(self, ms):
+        self.frame = (self.frame + ms) & 0x7FF
+
+    def bus_reset(self):
+        self.address = 0
+        self.enabled = set()
+
+    def set_address(self, address):
+        self.address = address
+
+    def set_configuration(self):
+        # MicroPython's built-in CDC (BUILTIN_CDC_CFG above): 0x81 notification, 0x02 and 0x82 data.
+        self.enabled = {0x81, 0x02, 0x82}
+
+    def read(self, address, width):
+        if address == RESET_DONE and width == 4:
+            return 0x00FFFFFF if self.in_reset else 0x01FFFFFF
+        if self.in_reset and address >= 0x50100000:
+            raise AssertionError("read the USB controller while it is held in reset")
+        if address == ADDR_ENDP and width == 4:
+            return self.address
+        if address == SOF_RD and width == 4:
+            return self.frame
+        if 0x50100008 <= address < 0x50100080 and width == 2 and address % 4 == 2:
+            slot = (address - 2 - 0x50100008) // 4  # EP1 IN, EP1 OUT, EP2 IN, ...
+            number = slot // 2 + 1
+            ep = number | (0x80 if slot % 2 == 0 else 0)
+            return 0x8000 if ep in self.enabled else 0  # bits 31..16 of the control word
+        raise AssertionError("unexpected read of %d bytes at %x" % (width, address))
+
+
+class _Mem:
+    def __init__(self, model, width):
+        self.model = model
+        self.width = width
+
+    def __getitem__(self, address):
+        return self.model.read(address, self.width)
+
+
+def test_usb_state_follows_an_enumeration():
+    bus = UsbControllerModel()
+    usb = pico.Rp2040Usb(bus.mem32, bus.mem16)
+    eq(usb.state(), pico.USB_NONE, "nothing on the bus")
+    eq(usb.state(), pico.USB_NONE, "still nothing: SOF_RD does not move")
+    bus.bus_reset()
+    bus.frames(3)
+    eq(usb.state(), pico.USB_HOST, "start-of-frame packets: a host, no address yet")
+    bus.set_address(7)
+    eq(usb.state(), pico.USB_HOST, "addressed, not configured")
+    bus.set_configuration()
+    eq(usb.state(), pico.USB_CONFIGURED)
+    bus.bus_reset()
+    eq(usb.state(), pico.USB_NONE, "right after a bus reset: no address and SOF_RD still")
+    bus.frames(1)
+    eq(usb.state(), pico.USB_HOST, "re-enumerating")
+    bus.frames(2048)  # exactly one wrap of the 11-bit frame number between two reads
+    eq(usb.state(), pico.USB_NONE, "the same number: read as no host (the next poll sees it move)")
+    bus.in_reset = True
+    eq(usb.state(), pico.USB_NONE, "controller held in reset: not read")
+
+
+class RailBench:
+    """A board's LED rail: EN and the data pin (logged), the USB model, a LedPower and the
+    LED driver on a FakeNeoPixel; each write is logged with the EN level at that moment."""
+
+    def __init__(self, start=0, no_host_ms=3000, settle_ms=20):
+        self.log = Log()
+        self.enable = FakePin(self.log, "EN", 1)
+        self.data = FakePin(self.log, "DIN", 1)
+        self.bus = UsbControllerModel()
+        self.start = start
+        self.power = pico.LedPower(
+            self.enable,
+            self.data,
+            pico.Rp2040Usb(self.bus.mem32, self.bus.mem16),
+            start,
+            no_host_ms,
+            settle_ms,
+        )
+        self.np = RecordingNeoPixel(4, self)
+        self.leds = pico.LedChain(self.np, [0, 1, 2, 3], "GRB", 255, 20.0, 1.0, 200, self.power)
+        self.t = 0
+        self.ready_at = []
+
+    def run_to(self, t_ms, host=False, frame=None):
+        """The scan loop every 10 ms up to ``t_ms`` (ms after the start): the host sends
+        start-of-frame packets meanwhile if ``host``; ``frame`` is shown at every scan."""
+        while self.t < t_ms:
+            self.t += 10
+            if host:
+                self.bus.frames(10)
+            now = ticks_add(self.start, self.t)
+            if self.power.step(now):
+                self.ready_at.append(self.t)
+                self.leds.flush()
+            if frame is not None:
+                self.leds.show(frame)
+
+
+class RecordingNeoPixel(FakeNeoPixel):
+    def __init__(self, n, bench):
+        FakeNeoPixel.__init__(self, n)
+        self.bench = bench
+
+    def write(self):
+        FakeNeoPixel.write(self)
+        self.bench.log.add(("write", self.bench.t, self.bench.enable.value))
+
+
+def test_led_power_starts_off_with_the_data_line_low():
+    bench = RailBench()
+    eq(bench.log.events, [("DIN", 0), ("EN", 0)], "data low, then EN low, before anything else")
+    eq(bench.np.writes, [], "the LED driver's start-up clear sent nothing to the unpowered chain")
+    eq(bench.leds.pending, True, "the cleared frame waits")
+
+
+def test_led_power_waits_for_the_configuration_then_the_settle_time():
+    red = bytearray([255, 0, 0] * 4)
+    bench = RailBench()
+    bench.run_to(400, host=True, frame=red)  # enumeration under way: reset, SOFs, an address
+    bench.bus.set_address(9)
+    bench.run_to(900, host=True, frame=red)
+    eq(bench.enable.value, 0, "a host that has not configured the board: EN low")
+    eq(bench.np.writes, [], "no LED data while the rail is off")
+    bench.bus.set_configuration()
+    configured_at = bench.t
+    bench.run_to(1200, host=True, frame=red)
+    on = [e for e in bench.log.events if e == ("EN", 1)]
+    eq(len(on), 1, "EN high once")
+    eq(bench.power.switched_on, 1)
+    first_write = next(e for e in bench.log.events if e[0] == "write")
+    eq(first_write[2], 1, "written only with EN high")
+    t_on = bench.ready_at[0] - 20
+    eq(
+        0 < t_on - configured_at <= 50 + 10,
+        True,
+        "EN within one poll of the configuration: %d" % (t_on - configured_at),
+    )
+    eq(first_write[1] - t_on >= 20, True, "the first frame after settle_ms: %d ms" % (first_write[1] - t_on))
+    eq(bench.np.writes[0], bytes([0, 255, 0] * 4), "and it is the latest frame (GRB on the wire)")
+    eq(all(e[2] == 1 for e in bench.log.events if e[0] == "write"), True, "every write with the rail on")
+
+
+def test_led_power_on_a_charger_after_no_host_ms():
+    bench = RailBench(no_host_ms=3000)
+    bench.run_to(2990)
+    eq(bench.enable.value, 0, "no host seen yet, within no_host_ms")
+    eq(bench.np.writes, [], "nothing written")
+    bench.run_to(3100)
+    eq(bench.enable.value, 1, "no host for no_host_ms: a charger, the rail comes on")
+    bench.run_to(3200)
+    eq(len(bench.np.writes), 1, "the waiting frame sent once the rail settled")
+
+
+def test_led_power_stays_off_while_a_host_never_configures():
+    # A bus-powered hub: the host enumerates the board, reads its 500 mA request, and
+    # refuses to configure it. The board must stay under 100 mA: the rail stays off.
+    bench = RailBench(no_host_ms=3000)
+    bench.run_to(200, host=True)
+    bench.bus.set_address(3)
+    bench.run_to(5000, host=False)  # the hub may even suspend the port: the address stays
+    bench.run_to(12000, host=True)
+    eq(bench.enable.value, 0, "four times no_host_ms later: still off")
+    eq(bench.np.writes, [], "and nothing written")
+    eq(bench.power.state, pico.USB_HOST)
+
+
+def test_led_power_off_again_on_a_bus_reset_and_back_on_reconfiguration():
+    green = bytearray([0, 255, 0] * 4)
+    bench = RailBench()
+    bench.bus.set_address(4)
+    bench.bus.set_configuration()
+    bench.run_to(200, host=True, frame=green)
+    eq(bench.enable.value, 1, "configured: on")
+    writes_before = len(bench.np.writes)
+    bench.bus.bus_reset()  # e.g. mpremote's soft reset: the board drops off and re-enumerates
+    bench.run_to(300, host=True, frame=green)
+    eq(bench.enable.value, 0, "a bus reset: back to unconfigured, the rail off")
+    eq(bench.data.value, 0, "and the data line low")
+    off_at = max(i for i, e in enumerate(bench.log.events) if e == ("EN", 0))
+    eq(
+        [e for e in bench.log.events[off_at:] if e[0] == "write"],
+        [],
+        "no LED data after EN went low",
+    )
+    eq(len(bench.np.writes), writes_before, "frames wait in the buffer")
+    bench.bus.set_address(4)
+    bench.bus.set_configuration()
+    bench.run_to(500, host=True, frame=green)
+    eq(bench.enable.value, 1, "configured again: on again")
+    eq(bench.power.switched_on, 2)
+    eq(len(bench.np.writes) > writes_before, True, "and the frame is shown again")
+
+
+def test_led_power_timing_across_the_tick_wrap():
+    start = ticks_add(0, -1500)  # the millisecond ticks wrap 1.5 s after the start
+    bench = RailBench(start=start, no_host_ms=3000)
+    bench.run_to(2900)
+    eq(bench.enable.value, 0, "across the wrap, before no_host_ms")
+    bench.run_to(3100)
+    eq(bench.enable.value, 1, "and after it")
+    eq(ticks_add(start, 3100) < start, True, "the raw tick value really wrapped")
+    eq(ticks_diff(ticks_add(start, 3100), start), 3100)
+
+
+def test_make_led_power_from_the_layout():
+    m = FakeMachine()
+    bus = UsbControllerModel()
+    m.mem32 = bus.mem32
+    m.mem16 = bus.mem16
+    eq(pico.make_led_power({"usb_ma": 500}, {"pin": 22}, 0, m), None, "no led_enable: EN tied on, nothing to drive")
+    power = pico.make_led_power(
+        {"usb_ma": 500, "led_enable": 21, "no_host_ms": 4000, "settle_ms": 30}, {"pin": 22}, 0, m
+    )
+    pins = [x for x in m.made if x[0] == "Pin"]
+    eq([(p[1], p[2], p[4]) for p in pins], [(21, 1, 0), (22, 1, 0)], "EN and the data pin: outputs, low from the start")
+    eq((power.no_host_ms, power.settle_ms), (4000, 30), "the layout's times")
+    eq(power.ready, False)
+
+
+def test_led_power_step_allocates_nothing():
+    try:
+        import micropython
+    except ImportError:
+        return
+    if not hasattr(micropython, "heap_lock"):
+        return
+
+    class QuietPin:
+        def __init__(self):
+            self.v = 0
+
+        def __call__(self, v=None):
+            if v is None:
+                return self.v
+            self.v = v
+            return None
+
+    bus = UsbControllerModel()
+    enable = QuietPin()
+    power = pico.LedPower(enable, QuietPin(), pico.Rp2040Usb(bus.mem32, bus.mem16), 0, 3000, 20, 10)
+    bus.set_address(2)
+    bus.enabled = {0x82}
+    bus.enabled.discard(0x82)  # the set's table made now: adding to it later allocates nothing
+    t = 0
+    micropython.heap_lock()
+    try:
+        for _ in range(5):  # addressed, not configured: every endpoint control word read
+            t += 10
+            power.step(t)
+        off = enable.v
+        bus.enabled.add(0x82)  # configured
+        for _ in range(5):
+            t += 10
+            power.step(t)
+    finally:
+        micropython.heap_unlock()
+    eq((off, enable.v, power.ready), (0, 1, True), "off while unconfigured, then on and ready, without allocating")

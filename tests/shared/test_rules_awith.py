@@ -597,6 +597,23 @@ def test_count_moves_counts_without_making_moves():
     eq([g.count_moves() for g in games], [12, 24, 7, 1, 0, 0])
 
 
+def test_legal_captures_are_the_capturing_legal_moves():
+    # The same moves in the same order, built without the others: warrior and priest
+    # steps and priest drops that take, none in a position without a capture.
+    games = [
+        new_game(G),
+        pos({"e5": "s", "h8": "s", "g7": "n", "j10": "n", "c9": "n"}, "south"),
+        pos({"g6": "S", "m13": "n"}, "north", priests={"north": "hand"}),
+    ]
+    found = 0
+    for game in games:
+        expected = [m for m in game.legal_moves() if m.captures]
+        eq(game.legal_captures(), expected, repr(game.position()))
+        found += len(expected)
+    assert found >= 1, found
+    eq(games[0].legal_captures(), [])
+
+
 # -- move text ---------------------------------------------------------------------
 
 

@@ -430,6 +430,29 @@ def test_count_moves_matches_legal_moves():
     eq(game.count_moves(), 0)
 
 
+def test_legal_captures_are_the_capturing_legal_moves():
+    # The same moves in the same order, found without building the steps; none where
+    # there is no capture (free captures: the steps are still there) or the game is over.
+    cases = (
+        ("mosona", "north n4 south m4 m5 s8", "north"),
+        ("mosona jumps=pattern chain=optional", "north n4 south m4 m5 s8 s4", "north"),
+        ("kolowis size=short chain=forced", "south n1 north m2 s3 m3 n8", "south"),
+        ("kolowis size=short chain=none capture=free", CHAIN_POSITION, "south"),
+        ("kolowis size=short", "north n1 south m1 m2 n2 n3 s2", "north"),
+        ("mosona", "north n1 south s8", "north"),
+    )
+    found = 0
+    for ruleset, pieces, turn in cases:
+        game = pos(ruleset, pieces, turn)
+        expected = [m for m in game.legal_moves() if m.captures]
+        eq(game.legal_captures(), expected, ruleset + " " + pieces)
+        found += len(expected)
+    assert found > 5, found
+    game = new_game("mosona")
+    game.resign(SOUTH)
+    eq(game.legal_captures(), [])
+
+
 # -- perft -------------------------------------------------------------------------
 # Counted by this engine and checked against tests/refgen_line.py, an independent
 # generator (tests/test_rules_line_props.py checks every option at small depths).

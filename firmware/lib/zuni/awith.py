@@ -354,14 +354,23 @@ class AwithGame(Game):
             return []
         moves = []  # type: list[Move]
         for s in self._movers[self.turn]:
-            self._gen(s, moves)
+            self._gen(s, moves, False)
         if moves:
             return moves
         if self._anyone_can_move():
             return [Move(_PASS, (), _EMPTY, NAMES)]
         return []
 
-    def _gen(self, s, moves):
+    def legal_captures(self):
+        # Only the moves that capture become Moves (most capture nothing; a pass never).
+        if self._declared is not None or self.quiet >= self.quiet_limit:
+            return []
+        moves = []  # type: list[Move]
+        for s in self._movers[self.turn]:
+            self._gen(s, moves, True)
+        return moves
+
+    def _gen(self, s, moves, captures_only):
         board = self.board
         team = TEAM[s]
         enemy = ENEMY[team]
@@ -413,18 +422,23 @@ class AwithGame(Game):
                             f = cn[e]
                             if f >= 0 and friend[board[f]]:
                                 caps = caps + (e,)
-                moves.append(step_cls((p, d), caps))
+                if caps or not captures_only:
+                    moves.append(step_cls((p, d), caps))
         state = self.prs[s]
         if state == P_BOARD:
             p = pcs[_PRIEST_SLOT]
             for nb in PRIEST_NB[s]:
                 d = nb[p]
                 if d >= 0 and not board[d]:
-                    moves.append(_Step((p, d), _custody(board, d, enemy, friend, cnb)))
+                    caps = _custody(board, d, enemy, friend, cnb)
+                    if caps or not captures_only:
+                        moves.append(_Step((p, d), caps))
         elif state == P_HAND:
             for d in HOMES[s]:
                 if not board[d]:
-                    moves.append(_Drop((d,), _custody(board, d, enemy, friend, cnb)))
+                    caps = _custody(board, d, enemy, friend, cnb)
+                    if caps or not captures_only:
+                        moves.append(_Drop((d,), caps))
 
     def _count(self, s):
         """The number of side s's own legal moves (a pass excluded), without making them."""

@@ -394,7 +394,7 @@ class Outcome:
       "north+west" (the text ``zuni moves`` prints after ``over``).
     - ``winner``: the winning team index (0: South's side, 1: North's side), or None.
     - ``termination``: why it ended, e.g. "no-pieces", "no-moves", "quiet", "blocked",
-      "resign", "agreed-draw", "agreed-count".
+      "resign", "agreed-draw", "agreed-count", "time" (a flag fell: ``lose_on_time``).
     - ``scores``: (team 0 score, team 1 score) where the game keeps one, else None.
     """
 
@@ -540,6 +540,11 @@ class Game:
         (perft's last ply)."""
         return len(self.legal_moves())
 
+    def legal_captures(self):
+        """The legal moves that capture, in ``legal_moves()`` order (a search's
+        quiescence); a game may find them without building its other moves."""
+        return [m for m in self.legal_moves() if m.captures]
+
     # -- end ----------------------------------------------------------------
     def is_game_over(self):
         return self.outcome() is not None
@@ -557,6 +562,13 @@ class Game:
         """``side`` resigns: its team loses."""
         self._require_in_progress()
         outcome = Outcome(1 - self.team_of(side), "resign")
+        self._declared = self._name_result(outcome)
+        return outcome
+
+    def lose_on_time(self, side):
+        """``side``'s clock ran out (its flag fell): its team loses, termination "time"."""
+        self._require_in_progress()
+        outcome = Outcome(1 - self.team_of(side), "time")
         self._declared = self._name_result(outcome)
         return outcome
 

@@ -402,14 +402,20 @@ class LineGame(Game):
     def legal_moves(self):
         if self._declared is not None or self._ended():
             return []
-        return self._generate()
+        return self._generate(False)
+
+    def legal_captures(self):
+        # The jumps alone: no step becomes a Move (most of legal_moves' time and heap).
+        if self._declared is not None or self._ended():
+            return []
+        return self._generate(True)
 
     def _ended(self):
         """Over without looking at the moves: no pieces, or the quiet limit reached."""
         counts = self.counts
         return counts[0] == 0 or counts[1] == 0 or self.quiet >= self._quiet_limit
 
-    def _generate(self):
+    def _generate(self, jumps_only):
         board = self.board
         turn = self.turn
         me = _CODES[turn]
@@ -432,7 +438,7 @@ class LineGame(Game):
                 there = board[b]
                 if not there:
                     # A step is wasted work once a jump is forced; skip it then.
-                    if not (moves and self._must_capture):
+                    if not (jumps_only or (moves and self._must_capture)):
                         pairs[n] = a
                         pairs[n + 1] = b
                         n += 2
@@ -454,7 +460,7 @@ class LineGame(Game):
                         board[b] = foe
                         board[a] = me
                 i += width
-        if moves and self._must_capture:
+        if jumps_only or (moves and self._must_capture):
             return moves
         # The steps go into a list made at its final size, after the jumps: a list
         # that grows by doubling needs, at the moment the heap holds every Move of the

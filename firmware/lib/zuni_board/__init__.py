@@ -10,7 +10,7 @@ from array import array
 
 class Board:
     """What the firmware keeps of a ``layout.Layout``: ``name``, ``title``, ``rulesets``,
-    ``sensors``, ``leds``, ``buttons``, ``timing`` (the same dicts), ``sensor_count``,
+    ``sensors``, ``leds``, ``buttons``, ``timing``, ``power`` (the same dicts), ``sensor_count``,
     ``led_count``, ``point_count`` and ``maps(geometry)``; the point table is packed
     (names in one string, sensor and LED indexes in two ``array('H')``)."""
 
@@ -22,6 +22,7 @@ class Board:
         self.leds = layout.leds
         self.buttons = layout.buttons
         self.timing = layout.timing
+        self.power = layout.power
         self.sensor_count = layout.sensor_count
         self.led_count = layout.led_count
         points = layout.points

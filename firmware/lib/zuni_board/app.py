@@ -71,20 +71,30 @@ HOLD_MS = const(1000)
 # Ends of a game that are not a board position (the host said so): BACK undoes them.
 _DECLARED = ("resign", "agreed-draw", "agreed-count")
 
-# The board's own hint (zuni_board.hint): work per scan cycle, in legal_moves() calls
-# (about 2.5-5.4 ms each on an RP2040, MICROPYTHON-NOTES), so that the scan loop keeps
-# its period while the board thinks; and how long a connected host has to send its
-# own hint before the board shows its own.
-HINT_SLICE = const(1)
+# The board's own hint (zuni_board.hint): work per scan cycle, in the search's work
+# units (hint.LEGAL = 4 a legal_moves() call, about 2.5-5.4 ms on an RP2040,
+# MICROPYTHON-NOTES): with the loop's own 2.4-3.1 ms a scan stays within its 10 ms
+# period while the board thinks (tools/bench_firmware.py's slice_us);
+# and how long a connected host has to send its own hint before the board shows its own.
+HINT_SLICE = const(6)
 HOST_HINT_MS = const(1000)
-# The hint is shown at the latest this long after HINT (BOARD.md: within 1.5 s), with
-# the best move the search has by then, on however slow a chip; the search's own work
-# limit (hint.MAX_WORK) ends it sooner on an RP2040 (tools/bench_firmware.py).
-HINT_THINK_MS = const(1400)
+# The hint is shown at the latest this long after HINT (BOARD.md: within 1.5 s; a slice
+# and the showing scan come after it), with the best move the search has by then, on
+# however slow a chip: on the RP2040 estimate most hints end here with depth 1 or 2
+# done, the search's own work limit (hint.MAX_WORK) ends the others sooner
+# (tools/bench_firmware.py, tools/bench_hint.py).
+HINT_THINK_MS = const(1300)
 
 # A side's pieces of a set-up position placed (the board matches) and left alone this
 # long: the next side's go on (a board without buttons; OK goes on at once).
 SETUP_SETTLE_MS = const(1500)
+
+
+def clocks():
+    """The game clocks (``zuni_board.clocks``), loaded only for a game on a clock."""
+    from zuni_board import clocks as module
+
+    return module
 
 
 def staged():
@@ -93,6 +103,23 @@ def staged():
     from zuni_board import staged as module
 
     return module
+
+
+def _unload_hint():
+    """Drop the hint's code (zuni_board.hint, zuni.evaluate, and for Awithlaknakwe
+    zuni.evaluate_awith and its tables) from sys.modules and their packages: it is garbage until the next HINT loads
+    it again (a few ms on an RP2040, in the HINT scan: tools/bench_firmware.py's
+    press_us). MicroPython only: CPython keeps its classes the same for the tests."""
+    import sys
+
+    if sys.implementation.name != "micropython":
+        return
+    import zuni_board
+
+    for package, name in ((zuni_board, "hint"), (zuni, "evaluate"), (zuni, "evaluate_awith"), (zuni, "awith_reach")):
+        sys.modules.pop(package.__name__ + "." + name, None)
+        if name in package.__dict__:
+            delattr(package, name)
 
 
 class BoardApp:
@@ -140,6 +167,8 @@ class BoardApp:
         self._stage_sides = ()  # type: tuple
         self._stage_due = False
         self.pos = None  # type: Position | None
+        # The game's clocks (zuni_board.clocks.BoardClock), None for a game without.
+        self.clock = None  # type: ignore
         self.result = None  # type: ignore
         self.host = None  # type: ignore  # footprint of the host's move to carry out
         self.hint = None  # type: ignore
@@ -217,7 +246,8 @@ class BoardApp:
             % (str(game.ruleset), len(game.geometry.names), self.layout_name, self.n, ", ".join(self.rulesets))
         )
 
-    def _new_game(self, ruleset_text, now, game=None, position=None):
+    def _new_game(self, ruleset_text, now, game=None, position=None, clock=None):
+        """``clock``: a ``clocks.BoardClock`` for the game (None: no clock)."""
         if game is None:
             if position is not None:
                 game = staged().position_game(self, position)
@@ -225,7 +255,8 @@ class BoardApp:
                 game = self._ruleset_for_board(ruleset_text)
         self.game = game
         self.position = position
-        self.game_id = self.outbox.start(str(game.ruleset), self._fallback_id(), position)
+        self.clock = clock
+        self.game_id = self.outbox.start(str(game.ruleset), self._fallback_id(), position, clock)
         # A new game is a cut of the history; the journal's header keeps the version.
         self.hv += 1
         if self.journal is not None:
@@ -256,6 +287,7 @@ class BoardApp:
             return False
         game_id, ruleset_text, moves, end = found
         position = self.journal.position
+        spec = self.journal.clock
         try:
             if position is not None:
                 game = staged().position_game(self, position)
@@ -268,6 +300,14 @@ class BoardApp:
             return False  # another board's game, or a journal the rules no longer accept
         if end is not None or game.is_game_over():
             return False
+        clock = None
+        if spec is not None:
+            try:
+                clock = clocks().resume(spec, game, self.journal)
+            except (OSError, ValueError):
+                pass  # clocks this firmware cannot read: the game goes on without them
+        self.clock = clock
+        self.outbox.clock = clock
         self.game = game
         self.game_id = game_id
         self.position = position
@@ -289,20 +329,14 @@ class BoardApp:
         self.error_shown = False
         self._prev_occ = None
         self.last_error = ""
-        if self.game.ruleset.game_id == "awithlaknakwe":
-            # The evaluation's tables (zuni.evaluate, kept loaded), built now, while the
-            # board is set up, rather than in the middle of a hint: one side takes
-            # about 1.3 ms on the unix port, some 250 ms on an RP2040.
-            from zuni.evaluate import awith_tables
-
-            for side in self.game.sides:
-                awith_tables(side)
 
     # -- phases ---------------------------------------------------------------------
     def _enter_setup(self, now, by_side=False):
         """Wait until the board shows ``self.game``'s position (new game, resume, take-back);
         ``by_side``: one side at a time (a game set up from a position: ``zuni_board.staged``)."""
         self.phase = SETUP
+        if self.clock is not None:
+            self.clock.pause(self, now)
         self._due_what = _DUE_NONE
         self._pending = None
         self._stage = -1
@@ -346,6 +380,8 @@ class BoardApp:
         for i in range(self.n):
             touched[i] = 0
         self._pending = None
+        if self.clock is not None:
+            self.clock.begin(self, now)
         if self.pos.pass_move is not None:
             self._commit_pass(now)
             return
@@ -353,6 +389,9 @@ class BoardApp:
 
     def _enter_over(self, now):
         self.phase = OVER
+        if self.clock is not None:
+            self.clock.pause(self, now)
+            self.clock.show_low(self, now)
         self._due_what = _DUE_NONE
         self._pending = None
         self.host = None
@@ -387,6 +426,9 @@ class BoardApp:
         elif self._gc_due and stable is None and not buttons:
             self._gc_due = False
             gc.collect()
+        if self.clock is not None and self.phase == PLAY:
+            # First: a move the player finishes in the scan the flag falls is too late.
+            self.clock.tick(self, now)
         if stable is not None:
             self._sensed(now, stable)
         if buttons or self._held:
@@ -415,11 +457,16 @@ class BoardApp:
         return overlays.renderer if overlays.on else self.renderer
 
     def frame_dirty(self, now):
+        if self.clock is not None and not self.overlays.on and self.clock.dirty(now):
+            return True  # a low time's tick (zuni_board.clocks)
         return self._picture().dirty(now)
 
     def frame(self, now):
         """bytearray, 3 bytes (r, g, b) per point, at full scale (the driver caps it)."""
-        return self._picture().frame(now)
+        buf = self._picture().frame(now)
+        if self.clock is not None and not self.overlays.on:
+            self.clock.paint(self.renderer, buf, now)
+        return buf
 
     def _sensed(self, now, stable):
         self._drop_search()  # any change: the player acts, the hint is not wanted now
@@ -449,8 +496,10 @@ class BoardApp:
                 self._send_state()
         elif self.stable == self._start_occ:
             # Game over and the pieces set up again: a new game with the same rules (from
-            # the same position, for a game set up from one).
-            self._new_game(str(self.game.ruleset), now, None, self.position)
+            # the same position, for a game set up from one) and the same time control.
+            self._new_game(
+                str(self.game.ruleset), now, None, self.position, None if self.clock is None else self.clock.again()
+            )
             self._send_state()
 
     def _buttons(self, now, buttons):
@@ -571,6 +620,7 @@ class BoardApp:
     def _commit(self, now, foot, after=None):
         game = self.game
         before = self.pos.occ if self.pos is not None else None
+        mover = game.turn
         game.push(foot.move)
         if after is None:
             # The old position's footprints are garbage before the new ones are made:
@@ -587,7 +637,11 @@ class BoardApp:
                 raise
         index = len(game.move_stack) - 1
         text = foot.move.text()
-        self._send_move(index, text)  # the journal's record first, then the host
+        if self.clock is None:
+            self._send_move(index, text)  # the journal's record first, then the host
+        else:
+            # The commit is the instant the mover's clock stops (docs/clocks.md).
+            self.clock.committed(self, now, mover, index, text)
         self.commits += 1
         self._gc_due = True
         self.pos = after
@@ -655,6 +709,8 @@ class BoardApp:
     def _takeback(self, now):
         game = self.game
         outcome = game.outcome() if self.phase == OVER else None
+        if outcome is not None and outcome.termination == "time":
+            raise ValueError("a loss on time cannot be taken back: start a new game")
         if outcome is not None and outcome.termination in _DECLARED:
             game.clear_agreement()
             self.hv += 1  # (the journal's E clear record adds one too)
@@ -683,7 +739,9 @@ class BoardApp:
             staged().next_stage(self, now)
         elif self.phase == OVER:
             # The same rules again; a game set up from a position starts from it again.
-            self._new_game(str(self.game.ruleset), now, None, self.position)
+            self._new_game(
+                str(self.game.ruleset), now, None, self.position, None if self.clock is None else self.clock.again()
+            )
             self._send_state()
 
     def _hint_button(self, now):
@@ -698,8 +756,8 @@ class BoardApp:
             return  # already thinking
         if self.hint is None:
             try:
-                # Loaded at the first HINT (a board whose players never ask keeps its
-                # heap), then kept: loading takes a scan, each time it is loaded.
+                # Loaded at each HINT and unloaded once the hint is shown (_drop_search):
+                # a board whose players do not ask keeps that heap.
                 from zuni_board.hint import HintSearch
 
                 self._search = HintSearch(self.game, pos.moves)
@@ -716,8 +774,11 @@ class BoardApp:
         self._evaluate(now)
 
     def _drop_search(self):
-        """Forget the board's own hint search (its line of moves is not on the game)."""
-        self._search = None
+        """Forget the board's own hint search (its line of moves is not on the game)
+        and unload its code."""
+        if self._search is not None:
+            self._search = None
+            _unload_hint()
 
     def _think(self, now):
         """One slice of the board's own hint per scan; the hint is shown in the scan
@@ -762,16 +823,26 @@ class BoardApp:
         finally:
             self.outbox.flush()
 
-    def cmd_new(self, now, ruleset):
-        self._ruleset_for_board(ruleset)
-        self._new_game(ruleset, now)
+    def cmd_new(self, now, text):
+        """``new [clock=CONTROL] RULESET``: a new game, on a clock with ``clock=``."""
+        spec = None
+        if text.startswith("clock="):
+            spec, text = clocks().split(text)
+        game = self._ruleset_for_board(text)
+        clock = clocks().for_game(spec, game) if spec is not None else None
+        self._new_game(text, now, game, None, clock)
         self._send_state()
 
     def cmd_setup(self, now, text):
-        """``setup POSITION``: a new game from the position ``text`` (docs/rules.md,
-        "Positions as text"), set up one side at a time (``zuni_board.staged``)."""
+        """``setup [clock=CONTROL] POSITION``: a new game from the position ``text``
+        (docs/rules.md, "Positions as text"), set up one side at a time
+        (``zuni_board.staged``)."""
+        spec = None
+        if text.startswith("clock="):
+            spec, text = clocks().split(text)
         game = staged().position_game(self, text)
-        self._new_game(str(game.ruleset), now, game, text)
+        clock = clocks().for_game(spec, game) if spec is not None else None
+        self._new_game(str(game.ruleset), now, game, text, clock)
         self._send_state()
 
     def cmd_takeback(self, now, history):
@@ -793,6 +864,10 @@ class BoardApp:
     def cmd_hostmove(self, now, text):
         pos = self._require_play("hostmove " + text)
         self.host = pos.find(self.game.parse_move(text))
+        if self.clock is not None and self.host is not None:
+            # The computer has decided: its clock stops, the player's runs while the
+            # move is carried out (docs/clocks.md).
+            self.clock.hostmove(self, now)
         self.hint = None
         self._drop_search()
         self._evaluate(now)
@@ -893,6 +968,8 @@ class BoardApp:
                 info["termination"] = outcome.termination
         if self.host is not None:
             info["hostmove"] = self.host.move.text()
+        if self.clock is not None:
+            self.clock.report(self, info)
         if self.error_shown and self.last_error:
             info["error"] = self.last_error.replace(" ", "_")
         if self.outbox.failing:

@@ -10,6 +10,14 @@ detected and dropped::
     U 1*4d1e                           move 1 taken back
     E resign north*02ff                an end that is not a board position
 
+A game on a clock (docs/clocks.md) has a ``T <time control>`` record right after its header
+(``T 5+3``, ``T south=5+3%20north=10``: the control's text with spaces as ``%20``); its move
+records carry the move's time, the mover's time left after it and the mover's side
+(``M 4 m6-m5 4200 295800 2``), and ``K <side> <ms left>`` records, written every
+``clock.SAVE_MS`` while a clock runs and when it stops, keep the running side's time, so
+that a reset costs that side at most the time since the last of them. Older firmware reads
+such a file as torn at its ``T`` record (it resumes the game without its moves).
+
 A game set up from a position (``BoardApp.cmd_setup``) has the header ``Z3 <id> <version>
 <position text>`` instead (docs/rules.md, "Positions as text": its first field is the
 ruleset), and its moves replay from that position. Older firmware skips ``Z3`` files as it
@@ -115,6 +123,8 @@ class Journal:
         self.ruleset = None  # type: str | None
         self.position = None  # type: str | None  # the start position of a game set up from one
         self.read_position = None  # type: str | None  # that of the file read() read last
+        self.clock = None  # type: str | None  # the time control of the current game (None: no clock)
+        self.read_clock = None  # type: str | None  # that of the file read() read last
 
     # -- files --------------------------------------------------------------
     def numbers(self):
@@ -168,10 +178,11 @@ class Journal:
             return "%s %s %d %s" % (POSITION_FORMAT, game_id, version, position)
         return "%s %s %d %s" % (FORMAT, game_id, version, ruleset_text)
 
-    def start(self, ruleset_text, game_id=None, position=None):
+    def start(self, ruleset_text, game_id=None, position=None, clock=None):
         """Begin a new game file; returns its game id (``game_id`` if given: a game the
         app began while the flash failed keeps the id the host knows). ``position``: the
-        start position's text of a game set up from one (its ruleset is ``ruleset_text``)."""
+        start position's text of a game set up from one (its ruleset is ``ruleset_text``);
+        ``clock``: its time control's text (a ``T`` record)."""
         ruleset_text = str(ruleset_text)
         if not ruleset_text or "\n" in ruleset_text or "*" in ruleset_text:
             raise JournalError("bad ruleset text %r for the journal" % (ruleset_text,))
@@ -190,6 +201,8 @@ class Journal:
         f = open(path, "w")
         try:
             f.write(seal(self.header(game_id, version, ruleset_text, position)))
+            if clock is not None:  # (zuni.clock's parser has refused a "*" or a line end)
+                f.write(seal("T " + clock.replace(" ", "%20")))
         finally:
             f.close()
         # Only a written header makes it the current game (a failed start changes nothing).
@@ -197,6 +210,7 @@ class Journal:
         self.path = path
         self.ruleset = ruleset_text
         self.position = position
+        self.clock = clock
         self.version = version
         return game_id
 
@@ -208,19 +222,23 @@ class Journal:
 
         return repair.make_room(self)
 
-    def rewrite(self, moves):
-        """Write the current game again, whole (header and ``moves``, move texts), to a new
-        file that then replaces the old one; the game id and the history version (in the
-        header) stay."""
+    def rewrite(self, moves, left=None):
+        """Write the current game again, whole (header and ``moves``, move texts; ``left``:
+        the clocks' ms left per side, -1 for none), to a new file that then replaces the old
+        one; the game id and the history version (in the header) stay."""
         from zuni_board import repair
 
-        repair.rewrite(self, moves)
+        repair.rewrite(self, moves, left)
 
-    def move(self, index, text):
-        """Record move number ``index`` (0-based) as committed."""
+    def move(self, index, text, times=None):
+        """Record move number ``index`` (0-based) as committed; ``times``: on a clock,
+        (ms the move took, the mover's ms left after it, the mover's side)."""
         if not text or " " in text or "*" in text or "\n" in text:
             raise JournalError("bad move text %r for the journal" % (text,))
-        self._append("M %d %s" % (index, text))
+        if times is None:
+            self._append("M %d %s" % (index, text))
+        else:
+            self._append("M %d %s %d %d %d" % (index, text, times[0], times[1], times[2]))
 
     def takeback(self, index):
         """Record that move ``index`` (the last one) was taken back."""
@@ -250,6 +268,7 @@ class Journal:
         end = None  # type: tuple[str, str] | None
         sound = 0
         torn = False
+        self.read_clock = None
         f = open(self.path_of(number), "r")
         try:
             while True:
@@ -291,6 +310,11 @@ class Journal:
                 elif body[0] == "U":
                     end = None
                     version += 1
+                elif body[0] == "T":
+                    if moves or self.read_clock is not None:
+                        torn = True
+                        break
+                    self.read_clock = body[2:].replace("%20", " ")
                 sound += len(line)
         finally:
             f.close()
@@ -303,9 +327,12 @@ class Journal:
         kind = body[:2]
         if kind == "M ":
             parts = body.split(" ")
-            if len(parts) != 3 or not parts[1].isdigit() or int(parts[1]) != len(moves):
+            n = len(parts)  # 6 on a clock: the times (zuni_board.clocks reads them)
+            if (n != 3 and n != 6) or not parts[1].isdigit() or int(parts[1]) != len(moves):
                 return False
             moves.append(parts[2])
+        elif kind == "K " or kind == "T ":
+            return len(body) > 2  # a clock's records (zuni_board.clocks)
         elif kind == "U ":
             parts = body.split(" ")
             if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) != len(moves) - 1:
@@ -343,6 +370,7 @@ class Journal:
             self.version = self.read_version
             self.ruleset = ruleset
             self.position = self.read_position
+            self.clock = self.read_clock
             if torn:
                 self._rewrite(sound)
             return game_id, ruleset, moves, end

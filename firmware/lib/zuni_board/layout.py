@@ -62,6 +62,17 @@ LED_DEFAULTS = {
 # CDC configuration descriptor has bMaxPower 125, in 2 mA units); a USB 2.0 port gives
 # at most 500 mA to a configured device.
 POWER_DEFAULTS = {"usb_ma": 250}
+# power.led_enable (optional): the GPIO that drives the LED rail's load switch EN (TPS2553
+# pin 3, active high, held low by a pull-down). Without it the switch's EN is tied to its
+# input and the LEDs draw their idle current from plug-in, before USB configuration.
+# no_host_ms: with no host on the bus (no start-of-frame packets, no address) for this
+# long, the board is on a charger or a power bank, which configures nothing: the rail
+# comes on anyway. A host sends its first packets well within a second of attach (USB 2.0
+# 7.1.7.3 and 7.1.7.5: a 100 ms connect debounce, then a reset of at least 10 ms, then
+# start-of-frame packets every millisecond). settle_ms: after EN goes high, the LEDs
+# get no data until the 220 uF has charged at the switch's current limit (2 ms).
+LED_POWER_DEFAULTS = {"no_host_ms": 3000, "settle_ms": 20}
+POWER_KEYS = ("led_enable", "no_host_ms", "settle_ms", "usb_ma")
 USB_DEFAULT_MA = 250
 USB_MAX_MA = 500
 
@@ -213,7 +224,7 @@ class Layout:
         self.buttons = _buttons(_dict(d.get("buttons", {}), "buttons"), used)
         self.timing = _timing(_dict(d.get("timing", {}), "timing"))
         self.mechanics = _mechanics(_dict(d.get("mechanics", {}), "mechanics"))
-        self.power = _power(_dict(d.get("power", {}), "power"))
+        self.power = _power(_dict(d.get("power", {}), "power"), used)
         self.points = _points(_dict(d["points"], "points"), self.sensor_count, self.led_count)
         self.point_count = len(self.points)
         return self
@@ -361,9 +372,17 @@ def _timing(t):
     return out
 
 
-def _power(p):
-    _check_keys(p, tuple(sorted(POWER_DEFAULTS)), "power.")
+def _power(p, used):
+    _check_keys(p, POWER_KEYS, "power.")
     out = {}
+    if "led_enable" in p:
+        out["led_enable"] = _use(_pin(p["led_enable"], "power.led_enable"), "power.led_enable", used)
+        out["no_host_ms"] = _int(p.get("no_host_ms", LED_POWER_DEFAULTS["no_host_ms"]), "power.no_host_ms", 500, 60000)
+        out["settle_ms"] = _int(p.get("settle_ms", LED_POWER_DEFAULTS["settle_ms"]), "power.settle_ms", 5, 1000)
+    else:
+        for key in ("no_host_ms", "settle_ms"):
+            if key in p:
+                raise LayoutError("power.%s: needs power.led_enable (the LED rail is not switched)" % key)
     out["usb_ma"] = _int(p.get("usb_ma", POWER_DEFAULTS["usb_ma"]), "power.usb_ma", 100, USB_MAX_MA)
     if out["usb_ma"] % 2:
         raise LayoutError("power.usb_ma: %d is odd (USB counts it in 2 mA units)" % out["usb_ma"])

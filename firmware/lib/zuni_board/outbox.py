@@ -27,8 +27,9 @@ from micropython import const
 _MOVE = const(0)  # journal record then send_move
 _UNDO = const(1)  # journal record only
 _END = const(2)  # journal record only
-_EVENT = const(3)
-_STATE = const(4)
+_CLOCK = const(3)  # journal record only: a side's time left (K)
+_EVENT = const(4)
+_STATE = const(5)
 
 ENOSPC = const(28)
 
@@ -45,13 +46,18 @@ class Outbox:
         self.queue = []  # type: list  # (op, a, b) waiting for flush(); read, never changed, by the app
         self.writes = 0  # journal writes attempted (records and rewrites)
         self.position = None  # type: str | None  # the game's start position (set up from one), for a rewrite
+        self.clock = None  # type: ignore  # the game's zuni_board.clocks.BoardClock (None: no clock), for a rewrite
 
     def attach(self, link):
         self.link = link
 
     # -- what the app says --------------------------------------------------------------
-    def move(self, index, text):
-        self._put(_MOVE, index, text)
+    def move(self, index, text, times=None):
+        """``times``: on a clock, (ms the move took, the mover's ms left, the mover's side)."""
+        self._put(_MOVE, index, text if times is None else (text, times))
+
+    def clock_left(self, side, left_ms):
+        self._put(_CLOCK, side, left_ms)
 
     def takeback(self, index):
         self._put(_UNDO, index, "")
@@ -68,11 +74,13 @@ class Outbox:
     def pending(self):
         return len(self.queue) > 0
 
-    def start(self, ruleset_text, fallback_id, position=None):
+    def start(self, ruleset_text, fallback_id, position=None, clock=None):
         """A new game file; its id, or ``fallback_id`` if the journal fails (the game is
         then written whole at the next change that finds the flash writable).
-        ``position``: the start position's text of a game set up from one."""
+        ``position``: the start position's text of a game set up from one; ``clock``:
+        the game's ``zuni_board.clocks.BoardClock`` or None."""
         self.position = position
+        self.clock = clock
         journal = self.journal
         if journal is None:
             return fallback_id
@@ -91,9 +99,10 @@ class Outbox:
 
     # -- inside ----------------------------------------------------------------------------
     def _start(self, ruleset_text, position):
-        if position is None:
+        clock = self.clock
+        if position is None and clock is None:
             return self.journal.start(ruleset_text)
-        return self.journal.start(ruleset_text, None, position)
+        return self.journal.start(ruleset_text, None, position, None if clock is None else clock.spec)
 
     def _put(self, op, a, b):
         if self.defer:
@@ -116,7 +125,7 @@ class Outbox:
             synced = False
             for i in range(len(queue)):
                 op, a, b = queue[i]
-                if op <= _END and not synced:
+                if op <= _CLOCK and not synced:
                     synced = self._record(op, a, b)
             for i in range(len(queue)):
                 op, a, b = queue[i]
@@ -127,16 +136,19 @@ class Outbox:
 
     def _do(self, op, a, b):
         """One record and its message, at once (without ``defer``)."""
-        if op <= _END:
+        if op <= _CLOCK:
             self._record(op, a, b)
         self._send(op, a, b)
 
     def _send(self, op, a, b):
         link = self.link
-        if link is None or op == _UNDO or op == _END:
+        if link is None or _UNDO <= op <= _CLOCK:  # journal records only
             return
         if op == _MOVE:
-            link.send_move(a, b)
+            if isinstance(b, tuple):
+                link.send_move(a, b[0], b[1])
+            else:
+                link.send_move(a, b)
         elif op == _EVENT:
             link.send_event(a, b)
         else:
@@ -163,7 +175,12 @@ class Outbox:
     def _append(self, op, a, b):
         journal = self.journal
         if op == _MOVE:
-            journal.move(a, b)
+            if isinstance(b, tuple):
+                journal.move(a, b[0], b[1])
+            else:
+                journal.move(a, b)
+        elif op == _CLOCK:
+            journal._append("K %d %d" % (a, b))  # the side's time left (journal.py)
         elif op == _UNDO:
             journal.takeback(a)
         else:

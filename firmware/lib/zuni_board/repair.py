@@ -11,7 +11,7 @@ import os
 from zuni_board.journal import JournalError, seal
 
 # Ends of a game that are not a board position: the journal keeps them as records.
-_JOURNAL_END = {"resign": "resign", "agreed-draw": "agree", "agreed-count": "agree"}
+_JOURNAL_END = {"resign": "resign", "agreed-draw": "agree", "agreed-count": "agree", "time": "time"}
 
 
 def make_room(journal):
@@ -23,7 +23,7 @@ def make_room(journal):
     return False
 
 
-def rewrite(journal, moves):
+def rewrite(journal, moves, left=None):
     path = journal.path
     if path is None or journal.game_id is None or journal.ruleset is None:
         raise JournalError("no game started: call start() or resume() first")
@@ -32,8 +32,15 @@ def rewrite(journal, moves):
         f = open(tmp, "w")
         try:
             f.write(seal(journal.header(journal.game_id, journal.version, journal.ruleset, journal.position)))
+            if journal.clock is not None:
+                f.write(seal("T " + journal.clock.replace(" ", "%20")))
             for i in range(len(moves)):
                 f.write(seal("M %d %s" % (i, moves[i])))
+            if journal.clock is not None and left is not None:
+                # The clocks as they stand (the moves' own times are not kept in RAM).
+                for side in range(4):
+                    if left[side] >= 0:
+                        f.write(seal("K %d %d" % (side, left[side])))
         finally:
             f.close()
         os.rename(tmp, path)
@@ -51,11 +58,16 @@ def resync(outbox):
     game, game_id = outbox.game_of()
     try:
         if journal.game_id != game_id:
-            if outbox.position is not None:
-                journal.start(str(game.ruleset), game_id, outbox.position)
-            else:
+            clock = outbox.clock
+            if outbox.position is None and clock is None:
                 journal.start(str(game.ruleset), game_id)
-        journal.rewrite([m.text() for m in game.move_stack])
+            else:
+                journal.start(str(game.ruleset), game_id, outbox.position, None if clock is None else clock.spec)
+        left = None if outbox.clock is None else outbox.clock.times_left()
+        if left is None:
+            journal.rewrite([m.text() for m in game.move_stack])
+        else:
+            journal.rewrite([m.text() for m in game.move_stack], left)
         outcome = game.outcome()
         if outcome is not None and outcome.termination in _JOURNAL_END:
             # The record only has to say that the game ended off the board.

@@ -17,6 +17,13 @@ try:
 except ImportError:  # CPython (tests): delays are the fakes' business
     _default_sleep = _no_sleep  # type: ignore
 
+try:
+    from time import ticks_add as _ticks_add
+    from time import ticks_diff as _ticks_diff
+except ImportError:  # CPython (tests): the Pico's wrapping arithmetic
+    from zuni_board.ticks import ticks_add as _ticks_add  # type: ignore
+    from zuni_board.ticks import ticks_diff as _ticks_diff  # type: ignore
+
 # Buttons bitmask, as zuni_board.app reads it (pressed edges).
 BUTTON_BITS = {"ok": 1, "back": 2, "hint": 4}
 
@@ -144,11 +151,17 @@ class LedChain:
     point bright while no frame, not even every LED white, draws more than the budget.
     Integer math, no allocation: the budget is turned into a sum of channel levels once.
 
+    Switched rail: with ``power`` (a ``LedPower``), nothing goes on the wire while the LED
+    rail is not ``ready``: the frame waits in the buffer and ``flush()`` sends the latest
+    one once it is (an unpowered chain must see no data: power.md, "Before USB configuration").
+
     >>> leds = LedChain(np, led_of, "GRB", 128, 12.0, 1.0, 400)
     >>> leds.show(frame); leds.frame_ma()      # never above 400
     """
 
-    def __init__(self, np, led_of, order="GRB", max_level=255, ma_per_channel=0.0, idle_ma=0.0, budget_ma=0):
+    def __init__(
+        self, np, led_of, order="GRB", max_level=255, ma_per_channel=0.0, idle_ma=0.0, budget_ma=0, power=None
+    ):
         if len(order) != 3 or sorted(order) != ["B", "G", "R"]:
             raise ValueError("LED colour order %r is not a permutation of RGB" % (order,))
         if max_level < 1 or max_level > 255:
@@ -183,14 +196,29 @@ class LedChain:
         self.level_sum = 0  # sum of the channel levels sent in the last frame
         self.shows = 0
         self.limited = 0  # frames scaled down by the current limit
+        self.power = power
+        self.pending = False  # a frame is in the buffer that the unpowered chain has not seen
         self.clear()
+
+    def _write(self):
+        power = self.power
+        if power is not None and not power.ready:
+            self.pending = True
+            return
+        self.pending = False
+        self.np.write()
+
+    def flush(self):
+        """Send the buffered frame (called when the LED rail has come up)."""
+        if self.pending:
+            self._write()
 
     def clear(self):
         buf = self.np.buf
         for i in range(len(buf)):
             buf[i] = 0
         self.level_sum = 0
-        self.np.write()
+        self._write()
 
     def show(self, frame):
         buf = self.np.buf
@@ -235,12 +263,120 @@ class LedChain:
             total = limit
             self.limited += 1
         self.level_sum = total
-        self.np.write()
+        self._write()
         self.shows += 1
 
     def frame_ma(self):
         """Current of the chain showing the last frame (mA): what the limit keeps under budget_ma."""
         return self.level_sum * self.ma_per_channel / 255 + self.n_leds * self.idle_ma
+
+
+# -- the switched LED rail ------------------------------------------------------------------
+
+# What the RP2040's USB device controller shows of the bus (RP2040 datasheet 4.1, USB
+# registers and DPRAM layout; TinyUSB's dcd_rp2040.c is what drives them under MicroPython):
+USB_NONE = 0  # no host: no start-of-frame packets, no address (a charger, a power bank)
+USB_HOST = 1  # a host on the bus that has not configured the board (yet, or ever)
+USB_CONFIGURED = 2  # the host accepted the configuration (and its bMaxPower)
+
+_USB_ADDR_ENDP = 0x50110000  # ADDR_ENDP: bits 6:0 the address; 0 until SET_ADDRESS, 0 again on a bus reset
+_USB_SOF_RD = 0x50110048  # SOF_RD: bits 10:0 the number of the last start-of-frame packet (1 per ms)
+# DPRAM 0x08..0x7c: the control words of EP1 IN, EP1 OUT, ... EP15 OUT; bit 31 ENABLE. TinyUSB
+# sets it when a class driver opens its endpoints, which happens only on SET_CONFIGURATION,
+# and clears every one on a bus reset or SET_CONFIGURATION 0. Read as the upper 16 bits
+# (mem16 at +2): a word with bit 31 set is no small int, and reading it would allocate.
+_USB_EP_CTRL_HIGH = tuple(0x50100008 + 4 * k + 2 for k in range(30))
+_EP_ENABLE_HIGH = 0x8000
+
+
+class Rp2040Usb:
+    """``state()``: USB_NONE, USB_HOST or USB_CONFIGURED, read from the USB controller's
+    registers (``mem32``/``mem16``: machine's, or the tests' model of the controller)."""
+
+    def __init__(self, mem32, mem16):
+        self.mem32 = mem32
+        self.mem16 = mem16
+        self.last_sof = -1
+
+    def state(self):
+        mem32 = self.mem32
+        if not mem32[_RESET_DONE] & _USBCTRL_BIT:
+            return USB_NONE  # the controller is held in reset: nothing to read
+        if mem32[_USB_ADDR_ENDP] & 0x7F:
+            mem16 = self.mem16
+            for address in _USB_EP_CTRL_HIGH:
+                if mem16[address] & _EP_ENABLE_HIGH:
+                    return USB_CONFIGURED
+            return USB_HOST
+        sof = mem32[_USB_SOF_RD] & 0x7FF
+        moved = sof != self.last_sof and self.last_sof >= 0
+        self.last_sof = sof
+        return USB_HOST if moved else USB_NONE
+
+
+class LedPower:
+    """The LED rail's load switch (TPS2553 EN, active high, 100 kOhm pull-down): off from
+    plug-in, on once the board may draw more than USB's unconfigured 100 mA.
+
+    ``step(now_ms)`` (from the scan loop) reads ``usb.state()`` every ``poll_ms`` and
+    drives ``enable``: on while the host has configured the board; off while a host is on
+    the bus without configuring it (a bus-powered hub refusing the request, or the
+    enumeration after a bus reset); on when no host has been seen for ``no_host_ms``
+    (a charger configures nothing and limits nothing). ``ready`` turns true
+    ``settle_ms`` after EN went high (the bulk capacitor charged at the switch's limit,
+    every LED up and dark); ``step`` returns True at that moment, so the LED driver can send
+    its frame. While the rail is off the LED ``data`` pin is held low: nothing feeds the
+    unpowered chain. Time comes in as arguments (``ticks_ms`` values)."""
+
+    def __init__(self, enable, data, usb, now_ms, no_host_ms=3000, settle_ms=20, poll_ms=50):
+        self._add = _ticks_add
+        self._diff = _ticks_diff
+        self.enable = enable
+        self.data = data
+        self.usb = usb
+        self.no_host_ms = no_host_ms
+        self.settle_ms = settle_ms
+        self.poll_ms = poll_ms
+        self.quiet_since = now_ms  # the last time a host was seen (or the start)
+        self.next_poll = now_ms
+        self.on = False
+        self.on_since = now_ms
+        self.ready = False
+        self.state = USB_NONE
+        self.switched_on = 0  # times the rail was turned on (diagnostics)
+        data(0)
+        enable(0)
+
+    def step(self, now_ms):
+        diff = self._diff
+        became_ready = False
+        if self.on and not self.ready and diff(now_ms, self.on_since) >= self.settle_ms:
+            self.ready = True
+            became_ready = True
+        if diff(now_ms, self.next_poll) < 0:
+            return became_ready
+        self.next_poll = self._add(now_ms, self.poll_ms)
+        state = self.usb.state()
+        self.state = state
+        if state == USB_CONFIGURED:
+            want = True
+        elif state == USB_HOST:
+            self.quiet_since = now_ms
+            want = False
+        else:
+            want = diff(now_ms, self.quiet_since) >= self.no_host_ms
+        if want and not self.on:
+            self.on = True
+            self.on_since = now_ms
+            self.switched_on += 1
+            self.enable(1)  # the data line stays low: every LED comes up dark
+        elif self.on and not want:
+            self.on = False
+            self.ready = False
+            self.enable(0)
+            self.data(0)
+            became_ready = False
+        return became_ready
 
 
 class Buttons:
@@ -327,12 +463,13 @@ def make_sensors(cfg, machine=None):
     raise ValueError("sensors.type %r: no driver (allowed: hc165, matrix)" % (cfg["type"],))
 
 
-def make_leds(cfg, led_of, machine=None, neopixel=None):
-    """The LED driver for a layout's ``leds`` section."""
+def make_leds(cfg, led_of, machine=None, neopixel=None, power=None):
+    """The LED driver for a layout's ``leds`` section (``power``: the rail's ``LedPower``)."""
     m = _machine(machine)
     if neopixel is None:
         import neopixel  # type: ignore
-    np = neopixel.NeoPixel(m.Pin(cfg["pin"], m.Pin.OUT), cfg["count"])
+    # value=0: the data line is low from the start (WS2812 idle; nothing feeds an unpowered chain).
+    np = neopixel.NeoPixel(m.Pin(cfg["pin"], m.Pin.OUT, value=0), cfg["count"])
     return LedChain(
         np,
         led_of,
@@ -341,6 +478,27 @@ def make_leds(cfg, led_of, machine=None, neopixel=None):
         cfg.get("ma_per_channel", 0.0),
         cfg.get("idle_ma", 0.0),
         cfg.get("budget_ma", 0),
+        power,
+    )
+
+
+def make_led_power(power_cfg, leds_cfg, now_ms, machine=None):
+    """The LED rail's switch for a layout's ``power`` section, or None when the layout
+    has no ``led_enable`` (EN tied on). Build it before the LED driver (make_leds(...,
+    power=...)): it takes the enable pin low and the data pin low first."""
+    if "led_enable" not in power_cfg:
+        return None
+    m = _machine(machine)
+    Pin = m.Pin
+    enable = Pin(power_cfg["led_enable"], Pin.OUT, value=0)
+    data = Pin(leds_cfg["pin"], Pin.OUT, value=0)
+    return LedPower(
+        enable,
+        data,
+        Rp2040Usb(m.mem32, m.mem16),
+        now_ms,
+        power_cfg.get("no_host_ms", 3000),
+        power_cfg.get("settle_ms", 20),
     )
 
 

@@ -9,7 +9,11 @@
 - ``open_link(spec)``: the link port on a pseudo-terminal: ``fd:N`` (an inherited pty
   fd the parent made O_NONBLOCK) or a pty path (raw mode, VMIN=0/VTIME=0 reads; writes
   one byte at a time after ``poll`` says writable, since a blocking pty write of n bytes
-  waits until all n fit).
+  waits until all n fit); or, where there are no ptys (Windows), ``tcp:PORT``: a
+  ``SocketLink`` serving the link on 127.0.0.1:PORT (the host opens
+  ``socket://127.0.0.1:PORT``).
+- ``connect_lifeline("tcp:PORT:TOKEN")``: the host's lifeline as a socket (where a pipe
+  cannot be polled).
 - ``FileBlockDevice`` and ``mount_flash(image)``: a littlefs "flash" in an image file,
   mounted at ``/flash`` (formatted on first use), so the journal survives restarts.
 
@@ -59,8 +63,32 @@ try:
     import errno
 
     _EAGAIN = errno.EAGAIN
+    # Windows' sockets say "would block" with their own number (WSAEWOULDBLOCK, 10035);
+    # MicroPython's errno has no EWOULDBLOCK (on Linux it is EAGAIN anyway).
+    _EWOULDBLOCK = getattr(errno, "EWOULDBLOCK", _EAGAIN)
 except ImportError:  # pragma: no cover
     _EAGAIN = 11
+    _EWOULDBLOCK = 11
+
+LOOPBACK = "127.0.0.1"  # the link, the control channel and the lifeline: this computer only
+
+
+def _would_block(e):
+    return bool(e.args) and (e.args[0] == _EAGAIN or e.args[0] == _EWOULDBLOCK)
+
+
+def listen_loopback(port, backlog):
+    """A non-blocking socket listening on 127.0.0.1:PORT (OSError when it is taken)."""
+    s = socket.socket()
+    if sys.platform != "win32":
+        # Rebind at once after a restart despite the old connections' TIME_WAIT. Not on
+        # Windows: there SO_REUSEADDR would let another program bind the same port.
+        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    s.bind(socket.getaddrinfo(LOOPBACK, port)[0][-1])
+    s.listen(backlog)
+    s.setblocking(False)
+    return s
+
 
 OUTBOX_LIMIT = 256 * 1024  # bytes queued for one control client before it is cut off
 LINE_LIMIT = 4096  # a control line longer than this is refused
@@ -123,10 +151,22 @@ class _Client:
         self.dead = False
 
 
+def _readable(poller):
+    """True when a registered socket can be read now (a server: a client is waiting)."""
+    if poller is None:
+        return False
+    ipoll = getattr(poller, "ipoll", None)
+    if ipoll is None:
+        return bool(poller.poll(0))
+    for _ in ipoll(0):  # no allocation per call on MicroPython
+        return True
+    return False
+
+
 class ControlServer:
     """The control channel; ``poll()`` from the loop does all its I/O without blocking."""
 
-    def __init__(self, port, layout_name, names, sensor_of, sensors, buttons, leds, host="127.0.0.1"):
+    def __init__(self, port, layout_name, names, sensor_of, sensors, buttons, leds):
         self.layout_name = layout_name
         self.names = names
         self.index = {}
@@ -150,13 +190,12 @@ class ControlServer:
         self._seen_commits = -1
         self._seen_error = False
         self._seen_host = None
-        s = socket.socket()
-        s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        s.bind(socket.getaddrinfo(host, port)[0][-1])
-        s.listen(4)
-        s.setblocking(False)
-        self.server = s
+        self.server = listen_loopback(port, 4)
         self.port = port
+        # accept() only when the server is readable: a refused accept every loop
+        # iteration would raise (and allocate) an OSError each time.
+        self._pserver = select.poll()
+        self._pserver.register(self.server, select.POLLIN)
 
     def close(self):
         for c in self.clients:
@@ -253,7 +292,7 @@ class ControlServer:
 
     def _accept(self):
         accepted = False
-        while True:
+        while _readable(self._pserver):
             try:
                 sock, _addr = self.server.accept()
             except OSError:
@@ -263,13 +302,14 @@ class ControlServer:
             self.clients.append(c)
             self._send(c, self.hello())
             accepted = True
+        return accepted
 
     def _read(self, c):
         while True:
             try:
                 data = c.sock.recv(1024)
             except OSError as e:
-                if e.args and e.args[0] == _EAGAIN:
+                if _would_block(e):
                     break
                 c.dead = True
                 return
@@ -303,7 +343,7 @@ class ControlServer:
             try:
                 n = c.sock.send(c.outbox)
             except OSError as e:
-                if e.args and e.args[0] == _EAGAIN:
+                if _would_block(e):
                     return
                 c.dead = True
                 return
@@ -429,13 +469,151 @@ class ControlServer:
             self._push({"event": "sensors", "occupied": self.occupied(), "changed": changed})
 
 
+# -- the link on a loopback socket -----------------------------------------------------------
+
+
+class SocketLink:
+    """The link on 127.0.0.1:PORT (``--link tcp:PORT``), where there are no ptys (Windows):
+    the host opens ``socket://127.0.0.1:PORT`` with pyserial as it opens a serial port.
+
+    What ``BoardSession`` expects of a port (``read_into``, ``write``, never blocking),
+    for one host at a time: a new connection replaces the old one (a host that reopens
+    its port), a closed one is dropped, and while none is open what the board writes is
+    dropped, as on a USB cable nobody listens to (the session resends what matters once
+    a host says hello). The socket's own buffer is the output queue: ``write`` takes what
+    fits now. ``generation`` grows whenever the connection changes, so that the loop's
+    wait polls the new one (``register``)."""
+
+    def __init__(self, port):
+        self.server = listen_loopback(port, 2)
+        self.port = port
+        self.conn = None
+        self._pin = None
+        # accept() only when the server is readable: a refused accept every loop
+        # iteration would raise (and allocate) an OSError each time.
+        self._pserver = select.poll()
+        self._pserver.register(self.server, select.POLLIN)
+        self.generation = 0
+        self.connections = 0  # hosts accepted so far
+        self.dropped = 0  # bytes written while no host was connected
+        self.errors = 0
+
+    def register(self, poller):
+        poller.register(self.server, select.POLLIN)
+        if self.conn is not None:
+            poller.register(self.conn, select.POLLIN)
+
+    def _accept(self):
+        while _readable(self._pserver):
+            try:
+                conn, _addr = self.server.accept()
+            except OSError:
+                return
+            conn.setblocking(False)
+            try:
+                # No Nagle: a frame written in pieces would wait for the host's delayed ACK
+                # (40 ms on Linux) before its second piece left. MicroPython's socket module
+                # has no names for these: IPPROTO_TCP 6, TCP_NODELAY 1 (Linux, macOS, Windows).
+                conn.setsockopt(getattr(socket, "IPPROTO_TCP", 6), getattr(socket, "TCP_NODELAY", 1), 1)
+            except OSError:
+                pass
+            self._close_conn()
+            self.conn = conn
+            self._pin = select.poll()
+            self._pin.register(conn, select.POLLIN)
+            self.connections += 1
+            self.generation += 1
+
+    def _close_conn(self):
+        if self.conn is not None:
+            try:
+                self.conn.close()
+            except OSError:
+                pass
+            self.conn = None
+            self._pin = None
+            self.generation += 1
+
+    def read_into(self, buf):
+        """Bytes from the host now into ``buf``; 0 when there are none (or no host)."""
+        self._accept()
+        conn = self.conn
+        if conn is None or not _readable(self._pin):
+            return 0
+        try:
+            # MicroPython's sockets are streams (readinto); CPython's have recv_into.
+            if hasattr(conn, "recv_into"):
+                n = conn.recv_into(buf)
+            else:
+                n = conn.readinto(buf)
+        except OSError as e:
+            if _would_block(e):
+                return 0
+            self.errors += 1
+            n = 0
+        if n is None:
+            return 0
+        if not n:
+            self._close_conn()  # readable with nothing to read: the host hung up
+        return n
+
+    def write(self, data):
+        """Sends what the socket takes now; returns the bytes taken (all when no host)."""
+        conn = self.conn
+        if conn is None:
+            self.dropped += len(data)
+            return len(data)
+        try:
+            n = conn.send(data)
+        except OSError as e:
+            if _would_block(e):
+                return 0
+            self.errors += 1
+            self._close_conn()
+            self.dropped += len(data)
+            return len(data)
+        return n or 0
+
+    def close(self):
+        self._close_conn()
+        self.server.close()
+
+
+def connect_lifeline(spec):
+    """The lifeline on a socket (``tcp:PORT:TOKEN``), where a pipe cannot be polled
+    (Windows): connect to the host's 127.0.0.1:PORT and say TOKEN; the host holds the
+    connection and never writes, so it becomes readable only when the host is gone (the
+    system closes a dead process's sockets, however it died)."""
+    parts = spec.split(":")
+    if len(parts) != 3 or parts[0] != "tcp" or not parts[2]:
+        raise ValueError("--lifeline %s: expected FD or tcp:PORT:TOKEN" % spec)
+    try:
+        port = int(parts[1])
+    except ValueError:
+        raise ValueError("--lifeline %s: expected FD or tcp:PORT:TOKEN" % spec)
+    s = socket.socket()
+    s.connect(socket.getaddrinfo(LOOPBACK, port)[0][-1])
+    s.send((parts[2] + "\n").encode())
+    s.setblocking(False)
+    return s
+
+
 # -- the link on a pseudo-terminal ---------------------------------------------------------
 
 
 def open_link(spec):
-    """``StreamPort`` on ``fd:N`` (inherited, O_NONBLOCK) or a pty path."""
+    """``SocketLink`` on ``tcp:PORT``; ``StreamPort`` on ``fd:N`` (inherited, O_NONBLOCK)
+    or a pty path."""
     from zuni_hw.port import StreamPort
 
+    if spec.startswith("tcp:"):
+        try:
+            port = int(spec[4:])
+        except ValueError:
+            port = -1
+        if port < 1 or port > 65535:
+            raise ValueError("--link %s: expected tcp:PORT (1..65535)" % spec)
+        return SocketLink(port)
     if spec.startswith("fd:"):
         try:
             fd = int(spec[3:])

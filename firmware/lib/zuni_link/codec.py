@@ -22,7 +22,7 @@ import binascii
 
 from micropython import const
 
-PROTO = const(2)  # protocol version spoken here (hello proto=); 2: history versions (hv)
+PROTO = const(3)  # protocol version spoken here (hello proto=); 2: history versions (hv); 3: game clocks
 MAX_LINE = const(512)  # longest frame in bytes, line end excluded
 MAX_SEQ = const(65535)  # sequence numbers run 1..MAX_SEQ, then wrap to 1
 MAX_VERB = const(12)

@@ -126,7 +126,7 @@ class BoardSession:
         self._seq = 0
         self._game = None  # type: str | None
         self._digests = []  # type: list  # _digests[n]: digest after n moves of _game
-        self._pending = []  # type: list  # [index, text, digest] sent, not yet acknowledged
+        self._pending = []  # type: list  # [index, text, digest, times] sent, not yet acknowledged
         self._hello_ok = False
         # The last game-changing request done (seq, verb, body) and how it ended (None:
         # done, else the error's code and text). It is kept across a hello of the same
@@ -158,8 +158,9 @@ class BoardSession:
 
     # --- the app's side ----------------------------------------------------------------
 
-    def send_move(self, index, text):
+    def send_move(self, index, text, times=None):
         """Queue committed move ``index`` (0-based) reliably: resent until acknowledged.
+        ``times``: on a clock, (ms the move took, the mover's ms left, ...), sent with it.
 
         An index below the moves already sent means the history changed (take-back,
         then another move): the later moves are forgotten."""
@@ -181,10 +182,10 @@ class BoardSession:
         pending = self._pending
         while pending and pending[-1][0] >= index:
             pending.pop()
-        pending.append([index, text, d])
+        pending.append([index, text, d, times])
         if len(pending) > MAX_PENDING:
             pending.pop(0)  # the host fetches it with `moves` (it sees the gap)
-        self._send_move_frame(index, text, d)
+        self._send_move_frame(index, text, d, times)
         self._resend_at = ticks_add(self._now, RESEND_MS)  # type: ignore
 
     def send_event(self, kind, text=""):
@@ -217,8 +218,8 @@ class BoardSession:
         if self._pending and ticks_diff(now_ms, self._resend_at) >= 0:
             self._resend_at = ticks_add(now_ms, RESEND_MS)
             if self.host_present(now_ms) and self._queued < QUEUE_BYTES // 2:
-                for index, text, d in self._pending:
-                    self._send_move_frame(index, text, d)
+                for index, text, d, times in self._pending:
+                    self._send_move_frame(index, text, d, times)
                     self.resent += 1
         if ticks_diff(now_ms, self._beat_at) >= 0:
             self._beat_at = ticks_add(now_ms, BEAT_MS)
@@ -380,7 +381,7 @@ class BoardSession:
             if self._queued > QUEUE_BYTES - STREAM_ROOM:
                 return  # go on at the next poll, as the port drains the queue
             index = self._stream_base + self._stream_i
-            self._send_move_frame(index, stream[self._stream_i], digests[index + 1])
+            self._send_move_frame(index, stream[self._stream_i], digests[index + 1], self._times_of(index))
             self._stream_i += 1
         self._stream = None
         self._ok(self._stream_re)
@@ -446,8 +447,19 @@ class BoardSession:
 
     # --- frames out ---------------------------------------------------------------------
 
-    def _send_move_frame(self, index, text, d):
-        self._out("move", "%s %d %s %s %d" % (esc(self._game or ""), index, esc(text), hex8(d), self._hv), True)
+    def _times_of(self, index):
+        """The times of move ``index`` if it is still pending (a `moves` reply), else None."""
+        for p in self._pending:
+            if p[0] == index:
+                return p[3]
+        return None
+
+    def _send_move_frame(self, index, text, d, times=None):
+        body = "%s %d %s %s %d" % (esc(self._game or ""), index, esc(text), hex8(d), self._hv)
+        if times is not None:
+            # On a clock: the ms the move took and the mover's ms left after it.
+            body += " %d %d" % (times[0], times[1])
+        self._out("move", body, True)
 
     def _send_hello(self, re):
         self._sync()

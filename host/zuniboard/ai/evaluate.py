@@ -1,7 +1,7 @@
 """Static evaluation of a position, per game, in hundredths of a piece from team 0's side.
 
 Team 0 is South (+East), team 1 North (+West). The terms are the board's own
-(``zuni.evaluate``, shared with the firmware so that the board's search and the host's
+(``zuni.evaluate`` and ``zuni.evaluate_awith``, shared with the firmware so that the board's search and the host's
 judge alike); ``make_evaluator(game)`` returns them from team 0's side, for the search:
 
 >>> import zuni
@@ -24,7 +24,8 @@ from collections.abc import Callable
 from typing import Any
 
 import zuni
-from zuni.evaluate import ARRIVAL, ARRIVAL_PATH, LINE_MOBILITY, PIECE, awith_team0
+from zuni.evaluate import LINE_MOBILITY, PIECE
+from zuni.evaluate_awith import ARRIVAL, ARRIVAL_PATH, awith_team0
 from zuniboard.ai.lanes import LineLanes
 
 __all__ = [

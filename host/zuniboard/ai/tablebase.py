@@ -13,8 +13,11 @@ each one pass over the table's move graph; the graph is made once from the rules
 engine's own ``legal_moves()``, so the tables follow every rule option exactly.
 
 Values (``int16``): ``WIN_T - d`` for a win in d moves, ``-(WIN_T - d)`` for a loss in
-d, 0 for a draw. Files: ``<data dir>/tablebases/<ruleset>/<s>v<n>.npz`` (the first layer
-and the differences between layers, compressed: most layers differ in few places).
+d, 0 for a draw; d counts the moves of both sides (a move is one player's turn), the
+next move included. Files: ``<data dir>/tablebases/<ruleset>/<s>v<n>.ztb``, checked
+when read (``tablebase_store``). Small tables are built on first use (``auto_pieces``:
+`zuni play` starts a builder process), bigger ones by `zuni tablebase build`; figures
+in docs/tablebases.md.
 
 >>> import zuni
 >>> from zuni.line import LineGame
@@ -26,7 +29,9 @@ and the differences between layers, compressed: most layers differ in few places
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import math
 import os
 import threading
 import time
@@ -38,6 +43,7 @@ from typing import Any
 
 import zuni
 from zuni.line import LineGame
+from zuniboard.ai import tablebase_store as store
 
 # A win in d moves is WIN_T - d; WIN_T leaves room for the longest game (each capture
 # resets at most ``quiet`` moves, and there are few pieces).
@@ -277,14 +283,18 @@ def balances(max_pieces: int) -> list[tuple[int, int]]:
     return out
 
 
-def build(ruleset: str, max_pieces: int, progress: Progress | None = None) -> Tablebase:
-    """Build every table of ``ruleset`` (a line game) up to ``max_pieces`` pieces, in memory."""
+def build(ruleset: str, max_pieces: int, progress: Progress | None = None, have: Tablebase | None = None) -> Tablebase:
+    """Build every table of ``ruleset`` (a line game) up to ``max_pieces`` pieces, in
+    memory; the tables of ``have`` (the same rules) are kept instead of built again."""
     game = zuni.new_game(ruleset)
     if not isinstance(game, LineGame):
         raise ValueError("tablebases are for the line games (mosona, kolowis), not %r" % (ruleset,))
     stall_draw = game.ruleset["stall"] == "draw"
     tb = Tablebase(str(game.ruleset), len(game.board), game.ruleset.get_int("quiet"), max_pieces)
     for s, n in balances(max_pieces):
+        if have is not None and have.ruleset == tb.ruleset and (s, n) in have.tables:
+            tb.tables[(s, n)] = have.tables[(s, n)]
+            continue
         table = build_table(tb, s, n, game, stall_draw)
         tb.tables[(s, n)] = table
         if progress is not None:
@@ -292,78 +302,228 @@ def build(ruleset: str, max_pieces: int, progress: Progress | None = None) -> Ta
     return tb
 
 
+# -- sizes and times ------------------------------------------------------------------
+
+# Measured with tools/build_tablebase.py --measure (docs/tablebases.md): CPU seconds
+# per position, to build (12-20 us over the rulesets) and write (LZMA: 8 us at 4
+# pieces, 14 at 5), a little more, so that estimates err long; bytes on disk per
+# position (0.3-0.8 up to 4 pieces, 1.2-2.0 at 5: the most, so that estimates err
+# large); memory: the process (57 MB), the values of every table (layers x slots x 2
+# bytes) and, for the biggest table, its move graph (~400 bytes a position at the
+# peak, with the layer pass's temporaries).
+SECONDS_PER_POSITION = 30e-6
+DISK_BYTES_PER_POSITION = (0.8, 2.0)  # up to 4 pieces, 5 and more
+BASE_MEMORY = 80_000_000
+GRAPH_BYTES_PER_POSITION = 400
+# Built on first use (in the background, at the first `zuni play` of a ruleset) up to
+# this many positions: about 10 s of CPU. Bigger tables: `zuni tablebase build`.
+AUTO_POSITIONS = 500_000
+AUTO_ENV = "ZUNI_TABLEBASE_AUTO"  # "0": never build on first use; N: at most N pieces
+
+
+def _points(ruleset: str) -> tuple[str, int, int]:
+    game = zuni.new_game(ruleset)
+    if not isinstance(game, LineGame):
+        raise ValueError("tablebases are for the line games (mosona, kolowis), not %r" % (ruleset,))
+    return str(game.ruleset), len(game.board), game.ruleset.get_int("quiet")
+
+
+@dataclass
+class Estimate:
+    """What building ``ruleset``'s tables up to ``pieces`` takes, before building."""
+
+    ruleset: str
+    pieces: int
+    positions: int
+    seconds: float
+    disk_bytes: int
+    memory_bytes: int
+
+    @property
+    def text(self) -> str:
+        return "%s up to %d pieces: %s positions, about %s, %s on disk, %s of memory while building" % (
+            self.ruleset,
+            self.pieces,
+            "{:,}".format(self.positions),
+            duration_text(self.seconds),
+            bytes_text(self.disk_bytes),
+            bytes_text(self.memory_bytes),
+        )
+
+
+def estimate(ruleset: str, pieces: int) -> Estimate:
+    """Positions (exact), build time, disk and memory (from measured rates) of the
+    tables of ``ruleset`` up to ``pieces`` pieces."""
+    canonical, points, quiet = _points(ruleset)
+    positions = 0
+    slots = 0
+    biggest = 0
+    for s, n in balances(pieces):
+        table = 2 * math.comb(points, s) * math.comb(points - s, n)
+        positions += table
+        biggest = max(biggest, table)
+        slots += 2 * math.comb(points, s) * math.comb(points, n)
+    return Estimate(
+        canonical,
+        pieces,
+        positions,
+        positions * SECONDS_PER_POSITION,
+        int(positions * DISK_BYTES_PER_POSITION[0 if pieces <= 4 else 1]),
+        BASE_MEMORY + slots * (quiet + 1) * 2 + biggest * GRAPH_BYTES_PER_POSITION,
+    )
+
+
+def auto_pieces(ruleset: str) -> int:
+    """How many pieces ``zuni play`` builds on first use: the most whose tables have at
+    most ``AUTO_POSITIONS`` positions (4 on the 25-point boards, 3 on Kolowis long),
+    capped by ``$ZUNI_TABLEBASE_AUTO`` (0: none)."""
+    cap = 64
+    env = os.environ.get(AUTO_ENV, "").strip()
+    if env:
+        try:
+            cap = int(env)
+        except ValueError:
+            cap = 0 if env.lower() in ("off", "no", "never", "false") else 64
+    pieces = 0
+    for p in range(2, min(cap, 64) + 1):
+        if estimate(ruleset, p).positions > AUTO_POSITIONS:
+            break
+        pieces = p
+    return pieces
+
+
+def duration_text(seconds: float) -> str:
+    if seconds < 90:
+        return "%d s" % max(1, round(seconds))
+    if seconds < 5400:
+        return "%d min" % round(seconds / 60)
+    return "%.1f h" % (seconds / 3600)
+
+
+def bytes_text(n: float) -> str:
+    if n < 1e6:
+        return "%d kB" % max(1, round(n / 1e3))
+    if n < 1e9:
+        return "%d MB" % round(n / 1e6)
+    if n < 1e12:
+        return "%.1f GB" % (n / 1e9)
+    return "%.1f TB" % (n / 1e12)
+
+
 # -- files --------------------------------------------------------------------------
 
 
-def save(tb: Tablebase, directory: Path | None = None) -> list[Path]:
-    """Write every table of ``tb``; returns the files written."""
-    import numpy as np
-
+def save(tb: Tablebase, directory: Path | None = None, only: set[tuple[int, int]] | None = None) -> list[Path]:
+    """Write the tables of ``tb`` (those of ``only`` if given; ``tablebase_store``'s
+    checked format); returns the files written. Files of the old format go."""
     where = directory or ruleset_dir(tb.ruleset)
     where.mkdir(parents=True, exist_ok=True)
     written = []
     for (s, n), table in tb.tables.items():
-        path = where / ("%dv%d.npz" % (s, n))
-        deltas = np.diff(table.values, axis=0, prepend=np.zeros((1, table.values.shape[1]), dtype=np.int16))
-        tmp = path.with_suffix(".tmp.npz")
-        np.savez_compressed(tmp, deltas=deltas, quiet=np.array([tb.quiet]), positions=np.array([table.positions]))
-        os.replace(tmp, path)
+        if only is not None and (s, n) not in only:
+            continue
+        path = where / store.table_name(s, n)
+        header = {"ruleset": tb.ruleset, "south": s, "north": n, "quiet": tb.quiet, "positions": table.positions}
+        store.write_table(path, table.values, header)
         written.append(path)
+    for old in where.glob("*v*.npz"):  # format 1: no header, no checksum
+        with contextlib.suppress(OSError):
+            old.unlink()
     return written
 
 
-def load(ruleset: str, directory: Path | None = None) -> Tablebase | None:
-    """The tables of ``ruleset`` found on disk (None when there are none)."""
-    import numpy as np
+def _expect(ruleset: str, points: int, quiet: int, s: int, n: int) -> dict[str, Any]:
+    """The header fields a table file of these rules and pieces must have."""
+    slots = 2 * math.comb(points, s) * math.comb(points, n)
+    return {"ruleset": ruleset, "south": s, "north": n, "quiet": quiet, "shape": [quiet + 1, slots]}
 
-    game = zuni.new_game(ruleset)
-    if not isinstance(game, LineGame):
-        return None
-    canonical = str(game.ruleset)
-    where = directory or ruleset_dir(canonical)
-    if not where.is_dir():
-        return None
-    quiet = game.ruleset.get_int("quiet")
-    tb = Tablebase(canonical, len(game.board), quiet, 0)
-    for path in sorted(where.glob("*v*.npz")):
-        stem = path.name[: -len(".npz")]
+
+def missing(ruleset: str, pieces: int) -> list[str]:
+    """The tables of ``ruleset`` up to ``pieces`` not usable on disk, with why (cheap:
+    headers and lengths only; the checksum is checked when a table is loaded)."""
+    canonical, points, quiet = _points(ruleset)
+    where = ruleset_dir(canonical)
+    out = []
+    for s, n in balances(pieces):
+        path = where / store.table_name(s, n)
         try:
-            s, n = (int(x) for x in stem.split("v"))
-            with np.load(path) as data:
-                if int(data["quiet"][0]) != quiet:
-                    continue
-                values = np.cumsum(data["deltas"], axis=0, dtype=np.int16)
-                positions = int(data["positions"][0])
-        except (ValueError, KeyError, OSError):
-            continue  # not a table of ours, or a damaged file: built again when asked
-        tb.tables[(s, n)] = Table(s, n, values, 0.0, positions)
-    # The tables usable: all balances up to the largest complete total.
+            store.check_file(path, _expect(canonical, points, quiet, s, n))
+        except FileNotFoundError:
+            out.append("%dv%d: not built" % (s, n))
+        except (store.TableFileError, OSError) as exc:
+            out.append("%dv%d: %s" % (s, n, exc))
+    return out
+
+
+def _read_all(ruleset: str, directory: Path | None = None) -> tuple[Tablebase | None, list[str], Tablebase]:
+    """The complete tables of ``ruleset`` on disk (all balances up to the largest total
+    present in full; None when none), what was wrong with the files refused, and every
+    table read (complete or not: a builder keeps them)."""
+    canonical, points, quiet = _points(ruleset)
+    where = directory or ruleset_dir(canonical)
+    problems: list[str] = []
+    tb = Tablebase(canonical, points, quiet, 0)
+    if not where.is_dir():
+        return None, problems, tb
+    for path in sorted(where.glob("*v*" + store.SUFFIX)):
+        try:
+            s, n = (int(x) for x in path.name[: -len(store.SUFFIX)].split("v"))
+        except ValueError:
+            continue  # not a table of ours
+        try:
+            values, header = store.read_table(path, _expect(canonical, points, quiet, s, n))
+        except store.TableFileError as exc:
+            problems.append(str(exc))
+            if exc.why.startswith(("damaged", "cut short")):
+                # Never right again: gone, so that the next first use builds it anew.
+                with contextlib.suppress(OSError):
+                    path.unlink()
+            continue
+        except OSError as exc:
+            problems.append("%s: %s" % (path, exc))
+            continue
+        tb.tables[(s, n)] = Table(s, n, values, 0.0, int(header.get("positions", 0)))
+    for old in sorted(where.glob("*v*.npz")):
+        problems.append("%s: table format 1 (no checksum), this program writes %d" % (old, store.FORMAT))
     total = 1
     while total < 64 and all(b in tb.tables for b in balances(total + 1)):
         total += 1
-    tb.max_pieces = total
+    every = Tablebase(canonical, points, quiet, total, dict(tb.tables))
     if total < 2:
+        return None, problems, every
+    tb.max_pieces = total
+    tb.tables = {b: t for b, t in tb.tables.items() if sum(b) <= total}
+    return tb, problems, every
+
+
+def load(ruleset: str, directory: Path | None = None) -> Tablebase | None:
+    """The tables of ``ruleset`` found on disk (None when there are none). Files that
+    fail their checks are left out (``ensure`` builds them again)."""
+    if not isinstance(zuni.new_game(ruleset), LineGame):
         return None
-    tb.tables = {b: t for b, t in tb.tables.items() if sum(b) <= tb.max_pieces}
-    return tb
+    return _read_all(ruleset, directory)[0]
 
 
 def describe(ruleset: str) -> dict[str, Any]:
-    """What is on disk for ``ruleset`` without loading it: tables, positions, bytes."""
-    import numpy as np
-
+    """What is on disk for ``ruleset`` without reading the tables: tables, positions, bytes."""
     where = ruleset_dir(ruleset)
     tables: list[dict[str, Any]] = []
-    for path in sorted(where.glob("*v*.npz")) if where.is_dir() else []:
+    for path in sorted(where.glob("*v*" + store.SUFFIX)) if where.is_dir() else []:
         try:
-            with np.load(path) as data:
-                positions = int(data["positions"][0])
-        except (ValueError, KeyError, OSError):
+            header = store.read_header(path)
+        except (store.TableFileError, OSError):
             continue
-        tables.append({"table": path.name[: -len(".npz")], "positions": positions, "bytes": path.stat().st_size})
+        tables.append(
+            {
+                "table": path.name[: -len(store.SUFFIX)],
+                "positions": int(header.get("positions", 0)),
+                "bytes": path.stat().st_size,
+            }
+        )
     pieces = [sum(int(x) for x in str(t["table"]).split("v")) for t in tables]
     return {
         "ruleset": str(zuni.parse_ruleset(ruleset)),
+        "directory": str(where),
         "max_pieces": max(pieces) if pieces else 0,
         "positions": sum(int(t["positions"]) for t in tables),
         "bytes": sum(int(t["bytes"]) for t in tables),
@@ -371,34 +531,58 @@ def describe(ruleset: str) -> dict[str, Any]:
     }
 
 
-def ensure(ruleset: str, max_pieces: int, progress: Progress | None = None) -> Tablebase:
-    """The tables of ``ruleset`` up to ``max_pieces``: loaded, or built and saved."""
-    tb = load(ruleset)
-    if tb is not None and tb.max_pieces >= max_pieces:
-        return tb
-    tb = build(ruleset, max_pieces, progress)
-    save(tb)
-    _LOADED[tb.ruleset] = tb
+def ensure(ruleset: str, max_pieces: int, progress: Progress | None = None, *, wait: bool = True) -> Tablebase:
+    """The tables of ``ruleset`` up to ``max_pieces``: loaded, or built and saved (the
+    missing or damaged ones only). One builder per ruleset across processes: with
+    ``wait=False``, raises ``BuildBusy`` when another process is building them."""
+    canonical = _points(ruleset)[0]
+    where = ruleset_dir(canonical)
+    with store.BuildLock(where, wait=wait):
+        have, problems, every = _read_all(canonical, where)
+        for problem in problems:
+            if progress is not None:
+                progress("built again: %s" % problem)
+        if have is not None and have.max_pieces >= max_pieces:
+            return have
+        tb = build(canonical, max_pieces, progress, every)
+        new = {b for b in tb.tables if b not in every.tables}
+        if progress is not None:
+            progress("writing %d table%s to disk (compressed)" % (len(new), "" if len(new) == 1 else "s"))
+        save(tb, where, only=new)
     return tb
 
 
-_LOADED: dict[str, Tablebase | None] = {}
+BuildBusy = store.BuildBusy
+
+# The tables in memory per ruleset, with the stamp (the directory's change time) they
+# were read at: a table another process adds is seen at the next ask.
+_LOADED: dict[str, tuple[int | None, Tablebase | None]] = {}
 _LOADING: set[str] = set()
 _LOCK = threading.Lock()
 _START = threading.Lock()
 
 
-def for_ruleset(ruleset: str, *, wait: bool = True) -> Tablebase | None:
-    """The tables on disk for ``ruleset``, loaded once per process (None when none).
+def _stamp(where: Path) -> int | None:
+    try:
+        return os.stat(where).st_mtime_ns
+    except OSError:
+        return None
 
-    Loading Mosona's 5-piece tables takes about 2 s and 370 MB: a timed search asks
-    with ``wait=False``, which starts the loading in a thread and returns None until
-    the tables are in memory."""
+
+def for_ruleset(ruleset: str, *, wait: bool = True) -> Tablebase | None:
+    """The tables on disk for ``ruleset``, loaded once per process and again when the
+    files change (None when there are none).
+
+    Loading Mosona's 5-piece tables takes seconds and 370 MB: a timed search asks with
+    ``wait=False``, which starts the loading in a thread and returns what is in memory
+    meanwhile (None at first)."""
     key = str(zuni.parse_ruleset(ruleset))
-    if key in _LOADED:
-        return _LOADED[key]
-    if not ruleset_dir(key).is_dir():
-        _LOADED[key] = None
+    stamp = _stamp(ruleset_dir(key))
+    cached = _LOADED.get(key)
+    if cached is not None and cached[0] == stamp:
+        return cached[1]
+    if stamp is None:
+        _LOADED[key] = (None, None)
         return None
     if not wait:
         # Never wait here: _LOCK is held for the whole load (seconds), _START only
@@ -408,17 +592,23 @@ def for_ruleset(ruleset: str, *, wait: bool = True) -> Tablebase | None:
                 if key not in _LOADING:
                     _LOADING.add(key)
                     threading.Thread(target=_load_into_cache, args=(key,), name="zuni-tablebase", daemon=True).start()
-        return None
+        return cached[1] if cached is not None else None
     with _LOCK:
-        if key not in _LOADED:
-            _LOADED[key] = load(key)
-    return _LOADED[key]
+        cached = _LOADED.get(key)
+        if cached is None or cached[0] != stamp:
+            _LOADED[key] = (stamp, load(key))
+        return _LOADED[key][1]
 
 
 def _load_into_cache(key: str) -> None:
-    with _LOCK:
-        if key not in _LOADED:
-            _LOADED[key] = load(key)
+    try:
+        with _LOCK:
+            stamp = _stamp(ruleset_dir(key))
+            cached = _LOADED.get(key)
+            if cached is None or cached[0] != stamp:
+                _LOADED[key] = (stamp, load(key))
+    finally:
+        _LOADING.discard(key)
 
 
 # -- verdicts -----------------------------------------------------------------------
@@ -503,3 +693,16 @@ def verdict_text(game: zuni.Game) -> str | None:
     except (ValueError, OSError):
         return None
     return verdict.text if verdict is not None else None
+
+
+# -- what `zuni tablebase build` builds --------------------------------------------------
+
+# The line games' default rules, with the most pieces that build here in minutes and
+# fit in memory (docs/tablebases.md): 5 on the 25-point boards, 4 on Kolowis long.
+DEFAULT_SET = (("mosona", 5), ("mosona board=open", 5), ("kolowis size=short", 5), ("kolowis", 4))
+
+
+def default_pieces(ruleset: str) -> int:
+    """The most pieces `zuni tablebase build RULESET` builds unless told: 5 on the
+    25-point boards (minutes, ~400 MB while building), 4 on Kolowis long's 49 points."""
+    return 5 if _points(ruleset)[1] <= 25 else 4

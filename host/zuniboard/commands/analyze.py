@@ -1,7 +1,9 @@
 """`zuni analyze GAME`: the computer's verdict on every move of a logged game.
 
 For each move: the score of the move played (for the side that played it), and the
-better moves it had, best first. GAME is a game id from `zuni log list`, or `last`.
+better moves it had, best first. GAME is a game id from `zuni log list`, or `last`:
+the newest game that has moves (a game opened and left at once has none to judge; when
+newer games are skipped so, a line on stderr says which game is analysed instead).
 
     $ zuni analyze 12 --time 0.5
     1. south s3xm4-m5 (+0.00): best move
@@ -14,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import sys
 
 import zuni
 from zuniboard.ai import Analysis, analyze
@@ -30,7 +33,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         description=__doc__,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
-    parser.add_argument("game", metavar="GAME", help="game id from `zuni log list`, or `last`")
+    parser.add_argument(
+        "game", metavar="GAME", help="game id from `zuni log list`, or `last` (the newest game with moves)"
+    )
     parser.add_argument(
         "--db", metavar="PATH", default=None, help="game log database (default $ZUNI_DB or the user data file)"
     )
@@ -44,10 +49,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def _game_id(db: Database, text: str) -> int:
     if text == "last":
-        ids = db.game_ids()
-        if not ids:
+        games = db.list_games()  # newest first
+        if not games:
             raise UsageError("the log %s has no games" % db.path)
-        return ids[-1]
+        played = next((g for g in games if g.moves > 0), None)
+        if played is None:
+            raise UsageError("no game in the log %s has moves to analyze" % db.path)
+        skipped = [str(g.id) for g in reversed(games) if g.id > played.id]
+        if skipped:
+            print(
+                "%s %s no moves: analysing game %d, the last game with moves"
+                % (
+                    "game " + skipped[0] if len(skipped) == 1 else "games " + ", ".join(skipped),
+                    "has" if len(skipped) == 1 else "have",
+                    played.id,
+                ),
+                file=sys.stderr,
+            )
+        return played.id
     if not text.isdigit():
         raise UsageError("game %r: give a game id from `zuni log list`, or last" % text)
     return int(text)

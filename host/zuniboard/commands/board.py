@@ -15,7 +15,7 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from zuniboard import hardware, layouts
+from zuniboard import hardware, layouts, power
 from zuniboard.errors import UsageError
 
 
@@ -81,6 +81,13 @@ def run_show(args: argparse.Namespace) -> int:
         "power:    %.0f mA worst case; asks USB for %d mA (power.md)"
         % (hardware.total_ma(layout), layout.power["usb_ma"])
     )
+    if "led_enable" in layout.power:
+        print(
+            "          LED rail switched by GP%d: %.1f mA dark before USB configuration (EN tied on: %.1f mA)"
+            % (layout.power["led_enable"], power.dark_ma(layout), power.dark_ma(layout, False))
+        )
+    else:
+        print("          LED rail on from plug-in: %.1f mA dark before USB configuration" % power.dark_ma(layout))
     print("LED chain:    %s" % " ".join(sorted(layout.points, key=lambda n: layout.points[n][1])))
     print("sensor chain: %s" % " ".join(sorted(layout.points, key=lambda n: layout.points[n][0])))
     return 0

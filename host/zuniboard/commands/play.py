@@ -19,6 +19,12 @@ Position tag honoured), or a position text (`--from "mosona | north to move | so
 | north m4"`, docs/rules.md "Positions as text"). The board lights where one side's
 pieces go; place them, then OK (or leave them a moment) for the next side's.
 
+With --clock each side plays on a clock, kept by the board (docs/clocks.md): `--clock 5+3`
+(5 minutes, 3 s added after each move), `--clock 10` (sudden death), `--clock 90s`,
+`--clock 5d2` (a 2 s delay), `--clock "south=5+3 north=10"` (a time each). The committed
+move stops the mover's clock; a flag that falls loses the game on time. The clocks show in
+the terminal and on the page; the computer takes its thinking time from its clock.
+
 After quit, the next `zuni play` offers to go on with the unfinished game;
 `zuni play --resume` goes on with it without asking.
 
@@ -33,6 +39,7 @@ import contextlib
 import signal
 import sys
 import threading
+import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
@@ -40,10 +47,12 @@ from types import FrameType
 import zuni
 from zuniboard.errors import UsageError
 from zuniboard.link import LinkError
-from zuniboard.play.commands import completions
-from zuniboard.play.connect import PAGE_PORT, BoardConnection, connect
+from zuniboard.play.clock_view import check_clock
+from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
+from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameController
+from zuniboard.play.endgame_tables import start_first_use_build
 from zuniboard.play.seats import parse_player, seats_for
-from zuniboard.play.session import KEYS_HELP, SHOW_AI_MOVE_S, PlaySession, SessionError
+from zuniboard.play.session import KEYS_HELP, KEYS_HELP_NO_HAND, SHOW_AI_MOVE_S, PlaySession, SessionError
 from zuniboard.play.start_from import StartFrom, StartFromError, start_from
 from zuniboard.play.terminal import LineReader, TerminalUI
 from zuniboard.play.words import count_words
@@ -61,7 +70,20 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     where = play.add_mutually_exclusive_group()
     where.add_argument("--port", metavar="URL", help="the board's serial port (device path, socket://, pty)")
     where.add_argument("--sim", action="store_true", help="play on the virtual board")
+    play.add_argument(
+        "--layout",
+        metavar="NAME",
+        default=None,
+        help="virtual board: its layout, a name or a .json file (default: the ruleset's; as zuni sim's --layout)",
+    )
     play.add_argument("--resume", action="store_true", help="go on with the last unfinished game")
+    play.add_argument(
+        "--clock",
+        metavar="CONTROL",
+        default=None,
+        help="play on clocks: 10 (minutes, sudden death), 90s, 5+3 (3 s increment), 5d2 (2 s delay), "
+        '"south=5+3 north=10"',
+    )
     play.add_argument(
         "--from",
         dest="start_from",
@@ -173,6 +195,8 @@ def run_play(args: argparse.Namespace) -> int:
         raise UsageError("--resume goes on with the logged game's ruleset: leave out --ruleset")
     if args.start_from is not None and (args.resume or args.ruleset is not None):
         raise UsageError("--from sets the ruleset and starts a new game: leave out --ruleset and --resume")
+    if args.layout is not None and args.port is not None:
+        raise UsageError("--layout is the virtual board's: leave out --port")
     ruleset = args.ruleset or ("mosona" if not args.resume else None)
     if ruleset is not None:
         # Bad input is refused before any board is touched.
@@ -193,6 +217,22 @@ def run_play(args: argparse.Namespace) -> int:
             ruleset = start.ruleset
             seats_for(ruleset, players)
         except (StartFromError, ValueError) as exc:
+            db.close()
+            raise UsageError(str(exc))
+    clock = ""
+    if args.clock is not None:
+        if args.resume:
+            db.close()
+            raise UsageError("--resume goes on with the board's game and its clocks: leave out --clock")
+        try:
+            clock = check_clock(args.clock, ruleset or "mosona")
+        except ValueError as exc:
+            db.close()
+            raise UsageError(str(exc))
+    if args.port:
+        try:
+            check_port(args.port)  # at once: before any question about the log's games
+        except LinkError as exc:
             db.close()
             raise UsageError(str(exc))
     resume = bool(args.resume)
@@ -216,9 +256,20 @@ def run_play(args: argparse.Namespace) -> int:
                 timeout=args.timeout,
                 hand=not args.manual,
                 page_port=args.http,
+                layout_name=args.layout,
             )
         except LinkError as exc:
             raise UsageError(str(exc))
+        on_change = None
+        if conn.virtual is not None:
+            # The page shows the game as the controller knows it, and its typed lines
+            # (POST /api/line) go to the same controller as the terminal's.
+            from zuniboard.web import page
+
+            def on_change(control: GameController) -> None:
+                page.publish("game", control.view())
+                page.publish("hint", control.hint_note)  # the hint beside the board (None: none)
+
         session = PlaySession(
             conn.link,
             db,
@@ -230,7 +281,12 @@ def run_play(args: argparse.Namespace) -> int:
             hand=conn.hand,
             show_move_s=max(0.0, args.show),
             start=start,
+            on_change=on_change,
+            moves_at=MOVES_AT_PAGE if conn.virtual is not None and conn.hand is None else MOVES_AT_BOARD,
+            clock=clock,
         )
+        if conn.virtual is not None:
+            page.on_line(session.page_line)
         try:
             session.start(resume=resume, timeout=args.timeout)
         except SessionError as exc:
@@ -240,6 +296,8 @@ def run_play(args: argparse.Namespace) -> int:
             session.ruleset = "mosona"
             session.start(timeout=args.timeout)
         active = session
+        if session.game is not None:
+            start_first_use_build(str(session.game.ruleset), ui.message)
 
         def prompt() -> str:
             side = active.turn_side()
@@ -247,16 +305,16 @@ def run_play(args: argparse.Namespace) -> int:
 
         keys = LineReader(
             active.key,
-            lambda: active.inbox.put(("eof",)),
-            complete=lambda: completions(active.game),
+            active.end_of_input,
+            complete=active.control.completions,
             prompt=prompt,
-            status=lambda: ui.status,
+            status=lambda: "   ".join(t for t in (active.clocks.text(time.monotonic()), ui.status) if t),
             history=history_path(db),
         )
         if keys.is_tty:
             ui.status_line = keys.refresh
         keys.start()
-        ui.message("info", KEYS_HELP)
+        ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % active.control.moves_at)
         return session.run()
     except KeyboardInterrupt:
         ui.message("info", "interrupted")
@@ -266,7 +324,8 @@ def run_play(args: argparse.Namespace) -> int:
             keys.close()
         if session is not None:
             session.close()
-            if session.db_game is not None and not session.is_over():
+            # A game with moves to go on with (an empty one is no game to resume).
+            if session.db_game is not None and not session.is_over() and session.moves:
                 ui.message(
                     "info",
                     "game #%d is left unfinished in the log; `zuni play --resume%s` goes on with it"

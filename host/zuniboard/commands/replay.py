@@ -23,6 +23,7 @@ from typing import Any
 from zuniboard.errors import UsageError
 from zuniboard.link import LinkError
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, connect
+from zuniboard.play.gamelog import BOARD_PLY_TAG, BoardGameLog
 from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import PlaySession, board_identity
 from zuniboard.play.terminal import LineReader, TerminalUI, move_list
@@ -103,13 +104,18 @@ def play_on(
     """Leaves the replay at ``cursor``: a new log game from its position (tagged with
     the game and move it came from) goes on with the board's game."""
     branch = cursor.branch(players)
-    gid = db.new_game(
+    # The board's game id, with the move of it the log game starts at, so that `zuni play
+    # --resume` finds the game on the board again (docs/replay.md).
+    tags = dict(branch.tags, **{BOARD_PLY_TAG: str(cursor.ply)})
+    gid = BoardGameLog(db, ui.message).open(
         branch.ruleset,
-        players=branch.players,
-        position=branch.position,
-        tags=branch.tags,
-        board=board_identity(link.hello),
-        layout=link.hello.get("layout"),
+        branch.players,
+        board_identity(link.hello),
+        link.hello.get("layout"),
+        link.game,
+        branch.position,
+        tags,
+        branch.time_control,
     )
     session = PlaySession(link, db, ui, **options)
     session.start_branch(gid, cursor.ply)
@@ -181,7 +187,15 @@ def run_replay(args: argparse.Namespace) -> int:
             break
         if conn.virtual is not None:
             publish("replay", None)  # the page goes back to the game being played
-        session = play_on(conn.link, db, ui, cursor, players, hand=conn.hand)
+        options: dict[str, Any] = {"hand": conn.hand}
+        if conn.virtual is not None:
+            # The page shows the game played on and takes its lines, as with zuni play.
+            options["on_change"] = lambda control: publish("game", control.view())
+        session = play_on(conn.link, db, ui, cursor, players, **options)
+        if conn.virtual is not None:
+            from zuniboard.web import page
+
+            page.on_line(session.page_line)
         target[0] = session.key
         return session.run()
     except KeyboardInterrupt:

@@ -84,7 +84,7 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 
 def run_sim(args: argparse.Namespace) -> int:
-    from zuniboard.sim import SimError, VirtualBoard
+    from zuniboard.sim import CPYTHON_NOTICE, SimError, VirtualBoard
 
     try:
         if args.layout:
@@ -101,7 +101,7 @@ def run_sim(args: argparse.Namespace) -> int:
         board = VirtualBoard(
             layout.path, ruleset=args.ruleset, pieces=args.pieces, flash=flash, control_port=args.control_port
         )
-    except ValueError as exc:  # a bad ruleset or point name
+    except (ValueError, SimError) as exc:  # a bad ruleset or point name, or $ZUNI_SIM_TRANSPORT
         raise UsageError(str(exc))
     if threading.current_thread() is threading.main_thread():
         # SIGTERM (a service manager, a test, `kill`) leaves as cleanly as Ctrl-C, so the
@@ -122,6 +122,8 @@ def run_sim(args: argparse.Namespace) -> int:
             board.close()
             raise UsageError("--http %d: %s" % (args.http, exc))
     try:
+        if board.runtime == "cpython":
+            print(CPYTHON_NOTICE)
         print("virtual board: layout %s (%s)" % (layout.name, layout.title))
         print("serial port:     %s" % board.port_path)
         print("control channel: %s" % board.control_address)

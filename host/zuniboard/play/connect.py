@@ -36,6 +36,19 @@ class BoardConnection:
             self.virtual.close()
 
 
+HAND_SPEED = 2.0  # the terminal's hand: twice a player's pace, on a board with the usual times
+USUAL_STABLE_MS = 150  # the layouts' stable time (hardware/layouts)
+
+
+def hand_speed(board: Any) -> float:
+    """The terminal's hand keeps pace with the board: on a layout with shorter times
+    (stable_ms) it moves as much faster, so that its pauses stay in the same proportion to
+    what the board waits for."""
+    timing = getattr(getattr(board, "layout", None), "timing", None) or {}
+    stable = int(timing.get("stable_ms", USUAL_STABLE_MS)) or USUAL_STABLE_MS
+    return HAND_SPEED * max(1.0, USUAL_STABLE_MS / stable)
+
+
 class SimHand:
     """The person at the terminal's hand on the virtual board: sets up positions, makes
     typed moves and carries out the computer's moves (with a player's timing)."""
@@ -44,7 +57,7 @@ class SimHand:
         from zuniboard.sim import Hand
 
         self.board = board
-        self.hand = Hand(board, seed=seed, speed=2.0, bounce=False)
+        self.hand = Hand(board, seed=seed, speed=hand_speed(board), bounce=False)
 
     def make_move(self, game: Any, move: Any) -> None:
         self.hand.play(game, move.text())
@@ -132,8 +145,10 @@ def start_virtual(
     hand: bool = True,
     timeout: float = 10.0,
     page_port: int = PAGE_PORT,
+    layout_name: str | None = None,
 ) -> BoardConnection:
-    """Starts the virtual board for ``ruleset`` (its default layout) and opens the link."""
+    """Starts the virtual board for ``ruleset`` (on ``layout_name``, a layout's name or
+    file; default the ruleset's layout) and opens the link."""
     from zuniboard import layouts
     from zuniboard.mpy import MicroPythonMissing
 
@@ -142,11 +157,14 @@ def start_virtual(
     except ImportError as exc:  # pragma: no cover
         raise LinkError("the virtual board is not available: %s" % exc)
     try:
-        layout = layouts.layout_for_ruleset(ruleset or "mosona")
-    except (layouts.layout_error(), ValueError) as exc:
-        raise LinkError("no board layout for %r: %s" % (ruleset, exc))
+        if layout_name is not None:
+            layout = layouts.load_layout(layout_name)
+        else:
+            layout = layouts.layout_for_ruleset(ruleset or "mosona")
+    except (layouts.layout_error(), ValueError, OSError) as exc:
+        raise LinkError("no board layout for %r: %s" % (layout_name or ruleset, exc))
     flash = sim_flash(layout.name)
-    board = VirtualBoard(layout.name, ruleset=ruleset, pieces="start", flash=flash)
+    board = VirtualBoard(layout_name or layout.name, ruleset=ruleset, pieces="start", flash=flash)
     try:
         board.start()
     except (SimError, MicroPythonMissing, OSError) as exc:
@@ -173,11 +191,9 @@ def _open_virtual(
     page_port: int = PAGE_PORT,
 ) -> BoardConnection:
     if getattr(board, "runtime", "") == "cpython":
-        say(
-            "link",
-            "no MicroPython unix port on this computer: the virtual board runs the same firmware under CPython "
-            "(it is written in their common subset)",
-        )
+        from zuniboard.sim import CPYTHON_NOTICE
+
+        say("link", CPYTHON_NOTICE)
     say("link", "virtual board: layout %s, serial port %s, flash %s" % (layout_name, board.port_path, flash))
     url = browser_page(board, page_port)
     if url:
@@ -219,9 +235,11 @@ def connect(
     timeout: float = 10.0,
     hand: bool = True,
     page_port: int = PAGE_PORT,
+    layout_name: str | None = None,
 ) -> BoardConnection:
     """The board at ``port``, or the virtual board (``sim``), or the one plugged in, or
-    the virtual board when none is (its page on ``page_port``, else any free port)."""
+    the virtual board when none is (its page on ``page_port``, else any free port; on
+    ``layout_name``, default the ruleset's)."""
     if port:
         check_port(port)
         say("link", "opening the board at %s" % port)
@@ -232,4 +250,4 @@ def connect(
             say("link", "board found at %s" % found[0])
             return BoardConnection(BoardLink.open(found[0], timeout=timeout))
         say("info", "no board plugged in (no USB 2E8A:0005 answering): playing on the virtual board")
-    return start_virtual(ruleset, say, hand=hand, timeout=timeout, page_port=page_port)
+    return start_virtual(ruleset, say, hand=hand, timeout=timeout, page_port=page_port, layout_name=layout_name)

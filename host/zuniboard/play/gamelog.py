@@ -6,9 +6,21 @@ replaces it. Errors of the log are said (``say("error", ...)``) and never stop a
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import Any
 
 from zuniboard.records.db import Database, MoveConflictError
 from zuniboard.records.record import UNFINISHED, RecordError
+
+# A log game played on from a replay (docs/replay.md): the board's game began N moves
+# before the log game's first move, which is the board's move N.
+BOARD_PLY_TAG = "BoardPly"
+
+
+def board_ply(tags: dict[str, str]) -> int:
+    """The board's move index of a log game's first move (0 but for a game played on
+    from a replay)."""
+    text = tags.get(BOARD_PLY_TAG, "0")
+    return int(text) if text.isdigit() else 0
 
 
 def common_prefix(a: list[str], b: list[str]) -> int:
@@ -26,11 +38,19 @@ class BoardGameLog:
         self.say = say
 
     def adopt(
-        self, board_id: str, game_id: str, moves: list[str], ruleset: str, layout: str | None, position: str = ""
+        self,
+        board_id: str,
+        game_id: str,
+        moves: list[str],
+        ruleset: str,
+        layout: str | None,
+        position: str = "",
+        times: dict[int, tuple[int, int]] | None = None,
     ) -> int | None:
         """Logs the moves of the board's current game (played standalone, or while the
-        host was away; from ``position`` when the board set it up from one); returns its
-        log id, or None for a game with no moves nobody logged."""
+        host was away; from ``position`` when the board set it up from one; ``times``:
+        the clock times the board sent with some of them); returns its log id, or None
+        for a game with no moves nobody logged."""
         if not game_id:
             return None
         gid = self.db.board_game(board_id, game_id)
@@ -42,8 +62,13 @@ class BoardGameLog:
             )
             self.say("info", "logged the %d moves the board played on its own as game #%d (%s)" % (added, gid, ruleset))
             return gid
+        offset = board_ply(self.db.get(gid).tags)
+        if len(moves) < offset:
+            self.say("error", "log: the board's game went back before the start of game #%d" % gid)
+            return gid
+        shifted = {i - offset: t for i, t in (times or {}).items() if i >= offset}
         try:
-            added = self.sync(gid, moves)
+            added = self.sync(gid, moves[offset:], shifted)
         except RecordError as exc:  # e.g. the log ended the game, the board went on
             self.say("error", "log: game #%d: %s" % (gid, exc))
             return gid
@@ -67,16 +92,18 @@ class BoardGameLog:
             "the board's game instead of starting a new one)" % (gid, len(record.moves)),
         )
 
-    def sync(self, gid: int, moves: list[str]) -> int:
-        """Makes the log of game ``gid`` hold exactly ``moves`` (the board's); returns
-        how many moves were added."""
+    def sync(self, gid: int, moves: list[str], times: dict[int, tuple[int, int]] | None = None) -> int:
+        """Makes the log of game ``gid`` hold exactly ``moves`` (the board's; ``times``:
+        on a clock, index -> (ms the move took, the mover's ms left)); returns how many
+        moves were added."""
         stored = self.db.get(gid).move_texts()
         k = common_prefix(stored, moves)
         if k < len(stored):
             self.db.take_back(gid, k)
         added = 0
         for i in range(k, len(moves)):
-            if self.db.add_move(gid, i, moves[i]):
+            t = (times or {}).get(i)
+            if self.db.add_move(gid, i, moves[i], elapsed_ms=t[0] if t else None, clock_ms=t[1] if t else None):
                 added += 1
         return added
 
@@ -89,8 +116,10 @@ class BoardGameLog:
         board_game: str,
         position: str | None = None,
         tags: dict[str, str] | None = None,
+        time_control: str | None = None,
     ) -> int:
-        """A new game in the log for board game ``board_game`` (from ``position``, with ``tags``)."""
+        """A new game in the log for board game ``board_game`` (from ``position``, with
+        ``tags``, on the clocks of ``time_control``)."""
         try:
             return self.db.new_game(
                 ruleset,
@@ -100,18 +129,29 @@ class BoardGameLog:
                 board_game_id=board_game,
                 position=position,
                 tags=tags,
+                time_control=time_control,
             )
         except RecordError as exc:
             # The board reused a game id the log already has (another board with the
             # same identity): log the game without the board's id.
             self.say("error", "log: %s; logging it without the board's game id" % exc)
             return self.db.new_game(
-                ruleset, players=players, board=board_id, layout=layout, position=position, tags=tags
+                ruleset,
+                players=players,
+                board=board_id,
+                layout=layout,
+                position=position,
+                tags=tags,
+                time_control=time_control,
             )
 
-    def add_move(self, gid: int, index: int, text: str) -> None:
+    def add_move(self, gid: int, index: int, text: str, times: tuple[int, int] | None = None) -> None:
+        """``times``: on a clock, (ms the move took, the mover's ms left after it)."""
         try:
-            self.db.add_move(gid, index, text)
+            if times is None:
+                self.db.add_move(gid, index, text)
+            else:
+                self.db.add_move(gid, index, text, elapsed_ms=times[0], clock_ms=times[1])
         except (MoveConflictError, RecordError) as exc:
             self.say("error", "log: %s" % exc)
 
@@ -132,3 +172,61 @@ class BoardGameLog:
 
     def reopen(self, gid: int) -> None:
         self.db.reopen_game(gid)
+
+
+class LoggedGame:
+    """The log's game of the board's game ``gid``: board move i is the log's move
+    i - ``log_from`` (a game played on from a replay starts at the replay's move,
+    docs/replay.md). Follows the game controller's facts: a move played, moves taken
+    back, the game ended or its end taken back."""
+
+    def __init__(self, log: BoardGameLog, gid: int, log_from: int = 0) -> None:
+        self.log = log
+        self.gid = gid
+        self.log_from = log_from
+
+    def played(self, index: int, text: str, times: tuple[int, int] | None = None) -> None:
+        """``times``: on a clock, (ms the move took, the mover's ms left after it)."""
+        if index >= self.log_from:
+            self.log.add_move(self.gid, index - self.log_from, text, times)
+
+    def taken_back(
+        self, keep: int, game: Any, start: str, players: dict[str, str], board: str | None, layout: str | None
+    ) -> bool:
+        """The board keeps its first ``keep`` moves (``game``: the game then, ``start``:
+        the position the board's game starts from, "" the rules'). Before the position
+        the log's game starts from, the moves from there on are a new log game from
+        the position after ``keep`` moves (True: ``gid`` is that new game)."""
+        if keep >= self.log_from:
+            self.log.take_back(self.gid, keep - self.log_from)
+            return False
+        from zuni.position import position_text
+
+        self.log.take_back(self.gid, 0)
+        db = self.log.db
+        old = db.get(self.gid)
+        tags = dict(old.tags)
+        tags["FromPly"] = str(keep)
+        tags[BOARD_PLY_TAG] = str(keep)  # its first move is the board's move ``keep``
+        gid = db.new_game(
+            old.ruleset,
+            players=players,
+            board=board,
+            layout=layout,
+            position=str(position_text(game)) if keep else (start or None),
+            tags=tags,
+        )
+        self.log.say(
+            "info",
+            "taken back before the position game #%d starts from: the game from move %d is game #%d"
+            % (self.gid, keep, gid),
+        )
+        self.gid = gid
+        self.log_from = keep
+        return True
+
+    def ended(self, result: str, termination: str) -> None:
+        self.log.finish(self.gid, result, termination)
+
+    def reopened(self) -> None:
+        self.log.reopen(self.gid)

@@ -16,13 +16,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 import zuni
 from zuni.position import PositionError, parse_position, position_text
 from zuniboard.records import formats
 from zuniboard.records.db import Database, DatabaseError
-from zuniboard.records.record import GameRecord, RecordError, start_game
+from zuniboard.records.record import GameRecord
+from zuniboard.replay import ReplayCursor, ReplayError
 
 
 class StartFromError(ValueError):
@@ -41,25 +41,22 @@ class StartFrom:
 _GAME_AT = re.compile(r"^#?(\d+)(?::(\d+))?$")
 
 
-def _at(record: GameRecord, ply: int | None, what: str) -> Any:
-    """The record's game after ``ply`` moves (None: all of them)."""
+def _at(record: GameRecord, ply: int | None, what: str) -> ReplayCursor:
+    """A replay cursor on the record's game after ``ply`` moves (None: all of them): the
+    one way a new game is made from a recorded move, as the replay's "play on" does
+    (``ReplayCursor.branch``: the position and the tags that say where it came from)."""
     try:
-        game = start_game(record, zuni.parse_ruleset(record.ruleset))
-    except (RecordError, zuni.ZuniError) as exc:
+        cursor = ReplayCursor(record)
+    except ReplayError as exc:
         raise StartFromError("%s: %s" % (what, exc))
-    moves = record.move_texts()
     if ply is None:
-        ply = len(moves)
-    if ply > len(moves):
-        raise StartFromError("%s has %d moves: no move %d to start after" % (what, len(moves), ply))
-    for i, text in enumerate(moves[:ply]):
-        try:
-            game.push_text(text)
-        except zuni.ZuniError as exc:
-            raise StartFromError("%s: move %d %s: %s" % (what, i + 1, text, exc))
-    if game.is_game_over():
+        ply = cursor.length
+    if ply > cursor.length:
+        raise StartFromError("%s has %d moves: no move %d to start after" % (what, cursor.length, ply))
+    cursor.go_to(ply)
+    if cursor.game.is_game_over():
         raise StartFromError("%s: the game is over after %d moves: nothing to play from there" % (what, ply))
-    return game
+    return cursor
 
 
 def start_from(text: str, db: Database | None) -> StartFrom:
@@ -75,9 +72,9 @@ def start_from(text: str, db: Database | None) -> StartFrom:
         except (DatabaseError, KeyError, LookupError) as exc:
             raise StartFromError("--from %s: no game #%d in the log %s (%s)" % (text, gid, db.path, exc))
         ply = None if m.group(2) is None else int(m.group(2))
-        game = _at(record, ply, "game #%d" % gid)
-        done = len(game.move_stack)
-        return StartFrom(position_text(game), str(game.ruleset), {"FromGame": str(gid), "FromPly": str(done)})
+        cursor = _at(record, ply, "game #%d" % gid)
+        branch = cursor.branch({})  # its tags: FromGame, FromPly
+        return StartFrom(cursor.position(), str(cursor.game.ruleset), branch.tags)
     if "|" in text:
         try:
             game = parse_position(text)
@@ -104,5 +101,5 @@ def start_from(text: str, db: Database | None) -> StartFrom:
         raise StartFromError("--from %s: %s" % (path, errors[0]))
     if not records:
         raise StartFromError("--from %s: no game record in the file" % path)
-    game = _at(records[0], None if ply_text is None else int(ply_text), str(path))
-    return StartFrom(position_text(game), str(game.ruleset))
+    cursor = _at(records[0], None if ply_text is None else int(ply_text), str(path))
+    return StartFrom(cursor.position(), str(cursor.game.ruleset))

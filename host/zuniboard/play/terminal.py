@@ -13,23 +13,20 @@ import contextlib
 import os
 import sys
 import threading
-from collections.abc import Callable
+import time
+from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from zuniboard.ai import SearchInfo
 from zuniboard.play.session import PlaySession
-from zuniboard.play.words import MARKS_HELP
-from zuniboard.records.text import render
+from zuniboard.play.words import MARKS_HELP, moves_per_round, outcome_words
+from zuniboard.records.text import render, status_head
 
 _KIND_COLORS = {"wrong": "1;31", "error": "1;31", "board": "33", "over": "1;32", "ai": "36", "hint": "35", "link": "2"}
 SHOWN_MOVES = 24  # the move list shows this many of the last moves
-
-
-def moves_per_round(ruleset: Any) -> int:
-    """Moves under one move number: 4 when four players take separate turns, else 2."""
-    if ruleset.game_id == "awithlaknakwe" and ruleset["players"] == "4" and ruleset["teams"] == "separate":
-        return 4
-    return 2
+# What the game prints reaches the terminal this often at most while the line editor is
+# on (each write redraws the prompt under it): quick enough to read as at once.
+OUTPUT_FLUSH_S = 0.03
 
 
 def move_list(game: Any, moves: list[str], last: int = SHOWN_MOVES) -> str:
@@ -86,7 +83,11 @@ class TerminalUI:
         if game is None:
             return
         lines = [""]
-        lines.append(render(game, color=self.color).rstrip("\n"))
+        outcome = game.outcome()
+        lines.append(render(game, color=self.color, footer=outcome is None).rstrip("\n"))
+        if outcome is not None:  # the result in a player's words, not the log's
+            last = game.move_stack[-1] if game.move_stack else None
+            lines.append("%s: %s" % (status_head(game, last), outcome_words(game, outcome)))
         if not self._marks_said:  # once: what the drawing's marks mean
             lines.append(MARKS_HELP)
             self._marks_said = True
@@ -94,6 +95,9 @@ class TerminalUI:
             lines.append("moves: " + move_list(game, session.moves))
         seats = ", ".join("%s %s" % (side, seat) for side, seat in session.seats.items())
         lines.append("game #%d (%s): %s" % (session.db_game or 0, game.ruleset, seats))
+        view = getattr(session, "clocks", None)  # (a replay's session has none)
+        if view is not None and view.on:
+            lines.append("clocks (%s): %s" % (view.control, view.text(time.monotonic())))
         self._write("\n".join(lines) + "\n")
 
     def thinking(self, side: str, info: SearchInfo | None) -> None:
@@ -127,6 +131,22 @@ class TerminalUI:
                 self._progress = True
         else:
             self._write(text + "\n")
+
+
+@contextlib.contextmanager
+def above_the_prompt(flush_s: float = OUTPUT_FLUSH_S) -> Iterator[None]:
+    """Standard output and error go above the line editor's prompt (escape codes kept),
+    written out every ``flush_s`` (prompt_toolkit's ``patch_stdout`` with its pause
+    between writes shortened: its 0.2 s made the terminal say a move that late)."""
+    from prompt_toolkit.patch_stdout import StdoutProxy
+
+    with StdoutProxy(sleep_between_writes=flush_s, raw=True) as proxy:
+        stdout, stderr = sys.stdout, sys.stderr
+        sys.stdout = sys.stderr = proxy
+        try:
+            yield
+        finally:
+            sys.stdout, sys.stderr = stdout, stderr
 
 
 def completer(words: Callable[[], list[str]]) -> Any:
@@ -182,10 +202,8 @@ class LineReader:
 
     def start(self) -> None:
         if self.is_tty:
-            from prompt_toolkit.patch_stdout import patch_stdout
-
             # What the session prints goes above the prompt line (colours kept).
-            self._patch = patch_stdout(raw=True)
+            self._patch = above_the_prompt()
             self._patch.__enter__()
         self._thread.start()
 
@@ -236,6 +254,8 @@ class LineReader:
             completer=completer(self.complete),
             complete_while_typing=False,
             bottom_toolbar=(lambda: status() or " ") if status is not None else None,
+            # The clocks on the status line count down while the player thinks.
+            refresh_interval=0.5 if status is not None else 0,
         )
         self._app = session.app
         while not self._stop.is_set():

@@ -1,7 +1,7 @@
 """The computer's searches of `zuni play`, each in a worker thread: the computer's move
-and hints. A search is for one position: ``new_position()`` stops them all, and their
-answers (posted as ``(what, gen, side, ...)`` tuples, ``gen`` the position's
-generation) are dropped by the session when ``gen`` is old.
+and hints. A search is for one position (its generation ``gen``, counted by the game
+controller); its answers are posted as ``(what, gen, side, ...)`` tuples, and the
+controller drops those of an old generation. ``cancel()`` stops them all.
 """
 
 from __future__ import annotations
@@ -11,7 +11,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from zuniboard.ai import SearchInfo, SearchPlayer
+from zuniboard.ai import SearchInfo, SearchPlayer, tablebase
+from zuniboard.play.words import table_words
 
 
 @dataclass
@@ -30,28 +31,20 @@ class Thinking:
         self.post = post
         self.seed = seed
         self.deterministic = deterministic
-        self.gen = 0  # position generation: answers for older positions are dropped
         self.jobs: list[Job] = []
-
-    def new_position(self) -> None:
-        self.gen += 1
-        self.cancel()
 
     def cancel(self) -> None:
         for job in self.jobs:
             job.stop.set()
         self.jobs = []
 
-    def busy(self, what: str) -> bool:
-        return any(job.what == what for job in self.jobs)
-
-    def done(self, gen: int, what: str) -> None:
-        self.jobs = [job for job in self.jobs if not (job.gen == gen and job.what == what)]
-
-    def start(self, what: str, side: str, game: Any, level: int, **limits: Any) -> None:
-        """Searches ``game`` (copied) at ``level``; posts ``(what, gen, side, move text)``,
-        ``("progress", gen, side, info)`` on the way, ``("failed", gen, side, why)``."""
-        job = Job(self.gen, what, side)
+    def start(self, what: str, gen: int, side: str, game: Any, level: int, **limits: Any) -> None:
+        """Searches ``game`` (copied) at ``level``; posts ``(what, gen, side, move text,
+        table verdict)``, ``("progress", gen, side, info)`` on the way, ``("failed",
+        gen, side, why)``. A hint in a position an endgame table covers is the table's
+        best move, with its verdict in words (``win in 5 moves ...``; else '')."""
+        job = Job(gen, what, side)
+        self.jobs = [j for j in self.jobs if j.thread is not None and j.thread.is_alive()]
 
         def progress(info: SearchInfo) -> None:
             self.post(("progress", job.gen, job.side, info))
@@ -63,11 +56,24 @@ class Thinking:
 
         def work() -> None:
             try:
+                verdict = _table_verdict(position) if what == "hint" else None
+                if verdict is not None and verdict.best_moves:
+                    words = table_words(verdict.result, verdict.moves)
+                    self.post((what, job.gen, side, verdict.best_moves[0].text(), words))
+                    return
                 move = player.choose(position)
-                self.post((what, job.gen, side, move.text()))
+                self.post((what, job.gen, side, move.text(), ""))
             except Exception as exc:  # a bug in the search must not stop the game
                 self.post(("failed", job.gen, side, "%s: %r" % (what, exc)))
 
         job.thread = threading.Thread(target=work, name="zuni-%s" % what, daemon=True)
         self.jobs.append(job)
         job.thread.start()
+
+
+def _table_verdict(game: Any) -> tablebase.Verdict | None:
+    """The endgame tables' verdict (waits for them to load: this runs in the worker)."""
+    try:
+        return tablebase.probe(game)
+    except (ValueError, OSError):
+        return None  # a table that does not fit (damaged, other rules): search instead

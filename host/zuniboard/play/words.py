@@ -194,11 +194,14 @@ def outcome_words(game: Any, outcome: Any) -> str:
         "no-pieces": "%s has no pieces left" % loser,
         "no-moves": "%s cannot move" % loser,
         "resign": "%s resigned" % loser,
+        "time": "%s ran out of time" % loser,
         "agreed-draw": "both sides agreed",
         "agreed-count": "both sides agreed to end the game and count the pieces",
         "quiet": "too many moves went by without a capture, so the pieces were counted",
         "blocked": "nobody can move any more, so the pieces were counted",
     }.get(str(outcome.termination), str(outcome.termination))
+    if outcome.termination == "time" and result != "draw":
+        head += " on time"  # ``North wins on time: South ran out of time``
     text = "%s: %s" % (head, why)
     if outcome.scores is not None:
         text += " (score %s %d, %s %d)" % (
@@ -210,6 +213,73 @@ def outcome_words(game: Any, outcome: Any) -> str:
     return text
 
 
+def moves_per_round(ruleset: Any) -> int:
+    """Moves under one move number: 4 when four players take separate turns, else 2."""
+    if ruleset.game_id == "awithlaknakwe" and ruleset["players"] == "4" and ruleset["teams"] == "separate":
+        return 4
+    return 2
+
+
+def numbered_moves(game: Any, moves: list[str]) -> str:
+    """``1. s3xm4-m5 n5xm5-m4 2. m6-m5``: every move, numbered by rounds."""
+    per = moves_per_round(game.ruleset)
+    return " ".join(("%d. " % (i // per + 1) if i % per == 0 else "") + text for i, text in enumerate(moves))
+
+
 def count_words(n: int, word: str) -> str:
     """``1 move``, ``2 moves``."""
     return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def table_words(result: str, moves: int) -> str:
+    """An endgame table's verdict for the side to move, in words (docs/tablebases.md).
+
+    ``moves`` counts the moves of both sides from now to the end of the game with best
+    play, the next move included (a move is one player's turn, as everywhere in these
+    rules): a win in 5 is won by the 5th move from now, 3 of them the winner's.
+
+    >>> table_words("win", 5)
+    'win in 5 moves (3 of them yours)'
+    >>> table_words("loss", 2)
+    'lost in 2 moves (1 of them yours)'
+    >>> table_words("win", 1)
+    'win in 1 move (this one)'
+    >>> table_words("draw", 0)
+    'drawn with best play'
+    """
+    if result == "draw":
+        return "drawn with best play"
+    head = "win in" if result == "win" else "lost in"
+    if moves == 1:
+        return "%s 1 move (this one)" % head
+    yours = (moves + 1) // 2  # the side to move makes moves 1, 3, 5, ...
+    return "%s %s (%d of them yours)" % (head, count_words(moves, "move"), yours)
+
+
+def hint_words(side: str, text: str, how: str, verdict: str, shown: bool) -> str:
+    """The terminal's line for a hint: ``hint for south: m5xm6-m7 (lift m5, ...), shown
+    on the board; endgame table: win in 1 move (1 of them yours)``."""
+    line = "hint for %s: %s" % (side, text)
+    if how:
+        line += " (%s)" % how
+    if shown:
+        line += ", shown on the board"
+    if verdict:
+        line += "; endgame table: %s" % verdict
+    return line
+
+
+def hint_note(game: Any, side: str, text: str, verdict: str) -> dict[str, Any]:
+    """The hint as the browser page shows it beside the board (its state's ``hint``):
+    for the position after ``moves`` moves of the game."""
+    try:
+        how = move_words(game, game.parse_move(text))
+    except zuni.MoveError:
+        how = ""
+    return {
+        "side": side_title(side),
+        "move": text,
+        "words": how,
+        "verdict": verdict,
+        "moves": len(game.move_stack),
+    }

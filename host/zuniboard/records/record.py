@@ -24,7 +24,7 @@ SIDES: tuple[str, ...] = ("south", "west", "north", "east")  # zuni.SIDE_NAMES, 
 UNFINISHED = "*"
 RESULTS = ("south", "north", "south+east", "north+west", "draw", UNFINISHED)
 # Ends that are not a position of the board: the record says so and replay applies them.
-DECLARED_TERMINATIONS = ("resign", "agreed-draw", "agreed-count")
+DECLARED_TERMINATIONS = ("resign", "agreed-draw", "agreed-count", "time")
 # Terminations an unfinished game may carry.
 OPEN_TERMINATIONS = ("abandoned", "unfinished")
 
@@ -243,17 +243,23 @@ def _check_end(record: GameRecord, game: zuni.Game) -> None:
             % (record.result, game.describe(), termination, ", ".join(DECLARED_TERMINATIONS)),
             record.line_of("result"),
         )
-    if termination == "resign":
+    if termination == "time" and not record.time_control:
+        raise RecordError(
+            "termination time (a loss on time) in a game without a time control (TimeControl)",
+            record.line_of("termination"),
+        )
+    if termination in ("resign", "time"):
         teams = game.team_names()
         if record.result not in teams:
             raise RecordError(
-                "result %r with termination resign: name the winning team (%s)" % (record.result, ", ".join(teams)),
+                "result %r with termination %s: name the winning team (%s)"
+                % (record.result, termination, ", ".join(teams)),
                 record.line_of("result"),
             )
         winner = teams.index(record.result)
         seats = sides_in_play(game.ruleset)
         loser = next(SIDES.index(side) for side in seats if game.team_of(SIDES.index(side)) == 1 - winner)
-        outcome = game.resign(loser)
+        outcome = game.resign(loser) if termination == "resign" else game.lose_on_time(loser)
     elif termination == "agreed-draw":
         outcome = game.agree("draw")
     else:

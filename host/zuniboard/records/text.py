@@ -58,12 +58,18 @@ def render(game: zuni.Game, *, last: zuni.Move | None = None, color: bool = Fals
     return "\n".join(line.rstrip() for line in lines) + "\n"
 
 
-def status_line(game: zuni.Game, move: zuni.Move | None = None) -> str:
-    """``after 12 moves (last n4xm5-s4): south to move``, or the result once over."""
+def status_head(game: zuni.Game, move: zuni.Move | None = None) -> str:
+    """``after 12 moves (last n4xm5-s4)`` or ``start position``."""
     plies = game.ply()
     head = "start position" if plies == 0 else "after %d move%s" % (plies, "" if plies == 1 else "s")
     if move is not None:
         head += " (last %s)" % move
+    return head
+
+
+def status_line(game: zuni.Game, move: zuni.Move | None = None) -> str:
+    """``after 12 moves (last n4xm5-s4): south to move``, or the result once over."""
+    head = status_head(game, move)
     outcome = game.outcome()
     if outcome is not None:
         tail = "game over: %s (%s)" % (outcome.result, outcome.termination)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from zuniboard.web.server import WebServer
@@ -22,6 +23,13 @@ def publish(name: str, value: Any) -> None:
     replay's view: docs/replay.md)."""
     for web in _served:
         web.sim.publish(name, value)
+
+
+def on_line(handler: Callable[[str], None] | None) -> None:
+    """Lines typed on the page (``POST /api/line``: a move or a command) go to ``handler``
+    (a game controller's runner: ``PlaySession.key``); None: the page takes none."""
+    for web in _served:
+        web.sim.line_handler = handler
 
 
 def stop_all() -> None:

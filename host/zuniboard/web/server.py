@@ -206,6 +206,9 @@ class SimController:
         # What a host program in the same process shows on the page beside the board
         # (``publish``): e.g. "replay", the replay's moves, current move and analysis.
         self.extras: dict[str, Any] = {}
+        # Where a line typed on the page goes (a move or a command): the game controller
+        # of a `zuni play` in this process (``page.on_line``); None: nobody takes lines.
+        self.line_handler: Callable[[str], None] | None = None
         self._hint: dict[str, tuple[str, str]] = {}
         # The game and rules the firmware last reported (its state): the page follows a new
         # game on the board, not a mere difference (a person sets up other rules before a
@@ -357,9 +360,16 @@ class SimController:
                 "board": self.control.status,
                 "play": self.world.narrate(self.control.status),
                 "last_error": self.last_error,
+                "lines": self.line_handler is not None,
             }
+            extras = dict(self.extras)
+            # A game controller's view (``zuni play``) is the game itself; the narrator's
+            # guesses from the board's reports fill in what it does not say.
+            state["play"].update(extras.pop("game", None) or {})
+            # Each disk drawn in the colour of the side whose piece it is in the game.
+            self.world.settle(state["play"].get("disks"))
             state.update(self.world.as_json())
-            state.update(self.extras)
+            state.update(extras)
             return state
 
     # -- the hand -----------------------------------------------------------------
@@ -434,6 +444,16 @@ class SimController:
         with self.lock:
             self._tell("press " + button)
         self._bump()
+        return {"ok": True}
+
+    def line(self, text: str) -> dict[str, Any]:
+        """A line typed on the page: to the game controller, as typed at the terminal."""
+        handler = self.line_handler
+        if handler is None:
+            raise ApiError(
+                HTTPStatus.CONFLICT, "line %r: no game is played from this page (zuni play --sim takes lines)" % text
+            )
+        handler(text)
         return {"ok": True}
 
     def setup(self, ruleset: str | None = None) -> dict[str, Any]:
@@ -629,6 +649,8 @@ class _Handler(BaseHTTPRequestHandler):
             return sim.press(_text(body, "button"))
         if path == "/api/setup":
             return sim.setup(_text_or_none(body, "ruleset"))
+        if path == "/api/line":
+            return sim.line(_text(body, "text"))
         raise ApiError(HTTPStatus.NOT_FOUND, "no such API call: POST %s" % path)
 
 

@@ -21,9 +21,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import zuni
-from zuniboard.board_mirror import start_game
+from zuniboard.board_mirror import KIND_NAMES, disks_of, start_game
 
-KIND_NAMES = ("man", "priest")
 # A disk taken off by someone else and put down again within this time is the same disk
 # moved (the two halves of one move); after it, it is a captured disk in the tray.
 LOOSE_S = 5.0
@@ -315,6 +314,32 @@ class World:
                     self.tray.remove(piece)
                     surplus -= 1
 
+    def settle(self, disks: dict[str, list[str]] | None) -> bool:
+        """Make each disk on the board the game's own: ``disks`` (point -> [side, kind],
+        ``board_mirror.disks_of``) is whose piece stands where in the game's position.
+        The reed switches cannot tell sides apart, so a disk left standing where the
+        next position has another side's (a game set up from a position over the start
+        one, a take-back, a replay) would keep its old colour. Only when the disks
+        stand exactly on the game's points (the position is set up: nothing lifted or
+        half moved), a wrong disk is exchanged for a right one from the tray, or else
+        takes the right side. Returns whether anything changed."""
+        if not disks or sorted(disks) != sorted(self.pieces):
+            return False
+        changed = False
+        for point in self.occupied():
+            want = (str(disks[point][0]), str(disks[point][1]))
+            piece = self.pieces[point]
+            if self._sk(piece) == want:
+                continue
+            spare = next((p for p in self.tray if self._sk(p) == want), None)
+            if spare is not None:
+                self.tray[self.tray.index(spare)] = piece
+                self.pieces[point] = spare
+            else:
+                piece.side, piece.kind = want
+            changed = True
+        return changed
+
     def narrate(self, status: dict[str, Any] | None) -> dict[str, Any]:
         """The game in a player's words, from the board's state report (``Narrator``)."""
         return self.narrator.follow(status)
@@ -385,6 +410,10 @@ class Narrator:
                 self.texts.append(move.text())
         elif len(self.texts) < count:
             self.lost = True
+        if status.get("phase") == "over" and status.get("termination") == "time" and not self.lost:
+            from zuniboard.play.clock_view import apply_time_loss
+
+            apply_time_loss(self.game, str(status.get("result", "")))  # a flag fell
         host = status.get("hostmove")
         self.shown = str(host) if host else ""
 
@@ -405,9 +434,10 @@ class Narrator:
         return None
 
     def _describe(self, status: dict[str, Any]) -> dict[str, Any]:
-        from zuniboard.play.terminal import moves_per_round
         from zuniboard.play.words import (
             board_error_words,
+            moves_per_round,
+            numbered_moves,
             occupied_names,
             outcome_words,
             plays_words,
@@ -420,9 +450,7 @@ class Narrator:
         out: dict[str, Any] = {"moves": list(self.texts), "lost": self.lost}
         per = moves_per_round(game.ruleset)
         out["per"] = per
-        out["numbered"] = " ".join(
-            ("%d. " % (i // per + 1) if i % per == 0 else "") + text for i, text in enumerate(self.texts)
-        )
+        out["numbered"] = numbered_moves(game, self.texts)
         out["last"] = None
         if self.texts and not self.lost:
             before = game.copy()
@@ -438,6 +466,8 @@ class Narrator:
                 "from": str(names[move.origin]) if move.origin >= 0 else "",
                 "to": str(names[move.dest]) if move.dest >= 0 else "",
             }
+        # Whose disk stands where (World.settle): the game's real position.
+        out["disks"] = None if self.lost else disks_of(game)
         out["showing"] = ""
         out["shown"] = None  # the move the board shows: its path and captures, drawn on the page
         if self.shown and not self.lost:

@@ -319,7 +319,52 @@
     }
   }
 
+  // The game clocks (docs/clocks.md): the board reports each side's time left when its
+  // state changes (a move, a phase, the computer's move shown); the page counts the
+  // running clock down from the moment the report arrived.
+  let clockBase = { key: "", at: 0 };
+
+  function clockText(ms) {
+    if (ms <= 0) return "0:00";
+    if (ms < 20000) {
+      const tenths = Math.floor(ms / 100);
+      return "0:" + String(Math.floor(tenths / 10)).padStart(2, "0") + "." + (tenths % 10);
+    }
+    const sec = Math.floor(ms / 1000);
+    const h = Math.floor(sec / 3600);
+    const m = Math.floor((sec % 3600) / 60);
+    const ss = String(sec % 60).padStart(2, "0");
+    return h ? h + ":" + String(m).padStart(2, "0") + ":" + ss : m + ":" + ss;
+  }
+
+  function renderClocks(s) {
+    const st = (s && s.board) || {};
+    const box = $("clocks");
+    if (!st.tc || !st.clock) {
+      box.hidden = true;
+      return;
+    }
+    const key = [st.game, st.moves, st.phase, st.clock, st.running].join("|");
+    if (key !== clockBase.key) clockBase = { key: key, at: Date.now() };
+    const names = ["south", "west", "north", "east"];
+    const left = String(st.clock).split(",");
+    let html = "";
+    names.forEach((side, i) => {
+      if (left[i] === undefined || left[i] === "-") return;
+      let ms = parseInt(left[i], 10);
+      const running = st.running === side;
+      if (running) ms -= Date.now() - clockBase.at;
+      const cls = "clock" + (running ? " running" : "") + (ms <= 10000 ? " low" : "");
+      html += '<span class="' + cls + '" data-side="' + side + '"><span class="who">' + side[0].toUpperCase() + side.slice(1) +
+        '</span> <span class="time">' + clockText(ms) + "</span></span>";
+    });
+    box.hidden = false;
+    setHtml("clocks", html);
+  }
+  setInterval(() => state && renderClocks(state), 100);
+
   function renderPlay(s) {
+    renderClocks(s);
     const play = s.play || {};
     const st = s.board || {};
     let now = "";
@@ -335,6 +380,16 @@
     const why = play.refusal || "";
     refusal.hidden = !why;
     refusal.textContent = why ? "Not a legal move: " + why : "";
+    // The host's hint (zuni play in this process): the move, and in an ending the
+    // endgame table's verdict, for as long as the position is the one it was for.
+    const hint = s.hint;
+    const hinted = !!hint && !play.result && st.phase === "play" && Number(st.moves) === hint.moves;
+    const said = $("hint-said");
+    said.hidden = !hinted;
+    said.textContent = hinted
+      ? "Hint for " + hint.side + ": " + hint.move + (hint.words ? " (" + hint.words + ")" : "") +
+        (hint.verdict ? ". Endgame table: " + hint.verdict + "." : "")
+      : "";
     const last = $("last-move");
     last.hidden = !(play.last && play.last.words);
     last.textContent = play.last ? "Last move: " + play.last.words : "";
@@ -354,6 +409,25 @@
     setHtml("moves", html);
     if (moves.innerHTML !== before) moves.scrollTop = moves.scrollHeight;
     renderReplay(s, per);
+    renderLines(s, play);
+  }
+
+  // Lines typed on the page go to the game controller of `zuni play` (POST /api/line),
+  // the same one the terminal's lines go to; what it answered is listed under them.
+  function renderLines(s, play) {
+    const panel = $("line-panel");
+    panel.hidden = !s.lines;
+    if (!s.lines) return;
+    const legal = (play.legal || []).map((m) => '<option value="' + esc(m) + '">').join("");
+    setHtml("legal", legal);
+    // The example is a move of this game (Awithlaknakwe has no s3xm4-m5), its shortest:
+    // a fixed long one was cut off in the narrow box on a phone and even on a desktop.
+    const shortest = (play.legal || []).reduce((a, m) => (!a || m.length < a.length ? m : a), "");
+    const example = shortest ? "e.g. " + shortest + ", hint" : "a move, or hint";
+    const box = $("line");
+    if (box.placeholder !== example) box.placeholder = example;
+    const said = (play.said || []).slice(-4);
+    setHtml("said", said.map(([tone, text]) => '<li class="' + esc(tone) + '">' + esc(text) + "</li>").join(""));
   }
 
   // A replay (zuni log replay) in the same process: the game's moves, the current one
@@ -637,6 +711,14 @@
   $("btn-discard").addEventListener("click", () => api("discard", { piece: selected }).catch(() => {}));
   $("btn-setup").addEventListener("click", () => api("setup", {}).catch(() => {}));
   $("show-names").addEventListener("change", (e) => document.body.classList.toggle("no-names", !e.target.checked));
+
+  $("line-panel").addEventListener("submit", (e) => {
+    e.preventDefault();
+    const input = $("line");
+    const text = input.value.trim();
+    if (!text) return;
+    api("line", { text }).then(() => (input.value = ""), () => {});
+  });
 
   // -- start -----------------------------------------------------------------------------
   function connect() {

@@ -1,0 +1,222 @@
+"""Which game `zuni play` plays: the board's game and the log's game for it.
+
+``Openings`` decides, asking the board and the log, what the game controller opens: a new
+game on the board (the rules, or ``--from``'s position, on ``--clock``'s clocks), the
+log's unfinished game the board still has (``--resume``), a replay's game played on, or
+a game the board began on its own. Each answer is an ``Opening``: the board's game and
+moves, the rules, the seats and the log's game (a new one opened in the log when needed).
+"""
+
+from __future__ import annotations
+
+import contextlib
+from dataclasses import dataclass
+from typing import Any
+
+import zuni
+from zuniboard.link import BoardError, BoardLink, LinkError
+from zuniboard.play.gamelog import BoardGameLog, board_ply
+from zuniboard.play.seats import Seat, seats_for, seats_from_record
+from zuniboard.play.start_from import StartFrom
+from zuniboard.play.words import count_words
+from zuniboard.records.record import UNFINISHED, RecordError
+
+
+class OpeningError(Exception):
+    """No game to open (no unfinished game to resume, a board that refuses the new game)."""
+
+
+def board_identity(hello: dict[str, str]) -> str:
+    """A name for the board in the log: its own id if its hello gives one, else its layout."""
+    for key in ("id", "board", "uid"):
+        if hello.get(key):
+            return hello[key]
+    return hello.get("layout") or "board"
+
+
+def seats_text(seats: dict[str, Seat]) -> str:
+    return ", ".join("%s %s" % (s, seat) for s, seat in seats.items())
+
+
+@dataclass
+class Opening:
+    """A board game to mirror and the log game ``gid`` it is, from board move ``log_from``
+    on (a replay's game played on), with what to say once it is open."""
+
+    board_game: str
+    moves: list[str]
+    ruleset: str
+    gid: int
+    seats: dict[str, Seat]
+    position: str = ""
+    log_from: int = 0
+    said: str = ""
+
+
+class Openings:
+    def __init__(
+        self,
+        link: BoardLink,
+        log: BoardGameLog,
+        *,
+        players: dict[str, str | None],
+        start: StartFrom | None = None,
+        clock: str = "",
+        board_id: str | None = None,
+        request_timeout: float = 5.0,
+    ) -> None:
+        self.link = link
+        self.log = log
+        self.db = log.db
+        self.players = players  # the seats asked for (None: the default); a caller may change them
+        # ``zuni play --from``: the position each new game starts from (and its log tags).
+        self.start = start
+        self.clock = clock  # the time control of the games started ("": none)
+        self.board_id = board_id
+        self.layout: str | None = None
+        self.request_timeout = request_timeout
+
+    def know_the_board(self) -> None:
+        """The board's name and layout, from its hello."""
+        if self.board_id is None:
+            self.board_id = board_identity(self.link.hello)
+        self.layout = self.link.hello.get("layout")
+
+    def adopt(self) -> int | None:
+        """Logs what the board played on its own (or while no host listened); the log id
+        of the board's game, None for a game with no moves nobody logged."""
+        link = self.link
+        assert self.board_id is not None
+        moves = link.moves
+        times = {
+            i: t for (g, i, x), t in link.move_times.items() if g == link.game and i < len(moves) and moves[i] == x
+        }
+        return self.log.adopt(self.board_id, link.game, moves, link.ruleset, self.layout, link.position, times)
+
+    def _logged(self, ruleset: str, seats: dict[str, Seat], board_game: str, position: str) -> int:
+        """A new log game for board game ``board_game``."""
+        assert self.board_id is not None
+        players = {side: seat.text for side, seat in seats.items()}
+        start = self.start
+        tags = start.tags if start is not None and position == start.position else {}
+        tc = self.link.info.get("tc") or None  # the board's clocks (this game's: new_game asked)
+        return self.log.open(ruleset, players, self.board_id, self.layout, board_game, position or None, tags, tc)
+
+    def new(self, ruleset: str) -> Opening:
+        """A new game on the board (of ``ruleset``, or from ``--from``'s position), logged."""
+        link = self.link
+        start = self.start
+        if start is not None:
+            ruleset = start.ruleset
+        try:
+            canonical = str(zuni.parse_ruleset(ruleset))
+        except zuni.RulesetError as exc:
+            raise OpeningError("ruleset %r: %s" % (ruleset, exc))
+        try:
+            seats = seats_for(canonical, self.players)
+        except ValueError as exc:
+            raise OpeningError(str(exc))
+        position = start.position if start is not None else ""
+        try:
+            link.new_game(canonical, timeout=self.request_timeout * 2, position=position, clock=self.clock)
+        except BoardError as exc:
+            what = "the position %r" % position if position else canonical
+            raise OpeningError("the board cannot start %s: %s" % (what, exc.message))
+        except LinkError as exc:
+            raise OpeningError("no new game on the board: %s" % exc)
+        gid = self._logged(canonical, seats, link.game, position)
+        how = (
+            "set up the pieces on the board one side at a time, where it lights (OK or a moment's wait between sides)"
+            if position
+            else "set up the pieces on the board"
+        )
+        said = "new game #%d: %s%s, %s; %s" % (
+            gid,
+            canonical,
+            " from %s" % position if position else "",
+            seats_text(seats),
+            how,
+        )
+        return Opening(link.game, [], canonical, gid, seats, position, said=said)
+
+    def branch(self, gid: int, log_from: int) -> Opening:
+        """The board's game (a replay's moves so far) as log game ``gid``, which starts
+        from the position after board move ``log_from`` (docs/replay.md)."""
+        link = self.link
+        record = self.db.get(gid)
+        seats = seats_from_record(record.players, record.ruleset)
+        said = "game #%d: %s from move %d of game #%s, %s" % (
+            gid,
+            record.ruleset,
+            log_from,
+            record.tags.get("FromGame", "?"),
+            seats_text(seats),
+        )
+        return Opening(link.game, list(link.moves), record.ruleset, gid, seats, link.position, log_from, said)
+
+    def resume(self, adopted: int | None) -> Opening:
+        """The log's unfinished game, which must be the board's game (``adopted``)."""
+        link = self.link
+        unfinished = [g for g in self.db.list_games() if g.result == UNFINISHED and g.termination != "abandoned"]
+        if adopted is not None and any(g.id == adopted for g in unfinished):
+            gid = adopted
+        elif not unfinished:
+            raise OpeningError("no unfinished game in the log %s to resume" % self.db.path)
+        else:
+            last = unfinished[0]
+            raise OpeningError(
+                "the log's last unfinished game #%d (%s, %d moves) is not the game on the board "
+                "(%s, %d moves of %s): the board was reset or started another game"
+                % (last.id, last.ruleset, last.moves, link.game or "none", len(link.moves), link.ruleset)
+            )
+        record = self.db.get(gid)
+        seats = seats_from_record(record.players, record.ruleset)
+        for side, text in self.players.items():
+            if text is not None and side in seats:
+                seats[side] = seats_for(record.ruleset, {side: text})[side]
+        players = {side: seat.text for side, seat in seats.items()}
+        if players != record.players:
+            self.log.set_players(gid, players)  # e.g. a game the board began on its own
+        offset = board_ply(record.tags)  # a game played on from a replay (docs/replay.md)
+        position = link.position if offset else record.position or ""
+        moves = list(link.moves)
+        said = "resumed game #%d: %s after %s, %s" % (
+            gid,
+            record.ruleset,
+            count_words(len(moves), "move"),
+            seats_text(seats),
+        )
+        return Opening(link.game, moves, record.ruleset, gid, seats, position, offset, said)
+
+    def switched(self, game_id: str, moves: list[str], seats_now: Any, fallback_ruleset: str) -> Opening:
+        """The board started or went back to game ``game_id`` on its own (a new game after
+        the end, a reset that lost the journal, another host's new game). ``seats_now(ruleset)``:
+        the seats the session plays with, for those rules."""
+        assert self.board_id is not None
+        link = self.link
+        ruleset = link.ruleset or fallback_ruleset or "mosona"
+        with contextlib.suppress(LinkError):
+            ruleset = link.state(timeout=self.request_timeout).get("ruleset", ruleset)
+        gid = self.db.board_game(self.board_id, game_id)
+        if gid is not None:
+            record = self.db.get(gid)
+            offset = board_ply(record.tags)  # a game played on from a replay (docs/replay.md)
+            try:
+                self.log.sync(gid, moves[offset:])
+            except RecordError as exc:
+                self.log.say("error", "log: game #%d: %s" % (gid, exc))
+            position = link.position if offset else record.position or ""
+            return Opening(
+                game_id,
+                moves,
+                record.ruleset,
+                gid,
+                seats_now(record.ruleset),
+                position,
+                offset,
+                "the board went back to game #%d" % gid,
+            )
+        seats = seats_now(ruleset)
+        gid = self._logged(ruleset, seats, game_id, link.position)
+        said = "the board started a new game: #%d (%s)" % (gid, ruleset)
+        return Opening(game_id, moves, ruleset, gid, seats, link.position, said=said)
