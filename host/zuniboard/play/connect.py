@@ -207,8 +207,21 @@ def _open_virtual(
     link = BoardLink.open(board.port_path, timeout=timeout)
     sim_hand = SimHand(board) if hand else None
     if sim_hand is not None:
-        say("link", "type moves (e.g. s3xm4-m5): the terminal's hand makes them on the virtual board")
+        say("link", "type moves (e.g. %s): the terminal's hand makes them on the virtual board" % example_move(ruleset))
     return BoardConnection(link, board, sim_hand)
+
+
+def example_move(ruleset: str | None) -> str:
+    """A legal first move of ``ruleset``, its shortest, to show how moves are typed.
+
+    >>> example_move("mosona"), example_move("awithlaknakwe")
+    ('s3xm4-m5', 'e1-d2')
+    """
+    try:
+        moves = [m.text() for m in zuni.new_game(ruleset or "mosona").legal_moves()]
+    except zuni.ZuniError:  # a ruleset the engine refuses: the board will say so
+        moves = []
+    return min(moves, key=len) if moves else "s3xm4-m5"
 
 
 def need_board(port: str | None) -> None:
