@@ -174,7 +174,9 @@ def start_virtual(
         board.close()
         raise
     try:
-        return _open_virtual(board, layout.name, flash, say, hand=hand, timeout=timeout, page_port=page_port)
+        return _open_virtual(
+            board, layout.name, flash, say, hand=hand, timeout=timeout, page_port=page_port, ruleset=ruleset
+        )
     except BaseException:  # Ctrl-C included: the firmware process must not outlive us
         board.close()
         raise
@@ -189,6 +191,7 @@ def _open_virtual(
     hand: bool,
     timeout: float,
     page_port: int = PAGE_PORT,
+    ruleset: str | None = None,
 ) -> BoardConnection:
     if getattr(board, "runtime", "") == "cpython":
         from zuniboard.sim import CPYTHON_NOTICE
