@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -477,3 +478,116 @@ def test_contempt_makes_a_draw_cost_the_player_and_not_the_analysis() -> None:
     game = LineGame.from_position(SHORT, "south s1 north n8", "north", quiet=39)
     assert Searcher(use_tablebase=False, contempt=25).search(game, node_limit=500).score == -25
     assert SearchPlayer(1).searcher.contempt > 0
+
+
+def test_line_evaluation_follows_the_quiet_count() -> None:
+    # A level 3 v 3 of Kolowis short against UCT (bench_ai, seed 2022), drawn by the
+    # quiet rule after 40 quiet moves: the nearer the end, the more a level position
+    # is worth what the draw is worth to the root's team (below even: contempt).
+    def static(pieces: str, quiet: int, contempt: int = 25, aware: bool = True) -> int:
+        game = LineGame.from_position(SHORT, pieces, "north", quiet=quiet)
+        searcher = Searcher(contempt=contempt, quiet_aware=aware)
+        searcher.search(game, node_limit=50)  # sets the searcher up for this ruleset and root
+        return searcher._static_for_mover(game)
+
+    level = "south m1 s5 s7 north n2 n5 n7"
+    fresh, late, last = static(level, 0), static(level, 30), static(level, 39)
+    assert fresh != -25 and abs(late + 25) < abs(fresh + 25) and abs(last + 25) <= 3
+    assert static(level, 30, aware=False) == fresh  # without it, the count does not matter
+    # A lead (South's game of seed 21, 3 v 4, lost on the count): the side ahead gains
+    # as the end nears, so the side behind looks for exchanges early.
+    behind = "south m8 s4 s6 north n1 n2 n5 s2"
+    assert static(behind, 30) > static(behind, 8) > static(behind, 0)
+    # stall=draw: the count decides nothing, a lead fades into the draw too.
+    game = LineGame.from_position(SHORT + " stall=draw", behind, "north", quiet=39)
+    searcher = Searcher(contempt=0)
+    searcher.search(game, node_limit=50)
+    assert abs(searcher._static_for_mover(game)) <= 3
+
+
+def test_awith_contacts_counts_enemy_pairs_on_a_diagonal() -> None:
+    from zuni.position import parse_position
+    from zuniboard.ai.evaluate import awith_contacts
+
+    def contacts(pieces: str) -> int:
+        return awith_contacts(parse_position("awithlaknakwe | south to move | " + pieces))
+
+    assert contacts("south f6 | north k11") == 0
+    assert contacts("south f6 | north g7") == 1  # next to each other on a diagonal
+    assert contacts("south f6 | north h8") == 1  # one square apart: custody's reach
+    assert contacts("south f6 | north i9") == 0
+    assert contacts("south f6 | north f7") == 0  # orthogonal: custody=diagonal ignores it
+    assert contacts("south f6 h6 | north g7 h8") == 2  # f6-g7 and h6-g7: h8 hides behind g7
+    assert contacts("south f6 g7 | north h8") == 1  # g7-h8; f6 sees its own g7 first
+
+
+def test_contact_turns_a_race_into_a_fight() -> None:
+    # Against UCT at 0.2 s (bench_ai, seed 2021), South raced past North's warriors and
+    # the game ended 6-6 with no capture; that engine played f2-e3 here, away from
+    # North's i5. Liking contact, it plays towards it, where captures are made.
+    from zuni.position import parse_position
+    from zuniboard.ai.evaluate import awith_contacts
+
+    text = "awithlaknakwe | south to move | south f2 i4 c5 h5 m7 k8 | north i5 f9 d10 h11 i11 f13 | quiet 0"
+
+    def contacts_after(contact: int) -> int:
+        game = parse_position(text)
+        move = Searcher(contempt=25, contact=contact).search(game, node_limit=3000, seed=1).best_move
+        game.push(move)
+        return awith_contacts(game)
+
+    assert contacts_after(4) > contacts_after(0)
+    assert SearchPlayer(1).searcher.contact > 0
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["mosona", "mosona board=open jumps=pattern", "kolowis", "kolowis size=short jumps=beyond"]
+)
+def test_board_wide_evaluation_equals_the_shared_one(ruleset: str) -> None:
+    import random
+
+    from zuni.evaluate import line_team0
+    from zuniboard.ai.lanes import LineLanes
+
+    game = zuni.new_game(ruleset)
+    lanes = LineLanes(game)
+    evaluate = make_evaluator(game)
+    rng = random.Random(11)
+    values = set()
+    for _ in range(4):
+        while not game.is_game_over() and len(game.move_stack) < 150:
+            expected = line_team0(game)
+            assert lanes.evaluate_team0(game) == expected == evaluate(game), game.position_text()
+            values.add(expected)
+            game.push(rng.choice(game.legal_moves()))
+        while game.move_stack:
+            game.pop()
+    assert len(values) > 20  # many different positions, not one value over and over
+
+
+def test_bench_against_uct_resumes_and_tables_a_results_file(tmp_path: Path) -> None:
+    import json
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parent.parent
+    results = tmp_path / "vs_uct.jsonl"
+    cell = ["--vs-uct", "--only", "kolowis-short", "--sides", "north", "--uct-times", "0.02", "--uct-games", "1"]
+    command = [sys.executable, str(repo / "tools" / "bench_ai.py"), *cell, "--results", str(results), "--json"]
+    first = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=120)
+    assert first.returncode == 0, first.stderr
+    (game,) = [json.loads(line) for line in results.read_text().splitlines()]
+    assert game["game"] == "kolowis-short" and game["side"] == "north" and game["result"] in ("win", "draw", "loss")
+    assert len(game["moves"]) == game["plies"] and game["engine"] == json.loads(first.stdout)["engine"]
+    # Run again: the cell has its game, so none is played and the report still counts it.
+    again = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=120)
+    assert again.returncode == 0 and "1 games of engine" in again.stderr and "0 to play" in again.stderr
+    assert len(results.read_text().splitlines()) == 1
+    assert [row["games"] for row in json.loads(again.stdout)["vs_uct"]] == [1]
+    table = [sys.executable, str(repo / "tools" / "bench_ai.py"), "--vs-uct", "--results", str(results), "--table"]
+    shown = subprocess.run(table, cwd=repo, capture_output=True, text=True, timeout=60)
+    assert shown.returncode == 0 and "kolowis-short" in shown.stdout and " north " in shown.stdout
+    # A line that is not a game is refused, naming the file and the line.
+    results.write_text(results.read_text() + "not json\n")
+    bad = subprocess.run(table, cwd=repo, capture_output=True, text=True, timeout=60)
+    assert bad.returncode != 0 and "vs_uct.jsonl line 2" in bad.stderr

@@ -79,17 +79,35 @@ def test_analyze_last_skips_games_with_no_moves(tmp_path: Path, capsys: pytest.C
     assert cli_main(["analyze", "last", "--db", str(db), "--nodes", "200"]) == 0
     out = capsys.readouterr()
     assert out.out.splitlines()[0] == "game %d: kolowis size=short, %d moves, *" % (gid, len(moves))
-    assert "games %d, %d have no moves: analysing game %d, the last game with moves" % (*empty, gid) in out.err
+    assert "games %d, %d have no moves: taking game %d, the last game with moves" % (*empty, gid) in out.err
     # Nothing but empty games: said plainly, nothing analysed.
     only_empty = tmp_path / "empty.sqlite3"
     with Database(only_empty) as log:
         log.new_game("mosona", players={"south": "human", "north": "ai:3"})
     assert cli_main(["analyze", "last", "--db", str(only_empty)]) == 2
-    assert "no game in the log %s has moves to analyze" % only_empty in capsys.readouterr().err
+    assert "no game in the log %s has moves" % only_empty in capsys.readouterr().err
     # One empty game passed over: said in the singular.
     with Database(db) as log:
         log.add_move(empty[0], 0, "s3xm4-m5")
     assert cli_main(["analyze", "last", "--db", str(db), "--nodes", "200", "--json"]) == 0
     out = capsys.readouterr()
-    assert "game %d has no moves: analysing game %d" % (empty[1], empty[0]) in out.err
+    assert "game %d has no moves: taking game %d" % (empty[1], empty[0]) in out.err
     assert [json.loads(line)["played"] for line in out.out.splitlines()] == ["s3xm4-m5"]
+
+
+def test_last_for_replay_is_the_newest_game_with_moves_and_for_show_the_newest(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """`zuni log replay last` has nothing to go over in a game with no moves, so it takes
+    the newest game with moves (as `analyze`); `zuni log show last` shows the newest."""
+    from zuniboard.commands.log import get_game
+
+    db = tmp_path / "games.sqlite3"
+    gid, moves = _logged_game(db, 3)
+    with Database(db) as log:
+        empty = log.new_game("mosona", players={"south": "human", "north": "ai:3"})
+        assert get_game(log, "last").moves == []
+        assert capsys.readouterr().err == ""
+        record = get_game(log, "last", with_moves=True)
+        assert [m.text for m in record.moves] == moves
+        assert "game %d has no moves: taking game %d" % (empty, gid) in capsys.readouterr().err

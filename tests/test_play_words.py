@@ -198,3 +198,14 @@ def test_table_words_count_the_moves_of_both_sides() -> None:
         " endgame table: win in 23 moves (12 of them yours)"
     )
     assert hint_words("north", "n3-n4", "", "", False) == "hint for north: n3-n4"
+
+
+def test_the_terminal_example_move_is_a_legal_move_of_the_game() -> None:
+    """The connect line's example is a move of the ruleset played (Awithlaknakwe has no
+    s3xm4-m5), and a ruleset the engine refuses still gets a line, not an error."""
+    from zuniboard.play.connect import example_move
+
+    for ruleset in ("mosona", "kolowis", "kolowis size=short", "awithlaknakwe", "awithlaknakwe players=4"):
+        game = zuni.new_game(ruleset)
+        assert example_move(ruleset) in [m.text() for m in game.legal_moves()], ruleset
+    assert example_move("no such game") == "s3xm4-m5"

@@ -5,6 +5,11 @@ Usage (from the repository root):
     .venv/bin/python tools/bench_ai.py            # full run (about 30-40 minutes on 2 idle cores)
     .venv/bin/python tools/bench_ai.py --quick    # a short run (about a minute)
     .venv/bin/python tools/bench_ai.py --json     # one JSON object on stdout instead of tables
+    .venv/bin/python tools/bench_ai.py --vs-uct --results vs_uct.jsonl     # against plain UCT
+    .venv/bin/python tools/bench_ai.py --vs-uct --only mosona --sides south --uct-times 1 \
+        --uct-games 10 --results vs_uct.jsonl                      # one cell, resumed when run again
+    .venv/bin/python tools/bench_ai.py --vs-uct --results vs_uct.jsonl --table   # its table
+    .venv/bin/python tools/bench_ai.py --speed    # search speed: nodes and CPU time to a fixed depth
 
 What it plays, per game (mosona, kolowis, awithlaknakwe with 2 players; and 4 players
 with ``--four`` or in the full run):
@@ -25,7 +30,21 @@ per ruleset, time and side, one game at a time (timed games must not share a cor
 It reports per ruleset and side the score (wins + draws/2) with its 95% Wilson
 interval, the games it rests on, nodes per second and the slowest move of each player
 as a share of its time (the searching player's by the wall clock and in CPU time).
-``--log FILE`` appends every game as a JSON line as it ends.
+``--sides`` picks the searching player's sides (south,north), ``--only`` the rulesets
+and ``--uct-times`` the times, so one cell (ruleset, side, time) can be run alone.
+
+Results accumulate: ``--results FILE`` appends every game as a JSON line as it ends
+(moves included) and, before playing, counts the games the file already holds for each
+cell with the same engine: ``--uct-games N`` then plays only what each cell lacks, so an
+interrupted run resumes where it stopped. ``--table`` plays nothing and prints the
+table of the file's games. The engine is a digest of the computer player's sources
+(``engine_tag()``): games of an older engine are kept in the file but not counted
+(``--engine all`` counts every game, ``--engine TAG`` an older engine's).
+
+**Search speed** (``--speed``): fixed positions of each ruleset searched to a fixed
+depth without tables: nodes (fewer: better pruning) and nodes per CPU second (the
+fastest of three runs, since other work on the machine only ever slows a run).
+docs/strength.md has the figures of all three.
 
 Sides alternate from game to game; every game has its own seed. Games run in
 ``--workers`` processes (2). Nodes per second is the searching players' total nodes over
@@ -35,6 +54,7 @@ their total thinking time, per game.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import multiprocessing
 import os
@@ -235,6 +255,8 @@ class UctGame:
     worst_search_cpu: float = 0.0  # slowest move in CPU time / movetime (wall minus waiting for a core)
     uct_playouts: int = 0
     uct_think: float = 0.0
+    engine: str = ""  # engine_tag() of the searching player
+    moves: list[str] = field(default_factory=list)
 
 
 def play_uct(task: UctGame) -> UctGame:
@@ -245,6 +267,7 @@ def play_uct(task: UctGame) -> UctGame:
         # The endgame tables are loaded before the clocks start, as a program loads its
         # tables before a match (a search never waits for them; see tablebase.for_ruleset).
         tablebase.for_ruleset(str(game.ruleset))
+    task.engine = task.engine or engine_tag()
     searcher = SearchPlayer(5, task.seed, time_limit=task.movetime)
     uct = UCTPlayer(task.seed + 7919, time_limit=task.movetime)
     while not game.is_game_over() and game.ply() < MAX_PLIES:
@@ -265,6 +288,7 @@ def play_uct(task: UctGame) -> UctGame:
             task.worst_uct = max(task.worst_uct, took / task.movetime)
             task.uct_playouts += uct.last_iterations
             task.uct_think += uct.last_elapsed
+        task.moves.append(str(move))
         game.push(move)
     outcome = game.outcome()
     task.plies = game.ply()
@@ -294,7 +318,10 @@ def uct_summary(games: list[UctGame]) -> list[dict[str, Any]]:
     for g in games:
         rows.setdefault((g.game, g.movetime, g.side), []).append(g)
     out = []
-    for (name, movetime, side), group in rows.items():
+    order = {name: i for i, name in enumerate(UCT_GAMES)}
+    cells = sorted(rows, key=lambda cell: (order.get(cell[0], len(order)), cell[0], cell[1], cell[2] != "south"))
+    for name, movetime, side in cells:
+        group = rows[(name, movetime, side)]
         wins = sum(1 for g in group if g.result == "win")
         draws = sum(1 for g in group if g.result == "draw")
         losses = len(group) - wins - draws
@@ -325,14 +352,65 @@ def uct_summary(games: list[UctGame]) -> list[dict[str, Any]]:
     return out
 
 
+def engine_tag() -> str:
+    """A digest of the computer player's sources (host ai package, shared evaluation):
+    results of different engines are told apart without asking git."""
+    digest = hashlib.sha1()
+    sources = sorted((REPO / "host" / "zuniboard" / "ai").glob("*.py"))
+    sources.append(REPO / "firmware" / "lib" / "zuni" / "evaluate.py")
+    for path in sources:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:10]
+
+
+_UCT_FIELDS = set(UctGame.__dataclass_fields__)
+
+
+def read_results(path: Path) -> list[UctGame]:
+    """The games of a results file (JSON lines); a line that is not a game is an error
+    naming the file and the line."""
+    games: list[UctGame] = []
+    if not path.exists():
+        return games
+    for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            data = json.loads(line)
+            if not isinstance(data, dict) or not {"game", "movetime", "side", "seed", "result"} <= set(data):
+                raise ValueError("not a game against UCT")
+            games.append(UctGame(**{k: v for k, v in data.items() if k in _UCT_FIELDS}))
+        except (ValueError, TypeError) as error:
+            raise SystemExit("%s line %d: %s" % (path, number, error)) from None
+    return games
+
+
 def run_vs_uct(args: argparse.Namespace) -> int:
+    results = Path(args.results) if args.results else None
+    engine = engine_tag()
+    wanted = engine if args.engine is None else (None if args.engine == "all" else args.engine)
+    held = [g for g in read_results(results) if wanted is None or g.engine == wanted] if results else []
+    cells = [(name, movetime, side) for movetime in args.uct_times for name in args.uct_list for side in args.sides]
+    if args.table:
+        chosen = set(cells) if args.only or args.sides != ["south", "north"] else None
+        rows = uct_summary([g for g in held if chosen is None or (g.game, g.movetime, g.side) in chosen])
+        print("engine %s: %d games in %s" % (args.engine or engine, len(held), results))
+        print_uct(rows)
+        return 0
+    have = {cell: sum(1 for g in held if (g.game, g.movetime, g.side) == cell) for cell in cells}
+    # Round by round over the cells, so that a run cut short leaves every cell some games.
     tasks = []
-    for movetime in args.uct_times:
-        for name in args.uct_list:
-            for i in range(args.uct_games):
-                for side in ("south", "north"):
-                    tasks.append(UctGame(name, movetime, side, args.seed + 1000 * i + (1 if side == "north" else 0)))
-    done: list[UctGame] = []
+    for i in range(args.uct_games):
+        for name, movetime, side in cells:
+            if i >= have[(name, movetime, side)]:
+                seed = args.seed + 1000 * i + (1 if side == "north" else 0) + int(100 * movetime)
+                tasks.append(UctGame(name, movetime, side, seed, engine=engine))
+    done: list[UctGame] = [g for g in held if (g.game, g.movetime, g.side) in have]
+    if held:
+        print(
+            "%d games of engine %s already in %s; %d to play" % (len(done), engine, results, len(tasks)),
+            file=sys.stderr,
+        )
     start = time.monotonic()
     for number, task in enumerate(tasks):
         if args.budget and time.monotonic() - start > args.budget:
@@ -342,8 +420,8 @@ def run_vs_uct(args: argparse.Namespace) -> int:
             break
         result = play_uct(task)
         done.append(result)
-        if args.log:
-            with open(args.log, "a") as log:
+        if results is not None:
+            with open(results, "a") as log:
                 log.write(json.dumps(result.__dict__) + "\n")
         if not args.quiet:
             print(
@@ -364,6 +442,7 @@ def run_vs_uct(args: argparse.Namespace) -> int:
     rows = uct_summary(done)
     tables = [tablebase.describe(GAMES[name]) for name in args.uct_list if not name.startswith("awith")]
     report = {
+        "engine": engine,
         "vs_uct": rows,
         "tablebases": tables,
         "seconds": round(time.monotonic() - start, 1),
@@ -372,6 +451,7 @@ def run_vs_uct(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report))
     else:
+        print("engine %s" % engine)
         print_uct(rows)
         print()
         print("Endgame tables on disk (tools/build_tablebase.py builds them; the search uses them):")
@@ -381,6 +461,72 @@ def run_vs_uct(args: argparse.Namespace) -> int:
                 % (t["ruleset"], t["max_pieces"], t["positions"], t["bytes"] / 1e6)
             )
         print("load average at the end: %s (timed games share the cores with it)" % report["load_average"])
+    return 0
+
+
+# -- search speed ------------------------------------------------------------------------
+
+# Positions for --speed: this many random plies from the start, per ruleset.
+SPEED_PLIES = (6, 14, 24)
+SPEED_REPEAT = 3
+SPEED_DEPTH = {"mosona": 10, "kolowis": 7, "kolowis-short": 10, "awithlaknakwe": 8, "awithlaknakwe-4": 8}
+
+
+def speed_positions(name: str) -> list[zuni.Game]:
+    """Fixed middlegame positions (random plies from fixed seeds), no tablebase position."""
+    import random
+
+    out = []
+    for seed, plies in enumerate(SPEED_PLIES):
+        rng = random.Random(seed)
+        game = zuni.new_game(GAMES[name])
+        while game.ply() < plies and not game.is_game_over():
+            game.push(rng.choice(list(game.legal_moves())))
+        if not game.is_game_over():
+            out.append(game)
+    return out
+
+
+def run_speed(args: argparse.Namespace) -> int:
+    """Each ruleset's fixed positions searched to a fixed depth without tables: nodes,
+    CPU seconds (the fastest of SPEED_REPEAT runs of each position), nodes per CPU
+    second (CPU time, so that other work on the machine counts less). Fewer nodes to
+    the same depth is better pruning; more nodes per second a cheaper node."""
+    from zuniboard.ai import Searcher
+
+    rows = []
+    for name in args.speed_list:
+        nodes = 0
+        cpu = 0.0
+        depth = SPEED_DEPTH[name]
+        for game in speed_positions(name):
+            # The fastest of a few runs: other work on the machine only ever slows one.
+            fastest = math.inf
+            for _ in range(SPEED_REPEAT):
+                searcher = Searcher(use_tablebase=False, contempt=25)
+                before = time.process_time()
+                searcher.search(game, max_depth=depth, seed=1)
+                fastest = min(fastest, time.process_time() - before)
+            cpu += fastest
+            nodes += searcher.nodes
+        rows.append(
+            {
+                "game": name,
+                "depth": depth,
+                "nodes": nodes,
+                "cpu": round(cpu, 2),
+                "nodes_per_cpu_second": round(nodes / cpu),
+            }
+        )
+    if args.json:
+        print(json.dumps({"engine": engine_tag(), "speed": rows}))
+    else:
+        print(
+            "engine %s: search to a fixed depth, %d positions a ruleset, no tables" % (engine_tag(), len(SPEED_PLIES))
+        )
+        print("%-16s %5s %9s %7s %9s" % ("game", "depth", "nodes", "cpu s", "nodes/s"))
+        for r in rows:
+            print("%-16s %5d %9d %7.2f %9d" % (r["game"], r["depth"], r["nodes"], r["cpu"], r["nodes_per_cpu_second"]))
     return 0
 
 
@@ -447,18 +593,35 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=1, help="base seed (default 1)")
     parser.add_argument("--quiet", action="store_true", help="no progress lines on stderr")
     parser.add_argument("--save", default=None, help="also write the JSON report to this file")
+    parser.add_argument("--speed", action="store_true", help="search speed at a fixed depth (see run_speed)")
     parser.add_argument("--vs-uct", action="store_true", help="play against plain UCT instead (see above)")
     parser.add_argument("--uct-times", default="0.2,1", help="seconds per move against UCT (default 0.2,1)")
     parser.add_argument("--uct-games", type=int, default=4, help="games per ruleset, time and side (default 4)")
     parser.add_argument("--budget", type=float, default=0.0, help="stop starting games after this many seconds")
-    parser.add_argument("--log", default=None, help="append each game against UCT to this file (JSON lines)")
+    parser.add_argument(
+        "--results", "--log", default=None, help="JSON-lines file of games against UCT: resumed and appended to"
+    )
+    parser.add_argument("--sides", default="south,north", help="the searching player's sides against UCT")
+    parser.add_argument("--table", action="store_true", help="print the table of --results's games, play none")
+    parser.add_argument("--engine", default=None, help="count games of this engine tag (default: this one; all)")
     args = parser.parse_args(argv)
+    if args.speed:
+        args.speed_list = args.only.split(",") if args.only else list(UCT_GAMES)
+        for name in args.speed_list:
+            if name not in SPEED_DEPTH:
+                parser.error("unknown game %r in --only (allowed: %s)" % (name, ", ".join(SPEED_DEPTH)))
+        return args
     if args.vs_uct:
         try:
             args.uct_times = [float(x) for x in args.uct_times.split(",")]
         except ValueError:
             parser.error("--uct-times takes comma-separated seconds, not %r" % (args.uct_times,))
         args.uct_list = args.only.split(",") if args.only else list(UCT_GAMES)
+        args.sides = args.sides.split(",")
+        if not args.sides or any(side not in ("south", "north") for side in args.sides):
+            parser.error("--sides takes south, north or both, not %r" % (",".join(args.sides),))
+        if args.table and not args.results:
+            parser.error("--table prints the games of --results FILE: give the file")
         for name in args.uct_list:
             if name not in GAMES:
                 parser.error("unknown game %r in --only (allowed: %s)" % (name, ", ".join(GAMES)))
@@ -505,6 +668,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.vs_uct:
         return run_vs_uct(args)
+    if args.speed:
+        return run_speed(args)
     start = time.monotonic()
     table, top = build_pairings(args)
     load_before = os.getloadavg()[0]

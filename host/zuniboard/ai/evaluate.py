@@ -24,10 +24,20 @@ from collections.abc import Callable
 from typing import Any
 
 import zuni
-from zuni.evaluate import LINE_MOBILITY, PIECE, line_team0
+from zuni.evaluate import LINE_MOBILITY, PIECE
 from zuni.evaluate_awith import ARRIVAL, ARRIVAL_PATH, awith_team0
+from zuniboard.ai.lanes import LineLanes
 
-__all__ = ["ARRIVAL", "ARRIVAL_PATH", "LINE_MOBILITY", "PIECE", "Evaluator", "arrival_distances", "make_evaluator"]
+__all__ = [
+    "ARRIVAL",
+    "ARRIVAL_PATH",
+    "LINE_MOBILITY",
+    "PIECE",
+    "Evaluator",
+    "arrival_distances",
+    "awith_contacts",
+    "make_evaluator",
+]
 
 Evaluator = Callable[[Any], int]
 
@@ -36,7 +46,8 @@ def make_evaluator(game: zuni.Game) -> Evaluator:
     """The evaluation function for ``game``'s ruleset, from team 0's side."""
     if game.ruleset.game_id == "awithlaknakwe":
         return awith_team0  # type: ignore[no-any-return]
-    return line_team0  # type: ignore[no-any-return]
+    # line_team0's value, computed board-wide (lanes.py: the same number, faster).
+    return LineLanes(game).evaluate_team0
 
 
 # Forward direction (dc, dr) per side: South +r, West +c, North -r, East -c (RULES.md).
@@ -84,3 +95,35 @@ def arrival_distances(game: zuni.Game, side: int) -> list[int]:
         if not changed:
             break
     return dist
+
+
+def awith_contacts(game: Any) -> int:
+    """Awithlaknakwe: pairs of enemy pieces on one diagonal, next to each other or one
+    empty square apart (where custody captures happen: a piece arriving next to an
+    enemy with a friend behind it); along each diagonal only the nearest enemy counts.
+    A count for both teams alike: the search adds it for the root's team as a liking
+    for contact (``Searcher(contact=)``), since without contact the race ends with both
+    sides' warriors home and the game drawn."""
+    from zuni.awith import DIAG_NB, ENEMY
+
+    board = game.board
+    enemy = ENEMY[0]
+    count = 0
+    for side in game.sides:
+        if game.team_of(side):
+            continue
+        for sq in game.pieces_of(side):
+            if sq == 255:
+                continue
+            for nb in DIAG_NB:
+                near = nb[sq]
+                if near < 0:
+                    continue
+                there = board[near]
+                if enemy[there]:
+                    count += 1
+                elif not there:
+                    far = nb[near]
+                    if far >= 0 and enemy[board[far]]:
+                        count += 1
+    return count

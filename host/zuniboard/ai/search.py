@@ -37,7 +37,7 @@ from typing import Protocol
 
 import zuni
 from zuniboard.ai import tablebase
-from zuniboard.ai.evaluate import Evaluator, make_evaluator
+from zuniboard.ai.evaluate import Evaluator, awith_contacts, make_evaluator
 from zuniboard.ai.tablebase import Tablebase
 
 INF = 10**9
@@ -56,6 +56,9 @@ TIME_MARGIN = 0.004
 # A new depth is not begun once this share of the time is spent: it would not finish,
 # and a partly searched depth rarely changes the move.
 NEW_DEPTH_SHARE = 0.6
+# Line games under stall=more: what a material lead gains as the quiet count nears its
+# end (at the end the count wins the game), in hundredths of a piece.
+QUIET_LEAD = 60
 # Table entries before it is cleared (a dict entry is about 200 bytes).
 TT_MAX = 400_000
 
@@ -116,11 +119,26 @@ class Searcher:
     ``use_tablebase``: probe the endgame tables on disk (line games). ``contempt``: what
     a draw costs the root's team, in hundredths of a piece (0: a draw is even; a player
     uses a little, so that it plays on in a level ending instead of drifting into the
-    quiet rule's draw).
+    quiet rule's draw). ``quiet_aware``: in line games the evaluation follows the quiet
+    count (``_quiet_adjusted``); only with the built-in evaluation. ``contact``
+    (Awithlaknakwe): what each pair of enemy pieces near each other on a diagonal is
+    worth to the root's team (``evaluate.awith_contacts``): a player that out-searches
+    its opponent seeks the contact where captures are made.
     """
 
-    def __init__(self, evaluator: Evaluator | None = None, *, use_tablebase: bool = True, contempt: int = 0) -> None:
+    def __init__(
+        self,
+        evaluator: Evaluator | None = None,
+        *,
+        use_tablebase: bool = True,
+        contempt: int = 0,
+        quiet_aware: bool = True,
+        contact: int = 0,
+    ) -> None:
         self._evaluator = evaluator
+        self.quiet_aware = quiet_aware
+        self.contact = contact
+        self._contact_on = False
         self.contempt = contempt
         self._root_team = 0
         self.use_tablebase = use_tablebase
@@ -135,6 +153,8 @@ class Searcher:
         self._capture_check: Callable[[zuni.Game], bool] | None = None
         self._capture_for: str | None = None
         self._quiet_limit = 0
+        self._line_quiet = False
+        self._stall_more = False
         self._deadline = 0.0
         self._soft_deadline = 0.0
         self._node_limit = 0
@@ -340,6 +360,10 @@ class Searcher:
         self._game = game.copy()
         self._root_team = game.team_of(game.turn)
         self._quiet_limit = game.ruleset.get_int("quiet")
+        line = game.ruleset.game_id != "awithlaknakwe"
+        self._line_quiet = line and self.quiet_aware and self._evaluator is None
+        self._stall_more = line and game.ruleset["stall"] == "more"
+        self._contact_on = not line and self.contact != 0 and self._evaluator is None
         if self._capture_for != ruleset:
             self._capture_check = line_capture_check(game)
             self._capture_for = ruleset
@@ -377,7 +401,14 @@ class Searcher:
         best_move = moves[0]
         self._partial_move = None
         for i, move in enumerate(moves):
-            score = self._child(move, depth, 1, team, alpha, INF)
+            if i == 0:
+                score = self._child(move, depth, 1, team, alpha, INF)
+            else:
+                # Principal variation search: a null window proves the move no better,
+                # a full one only when it is.
+                score = self._child(move, depth, 1, team, alpha, alpha + 1)
+                if score > alpha:
+                    score = self._child(move, depth, 1, team, alpha, INF)
             if score > alpha:
                 alpha = score
                 best_move = move
@@ -436,12 +467,28 @@ class Searcher:
         original_alpha = alpha
         best = -INF
         best_move = None
+        first = True
         for move in moves:
             game.push(move)
-            if game.team_of(game.turn) == team:
-                score = self._negamax(depth - 1, ply + 1, alpha, beta)
+            same = game.team_of(game.turn) == team
+            if first or beta - alpha <= 1:
+                first = False
+                if same:
+                    score = self._negamax(depth - 1, ply + 1, alpha, beta)
+                else:
+                    score = -self._negamax(depth - 1, ply + 1, -beta, -alpha)
             else:
-                score = -self._negamax(depth - 1, ply + 1, -beta, -alpha)
+                # Principal variation search: after the first move, a null window shows
+                # a move no better than the best so far; one that is better is searched
+                # again with the full window.
+                if same:
+                    score = self._negamax(depth - 1, ply + 1, alpha, alpha + 1)
+                    if alpha < score < beta:
+                        score = self._negamax(depth - 1, ply + 1, alpha, beta)
+                else:
+                    score = -self._negamax(depth - 1, ply + 1, -alpha - 1, -alpha)
+                    if alpha < score < beta:
+                        score = -self._negamax(depth - 1, ply + 1, -beta, -alpha)
             game.pop()
             if score > best:
                 best = score
@@ -529,7 +576,35 @@ class Searcher:
 
     def _static_for_mover(self, game: zuni.Game) -> int:
         score = self._evaluate(game)
+        if self._line_quiet:
+            score = self._quiet_adjusted(game, score)
+        elif self._contact_on:
+            bonus = self.contact * awith_contacts(game)
+            score += bonus if self._root_team == 0 else -bonus
         return -score if game.team_of(game.turn) else score
+
+    def _quiet_adjusted(self, game: zuni.Game, score: int) -> int:
+        """A line game's evaluation (team 0's) as the quiet rule nears its end.
+
+        The quiet rule ends the game after ``quiet`` moves without a capture: then the
+        count decides (``stall=more``) or it is a draw. So the nearer the end, the
+        nearer a position's value is to that result: with equal material (or
+        ``stall=draw``) the positional part fades into the draw's score, which the
+        root's team holds below even (contempt), so that it makes progress (a
+        capture, a trade into a won table position) while there is time, instead of
+        shuffling into the count; with more pieces under ``stall=more`` the side ahead
+        gains up to ``QUIET_LEAD`` as the count nears the end, so that the side behind
+        seeks the exchanges early and the side ahead keeps its lead safe."""
+        q: int = game.quiet
+        if not q:
+            return score
+        limit = self._quiet_limit
+        counts: list[int] = game.counts
+        lead = counts[0] - counts[1]
+        if lead and self._stall_more:
+            return score + (QUIET_LEAD * q // limit if lead > 0 else -QUIET_LEAD * q // limit)
+        draw = -self.contempt if self._root_team == 0 else self.contempt
+        return (score * (limit - q) + draw * q) // limit
 
     def _terminal(self, outcome: zuni.Outcome, ply: int) -> int:
         winner = outcome.winner

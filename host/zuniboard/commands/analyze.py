@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import argparse
 import json
-import sys
 
 import zuni
 from zuniboard.ai import Analysis, analyze
 from zuniboard.ai.search import WIN, WIN_BOUND
+from zuniboard.commands.log import game_id
 from zuniboard.errors import UsageError
 from zuniboard.records.db import Database, DatabaseError, UnknownGameError
 from zuniboard.records.record import RecordError, replay
@@ -45,31 +45,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument("--alternatives", type=int, default=3, help="better moves listed per move (default 3)")
     parser.add_argument("--json", action="store_true", help="one JSON object per move instead of text")
     parser.set_defaults(func=run_analyze)
-
-
-def _game_id(db: Database, text: str) -> int:
-    if text == "last":
-        games = db.list_games()  # newest first
-        if not games:
-            raise UsageError("the log %s has no games" % db.path)
-        played = next((g for g in games if g.moves > 0), None)
-        if played is None:
-            raise UsageError("no game in the log %s has moves to analyze" % db.path)
-        skipped = [str(g.id) for g in reversed(games) if g.id > played.id]
-        if skipped:
-            print(
-                "%s %s no moves: analysing game %d, the last game with moves"
-                % (
-                    "game " + skipped[0] if len(skipped) == 1 else "games " + ", ".join(skipped),
-                    "has" if len(skipped) == 1 else "have",
-                    played.id,
-                ),
-                file=sys.stderr,
-            )
-        return played.id
-    if not text.isdigit():
-        raise UsageError("game %r: give a game id from `zuni log list`, or last" % text)
-    return int(text)
 
 
 def _range(text: str | None, count: int) -> range:
@@ -141,7 +116,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     except DatabaseError as exc:
         raise UsageError(str(exc))
     with db:
-        gid = _game_id(db, args.game)
+        gid = game_id(db, args.game, with_moves=True)
         try:
             record = db.get(gid)
         except UnknownGameError as exc:

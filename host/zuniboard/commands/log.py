@@ -93,22 +93,41 @@ def open_database(args: argparse.Namespace) -> Database:
         raise UsageError(str(exc))
 
 
-def _game_id(db: Database, text: str) -> int:
-    if text == "last":
-        ids = db.game_ids()
-        if not ids:
-            raise UsageError("no games in %s" % db.path)
-        return ids[-1]
-    try:
-        value = int(text)
-    except ValueError:
-        raise UsageError("game %r: give a game id (a number from `zuni log list`) or `last`" % text)
-    return value
+def game_id(db: Database, text: str, *, with_moves: bool = False) -> int:
+    """The log's id of game ``text``: a number from `zuni log list`, or ``last`` (the
+    newest game; with ``with_moves``, the newest game that has moves, saying on stderr
+    which newer games it passed over)."""
+    if text != "last":
+        try:
+            return int(text)
+        except ValueError:
+            raise UsageError("game %r: give a game id (a number from `zuni log list`) or `last`" % text)
+    games = db.list_games()  # newest first
+    if not games:
+        raise UsageError("no games in %s" % db.path)
+    if not with_moves:
+        return games[0].id
+    played = next((g for g in games if g.moves > 0), None)
+    if played is None:
+        raise UsageError("no game in the log %s has moves" % db.path)
+    skipped = [str(g.id) for g in reversed(games) if g.id > played.id]
+    if skipped:
+        print(
+            "%s %s no moves: taking game %d, the last game with moves"
+            % (
+                "game " + skipped[0] if len(skipped) == 1 else "games " + ", ".join(skipped),
+                "has" if len(skipped) == 1 else "have",
+                played.id,
+            ),
+            file=sys.stderr,
+        )
+    return played.id
 
 
-def _get(db: Database, text: str) -> GameRecord:
+def get_game(db: Database, text: str, *, with_moves: bool = False) -> GameRecord:
+    """Game ``text`` of the log (see ``game_id``)."""
     try:
-        return db.get(_game_id(db, text))
+        return db.get(game_id(db, text, with_moves=with_moves))
     except UnknownGameError as exc:
         raise UsageError(str(exc))
 
@@ -190,7 +209,7 @@ def _position(record: GameRecord, ply: int | None) -> zuni.Game:
 
 def run_show(args: argparse.Namespace) -> int:
     with open_database(args) as db:
-        record = _get(db, args.game)
+        record = get_game(db, args.game)
     game = _position(record, args.ply)
     print("Game %d" % record.id if record.id is not None else "Game")
     print(formats.write_pgn(record, times=False), end="")
@@ -206,7 +225,7 @@ def run_export(args: argparse.Namespace) -> int:
         if args.all:
             records = [db.get(game_id) for game_id in db.game_ids()]
         elif args.games:
-            records = [_get(db, text) for text in args.games]
+            records = [get_game(db, text) for text in args.games]
         else:
             raise UsageError("which games? give game ids (see `zuni log list`), `last`, or --all")
     _write(formats.export(records, fmt), args.output)
@@ -259,7 +278,7 @@ def run_diagram(args: argparse.Namespace) -> int:
     if args.ply < 0:
         raise UsageError("ply must be 0 or more, not %d" % args.ply)
     with open_database(args) as db:
-        record = _get(db, args.game)
+        record = get_game(db, args.game)
     game = _position(record, args.ply)
     title = "Game %s, %s: %s" % (record.id, record.ruleset, players_text(record.players, record.ruleset))
     _write(render_svg(game, names=args.names, title=title), args.output)

@@ -53,7 +53,7 @@ def register(sub: Any, db_option: argparse.ArgumentParser) -> None:
         formatter_class=argparse.RawDescriptionHelpFormatter,
         parents=[db_option],
     )
-    p.add_argument("game", metavar="GAME", help="game id, or `last`")
+    p.add_argument("game", metavar="GAME", help="game id, or `last` (the newest game with moves)")
     p.add_argument("--from-move", type=int, default=0, metavar="N", help="start after move N (default 0: the start)")
     where = p.add_mutually_exclusive_group()
     where.add_argument("--port", metavar="URL", help="the board's serial port (device path, socket://, pty)")
@@ -123,10 +123,10 @@ def play_on(
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from zuniboard.commands.log import _get, open_database
+    from zuniboard.commands.log import get_game, open_database
 
     db: Database = open_database(args)
-    record = _get(db, args.game)
+    record = get_game(db, args.game, with_moves=True)
     try:
         cursor = ReplayCursor(record)
     except ReplayError as exc:

@@ -174,7 +174,9 @@ def start_virtual(
         board.close()
         raise
     try:
-        return _open_virtual(board, layout.name, flash, say, hand=hand, timeout=timeout, page_port=page_port)
+        return _open_virtual(
+            board, layout.name, flash, say, hand=hand, timeout=timeout, page_port=page_port, ruleset=ruleset
+        )
     except BaseException:  # Ctrl-C included: the firmware process must not outlive us
         board.close()
         raise
@@ -189,6 +191,7 @@ def _open_virtual(
     hand: bool,
     timeout: float,
     page_port: int = PAGE_PORT,
+    ruleset: str | None = None,
 ) -> BoardConnection:
     if getattr(board, "runtime", "") == "cpython":
         from zuniboard.sim import CPYTHON_NOTICE
@@ -207,8 +210,21 @@ def _open_virtual(
     link = BoardLink.open(board.port_path, timeout=timeout)
     sim_hand = SimHand(board) if hand else None
     if sim_hand is not None:
-        say("link", "type moves (e.g. s3xm4-m5): the terminal's hand makes them on the virtual board")
+        say("link", "type moves (e.g. %s): the terminal's hand makes them on the virtual board" % example_move(ruleset))
     return BoardConnection(link, board, sim_hand)
+
+
+def example_move(ruleset: str | None) -> str:
+    """A legal first move of ``ruleset``, its shortest, to show how moves are typed.
+
+    >>> example_move("mosona"), example_move("awithlaknakwe")
+    ('s3xm4-m5', 'e1-d2')
+    """
+    try:
+        moves = [m.text() for m in zuni.new_game(ruleset or "mosona").legal_moves()]
+    except zuni.ZuniError:  # a ruleset the engine refuses: the board will say so
+        moves = []
+    return min(moves, key=len) if moves else "s3xm4-m5"
 
 
 def need_board(port: str | None) -> None:

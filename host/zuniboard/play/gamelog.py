@@ -120,30 +120,21 @@ class BoardGameLog:
     ) -> int:
         """A new game in the log for board game ``board_game`` (from ``position``, with
         ``tags``, on the clocks of ``time_control``)."""
+        fields: dict[str, Any] = {
+            "players": players,
+            "board": board_id,
+            "layout": layout,
+            "position": position,
+            "tags": tags,
+            "time_control": time_control,
+        }
         try:
-            return self.db.new_game(
-                ruleset,
-                players=players,
-                board=board_id,
-                layout=layout,
-                board_game_id=board_game,
-                position=position,
-                tags=tags,
-                time_control=time_control,
-            )
+            return self.db.new_game(ruleset, board_game_id=board_game, **fields)
         except RecordError as exc:
             # The board reused a game id the log already has (another board with the
             # same identity): log the game without the board's id.
             self.say("error", "log: %s; logging it without the board's game id" % exc)
-            return self.db.new_game(
-                ruleset,
-                players=players,
-                board=board_id,
-                layout=layout,
-                position=position,
-                tags=tags,
-                time_control=time_control,
-            )
+            return self.db.new_game(ruleset, **fields)
 
     def add_move(self, gid: int, index: int, text: str, times: tuple[int, int] | None = None) -> None:
         """``times``: on a clock, (ms the move took, the mover's ms left after it)."""
