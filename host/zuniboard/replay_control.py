@@ -29,7 +29,7 @@ from typing import Any
 
 import zuni
 from zuniboard.ai import Analysis, score_text
-from zuniboard.play.words import move_words, plays_words, side_title
+from zuniboard.play.words import count_words, move_words, plays_words, side_title
 from zuniboard.replay import ReplayCursor
 
 SHOW_S = 1.0  # a move stays lit this long before the terminal's hand carries it out
@@ -122,7 +122,10 @@ class ReplayController:
             out.append(say("%d. %s" % (len(moves), plays_words(before, move)), "move"))
             if self.cursor.at_end():
                 out.append(
-                    say("the end of the game (%d moves): b steps back, p plays on, q quits" % self.cursor.length)
+                    say(
+                        "the end of the game (%s): b steps back, p plays on, q quits"
+                        % count_words(self.cursor.length, "move")
+                    )
                 )
         else:
             out.append(say("back at move %d: restore the position the board shows (blinking points)" % len(moves)))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from zuniboard.play.words import count_words
 from zuniboard.records.db import Database, MoveConflictError
 from zuniboard.records.record import UNFINISHED, RecordError
 
@@ -73,7 +74,10 @@ class BoardGameLog:
             self.say("error", "log: game #%d: %s" % (gid, exc))
             return gid
         if added:
-            self.say("info", "logged %d moves the board made while the host was away (game #%d)" % (added, gid))
+            self.say(
+                "info",
+                "logged %s the board made while the host was away (game #%d)" % (count_words(added, "move"), gid),
+            )
         return gid
 
     def abandon(self, gid: int) -> None:
@@ -88,8 +92,8 @@ class BoardGameLog:
             return
         self.say(
             "info",
-            "the board's unfinished game #%d (%d moves) is logged as abandoned (zuni play --resume goes on with "
-            "the board's game instead of starting a new one)" % (gid, len(record.moves)),
+            "the board's unfinished game #%d (%s) is logged as abandoned (zuni play --resume goes on with "
+            "the board's game instead of starting a new one)" % (gid, count_words(len(record.moves), "move")),
         )
 
     def sync(self, gid: int, moves: list[str], times: dict[int, tuple[int, int]] | None = None) -> int:
