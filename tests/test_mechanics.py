@@ -276,7 +276,8 @@ def test_wiring_lengths_derive_from_the_layout(layout: Any) -> None:
     if layout.sensors["type"] == "hc165":
         for name, (sensor, _) in layout.points.items():
             wire = next(r for r in rows if r["wire"] == "S_" + name)
-            pin = wire["to"].split()[1]  # U12.5(G)
+            pin = wire["to"].split("= ")[1]  # SB2 pad SW_n1.1 = U12.5(G)
+            assert wire["to"].startswith("SB%d pad SW_%s.1 " % (sensor // 8, name)), wire
             assert re.search(r"\nS%d_%s +%s " % (sensor, name, re.escape(pin)), netlist), (name, pin)
             assert any(r["wire"] == "G_" + name for r in rows)
     else:

@@ -37,11 +37,40 @@ P1_MM = 3.0
 P2_MM = 6.0
 # P3 back plate: 3 mm plywood or hardboard, closes the case; it carries no parts.
 P3_MM = 3.0
-# The frame between P2 and P3: softwood strip, 10 mm wide (under the plates' margin), 25 mm
-# high: the cavity holds the LED leads under P2 (about 5 mm) and the electronics boards on
-# 8 mm spacers (board 1.6 mm + DIP sockets and parts about 10 mm).
+# The frame between P2 and P3: softwood strip, 10 mm wide (under the plates' margin), 30 mm
+# high: the cavity holds the LED leads under P2 (cut to 5 mm) and the electronics boards on
+# 8 mm spacers, component side down, and the Pico's USB socket with the plug's overmould in
+# the frame's slot: USB_CENTRE_BELOW_P2_MM (22.9 mm) + half the slot (4 mm) = 26.9 mm < 30.
 FRAME_WIDTH_MM = 10.0
-FRAME_HEIGHT_MM = 25.0
+FRAME_HEIGHT_MM = 30.0
+
+# -- electronics boards under P2 (perfboard.svg: the controller board and the sensor strips) --
+# Each hangs from P2 on nylon spacers, its component side down (towards P3), its copper
+# side with the wire links towards P2: the LED legs (cut to LED_LEG_BELOW_P2_MM) and the reed
+# leads' solder joints stay clear of it.
+SPACER_MM = 8.0
+PERFBOARD_MM = 1.6
+LED_LEG_BELOW_P2_MM = 5.0
+BOARD_GAP_MM = 2.0  # between two boards, and between a board and the frame
+# Mounting screws: DIN 7981 pan head self-tapping screws 2.9 x 13 mm through the board's
+# corner hole (drilled out to 3.0 mm) and its spacer into a 2.0 mm pilot hole drilled
+# through P2 from the template (P1 covers it): 13 - 8 - 1.6 = 3.4 mm of thread in the wood,
+# the tip 2.6 mm under P2's top face.
+MOUNT_SCREW = (2.9, 13.0)
+MOUNT_PILOT_MM = 2.0
+MOUNT_BITE_MM = MOUNT_SCREW[1] - SPACER_MM - PERFBOARD_MM
+MOUNT_INSET_MM = 2.54  # the mounting hole: one hole in from the board's corner
+# The Pico's USB socket below P2 (component side down): spacer, board, 8.5 mm female header,
+# the 2.5 mm plastic of the Pico's own male header, the Pico's 1 mm PCB, and half the
+# micro-B socket's 2.6 mm height (Raspberry Pi Pico datasheet, mechanical drawing).
+SOCKET_MM = 8.5
+PICO_HEADER_MM = 2.5
+PICO_PCB_MM = 1.0
+USB_SOCKET_H_MM = 2.6
+USB_CENTRE_BELOW_P2_MM = SPACER_MM + PERFBOARD_MM + SOCKET_MM + PICO_HEADER_MM + PICO_PCB_MM + USB_SOCKET_H_MM / 2
+# The Pico's columns on the controller plan (perfboard.controller_plan: outline at holes 1-9
+# of 27): its USB end is the plan's top edge, the centre of the socket 5.5 pitches in.
+PICO_USB_X_PITCHES = 5.5
 
 # -- reed switch ----------------------------------------------------------------------
 # Glass body 14 mm x 2 mm (typical 10-20 AT switch; magnets.md). Leads 0.5-0.6 mm.
@@ -265,15 +294,192 @@ def button_positions(b: Build) -> list[tuple[str, float, float]]:
 
 
 def controller_xy(b: Build) -> tuple[float, float]:
-    """Centre of the controller board (Pico, level shifter) on P2's underside: the
-    South-West corner (line boards) or the empty corner left of the South arm."""
-    if b.geometry.shape == "squares":
-        return b.place.at(0.5, -0.5)
-    return b.place.at(min(c[0] for c in b.geometry.coords), -0.5)
+    """Centre of the controller board (Pico, level shifter) under P2: its USB edge against
+    the South frame, as far West as its mounting screws find bare wood."""
+    spot = board_spots(b)[0]
+    return (spot.x, spot.y)
+
+
+@dataclass(frozen=True)
+class BoardSpot:
+    """Where an electronics board hangs under P2 (template mm, seen from above; its
+    component side down): centre, size, and the pilot holes of its mounting screws."""
+
+    name: str
+    x: float
+    y: float
+    width: float
+    height: float
+    mounts: tuple[tuple[float, float], ...]
+
+    def rect(self) -> tuple[float, float, float, float]:
+        return (self.x - self.width / 2, self.y - self.height / 2, self.x + self.width / 2, self.y + self.height / 2)
+
+
+_SPOTS: dict[tuple[Any, ...], list[BoardSpot]] = {}
+
+
+def _p2_obstacles(b: Build) -> list[tuple[tuple[float, float], tuple[float, float], float]]:
+    """Every hole, slot and pocket of P2 (either face) as segments with a radius."""
+    return [f.segment() for f in _plate_features(b) if f.plate == "P2"]
+
+
+def _mount_clear(
+    p: tuple[float, float], obstacles: list[tuple[tuple[float, float], tuple[float, float], float]]
+) -> bool:
+    r = MOUNT_PILOT_MM / 2
+    for a, c, rr in obstacles:
+        if abs(a[0] - p[0]) > 30 and abs(c[0] - p[0]) > 30:
+            continue
+        if _point_seg(p, a, c) - rr - r < 1.0:  # 1 mm of wood between, as collisions()
+            return False
+    return True
+
+
+def _mounts(
+    rect: tuple[float, float, float, float],
+    corners: int,
+    obstacles: list[tuple[tuple[float, float], tuple[float, float], float]],
+) -> tuple[tuple[float, float], ...] | None:
+    """Mounting holes one hole in from the board's corners (4, or 2 on a diagonal),
+    each moved along its long edge, one pitch at a time, until it finds bare wood."""
+    x0, y0, x1, y1 = rect
+    i = MOUNT_INSET_MM
+    starts = [((x0 + i, y0 + i), 1), ((x1 - i, y1 - i), -1)]
+    if corners == 4:
+        starts += [((x1 - i, y0 + i), -1), ((x0 + i, y1 - i), 1)]
+    out = []
+    for (x, y), step in starts:
+        for k in range(int((x1 - x0) / 2 / 2.54)):
+            p = (x + step * k * 2.54, y)
+            if _mount_clear(p, obstacles):
+                out.append(p)
+                break
+        else:
+            return None
+    return tuple(out)
+
+
+def board_spots(b: Build) -> list[BoardSpot]:
+    """The controller board, then one strip per 74HC165 in chain order, each placed under
+    P2 inside the frame, no two closer than BOARD_GAP_MM, clear of the button pockets, with
+    mounting holes on bare wood. The controller's USB edge lies against the South frame;
+    a strip as near the middle of its eight switches as that allows."""
+    layout = b.layout
+    key = (
+        layout.name,
+        b.pitch,
+        tuple(sorted(layout.mechanics.items())),
+        tuple(sorted((k, tuple(v)) for k, v in layout.points.items())),
+    )
+    if key in _SPOTS:
+        return _SPOTS[key]
+    from zuniboard import circuit, perfboard
+
+    sizes = [(n, w * perfboard.GRID, h * perfboard.GRID) for n, w, h in perfboard.pieces(layout, circuit.build(layout))]
+    obstacles = _p2_obstacles(b)
+    lo, hi = FRAME_WIDTH_MM + BOARD_GAP_MM / 2, (b.place.width - FRAME_WIDTH_MM - BOARD_GAP_MM / 2)
+    bottom = b.place.height - FRAME_WIDTH_MM - BOARD_GAP_MM / 2
+    pockets = [(x, y) for _, x, y in button_positions(b)]
+    placed: list[BoardSpot] = []
+
+    def fits(rect: tuple[float, float, float, float]) -> bool:
+        x0, y0, x1, y1 = rect
+        if x0 < lo or x1 > hi or y0 < FRAME_WIDTH_MM + BOARD_GAP_MM / 2 or y1 > bottom:
+            return False
+        for o in placed:
+            a0, b0, a1, b1 = o.rect()
+            if x0 < a1 + BOARD_GAP_MM and a0 < x1 + BOARD_GAP_MM and y0 < b1 + BOARD_GAP_MM and b0 < y1 + BOARD_GAP_MM:
+                return False
+        for px, py in pockets:  # the button's body and tags hang below P2 in its pocket
+            nx, ny = min(max(px, x0), x1), min(max(py, y0), y1)
+            if math.hypot(nx - px, ny - py) < BUTTON_NUT_MM / 2 + BOARD_GAP_MM:
+                return False
+        return True
+
+    name, w, h = sizes[0]
+    for k in range(int((hi - lo - w) / 2.54) + 1):
+        x0 = lo + k * 2.54
+        rect = (x0, bottom - h, x0 + w, bottom)
+        mounts = _mounts(rect, 4, obstacles) if fits(rect) else None
+        if mounts:
+            placed.append(BoardSpot(name, x0 + w / 2, bottom - h / 2, w, h, mounts))
+            break
+    else:
+        raise ValueError("%s: no place for the controller board along the South frame" % layout.name)
+    top = FRAME_WIDTH_MM + BOARD_GAP_MM / 2
+    strips = sizes[1:]
+    if strips:
+        w, h = strips[0][1], strips[0][2]
+        lanes = max(1, int((bottom - top + BOARD_GAP_MM) // (h + BOARD_GAP_MM)))
+        lane_y = [top + k * (bottom - top - h) / max(1, lanes - 1) for k in range(lanes)]
+        xs = [lo + k * 2.54 for k in range(int((hi - lo - w) / 2.54) + 1)]
+        controller = placed[0]
+        # First choice: each strip in the lane position nearest the middle of its switches
+        # (short switch wires); where that leaves no room for a later strip, the strips
+        # fill the lanes in chain order instead, snaking from the controller.
+        for nearest in (True, False):
+            del placed[1:]
+            if not nearest:
+                order = [(x0, y0) for i, y0 in enumerate(reversed(lane_y)) for x0 in (xs if i % 2 == 0 else xs[::-1])]
+            for chip, (name, _, _) in enumerate(strips):
+                if nearest:
+                    cx, cy = _switch_centroid(b, chip)
+                    order = sorted(
+                        ((x0, y0) for x0 in xs for y0 in lane_y),
+                        key=lambda p: math.hypot(p[0] + w / 2 - cx, p[1] + h / 2 - cy),
+                    )
+                for x0, y0 in order:
+                    rect = (x0, y0, x0 + w, y0 + h)
+                    mounts = _mounts(rect, 2, obstacles) if fits(rect) else None
+                    if mounts:
+                        placed.append(BoardSpot(name, x0 + w / 2, y0 + h / 2, w, h, mounts))
+                        break
+                else:
+                    break
+            if len(placed) == len(sizes):
+                break
+        else:
+            raise ValueError("%s: no room for %d sensor strips under P2" % (layout.name, len(strips)))
+        assert placed[0] is controller
+    _SPOTS[key] = placed
+    return placed
 
 
 def features(layout: Any, pitch: float | None = None) -> list[Feature]:
+    """Every hole, slot and pocket: the plates' own, then the pilot holes of the
+    electronics boards' mounting screws in P2's underside (``board_spots``; a template at a
+    pitch too small for the boards has none)."""
     b = build(layout, pitch)
+    out = list(_plate_features(b))
+    try:
+        spots = board_spots(b)
+    except ValueError:
+        spots = []
+    for spot in spots:
+        for k, (x, y) in enumerate(spot.mounts):
+            out.append(
+                Feature(
+                    "MT-%s-%d" % (spot.name.split()[0], k + 1),
+                    "",
+                    "P2",
+                    "top",
+                    x,
+                    y,
+                    0.0,
+                    MOUNT_PILOT_MM,
+                    0.0,
+                    P2_MM,
+                    "drill %.1f" % MOUNT_PILOT_MM,
+                    "pilot, through P2 (P1 covers it), for a %s x %s mm screw: %s on an %s mm spacer"
+                    % (_f(MOUNT_SCREW[0]), _f(MOUNT_SCREW[1]), spot.name, _f(SPACER_MM)),
+                )
+            )
+    return out
+
+
+def _plate_features(b: Build) -> list[Feature]:
+    layout = b.layout
     ang = float(layout.mechanics["switch_angle_deg"])
     ux, uy = _unit(ang)
     led_ang = LED_ANGLE_DEG[b.geometry.shape]
@@ -435,7 +641,8 @@ def features(layout: Any, pitch: float | None = None) -> list[Feature]:
 
 def usb_slot(b: Build) -> tuple[float, float]:
     """The USB slot's centre on the South side of the frame (x along the frame)."""
-    return (controller_xy(b)[0], b.place.height)
+    spot = board_spots(b)[0]
+    return (spot.x - spot.width / 2 + PICO_USB_X_PITCHES * 2.54, b.place.height)
 
 
 def collisions(feats: list[Feature], web_mm: float = 1.0) -> list[tuple[str, str, float]]:
@@ -744,6 +951,22 @@ def drawing(layout: Any, pitch: float | None = None) -> list[Shape]:
             out.append(Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, width=0.3, ident="button-" + f.ident))
             out.append(Shape("circle", ((f.x, f.y),), radius=BUTTON_NUT_MM / 2, width=0.15, dash=0.8))
             out.append(Shape("text", ((f.x - 3, f.y + BUTTON_NUT_MM / 2 + 3),), text=f.ident.split("-")[1], size=2.5))
+        elif f.ident.startswith("MT-"):
+            out.append(
+                Shape(
+                    "circle", ((f.x, f.y),), radius=f.diameter / 2, colour=BROWN, width=0.25, ident="mount-" + f.ident
+                )
+            )
+    try:
+        spots = board_spots(b)
+    except ValueError:
+        spots = []
+    for spot in spots:
+        x0, y0, x1, y1 = spot.rect()
+        out.append(
+            Shape("poly", ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), closed=True, colour=BROWN, width=0.15, dash=1.5)
+        )
+        out.append(Shape("text", ((x0 + 2, y0 + 4),), text=spot.name + " (under P2)", size=2.2, colour=BROWN))
     ux = usb_slot(b)[0]
     out.append(
         Shape(
@@ -763,6 +986,8 @@ LEGEND = (
     "and lead slots 27 x 1.5 mm, 2.5 deep, in P2's top face. Green: lead holes 1.5 mm through P2.",
     "Black: screw holes 3.5 mm through P1 and P2 (dashed: countersink); buttons 7 mm through P1, 14 mm through P2. "
     "Dashed circles: piece footprint (orange: home points). Brown dashes: frame, under P2.",
+    "Brown dashed boxes: the electronics boards under P2 (component side down); brown circles: 2.0 mm pilot "
+    "holes through P2 for their mounting screws.",
 )
 
 
@@ -1083,7 +1308,7 @@ def tiled_pdf(layout: Any, paper: str, pitch: float | None = None) -> bytes:
     for i, line in enumerate(LEGEND):
         for j, part in enumerate(_wrap(line, 110)):
             pen.text(m, y_leg + 9 * i + 4 * j, 2.8, part)
-    y_chk = y_leg + 22
+    y_chk = y_leg + 9 * len(LEGEND) + 4
     _scale_checks(pen, m, y_chk, card=True)
     for row in range(t.rows):
         for col in range(t.cols):
@@ -1242,7 +1467,13 @@ def wire_length(a: tuple[float, float], b: tuple[float, float], path_mm: float |
 
 
 def sensor_board_xy(b: Build, chip: int) -> tuple[float, float]:
-    """A 74HC165 board sits under the middle of the eight points it reads."""
+    """Where the strip of a 74HC165 hangs (``board_spots``): as near the middle of its
+    eight switches as the other boards and its mounting screws allow."""
+    spot = board_spots(b)[1 + chip]
+    return (spot.x, spot.y)
+
+
+def _switch_centroid(b: Build, chip: int) -> tuple[float, float]:
     pts = [switch_xy(b, n) for n, (s, _) in b.layout.points.items() if s // 8 == chip]
     return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
 
@@ -1252,6 +1483,15 @@ def _lead_end(b: Build, point: str, end: int) -> tuple[float, float]:
     ux, uy = _unit(b.layout.mechanics["switch_angle_deg"])
     reach = SLOT_LEN_MM / 2 - LEAD_HOLE_MM / 2
     return (sx + end * reach * ux, sy + end * reach * uy)
+
+
+# The chain connector of every link (controller -> SB0, SB k -> SB k+1), pin 1 first: the
+# clock between the latch and its ground wire (the note of wiring.csv: CLK next to GND).
+CHAIN_PINS = (("3V3", "+3V3"), ("LOAD", "SH/LD"), ("CLK", "CLK"), ("GND", "GND"), ("DATA", "QH -> SER"))
+
+
+def chain_pin_text() -> str:
+    return ", ".join("%d %s" % (k + 1, name) for k, (_, name) in enumerate(CHAIN_PINS))
 
 
 HC165_INPUTS = (("H", 6), ("G", 5), ("F", 4), ("E", 3), ("D", 14), ("C", 13), ("B", 12), ("A", 11))
@@ -1300,9 +1540,11 @@ def wires(layout: Any) -> list[Wire]:
     # West end (a star: no LED carries another row's current); the LEDs' legs are
     # soldered to the pair where it passes under them.
     rows: dict[float, list[tuple[float, float]]] = {}
-    for n in led_order:
+    row_names: dict[float, list[str]] = {}
+    for n in sorted(led_order, key=lambda p: led_xy(b, p)[0]):
         x, y = led_xy(b, n)
         rows.setdefault(round(y, 2), []).append((x, y))
+        row_names.setdefault(round(y, 2), []).append(n)
     spine_x = FRAME_WIDTH_MM + 5
     for r, y in enumerate(sorted(rows)):
         xs = [p[0] for p in rows[y]]
@@ -1313,7 +1555,8 @@ def wires(layout: Any) -> list[Wire]:
                 "LP%s%d" % ("P" if net == "+5V" else "G", r),
                 "LED power",
                 "controller %s" % net,
-                "row %d bus, %d LEDs (%s mm to %s mm)" % (r, len(xs), _f(west[0]), _f(east[0])),
+                "row bus %s..%s, %d LEDs (x %s mm to %s mm)"
+                % (row_names[y][0], row_names[y][-1], len(xs), _f(west[0]), _f(east[0])),
                 "led_trunk",
                 ctl,
                 east,
@@ -1332,33 +1575,40 @@ def wires(layout: Any) -> list[Wire]:
                 "S_%s" % n,
                 "sensors",
                 "SW_%s lead A" % n,
-                "SB%d U%d.%d(%s)" % (chip, 10 + chip, pin, letter),
+                "SB%d pad SW_%s.1 = U%d.%d(%s)" % (chip, n, 10 + chip, pin, letter),
                 "sensor",
                 _lead_end(b, n, -1),
                 board,
                 "twist with G_%s" % n,
             )
-            add("G_%s" % n, "sensors", "SW_%s lead B" % n, "SB%d GND" % chip, "sensor", _lead_end(b, n, 1), board)
+            add(
+                "G_%s" % n,
+                "sensors",
+                "SW_%s lead B" % n,
+                "SB%d pad SW_%s.2 (GND)" % (chip, n),
+                "sensor",
+                _lead_end(b, n, 1),
+                board,
+            )
         links = [("controller", ctl)] + [("SB%d" % k, sensor_board_xy(b, k)) for k in range(chips)]
         for k in range(chips):
             (na, pa), (nb, pb) = links[k], links[k + 1]
-            for sig, a_pin, b_pin in (
-                ("3V3", "3V3", "3V3"),
-                ("GND", "GND", "GND"),
-                ("CLK", "CLK", "CLK"),
-                ("LOAD", "SH/LD", "SH/LD"),
-                ("DATA", "QH<-" if k else "GP%d(SPI RX)" % sensors["pins"]["data"], "QH"),
-            ):
-                a_name = "%s %s" % (na, "SER" if (k and sig == "DATA") else a_pin)
+            for pin, (sig, _) in enumerate(CHAIN_PINS):
+                a_pin = {"3V3": "3V3", "GND": "GND", "CLK": "CLK", "LOAD": "SH/LD"}.get(sig, "")
+                if sig == "DATA":
+                    a_pin = "SER" if k else "GP%d(SPI RX)" % sensors["pins"]["data"]
+                b_pin = {"DATA": "QH"}.get(sig, a_pin if sig != "DATA" else "QH")
                 add(
                     "C%d_%s" % (k, sig),
                     "sensor chain",
-                    a_name,
-                    "%s %s" % (nb, b_pin),
+                    "%s %s (%s pin %d)" % (na, a_pin, "chain" if k == 0 else "OUT", pin + 1),
+                    "%s %s (IN pin %d)" % (nb, b_pin, pin + 1),
                     "chain",
                     pa,
                     pb,
-                    "6-way ribbon or twisted wires; CLK next to GND" if sig == "CLK" else "",
+                    "5-way ribbon or 5 wires twisted together, pin 1 to pin 1; CLK between LOAD and GND"
+                    if sig == "CLK"
+                    else "",
                 )
     else:
         cols = len(sensors["cols"])
@@ -1390,6 +1640,30 @@ def wires(layout: Any) -> list[Wire]:
             (x, y),
         )
         add("BG_%s" % label, "buttons", "controller GND", "%s button tag 2" % label, "button", ctl, (x, y))
+    return out
+
+
+def _perfboard_count(layout: Any) -> int:
+    from zuniboard import circuit, perfboard
+
+    return len(perfboard.stock_layout(layout, circuit.build(layout)))
+
+
+def led_feeds(layout: Any) -> list[tuple[list[str], float, float]]:
+    """Per row of LEDs (North first): its LEDs West to East, the feed (one conductor,
+    metres, from the controller up the West edge to the row's West end) and the bus along
+    the row, metres: the LPP*/LPG* wires of ``wires`` without their slack."""
+    b = build(layout)
+    ctl = controller_xy(b)
+    spine_x = FRAME_WIDTH_MM + 5
+    rows: dict[float, list[str]] = {}
+    for n in sorted(layout.points, key=lambda p: led_xy(b, p)[0]):
+        rows.setdefault(round(led_xy(b, n)[1], 2), []).append(n)
+    out = []
+    for y in sorted(rows):
+        xs = [led_xy(b, n)[0] for n in rows[y]]
+        feed = abs(ctl[0] - spine_x) + abs(ctl[1] - y) + (min(xs) - spine_x)
+        out.append((rows[y], feed / 1000, (max(xs) - min(xs)) / 1000))
     return out
 
 
@@ -1609,28 +1883,32 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
             "SP",
             str(spacers),
             "Spacer",
-            "nylon, 8 mm long, 3.2 mm bore",
+            "nylon, %s mm long, 3.2 mm bore (unthreaded)" % _f(SPACER_MM),
             "",
             "generic",
             "",
-            "electronics distributor (nylon spacers M3 x 8)",
+            "electronics distributor (nylon spacers M3 x %s, round)" % _f(SPACER_MM),
             "",
             "0.05",
-            "electronics boards under P2 (2 per sensor board, 4 for the controller)",
+            "electronics boards under P2 (2 per sensor strip, 4 for the controller), at the pilot holes MT-* "
+            "of drill.csv",
         ),
         (
             "mechanical",
             "SCS",
             str(spacers),
-            "Wood screw",
-            "2.5 x 16 mm pan head",
+            "Self-tapping screw",
+            "%s x %s mm pan head, DIN 7981 / ISO 7049" % (_f(MOUNT_SCREW[0]), _f(MOUNT_SCREW[1])),
             "",
             "generic",
             "",
-            "DIY store",
+            "DIY store / electronics distributor",
             "",
             "0.03",
-            "through the board and its spacer into P2",
+            "through the board (corner hole drilled out to 3.0 mm) and its spacer into P2: %s mm of thread "
+            "in the wood, "
+            "its tip %s mm under P2's top face; never longer (it would reach the reed channels)"
+            % (_f(MOUNT_BITE_MM), _f(P2_MM - MOUNT_BITE_MM)),
         ),
         (
             "mechanical",
@@ -1745,21 +2023,22 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
                 "JC",
                 str(2 * sensor_boards),
                 "Pin header",
-                "1 x 6 male, 2.54 mm",
+                "1 x %d male, 2.54 mm" % len(CHAIN_PINS),
                 "THT",
                 "generic",
                 "",
                 "electronics distributor",
                 "",
                 "0.10",
-                "chain in and out on every sensor board",
+                "the chain: one on the controller, IN on every sensor strip, OUT on every strip but the last; "
+                "pin order %s (assembly.md)" % chain_pin_text(),
             ),
             (
                 "mechanical",
                 "JCH",
                 str(2 * sensor_boards),
                 "Connector housing",
-                "1 x 6 Dupont housing with crimp pins",
+                "1 x %d Dupont housing with crimp pins" % len(CHAIN_PINS),
                 "",
                 "generic",
                 "",
@@ -1936,9 +2215,39 @@ def mechanics_md(layout: Any) -> str:
         out.append("| %d AWG | %s | %s |" % (awg, use, _f(metres)))
     out += [
         "",
-        "USB: a %s x %s mm slot through the South frame side at x = %s mm lets a micro-B plug reach the Pico;"
-        % (_f(USB_SLOT_MM[0]), _f(USB_SLOT_MM[1]), _f(usb_slot(b)[0])),
-        "the cable to the PC: 1.5 m (longer cables drop more voltage at the LED current; see `power.md`).",
+        "## Electronics under P2",
+        "",
+        "Every board hangs under P2 on %s mm nylon spacers, component side down, with %s x %s mm screws into"
+        % (_f(SPACER_MM), _f(MOUNT_SCREW[0]), _f(MOUNT_SCREW[1])),
+        "2.0 mm pilot holes through P2 (MT-* in `drill.csv`; brown on the template); %s mm of thread in the"
+        % _f(MOUNT_BITE_MM),
+        "wood. No two boards closer than %s mm, none under a button pocket." % _f(BOARD_GAP_MM),
+        "",
+        "| board | size (mm) | x (mm) | y (mm) |",
+        "| --- | --- | --- | --- |",
+    ]
+    for spot in board_spots(b):
+        x0, y0, x1, y1 = spot.rect()
+        out.append(
+            "| %s | %s x %s | %s-%s | %s-%s |"
+            % (spot.name, _f(spot.width), _f(spot.height), _f(x0), _f(x1), _f(y0), _f(y1))
+        )
+    out += [
+        "",
+        "Perfboard: %d boards of 100 x 160 mm for these pieces (`bom.csv`)." % _perfboard_count(layout),
+        "",
+        "USB: a %s x %s mm slot through the South frame side at x = %s mm, %s-%s mm below P2, lets a micro-B"
+        % (
+            _f(USB_SLOT_MM[0]),
+            _f(USB_SLOT_MM[1]),
+            _f(round(usb_slot(b)[0], 1)),
+            _f(USB_CENTRE_BELOW_P2_MM - USB_SLOT_MM[1] / 2),
+            _f(USB_CENTRE_BELOW_P2_MM + USB_SLOT_MM[1] / 2),
+        ),
+        "plug reach the Pico;",
+        "the cable to the PC: at most %s m (its resistance is in series with the LED current: `power.md` counts"
+        % _f(power.CABLE_M),
+        "that length; a longer cable needs a thicker power pair than the usual 28 AWG).",
         "",
         "## Game set",
         "",
@@ -1946,6 +2255,43 @@ def mechanics_md(layout: Any) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+# -- the assembly sequence ---------------------------------------------------------------------
+
+# The reed switch the BOM names (Littelfuse MDSR-7 datasheet): glass 12.7 x 1.8 mm max, 40.38 mm
+# nominal over the leads. It lies in the channel drawn for a 14 x 2 mm glass (REED_GLASS_MM).
+REED_PART_GLASS_MM = 12.7
+REED_PART_DIA_MM = 1.8
+REED_PART_OVERALL_MM = 40.38
+
+
+def reed_lead_below_p2_mm() -> float:
+    """How much of each lead of the BOM's switch comes out under P2: its length from the
+    glass seal, less the straight run in the slot to the lead hole, less the way down
+    from the glass axis (the glass on the channel floor) to P2's underside."""
+    lead = (REED_PART_OVERALL_MM - REED_PART_GLASS_MM) / 2
+    run = SLOT_LEN_MM / 2 - LEAD_HOLE_MM / 2 - REED_PART_GLASS_MM / 2
+    down = P2_MM - (CHANNEL_DEPTH_MM - REED_PART_DIA_MM / 2)
+    return lead - run - down
+
+
+# WS2812D-F5 leads (Worldsemi WS2812D-F5 datasheet, pin configuration; the same order on the
+# PL9823-F5): pin 1 next to the flat of the flange, then in a row.
+LED_PINS = ((1, "DIN"), (2, "VDD"), (3, "GND"), (4, "DOUT"))
+
+
+def _spot_text(spot: BoardSpot) -> str:
+    x0, y0, x1, y1 = spot.rect()
+    return "%s (%s x %s mm): x %s-%s, y %s-%s" % (
+        spot.name,
+        _f(spot.width),
+        _f(spot.height),
+        _f(x0),
+        _f(x1),
+        _f(y0),
+        _f(y1),
+    )
 
 
 def assembly_md(layout: Any) -> str:
@@ -1957,17 +2303,33 @@ def assembly_md(layout: Any) -> str:
     hc = layout.sensors["type"] == "hc165"
     chips = layout.sensor_count // 8 if hc else 0
     nb_point = names[1]
+    spots = board_spots(b)
+    ctl = spots[0]
+    w, h = b.place.width, b.place.height
+    usb_x = usb_slot(b)[0]
+    slot_top = USB_CENTRE_BELOW_P2_MM - USB_SLOT_MM[1] / 2
+    lead_out = reed_lead_below_p2_mm()
+    pieces, _ = pieces_per_set(layout)
+    feats = features(layout)
+    drills = sorted({f.tool for f in feats if f.tool.startswith("drill")}, key=lambda t: float(t.split()[1]))
     out = [
         "# Assembly and test: %s" % layout.name,
         "",
         "Generated by `zuni board generate`; do not edit. Figures: `mechanics.md`; holes: `drill.csv`;",
-        "every wire: `wiring.csv`; parts: `bom.csv`. Work in this order: each stage ends with a check, and a",
-        "stage is not started before the check of the one before it passes.",
+        "every wire: `wiring.csv`; parts: `bom.csv` and `bom-mechanical.csv`; boards: `perfboard.svg`.",
+        "Work in this order: each stage ends with a check, and a stage is not started before the check",
+        "of the one before it passes.",
+        "",
+        "**Positions** (`drill.csv`, `wiring.csv`, the template) are millimetres from the plates' North-West",
+        "corner seen from above, x to the East, y to the South. Under P2 (the plate turned over its West-East",
+        "axis: West stays on your left, the South edge is now the far edge) the same x and y hold. The",
+        "perfboard plans show the component side; the boards hang under P2 component side down, so seen",
+        "from under P2 a plan lies as drawn, its top edge towards the South.",
         "",
         "Test points (named on the controller and sensor boards), and where to touch them:",
         "",
         "- TP_VBUS: USB 5 V before the power switch (Pico pin 40, or U3 pin 1)",
-        "- TP_5V: the LED rail (C3 +)",
+        "- TP_5V: the LED rail (C3 +, on the controller board)",
         "- TP_3V3: the Pico's 3V3_OUT (Pico pin 36)",
         "- TP_GND: ground (Pico pin 38)",
         "- TP_DIN0: the first LED's DIN (R1's lead at LED 0)",
@@ -1979,105 +2341,170 @@ def assembly_md(layout: Any) -> str:
         "- TP_FAULT: low while the LED rail is overloaded (U3 pin 4)",
         *(["- TP_SBk_QH: the QH of sensor board k (its 74HC165's pin 9)"] if hc else []),
         "",
+        "## 0. Tools",
+        "",
+        "Soldering iron (fine tip) and solder; a multimeter with continuity, 200 Ohm, 2 kOhm and diode",
+        "ranges; a USB power meter; a 5 V bench supply with a current limit (or a USB breakout cable",
+        "through the USB meter); a drill press or a drill stand; twist drills %s mm;"
+        % ", ".join(t.split()[1] for t in drills),
+        "a 14 mm Forstner bit; a 6.5 mm drill for the magnet pockets; a router or rotary tool with a",
+        "depth stop and 2.5 mm and 1.5 mm end mills; a countersink; a saw; PVA glue, a hot glue gun,",
+        "epoxy; wire strippers, flush cutters, pliers; a Dupont crimp tool (or ready-made jumper wires).",
+        "",
         "## 1. Template",
         "",
-        "Print `template-a4.pdf` or `template-letter.pdf` at 100 %. **Check:** the 100 mm bar measures 99.5-100.5 mm",
-        "and a bank card covers the cover page's box; on every tile page, the distance its label names between two",
-        "crosses. Join the tiles (crosses on crosses). **Check:** point centre %s to %s: %s mm."
+        "Print `template-a4.pdf` or `template-letter.pdf` at 100 %, **twice** (copy A for P1, copy B for",
+        "P2). **Check:** the 100 mm bar measures 99.5-100.5 mm and a bank card covers the cover page's box;",
+        "on every tile page, the distance its label names between two crosses. Join each copy's tiles",
+        "(crosses on crosses). **Check:** point centre %s to %s: %s mm."
         % (names[0], names[-1], _f(math.dist(b.xy(names[0]), b.xy(names[-1])))),
         "",
-        "## 2. Plates",
+        "## 2. Pieces",
         "",
-        "Cut P1, P2 and P3 to %s x %s mm. Glue the template onto P1, clamp P1 on P2, and drill through both: LED"
-        % (_f(b.place.width), _f(b.place.height)),
-        "windows 5.0 mm, screw holes 3.5 mm. Separate them; in P2 enlarge the LED holes to 6.0 mm, drill the lead",
-        "holes 1.5 mm, route the reed channels (2.5 mm end mill, 2.5 mm deep) and the lead slots (1.5 mm, 2.5 mm",
-        "deep), drill the 14 mm button pockets. Countersink P1's screw holes. **Check:** a reed switch lies in a",
-        "channel with both leads flat in their slots (sight along it: no lead rises), its glass 0.5 mm below the",
-        "face (a straightedge across does not touch it); the LED windows of %s and %s are %s mm apart."
-        % (names[0], names[-1], _f(span)),
+        "Drill a %s mm pocket, %s mm deep, in the centre of the base of each of the %d pieces; glue a %s x %s mm"
+        % (_f(MAGNET_POCKET_DIA_MM), _f(MAGNET_THICK_MM), pieces, _f(MAGNET_DIA_MM), _f(MAGNET_THICK_MM)),
+        "magnet in each, flush, all the same way up: stack the magnets, mark the top face of the stack",
+        "with a pen, and glue every magnet marked face up. Felt pad over it once the glue has set.",
+        "**Check:** the pieces stand flat; two pieces side by side push each other apart (same way up).",
         "",
-        "## 3. Frame",
+        "## 3. Plates",
         "",
-        "Glue the four strips (%s x %s mm) to P2's underside margin; cut the USB slot (12 x 8 mm) in the South side."
-        % (_f(FRAME_WIDTH_MM), _f(FRAME_HEIGHT_MM)),
+        "Cut P1, P2 and P3 to %s x %s mm. Glue copy A onto P1, clamp P1 on P2, and drill through both: the"
+        % (_f(w), _f(h)),
+        "LED windows 5.0 mm and the screw holes 3.5 mm. Separate them. Glue copy B onto P2's top face, its",
+        "LED windows over the holes (a 5 mm drill bit through two far apart holes holds it). In P2: enlarge",
+        "the LED holes to 6.0 mm, drill the lead holes 1.5 mm and the board mounting pilots (MT-* of",
+        "`drill.csv`) 2.0 mm through, route the reed channels (2.5 mm end mill, 2.5 mm deep) and the lead",
+        "slots (1.5 mm end mill, 2.5 mm deep),"
+        + (" drill the 14 mm button pockets through." if button_positions(b) else "")
+        + (" In P1, drill the 7 mm button holes." if button_positions(b) else ""),
+        "Countersink P1's screw holes; remove copy A from P1's face (or keep it as the board drawing under",
+        "varnish). P3: drill its screw holes 3.5 mm with P3 under P2, through P2's screw holes.",
+        "**Check:** a reed switch lies in a channel with both leads flat in their slots (sight along it: no",
+        "lead rises), its glass below the face (a straightedge across does not touch it); the LED windows of",
+        "%s and %s are %s mm apart; %d holes, slots and pockets, as many as `drill.csv` has rows."
+        % (names[0], names[-1], _f(span), len(feats)),
+        "",
+        "## 4. Frame",
+        "",
+        "Cut the frame strip (%s x %s mm) into 2 x %s mm and 2 x %s mm; glue them under P2's margin, the"
+        % (_f(FRAME_WIDTH_MM), _f(FRAME_HEIGHT_MM), _f(w), _f(h - 2 * FRAME_WIDTH_MM)),
+        "short ones between the long ones, flush with P2's edges. In the South side cut the USB slot,",
+        "%s mm wide, centred %s mm from the frame's West outer face, from %s to %s mm below P2"
+        % (_f(USB_SLOT_MM[0]), _f(round(usb_x, 1)), _f(slot_top), _f(slot_top + USB_SLOT_MM[1])),
+        "(the Pico's socket, %s mm below P2 with the controller on its %s mm spacers, is in its middle)."
+        % (_f(USB_CENTRE_BELOW_P2_MM), _f(SPACER_MM)),
         "**Check:** the diagonals of the frame are equal within 1 mm; P1 lies flat on P2 without rocking.",
         "",
-        "## 4. Reed switches",
+        "## 5. Reed switches",
         "",
         "Before fitting a switch, test it: meter (continuity or 200 Ohm range) across its leads, a piece held",
         "5 mm above one end of the glass: it must close; over its middle it may not (the dead zone, magnets.md).",
         "Fit each switch in its channel; holding the lead flat in its slot with pliers, bend it down into its",
-        "lead hole (never at the glass). **Check (P1 laid on, screws loose):** across SW_%s lead A-B under P2:"
+        "lead hole (never at the glass). About %s mm of each lead comes out under P2 (the BOM's MDSR-7); do not"
+        % _f(round(lead_out, 1)),
+        "cut it: the wires are soldered there in stage 8. **Check (P1 laid on, screws loose):** across SW_%s"
         % names[0],
-        "open (OL) with no piece; below 1 Ohm with a piece on %s, also with the piece 2 mm off in any direction;"
+        "lead A-B under P2: open (OL) with no piece; below 1 Ohm with a piece on %s, also with the piece 2 mm"
         % names[0],
-        "open again with the piece on %s (a neighbour). Repeat for every point." % nb_point,
+        "off in any direction; open again with the piece on %s (a neighbour). Repeat for every point." % nb_point,
         "",
-        "## 5. LEDs",
+        "## 6. LEDs",
         "",
-        "Push each LED up from below until its dome is flush with P1's face (P1 screwed on); hot glue on P2's",
-        "underside. All flat sides (or the longest lead) the same way. Lay the +5V and GND row buses (22 AWG,",
-        "wires LP* in `wiring.csv`) and solder each LED's VDD and GND legs to them; then the data hops LD0..LD%d"
+        "Leads of the WS2812D-F5 (datasheet pin configuration), pin 1 next to the flat of the flange: %s."
+        % ", ".join("%d %s" % p for p in LED_PINS),
+        "Datasheets of 5 mm addressable LEDs have drawn this order differently, so test one LED of your batch",
+        "first: the bench supply at 5.0 V, limit 20 mA, + on pin 2 and - on pin 3: it stays dark and draws",
+        "0.3-2 mA; nothing or much more: those are not VDD and GND (its reverse protection keeps it alive).",
+        "Push each LED up from below until its dome is flush with P1's face (P1 screwed on with two screws),",
+        "the flats all facing West; hot glue on P2's underside. Cut the legs to %s mm below P2."
+        % _f(LED_LEG_BELOW_P2_MM),
+        "Lay the +5V (red) and GND (black) pair of each row (22 AWG, wires LPP*/LPG* of `wiring.csv`) under",
+        "its LEDs; strip 5 mm under each LED and solder its VDD and GND legs to them, and its 100 nF (CL<k>)",
+        "across the same two legs. Then the data hops LD1..LD%d from each DOUT to the next DIN, and R1"
         % (len(led_order) - 1),
-        "from DOUT to the next DIN. **Check (no power):** between each row's +5V and GND: no short (above",
-        "1 kOhm); from the controller end of each bus to its last LED's leg: below 0.5 Ohm; continuity LD%d"
-        % (len(led_order) - 1),
-        "ends at %s's DIN." % last,
+        "(330 Ohm) with one lead on LED0's DIN (%s); LD0 comes in stage 9. **Check (no power):** between each" % first,
+        "row's +5V and GND: no short (above 1 kOhm once the meter settles; the capacitors charge); from the",
+        "controller end of each pair to its last LED's leg: the meter's own lead resistance plus less than",
+        "0.5 Ohm; continuity LD%d ends at %s's DIN." % (len(led_order) - 1, last),
         "",
     ]
     if hc:
+        strips = spots[1:]
         out += [
-            "## 6. Sensor boards and chain",
+            "## 7. Sensor strips",
             "",
-            "Mount the %d sensor boards (SB0 under the points of sensor indices 0-7, nearest the controller) on 8 mm"
-            % chips,
-            "spacers; wire S_<point> to its input and G_<point> to GND (`wiring.csv`, group sensors); then the chain",
-            "links C<k>_* (3V3, GND, CLK, LOAD, DATA). **Check (no power):** from each input pin to GND: open with",
-            "no piece, below 1 Ohm with a piece on its point; 3V3 to GND of every board: no short (above 1 kOhm).",
+            "Build the %d strips from `perfboard.svg` (each %s x %s mm: IC socket, SIP-9 network with its dot"
+            % (chips, _f(strips[0].width), _f(strips[0].height)),
+            "(pin 1) on +3V3, 100 nF, the switch pads, the edge pads), every link ticked off its wiring list;",
+            "then two %d-pin headers at the edge pads: IN (to the controller side) and OUT (to the next strip;"
+            % len(CHAIN_PINS),
+            "none on the last), pin order %s. Drill out two corner holes to 3.0 mm." % chain_pin_text(),
+            "**Check (no power, 74HC165 not in its socket):** from the socket's pin 16 to pin 8: above",
+            "1 kOhm; from each switch pad .1 to pin 16: 47 kOhm (the network).",
+            "",
+            "## 8. Sensor strips in place, and the switches",
+            "",
+            "Screw each strip under P2 (component side down) on its %s mm spacers with %s x %s mm screws into"
+            % (_f(SPACER_MM), _f(MOUNT_SCREW[0]), _f(MOUNT_SCREW[1])),
+            "its pilot holes (the brown boxes and circles of the template):",
+            "",
+            *["- %s" % _spot_text(s) for s in strips],
+            "",
+            "Wire S_<point> from lead A of each switch to its pad SW_<point>.1 and G_<point> from lead B to",
+            "its pad SW_<point>.2 (`wiring.csv`, group sensors; twist each pair). Then the chain links C<k>_*,",
+            "pin 1 to pin 1. **Check (no power, chips in their sockets):** from each pad .1 to GND: above",
+            "10 kOhm with no piece, below 1 Ohm with a piece on its point; 3V3 to GND of every strip: above",
+            "1 kOhm.",
             "",
         ]
     else:
         out += [
-            "## 6. Matrix",
+            "## 7. Matrix",
             "",
             "Solder a 1N4148 at each switch (anode to lead A, cathode to the row bus); lay the row buses ROW* and",
             "the column buses COL* (`wiring.csv`). **Check (no power):** diode mode from a column wire to a row",
             "wire: about 0.6 V forward with a piece on the switch between them, open without; reversed: open.",
             "",
+            "## 8. (no sensor strips on this board)",
+            "",
         ]
     out += [
-        *_controller_stage(layout),
-        "## 8. First light and sensors: `zuni board check`",
+        *_controller_stage(layout, ctl),
+        "## 10. First light and sensors: `zuni board check`",
         "",
-        "Run `zuni board check` (`bringup.md`): **check** the LED test (red, green, blue, white on every LED),",
-        "the LED walk in chain order from %s to %s, every point in the live map (a piece on each, lifted), and"
-        % (first, last),
-        "the buttons. A point that never changes: back to stage 4 for that switch.",
+        "Run `zuni board check` (`bringup.md`): **check** the LED test (red, green, blue, white on every LED;",
+        "red and green swapped everywhere: LEDs of the PL9823 kind, set `leds.order` to RGB), the LED walk",
+        "in chain order from %s to %s, every point in the live map (a piece on each, lifted), and" % (first, last),
+        "the buttons. A point that never changes: back to stage 5 for that switch.",
         "",
-        "## 9. Close",
+        "## 11. Close",
         "",
         "Screw P1 and P2 to the frame (3.0 x 20 mm countersunk), P3 underneath (3.0 x 12 mm), stick the feet on.",
-        "Glue the magnets into the pieces, all the same way up (a magnet's face attracts the previous one's",
-        "upper face), felt pads over them. **Check:** `zuni board check` once more with the case closed: the same",
-        "report as stage 8, and a full start position shows no point listed as flickering or changing together.",
+        "**Check:** `zuni board check` once more with the case closed: the same report as stage 10, and a",
+        "full start position shows no point listed as flickering or changing together.",
         "",
     ]
     return "\n".join(out)
 
 
-def _controller_stage(layout: Any) -> list[str]:
-    """Stage 7 of assembly.md: the controller, its first power-on (without the Pico, then
+def _controller_stage(layout: Any, ctl: BoardSpot) -> list[str]:
+    """Stage 9 of assembly.md: the controller, its first power-on (without the Pico, then
     with it), and the dark current before USB configuration."""
     n = layout.led_count
     idle = n * layout.leds["idle_ma"]
     out = [
-        "## 7. Controller and power",
+        "## 9. Controller and power",
         "",
-        "Mount the controller board at the South-West, its USB port in the slot, **Pico and U2 (74AHCT125)",
-        "not yet in their sockets**; wire the LED feeds, LD0, the sensor link and the buttons (B_*, BG_*).",
-        "**Check (no power):** Pico socket pin 40 (VBUS) to pin 38 (GND): no short (above 1 kOhm);",
-        "TP_5V to TP_GND: no short (the reading climbs while C3 charges); TP_3V3 to TP_GND: above 1 kOhm.",
+        "Build the controller board from `perfboard.svg` (U3 soldered on its adapter first; sockets for the",
+        "Pico and U2; C3's stripe (-) on GND)%s. Screw it under P2, component side down, on 4 spacers:"
+        % (", and its chain header (pin order as the strips')" if layout.sensors["type"] == "hc165" else ""),
+        _spot_text(ctl) + ": its USB edge against the South frame, the Pico's socket end at the slot.",
+        "**Pico and U2 (74AHCT125) not yet in their sockets.** Wire the LED pairs, LD0 (edge pad LED_5V to",
+        "R1's free lead at LED 0), the sensor link and the buttons (B_*, BG_*).",
+        "**Check (no power):** Pico socket pin 40 (VBUS) to pin 38 (GND): above 1 kOhm;",
+        "TP_5V to TP_GND: above 1 kOhm once the reading has settled (C3 and the LEDs' capacitors charge);",
+        "TP_3V3 to TP_GND: above 1 kOhm.",
     ]
     if not power.gated(layout):
         return out + [
@@ -2086,29 +2513,34 @@ def _controller_stage(layout: Any) -> list[str]:
             "",
         ]
     pin = layout.power["led_enable"]
+    pico_typ = (power.PICO_MA / 2 * 0.8, power.PICO_MA / 2 * 1.2)
+    rest = power.dark_ma(layout) - power.PICO_MA
     return out + [
         "TP_EN to TP_GND: 100 kOhm (R6, the pull-down that keeps the LED rail off).",
         "",
-        "**First power, without the Pico:** a current-limited 5 V supply (limit %d mA; or a USB breakout"
+        "**First power, without the Pico:** put a resistor of 1-100 kOhm from U2's socket pin 3 (1Y) to",
+        "pin 7 (GND), so that the LED data line is low and no LED reads noise. A current-limited 5 V supply",
+        "(limit %d mA; or a USB breakout through a USB meter) to the Pico socket's pin 40 (+) and pin 38 (-)."
         % (50 * math.ceil(1.5 * idle / 50 + 1)),
-        "through a USB meter) to socket pin 40 (+) and pin 38 (-). **Check:** it draws under 1 mA;",
-        "TP_5V below 0.1 V (R6 holds EN low: the rail is off). Then touch TP_EN to TP_VBUS with a wire",
-        "(the rail on): TP_5V within 0.1 V of TP_VBUS, every LED dark, and the current %.0f-%.0f mA"
-        % (0.7 * idle, 1.3 * idle),
-        "(%d idle LEDs, about 1 mA each [power.md]); nothing is warm. Remove the wire and the supply." % n,
+        "**Check:** it draws under 1 mA; TP_5V below 0.1 V (R6 holds EN low: the rail is off). Then touch",
+        "TP_EN to TP_VBUS with a wire (the rail on): TP_5V within 0.1 V of TP_VBUS, every LED dark, and the",
+        "current %.0f-%.0f mA (%d idle LEDs, about %s mA each [power.md]); nothing is warm. Remove the wire,"
+        % (0.7 * idle, 1.3 * idle, n, _f(layout.leds["idle_ma"])),
+        "the supply and the resistor.",
         "",
         "**First power, with the Pico:** U2 and the Pico in their sockets; a Pico with MicroPython but",
         "without this firmware yet (it leaves GP%d alone). USB in, through a USB meter. **Check:**" % pin,
         "TP_VBUS 4.75-5.25 V, TP_3V3 3.20-3.40 V, TP_EN and TP_5V below 0.1 V; **the meter reads the dark",
-        "board before USB configuration: about 20-40 mA, at most %.0f mA** (`power.md`, budgeted %.1f mA;"
-        % (power.UNCONFIGURED_MA, power.dark_ma(layout)),
-        "the earlier design took %.1f mA). More: the rail is on by mistake (R6, U3's pin 3)."
+        "board: about %.0f-%.0f mA, at most %.0f mA** (`power.md` budgets %.1f mA with the Pico at twice its"
+        % (pico_typ[0] + rest, pico_typ[1] + rest, power.UNCONFIGURED_MA, power.dark_ma(layout)),
+        "typical figure; the earlier design took %.1f mA). More: the rail is on by mistake (R6, U3's pin 3)."
         % power.dark_ma(layout, False),
         "",
         "**Firmware:** install it (`bringup.md`). **Check:** once the computer has configured the board",
         "(the serial port appears), TP_EN 3.3 V, TP_5V within 0.25 V of TP_VBUS, the setup picture on",
-        "the LEDs; the meter rises by the idle LEDs (%.0f mA) plus the lit points. On a USB charger" % idle,
-        "(no computer) the LEDs come on %.0f s after plug-in (`power.no_host_ms`)."
+        "the LEDs; the meter rises by the idle LEDs (%.0f mA) plus the lit points, never above %.0f mA."
+        % (idle, power.total_ma(layout)),
+        "On a USB charger (no computer) the LEDs come on %.0f s after plug-in (`power.no_host_ms`)."
         % (layout.power["no_host_ms"] / 1000),
         "",
     ]

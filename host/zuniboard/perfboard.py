@@ -238,5 +238,60 @@ def pages(layout: Any, c: Circuit) -> list[Page]:
     return [page]
 
 
+# The stock the BOM orders: 100 x 160 mm perfboard ("Eurocard"), 2.54 mm grid: 62 x 39 whole
+# pitches (160 / 2.54 = 63.0 and 100 / 2.54 = 39.4, one fewer along 160 mm for the edge).
+STOCK_MM = (160.0, 100.0)
+STOCK_HOLES = (62, 39)
+
+
+def pieces(layout: Any, c: Circuit) -> list[tuple[str, int, int]]:
+    """Every perfboard piece a board needs, (name, width, height) in 2.54 mm pitches, cut
+    as drawn in perfboard.svg: the controller board and one strip per 74HC165."""
+    ctl = controller_plan(c)
+    out = [("controller board", ctl.columns, ctl.rows + 1)]
+    if layout.sensors["type"] == "hc165":
+        strip = strip_plan(c, layout)
+        out += [("SB%d" % k, strip.columns, strip.rows + 1) for k in range(layout.sensor_count // 8)]
+    return out
+
+
+def stock_layout(layout: Any, c: Circuit) -> list[list[tuple[str, int, int, int, int]]]:
+    """The pieces packed onto stock boards by shelves (largest first, either way round):
+    one list per stock board of (name, x, y, columns, rows) in holes. The BOM orders as many
+    boards as this needs, and the tests check that the pieces fit without overlapping."""
+    width, height = STOCK_HOLES
+    boards: list[list[tuple[str, int, int, int, int]]] = []
+    shelves: list[list[list[int]]] = []  # per board: [y, shelf height, used width]
+    for name, w0, h0 in sorted(pieces(layout, c), key=lambda p: -p[1] * p[2]):
+        placed = False
+        for b, board_shelves in enumerate(shelves):
+            for shelf in board_shelves:
+                for w, h in ((w0, h0), (h0, w0)):
+                    if h <= shelf[1] and shelf[2] + w <= width:
+                        boards[b].append((name, shelf[2], shelf[0], w, h))
+                        shelf[2] += w
+                        placed = True
+                        break
+                if placed:
+                    break
+            if not placed:
+                top = sum(s[1] for s in board_shelves)
+                for w, h in sorted(((w0, h0), (h0, w0)), key=lambda wh: wh[1]):
+                    if w <= width and top + h <= height:
+                        board_shelves.append([top, h, w])
+                        boards[b].append((name, 0, top, w, h))
+                        placed = True
+                        break
+            if placed:
+                break
+        if not placed:
+            w, h = min(((w0, h0), (h0, w0)), key=lambda wh: wh[1] if wh[0] <= width else 10**6)
+            if w > width or h > height:
+                raise ValueError("perfboard piece %s (%d x %d holes) is larger than the stock" % (name, w0, h0))
+            shelves.append([[0, h, w]])
+            boards.append([(name, 0, 0, w, h)])
+    return boards
+
+
 def svg(layout: Any, c: Circuit) -> str:
     return svg_pages(pages(layout, c), "%s perfboard plans" % layout.name)
