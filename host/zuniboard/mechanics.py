@@ -1267,7 +1267,7 @@ def tiled_pdf(layout: Any, paper: str, pitch: float | None = None) -> bytes:
         ),
         "Join: trim each page along its dotted cut lines (left and top), lay it on its neighbours so that",
         "the + crosses coincide, tape. Every cross is drawn on all the pages that share it.",
-        "Then glue the sheet onto P1 (top plate), clamp P1 over P2 and drill as drill.csv says.",
+        "Print it twice: copy A goes onto P1 (top plate), copy B onto P2; assembly.md, stage 3.",
     ]
     for i, line in enumerate(lines):
         pen.text(m, m + 14 + 5 * i, 3.2, line)
@@ -2460,13 +2460,18 @@ def assembly_md(layout: Any) -> str:
         ]
     else:
         out += [
-            "## 7. Matrix",
+            "## 7. Diodes at the switches",
             "",
-            "Solder a 1N4148 at each switch (anode to lead A, cathode to the row bus); lay the row buses ROW* and",
-            "the column buses COL* (`wiring.csv`). **Check (no power):** diode mode from a column wire to a row",
-            "wire: about 0.6 V forward with a piece on the switch between them, open without; reversed: open.",
+            "Solder a 1N4148 to lead A of each switch under P2: its anode (the end without the band) on the",
+            "lead, its cathode (band) free for the row bus; sleeve it. **Check (no power):** diode mode from",
+            "lead B to the cathode: open without a piece; about 0.6 V with a piece on the point; reversed: open.",
             "",
-            "## 8. (no sensor strips on this board)",
+            "## 8. Matrix buses",
+            "",
+            "Lay the row buses ROW* (cathode to cathode) and the column buses COL* (lead B to lead B) of",
+            "`wiring.csv`, each from its controller pin's edge pad. **Check (no power):** diode mode from a",
+            "column wire to a row wire: about 0.6 V forward with a piece on the switch between them, open",
+            "without; reversed: open.",
             "",
         ]
     out += [
