@@ -2347,7 +2347,8 @@ def assembly_md(layout: Any) -> str:
         "ranges; a USB power meter; a 5 V bench supply with a current limit (or a USB breakout cable",
         "through the USB meter); a drill press or a drill stand; twist drills %s mm;"
         % ", ".join(t.split()[1] for t in drills),
-        "a 14 mm Forstner bit; a 6.5 mm drill for the magnet pockets; a router or rotary tool with a",
+        "a 14 mm Forstner bit; a %s mm brad-point bit for the magnet pockets; a router or rotary tool with a"
+        % _f(MAGNET_POCKET_DIA_MM),
         "depth stop and 2.5 mm and 1.5 mm end mills; a countersink; a saw; PVA glue, a hot glue gun,",
         "epoxy; wire strippers, flush cutters, pliers; a Dupont crimp tool (or ready-made jumper wires).",
         "",
@@ -2417,12 +2418,12 @@ def assembly_md(layout: Any) -> str:
         "first: the bench supply at 5.0 V, limit 20 mA, + on pin 2 and - on pin 3: it stays dark and draws",
         "0.3-2 mA; nothing or much more: those are not VDD and GND (its reverse protection keeps it alive).",
         "Push each LED up from below until its dome is flush with P1's face (P1 screwed on with two screws),",
-        "the flats all facing West; hot glue on P2's underside. Cut the legs to %s mm below P2."
-        % _f(LED_LEG_BELOW_P2_MM),
+        "the flats all facing North, so that its four legs stand in a North-South line; hot glue on P2's",
+        "underside. Cut the legs to %s mm below P2." % _f(LED_LEG_BELOW_P2_MM),
         "Lay the +5V (red) and GND (black) pair of each row (22 AWG, wires LPP*/LPG* of `wiring.csv`) under",
-        "its LEDs; strip 5 mm under each LED and solder its VDD and GND legs to them, and its 100 nF (CL<k>)",
-        "across the same two legs. Then the data hops LD1..LD%d from each DOUT to the next DIN, and R1"
-        % (len(led_order) - 1),
+        "its LEDs, the red one across leg 2 (VDD), the black one across leg 3 (GND), 2.5 mm apart; strip",
+        "5 mm of each at its leg and solder, and the LED's 100 nF (CL<k>) across the same two legs.",
+        "Then the data hops LD1..LD%d from each DOUT to the next DIN, and R1" % (len(led_order) - 1),
         "(330 Ohm) with one lead on LED0's DIN (%s); LD0 comes in stage 9. **Check (no power):** between each" % first,
         "row's +5V and GND: no short (above 1 kOhm once the meter settles; the capacitors charge); from the",
         "controller end of each pair to its last LED's leg: the meter's own lead resistance plus less than",
@@ -2478,10 +2479,16 @@ def assembly_md(layout: Any) -> str:
         *_controller_stage(layout, ctl),
         "## 10. First light and sensors: `zuni board check`",
         "",
-        "Run `zuni board check` (`bringup.md`): **check** the LED test (red, green, blue, white on every LED;",
-        "red and green swapped everywhere: LEDs of the PL9823 kind, set `leds.order` to RGB), the LED walk",
-        "in chain order from %s to %s, every point in the live map (a piece on each, lifted), and" % (first, last),
-        "the buttons. A point that never changes: back to stage 5 for that switch.",
+        "Run `zuni board check` (`bringup.md`) with the USB meter in the cable: **check** the LED test (red,",
+        "green, blue, white on every LED; red and green swapped everywhere: LEDs of the PL9823 kind, set",
+        "`leds.order` to RGB); during white the meter reads at most %.0f mA (every LED white at %d/255 would"
+        % (power.total_ma(layout), layout.leds["max_level"]),
+        "draw %.0f mA: the firmware dims the frame to `leds.budget_ma` %d mA); during the walk, one white LED"
+        % (layout.all_on_led_ma(), layout.leds["budget_ma"]),
+        "at a time, about %.0f mA over the dark board. Then the LED walk in chain order from %s to %s, every"
+        % (power.white_led_ma(layout), first, last),
+        "point in the live map (a piece on each, lifted), and the buttons. A point that never changes: back",
+        "to stage 5 for that switch.",
         "",
         "## 11. Close",
         "",
@@ -2501,7 +2508,8 @@ def _controller_stage(layout: Any, ctl: BoardSpot) -> list[str]:
     out = [
         "## 9. Controller and power",
         "",
-        "Build the controller board from `perfboard.svg` (U3 soldered on its adapter first; sockets for the",
+        "Build the controller board from `perfboard.svg` (U3 soldered on its adapter first, its pin 1 dot on",
+        "the adapter's pad 1: check with the meter that adapter pin k reaches U3 pin k; sockets for the",
         "Pico and U2; C3's stripe (-) on GND)%s. Screw it under P2, component side down, on 4 spacers:"
         % (", and its chain header (pin order as the strips')" if layout.sensors["type"] == "hc165" else ""),
         _spot_text(ctl) + ": its USB edge against the South frame, the Pico's socket end at the slot.",
