@@ -416,31 +416,50 @@ def board_spots(b: Build) -> list[BoardSpot]:
         xs = [lo + k * 2.54 for k in range(int((hi - lo - w) / 2.54) + 1)]
         controller = placed[0]
         # First choice: each strip in the lane position nearest the middle of its switches
-        # (short switch wires); where that leaves no room for a later strip, the strips
-        # fill the lanes in chain order instead, snaking from the controller.
-        for nearest in (True, False):
+        # (short switch wires), the strips taken in one of a few orders (chain order, by x,
+        # by y, each both ways): the order that places all of them with the least total
+        # distance wins. Where no order leaves room for every strip, they fill the lanes in
+        # chain order instead, snaking from the controller.
+        centres = [_switch_centroid(b, chip) for chip in range(len(strips))]
+        grid = [(x0, y0) for x0 in xs for y0 in lane_y]
+        chain = list(range(len(strips)))
+        orders = [chain, chain[::-1]]
+        for axis in (0, 1):
+            by = sorted(chain, key=lambda k, a=axis: (centres[k][a], k))
+            orders += [by, by[::-1]]
+        best: tuple[float, list[BoardSpot]] | None = None
+        for sequence in orders:
+            got: dict[int, BoardSpot] = {}
             del placed[1:]
-            if not nearest:
-                order = [(x0, y0) for i, y0 in enumerate(reversed(lane_y)) for x0 in (xs if i % 2 == 0 else xs[::-1])]
-            for chip, (name, _, _) in enumerate(strips):
-                if nearest:
-                    cx, cy = _switch_centroid(b, chip)
-                    order = sorted(
-                        ((x0, y0) for x0 in xs for y0 in lane_y),
-                        key=lambda p: math.hypot(p[0] + w / 2 - cx, p[1] + h / 2 - cy),
-                    )
-                for x0, y0 in order:
+            for chip in sequence:
+                cx, cy = centres[chip]
+                for x0, y0 in sorted(grid, key=lambda p: math.hypot(p[0] + w / 2 - cx, p[1] + h / 2 - cy)):
+                    rect = (x0, y0, x0 + w, y0 + h)
+                    mounts = _mounts(rect, 2, obstacles) if fits(rect) else None
+                    if mounts:
+                        got[chip] = BoardSpot(strips[chip][0], x0 + w / 2, y0 + h / 2, w, h, mounts)
+                        placed.append(got[chip])
+                        break
+                else:
+                    break
+            if len(got) == len(strips):
+                cost = sum(math.hypot(got[k].x - centres[k][0], got[k].y - centres[k][1]) for k in chain)
+                if best is None or cost < best[0] - 1e-6:
+                    best = (cost, [got[k] for k in chain])
+        del placed[1:]
+        if best is not None:
+            placed += best[1]
+        else:
+            snake = [(x0, y0) for i, y0 in enumerate(reversed(lane_y)) for x0 in (xs if i % 2 == 0 else xs[::-1])]
+            for name, _, _ in strips:
+                for x0, y0 in snake:
                     rect = (x0, y0, x0 + w, y0 + h)
                     mounts = _mounts(rect, 2, obstacles) if fits(rect) else None
                     if mounts:
                         placed.append(BoardSpot(name, x0 + w / 2, y0 + h / 2, w, h, mounts))
                         break
                 else:
-                    break
-            if len(placed) == len(sizes):
-                break
-        else:
-            raise ValueError("%s: no room for %d sensor strips under P2" % (layout.name, len(strips)))
+                    raise ValueError("%s: no room for %d sensor strips under P2" % (layout.name, len(strips)))
         assert placed[0] is controller
     _SPOTS[key] = placed
     return placed
