@@ -425,7 +425,7 @@ def board_spots(b: Build) -> list[BoardSpot]:
         chain = list(range(len(strips)))
         orders = [chain, chain[::-1]]
         for axis in (0, 1):
-            by = sorted(chain, key=lambda k, a=axis: (centres[k][a], k))
+            by = sorted(chain, key=lambda k: (centres[k][axis], k))
             orders += [by, by[::-1]]
         best: tuple[float, list[BoardSpot]] | None = None
         for sequence in orders:
