@@ -31,7 +31,7 @@ from zuniboard.layouts import BoardGeometry
 # costs field (magnets.md); stiff enough because it is screwed to P2 over its whole area.
 P1_MM = 3.0
 # P2 sensor plate: 6 mm birch plywood. Reed channels are routed into its top face so the
-# switch lies right under P1 (the magnet is then 5.5 mm above the glass axis); the LED
+# switch lies right under P1 (the magnet is then 5.6 mm above the glass axis); the LED
 # body passes through it; the wiring runs on its underside. 6 mm leaves 3.5 mm of wood
 # under a 2.5 mm channel, and is the height a 5 mm through-hole LED needs below P1.
 P2_MM = 6.0
@@ -73,7 +73,9 @@ USB_CENTRE_BELOW_P2_MM = SPACER_MM + PERFBOARD_MM + SOCKET_MM + PICO_HEADER_MM +
 PICO_USB_X_PITCHES = 5.5
 
 # -- reed switch ----------------------------------------------------------------------
-# Glass body 14 mm x 2 mm (typical 10-20 AT switch; magnets.md). Leads 0.5-0.6 mm.
+# Glass body up to 14 mm x 2 mm (a typical 10-20 AT switch; magnets.md): the channel is
+# drawn for this envelope (and the nearest-glass figures use its length: the conservative
+# side); the switch the BOM orders (REED_PART_*) is a little smaller.
 REED_GLASS_MM = 14.0
 REED_GLASS_DIA_MM = 2.0
 # The glass channel: 0.5 mm longer than the glass at each end (length tolerance), 2.5 mm
@@ -92,10 +94,16 @@ LEAD_RUN_MM = 6.0
 LEAD_SLOT_WIDTH_MM = 1.5
 LEAD_HOLE_MM = 1.5
 SLOT_LEN_MM = CHANNEL_LEN_MM + 2 * LEAD_RUN_MM
-# Vertical distance from a magnet's bottom face to the glass axis: felt pad under the
-# piece, P1, the 0.5 mm of channel above the glass, the glass radius.
+# The reed switch the BOM orders (Littelfuse MDSR-7 datasheet): glass 12.7 x 1.8 mm max,
+# 40.38 mm nominal over the leads, 0.47 mm leads. It lies on the floor of the channel drawn
+# for the 14 x 2 mm envelope above.
+REED_PART_GLASS_MM = 12.7
+REED_PART_DIA_MM = 1.8
+REED_PART_OVERALL_MM = 40.38
+# Vertical distance from a magnet's bottom face to the glass axis of that switch: felt pad
+# under the piece, P1, the channel above the glass, the glass radius (1 + 3 + 0.7 + 0.9).
 FELT_MM = 1.0
-MAGNET_TO_REED_AXIS_MM = FELT_MM + P1_MM + (CHANNEL_DEPTH_MM - REED_GLASS_DIA_MM) + REED_GLASS_DIA_MM / 2
+MAGNET_TO_REED_AXIS_MM = FELT_MM + P1_MM + (CHANNEL_DEPTH_MM - REED_PART_DIA_MM) + REED_PART_DIA_MM / 2
 
 # -- LED --------------------------------------------------------------------------------
 # A 5 mm through-hole addressable LED (WS2812D-F5 or PL9823-F5 class, diffused): dome 5 mm,
@@ -1810,7 +1818,7 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
             "hardware store (furniture glides)",
             "",
             "0.03",
-            "covers the magnet; part of the 5.5 mm magnet-to-reed distance",
+            "covers the magnet; part of the %s mm magnet-to-reed distance" % _f(MAGNET_TO_REED_AXIS_MM),
         ),
         (
             "mechanical",
@@ -2177,8 +2185,8 @@ def mechanics_md(layout: Any) -> str:
             _f(MAGNET_TO_REED_AXIS_MM),
             _f(FELT_MM),
             _f(P1_MM),
-            _f(CHANNEL_DEPTH_MM - REED_GLASS_DIA_MM),
-            _f(REED_GLASS_DIA_MM / 2),
+            _f(CHANNEL_DEPTH_MM - REED_PART_DIA_MM),
+            _f(REED_PART_DIA_MM / 2),
         ),
         "- Drive (model in `magnets.md`, in amperes, compare with the switch's 10-20 AT): own switch, piece %s mm"
         % _f(PLACEMENT_SLOP_MM),
@@ -2277,12 +2285,6 @@ def mechanics_md(layout: Any) -> str:
 
 
 # -- the assembly sequence ---------------------------------------------------------------------
-
-# The reed switch the BOM names (Littelfuse MDSR-7 datasheet): glass 12.7 x 1.8 mm max, 40.38 mm
-# nominal over the leads. It lies in the channel drawn for a 14 x 2 mm glass (REED_GLASS_MM).
-REED_PART_GLASS_MM = 12.7
-REED_PART_DIA_MM = 1.8
-REED_PART_OVERALL_MM = 40.38
 
 
 def reed_lead_below_p2_mm() -> float:
