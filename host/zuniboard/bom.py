@@ -129,7 +129,7 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         "Worldsemi",
         "WS2812D-F5",
         "LCSC: WS2812D-F5 (number unchecked)",
-        "Adafruit 1938 (5-pack, PL9823-class)",
+        "Adafruit 1938 (5-pack: order qty / 5; PL9823-class: RGB order, set leds.order to RGB)",
         0.20,
         "through-hole so that it stands beside the piece, dome flush with the play surface "
         "(hardware/mechanical.md); a PL9823-F5 fits the same hole but takes RGB, not GRB: then set "

@@ -2078,6 +2078,24 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
     rows.append(
         (
             "mechanical",
+            "USB",
+            "1",
+            "USB cable",
+            "USB 2.0 A (or C) to micro-B, data and power, at most %s m" % _f(power.CABLE_M),
+            "",
+            "generic",
+            "",
+            "electronics distributor",
+            "",
+            "3.00",
+            "a data cable (not charge-only); micro-B overmould at most %s x %s mm to pass the frame's slot; "
+            "longer than %s m only with a thicker power pair (power.md)"
+            % (_f(USB_SLOT_MM[0] - 1), _f(USB_SLOT_MM[1] - 0.5), _f(power.CABLE_M)),
+        )
+    )
+    rows.append(
+        (
+            "mechanical",
             "IC-L",
             "1",
             "IC socket",
@@ -2414,8 +2432,10 @@ def assembly_md(layout: Any) -> str:
         "short ones between the long ones, flush with P2's edges. In the South side cut the USB slot,",
         "%s mm wide, centred %s mm from the frame's West outer face, from %s to %s mm below P2"
         % (_f(USB_SLOT_MM[0]), _f(round(usb_x, 1)), _f(slot_top), _f(slot_top + USB_SLOT_MM[1])),
-        "(the Pico's socket, %s mm below P2 with the controller on its %s mm spacers, is in its middle)."
+        "(the Pico's socket, %s mm below P2 with the controller on its %s mm spacers, is in its middle);"
         % (_f(USB_CENTRE_BELOW_P2_MM), _f(SPACER_MM)),
+        "the cable's micro-B plug must have an overmould that passes the slot (at most %s x %s mm)."
+        % (_f(USB_SLOT_MM[0] - 1), _f(USB_SLOT_MM[1] - 0.5)),
         "**Check:** the diagonals of the frame are equal within 1 mm; P1 lies flat on P2 without rocking.",
         "",
         "## 5. Reed switches",
@@ -2436,8 +2456,9 @@ def assembly_md(layout: Any) -> str:
         "Leads of the WS2812D-F5 (datasheet pin configuration), pin 1 next to the flat of the flange: %s."
         % ", ".join("%d %s" % p for p in LED_PINS),
         "Datasheets of 5 mm addressable LEDs have drawn this order differently, so test one LED of your batch",
-        "first: the bench supply at 5.0 V, limit 20 mA, + on pin 2 and - on pin 3: it stays dark and draws",
-        "0.3-2 mA; nothing or much more: those are not VDD and GND (its reverse protection keeps it alive).",
+        "first: pin 1 (DIN) joined to pin 3, the bench supply at 5.0 V, limit 20 mA, + on pin 2 and - on",
+        "pin 3: it stays dark and draws 0.3-2 mA; nothing, or up to the limit: those are not VDD and GND",
+        "(the datasheet's reverse-connection protection and the 20 mA limit keep it alive).",
         "Push each LED up from below until its dome is flush with P1's face (P1 screwed on with two screws),",
         "the flats all facing North, so that its four legs stand in a North-South line; hot glue on P2's",
         "underside. Cut the legs to %s mm below P2." % _f(LED_LEG_BELOW_P2_MM),
@@ -2535,7 +2556,9 @@ def _controller_stage(layout: Any, ctl: BoardSpot) -> list[str]:
         % (", and its chain header (pin order as the strips')" if layout.sensors["type"] == "hc165" else ""),
         _spot_text(ctl) + ": its USB edge against the South frame, the Pico's socket end at the slot.",
         "**Pico and U2 (74AHCT125) not yet in their sockets.** Wire the LED pairs, LD0 (edge pad LED_5V to",
-        "R1's free lead at LED 0), the sensor link and the buttons (B_*, BG_*).",
+        "R1's free lead at LED 0), the sensor link and the buttons (B_*, BG_*). Several wires end on the",
+        "+5V and on the GND edge pad: solder a 3 cm bare tinned wire (a cut resistor lead) to each of the",
+        "two pads, along the board's edge, and the wires to it side by side.",
         "**Check (no power):** Pico socket pin 40 (VBUS) to pin 38 (GND): above 1 kOhm;",
         "TP_5V to TP_GND: above 1 kOhm once the reading has settled (C3 and the LEDs' capacitors charge);",
         "TP_3V3 to TP_GND: above 1 kOhm.",
