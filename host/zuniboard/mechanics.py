@@ -60,9 +60,10 @@ MOUNT_SCREW = (2.9, 13.0)
 MOUNT_PILOT_MM = 2.0
 MOUNT_BITE_MM = MOUNT_SCREW[1] - SPACER_MM - PERFBOARD_MM
 MOUNT_INSET_MM = 2.54  # the mounting hole: one hole in from the board's corner
-# The Pico's USB socket below P2 (component side down): spacer, board, 8.5 mm female header,
-# the 2.5 mm plastic of the Pico's own male header, the Pico's 1 mm PCB, and half the
-# micro-B socket's 2.6 mm height (Raspberry Pi Pico datasheet, mechanical drawing).
+# The Pico's USB socket below P2 (component side down): spacer, board, the usual 8.5 mm
+# female header, the 2.5 mm plastic of the Pico's own male header, the Pico's 1 mm PCB
+# (Raspberry Pi Pico datasheet: 1 mm board), and half the micro-B socket's height (about
+# 2.6 mm for a micro-B receptacle; the slot's 8 mm leave 2.7 mm either way for other headers).
 SOCKET_MM = 8.5
 PICO_HEADER_MM = 2.5
 PICO_PCB_MM = 1.0
@@ -2506,15 +2507,16 @@ def assembly_md(layout: Any) -> str:
             "## 7. Diodes at the switches",
             "",
             "Solder a 1N4148 to lead A of each switch under P2: its anode (the end without the band) on the",
-            "lead, its cathode (band) free for the row bus; sleeve it. **Check (no power):** diode mode from",
-            "lead B to the cathode: open without a piece; about 0.6 V with a piece on the point; reversed: open.",
+            "lead, its cathode (band) free for the row bus; sleeve it. **Check (no power):** diode mode, red",
+            "probe on lead B, black on the cathode: open without a piece; about 0.6 V with a piece on the",
+            "point; probes swapped: open.",
             "",
             "## 8. Matrix buses",
             "",
             "Lay the row buses ROW* (cathode to cathode) and the column buses COL* (lead B to lead B) of",
-            "`wiring.csv`, each from its controller pin's edge pad. **Check (no power):** diode mode from a",
-            "column wire to a row wire: about 0.6 V forward with a piece on the switch between them, open",
-            "without; reversed: open.",
+            "`wiring.csv`, each from its controller pin's edge pad. **Check (no power):** diode mode, red",
+            "probe on a column wire, black on a row wire: about 0.6 V with a piece on the switch between",
+            "them, open without; probes swapped: open.",
             "",
         ]
     out += [
