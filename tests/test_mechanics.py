@@ -452,3 +452,22 @@ def test_assembly_builds_in_an_order_that_works(layout: Any) -> None:
                 assert r["to"].endswith("(IN pin %d)" % pin), r
     assert "at most %s m" % mechanics._f(power.CABLE_M) in _read(layout, "mechanics.md")
     assert "USB cable, %s m" % mechanics._f(power.CABLE_M) in _read(layout, "power.md")
+
+
+def test_power_md_rail_is_the_wiring_of_wiring_csv(layout: Any) -> None:
+    """The LED rail drop of power.md is computed over the very wires of wiring.csv: each
+    row's pair is its feed plus its bus plus the slack, and power.md prints the longest."""
+    from zuniboard import power
+
+    feeds = mechanics.led_feeds(layout)
+    pairs = [r for r in _wiring(layout) if r["wire"].startswith("LPP")]
+    assert len(pairs) == len(feeds)
+    for (names, feed, bus), row in zip(feeds, pairs, strict=True):
+        assert "%s..%s" % (names[0], names[-1]) in row["to"]
+        run = (feed + bus) * 1000 + mechanics.WIRE_SLACK_MM
+        assert run <= float(row["length_mm"]) < run + mechanics.WIRE_ROUND_MM
+    r = power.rail(layout)
+    assert r.trunk_m == max(f for _, f, _ in feeds) and r.longest_row_m == max(b for _, _, b in feeds)
+    text = _read(layout, "power.md")
+    assert "| longest feed, controller to a row's West end | %.2f m per conductor" % r.trunk_m in text
+    assert "**%.3f V**" % r.rail_drop_v in text and "**%.2f V**" % r.far_led_v in text
