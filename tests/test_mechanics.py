@@ -347,7 +347,8 @@ def test_electronics_boards_fit_under_p2(layout: Any) -> None:
     spots = mechanics.board_spots(b)
     from zuniboard import circuit, perfboard
 
-    pieces = perfboard.pieces(layout, circuit.build(layout))
+    c = circuit.build(layout)
+    pieces = perfboard.pieces(layout, c)
     assert [s.name for s in spots] == [p[0] for p in pieces]
     inner = mechanics.FRAME_WIDTH_MM
     for i, s in enumerate(spots):
@@ -364,15 +365,22 @@ def test_electronics_boards_fit_under_p2(layout: Any) -> None:
         for _, bx, by in mechanics.button_positions(b):
             nx, ny = min(max(bx, x0), x1), min(max(by, y0), y1)
             assert math.hypot(nx - bx, ny - by) > mechanics.BUTTON_NUT_MM / 2, (s.name, bx, by)
-        assert len(s.mounts) == (4 if i == 0 else 2)
+        assert len(s.mounts) in ((3, 4) if i == 0 else (2,))
+        plan = perfboard.controller_plan(c) if i == 0 else perfboard.strip_plan(c, layout)
+        wires = perfboard.net_wires(c, plan)
         for mx, my in s.mounts:
             assert x0 < mx < x1 and y0 < my < y1
+            hole = mechanics.plan_hole(s.rect(), (mx, my))
+            assert hole == pytest.approx((round(hole[0]), round(hole[1])))  # on a hole of the grid
+            assert mechanics.plan_clear(plan, wires, hole), (s.name, hole)
     pilots = {
         (round(float(r["x_mm"]), 2), round(float(r["y_mm"]), 2))
         for r in _drill(layout)
         if r["feature"].startswith("MT-")
     }
     assert pilots == {(round(x, 2), round(y, 2)) for s in spots for x, y in s.mounts}
+    bom_rows = {r["refs"]: r for r in csv.DictReader(io.StringIO(_read(layout, "bom-mechanical.csv")))}
+    assert int(bom_rows["SP"]["qty"]) == int(bom_rows["SCS"]["qty"]) == len(pilots)
     ctl = spots[0]
     assert ctl.rect()[3] == pytest.approx(b.place.height - mechanics.FRAME_WIDTH_MM - mechanics.BOARD_GAP_MM / 2)
     usb_x = mechanics.usb_slot(b)[0]
@@ -471,3 +479,18 @@ def test_power_md_rail_is_the_wiring_of_wiring_csv(layout: Any) -> None:
     text = _read(layout, "power.md")
     assert "| longest feed, controller to a row's West end | %.2f m per conductor" % r.trunk_m in text
     assert "**%.3f V**" % r.rail_drop_v in text and "**%.2f V**" % r.far_led_v in text
+
+
+def test_a_mounting_hole_on_a_pad_or_a_wire_is_refused() -> None:
+    layout = layouts.load_layout("board25")
+    from zuniboard import circuit, perfboard
+
+    c = circuit.build(layout)
+    plan = perfboard.controller_plan(c)
+    wires = perfboard.net_wires(c, plan)
+    pad = next(iter(plan.pads.values()))
+    assert not mechanics.plan_clear(plan, wires, (float(pad[0]), float(pad[1])))
+    assert not mechanics.plan_clear(plan, wires, (2.0, 21.0))  # the Pico's header, pin 20: not wired
+    path = next(p for p in wires.values() if len(p) > 1)
+    mid = ((path[0][0] + path[1][0]) / 2, (path[0][1] + path[1][1]) / 2)
+    assert not mechanics.plan_clear(plan, wires, mid)

@@ -15,6 +15,7 @@ the East, y down (South), the same as ``hardware.placement``. Directions are deg
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -345,28 +346,73 @@ def _mount_clear(
     return True
 
 
+# A mounting hole on the perfboard: its spacer (about 6 mm across) sits on the copper side
+# among the wire links, the screw head (5.6 mm) on the component side among the parts.
+MOUNT_PAD_CLEAR_PITCHES = 1.6  # from any pad: clear of DIP sockets and header strips
+MOUNT_WIRE_CLEAR_PITCHES = 1.5  # from any wire link of the plan
+
+
+def plan_hole(rect: tuple[float, float, float, float], p: tuple[float, float]) -> tuple[float, float]:
+    """A point under P2 (template mm) as a hole of the board's perfboard plan (column, row):
+    the board hangs component side down with the plan's top edge to the South."""
+    return ((p[0] - rect[0]) / 2.54, (rect[3] - p[1]) / 2.54)
+
+
+def plan_keepout(plan: Any) -> list[tuple[float, float]]:
+    """Every hole a part's pin or socket takes: the plan's pads, and the whole of the Pico's
+    two 20-pin header strips (the plan has pads only for the pins it wires)."""
+    out = [(float(x), float(y)) for x, y in plan.pads.values()]
+    for label, hx, hy, _w, h in plan.outlines:
+        if label.startswith("U1 "):  # perfboard.controller_plan: pins at columns hx+1 and hx+8
+            out += [(float(hx + 1), float(hy + n)) for n in range(1, h)]
+            out += [(float(hx + 8), float(hy + n)) for n in range(1, h)]
+    return out
+
+
+def plan_clear(
+    plan: Any, wires: dict[str, list[tuple[int, int]]], hole: tuple[float, float], keepout: Any = None
+) -> bool:
+    """A mounting hole there misses every pad and socket pin and every wire link of the plan."""
+    for pad in plan_keepout(plan) if keepout is None else keepout:
+        if math.dist(hole, pad) < MOUNT_PAD_CLEAR_PITCHES:
+            return False
+    for path in wires.values():
+        for a, c in itertools.pairwise(path):
+            if _point_seg(hole, (float(a[0]), float(a[1])), (float(c[0]), float(c[1]))) < MOUNT_WIRE_CLEAR_PITCHES:
+                return False
+    return True
+
+
 def _mounts(
     rect: tuple[float, float, float, float],
     corners: int,
     obstacles: list[tuple[tuple[float, float], tuple[float, float], float]],
+    board_ok: Any = None,
 ) -> tuple[tuple[float, float], ...] | None:
-    """Mounting holes one hole in from the board's corners (4, or 2 on a diagonal),
-    each moved along its long edge, one pitch at a time, until it finds bare wood."""
+    """Mounting holes near the board's corners (4, at least 3; or 2 on a diagonal): each on
+    a hole of the grid, as near its corner as lets it find bare wood in P2 and miss the
+    board's pads and wire links (``board_ok``), no two closer than half the short side."""
     x0, y0, x1, y1 = rect
     i = MOUNT_INSET_MM
-    starts = [((x0 + i, y0 + i), 1), ((x1 - i, y1 - i), -1)]
+    starts = [((x0 + i, y0 + i), 1, 1), ((x1 - i, y1 - i), -1, -1)]
     if corners == 4:
-        starts += [((x1 - i, y0 + i), -1), ((x0 + i, y1 - i), 1)]
-    out = []
-    for (x, y), step in starts:
-        for k in range(int((x1 - x0) / 2 / 2.54)):
-            p = (x + step * k * 2.54, y)
-            if _mount_clear(p, obstacles):
+        starts += [((x1 - i, y0 + i), -1, 1), ((x0 + i, y1 - i), 1, -1)]
+    cols = round((x1 - x0 - 2 * i) / 2.54) + 1
+    rows = round((y1 - y0 - 2 * i) / 2.54) + 1
+    steps = sorted(((k, j) for k in range(cols) for j in range(rows)), key=lambda kj: (kj[0] + kj[1], kj))
+    spread = min(x1 - x0, y1 - y0) / 2  # no two mounts of a board closer than half its short side
+    out: list[tuple[float, float]] = []
+    for (x, y), sx, sy in starts:
+        for k, j in steps:
+            p = (x + sx * k * 2.54, y + sy * j * 2.54)
+            if any(math.dist(p, q) < spread for q in out):
+                continue
+            if _mount_clear(p, obstacles) and (board_ok is None or board_ok(p)):
                 out.append(p)
                 break
-        else:
-            return None
-    return tuple(out)
+    # Four corners where they can be had; a board that wires its edges full makes do with
+    # three (the controller of the matrix board: every row and column pin has an edge pad).
+    return tuple(out) if len(out) >= min(corners, 3) else None
 
 
 def board_spots(b: Build) -> list[BoardSpot]:
@@ -385,7 +431,17 @@ def board_spots(b: Build) -> list[BoardSpot]:
         return _SPOTS[key]
     from zuniboard import circuit, perfboard
 
-    sizes = [(n, w * perfboard.GRID, h * perfboard.GRID) for n, w, h in perfboard.pieces(layout, circuit.build(layout))]
+    c = circuit.build(layout)
+    sizes = [(n, w * perfboard.GRID, h * perfboard.GRID) for n, w, h in perfboard.pieces(layout, c)]
+    plans = [perfboard.controller_plan(c)]
+    if len(sizes) > 1:
+        plans.append(perfboard.strip_plan(c, layout))
+    plan_wires = [perfboard.net_wires(c, p) for p in plans]
+    keepouts = [plan_keepout(p) for p in plans]
+
+    def board_ok(which: int, rect: tuple[float, float, float, float]) -> Any:
+        return lambda p: plan_clear(plans[which], plan_wires[which], plan_hole(rect, p), keepouts[which])
+
     obstacles = _p2_obstacles(b)
     lo, hi = FRAME_WIDTH_MM + BOARD_GAP_MM / 2, (b.place.width - FRAME_WIDTH_MM - BOARD_GAP_MM / 2)
     bottom = b.place.height - FRAME_WIDTH_MM - BOARD_GAP_MM / 2
@@ -410,7 +466,7 @@ def board_spots(b: Build) -> list[BoardSpot]:
     for k in range(int((hi - lo - w) / 2.54) + 1):
         x0 = lo + k * 2.54
         rect = (x0, bottom - h, x0 + w, bottom)
-        mounts = _mounts(rect, 4, obstacles) if fits(rect) else None
+        mounts = _mounts(rect, 4, obstacles, board_ok(0, rect)) if fits(rect) else None
         if mounts:
             placed.append(BoardSpot(name, x0 + w / 2, bottom - h / 2, w, h, mounts))
             break
@@ -444,7 +500,7 @@ def board_spots(b: Build) -> list[BoardSpot]:
                 cx, cy = centres[chip]
                 for x0, y0 in sorted(grid, key=lambda p: math.hypot(p[0] + w / 2 - cx, p[1] + h / 2 - cy)):
                     rect = (x0, y0, x0 + w, y0 + h)
-                    mounts = _mounts(rect, 2, obstacles) if fits(rect) else None
+                    mounts = _mounts(rect, 2, obstacles, board_ok(1, rect)) if fits(rect) else None
                     if mounts:
                         got[chip] = BoardSpot(strips[chip][0], x0 + w / 2, y0 + h / 2, w, h, mounts)
                         placed.append(got[chip])
@@ -463,7 +519,7 @@ def board_spots(b: Build) -> list[BoardSpot]:
             for name, _, _ in strips:
                 for x0, y0 in snake:
                     rect = (x0, y0, x0 + w, y0 + h)
-                    mounts = _mounts(rect, 2, obstacles) if fits(rect) else None
+                    mounts = _mounts(rect, 2, obstacles, board_ok(1, rect)) if fits(rect) else None
                     if mounts:
                         placed.append(BoardSpot(name, x0 + w / 2, y0 + h / 2, w, h, mounts))
                         break
@@ -1774,7 +1830,7 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
     perimeter_m = 2 * (b.place.width + b.place.height) / 1000
     screws = len(_screw_positions(b))
     sensor_boards = layout.sensor_count // 8 if layout.sensors["type"] == "hc165" else 0
-    spacers = 2 * sensor_boards + 4
+    spacers = sum(len(spot.mounts) for spot in board_spots(b))
     feet = 4 if max(b.place.width, b.place.height) <= 300 else 6
     colours = 4 if b.geometry.shape == "squares" else 2
     rows: list[tuple[str, ...]] = [
@@ -1918,8 +1974,8 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
             "electronics distributor (nylon spacers M3 x %s, round)" % _f(SPACER_MM),
             "",
             "0.05",
-            "electronics boards under P2 (2 per sensor strip, 4 for the controller), at the pilot holes MT-* "
-            "of drill.csv",
+            "electronics boards under P2 (2 per sensor strip, 3 or 4 for the controller), at the pilot holes "
+            "MT-* of drill.csv",
         ),
         (
             "mechanical",
@@ -2323,7 +2379,8 @@ LED_PINS = ((1, "DIN"), (2, "VDD"), (3, "GND"), (4, "DOUT"))
 
 def _spot_text(spot: BoardSpot) -> str:
     x0, y0, x1, y1 = spot.rect()
-    return "%s (%s x %s mm): x %s-%s, y %s-%s" % (
+    holes = ", ".join("(%d, %d)" % tuple(round(v) for v in plan_hole(spot.rect(), m)) for m in spot.mounts)
+    return "%s (%s x %s mm): x %s-%s, y %s-%s; mounting holes (column, row of its plan) %s" % (
         spot.name,
         _f(spot.width),
         _f(spot.height),
@@ -2331,6 +2388,7 @@ def _spot_text(spot: BoardSpot) -> str:
         _f(x1),
         _f(y0),
         _f(y1),
+        holes,
     )
 
 
@@ -2483,15 +2541,17 @@ def assembly_md(layout: Any) -> str:
             "(pin 1) on +3V3, 100 nF, the switch pads, the edge pads), every link ticked off its wiring list;",
             "then two %d-pin headers at the edge pads: IN (to the controller side) and OUT (to the next strip;"
             % len(CHAIN_PINS),
-            "none on the last), pin order %s. Drill out two corner holes to 3.0 mm." % chain_pin_text(),
+            "none on the last), pin order %s. Drill out its two mounting holes (below) to 3.0 mm;" % chain_pin_text(),
+            "holes are counted from the plan's top-left corner, the first hole being (1, 1).",
             "**Check (no power, 74HC165 not in its socket):** from the socket's pin 16 to pin 8: above",
             "1 kOhm; from each switch pad .1 to pin 16: 47 kOhm (the network).",
             "",
             "## 8. Sensor strips in place, and the switches",
             "",
-            "Screw each strip under P2 (component side down) on its %s mm spacers with %s x %s mm screws into"
-            % (_f(SPACER_MM), _f(MOUNT_SCREW[0]), _f(MOUNT_SCREW[1])),
-            "its pilot holes (the brown boxes and circles of the template):",
+            "Screw each strip under P2 (component side down, the plan's top edge to the South) on its %s mm"
+            % _f(SPACER_MM),
+            "spacers with %s x %s mm screws into its pilot holes (the brown boxes and circles of the template):"
+            % (_f(MOUNT_SCREW[0]), _f(MOUNT_SCREW[1])),
             "",
             *["- %s" % _spot_text(s) for s in strips],
             "",
@@ -2554,9 +2614,11 @@ def _controller_stage(layout: Any, ctl: BoardSpot) -> list[str]:
         "",
         "Build the controller board from `perfboard.svg` (U3 soldered on its adapter first, its pin 1 dot on",
         "the adapter's pad 1: check with the meter that adapter pin k reaches U3 pin k; sockets for the",
-        "Pico and U2; C3's stripe (-) on GND)%s. Screw it under P2, component side down, on 4 spacers:"
+        "Pico and U2; C3's stripe (-) on GND)%s; drill out its mounting holes (below) to 3.0 mm. Screw it"
         % (", and its chain header (pin order as the strips')" if layout.sensors["type"] == "hc165" else ""),
-        _spot_text(ctl) + ": its USB edge against the South frame, the Pico's socket end at the slot.",
+        "under P2, component side down, on %d spacers: %s. Its USB edge lies against the South frame, the"
+        % (len(ctl.mounts), _spot_text(ctl)),
+        "Pico's socket end at the slot.",
         "**Pico and U2 (74AHCT125) not yet in their sockets.** Wire the LED pairs, LD0 (edge pad LED_5V to",
         "R1's free lead at LED 0), the sensor link and the buttons (B_*, BG_*). Several wires end on the",
         "+5V and on the GND edge pad: solder a 3 cm bare tinned wire (a cut resistor lead) to each of the",
