@@ -491,6 +491,8 @@ def test_a_mounting_hole_on_a_pad_or_a_wire_is_refused() -> None:
     pad = next(iter(plan.pads.values()))
     assert not mechanics.plan_clear(plan, wires, (float(pad[0]), float(pad[1])))
     assert not mechanics.plan_clear(plan, wires, (2.0, 21.0))  # the Pico's header, pin 20: not wired
+    edge = next(iter(plan.edge.values()))
+    assert not mechanics.plan_clear(plan, wires, (float(edge[0]), float(edge[1])))
     path = next(p for p in wires.values() if len(p) > 1)
     mid = ((path[0][0] + path[1][0]) / 2, (path[0][1] + path[1][1]) / 2)
     assert not mechanics.plan_clear(plan, wires, mid)

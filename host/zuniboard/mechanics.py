@@ -359,9 +359,10 @@ def plan_hole(rect: tuple[float, float, float, float], p: tuple[float, float]) -
 
 
 def plan_keepout(plan: Any) -> list[tuple[float, float]]:
-    """Every hole a part's pin or socket takes: the plan's pads, and the whole of the Pico's
-    two 20-pin header strips (the plan has pads only for the pins it wires)."""
-    out = [(float(x), float(y)) for x, y in plan.pads.values()]
+    """Every hole a part's pin, a socket or an off-board wire takes: the plan's pads, its
+    edge pads, and the whole of the Pico's two 20-pin header strips (the plan has pads only
+    for the pins it wires)."""
+    out = [(float(x), float(y)) for x, y in list(plan.pads.values()) + list(plan.edge.values())]
     for label, hx, hy, _w, h in plan.outlines:
         if label.startswith("U1 "):  # perfboard.controller_plan: pins at columns hx+1 and hx+8
             out += [(float(hx + 1), float(hy + n)) for n in range(1, h)]

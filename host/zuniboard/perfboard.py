@@ -210,6 +210,26 @@ def _draw(page: Page, c: Circuit, plan: Plan, x0: float, y0: float) -> float:
     return y + 3.5 + per_column * 2.6
 
 
+MOUNT_COLOUR = "#a0522d"
+
+
+def _mount_holes(page: Page, spots: list[Any], x0: float, y0: float) -> None:
+    """The mounting holes of these boards (``mechanics.board_spots``), drilled out to 3 mm,
+    each marked with the boards that use it (strips of one plan may differ)."""
+    from zuniboard import mechanics
+
+    users: dict[tuple[int, int], list[str]] = {}
+    for spot in spots:
+        for m in spot.mounts:
+            col, row = mechanics.plan_hole(spot.rect(), m)
+            users.setdefault((round(col), round(row)), []).append(spot.name.split()[0])
+    for (col, row), names in sorted(users.items()):
+        x, y = x0 + col * GRID, y0 + row * GRID
+        page.circle(x, y, 1.5, MOUNT_COLOUR, 0.35)
+        label = "M" if len(names) == len(spots) else "M (%d of %d)" % (len(names), len(spots))
+        page.text(x + 1.8, y + 0.6, 1.4, label, MOUNT_COLOUR)
+
+
 def pages(layout: Any, c: Circuit) -> list[Page]:
     page = Page("perfboard plans, 1:1")
     page.text(8, 10, 4.0, "%s: perfboard plans, 1:1 (2.54 mm grid, component side)" % layout.name)
@@ -229,10 +249,24 @@ def pages(layout: Any, c: Circuit) -> list[Page]:
         "net. Check every link against netlist.txt.",
         "#333",
     )
-    y = _draw(page, c, controller_plan(c), 8, 26)
+    page.text(
+        8,
+        22,
+        2.2,
+        "Brown circles M: mounting holes, drilled out to 3.0 mm (which strip uses which: assembly.md, "
+        "stage 8). The board hangs under P2 component side down, this plan's top edge to the South.",
+        MOUNT_COLOUR,
+    )
+    from zuniboard import mechanics
+
+    spots = mechanics.board_spots(mechanics.build(layout))
+    y = _draw(page, c, controller_plan(c), 8, 30)
+    _mount_holes(page, [spots[0]], 8, 30)
     if layout.sensors["type"] == "hc165":
         plan = strip_plan(c, layout)
-        y = _draw(page, c, plan, 8, y + 12)
+        y0 = y + 12
+        y = _draw(page, c, plan, 8, y0)
+        _mount_holes(page, spots[1:], 8, y0)
         page.width = max(page.width, 16 + plan.columns * GRID)
     page.height = max(page.height, y + 10)
     return [page]
