@@ -2482,15 +2482,17 @@ def assembly_md(layout: Any) -> str:
         "varnish). P3: drill its screw holes 3.5 mm with P3 under P2, through P2's screw holes.",
         "**Check:** a reed switch lies in a channel with both leads flat in their slots (sight along it: no",
         "lead rises), its glass below the face (a straightedge across does not touch it); the LED windows of",
-        "%s and %s are %s mm apart; %d holes, slots and pockets, as many as `drill.csv` has rows."
+        "%s and %s are %s mm apart; %d holes, slots and pockets, as many as `drill.csv` has rows; an LED"
         % (names[0], names[-1], _f(span), len(feats)),
+        "pushed up through P2 and P1 stops with its flange in P2 and its dome flush with P1's face (a dome",
+        "that sticks in the 5.0 mm window: open the windows with a 5.2 mm drill).",
         "",
         "## 4. Frame",
         "",
         "Cut the frame strip (%s x %s mm) into 2 x %s mm and 2 x %s mm; glue them under P2's margin, the"
         % (_f(FRAME_WIDTH_MM), _f(FRAME_HEIGHT_MM), _f(w), _f(h - 2 * FRAME_WIDTH_MM)),
         "short ones between the long ones, flush with P2's edges. In the South side cut the USB slot,",
-        "%s mm wide, centred %s mm from the frame's West outer face, from %s to %s mm below P2"
+        "%s mm wide, centred %s mm from the frame's West outer face, from %s to %s mm below P2 (its top edge)"
         % (_f(USB_SLOT_MM[0]), _f(round(usb_x, 1)), _f(slot_top), _f(slot_top + USB_SLOT_MM[1])),
         "(the Pico's socket, %s mm below P2 with the controller on its %s mm spacers, is in its middle);"
         % (_f(USB_CENTRE_BELOW_P2_MM), _f(SPACER_MM)),
