@@ -1611,6 +1611,16 @@ def wires(layout: Any) -> list[Wire]:
         led_xy(b, led_order[0]),
         "the only 5 V data wire from the controller; R1 sits at LED0, its other lead on DIN (netlist LED_DIN0)",
     )
+    add(
+        "LDG0",
+        "LED data",
+        "controller edge pad GND",
+        "LED0 GND leg (%s)" % led_order[0],
+        "led_data",
+        ctl,
+        led_xy(b, led_order[0]),
+        "the data's own return: twisted with LD0, kept 10 mm from the sensor chain's SCK (power.md)",
+    )
     for i in range(1, len(led_order)):
         add(
             "LD%d" % i,
@@ -2528,7 +2538,8 @@ def assembly_md(layout: Any) -> str:
         "its LEDs, the red one across leg 2 (VDD), the black one across leg 3 (GND), 2.5 mm apart; strip",
         "5 mm of each at its leg and solder, and the LED's 100 nF (CL<k>) across the same two legs.",
         "Then the data hops LD1..LD%d from each DOUT to the next DIN, and R1" % (len(led_order) - 1),
-        "(330 Ohm) with one lead on LED0's DIN (%s); LD0 comes in stage 9. **Check (no power):** between each" % first,
+        "(330 Ohm) with one lead on LED0's DIN (%s); LD0 and LDG0 come in stage 9. **Check (no power):** between each"
+        % first,
         "row's +5V and GND: no short (above 1 kOhm once the meter settles; the capacitors charge); from the",
         "controller end of each pair to its last LED's leg: the meter's own lead resistance plus less than",
         "0.5 Ohm; continuity LD%d ends at %s's DIN." % (len(led_order) - 1, last),
@@ -2623,9 +2634,10 @@ def _controller_stage(layout: Any, ctl: BoardSpot) -> list[str]:
         % (len(ctl.mounts), _spot_text(ctl)),
         "Pico's socket end at the slot.",
         "**Pico and U2 (74AHCT125) not yet in their sockets.** Wire the LED pairs, LD0 (edge pad LED_5V to",
-        "R1's free lead at LED 0), the sensor link and the buttons (B_*, BG_*). Several wires end on the",
-        "+5V and on the GND edge pad: solder a 3 cm bare tinned wire (a cut resistor lead) to each of the",
-        "two pads, along the board's edge, and the wires to it side by side.",
+        "R1's free lead at LED 0) twisted with LDG0 (GND to LED 0's GND leg), the sensor link and the",
+        "buttons (B_*, BG_*). Several wires end on the +5V and on the GND edge pad: solder a 3 cm bare",
+        "tinned wire (a cut resistor lead) to each of the two pads, along the board's edge, and the wires",
+        "to it side by side.",
         "**Check (no power):** Pico socket pin 40 (VBUS) to pin 38 (GND): above 1 kOhm;",
         "TP_5V to TP_GND: above 1 kOhm once the reading has settled (C3 and the LEDs' capacitors charge);",
         "TP_3V3 to TP_GND: above 1 kOhm.",

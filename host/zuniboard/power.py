@@ -590,9 +590,9 @@ def power_md(layout: Any) -> str:
         ]
     out += [
         "Ground: the sensor strips have their own ground wire, run beside SCK and the latch from Pico",
-        "pin 23 (GND) along the chain; it carries microamps. The LED data wire runs with its own ground",
-        "wire, away from SCK (at least 10 mm, or crossing at right angles): the LED data is a 5 V, 800 kHz",
-        "signal that would otherwise couple into the 3.3 V clock.",
+        "pin 23 (GND) along the chain; it carries microamps. The LED data wire LD0 runs twisted with its",
+        "own ground wire LDG0 (`wiring.csv`), away from SCK (at least 10 mm, or crossing at right angles):",
+        "the LED data is a 5 V, 800 kHz signal that would otherwise couple into the 3.3 V clock.",
         "",
         "## Measuring (a USB meter between the computer and the board)",
         "",
