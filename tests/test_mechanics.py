@@ -497,3 +497,27 @@ def test_a_mounting_hole_on_a_pad_or_a_wire_is_refused() -> None:
     path = next(p for p in wires.values() if len(p) > 1)
     mid = ((path[0][0] + path[1][0]) / 2, (path[0][1] + path[1][1]) / 2)
     assert not mechanics.plan_clear(plan, wires, mid)
+
+
+def test_every_wire_end_on_a_board_is_one_of_its_edge_pads(layout: Any) -> None:
+    """A wire that ends on the controller or a strip names an edge pad its perfboard plan
+    has (or a switch pad of the strip): no end a builder cannot find."""
+    from zuniboard import circuit, perfboard
+
+    c = circuit.build(layout)
+    edges = {"controller": set(perfboard.controller_plan(c).edge)}
+    if layout.sensors["type"] == "hc165":
+        strip = perfboard.strip_plan(c, layout)
+        edges.update({"SB%d" % k: set(strip.edge) for k in range(layout.sensor_count // 8)})
+    ends = 0
+    for row in _wiring(layout):
+        for end in (row["from"], row["to"]):
+            m = re.match(r"(controller|SB\d+) (edge pad|pad) (\S+)", end)
+            if end.startswith(("controller", "SB")):
+                assert m, end
+                ends += 1
+                if m.group(2) == "edge pad":
+                    assert m.group(3) in edges[m.group(1)], end
+                else:
+                    assert re.fullmatch(r"SW_\w+\.[12]", m.group(3)), end
+    assert ends >= 10  # LED power, LD0, buttons, chain or matrix buses

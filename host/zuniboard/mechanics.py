@@ -1649,7 +1649,7 @@ def wires(layout: Any) -> list[Wire]:
             add(
                 "LP%s%d" % ("P" if net == "+5V" else "G", r),
                 "LED power",
-                "controller %s" % net,
+                "controller edge pad %s" % net,
                 "row bus %s..%s, %d LEDs (x %s mm to %s mm)"
                 % (row_names[y][0], row_names[y][-1], len(xs), _f(west[0]), _f(east[0])),
                 "led_trunk",
@@ -1689,15 +1689,17 @@ def wires(layout: Any) -> list[Wire]:
         for k in range(chips):
             (na, pa), (nb, pb) = links[k], links[k + 1]
             for pin, (sig, _) in enumerate(CHAIN_PINS):
-                a_pin = {"3V3": "3V3", "GND": "GND", "CLK": "CLK", "LOAD": "SH/LD"}.get(sig, "")
+                # The edge pads of perfboard.svg: the same names on the controller and the strips.
+                pad = {"3V3": "+3V3", "GND": "GND", "CLK": "SR_CLK", "LOAD": "SR_LOAD", "DATA": "SR_DATA"}[sig]
+                a_pad = pad
                 if sig == "DATA":
-                    a_pin = "SER" if k else "GP%d(SPI RX)" % sensors["pins"]["data"]
-                b_pin = {"DATA": "QH"}.get(sig, a_pin if sig != "DATA" else "QH")
+                    a_pad = "SR_CHAIN1 (SER)" if k else "SR_DATA (GP%d, SPI RX)" % sensors["pins"]["data"]
+                b_pad = "SR_DATA (QH)" if sig == "DATA" else pad
                 add(
                     "C%d_%s" % (k, sig),
                     "sensor chain",
-                    "%s %s (%s pin %d)" % (na, a_pin, "chain" if k == 0 else "OUT", pin + 1),
-                    "%s %s (IN pin %d)" % (nb, b_pin, pin + 1),
+                    "%s edge pad %s (%s pin %d)" % (na, a_pad, "chain" if k == 0 else "OUT", pin + 1),
+                    "%s edge pad %s (IN pin %d)" % (nb, b_pad, pin + 1),
                     "chain",
                     pa,
                     pb,
@@ -1714,7 +1716,7 @@ def wires(layout: Any) -> list[Wire]:
                     members = [by_sensor[i] for i in sorted(by_sensor) if i // cols == k]
                 else:
                     members = [by_sensor[i] for i in sorted(by_sensor) if i % cols == k]
-                prev_name, prev = "controller GP%d" % pins[k], ctl
+                prev_name, prev = "controller edge pad %s%d (GP%d)" % (kind, k, pins[k]), ctl
                 for j, n in enumerate(members):
                     end = _lead_end(b, n, -1 if kind == "ROW" else 1)
                     what = (
@@ -1728,13 +1730,13 @@ def wires(layout: Any) -> list[Wire]:
         add(
             "B_%s" % label,
             "buttons",
-            "controller GP%d" % layout.buttons[label.lower()],
+            "controller edge pad BTN_%s (GP%d)" % (label, layout.buttons[label.lower()]),
             "%s button tag 1" % label,
             "button",
             ctl,
             (x, y),
         )
-        add("BG_%s" % label, "buttons", "controller GND", "%s button tag 2" % label, "button", ctl, (x, y))
+        add("BG_%s" % label, "buttons", "controller edge pad GND", "%s button tag 2" % label, "button", ctl, (x, y))
     return out
 
 
