@@ -411,8 +411,8 @@ def test_the_stack_under_p2_has_room() -> None:
 
 def test_perfboard_pieces_pack_onto_the_boards_the_bom_orders(layout: Any) -> None:
     """Each piece of perfboard.svg once, inside a 100 x 160 mm board, no two overlapping;
-    the BOM orders exactly that many boards (board25: the controller alone on one, two
-    10 cm strips on each of two more)."""
+    the BOM orders exactly that many boards (board25: the controller and a strip on one,
+    the other three 81 mm strips on a second)."""
     from zuniboard import bom, circuit, perfboard
 
     c = circuit.build(layout)
@@ -429,7 +429,7 @@ def test_perfboard_pieces_pack_onto_the_boards_the_bom_orders(layout: Any) -> No
     rows = list(csv.DictReader(io.StringIO(_read(layout, "bom.csv"))))
     assert int(next(r for r in rows if r["part"] == "Perfboard")["qty"]) == len(packed)
     if layout.name == "board25":
-        assert len(packed) == 3
+        assert len(packed) == 2
     assert bom.PERFBOARD[6].startswith("100 x 160 mm")
 
 

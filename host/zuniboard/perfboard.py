@@ -97,7 +97,7 @@ def strip_plan(c: Circuit, layout: Any) -> Plan:
     pads[(cap, "1")] = (11, 2)
     pads[(cap, "2")] = (11, 3)
     outlines.append((cap, 10, 1, 2, 3))
-    step = 3  # switch pad pairs 7.62 mm apart: the strip is 10 cm long, cut from any perfboard
+    step = 2  # switch pad pairs 5.08 mm apart: the strip is 81 x 38 mm, four to a 100 x 160 mm board
     by_sensor = {layout.points[name][0]: name for name in layout.points}
     for bit in range(8):
         if bit not in by_sensor:
@@ -179,7 +179,8 @@ def _draw(page: Page, c: Circuit, plan: Plan, x0: float, y0: float) -> float:
             x + 0.9,
             y - 0.5,
             1.2,
-            "%s.%s" % (ref, number),
+            # A switch's pads sit 5.08 mm apart under its outline, which names the switch.
+            number if ref.startswith("SW_") else "%s.%s" % (ref, number),
             "#333",
             data_pad="%s.%s" % (ref, number),
             data_net=c.net_of(ref, number) or "NC",
@@ -290,13 +291,23 @@ def pieces(layout: Any, c: Circuit) -> list[tuple[str, int, int]]:
 
 
 def stock_layout(layout: Any, c: Circuit) -> list[list[tuple[str, int, int, int, int]]]:
-    """The pieces packed onto stock boards by shelves (largest first, either way round):
-    one list per stock board of (name, x, y, columns, rows) in holes. The BOM orders as many
-    boards as this needs, and the tests check that the pieces fit without overlapping."""
+    """The pieces packed onto stock boards by shelves (largest first, either way round; new
+    shelves low or tall, whichever needs fewer boards): one list per stock board of (name,
+    x, y, columns, rows) in holes. The BOM orders as many boards as this needs, and the
+    tests check that the pieces fit without overlapping."""
+    packs = [_shelf_pack(pieces(layout, c), tall) for tall in (False, True)]
+    return min(packs, key=len)
+
+
+def _shelf_pack(items: list[tuple[str, int, int]], tall: bool) -> list[list[tuple[str, int, int, int, int]]]:
     width, height = STOCK_HOLES
     boards: list[list[tuple[str, int, int, int, int]]] = []
     shelves: list[list[list[int]]] = []  # per board: [y, shelf height, used width]
-    for name, w0, h0 in sorted(pieces(layout, c), key=lambda p: -p[1] * p[2]):
+
+    def ways(w0: int, h0: int) -> list[tuple[int, int]]:
+        return sorted({(w0, h0), (h0, w0)}, key=lambda wh: -wh[1] if tall else wh[1])
+
+    for name, w0, h0 in sorted(items, key=lambda p: -p[1] * p[2]):
         placed = False
         for b, board_shelves in enumerate(shelves):
             for shelf in board_shelves:
@@ -310,7 +321,7 @@ def stock_layout(layout: Any, c: Circuit) -> list[list[tuple[str, int, int, int,
                     break
             if not placed:
                 top = sum(s[1] for s in board_shelves)
-                for w, h in sorted(((w0, h0), (h0, w0)), key=lambda wh: wh[1]):
+                for w, h in ways(w0, h0):
                     if w <= width and top + h <= height:
                         board_shelves.append([top, h, w])
                         boards[b].append((name, 0, top, w, h))
@@ -319,9 +330,10 @@ def stock_layout(layout: Any, c: Circuit) -> list[list[tuple[str, int, int, int,
             if placed:
                 break
         if not placed:
-            w, h = min(((w0, h0), (h0, w0)), key=lambda wh: wh[1] if wh[0] <= width else 10**6)
-            if w > width or h > height:
+            fitting = [(w, h) for w, h in ways(w0, h0) if w <= width and h <= height]
+            if not fitting:
                 raise ValueError("perfboard piece %s (%d x %d holes) is larger than the stock" % (name, w0, h0))
+            w, h = fitting[0]
             shelves.append([[0, h, w]])
             boards.append([(name, 0, 0, w, h)])
     return boards
