@@ -2605,7 +2605,7 @@ def assembly_md(layout: Any) -> str:
         % (power.total_ma(layout), layout.leds["max_level"]),
         "draw %.0f mA: the firmware dims the frame to `leds.budget_ma` %d mA); during the walk, one white LED"
         % (layout.all_on_led_ma(), layout.leds["budget_ma"]),
-        "at a time, about %.0f mA over the dark board. Then the LED walk in chain order from %s to %s, every"
+        "at a time, about %.0f mA more than with every LED dark. Then the LED walk in chain order from %s to %s, every"
         % (power.white_led_ma(layout), first, last),
         "point in the live map (a piece on each, lifted), and the buttons. A point that never changes: back",
         "to stage 5 for that switch.",
