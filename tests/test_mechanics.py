@@ -386,9 +386,13 @@ def test_electronics_boards_fit_under_p2(layout: Any) -> None:
     assert ctl.rect()[3] == pytest.approx(b.place.height - mechanics.FRAME_WIDTH_MM - mechanics.BOARD_GAP_MM / 2)
     usb_x = mechanics.usb_slot(b)[0]
     assert ctl.rect()[0] < usb_x < ctl.rect()[2]
-    ends = {(round(float(r["from_x_mm"]), 2), round(float(r["from_y_mm"]), 2)) for r in _wiring(layout)}
-    ends |= {(round(float(r["to_x_mm"]), 2), round(float(r["to_y_mm"]), 2)) for r in _wiring(layout)}
-    assert all((round(s.x, 2), round(s.y, 2)) in ends for s in spots)
+    by_name = {s.name.split()[0]: s for s in spots}
+    for r in _wiring(layout):
+        for end, x, y in ((r["from"], r["from_x_mm"], r["from_y_mm"]), (r["to"], r["to_x_mm"], r["to_y_mm"])):
+            board = end.split()[0]
+            if board in by_name:  # a wire end on a board lies on that board, at its pad
+                x0, y0, x1, y1 = by_name[board].rect()
+                assert x0 < float(x) < x1 and y0 < float(y) < y1, (r["wire"], end)
 
 
 def test_the_stack_under_p2_has_room() -> None:

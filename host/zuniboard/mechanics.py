@@ -1582,10 +1582,47 @@ def chain_pin_text() -> str:
 HC165_INPUTS = (("H", 6), ("G", 5), ("F", 4), ("E", 3), ("D", 14), ("C", 13), ("B", 12), ("A", 11))
 
 
+_PLANS: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+
+
+def _plans(layout: Any) -> tuple[Any, Any]:
+    """The controller's and the strip's perfboard plans (the strip's None on the matrix)."""
+    from zuniboard import circuit, perfboard
+
+    key = (layout.name, tuple(sorted((k, tuple(v)) for k, v in layout.points.items())), repr(layout.sensors))
+    if key not in _PLANS:
+        c = circuit.build(layout)
+        strip = perfboard.strip_plan(c, layout) if layout.sensors["type"] == "hc165" else None
+        _PLANS[key] = (perfboard.controller_plan(c), strip)
+    return _PLANS[key]
+
+
+def hole_xy(spot: BoardSpot, hole: tuple[float, float]) -> tuple[float, float]:
+    """A hole of a board's plan (column, row) under P2 in template mm: ``plan_hole`` undone."""
+    x0, _, _, y1 = spot.rect()
+    return (x0 + hole[0] * 2.54, y1 - hole[1] * 2.54)
+
+
+def edge_pad_xy(b: Build, board: int, net: str) -> tuple[float, float]:
+    """Where the edge pad of ``net`` lies on board ``board`` (0 = controller, 1 + k = strip k)."""
+    plan = _plans(b.layout)[0 if board == 0 else 1]
+    return hole_xy(board_spots(b)[board], plan.edge[net])
+
+
+def switch_pad_xy(b: Build, chip: int, bit: int, pin: int) -> tuple[float, float]:
+    """The pad (pin 1 or 2) of the switch on input ``bit`` of strip ``chip``: every strip is
+    the plan of the first, whose switch of the same bit names the pad."""
+    plan = _plans(b.layout)[1]
+    first = next(n for n, (s, _) in b.layout.points.items() if s == bit)
+    return hole_xy(board_spots(b)[1 + chip], plan.pads[("SW_%s" % first, str(pin))])
+
+
 def wires(layout: Any) -> list[Wire]:
     b = build(layout)
-    ctl = controller_xy(b)
     out: list[Wire] = []
+
+    def pad(net: str) -> tuple[float, float]:
+        return edge_pad_xy(b, 0, net)
 
     def add(
         ident: str,
@@ -1607,7 +1644,7 @@ def wires(layout: Any) -> list[Wire]:
         "controller edge pad LED_5V (U2 1Y)",
         "R1 330 Ohm at LED0 DIN (%s)" % led_order[0],
         "led_data",
-        ctl,
+        pad("LED_5V"),
         led_xy(b, led_order[0]),
         "the only 5 V data wire from the controller; R1 sits at LED0, its other lead on DIN (netlist LED_DIN0)",
     )
@@ -1617,7 +1654,7 @@ def wires(layout: Any) -> list[Wire]:
         "controller edge pad GND",
         "LED0 GND leg (%s)" % led_order[0],
         "led_data",
-        ctl,
+        pad("GND"),
         led_xy(b, led_order[0]),
         "the data's own return: twisted with LD0, kept 10 mm from the sensor chain's SCK (power.md)",
     )
@@ -1644,8 +1681,9 @@ def wires(layout: Any) -> list[Wire]:
     for r, y in enumerate(sorted(rows)):
         xs = [p[0] for p in rows[y]]
         west, east = (min(xs), y), (max(xs), y)
-        path = abs(ctl[0] - spine_x) + abs(ctl[1] - y) + (east[0] - spine_x)
         for net, colour in (("+5V", "red"), ("GND", "black")):
+            start = pad(net)
+            path = abs(start[0] - spine_x) + abs(start[1] - y) + (east[0] - spine_x)
             add(
                 "LP%s%d" % ("P" if net == "+5V" else "G", r),
                 "LED power",
@@ -1653,7 +1691,7 @@ def wires(layout: Any) -> list[Wire]:
                 "row bus %s..%s, %d LEDs (x %s mm to %s mm)"
                 % (row_names[y][0], row_names[y][-1], len(xs), _f(west[0]), _f(east[0])),
                 "led_trunk",
-                ctl,
+                start,
                 east,
                 "%s; strip 5 mm of insulation under each LED of the row, solder its %s leg" % (colour, net),
                 path,
@@ -1665,7 +1703,6 @@ def wires(layout: Any) -> list[Wire]:
             s = layout.points[n][0]
             chip, bit = divmod(s, 8)
             letter, pin = HC165_INPUTS[bit]
-            board = sensor_board_xy(b, chip)
             add(
                 "S_%s" % n,
                 "sensors",
@@ -1673,7 +1710,7 @@ def wires(layout: Any) -> list[Wire]:
                 "SB%d pad SW_%s.1 = U%d.%d(%s)" % (chip, n, 10 + chip, pin, letter),
                 "sensor",
                 _lead_end(b, n, -1),
-                board,
+                switch_pad_xy(b, chip, bit, 1),
                 "twist with G_%s" % n,
             )
             add(
@@ -1683,26 +1720,27 @@ def wires(layout: Any) -> list[Wire]:
                 "SB%d pad SW_%s.2 (GND)" % (chip, n),
                 "sensor",
                 _lead_end(b, n, 1),
-                board,
+                switch_pad_xy(b, chip, bit, 2),
             )
-        links = [("controller", ctl)] + [("SB%d" % k, sensor_board_xy(b, k)) for k in range(chips)]
+        names = ["controller"] + ["SB%d" % k for k in range(chips)]
         for k in range(chips):
-            (na, pa), (nb, pb) = links[k], links[k + 1]
+            na, nb = names[k], names[k + 1]
             for pin, (sig, _) in enumerate(CHAIN_PINS):
                 # The edge pads of perfboard.svg: the same names on the controller and the strips.
-                pad = {"3V3": "+3V3", "GND": "GND", "CLK": "SR_CLK", "LOAD": "SR_LOAD", "DATA": "SR_DATA"}[sig]
-                a_pad = pad
+                net = {"3V3": "+3V3", "GND": "GND", "CLK": "SR_CLK", "LOAD": "SR_LOAD", "DATA": "SR_DATA"}[sig]
+                a_net = "SR_CHAIN1" if (k and sig == "DATA") else net
+                a_pad = a_net
                 if sig == "DATA":
                     a_pad = "SR_CHAIN1 (SER)" if k else "SR_DATA (GP%d, SPI RX)" % sensors["pins"]["data"]
-                b_pad = "SR_DATA (QH)" if sig == "DATA" else pad
+                b_pad = "SR_DATA (QH)" if sig == "DATA" else net
                 add(
                     "C%d_%s" % (k, sig),
                     "sensor chain",
                     "%s edge pad %s (%s pin %d)" % (na, a_pad, "chain" if k == 0 else "OUT", pin + 1),
                     "%s edge pad %s (IN pin %d)" % (nb, b_pad, pin + 1),
                     "chain",
-                    pa,
-                    pb,
+                    edge_pad_xy(b, k, a_net),
+                    edge_pad_xy(b, k + 1, net),
                     "5-way ribbon or 5 wires twisted together, pin 1 to pin 1; CLK between LOAD and GND"
                     if sig == "CLK"
                     else "",
@@ -1716,7 +1754,7 @@ def wires(layout: Any) -> list[Wire]:
                     members = [by_sensor[i] for i in sorted(by_sensor) if i // cols == k]
                 else:
                     members = [by_sensor[i] for i in sorted(by_sensor) if i % cols == k]
-                prev_name, prev = "controller edge pad %s%d (GP%d)" % (kind, k, pins[k]), ctl
+                prev_name, prev = "controller edge pad %s%d (GP%d)" % (kind, k, pins[k]), pad("%s%d" % (kind, k))
                 for j, n in enumerate(members):
                     end = _lead_end(b, n, -1 if kind == "ROW" else 1)
                     what = (
@@ -1733,10 +1771,18 @@ def wires(layout: Any) -> list[Wire]:
             "controller edge pad BTN_%s (GP%d)" % (label, layout.buttons[label.lower()]),
             "%s button tag 1" % label,
             "button",
-            ctl,
+            pad("BTN_%s" % label),
             (x, y),
         )
-        add("BG_%s" % label, "buttons", "controller edge pad GND", "%s button tag 2" % label, "button", ctl, (x, y))
+        add(
+            "BG_%s" % label,
+            "buttons",
+            "controller edge pad GND",
+            "%s button tag 2" % label,
+            "button",
+            pad("GND"),
+            (x, y),
+        )
     return out
 
 
@@ -1751,7 +1797,7 @@ def led_feeds(layout: Any) -> list[tuple[list[str], float, float]]:
     metres, from the controller up the West edge to the row's West end) and the bus along
     the row, metres: the LPP*/LPG* wires of ``wires`` without their slack."""
     b = build(layout)
-    ctl = controller_xy(b)
+    start = edge_pad_xy(b, 0, "+5V")
     spine_x = FRAME_WIDTH_MM + 5
     rows: dict[float, list[str]] = {}
     for n in sorted(layout.points, key=lambda p: led_xy(b, p)[0]):
@@ -1759,7 +1805,7 @@ def led_feeds(layout: Any) -> list[tuple[list[str], float, float]]:
     out = []
     for y in sorted(rows):
         xs = [led_xy(b, n)[0] for n in rows[y]]
-        feed = abs(ctl[0] - spine_x) + abs(ctl[1] - y) + (min(xs) - spine_x)
+        feed = abs(start[0] - spine_x) + abs(start[1] - y) + (min(xs) - spine_x)
         out.append((rows[y], feed / 1000, (max(xs) - min(xs)) / 1000))
     return out
 
