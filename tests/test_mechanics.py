@@ -525,3 +525,14 @@ def test_every_wire_end_on_a_board_is_one_of_its_edge_pads(layout: Any) -> None:
                 else:
                     assert re.fullmatch(r"SW_\w+\.[12]", m.group(3)), end
     assert ends >= 10  # LED power, LD0, buttons, chain or matrix buses
+
+
+def test_boards_that_do_not_fit_are_named() -> None:
+    """A layout too small for its electronics gets an error that names it and the boards,
+    and its template (at that pitch) is still drawn, without mounting holes."""
+    layout = layouts.load_layout("board25")
+    layout.mechanics["pitch_mm"] = 12.0
+    with pytest.raises(mechanics.NoRoomError, match=r"board25: no .*controller board"):
+        mechanics.wires(layout)
+    assert not [f for f in mechanics.features(layout) if f.ident.startswith("MT-")]
+    assert "<svg" in mechanics.template_svg(layout)

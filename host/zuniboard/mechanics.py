@@ -310,6 +310,10 @@ def controller_xy(b: Build) -> tuple[float, float]:
     return (spot.x, spot.y)
 
 
+class NoRoomError(ValueError):
+    """The electronics boards do not fit under P2 (a layout too small for them)."""
+
+
 @dataclass(frozen=True)
 class BoardSpot:
     """Where an electronics board hangs under P2 (template mm, seen from above; its
@@ -472,7 +476,10 @@ def board_spots(b: Build) -> list[BoardSpot]:
             placed.append(BoardSpot(name, x0 + w / 2, bottom - h / 2, w, h, mounts))
             break
     else:
-        raise ValueError("%s: no place for the controller board along the South frame" % layout.name)
+        raise NoRoomError(
+            "%s: no place for the controller board (%s x %s mm) along the South frame, inside the frame and "
+            "clear of the buttons, with its mounting screws on bare wood" % (layout.name, _f(w), _f(h))
+        )
     top = FRAME_WIDTH_MM + BOARD_GAP_MM / 2
     strips = sizes[1:]
     if strips:
@@ -525,7 +532,10 @@ def board_spots(b: Build) -> list[BoardSpot]:
                         placed.append(BoardSpot(name, x0 + w / 2, y0 + h / 2, w, h, mounts))
                         break
                 else:
-                    raise ValueError("%s: no room for %d sensor strips under P2" % (layout.name, len(strips)))
+                    raise NoRoomError(
+                        "%s: no room under P2 for %d sensor strips of %s x %s mm (pitch %s mm)"
+                        % (layout.name, len(strips), _f(w), _f(h), _f(b.pitch))
+                    )
         assert placed[0] is controller
     _SPOTS[key] = placed
     return placed
@@ -539,7 +549,7 @@ def features(layout: Any, pitch: float | None = None) -> list[Feature]:
     out = list(_plate_features(b))
     try:
         spots = board_spots(b)
-    except ValueError:
+    except NoRoomError:
         spots = []
     for spot in spots:
         for k, (x, y) in enumerate(spot.mounts):
@@ -1044,7 +1054,7 @@ def drawing(layout: Any, pitch: float | None = None) -> list[Shape]:
             )
     try:
         spots = board_spots(b)
-    except ValueError:
+    except NoRoomError:
         spots = []
     for spot in spots:
         x0, y0, x1, y1 = spot.rect()
@@ -1052,6 +1062,8 @@ def drawing(layout: Any, pitch: float | None = None) -> list[Shape]:
             Shape("poly", ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), closed=True, colour=BROWN, width=0.15, dash=1.5)
         )
         out.append(Shape("text", ((x0 + 2, y0 + 4),), text=spot.name + " (under P2)", size=2.2, colour=BROWN))
+    if not spots:  # the boards do not fit at this pitch: no controller, no slot to draw
+        return out
     ux = usb_slot(b)[0]
     out.append(
         Shape(
