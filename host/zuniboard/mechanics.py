@@ -2583,8 +2583,18 @@ def assembly_md(layout: Any) -> str:
         % names[0],
         "off in any direction; open again with the piece on %s (a neighbour). Repeat for every point." % nb_point,
         "",
-        "## 6. LEDs",
+        "## 6. LEDs%s" % (" and buttons" if button_positions(b) else ""),
         "",
+        *(
+            [
+                "Buttons first: each through its 7 mm hole in P1 from above, its nut tightened from below; P1 then",
+                "goes onto P2 with the button bodies in the 14 mm pockets (their tags are wired in stage 9).",
+                "**Check:** each button clicks, and across its tags: open, below 1 Ohm while pressed.",
+                "",
+            ]
+            if button_positions(b)
+            else []
+        ),
         "Leads of the WS2812D-F5 (datasheet pin configuration), pin 1 next to the flat of the flange: %s."
         % ", ".join("%d %s" % p for p in LED_PINS),
         "Datasheets of 5 mm addressable LEDs have drawn this order differently, so test one LED of your batch",
