@@ -2514,10 +2514,11 @@ def assembly_md(layout: Any) -> str:
         "",
         "Soldering iron (fine tip) and solder; a multimeter with continuity, 200 Ohm, 2 kOhm and diode",
         "ranges; a USB power meter; a 5 V bench supply with a current limit (or a USB breakout cable",
-        "through the USB meter); a drill press or a drill stand; twist drills %s mm;"
+        "through the USB meter); a drill press or a drill stand; twist drills %s mm (and 5.2 mm: stage 3);"
         % ", ".join(t.split()[1] for t in drills),
-        "a 14 mm Forstner bit; a %s mm brad-point bit for the magnet pockets; a router or rotary tool with a"
-        % _f(MAGNET_POCKET_DIA_MM),
+        "a 14 mm Forstner bit; a %s mm brad-point bit for the magnet pockets; an %s mm drill and a file for the"
+        % (_f(MAGNET_POCKET_DIA_MM), _f(USB_SLOT_MM[1])),
+        "USB slot; a router or rotary tool with a",
         "depth stop and 2.5 mm and 1.5 mm end mills; a countersink; a saw; PVA glue, a hot glue gun,",
         "epoxy; wire strippers, flush cutters, pliers; a Dupont crimp tool (or ready-made jumper wires).",
         "",
@@ -2562,10 +2563,11 @@ def assembly_md(layout: Any) -> str:
         "Cut the frame strip (%s x %s mm) into 2 x %s mm and 2 x %s mm; glue them under P2's margin, the"
         % (_f(FRAME_WIDTH_MM), _f(FRAME_HEIGHT_MM), _f(w), _f(h - 2 * FRAME_WIDTH_MM)),
         "short ones between the long ones, flush with P2's edges. In the South side cut the USB slot,",
-        "%s mm wide, centred %s mm from the frame's West outer face, from %s to %s mm below P2 (its top edge)"
+        "%s mm wide, centred %s mm from the frame's West outer face, from %s to %s mm below P2 (its top edge;"
         % (_f(USB_SLOT_MM[0]), _f(round(usb_x, 1)), _f(slot_top), _f(slot_top + USB_SLOT_MM[1])),
-        "(the Pico's socket, %s mm below P2 with the controller on its %s mm spacers, is in its middle);"
-        % (_f(USB_CENTRE_BELOW_P2_MM), _f(SPACER_MM)),
+        "drill two %s mm holes side by side and file it square); the Pico's socket, %s mm below P2 with the"
+        % (_f(USB_SLOT_MM[1]), _f(USB_CENTRE_BELOW_P2_MM)),
+        "controller on its %s mm spacers, is in its middle;" % _f(SPACER_MM),
         "the cable's micro-B plug must have an overmould that passes the slot (at most %s x %s mm)."
         % (_f(USB_SLOT_MM[0] - 1), _f(USB_SLOT_MM[1] - 0.5)),
         "**Check:** the diagonals of the frame are equal within 1 mm; P1 lies flat on P2 without rocking.",
