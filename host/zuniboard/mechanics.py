@@ -2597,8 +2597,8 @@ def assembly_md(layout: Any) -> str:
             if button_positions(b)
             else []
         ),
-        "Leads of the WS2812D-F5 (datasheet pin configuration), pin 1 next to the flat of the flange: %s."
-        % ", ".join("%d %s" % p for p in LED_PINS),
+        "Leads of the WS2812D-F5 (the netlist's pin numbers; the datasheet draws pin 1 at the flat of the",
+        "flange): %s." % ", ".join("%d %s" % p for p in LED_PINS),
         "Datasheets of 5 mm addressable LEDs have drawn this order differently, so test one LED of your batch",
         "first: pin 1 (DIN) joined to pin 3, the bench supply at 5.0 V, limit 20 mA, + on pin 2 and - on",
         "pin 3: it stays dark and draws 0.3-2 mA; nothing, or up to the limit: those are not VDD and GND",
