@@ -41,6 +41,18 @@ SRC = {
     "(bMaxPower in 2 mA units)",
     "mpy": "MicroPython rp2 machine.USBDevice.BUILTIN_CDC.desc_cfg: bMaxPower 0x7D = 125 -> 250 mA",
     "awg": "ASTM B258 / standard AWG table, annealed copper at 20 C",
+    "tps2553tab": "TI SLVS841E, table 1 'Common RILIM Resistor Selections' (1 % resistor tolerance included): "
+    "66.5 kOhm -> 351.2 / 396.7 / 448.7 mA, 52.3 kOhm -> 448.3 / 501.6 / 562.4 mA, 43.2 kOhm -> "
+    "544.3 / 604.6 / 673.1 mA (IOS min / nom / max)",
+    "tps22965": "TI TPS22965 datasheet (SLVSBJ0A), 'Adjustable rise time': SR = 0.39 x CT + 13.4 (us/V, CT in pF, "
+    "10-90 %); rise-time table, typical values at 25 C: CT 10000 pF, VIN 5 V -> 18360 us (10-90 %); "
+    "typical only, no minimum given",
+    "usbinrush": "USB 2.0 specification 7.2.4.1 (as quoted in electronics.stackexchange.com/questions/36375): "
+    "the most a device may put at the end of a cable is 10 uF in parallel with 44 Ohm (CRPB); a device needing "
+    "more capacitance must limit its VBUS surge current to match; the USB-IF inrush test measures 100 ms "
+    "after attach",
+    "tps2556": "TI TPS2556/TPS2557 datasheet, 'FAULT deglitch': 6 / 9 / 13 ms (min / typ / max), an example of "
+    "a USB port power switch: it limits the current at once and reports the overcurrent only after the deglitch",
 }
 
 # -- figures ----------------------------------------------------------------------------
@@ -339,6 +351,122 @@ def inrush_ms(current_ma: float) -> float:
     return circuit.BULK_UF * RAIL_V / current_ma
 
 
+# -- switch-on (the LED rail's inrush after configuration) ----------------------------
+
+LED_CAP_UF = 0.1  # CL0, CL1, ...: 100 nF at every LED, on the same rail as C3
+SLEW_CT_PF = 10000.0  # proposed TPS22965 CT: 10 nF [tps22965]
+SLEW_RISE_MS = 18.36  # its 10-90 % rise time at VIN 5 V, CT 10 nF, typical [tps22965]
+SLEW_SPREAD = 2.0  # assumed: the part slews up to twice as fast as typical (no minimum published)
+# TPS2553 Table 1 rows [tps2553tab]: RILIM kOhm -> (IOS min, max) mA, 1 % resistor included.
+ILIM_TABLE = {66.5: (351.2, 448.7), 52.3: (448.3, 562.4), 43.2: (544.3, 673.1)}
+
+
+def rail_uf(layout: Any) -> float:
+    """All the capacitance on the switched rail: C3 and the 100 nF at every LED."""
+    return circuit.BULK_UF + layout.led_count * LED_CAP_UF
+
+
+def rail_load_ma(layout: Any) -> float:
+    """The most the switched rail draws in play: the LED budget and the level shifter."""
+    budget: float = layout.leds["budget_ma"]
+    return budget + AHCT125_MA
+
+
+def switch_on_now(layout: Any) -> tuple[float, float]:
+    """The built design: (peak USB mA, duration ms) when the firmware turns the rail on.
+    U3 charges the rail at its current limit: at most 673 mA, plus the dark board."""
+    idle = layout.led_count * layout.leds["idle_ma"]
+    return ILIM_MAX_MA + dark_ma(layout), rail_uf(layout) * RAIL_V / (ILIM_MIN_MA - idle)
+
+
+def switch_on_slew(layout: Any, spread: float = SLEW_SPREAD) -> tuple[float, float]:
+    """The proposed design (a TPS22965 with CT 10 nF after U3): (peak USB mA, duration ms).
+    The rail rises at 0.8 x 5 V per 10-90 % rise time, ``spread`` times faster than
+    typical; the charge current is C dV/dt, on top of the dark board, every idle LED and
+    the level shifter (counted from the first millivolt: the worst case)."""
+    dv_per_ms = 0.8 * RAIL_V / SLEW_RISE_MS * spread
+    peak = dark_ma(layout) + layout.led_count * layout.leds["idle_ma"] + AHCT125_MA + rail_uf(layout) * dv_per_ms
+    return peak, RAIL_V / dv_per_ms
+
+
+def _switch_on_section(layout: Any) -> list[str]:
+    if not gated(layout):
+        return []
+    peak, ms = switch_on_now(layout)
+    dark = dark_ma(layout)
+    typ_peak, typ_ms = switch_on_slew(layout, 1.0)
+    worst_peak, worst_ms = switch_on_slew(layout)
+    need = rail_load_ma(layout)
+    rows = []
+    for r_k, (lo, hi) in sorted(ILIM_TABLE.items(), reverse=True):
+        verdict = []
+        if hi + dark > usb_ma(layout):
+            verdict.append("switch-on %.0f mA > %d" % (hi + dark, usb_ma(layout)))
+        if lo < need:
+            verdict.append("in play it may limit at %.0f < %.1f mA" % (lo, need))
+        rows.append(
+            "| %.1f kOhm | %.1f-%.1f mA | %.1f mA | %s |" % (r_k, lo, hi, hi + dark, "; ".join(verdict) or "passes")
+        )
+    return (
+        [
+            "## Switch-on: the LED rail's inrush after configuration (open defect)",
+            "",
+            "**Built design, over budget.** When the firmware turns the rail on, U3 charges C3 and the",
+            "%d LED capacitors (%.1f uF in all) at its current limit: the host sees up to %.0f mA (U3's"
+            % (layout.led_count, rail_uf(layout), peak),
+            "maximum %.0f mA [tps2553] plus the %.1f mA dark board) for up to %.1f ms, once, against the"
+            % (ILIM_MAX_MA, dark, ms),
+            "%d mA the host granted. USB 2.0 bounds the surge only at attach (10 uF in parallel with 44 Ohm, and"
+            % usb_ma(layout),
+            "a device with more capacitance must limit its surge to match [usbinrush]); for a load switched in",
+            "after configuration it gives no separate figure that this project could find, so the design keeps",
+            "the whole board inside the %d mA granted at every instant. A port's power switch limits at its"
+            % usb_ma(layout),
+            "own threshold at once and reports an overcurrent only after a deglitch of several ms (6-13 ms on",
+            "the TPS2556 [tps2556]); the thresholds and deglitch times of the hub and laptop port switches",
+            "in the field were not found, so whether a given port trips or only sags is not known.",
+            "",
+            "**A lower current limit cannot fix it**: U3 must pass the rail's %.1f mA in play (`leds.budget_ma`" % need,
+            "plus the level shifter) at its minimum, and keep its maximum plus the dark board inside %d mA:"
+            % usb_ma(layout),
+            "",
+            "| R2 | U3 limit [tps2553tab] | switch-on peak | verdict |",
+            "| --- | --- | ---: | --- |",
+        ]
+        + rows
+        + [
+            "",
+            "**Proposed fix (not built yet)**: a slew-rate-controlled load switch, TI **TPS22965** (WSON-8",
+            "2 x 2 mm on an adapter board), between U3's output and +5V: its ON from GP%d (R6 moves to it),"
+            % layout.power["led_enable"],
+            "CT = %.0f nF, VIN and VBIAS from U3's output; U3 stays in front with EN tied on, so a short on the"
+            % (SLEW_CT_PF / 1000),
+            "LED rail is still held at 544-673 mA with ~FAULT low. The rail then rises in %.2f ms (10-90 %%,"
+            % SLEW_RISE_MS,
+            "typical [tps22965]) and the capacitors take C x dV/dt:",
+            "",
+            "| | typical [tps22965] | twice as fast (assumed margin: no minimum is published) |",
+            "| --- | ---: | ---: |",
+            "| charge current, %.1f uF x dV/dt | %.1f mA | %.1f mA |"
+            % (
+                rail_uf(layout),
+                typ_peak - dark - layout.led_count * layout.leds["idle_ma"] - AHCT125_MA,
+                worst_peak - dark - layout.led_count * layout.leds["idle_ma"] - AHCT125_MA,
+            ),
+            "| **switch-on peak** (dark board, every idle LED and the level shifter on top)"
+            " | **%.1f mA** | **%.1f mA** |" % (typ_peak, worst_peak),
+            "| rail rise, 0-5 V | %.1f ms | %.1f ms |" % (typ_ms, worst_ms),
+            "",
+            "With it built, `power.settle_ms` must grow from %d ms to at least twice the typical rise"
+            % layout.power["settle_ms"],
+            "(%.0f ms) so that the first frame finds the rail up. Not verified here: the TPS22965's pin numbers"
+            % (2 * typ_ms),
+            "and a distributor part number (the generator does not draw it until they are checked).",
+            "",
+        ]
+    )
+
+
 def _dark_section(layout: Any) -> list[str]:
     before = dark_lines(layout, False)
     after = dark_lines(layout, True)
@@ -426,8 +554,9 @@ def _power_path_section(layout: Any) -> list[str]:
             % (ILIM_MIN_MA, ILIM_MAX_MA, layout.led_count, idle, inrush_ms(ILIM_MAX_MA - idle), slow),
             "(C x V / (limit - idle)). The host sees at most the limit plus the %.1f mA dark board, %.0f mA,"
             % (dark, ILIM_MAX_MA + dark),
-            "for those %.1f ms, once, and only after it granted %d mA. The sequence keeps lit LEDs out of it:"
+            "for those %.1f ms, once, after it granted %d mA: **over that grant** (next section). The sequence"
             % (slow, usb_ma(layout)),
+            "keeps lit LEDs out of it:",
             "EN goes high with the data line low (every LED comes up dark), and the first frame is sent",
             "`power.settle_ms` = %d ms later, %.0f times the charge time."
             % (layout.power["settle_ms"], layout.power["settle_ms"] / slow),
@@ -515,6 +644,7 @@ def power_md(layout: Any) -> str:
     ]
     out += _dark_section(layout)
     out += _power_path_section(layout)
+    out += _switch_on_section(layout)
     out += [
         "## LED power trunk",
         "",
