@@ -32,7 +32,8 @@ SRC = {
     "tps2553": "TI TPS2552/TPS2553 datasheet (SLVS841): 85 mOhm switch (DBV); table 1, RILIM 43.2 kOhm -> "
     "current limit 544 / 605 / 673 mA (min / nom / max); built-in soft start; Device Comparison Table "
     "(TPS2553 EN active high, TPS2552 ~EN active low, -1 versions latch off on overcurrent); 7.5 Electrical "
-    "Characteristics, 'Enable input EN or ~EN': turn-on/off threshold 0.66-1.1 V, input current -0.5..0.5 uA",
+    "Characteristics, 'Enable input EN or ~EN': turn-on/off threshold 0.66-1.1 V, input current -0.5..0.5 uA; "
+    "Description: an internal reverse-voltage comparator turns the switch off when OUT is driven above IN",
     "rp2040": "RP2040 datasheet, GPIO electrical characteristics: VOH >= 2.62 V at 4 mA drive (IOVDD 3.3 V), "
     "pull-up 50-80 kOhm; PADS_BANK0 GPIOx reset value 0x56: pull-down enabled, output disabled",
     "usb2": "USB 2.0 specification: 7.2.1 (a high-power port gives 500 mA, VBUS >= 4.75 V at the port; an "
@@ -44,9 +45,11 @@ SRC = {
     "tps2553tab": "TI SLVS841E, table 1 'Common RILIM Resistor Selections' (1 % resistor tolerance included): "
     "66.5 kOhm -> 351.2 / 396.7 / 448.7 mA, 52.3 kOhm -> 448.3 / 501.6 / 562.4 mA, 43.2 kOhm -> "
     "544.3 / 604.6 / 673.1 mA (IOS min / nom / max)",
-    "tps22965": "TI TPS22965 datasheet (SLVSBJ0A), 'Adjustable rise time': SR = 0.39 x CT + 13.4 (us/V, CT in pF, "
-    "10-90 %); rise-time table, typical values at 25 C: CT 10000 pF, VIN 5 V -> 18360 us (10-90 %); "
-    "typical only, no minimum given",
+    "tps22965": "TI TPS22965 datasheet (SLVSBJ0F, August 2016), 9.3.1 'Adjustable Rise Time', table 1, typical "
+    "values at 25 C with a 25 V X7R capacitor on CT: CT 10000 pF, VIN 5 V -> 17700 us (10-90 %), no minimum "
+    "given; the CT pin may reach 12 V (a 25 V capacitor); 10.1.3: CIN larger than CL is recommended (its body "
+    "diode lets a larger CL drive VOUT above VIN when the supply goes), a smaller ratio costs some VIN dip, "
+    "eased by a larger CT",
     "usbinrush": "USB 2.0 specification 7.2.4.1 (as quoted in electronics.stackexchange.com/questions/36375): "
     "the most a device may put at the end of a cable is 10 uF in parallel with 44 Ohm (CRPB); a device needing "
     "more capacitance must limit its VBUS surge current to match; the USB-IF inrush test measures 100 ms "
@@ -355,7 +358,7 @@ def inrush_ms(current_ma: float) -> float:
 
 LED_CAP_UF = 0.1  # CL0, CL1, ...: 100 nF at every LED, on the same rail as C3
 SLEW_CT_PF = 10000.0  # proposed TPS22965 CT: 10 nF [tps22965]
-SLEW_RISE_MS = 18.36  # its 10-90 % rise time at VIN 5 V, CT 10 nF, typical [tps22965]
+SLEW_RISE_MS = 17.7  # its 10-90 % rise time at VIN 5 V, CT 10 nF, typical [tps22965]
 SLEW_SPREAD = 2.0  # assumed: the part slews up to twice as fast as typical (no minimum published)
 # TPS2553 Table 1 rows [tps2553tab]: RILIM kOhm -> (IOS min, max) mA, 1 % resistor included.
 ILIM_TABLE = {66.5: (351.2, 448.7), 52.3: (448.3, 562.4), 43.2: (544.3, 673.1)}
@@ -439,7 +442,7 @@ def _switch_on_section(layout: Any) -> list[str]:
             "**Proposed fix (not built yet)**: a slew-rate-controlled load switch, TI **TPS22965** (WSON-8",
             "2 x 2 mm on an adapter board), between U3's output and +5V: its ON from GP%d (R6 moves to it),"
             % layout.power["led_enable"],
-            "CT = %.0f nF, VIN and VBIAS from U3's output; U3 stays in front with EN tied on, so a short on the"
+            "CT = %.0f nF (25 V X7R), VIN and VBIAS from U3's output; U3 stays in front with EN tied on, so a short on the"
             % (SLEW_CT_PF / 1000),
             "LED rail is still held at 544-673 mA with ~FAULT low. The rail then rises in %.2f ms (10-90 %%,"
             % SLEW_RISE_MS,
@@ -461,7 +464,11 @@ def _switch_on_section(layout: Any) -> list[str]:
             % layout.power["settle_ms"],
             "(%.0f ms) so that the first frame finds the rail up. Not verified here: the TPS22965's pin numbers"
             % (2 * typ_ms),
-            "and a distributor part number (the generator does not draw it until they are checked).",
+            "and a distributor part number (the generator does not draw it until they are checked). C3 on its",
+            "output is far more than on its input; the TPS22965 asks for the opposite because its body diode",
+            "would feed VOUT back into VIN when the supply goes [tps22965], and here U3 in front blocks that",
+            "reverse current (it turns off when OUT is above IN [tps2553]); the VIN dip at switch-on is only the",
+            "charge current above through the USB cable's resistance (see the LED power trunk table).",
             "",
         ]
     )
