@@ -442,8 +442,8 @@ def _switch_on_section(layout: Any) -> list[str]:
             "**Proposed fix (not built yet)**: a slew-rate-controlled load switch, TI **TPS22965** (WSON-8",
             "2 x 2 mm on an adapter board), between U3's output and +5V: its ON from GP%d (R6 moves to it),"
             % layout.power["led_enable"],
-            "CT = %.0f nF (25 V X7R), VIN and VBIAS from U3's output; U3 stays in front with EN tied on, so a short on the"
-            % (SLEW_CT_PF / 1000),
+            "CT = %.0f nF (25 V X7R), VIN and VBIAS from U3's output; U3 stays in front with EN tied on,"
+            " so a short on the" % (SLEW_CT_PF / 1000),
             "LED rail is still held at 544-673 mA with ~FAULT low. The rail then rises in %.2f ms (10-90 %%,"
             % SLEW_RISE_MS,
             "typical [tps22965]) and the capacitors take C x dV/dt:",
