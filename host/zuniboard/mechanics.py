@@ -819,6 +819,25 @@ def _potential_dipole(px: float, py: float, h: float) -> float:
     return moment * z / (4 * math.pi * r2 * math.sqrt(r2)) * 1e-3
 
 
+def axial_field_mt(dia_mm: float, thick_mm: float, z_mm: float, br_t: float = MAGNET_BR_T) -> float:
+    """Field (mT) on the axis of a disc magnet, z mm from its face: the exact formula for a
+    uniformly magnetised cylinder, B = Br / 2 x ((z + L) / sqrt(R^2 + (z + L)^2) - z / sqrt(R^2 + z^2))."""
+    r = dia_mm / 2
+    far = z_mm + thick_mm
+    return br_t / 2 * (far / math.hypot(r, far) - z_mm / math.hypot(r, z_mm)) * 1000
+
+
+def dipole_field_mt(
+    dia_mm: float, thick_mm: float, across_mm: float, below_mm: float, br_t: float = MAGNET_BR_T
+) -> float:
+    """Field (mT) of a disc magnet as a point dipole at its centre, at a point ``across_mm``
+    to the side and ``below_mm`` under its face: |B| = mu0 m / (4 pi r^3) sqrt(3 cos^2 + 1)."""
+    z = below_mm + thick_mm / 2
+    r = math.hypot(across_mm, z)
+    volume = math.pi * (dia_mm / 2) ** 2 * thick_mm  # mm^3; mu0 m = Br x volume
+    return br_t * volume / (4 * math.pi * r**3) * math.sqrt(3 * (z / r) ** 2 + 1) * 1000
+
+
 def reed_drive(mx: float, my: float, sx: float, sy: float, angle: float, exact: bool = True) -> float:
     """Drive (A, compare with AT) of a magnet at (mx, my) on the switch centred at (sx,
     sy) along ``angle``: the difference of the mean potentials of the two halves (blade
