@@ -116,6 +116,7 @@ class Bench:
             import bench_firmware_timing
 
             self.timer = bench_firmware_timing.Timer(spec)
+            self.timer.attach_leds(layout.leds, self.app.led_of)
 
     def cycle(self, buttons=0):
         app = self.app
@@ -128,12 +129,18 @@ class Bench:
             app.step(self.now, stable, buttons, self.deb.in_motion())
         else:
             app.step(self.now, stable, buttons)  # older firmware (before/after figures)
+        frame = None
         if app.frame_dirty(self.now):
-            app.frame(self.now)
+            frame = app.frame(self.now)
             self.frames += 1
         dt = time.ticks_diff(time.ticks_us(), t0)
         if self.timer is not None:
-            self.timer.scan(self, dt, stable is not None, queued, app.commits != before)
+            if frame is not None:
+                self.timer.show(self, frame)  # the Pico's LED driver, timed apart
+            pos = app.pos
+            # Older firmware has no incomplete positions (before/after figures).
+            complete = pos is None or getattr(pos, "moves", 1) is not None
+            self.timer.scan(self, dt, stable is not None, queued, app.commits != before, complete)
             if self.thinking and self.cycles < len(self.timer.kinds):
                 self.timer.kinds[self.cycles] |= 8  # the board thinks (HINT)
         if self.thinking:

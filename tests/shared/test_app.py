@@ -132,10 +132,9 @@ def test_move_committed_within_commit_ms_of_the_last_change():
     t.lift("m4")
     last_change = t.now
     t.settle()
-    eq(t.link.moves, [])
-    while not t.link.moves:
-        t.wait(10, 10)
-    assert t.now - last_change <= 500, t.now - last_change
+    # commit_ms = stable_ms (150): a finished move that cannot be extended is committed
+    # by the scan that first sees it stable.
+    eq(t.now - last_change, 150)
     eq(t.link.moves, [(0, "s3xm4-m5")])
 
 
@@ -1066,10 +1065,11 @@ def test_full_flash_makes_room_by_deleting_the_oldest_other_game():
     remove_dir(d)
 
 
-def test_commit_scan_writes_no_flash_the_next_scan_writes_then_sends():
+def test_commit_scan_writes_no_flash_the_next_scans_complete_then_write_then_send():
     # As firmware/main.py runs it (defer_writes): the commit's own scan does the commit
-    # and its LED frame only; the journal record and then the move to the host follow in
-    # the next scan, in the order they were made.
+    # and its LED frame only (the move's picture gone); the next scan makes the new
+    # position's legal moves and its picture, the one after writes the journal record
+    # and then sends the move to the host, in the order they were made.
     d = temp_dir()
     t = Table("mosona", journal_dir=d)
     t.app.defer_writes()
@@ -1078,13 +1078,18 @@ def test_commit_scan_writes_no_flash_the_next_scan_writes_then_sends():
     states = t.link.states
     assert states >= 1, "the setup's state went out in the scan after"
     t.act("-s3", "+m5", "-m4")
-    while not t.app.commits:
-        t.wait(10, 10)
+    eq(t.app.commits, 1, "committed by the scan that saw it stable")
     eq(t.link.moves, [], "nothing sent in the commit's scan")
     eq(Journal(d).resume()[2], [], "nothing written in the commit's scan")
     assert t.app.frame_dirty(t.now), "but the new picture is due"
+    eq(t.app.describe(), "", "the commit's frame: the move's picture is gone")
+    eq(t.app.pos.moves, None, "the next position's moves are the next scan's work")
     t.wait(10, 10)
-    eq(Journal(d).resume()[2], ["s3xm4-m5"], "written in the next scan")
+    assert t.app.pos.moves, "the next scan made them"
+    eq(_lit(t, "n5"), (12, 1), "and the new picture: North's pieces that may move, dim cyan")
+    eq(Journal(d).resume()[2], [], "not yet written")
+    t.wait(10, 10)
+    eq(Journal(d).resume()[2], ["s3xm4-m5"], "written in the scan after")
     eq(t.link.moves, [(0, "s3xm4-m5")], "and then sent")
     # The host asking in the commit's own scan gets nothing the journal lacks: what it
     # reads is written (and sent) first.

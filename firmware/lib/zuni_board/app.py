@@ -186,6 +186,9 @@ class BoardApp:
         self.commits = 0
         self._now = 0
         self._gc_due = False  # a commit's garbage is to be collected (see step)
+        # The outer loop's mode (defer_writes): a commit's own scan makes the next
+        # position's occupancy only, its moves come in the scan after (_catch_up).
+        self._defer = False
         self._held = 0  # presses waiting for the change before them to be stable
         self._held_since = 0
         if ruleset_text is None:
@@ -222,9 +225,11 @@ class BoardApp:
         self.outbox.state()
 
     def defer_writes(self):
-        """Journal writes and messages wait for the next scans (the outer loop's mode):
-        a commit's scan does only the commit and its LED frame; see ``step``."""
+        """The outer loop's mode: a commit's scan does only the commit and its LED frame;
+        the next position's legal moves, the journal record and the messages wait for the
+        scans after it (see ``step``, docs/firmware-timing.md)."""
         self.outbox.defer = True
+        self._defer = True
 
     def _game_and_id(self):
         return self.game, self.game_id
@@ -417,11 +422,15 @@ class BoardApp:
         waits for it (at most HOLD_MS, so a board that never settles still has buttons)."""
         self._now = now
         # The rest of a commit's work, one piece per scan, never in the commit's own (its
-        # LED frame goes out first): the journal record and the messages queued in the
-        # scan before (``defer_writes``), then a garbage collection in a quiet scan, so
-        # that the next commit finds the heap free and does not collect itself.
+        # LED frame goes out first): the next position's legal moves and its picture,
+        # then the journal record and the messages queued before (``defer_writes``),
+        # then a garbage collection in a quiet scan, so that the next commit finds the
+        # heap free and does not collect itself.
         outbox = self.outbox
-        if outbox.queue:
+        pos = self.pos
+        if pos is not None and pos.moves is None:
+            self._catch_up(now)
+        elif outbox.queue:
             outbox.flush()
         elif self._gc_due and stable is None and not buttons:
             self._gc_due = False
@@ -541,6 +550,9 @@ class BoardApp:
         pos = self.pos
         if pos is None:
             return
+        if pos.moves is None:
+            self._catch_up(now)  # which evaluates the completed position
+            return
         r = infer(pos, self.stable, self.touched)
         pending = self._pending
         if r.kind == ERROR and pending is not None and self._commit_if_next(now, pending):
@@ -629,7 +641,9 @@ class BoardApp:
             self.result = None
             self.hint = None
             try:
-                after = Position(game)
+                # Deferred (the outer loop): the occupancy now, the moves in the next
+                # scan (_catch_up), so that the commit's frame goes out at once.
+                after = Position(game, not self._defer)
             except MemoryError:
                 # All or nothing: the move is not made; the position before it is back.
                 game.pop()
@@ -653,6 +667,27 @@ class BoardApp:
         self._hint_i = -1
         self._drop_search()
         self.result = None
+        if after.moves is None:
+            # The commit's frame: the move's picture gone, the new one still to come
+            # (what may move next needs the legal moves: the next scan's work).
+            L.paint_idle(self.renderer, after, 0)
+            return
+        self._next_position(now)
+
+    def _catch_up(self, now):
+        """The work a commit left for the scans after it: the next position's legal
+        moves, then the game's end, a forced pass or the new position's picture. Done by
+        the scan after the commit, or at once by whatever needs the position first."""
+        pos = self.pos
+        if pos is None or pos.moves is not None:
+            return
+        pos.complete(self.game)  # a MemoryError leaves it incomplete: tried again later
+        self._next_position(now)
+
+    def _next_position(self, now):
+        """After a commit, with the new position complete."""
+        game = self.game
+        after = self.pos
         # Points that differ from the new position were touched for the next move.
         touched = self.touched
         occ = after.occ
@@ -749,6 +784,7 @@ class BoardApp:
         is connected, else if the host sends none within HOST_HINT_MS); HINT while a
         hint is shown shows the next legal move (cycling). The host has been told of
         the press (``_buttons``) and may answer with its own hint."""
+        self._catch_up(now)  # pressed with OK that committed a move in this very scan
         pos = self.pos
         if self.phase != PLAY or pos is None or not pos.foot or self.host is not None:
             return
@@ -818,6 +854,7 @@ class BoardApp:
             # The session calls this from poll(now), in the same scan as step(now).
             now = self._now
         try:
+            self._catch_up(now)  # a request in a commit's own scan sees the whole position
             handler = getattr(self, commands.method(name))
             handler(now, commands.parse(name, arg))
         finally:
@@ -930,6 +967,7 @@ class BoardApp:
     # Whatever the host reads, the journal holds first: a move the link reports has its
     # record on the flash, so a reset can never take back a move the host already has.
     def hello_info(self):
+        self._catch_up(self._now)
         self.outbox.flush()
         info = {
             "fw": FIRMWARE_VERSION,
@@ -944,6 +982,7 @@ class BoardApp:
         return info
 
     def state_info(self):
+        self._catch_up(self._now)
         self.outbox.flush()
         game = self.game
         info = {

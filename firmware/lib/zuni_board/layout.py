@@ -41,7 +41,7 @@ TIMING_DEFAULTS = {
     "scan_ms": 10,
     "debounce_scans": 3,
     "stable_ms": 150,
-    "commit_ms": 180,
+    "commit_ms": 150,
     "error_ms": 1000,
     "chain_settle_ms": 2000,
 }
