@@ -498,13 +498,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="*", help="rulesets to run (default: all)")
     parser.add_argument("--no-bisect", action="store_true", help="skip the heap bisection")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="timing runs per game (each scan's best over them; default 3)"
+    )
     parser.add_argument("--no-wasm", action="store_true", help="skip the 32-bit heap figures (WebAssembly port)")
     parser.add_argument(
         "--hint-every", type=int, default=HINT_EVERY, help="press HINT before every N-th move (0: never)"
     )
     args = parser.parse_args(argv)
     games = [g for g in GAMES if not args.games or g[0] in args.games]
-    rows = bench(games, not args.no_bisect, args.seed, wasm=not args.no_wasm, hint_every=args.hint_every)
+    rows = bench(
+        games, not args.no_bisect, args.seed, repeat=args.repeat, wasm=not args.no_wasm, hint_every=args.hint_every
+    )
     problems = check(rows)
     if args.json:
         print(json.dumps({"rp2040_factor": RP2040_FACTOR, "games": rows, "problems": problems}, indent=2))

@@ -121,6 +121,8 @@ class Bench:
     def cycle(self, buttons=0):
         app = self.app
         before = app.commits
+        stack = app.game.move_stack
+        plies = len(stack)
         outbox = self.outbox
         queued = outbox is not None and outbox.pending()
         t0 = time.ticks_us()
@@ -140,7 +142,10 @@ class Bench:
             pos = app.pos
             # Older firmware has no incomplete positions (before/after figures).
             complete = pos is None or getattr(pos, "moves", 1) is not None
-            self.timer.scan(self, dt, stable is not None, queued, app.commits != before, complete)
+            # A forced pass is the board's, not a player's move (the scan after the move's
+            # commit finds it): the latencies are the player's moves'.
+            player = app.commits != before and len(stack) > plies and stack[plies].text() != "pass"
+            self.timer.scan(self, dt, stable is not None, queued, app.commits != before, complete, player)
             if self.thinking and self.cycles < len(self.timer.kinds):
                 self.timer.kinds[self.cycles] |= 8  # the board thinks (HINT)
         if self.thinking:

@@ -90,8 +90,9 @@ class Timer:
         if i < len(self.shows):
             self.shows[i] = min(dt, 65535)
 
-    def scan(self, bench, dt, stable, queued, committed, complete=True):
-        """``complete``: the app's position has its moves after this scan."""
+    def scan(self, bench, dt, stable, queued, committed, complete=True, player=True):
+        """``complete``: the app's position has its moves after this scan; ``player``:
+        the commit (if any) is a player's move, not only forced passes."""
         i = bench.cycles
         if i < len(self.times):
             self.times[i] = min(dt, 65535)
@@ -107,7 +108,7 @@ class Timer:
                 self.worst_commit_us = dt
             # Simulated ms from the last sensor change to this scan, plus the real time
             # the scan took to commit and draw; an extendable move waits for the OK.
-            if not bench.extendable:
+            if player and not bench.extendable:
                 since = time.ticks_diff(bench.now, bench.last_change)
                 latency = since + (dt + 999) // 1000
                 self.latency_sum += latency

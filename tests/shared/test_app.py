@@ -8,6 +8,7 @@ import zuni
 from check import eq, raises
 from zuni_board.app import HINT_THINK_MS, HOST_HINT_MS, OVER, PLAY, SETUP
 from zuni_board.hint import HintSearch
+from zuni_board.infer import PROGRESS
 from zuni_board.journal import Journal
 from zuni_board.scan import Debouncer
 
@@ -152,6 +153,105 @@ def test_finished_move_and_its_frame_within_200ms_of_the_last_change():
     latency = sc.commit_times[0] - last_change
     assert latency <= 200, latency
     assert sc.commit_times[0] in sc.frame_times, "the new picture is drawn in the committing scan"
+
+
+def _deferred(ruleset="mosona"):
+    """A table as firmware/main.py runs the app (defer_writes), set up and scanned."""
+    t = Table(ruleset)
+    t.app.defer_writes()
+    t.setup()
+    return t, Scanned(t)
+
+
+def _until_commit(sc, commits, ms=400):
+    """Scan by scan until the app has made ``commits`` commits; the scan's time."""
+    t = sc.t
+    end = t.now + ms
+    while t.app.commits < commits:
+        assert t.now < end, "not committed: %s" % t.app.describe()
+        sc.run(sc.scan_ms)
+    return t.now
+
+
+def test_deferred_commit_frame_at_once_whole_picture_one_scan_later():
+    # As on the board: the scan that sees the finished move stable commits it and draws
+    # its frame (the move's picture gone); the scan after makes the next position's
+    # legal moves and draws its whole picture (what may move next).
+    t, sc = _deferred()
+    sc.gesture("-s3", "+m5")
+    sc.set("-m4")
+    seen = t.now + sc.scan_ms  # the next scan sees it
+    committed = _until_commit(sc, 1)
+    eq(committed - seen, 150, "committed by the scan that saw it stable")
+    assert committed in sc.frame_times, "the commit's frame is drawn in its own scan"
+    eq(t.app.describe(), "", "the move's picture is gone")
+    eq(t.app.pos.moves, None, "the next position's moves: the next scan's work")
+    sc.run(sc.scan_ms)
+    assert t.now in sc.frame_times, "the whole picture one scan later"
+    eq(_lit(t, "n5"), (12, 1), "North's pieces that may move, dim cyan")
+    sc.run(sc.scan_ms)
+    eq(t.link.texts(), ["s3xm4-m5"], "then the journal record and the move to the host")
+
+
+def test_deferred_commit_the_next_lift_one_scan_after_the_commit():
+    # The fastest hands: the opponent lifts the next piece in the very scan after the
+    # commit, while the board is still making the position's legal moves. The lift is
+    # believed and stable later as any other (it waits for nothing and is not lost),
+    # its destinations are shown, and the reply is committed 150 ms after its last change.
+    t, sc = _deferred()
+    sc.gesture("-s3", "+m5")
+    sc.set("-m4")
+    _until_commit(sc, 1)
+    sc.set("-n5")  # seen by the next scan, the one that completes the position
+    lifted = t.now + sc.scan_ms
+    sc.run(sc.scan_ms)
+    assert t.app.pos.moves, "the position was completed in that scan"
+    sc.run(200)
+    eq(_lit(t, "n5"), (6, 1), "the lifted piece: blue")
+    eq(_lit(t, "m4"), (4, 1), "its landing point: green")
+    eq(_lit(t, "m5"), (7, 1), "the piece it captures: orange")
+    eq(t.app.result.kind, PROGRESS, "the lift is a half-made move, %d ms after it" % (t.now - lifted))
+    sc.set("+m4")
+    sc.run(sc.scan_ms)
+    sc.set("-m5")  # the captured piece one scan after the landing
+    seen = t.now + sc.scan_ms
+    committed = _until_commit(sc, 2)
+    eq(committed - seen, 150)
+    sc.run(3 * sc.scan_ms)
+    eq(t.link.texts(), ["s3xm4-m5", "n5xm5-m4"])
+    eq(t.link.moves[-1][0], 1, "in order")
+
+
+def test_deferred_commit_a_press_150ms_after_the_change_acts_on_the_moves_position():
+    # HINT pressed 150 ms after the change that finished a move (the commit's own scan)
+    # and one scan later (the scan that completes the position): both act on the
+    # position the move made: the hint is the next side's.
+    for press_at in (150, 160):
+        t, sc = _deferred()
+        sc.gesture("-s3", "+m5")
+        sc.set("-m4")
+        sc.run(400, press_at=press_at + sc.scan_ms, buttons=4)
+        eq(t.link.texts(), ["s3xm4-m5"], "HINT %d ms after the change" % press_at)
+        _think(t)
+        hint = t.app.hint
+        assert hint is not None, "HINT %d ms after the change: no hint" % press_at
+        eq(hint.move in t.app.game.legal_moves(), True, "a move of the side now to move")
+        sc.run(sc.scan_ms)  # the event goes out in the scan after (defer_writes)
+        eq(t.link.events[-1], ("hint", hint.move.text()))
+
+
+def test_deferred_commit_a_host_request_in_the_commit_scan_sees_the_whole_position():
+    # The session polls after the app's step, in the commit's own scan: a host move
+    # (it needs the new position's legal moves) is refused by nothing and shown.
+    t, sc = _deferred()
+    sc.gesture("-s3", "+m5")
+    sc.set("-m4")
+    _until_commit(sc, 1)
+    eq(t.app.pos.moves, None)
+    t.app.command("hostmove", "n5xm5-m4")
+    eq(t.app.host.move.text(), "n5xm5-m4")
+    eq(_lit(t, "n5"), (6, 4), "the host's move shown: origin blue double flash")
+    eq(t.link.texts(), ["s3xm4-m5"], "its journal record and the move went out first")
 
 
 def test_quick_commit_makes_no_false_commit_from_slides_touches_or_corrections():

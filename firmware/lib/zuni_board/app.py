@@ -440,6 +440,10 @@ class BoardApp:
             self.clock.tick(self, now)
         if stable is not None:
             self._sensed(now, stable)
+            if self._due_what == _DUE_COMMIT and ticks_diff(now, self._due) >= 0:
+                # A move committed at once (commit_ms = stable_ms): before this scan's
+                # presses, which act on the position the change made.
+                self._fire(now)
         if buttons or self._held:
             if moving and (not self._held or ticks_diff(now, self._held_since) < HOLD_MS):
                 if not self._held:
@@ -586,8 +590,12 @@ class BoardApp:
             L.paint_progress(self.renderer, pos, r, team)
         elif r.kind == FINISHED:
             self._pending = r.finished[0]
-            self._set_due(now, self.settle_delay if r.extendable else self.commit_delay, _DUE_COMMIT)
-            L.paint_progress(self.renderer, pos, r, team)
+            delay = self.settle_delay if r.extendable else self.commit_delay
+            self._set_due(now, delay, _DUE_COMMIT)
+            if delay > 0 or not self._defer:
+                # (Due now: the step that called this commits it, and the commit's frame
+                # replaces this picture before any is drawn.)
+                L.paint_progress(self.renderer, pos, r, team)
         else:
             if r.stuck >= 0:
                 L.paint_stuck(self.renderer, pos, r.stuck)
@@ -629,7 +637,9 @@ class BoardApp:
             self._prev_occ = prev
         return self.stable == prev
 
-    def _commit(self, now, foot, after=None):
+    def _commit(self, now, foot, after=None, defer=True):
+        """``defer``: in the outer loop's mode, leave the next position's moves to the
+        scan after (a forced pass, itself that work of a commit, does not)."""
         game = self.game
         before = self.pos.occ if self.pos is not None else None
         mover = game.turn
@@ -643,7 +653,7 @@ class BoardApp:
             try:
                 # Deferred (the outer loop): the occupancy now, the moves in the next
                 # scan (_catch_up), so that the commit's frame goes out at once.
-                after = Position(game, not self._defer)
+                after = Position(game, not (defer and self._defer))
             except MemoryError:
                 # All or nothing: the move is not made; the position before it is back.
                 game.pop()
@@ -692,8 +702,11 @@ class BoardApp:
         touched = self.touched
         occ = after.occ
         stable = self.stable
-        for i in range(self.n):
-            touched[i] = 1 if occ[i] != stable[i] else 0
+        if occ == stable:
+            touched[:] = bytes(self.n)  # the usual case: one C-level copy
+        else:
+            for i in range(self.n):
+                touched[i] = 1 if occ[i] != stable[i] else 0
         if game.is_game_over():
             self._enter_over(now)
             return
@@ -711,7 +724,9 @@ class BoardApp:
         if pos is None or pos.pass_move is None:
             pos = Position(game)
         self.pos = pos
-        self._commit(now, pos.foot[0])
+        # The pass, the position after it and its picture in this same scan: a forced
+        # pass is found by the scan after a commit, and is not left for another one.
+        self._commit(now, pos.foot[0], None, False)
 
     def _show_error(self, now):
         r = self.result

@@ -96,10 +96,9 @@ class Renderer:
         self.colour = bytearray(n)
         self.pattern = bytearray(n)
         self.buf = bytearray(3 * n)
-        # Zero bytes: begin() and frame() clear with one C-level copy instead of a
+        # Zero bytes: begin() and frame() clear with C-level copies instead of a
         # Python loop over every point (on an RP2040 that loop is milliseconds).
-        self._dark = bytes(3 * n)
-        self._dark_n = memoryview(self._dark)[0:n]
+        self._zero = bytes(n)
         self.version = 0
         self._uses = 0  # bit per pattern present
         self._drawn_version = -1
@@ -107,8 +106,8 @@ class Renderer:
 
     def begin(self):
         """Start a new picture: every point off."""
-        self.colour[:] = self._dark_n
-        self.pattern[:] = self._dark_n
+        self.colour[:] = self._zero
+        self.pattern[:] = self._zero
 
     def mark(self, point, colour, pattern=STEADY):
         if 0 <= point < self.n:
@@ -157,9 +156,17 @@ class Renderer:
         colour = self.colour
         pattern = self.pattern
         buf = self.buf
-        buf[:] = self._dark
+        zero = self._zero
+        n = self.n
+        buf[0:n] = zero  # (explicit bounds: no slice object is allocated)
+        buf[n : 2 * n] = zero
+        buf[2 * n : 3 * n] = zero
+        self._drawn_version = self.version
+        self._drawn_phase = phase & ~(1 << STEADY)
+        if self._uses == 1 << OFF:
+            return buf  # nothing lit (a commit's own frame)
         # Then only the lit points: most pictures light a few points of the board.
-        for i in range(self.n):
+        for i in range(n):
             c = colour[i]
             if c and phase & (1 << pattern[i]):
                 k = 3 * c
@@ -167,8 +174,6 @@ class Renderer:
                 buf[j] = PALETTE[k]
                 buf[j + 1] = PALETTE[k + 1]
                 buf[j + 2] = PALETTE[k + 2]
-        self._drawn_version = self.version
-        self._drawn_phase = phase & ~(1 << STEADY)
         return buf
 
     def describe(self, names=None):
