@@ -312,9 +312,7 @@ def hint_figures(best: list[int], kinds: list[int], scan_ms: int, log: list[Any]
     }
 
 
-def chip_latency(
-    best: list[int], shows: list[int], log: list[list[int]], scan_ms: int, n_leds: int
-) -> dict[str, Any]:
+def chip_latency(best: list[int], shows: list[int], log: list[list[int]], scan_ms: int, n_leds: int) -> dict[str, Any]:
     """The RP2040 estimate of each commit's latency (see CHIP_FACTOR): ``best`` and
     ``shows`` each scan's best unix time and LED driver time over the runs (us), ``log``
     the runner's commit_log ([commit scan, simulated ms from the last change to it, scan
@@ -334,6 +332,8 @@ def chip_latency(
     works: list[float] = []
     worst_hand = scan_ms * 1000.0
     for c, since, p in log:
+        if p >= len(best):
+            continue  # beyond the scan log (MAX_CYCLES)
         start = since * 1000.0  # from the scan that saw the change (add the hand below)
         end = start + scan_us(c)
         works.append(scan_us(c))
@@ -565,7 +565,16 @@ def main(argv: list[str] | None = None) -> int:
         )
         print(
             "%-24s %-8s %11s %9s %9s %15s %15s %15s"
-            % ("ruleset", "board", "unix_ms", "commit_us", "show_us", "rp2040_scan_ms", "rp2040_commit", "rp2040_picture")
+            % (
+                "ruleset",
+                "board",
+                "unix_ms",
+                "commit_us",
+                "show_us",
+                "rp2040_scan_ms",
+                "rp2040_commit",
+                "rp2040_picture",
+            )
         )
         for row in rows:
             if not row.get("ok") or "chip_commit_worst_ms" not in row:
@@ -587,21 +596,19 @@ def main(argv: list[str] | None = None) -> int:
                     row["chip_picture_worst_ms"],
                 )
             )
+        print("unix_ms: mean/worst from the scan that saw the last change to the commit and its frame (unix port);")
         print(
-            "unix_ms: mean/worst from the scan that saw the last change to the commit and its frame (unix port);"
+            "commit_us: the worst committing scan; show_us: the worst LedChain.show() (unix port, best over the runs)."
         )
-        print("commit_us: the worst committing scan; show_us: the worst LedChain.show() (unix port, best over the runs).")
         print(
             "rp2040_*: mean/worst on the chip estimate: each scan's unix time x %d + sensors.read() %.2f ms, a frame's"
             % (CHIP_FACTOR, CHIP_READ_US / 1000)
         )
         print(
-            "show() x %d + %d us per LED on the wire; from the hand (seen by the next scan: %s at worst, half on average)."
-            % (SHOW_FACTOR, WIRE_US_PER_LED, "scan_ms")
+            "show() x %d + %d us per LED on the wire; from the hand (seen by the next scan: scan_ms at worst, half"
+            " on average)." % (SHOW_FACTOR, WIRE_US_PER_LED)
         )
-        print(
-            "rp2040_scan_ms: the committing scan's own time; rp2040_commit: to its frame (the move's picture gone);"
-        )
+        print("rp2040_scan_ms: the committing scan's own time; rp2040_commit: to its frame (the move's picture gone);")
         print("rp2040_picture: to the new position's whole picture (what may move next).")
         print()
         print("heap in use (KiB, after gc.collect, 64-bit unix port; a 32-bit RP2040 needs noticeably less;")

@@ -259,7 +259,10 @@ class Bench:
             waited += 1
             if waited > 400:
                 raise RuntimeError("%s was not committed" % text)
-        # Two scans more: the move's journal record and its garbage collection.
+        # Three scans more, as a player's hand takes at least: the next position's legal
+        # moves (zuni_board.app's _catch_up), the move's journal record, its garbage
+        # collection.
+        self.cycle()
         self.cycle()
         self.cycle()
         if self.timer is not None:

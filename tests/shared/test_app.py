@@ -1340,25 +1340,36 @@ def test_scan_without_change_allocates_nothing():
     # MemoryError. (CPython has no heap lock; there the loop just runs.)
     import micropython
 
-    t = Table("mosona")
-    t.setup()
-    t.act("-s3", "+m5")  # a half-made move: the captured piece blinks fast
-    app = t.app
-    lock = getattr(micropython, "heap_lock", None)
-    unlock = getattr(micropython, "heap_unlock", None)
-    now = t.now
-    frames = 0
-    if lock is not None:
-        lock()
-    try:
-        for _ in range(300):
-            now += 10
-            app.step(now, None, 0)
-            if app.frame_dirty(now):
-                app.frame(now)
-                frames += 1
-    finally:
-        if unlock is not None:
-            unlock()
-    assert frames >= 20, frames  # 3 s of a 4 Hz blink: a new frame at every change
-    eq(t.link.moves, [])
+    for deferred in (False, True):
+        t = Table("mosona")
+        if deferred:
+            # As the outer loop runs it: once a commit's work is done (the next
+            # position's moves, the journal record and the message, the collection).
+            t.app.defer_writes()
+            t.setup()
+            t.act("-s3", "+m5", "-m4")
+            t.wait(40, 10)
+            eq(t.link.texts(), ["s3xm4-m5"])
+            t.act("-n5", "+m4")  # a half-made move: the captured piece blinks fast
+        else:
+            t.setup()
+            t.act("-s3", "+m5")  # a half-made move: the captured piece blinks fast
+        app = t.app
+        lock = getattr(micropython, "heap_lock", None)
+        unlock = getattr(micropython, "heap_unlock", None)
+        now = t.now
+        frames = 0
+        if lock is not None:
+            lock()
+        try:
+            for _ in range(300):
+                now += 10
+                app.step(now, None, 0)
+                if app.frame_dirty(now):
+                    app.frame(now)
+                    frames += 1
+        finally:
+            if unlock is not None:
+                unlock()
+        assert frames >= 20, frames  # 3 s of a 4 Hz blink: a new frame at every change
+        eq(len(t.link.moves), 1 if deferred else 0)

@@ -20,8 +20,9 @@ Phases (BOARD.md, "What a player sees and does"):
   or the match held for ``SETUP_SETTLE_MS`` (a board without buttons) lights the next
   side's points, on top of those; after the last side, play starts.
 - ``play``: each change of the stable occupancy is classified by ``infer``; a finished
-  move is committed ``commit_ms`` after the last change (180: with its frame within
-  BOARD.md's 200 ms), a chain stopped early on OK,
+  move is committed ``commit_ms`` after the last change (150 = ``stable_ms``: by the
+  scan that sees it stable, with its frame within BOARD.md's 200 ms on the RP2040 too;
+  the next position's legal moves follow in the scan after), a chain stopped early on OK,
   on the opponent's lift or after ``chain_settle_ms``; a mistake is shown after
   ``error_ms``; restoring the position before the last move takes it back.
 - ``over``: the result is shown; setting up the start position again (or OK) starts a
@@ -189,6 +190,7 @@ class BoardApp:
         # The outer loop's mode (defer_writes): a commit's own scan makes the next
         # position's occupancy only, its moves come in the scan after (_catch_up).
         self._defer = False
+        self._fresh = False  # a commit whose consequences are still to be drawn
         self._held = 0  # presses waiting for the change before them to be stable
         self._held_since = 0
         if ruleset_text is None:
@@ -324,6 +326,7 @@ class BoardApp:
 
     def _reset_game_state(self):
         self.pos = None
+        self._fresh = False
         self.result = None
         self.host = None
         self.hint = None
@@ -427,8 +430,7 @@ class BoardApp:
         # then a garbage collection in a quiet scan, so that the next commit finds the
         # heap free and does not collect itself.
         outbox = self.outbox
-        pos = self.pos
-        if pos is not None and pos.moves is None:
+        if self._fresh:
             self._catch_up(now)
         elif outbox.queue:
             outbox.flush()
@@ -554,9 +556,6 @@ class BoardApp:
         pos = self.pos
         if pos is None:
             return
-        if pos.moves is None:
-            self._catch_up(now)  # which evaluates the completed position
-            return
         r = infer(pos, self.stable, self.touched)
         pending = self._pending
         if r.kind == ERROR and pending is not None and self._commit_if_next(now, pending):
@@ -677,27 +676,26 @@ class BoardApp:
         self._hint_i = -1
         self._drop_search()
         self.result = None
+        self._fresh = True
         if after.moves is None:
             # The commit's frame: the move's picture gone, the new one still to come
             # (what may move next needs the legal moves: the next scan's work).
             L.paint_idle(self.renderer, after, 0)
             return
-        self._next_position(now)
+        self._catch_up(now)
 
     def _catch_up(self, now):
-        """The work a commit left for the scans after it: the next position's legal
-        moves, then the game's end, a forced pass or the new position's picture. Done by
-        the scan after the commit, or at once by whatever needs the position first."""
-        pos = self.pos
-        if pos is None or pos.moves is not None:
-            return
-        pos.complete(self.game)  # a MemoryError leaves it incomplete: tried again later
-        self._next_position(now)
-
-    def _next_position(self, now):
-        """After a commit, with the new position complete."""
-        game = self.game
+        """The rest of a commit (``_fresh``): the next position's legal moves if the
+        commit left them, then the game's end, a forced pass or the new position's
+        picture. By the scan after the commit, or at once by whatever needs the position
+        first (a press, a host request)."""
         after = self.pos
+        if not self._fresh or after is None:
+            return
+        game = self.game
+        if after.moves is None:
+            after.complete(game)  # a MemoryError leaves it incomplete: tried again later
+        self._fresh = False
         # Points that differ from the new position were touched for the next move.
         touched = self.touched
         occ = after.occ

@@ -62,8 +62,7 @@ PALETTE = bytes(
     )
 )  # fmt: skip
 
-# One byte per pattern, for bytearray.find (Renderer.end).
-_PATTERN_BYTE = (b"\x00", b"\x01", b"\x02", b"\x03", b"\x04")
+_zero = b""  # Renderer's zero bytes, shared
 
 # Team colours: team 0 (South, South+East) yellow, team 1 (North, North+West) cyan.
 TEAM_COLOUR = (YELLOW, CYAN)
@@ -97,8 +96,12 @@ class Renderer:
         self.pattern = bytearray(n)
         self.buf = bytearray(3 * n)
         # Zero bytes: begin() and frame() clear with C-level copies instead of a
-        # Python loop over every point (on an RP2040 that loop is milliseconds).
-        self._zero = bytes(n)
+        # Python loop over every point (on an RP2040 that loop is milliseconds); one
+        # for the app's renderers (the game's and the overlays').
+        global _zero
+        if len(_zero) != n:
+            _zero = bytes(n)
+        self._zero = _zero
         self.version = 0
         self._uses = 0  # bit per pattern present
         self._drawn_version = -1
@@ -123,7 +126,7 @@ class Renderer:
         uses = 0
         pattern = self.pattern
         for p in range(N_PATTERNS):
-            if pattern.find(_PATTERN_BYTE[p]) >= 0:  # C-level, allocates nothing
+            if pattern.find(p) >= 0:  # C-level, allocates nothing
                 uses |= 1 << p
         self._uses = uses
         self.version += 1
