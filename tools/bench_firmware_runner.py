@@ -139,9 +139,8 @@ class Bench:
         if self.timer is not None:
             if frame is not None:
                 self.timer.show(self, frame)  # the Pico's LED driver, timed apart
-            pos = app.pos
-            # Older firmware has no incomplete positions (before/after figures).
-            complete = pos is None or getattr(pos, "moves", 1) is not None
+            # The app has made the new position (older firmware: always, in the commit).
+            complete = not getattr(app, "_fresh", False)
             # A forced pass is the board's, not a player's move (the scan after the move's
             # commit finds it): the latencies are the player's moves'.
             player = app.commits != before and len(stack) > plies and stack[plies].text() != "pass"

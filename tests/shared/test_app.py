@@ -185,7 +185,7 @@ def test_deferred_commit_frame_at_once_whole_picture_one_scan_later():
     eq(committed - seen, 150, "committed by the scan that saw it stable")
     assert committed in sc.frame_times, "the commit's frame is drawn in its own scan"
     eq(t.app.describe(), "", "the move's picture is gone")
-    eq(t.app.pos.moves, None, "the next position's moves: the next scan's work")
+    eq(t.app.pos, None, "the next position: the next scan's work")
     sc.run(sc.scan_ms)
     assert t.now in sc.frame_times, "the whole picture one scan later"
     eq(_lit(t, "n5"), (12, 1), "North's pieces that may move, dim cyan")
@@ -247,7 +247,7 @@ def test_deferred_commit_a_host_request_in_the_commit_scan_sees_the_whole_positi
     sc.gesture("-s3", "+m5")
     sc.set("-m4")
     _until_commit(sc, 1)
-    eq(t.app.pos.moves, None)
+    eq(t.app.pos, None)
     t.app.command("hostmove", "n5xm5-m4")
     eq(t.app.host.move.text(), "n5xm5-m4")
     eq(_lit(t, "n5"), (6, 4), "the host's move shown: origin blue double flash")
@@ -1183,7 +1183,7 @@ def test_commit_scan_writes_no_flash_the_next_scans_complete_then_write_then_sen
     eq(Journal(d).resume()[2], [], "nothing written in the commit's scan")
     assert t.app.frame_dirty(t.now), "but the new picture is due"
     eq(t.app.describe(), "", "the commit's frame: the move's picture is gone")
-    eq(t.app.pos.moves, None, "the next position's moves are the next scan's work")
+    eq(t.app.pos, None, "the next position is the next scan's work")
     t.wait(10, 10)
     assert t.app.pos.moves, "the next scan made them"
     eq(_lit(t, "n5"), (12, 1), "and the new picture: North's pieces that may move, dim cyan")

@@ -187,9 +187,8 @@ class BoardApp:
         self.commits = 0
         self._now = 0
         self._gc_due = False  # a commit's garbage is to be collected (see step)
-        # The outer loop's mode (defer_writes): a commit's own scan makes the next
-        # position's occupancy only, its moves come in the scan after (_catch_up).
-        self._defer = False
+        # A commit whose rest is still to be done: in the outer loop's mode
+        # (defer_writes) the scan after it makes the next position (_catch_up).
         self._fresh = False  # a commit whose consequences are still to be drawn
         self._held = 0  # presses waiting for the change before them to be stable
         self._held_since = 0
@@ -231,7 +230,6 @@ class BoardApp:
         the next position's legal moves, the journal record and the messages wait for the
         scans after it (see ``step``, docs/firmware-timing.md)."""
         self.outbox.defer = True
-        self._defer = True
 
     def _game_and_id(self):
         return self.game, self.game_id
@@ -589,12 +587,8 @@ class BoardApp:
             L.paint_progress(self.renderer, pos, r, team)
         elif r.kind == FINISHED:
             self._pending = r.finished[0]
-            delay = self.settle_delay if r.extendable else self.commit_delay
-            self._set_due(now, delay, _DUE_COMMIT)
-            if delay > 0 or not self._defer:
-                # (Due now: the step that called this commits it, and the commit's frame
-                # replaces this picture before any is drawn.)
-                L.paint_progress(self.renderer, pos, r, team)
+            self._set_due(now, self.settle_delay if r.extendable else self.commit_delay, _DUE_COMMIT)
+            L.paint_progress(self.renderer, pos, r, team)
         else:
             if r.stuck >= 0:
                 L.paint_stuck(self.renderer, pos, r.stuck)
@@ -636,9 +630,7 @@ class BoardApp:
             self._prev_occ = prev
         return self.stable == prev
 
-    def _commit(self, now, foot, after=None, defer=True):
-        """``defer``: in the outer loop's mode, leave the next position's moves to the
-        scan after (a forced pass, itself that work of a commit, does not)."""
+    def _commit(self, now, foot, after=None):
         game = self.game
         before = self.pos.occ if self.pos is not None else None
         mover = game.turn
@@ -649,15 +641,16 @@ class BoardApp:
             self.pos = None
             self.result = None
             self.hint = None
-            try:
-                # Deferred (the outer loop): the occupancy now, the moves in the next
-                # scan (_catch_up), so that the commit's frame goes out at once.
-                after = Position(game, not (defer and self._defer))
-            except MemoryError:
-                # All or nothing: the move is not made; the position before it is back.
-                game.pop()
-                self.pos = Position(game)
-                raise
+            # Deferred (the outer loop): the new position is made by the next scan
+            # (_catch_up), so that the commit's frame goes out at once.
+            if not self.outbox.defer:
+                try:
+                    after = Position(game)
+                except MemoryError:
+                    # All or nothing: the move is not made; the position before it is back.
+                    game.pop()
+                    self.pos = Position(game)
+                    raise
         index = len(game.move_stack) - 1
         text = foot.move.text()
         if self.clock is None:
@@ -677,31 +670,34 @@ class BoardApp:
         self._drop_search()
         self.result = None
         self._fresh = True
-        if after.moves is None:
+        if after is None:
             # The commit's frame: the move's picture gone, the new one still to come
             # (what may move next needs the legal moves: the next scan's work).
-            L.paint_idle(self.renderer, after, 0)
+            r = self.renderer
+            r.begin()
+            r.end()
             return
         self._catch_up(now)
 
     def _catch_up(self, now):
-        """The rest of a commit (``_fresh``): the next position's legal moves if the
-        commit left them, then the game's end, a forced pass or the new position's
-        picture. By the scan after the commit, or at once by whatever needs the position
-        first (a press, a host request)."""
-        after = self.pos
-        if not self._fresh or after is None:
+        """The rest of a commit (``_fresh``): the next position (its legal moves and
+        footprints) if the commit left it, then the game's end, a forced pass or the
+        new position's picture. By the scan after the commit, or at once by whatever
+        needs the position first (a press, a host request)."""
+        if not self._fresh:
             return
         game = self.game
-        if after.moves is None:
-            after.complete(game)  # a MemoryError leaves it incomplete: tried again later
+        after = self.pos
+        if after is None:
+            after = Position(game)  # a MemoryError: tried again by the next scan
+            self.pos = after
         self._fresh = False
         # Points that differ from the new position were touched for the next move.
         touched = self.touched
         occ = after.occ
         stable = self.stable
         if occ == stable:
-            touched[:] = bytes(self.n)  # the usual case: one C-level copy
+            touched[:] = self.renderer.zero  # the usual case: one C-level copy
         else:
             for i in range(self.n):
                 touched[i] = 1 if occ[i] != stable[i] else 0
@@ -722,9 +718,10 @@ class BoardApp:
         if pos is None or pos.pass_move is None:
             pos = Position(game)
         self.pos = pos
-        # The pass, the position after it and its picture in this same scan: a forced
-        # pass is found by the scan after a commit, and is not left for another one.
-        self._commit(now, pos.foot[0], None, False)
+        self._commit(now, pos.foot[0])
+        # The position after it and its picture in this same scan: a forced pass is
+        # found by the scan after a commit, and is not left for another one.
+        self._catch_up(now)
 
     def _show_error(self, now):
         r = self.result

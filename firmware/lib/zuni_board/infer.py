@@ -160,29 +160,14 @@ class Position:
     ``occ``: occupancy (bytearray); ``moves``: legal moves; ``foot``: their footprints;
     ``movable``: origins of the legal moves (sorted); ``drops``: drop squares;
     ``pass_move``: the forced pass, if that is the only legal move, else None.
-
-    ``Position(game, False)`` holds the occupancy only (``moves`` None, nothing movable):
-    a commit's own scan makes that much, and ``complete(game)`` (the game still in that
-    position) the rest in a scan after it (docs/firmware-timing.md).
     """
 
-    def __init__(self, game, complete=True):
+    def __init__(self, game):
         occ = game.occupancy()
         self.occ = occ
         self.n = len(occ)
-        # Until complete(): nothing to move (the empty tuple allocates nothing).
-        self.moves = None  # type: list | None
-        self.foot = ()  # type: list[Footprint] | tuple
-        self.movable = ()  # type: list[int] | tuple
-        self.drops = ()  # type: list[int] | tuple
-        self.pass_move = None
-        if complete:
-            self.complete(game)
-
-    def complete(self, game):
-        """The legal moves, their footprints and what they make movable."""
-        occ = self.occ
         moves = game.legal_moves()
+        self.moves = moves
         foot = [Footprint(m, occ) for m in moves]
         self.foot = foot
         movable = []
@@ -197,7 +182,6 @@ class Position:
         self.movable = movable
         self.drops = drops
         self.pass_move = moves[0] if (len(moves) == 1 and moves[0].kind == PASS) else None
-        self.moves = moves  # last: a MemoryError above leaves the position incomplete
 
     def find(self, move):
         """The footprint of a legal move (by path), or None."""
@@ -328,6 +312,6 @@ def infer(position, stable, touched=None, only=None):
     commit (decides between moves with the same result). ``only``: a list of
     footprints to consider instead of every legal move."""
     if position.occ == stable:
-        return Result(SAME, [], [])  # one C-level compare (the position just committed)
+        return Result(SAME, [], [])  # one C-level compare (a position just committed)
     gone, added = diff(position.occ, stable)
     return classify(position, gone, added, touched, only)

@@ -97,11 +97,11 @@ class Renderer:
         self.buf = bytearray(3 * n)
         # Zero bytes: begin() and frame() clear with C-level copies instead of a
         # Python loop over every point (on an RP2040 that loop is milliseconds); one
-        # for the app's renderers (the game's and the overlays').
+        # for the app's renderers (the game's and the overlays'), and the app's own use.
         global _zero
         if len(_zero) != n:
             _zero = bytes(n)
-        self._zero = _zero
+        self.zero = _zero
         self.version = 0
         self._uses = 0  # bit per pattern present
         self._drawn_version = -1
@@ -109,13 +109,19 @@ class Renderer:
 
     def begin(self):
         """Start a new picture: every point off."""
-        self.colour[:] = self._zero
-        self.pattern[:] = self._zero
+        self.colour[:] = self.zero
+        self.pattern[:] = self.zero
+        # The patterns marked since (phase() follows the blinking ones); kept by mark(),
+        # not by a loop over every point in end(), which is milliseconds on an RP2040.
+        # A point marked twice may leave a pattern's bit that no point has any more: a
+        # frame drawn again the same, never one missed.
+        self._uses = 0
 
     def mark(self, point, colour, pattern=STEADY):
         if 0 <= point < self.n:
             self.colour[point] = colour
             self.pattern[point] = pattern
+            self._uses |= 1 << pattern
 
     def mark_all(self, points, colour, pattern=STEADY):
         for p in points:
@@ -123,12 +129,6 @@ class Renderer:
 
     def end(self):
         """Finish the picture; the next ``dirty()`` is True if it differs."""
-        uses = 0
-        pattern = self.pattern
-        for p in range(N_PATTERNS):
-            if pattern.find(p) >= 0:  # C-level, allocates nothing
-                uses |= 1 << p
-        self._uses = uses
         self.version += 1
 
     def get(self, point):
@@ -159,14 +159,14 @@ class Renderer:
         colour = self.colour
         pattern = self.pattern
         buf = self.buf
-        zero = self._zero
+        zero = self.zero
         n = self.n
         buf[0:n] = zero  # (explicit bounds: no slice object is allocated)
         buf[n : 2 * n] = zero
         buf[2 * n : 3 * n] = zero
         self._drawn_version = self.version
         self._drawn_phase = phase & ~(1 << STEADY)
-        if self._uses == 1 << OFF:
+        if colour == zero:
             return buf  # nothing lit (a commit's own frame)
         # Then only the lit points: most pictures light a few points of the board.
         for i in range(n):
