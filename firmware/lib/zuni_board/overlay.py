@@ -2,9 +2,7 @@
 
 ``Overlays(n, names, led_of, emit)``: ``n`` points, their names, the LED index of each
 point (the layout's), and ``emit(kind, text)`` to tell the host (the app's best-effort
-event). While ``active()``, the LEDs show ``renderer`` instead of the game picture (made
-when an overlay starts and dropped when it ends: a game that shows none keeps the 5 bytes
-a point of its buffers, 1 KB on the 168-square board); the
+event). While ``active()``, the LEDs show ``renderer`` instead of the game picture; the
 app calls ``step(now)`` every scan and it returns True on the scan an overlay ends, so
 the game picture is drawn again. The bring-up sequences live in ``ledcheck``, imported
 only while one runs (a maker's tool should not cost every game its heap). Pure: times
@@ -29,8 +27,7 @@ class Overlays:
         self.names = names
         self.led_of = led_of
         self.emit = emit
-        self.n = n
-        self.renderer = None  # type: L.Renderer | None  # while on
+        self.renderer = L.Renderer(n)
         self.on = False
         self._until = 0
         self._seq = None  # type: ignore  # a ledcheck sequence, or None for a notice
@@ -63,11 +60,6 @@ class Overlays:
         """Show ``paint(renderer, *args)`` for NOTICE_MS (a forced pass, the journal failing)."""
         if self._seq is not None:
             return  # a maker's LED test runs: it is not interrupted
-        if self.renderer is None:
-            try:
-                self.renderer = L.Renderer(self.n)
-            except MemoryError:
-                return  # no heap for a notice: the game goes on without it
         paint(self.renderer, *args)
         self.on = True
         self._until = ticks_add(now, NOTICE_MS)
@@ -78,15 +70,12 @@ class Overlays:
         from zuni_board import ledcheck
 
         seq = ledcheck.LedWalk(walk_ms, self.names, self.led_of, self.emit) if walk_ms else ledcheck.LedTest()  # type: ignore
-        if self.renderer is None:
-            self.renderer = L.Renderer(self.n)
         self._seq = seq
         self.on = True
         self._until = ticks_add(now, seq.start(self.renderer))
 
     def _end(self):
         self.on = False
-        self.renderer = None
         if self._seq is not None:
             self._seq = None
             # Unloaded again, as the layout loader is (zuni_board.load_board).
