@@ -8,7 +8,9 @@ change to the committed move and its LED frame. It checks the targets: every gam
 HEAP_LIMIT_KIB (the game's heap without the hint plus 8 KiB); the worst scan cycle at
 most 1 ms on the unix port for every game; every
 move that cannot be extended committed, with its frame, at most 200 ms after the last
-sensor change. With node and tools/ensure_wasm.sh it also measures the heap in use on a
+sensor change, on the unix port and on the RP2040 estimate (CHIP_FACTOR: from the hand to
+the frame on the wire; the new position's whole picture, a scan later, is printed beside
+it: docs/firmware-timing.md). With node and tools/ensure_wasm.sh it also measures the heap in use on a
 32-bit MicroPython (the WebAssembly port).
 
     .venv/bin/python tools/bench_firmware.py            # table
