@@ -138,17 +138,20 @@ def table_values(ruleset: str, pieces: int) -> Any:
         out.unlink(missing_ok=True)
 
 
+# In the tables' file names: change it whenever the C builder's values or layout change.
+TABLES_VERSION = 1
+
+
 def tables_path(ruleset: str, pieces: int) -> Path:
-    return BUILD / (
-        "tables-%s-%d.lstb" % (str(zuni.parse_ruleset(ruleset)).replace(" ", "_").replace("=", "-"), pieces)
-    )
+    name = str(zuni.parse_ruleset(ruleset)).replace(" ", "_").replace("=", "-")
+    return BUILD / ("tables-%s-%d.lstb%d" % (name, pieces, TABLES_VERSION))
 
 
 def build_tables(ruleset: str, pieces: int, *, progress: bool = False) -> tuple[Path, str]:
     """The win/draw/loss tables up to ``pieces`` for ``solve``, built unless on disk;
     returns the file and the builder's report (empty when it was on disk)."""
     path = tables_path(ruleset, pieces)
-    if path.exists() and path.stat().st_mtime >= binary().stat().st_mtime:
+    if path.exists():
         return path, ""
     tmp = path.with_suffix(".%d.tmp" % os.getpid())
     result = subprocess.run(
@@ -193,15 +196,20 @@ def solve(
     book: Path | None = None,
     book_plies: int = 0,
     eps: float = 0.25,
+    init: int = 1,
     nice: int = 0,
 ) -> Solution:
-    """df-pn of ``game``'s position in C, with the C tables up to ``pieces`` as leaves."""
+    """df-pn of ``game``'s position in C, with the C tables up to ``pieces`` as leaves.
+    ``init``: the numbers of new nodes: 0 all 1, 1 mobility (default), 2 material and
+    the quiet count, 3 both (they steer the search only; a result rests on the rules
+    and the tables)."""
     rules = str(game.ruleset)
     s, n, turn, quiet = position(game)
     args = [str(rules_file(rules)), "solve", str(team), str(s), str(n), str(turn), str(quiet)]
     if pieces >= 2:
         args += ["--tb", str(build_tables(rules, pieces)[0])]
     args += ["--nodes", str(nodes), "--seconds", str(seconds), "--tt-mb", str(tt_mb), "--eps", str(eps)]
+    args += ["--init", str(init)]
     if progress:
         args += ["--progress", str(progress)]
     if book is not None and book_plies:

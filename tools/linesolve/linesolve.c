@@ -12,9 +12,10 @@
  *   linesolve RULES perft SOUTH NORTH TURN QUIET DEPTH
  *   linesolve RULES tbdump PIECES OUT      every table up to PIECES, every value (int16)
  *   linesolve RULES tbbuild PIECES OUT     the tables as win/draw/loss bits, for solve
+ *   linesolve RULES probe TABLES < lines "SOUTH NORTH TURN QUIET"   (+1/0/-1, 2 uncovered)
  *   linesolve RULES solve TEAM SOUTH NORTH TURN QUIET [options]
  *       --tb FILE --nodes N --seconds S --tt-mb MB --eps E --book FILE --book-plies P
- *       --progress S
+ *       --progress S --init 0|1|2|3 (new nodes: 1/1, mobility, material and count, both) --init-k K
  * Build: gcc -O2 -o linesolve linesolve.c (no dependencies).
  */
 #include <stdint.h>
@@ -486,6 +487,7 @@ static u64 NODES, NODE_LIMIT;
 static double DEADLINE, PROGRESS_EVERY, NEXT_PROGRESS, T_START;
 static int TEAM, STOPPED;
 static double EPS = 0.25;
+static int INIT = 1, INIT_K = 4; /* new nodes' numbers: 0 one, 1 mobility, 2 material, 3 both */
 static u32 ROOT_PN = 1, ROOT_DN = 1;
 static u64 TT_STORES, TT_HITS;
 static int MAXDEPTH_SEEN;
@@ -592,14 +594,40 @@ static int children_of(u32 south, u32 north, int turn, int quiet, Child *out) {
             continue;
         }
         if (tt_lookup(key, &c->pn, &c->dn)) continue;
-        /* Mobility (Allis): many moves make a node hard to refute (OR) or prove (AND). */
-        int mob = generate(cm, cf, tmp);
-        if (is_or) {
-            c->pn = 1;
-            c->dn = mob ? (u32)mob : 1;
+        if (INIT == 0) {
+            c->pn = c->dn = 1;
+        } else if (INIT == 1) {
+            /* Mobility (Allis): many moves make a node hard to refute (OR) or prove (AND). */
+            int mob = generate(cm, cf, tmp);
+            if (is_or) {
+                c->pn = 1;
+                c->dn = mob ? (u32)mob : 1;
+            } else {
+                c->pn = mob ? (u32)mob : 1;
+                c->dn = 1;
+            }
         } else {
-            c->pn = mob ? (u32)mob : 1;
-            c->dn = 1;
+            /* Material and the count (only steers the search): a lead wins at the
+             * count, the sooner the count comes the cheaper that is to prove; the side
+             * behind must win material back first. */
+            u32 tm = TEAM ? n2 : s2, op = TEAM ? s2 : n2;
+            int d = __builtin_popcount(tm) - __builtin_popcount(op);
+            int r = Q - q2;
+            if (d > 0) {
+                c->pn = 1 + (u32)(r * INIT_K / Q);
+                c->dn = (u32)(2 + 4 * d);
+            } else if (d == 0) {
+                c->pn = (u32)(2 + INIT_K);
+                c->dn = 1 + (u32)(r * INIT_K / Q);
+            } else {
+                c->pn = (u32)(2 + 4 * -d + INIT_K);
+                c->dn = 1;
+            }
+            if (INIT == 3) { /* and mobility at AND nodes */
+                int mob = generate(cm, cf, tmp);
+                if (is_or) c->dn += (u32)mob / 2;
+                else c->pn += (u32)mob / 2;
+            }
         }
     }
     return n;
@@ -701,14 +729,56 @@ static void settle(u32 south, u32 north, int turn, int quiet, int depth, u32 *pn
     DEADLINE = saved_deadline;
 }
 
+/* Positions the book has been through, with the fewest plies they were reached in. */
+static u64 *SEEN_KEY;
+static int *SEEN_PLY;
+static u64 SEEN_MASK, SEEN_COUNT;
+
+static int seen_before(u64 key, int ply) {
+    if (!SEEN_KEY || SEEN_COUNT * 2 > SEEN_MASK) { /* grow: keep it at most half full */
+        u64 old_mask = SEEN_MASK;
+        u64 *ok = SEEN_KEY;
+        int *op = SEEN_PLY;
+        SEEN_MASK = old_mask ? old_mask * 2 + 1 : (1 << 16) - 1;
+        SEEN_KEY = calloc(SEEN_MASK + 1, sizeof(u64));
+        SEEN_PLY = calloc(SEEN_MASK + 1, sizeof(int));
+        if (!SEEN_KEY || !SEEN_PLY) die("out of memory (book)", NULL);
+        for (u64 i = 0; ok && i <= old_mask; i++)
+            if (ok[i]) {
+                u64 j = hash_key(ok[i]) & SEEN_MASK;
+                while (SEEN_KEY[j]) j = (j + 1) & SEEN_MASK;
+                SEEN_KEY[j] = ok[i];
+                SEEN_PLY[j] = op[i];
+            }
+        free(ok);
+        free(op);
+    }
+    u64 j = hash_key(key) & SEEN_MASK;
+    while (SEEN_KEY[j] && SEEN_KEY[j] != key) j = (j + 1) & SEEN_MASK;
+    if (SEEN_KEY[j] == key) {
+        if (SEEN_PLY[j] <= ply) return 1;
+        SEEN_PLY[j] = ply;
+        return 0;
+    }
+    SEEN_KEY[j] = key;
+    SEEN_PLY[j] = ply;
+    SEEN_COUNT++;
+    return 0;
+}
+
+static u64 BOOK_LEAVES; /* positions the rules or the tables settle, at the book's edge */
+
 static void write_book(u32 south, u32 north, int turn, int quiet, int ply, int depth) {
     if (ply >= BOOK_PLIES) return;
+    if (seen_before(make_key(south, north, turn, quiet), ply)) return;
     Child *ch = &CHILD_POOL[(u64)depth * MAXCHILD];
     int k = children_of(south, north, turn, quiet, ch);
     int is_or = turn == TEAM;
     int total = __builtin_popcount(south) + __builtin_popcount(north);
     if (is_or) {
         int pick = -1;
+        for (int i = 0; i < k && pick < 0; i++) /* a move the rules or tables settle first */
+            if (ch[i].pn == 0 && ch[i].terminal) pick = i;
         for (int i = 0; i < k && pick < 0; i++)
             if (ch[i].pn == 0) pick = i;
         if (pick < 0) {
@@ -724,6 +794,7 @@ static void write_book(u32 south, u32 north, int turn, int quiet, int ply, int d
         Child c = ch[pick];
         fprintf(BOOK, "%u %u %d %d %u %u\n", south, north, turn, quiet, c.south, c.north);
         BOOK_LINES++;
+        if (c.terminal) BOOK_LEAVES++;
         if (!c.terminal) {
             int q2 = __builtin_popcount(c.south) + __builtin_popcount(c.north) == total ? quiet + 1 : 0;
             write_book(c.south, c.north, 1 - turn, q2, ply + 1, depth + 1);
@@ -732,7 +803,11 @@ static void write_book(u32 south, u32 north, int turn, int quiet, int ply, int d
         /* copy: the recursion reuses deeper pool slots only */
         for (int i = 0; i < k; i++) {
             Child c = ch[i];
-            if (c.terminal) continue;
+            if (c.terminal && c.pn != 0) die("internal: a reply of the proof refutes it", NULL);
+            if (c.terminal) {
+                BOOK_LEAVES++;
+                continue;
+            }
             int q2 = __builtin_popcount(c.south) + __builtin_popcount(c.north) == total ? quiet + 1 : 0;
             write_book(c.south, c.north, 1 - turn, q2, ply + 1, depth + 1);
         }
@@ -813,6 +888,18 @@ int main(int argc, char **argv) {
         }
         return 0;
     }
+    if (!strcmp(cmd, "probe")) {
+        /* lines "SOUTH NORTH TURN QUIET" on stdin: +1 / 0 / -1 for the side to move, 2 uncovered */
+        if (argc != 4) die("usage: probe TABLES < positions", NULL);
+        load_tables(argv[3]);
+        unsigned s, n;
+        int turn, quiet;
+        while (scanf("%u %u %d %d", &s, &n, &turn, &quiet) == 4) {
+            if (quiet < 0 || quiet > Q || (turn != 0 && turn != 1)) die("bad position on stdin", NULL);
+            printf("%d\n", tb_probe(s, n, turn, quiet));
+        }
+        return 0;
+    }
     if (!strcmp(cmd, "solve")) {
         if (argc < 8) die("usage: solve TEAM SOUTH NORTH TURN QUIET [options]", NULL);
         TEAM = atoi(argv[3]);
@@ -831,6 +918,8 @@ int main(int argc, char **argv) {
             else if (!strcmp(o, "--seconds")) seconds = atof(v);
             else if (!strcmp(o, "--tt-mb")) tt_mb = atof(v);
             else if (!strcmp(o, "--eps")) EPS = atof(v);
+            else if (!strcmp(o, "--init")) INIT = atoi(v);
+            else if (!strcmp(o, "--init-k")) INIT_K = atoi(v);
             else if (!strcmp(o, "--book")) bookfile = v;
             else if (!strcmp(o, "--book-plies")) BOOK_PLIES = atoi(v);
             else if (!strcmp(o, "--line-plies")) line_plies = atoi(v);
@@ -875,7 +964,8 @@ int main(int argc, char **argv) {
                 if (!BOOK) die("cannot write", bookfile);
                 write_book(s, n, turn, quiet, 0, 0);
                 fclose(BOOK);
-                printf("book %llu\n", (unsigned long long)BOOK_LINES);
+                printf("book %llu\nbook_leaves %llu\nbook_positions %llu\n", (unsigned long long)BOOK_LINES,
+                       (unsigned long long)BOOK_LEAVES, (unsigned long long)SEEN_COUNT);
             }
         }
         fflush(stdout);
