@@ -138,3 +138,35 @@ def test_c_solver_proves_the_17_move_position_of_the_main_line() -> None:
     south = linesolve.solve(game, 0, pieces=5, nodes=2_000_000, tt_mb=64)
     assert north.result is True and south.result is False
     assert north.line and north.line[0] in [str(m) for m in game.legal_moves()]
+
+
+# The computer's main line of docs/rules.md's solver run, its first 24 moves: South's 2
+# pieces against North's 5, North to move.
+MAIN_LINE_24 = (
+    "s3xm4-m5 n5xm5-m4 m7xn6-n5 n8xm8-m7xm6-m5xs4-s3 s2xs3-s4 n4xn5-n6 s4xm4-n4 n3xn4-n5 s5-s4 m1xs1-s2"
+    " s6-s5 m2-s1 s4-m5 n5xm5-s4xs5-m6 s7-m8 n7xm8-s7 s8xs7-m7xn6-n5xm6-s5 m3-m4 m9-m8 s2-s3 s5-m6 n2-m3"
+    " m8-s7 m4-n4"
+)
+
+
+def test_solve_mosona_with_the_c_engine_proves_verifies_and_writes_a_book(tmp_path: Path) -> None:
+    """tools/solve_mosona.py --engine c end to end: North's win proved with the 5-piece C
+    tables, the proof walked again with the Python engine, its book written; South's
+    win disproved."""
+    import json
+    import subprocess
+
+    book = tmp_path / "book.txt"
+    command = [sys.executable, str(REPO / "tools" / "solve_mosona.py"), "--engine", "c", "--pieces", "5"]
+    command += ["--moves", MAIN_LINE_24, "--verify", "--book-out", str(book), "--tt-mb", "64", "--json"]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=300, check=False)
+    assert result.returncode == 0, result.stderr
+    report = json.loads(result.stdout)
+    north, south = report["questions"]
+    assert (north["team"], north["result"]) == ("north", "proved")
+    assert north["verified"].startswith("ok: ") and north["book_positions"] > 100
+    assert (south["team"], south["result"]) == ("south", "disproved")
+    lines = [x for x in book.read_text().splitlines() if not x.startswith("#")]
+    assert len(lines) == north["book_positions"]
+    key, move = lines[0].split()
+    assert key.count(":") == 3 and "-" in move

@@ -65,6 +65,16 @@ def main(argv: list[str] | None = None) -> int:
         action="store_true",
         help="--engine c: check a proof with the Python rules engine (every reply, the winner's moves, the leaves)",
     )
+    parser.add_argument(
+        "--recheck-leaves",
+        type=int,
+        default=0,
+        metavar="PIECES",
+        help="with --verify: solve the proof's table leaves of more than PIECES pieces again by df-pn with"
+        " tables up to PIECES only (a search instead of the bigger tables); --recheck-nodes, --recheck-time",
+    )
+    parser.add_argument("--recheck-nodes", type=int, default=1_000_000, help="nodes per leaf rechecked")
+    parser.add_argument("--recheck-time", type=float, default=900.0, help="seconds for all the rechecks")
     parser.add_argument("--book-out", type=Path, help="--engine c: write the proven winner's moves (the book) here")
     parser.add_argument("--nice", type=int, default=19, help="--engine c: run the solver at this nice level")
     args = parser.parse_args(argv)
@@ -205,9 +215,7 @@ def run_c(game: zuni.Game, args: argparse.Namespace) -> int:
                 "nodes": solution.nodes,
                 "seconds": solution.seconds,
                 "cpu_seconds": float(f.get("cpu", 0)),
-                "nodes_per_cpu_second": round(
-                    solution.nodes / max(float(f.get("cpu", 0)) - float(f.get("tb_load", 0)), 1e-3)
-                ),
+                "nodes_per_cpu_second": round(solution.nodes / max(float(f.get("search_cpu", 0)), 1e-3)),
                 "line": solution.line,
                 "pieces": args.pieces,
             }
@@ -216,6 +224,8 @@ def run_c(game: zuni.Game, args: argparse.Namespace) -> int:
                 item["book_positions"] = len(entries)
                 if args.verify:
                     item["verified"] = verify(game, team, entries, args.pieces)
+                    if args.recheck_leaves:
+                        item["rechecked"] = recheck_leaves(game, team, entries, args)
                 if args.book_out:
                     write_book(args.book_out, game, team, entries, item)
             report["questions"].append(item)
@@ -239,6 +249,8 @@ def run_c(game: zuni.Game, args: argparse.Namespace) -> int:
                 print("  principal line: %s" % " ".join(solution.line))
             if "verified" in item:
                 print("  verified with the Python engine: %s" % item["verified"])
+            if "rechecked" in item:
+                print("  table leaves solved again by search: %s" % item["rechecked"])
             if args.book_out and solution.book is not None:
                 print("  book: %d positions written to %s" % (item["book_positions"], args.book_out))
     if args.json:
@@ -335,12 +347,77 @@ def verify(game: zuni.Game, team: int, book: dict[str, str], pieces: int) -> str
     return "ok: %d positions searched, %d games won by the rules, %d table positions won" % (inner, ended, len(leaves))
 
 
+def proof_leaves(game: zuni.Game, team: int, book: dict[str, str], pieces: int) -> list[zuni.Game]:
+    """The positions of at most ``pieces`` pieces where the proof's lines end (not over)."""
+    import linesolve
+
+    stack = [game.copy()]
+    seen: set[tuple[int, int, int, int]] = set()
+    out = []
+    while stack:
+        position = stack.pop()
+        key = linesolve.position(position)
+        if key in seen or position.outcome() is not None:
+            continue
+        seen.add(key)
+        if sum(position.counts) <= pieces:
+            out.append(position)
+            continue
+        if position.team_of(position.turn) == team:
+            moves = [m for m in position.legal_moves() if str(m) == book[book_key(*key)]]
+        else:
+            moves = list(position.legal_moves())
+        for move in moves:
+            child = position.copy()
+            child.push(move)
+            stack.append(child)
+    return out
+
+
+def recheck_leaves(game: zuni.Game, team: int, book: dict[str, str], args: argparse.Namespace) -> str:
+    """The table leaves of more than ``--recheck-leaves`` pieces, solved again by df-pn
+    with the smaller tables only, in a fixed random order, within --recheck-time."""
+    import random
+    import time
+
+    import linesolve
+
+    small = args.recheck_leaves
+    leaves = [p for p in proof_leaves(game, team, book, args.pieces) if sum(p.counts) > small]
+    random.Random(1).shuffle(leaves)
+    agree = disagree = unsettled = nodes = 0
+    start = time.monotonic()
+    for position in leaves:
+        if time.monotonic() - start > args.recheck_time:
+            break
+        solution = linesolve.solve(position, team, pieces=small, nodes=args.recheck_nodes, tt_mb=256, nice=args.nice)
+        nodes += solution.nodes
+        if solution.result is None:
+            unsettled += 1
+        elif solution.result:
+            agree += 1
+        else:
+            disagree += 1
+            print("  DISAGREES with the tables: %s" % position.describe(), flush=True)
+    return "%d of the %d leaves of %d-%d pieces: %d won again, %d disagree, %d unsettled (%d nodes, %.0f s)" % (
+        agree + disagree + unsettled,
+        len(leaves),
+        small + 1,
+        args.pieces,
+        agree,
+        disagree,
+        unsettled,
+        nodes,
+        time.monotonic() - start,
+    )
+
+
 def write_book(path: Path, game: zuni.Game, team: int, book: dict[str, str], item: dict[str, Any]) -> None:
     head = [
         "# The proven strategy of %s in %s: %s's winning move at each of its positions in the proof tree."
         % (game.team_names()[team], game.ruleset, game.team_names()[team]),
         "# Made by: tools/solve_mosona.py --engine c --team %s --pieces %d --book-out %s"
-        % (game.team_names()[team], item["pieces"], path.name),
+        % (game.team_names()[team], item["pieces"], path),
         "# Proof: %d df-pn nodes; lines end in games won or in positions of the C endgame tables." % (item["nodes"],),
         "# Principal line: %s" % " ".join(item["line"]),
         "# A line: SOUTH:NORTH:TURN:QUIET MOVE (point bit sets in hex, point p = bit p in the"

@@ -929,7 +929,7 @@ int main(int argc, char **argv) {
         }
         double tl0 = now(), tc0 = cpu_now();
         if (tbfile) load_tables(tbfile);
-        double tload = now() - tl0;
+        double tload = now() - tl0, tload_cpu = cpu_now() - tc0;
         u64 buckets = 1;
         while ((buckets * 2) * 4 * sizeof(Entry) <= tt_mb * 1e6) buckets *= 2;
         TT = calloc(buckets * 4, sizeof(Entry));
@@ -955,6 +955,7 @@ int main(int argc, char **argv) {
         printf("result %s\n", res);
         printf("proof %u\ndisproof %u\nnodes %llu\nseconds %.2f\ncpu %.2f\ntb_pieces %d\ntb_load %.2f\n", pn, dn,
                (unsigned long long)NODES, secs, cpu_now() - tc0, TB_PIECES, tload);
+        printf("tb_load_cpu %.2f\nsearch_cpu %.2f\n", tload_cpu, cpu_now() - tc0 - tload_cpu);
         printf("tt_mb %.0f\ntt_stores %llu\ndepth %d\n", buckets * 4 * sizeof(Entry) / 1e6,
                (unsigned long long)TT_STORES, MAXDEPTH_SEEN);
         if (pn == 0 && st == 2) {
