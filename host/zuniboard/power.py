@@ -366,7 +366,8 @@ ILIM_TABLE = {66.5: (351.2, 448.7), 52.3: (448.3, 562.4), 43.2: (544.3, 673.1)}
 
 def rail_uf(layout: Any) -> float:
     """All the capacitance on the switched rail: C3 and the 100 nF at every LED."""
-    return circuit.BULK_UF + layout.led_count * LED_CAP_UF
+    n: int = layout.led_count
+    return circuit.BULK_UF + n * LED_CAP_UF
 
 
 def rail_load_ma(layout: Any) -> float:
