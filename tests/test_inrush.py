@@ -62,3 +62,11 @@ def test_proposed_slew_switch_stays_inside_the_grant_with_margin(layout: object)
     row = re.search(r"\*\*switch-on peak\*\*.*\| \*\*([\d.]+) mA\*\* \| \*\*([\d.]+) mA\*\* \|", text)
     assert row is not None
     assert (float(row.group(1)), float(row.group(2))) == (round(typ_peak, 1), round(peak, 1))
+
+
+def test_readme_states_the_switch_on_range_of_the_shipped_boards() -> None:
+    figures = [power.switch_on_now(layouts.load_layout(name)) for name in NAMES]
+    peaks, times = [f[0] for f in figures], [f[1] for f in figures]
+    text = " ".join((REPO / "hardware" / "README.md").read_text().split())
+    assert "up to %.0f-%.0f mA" % (min(peaks), max(peaks)) in text
+    assert "for %.1f-%.1f ms" % (min(times), max(times)) in text
