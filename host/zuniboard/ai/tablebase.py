@@ -357,7 +357,7 @@ def build_table_file(tb: Tablebase, s: int, n: int, game: LineGame, stall_draw: 
     mapped from its uncompressed file (``tablebase_store``), not held in memory."""
     start = time.monotonic()
     graph = _graph(tb, s, n, game, stall_draw, _top_layers(tb, s, n))
-    writer = store.TableWriter(path, graph.size, raw=(tb.quiet + 1) * graph.size * 2 >= store.MAP_BYTES)
+    writer = store.TableWriter(path, tb.quiet + 1, graph.size, raw=(tb.quiet + 1) * graph.size * 2 >= store.MAP_BYTES)
     try:
         for layer in _layers(graph, tb.quiet):
             writer.add(layer)
