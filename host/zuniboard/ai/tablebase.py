@@ -15,7 +15,10 @@ engine's own ``legal_moves()``, so the tables follow every rule option exactly.
 Values (``int16``): ``WIN_T - d`` for a win in d moves, ``-(WIN_T - d)`` for a loss in
 d, 0 for a draw; d counts the moves of both sides (a move is one player's turn), the
 next move included. Files: ``<data dir>/tablebases/<ruleset>/<s>v<n>.ztb``, checked
-when read (``tablebase_store``). Small tables are built on first use (``auto_pieces``:
+when read (``tablebase_store``; a big table is read from an uncompressed file beside,
+mapped, not held in memory). ``ensure`` builds a table a layer at a time straight to
+its file (``build_table_file``: the 6-piece tables in ~540 MB); ``build`` keeps all the
+layers in memory (the tests, small tables). Small tables are built on first use (``auto_pieces``:
 `zuni play` starts a builder process), bigger ones by `zuni tablebase build`; figures
 in docs/tablebases.md.
 
@@ -699,9 +702,11 @@ def for_ruleset(ruleset: str, *, wait: bool = True) -> Tablebase | None:
     """The tables on disk for ``ruleset``, loaded once per process and again when the
     files change (None when there are none).
 
-    Loading Mosona's 5-piece tables takes seconds and 370 MB: a timed search asks with
-    ``wait=False``, which starts the loading in a thread and returns what is in memory
-    meanwhile (None at first)."""
+    Loading checks every file's checksum and maps the big tables (Kolowis short's 6
+    pieces: 0.7 s, 68 MB of the process's own memory); a slow disk or the first load
+    after a build (the uncompressed files made) takes longer, so a timed search asks
+    with ``wait=False``, which starts the loading in a thread and returns what is in
+    memory meanwhile (None at first)."""
     key = str(zuni.parse_ruleset(ruleset))
     stamp = _stamp(ruleset_dir(key))
     cached = _LOADED.get(key)
@@ -830,5 +835,6 @@ DEFAULT_SET = (("mosona", 5), ("mosona board=open", 5), ("kolowis size=short", 5
 
 def default_pieces(ruleset: str) -> int:
     """The most pieces `zuni tablebase build RULESET` builds unless told: 5 on the
-    25-point boards (minutes, ~400 MB while building), 4 on Kolowis long's 49 points."""
+    25-point boards (2 CPU minutes, ~260 MB while building), 4 on Kolowis long's 49
+    points; 6 on the 25-point boards when asked (~8 CPU minutes, 3 GB of disk)."""
     return 5 if _points(ruleset)[1] <= 25 else 4
