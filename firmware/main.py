@@ -133,6 +133,10 @@ class Loop:
                 if ticks_diff(now, next_scan) >= 0:
                     stable = debouncer.step(now, sensors.read())
                     app.step(now, stable, buttons.read(), debouncer.in_motion())
+                    if app.frame_dirty(now):
+                        # The scan's picture first: a commit's frame goes out before the
+                        # host's requests are read (one may need the whole new position).
+                        leds.show(app.frame(now))
                     if stable is not None and control is not None:
                         control.stable_changed(stable)
                     next_scan = ticks_add(next_scan, scan_ms)

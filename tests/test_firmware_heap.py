@@ -46,6 +46,10 @@ except MicroPythonMissing as exc:  # pragma: no cover
 # small lists (no generator frame to find room for mid-search: in a 137 KiB heap two-
 # player Awithlaknakwe ran out in the search with 5 KB free in pieces too small for
 # a frame; zuni.awith's undo chunks are 192 bytes, not 256, for the same reason).
+# Since the commit leaves the next position to the scan after it (its frame within
+# 200 ms on the RP2040, docs/firmware-timing.md): 121 / 126, 119 / -, 119 / -, 131 / 130,
+# 130 / 138 and 132 / 141 (bench.HEAP_LIMIT_KIB: the 4-player game gets the hint's 8 KiB
+# and one more).
 # Before that: 2 players 138 (a generator frame a ply), and before the code
 # was unloaded (the Awithlaknakwe tables built at every game start, a 32-bit peak
 # 6.5-9.7 KiB over the game's): 125 / 133 / 136 / 140 against 117 / 127 / 127 / 131

@@ -271,7 +271,7 @@ def test_bom_counts_follow_the_layout(layout: Any) -> None:
     rows = list(csv.DictReader(io.StringIO((REPO / "hardware" / layout.name / "bom.csv").read_text())))
     assert list(rows[0]) == list(bom.COLUMNS)
     qty = {r["value"]: int(r["qty"]) for r in rows}
-    assert qty["10-20 AT, glass 2 x 14 mm"] == len(layout.points)
+    assert {r["mpn"]: int(r["qty"]) for r in rows}["MDSR-7-15-20"] == len(layout.points)
     assert qty["WS2812D-F5"] == layout.led_count
     if layout.sensors["type"] == "hc165":
         chips = layout.sensor_count // 8

@@ -258,7 +258,8 @@ def test_wiring_lengths_derive_from_the_layout(layout: Any) -> None:
     rows = _wiring(layout)
     leds = {r["point"]: (float(r["x_mm"]), float(r["y_mm"])) for r in _drill(layout) if r["feature"].startswith("LW-")}
     order = sorted(layout.points, key=lambda n: layout.points[n][1])
-    hops = {r["wire"]: r for r in rows if r["group"] == "LED data"}
+    hops = {r["wire"]: r for r in rows if r["group"] == "LED data" and r["wire"][2:].isdigit()}
+    assert any(r["wire"] == "LDG0" for r in rows)  # LD0's own return
     assert len(hops) == len(order)
     for i in range(1, len(order)):
         row = hops["LD%d" % i]
@@ -276,7 +277,8 @@ def test_wiring_lengths_derive_from_the_layout(layout: Any) -> None:
     if layout.sensors["type"] == "hc165":
         for name, (sensor, _) in layout.points.items():
             wire = next(r for r in rows if r["wire"] == "S_" + name)
-            pin = wire["to"].split()[1]  # U12.5(G)
+            pin = wire["to"].split("= ")[1]  # SB2 pad SW_n1.1 = U12.5(G)
+            assert wire["to"].startswith("SB%d pad SW_%s.1 " % (sensor // 8, name)), wire
             assert re.search(r"\nS%d_%s +%s " % (sensor, name, re.escape(pin)), netlist), (name, pin)
             assert any(r["wire"] == "G_" + name for r in rows)
     else:
@@ -335,3 +337,205 @@ def test_placement_tolerance_figures_are_printed_and_hold() -> None:
             "%s mm** off its point" % mechanics._f(tol.own_closed_mm)
             in (REPO / "hardware" / name / "mechanics.md").read_text()
         )
+
+
+def test_electronics_boards_fit_under_p2(layout: Any) -> None:
+    """Every perfboard piece has a place under P2: inside the frame, no two boards meeting,
+    none under a button pocket, its mounting pilots inside its outline and drilled (MT-*
+    rows, clear of every other hole by test_no_two_features_of_a_plate_meet); the wires
+    start and end at these places; the controller's USB edge is at the South frame."""
+    b = mechanics.build(layout)
+    spots = mechanics.board_spots(b)
+    from zuniboard import circuit, perfboard
+
+    c = circuit.build(layout)
+    pieces = perfboard.pieces(layout, c)
+    assert [s.name for s in spots] == [p[0] for p in pieces]
+    inner = mechanics.FRAME_WIDTH_MM
+    for i, s in enumerate(spots):
+        x0, y0, x1, y1 = s.rect()
+        assert (s.width, s.height) == (pieces[i][1] * perfboard.GRID, pieces[i][2] * perfboard.GRID)
+        assert inner < x0 and x1 < b.place.width - inner and inner < y0 and y1 < b.place.height - inner, s
+        for t in spots[i + 1 :]:
+            a0, b0, a1, b1 = t.rect()
+            assert (
+                x1 + mechanics.BOARD_GAP_MM <= a0 + 1e-9
+                or a1 + mechanics.BOARD_GAP_MM <= x0 + 1e-9
+                or (y1 + mechanics.BOARD_GAP_MM <= b0 + 1e-9 or b1 + mechanics.BOARD_GAP_MM <= y0 + 1e-9)
+            ), (s.name, t.name)
+        for _, bx, by in mechanics.button_positions(b):
+            nx, ny = min(max(bx, x0), x1), min(max(by, y0), y1)
+            assert math.hypot(nx - bx, ny - by) > mechanics.BUTTON_NUT_MM / 2, (s.name, bx, by)
+        assert len(s.mounts) in ((3, 4) if i == 0 else (2,))
+        plan = perfboard.controller_plan(c) if i == 0 else perfboard.strip_plan(c, layout)
+        wires = perfboard.net_wires(c, plan)
+        for mx, my in s.mounts:
+            assert x0 < mx < x1 and y0 < my < y1
+            hole = mechanics.plan_hole(s.rect(), (mx, my))
+            assert hole == pytest.approx((round(hole[0]), round(hole[1])))  # on a hole of the grid
+            assert mechanics.plan_clear(plan, wires, hole), (s.name, hole)
+    pilots = {
+        (round(float(r["x_mm"]), 2), round(float(r["y_mm"]), 2))
+        for r in _drill(layout)
+        if r["feature"].startswith("MT-")
+    }
+    assert pilots == {(round(x, 2), round(y, 2)) for s in spots for x, y in s.mounts}
+    bom_rows = {r["refs"]: r for r in csv.DictReader(io.StringIO(_read(layout, "bom-mechanical.csv")))}
+    assert int(bom_rows["SP"]["qty"]) == int(bom_rows["SCS"]["qty"]) == len(pilots)
+    ctl = spots[0]
+    assert ctl.rect()[3] == pytest.approx(b.place.height - mechanics.FRAME_WIDTH_MM - mechanics.BOARD_GAP_MM / 2)
+    usb_x = mechanics.usb_slot(b)[0]
+    assert ctl.rect()[0] < usb_x < ctl.rect()[2]
+    by_name = {s.name.split()[0]: s for s in spots}
+    for r in _wiring(layout):
+        for end, x, y in ((r["from"], r["from_x_mm"], r["from_y_mm"]), (r["to"], r["to_x_mm"], r["to_y_mm"])):
+            board = end.split()[0]
+            if board in by_name:  # a wire end on a board lies on that board, at its pad
+                x0, y0, x1, y1 = by_name[board].rect()
+                assert x0 < float(x) < x1 and y0 < float(y) < y1, (r["wire"], end)
+
+
+def test_the_stack_under_p2_has_room() -> None:
+    """The USB slot lies inside the frame's height at the Pico's socket; the LED legs and
+    the reed leads end above the boards; the board screws bite the wood and stop short of
+    P2's top face; the BOM's reed switch fits the channel and leaves its leads long enough
+    to solder under P2."""
+    m = mechanics
+    slot = (m.USB_CENTRE_BELOW_P2_MM - m.USB_SLOT_MM[1] / 2, m.USB_CENTRE_BELOW_P2_MM + m.USB_SLOT_MM[1] / 2)
+    assert 0 < slot[0] and slot[1] < m.FRAME_HEIGHT_MM, slot
+    assert m.LED_LEG_BELOW_P2_MM < m.SPACER_MM and m.reed_lead_below_p2_mm() + 2 < m.SPACER_MM
+    assert 3.0 <= m.MOUNT_BITE_MM < m.P2_MM - m.CHANNEL_DEPTH_MM
+    assert m.REED_PART_GLASS_MM <= m.CHANNEL_LEN_MM - 1 and m.REED_PART_DIA_MM < m.CHANNEL_WIDTH_MM
+    assert 2.0 <= m.reed_lead_below_p2_mm() <= 4.0, m.reed_lead_below_p2_mm()
+    layout = layouts.load_layout("board25")
+    bom_rows = {r["refs"]: r for r in csv.DictReader(io.StringIO(_read(layout, "bom-mechanical.csv")))}
+    assert "%s x %s mm" % (m._f(m.MOUNT_SCREW[0]), m._f(m.MOUNT_SCREW[1])) in bom_rows["SCS"]["value"]
+    assert "x %s mm" % m._f(m.FRAME_HEIGHT_MM) in bom_rows["FR"]["value"]
+
+
+def test_perfboard_pieces_pack_onto_the_boards_the_bom_orders(layout: Any) -> None:
+    """Each piece of perfboard.svg once, inside a 100 x 160 mm board, no two overlapping;
+    the BOM orders exactly that many boards (board25: the controller and a strip on one,
+    the other three 81 mm strips on a second)."""
+    from zuniboard import bom, circuit, perfboard
+
+    c = circuit.build(layout)
+    packed = perfboard.stock_layout(layout, c)
+    names = sorted(n for board in packed for n, *_ in board)
+    assert names == sorted(p[0] for p in perfboard.pieces(layout, c))
+    width, height = perfboard.STOCK_HOLES
+    assert width * perfboard.GRID <= perfboard.STOCK_MM[0] and height * perfboard.GRID <= perfboard.STOCK_MM[1]
+    for board in packed:
+        for i, (_, x, y, w, h) in enumerate(board):
+            assert 0 <= x and x + w <= width and 0 <= y and y + h <= height
+            for _, x2, y2, w2, h2 in board[i + 1 :]:
+                assert x + w <= x2 or x2 + w2 <= x or y + h <= y2 or y2 + h2 <= y
+    rows = list(csv.DictReader(io.StringIO(_read(layout, "bom.csv"))))
+    assert int(next(r for r in rows if r["part"] == "Perfboard")["qty"]) == len(packed)
+    if layout.name == "board25":
+        assert len(packed) == 2
+    assert bom.PERFBOARD[6].startswith("100 x 160 mm")
+
+
+def test_assembly_builds_in_an_order_that_works(layout: Any) -> None:
+    """The pieces exist before the reed switches are tested with one; both template copies
+    are printed; every wire group and the parts fitted off the boards (R1, every CLk) are
+    named; the LED leads have their pin order; the chain header's pin order is the one of
+    wiring.csv; the USB cable length is the one power.md counts."""
+    from zuniboard import power
+
+    text = _read(layout, "assembly.md")
+    stages = re.findall(r"^## (\d+)\. (.*)$", text, re.M)
+    assert [int(n) for n, _ in stages] == list(range(len(stages)))
+    order = [title for _, title in stages]
+    leds = next(t for t in order if t.startswith("LEDs"))
+    assert order.index("Pieces") < order.index("Reed switches") < order.index(leds)
+    if layout.buttons:
+        assert leds == "LEDs and buttons" and "nut tightened from below" in text
+    assert "**twice**" in text and "copy B" in text
+    assert "CL<k>" in text and "R1" in text and "1 DIN, 2 VDD, 3 GND, 4 DOUT" in text
+    groups = {r["group"] for r in _wiring(layout)}
+    prefixes = {"LED data": "LD", "LED power": "LPP*/LPG*", "sensors": "S_<point>", "sensor chain": "C<k>_*"}
+    prefixes |= {"buttons": "B_*", "matrix": "ROW*"}
+    for g in groups:
+        assert prefixes[g] in text, g
+    if layout.sensors["type"] == "hc165":
+        assert mechanics.chain_pin_text() in text
+        for r in _wiring(layout):
+            if r["group"] == "sensor chain":
+                sig = r["wire"].split("_", 1)[1]
+                pin = 1 + [s for s, _ in mechanics.CHAIN_PINS].index(sig)
+                assert r["to"].endswith("(IN pin %d)" % pin), r
+    assert "at most %s m" % mechanics._f(power.CABLE_M) in _read(layout, "mechanics.md")
+    assert "USB cable, %s m" % mechanics._f(power.CABLE_M) in _read(layout, "power.md")
+
+
+def test_power_md_rail_is_the_wiring_of_wiring_csv(layout: Any) -> None:
+    """The LED rail drop of power.md is computed over the very wires of wiring.csv: each
+    row's pair is its feed plus its bus plus the slack, and power.md prints the longest."""
+    from zuniboard import power
+
+    feeds = mechanics.led_feeds(layout)
+    pairs = [r for r in _wiring(layout) if r["wire"].startswith("LPP")]
+    assert len(pairs) == len(feeds)
+    for (names, feed, bus), row in zip(feeds, pairs, strict=True):
+        assert "%s..%s" % (names[0], names[-1]) in row["to"]
+        run = (feed + bus) * 1000 + mechanics.WIRE_SLACK_MM
+        assert run <= float(row["length_mm"]) < run + mechanics.WIRE_ROUND_MM
+    r = power.rail(layout)
+    assert r.trunk_m == max(f for _, f, _ in feeds) and r.longest_row_m == max(b for _, _, b in feeds)
+    text = _read(layout, "power.md")
+    assert "| longest feed, controller to a row's West end | %.2f m per conductor" % r.trunk_m in text
+    assert "**%.3f V**" % r.rail_drop_v in text and "**%.2f V**" % r.far_led_v in text
+
+
+def test_a_mounting_hole_on_a_pad_or_a_wire_is_refused() -> None:
+    layout = layouts.load_layout("board25")
+    from zuniboard import circuit, perfboard
+
+    c = circuit.build(layout)
+    plan = perfboard.controller_plan(c)
+    wires = perfboard.net_wires(c, plan)
+    pad = next(iter(plan.pads.values()))
+    assert not mechanics.plan_clear(plan, wires, (float(pad[0]), float(pad[1])))
+    assert not mechanics.plan_clear(plan, wires, (2.0, 21.0))  # the Pico's header, pin 20: not wired
+    edge = next(iter(plan.edge.values()))
+    assert not mechanics.plan_clear(plan, wires, (float(edge[0]), float(edge[1])))
+    path = next(p for p in wires.values() if len(p) > 1)
+    mid = ((path[0][0] + path[1][0]) / 2, (path[0][1] + path[1][1]) / 2)
+    assert not mechanics.plan_clear(plan, wires, mid)
+
+
+def test_every_wire_end_on_a_board_is_one_of_its_edge_pads(layout: Any) -> None:
+    """A wire that ends on the controller or a strip names an edge pad its perfboard plan
+    has (or a switch pad of the strip): no end a builder cannot find."""
+    from zuniboard import circuit, perfboard
+
+    c = circuit.build(layout)
+    edges = {"controller": set(perfboard.controller_plan(c).edge)}
+    if layout.sensors["type"] == "hc165":
+        strip = perfboard.strip_plan(c, layout)
+        edges.update({"SB%d" % k: set(strip.edge) for k in range(layout.sensor_count // 8)})
+    ends = 0
+    for row in _wiring(layout):
+        for end in (row["from"], row["to"]):
+            m = re.match(r"(controller|SB\d+) (edge pad|pad) (\S+)", end)
+            if end.startswith(("controller", "SB")):
+                assert m, end
+                ends += 1
+                if m.group(2) == "edge pad":
+                    assert m.group(3) in edges[m.group(1)], end
+                else:
+                    assert re.fullmatch(r"SW_\w+\.[12]", m.group(3)), end
+    assert ends >= 10  # LED power, LD0, buttons, chain or matrix buses
+
+
+def test_boards_that_do_not_fit_are_named() -> None:
+    """A layout too small for its electronics gets an error that names it and the boards,
+    and its template (at that pitch) is still drawn, without mounting holes."""
+    layout = layouts.load_layout("board25")
+    layout.mechanics["pitch_mm"] = 12.0
+    with pytest.raises(mechanics.NoRoomError, match=r"board25: no .*controller board"):
+        mechanics.wires(layout)
+    assert not [f for f in mechanics.features(layout) if f.ident.startswith("MT-")]
+    assert "<svg" in mechanics.template_svg(layout)

@@ -8,7 +8,9 @@ change to the committed move and its LED frame. It checks the targets: every gam
 HEAP_LIMIT_KIB (the game's heap without the hint plus 8 KiB); the worst scan cycle at
 most 1 ms on the unix port for every game; every
 move that cannot be extended committed, with its frame, at most 200 ms after the last
-sensor change. With node and tools/ensure_wasm.sh it also measures the heap in use on a
+sensor change, on the unix port and on the RP2040 estimate (CHIP_FACTOR: from the hand to
+the frame on the wire; the new position's whole picture, a scan later, is printed beside
+it: docs/firmware-timing.md). With node and tools/ensure_wasm.sh it also measures the heap in use on a
 32-bit MicroPython (the WebAssembly port).
 
     .venv/bin/python tools/bench_firmware.py            # table
@@ -47,23 +49,30 @@ BIN = Path(sys.executable).parent
 # The smallest heap of each game without the hint (--hint-every 0), and what the
 # board's own hint (issue 17: its code, loaded at HINT and unloaded after it, and its
 # search) may add to it: the limits of tests/test_firmware_heap.py.
+# The commit that leaves the next position to the scan after it (docs/firmware-timing.md)
+# costs some 0.3-0.6 KB of code and 0.3 KB live at a HINT (measured 2026-12-02: without the
+# hint 120/118/119/130/129/132 -> 121/119/119/131/130/132 KiB; with it 127/-/-/129/137/140
+# -> 126/-/-/130/138/141): one KiB more for Awithlaknakwe, whose edge is ragged (a
+# 200-byte change of code anywhere moves it).
 HEAP_BASELINE_KIB = {
-    "mosona": 120,
+    "mosona": 121,
     "mosona board=open": 119,
     "kolowis size=short": 119,
-    "kolowis": 130,
-    "awithlaknakwe": 129,
+    "kolowis": 131,
+    "awithlaknakwe": 130,
     "awithlaknakwe players=4": 132,
 }
 HINT_EXTRA_KIB = 8
 HEAP_LIMIT_KIB = {ruleset: kib + HINT_EXTRA_KIB for ruleset, kib in HEAP_BASELINE_KIB.items()}
+HEAP_LIMIT_KIB["awithlaknakwe players=4"] += 1  # 141 with the hint (140 before)
 SCAN_LIMIT_US = 1000  # the worst scan cycle, every game (issue 12)
 LATENCY_LIMIT_MS = 200  # last sensor change to the committed move and its frame (BOARD.md)
 # Timing runs: a heap near the board's (the RP2040 has ~130 KB free once the app is built;
 # a 64-bit port's objects are bigger), so that garbage collections happen as often as on
-# the board, plus 2 bytes a scan for the scan times.
+# the board, plus 5 bytes a scan for the scan log (time, kind, LED driver time) and 16 KiB
+# for the LED driver's module (zuni_hw.pico: the board imports it too).
 MAX_CYCLES = 16000
-TIMING_HEAP_KIB = 192 + 3 * MAX_CYCLES // 1024
+TIMING_HEAP_KIB = 208 + 5 * MAX_CYCLES // 1024
 
 # RP2040 at 125 MHz against this PC's unix port. MICROPYTHON-NOTES measured this
 # firmware on MicroPython's own rp2 port (an emulated RP2040, no flash wait states, so a
@@ -80,6 +89,23 @@ HINT_CHIP_FACTOR = 190
 HINT_LOOP_US = 3100
 HINT_EVERY = 4
 HINT_HEAP_KIB = 16
+# The commit latency on the RP2040 estimate (BOARD.md: a finished move that cannot be
+# extended committed, with its LED frame, at most 200 ms after the last change): from
+# the hand (the change is seen by the next scan: scan_ms at worst, half of it on
+# average) to the end of the frame's write: the simulated time to the committing scan,
+# that scan's work at the unix time x CHIP_FACTOR (the slow end of MICROPYTHON-NOTES'
+# 160-190), plus sensors.read() (CHIP_READ_US, nothing changed) and the LED driver:
+# LedChain.show() timed on the unix port x SHOW_FACTOR, plus the wire (WIRE_US_PER_LED,
+# neopixel with interrupts off). SHOW_FACTOR: MICROPYTHON-NOTES measured the old
+# show() (a multiply and a division per channel) at 4.6 ms for 25 LEDs and 23.5 ms for
+# 168 on the chip; less the wire that is 3.85 and 18.5 ms, against 11 and 55 us here
+# (best of 200, the layouts' levels): 350x and 336x. The driver is mostly indexing
+# and branches now, which the 190x of legal_moves() describes better; 340 stays on the
+# safe side.
+CHIP_FACTOR = 190
+CHIP_READ_US = 220
+SHOW_FACTOR = 340
+WIRE_US_PER_LED = 30
 
 GAMES = (
     ("mosona", "board25"),
@@ -122,6 +148,7 @@ MODULES = (
     "zuni_board/scan.py",
     "zuni_hw/__init__.py",
     "zuni_hw/virtual.py",
+    "zuni_hw/pico.py",  # the LED driver, timed in the timing runs (imported there only)
 )
 
 
@@ -170,10 +197,18 @@ def run_once(lib: Path, spec_path: Path, heap_kib: int, timeout: float = 300) ->
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
     times: list[int] = []
     kinds: list[int] = []
+    shows: list[int] = []
+    commits: list[int] = []
     for line in result.stdout.splitlines():
+        if line.startswith("COMMITS "):
+            hexes = line[8:]
+            commits.extend(int(hexes[i : i + 4], 16) for i in range(0, len(hexes), 4))
         if line.startswith("TIMES "):
             hexes = line[6:]
             times.extend(int(hexes[i : i + 4], 16) for i in range(0, len(hexes), 4))
+        if line.startswith("SHOWS "):
+            hexes = line[6:]
+            shows.extend(int(hexes[i : i + 4], 16) for i in range(0, len(hexes), 4))
         if line.startswith("KINDS "):
             kinds.extend(int(c, 16) for c in line[6:])
         if line.startswith("BENCH "):
@@ -181,6 +216,8 @@ def run_once(lib: Path, spec_path: Path, heap_kib: int, timeout: float = 300) ->
             if times:
                 data["times"] = times
                 data["kinds"] = kinds
+                data["shows"] = shows
+                data["commit_log"] = [commits[i : i + 3] for i in range(0, len(commits), 3)]
             return data
     return None
 
@@ -283,6 +320,48 @@ def hint_figures(best: list[int], kinds: list[int], scan_ms: int, log: list[Any]
     }
 
 
+def chip_latency(best: list[int], shows: list[int], log: list[list[int]], scan_ms: int, n_leds: int) -> dict[str, Any]:
+    """The RP2040 estimate of each commit's latency (see CHIP_FACTOR): ``best`` and
+    ``shows`` each scan's best unix time and LED driver time over the runs (us), ``log``
+    the runner's commit_log ([commit scan, simulated ms from the last change to it, scan
+    that drew the new position's whole picture]). ``commit``: hand to the commit's frame
+    out; ``picture``: hand to the new position's whole picture out (what may move
+    next: the same frame, or a scan or two later when the commit left the moves for
+    the scans after it); both mean and worst, ms."""
+
+    def scan_us(k: int) -> float:
+        us = best[k] * CHIP_FACTOR + CHIP_READ_US
+        if shows[k]:
+            us += shows[k] * SHOW_FACTOR + n_leds * WIRE_US_PER_LED
+        return us
+
+    commits: list[float] = []
+    pictures: list[float] = []
+    works: list[float] = []
+    worst_hand = scan_ms * 1000.0
+    for c, since, p in log:
+        if p >= len(best):
+            continue  # beyond the scan log (MAX_CYCLES)
+        start = since * 1000.0  # from the scan that saw the change (add the hand below)
+        end = start + scan_us(c)
+        works.append(scan_us(c))
+        commits.append(end)
+        for k in range(c + 1, p + 1):
+            start = max(end, since * 1000.0 + (k - c) * scan_ms * 1000.0)
+            end = start + scan_us(k)
+        pictures.append(end)
+    if not commits:
+        return {}
+    return {
+        "chip_commit_mean_ms": round((sum(commits) / len(commits) + worst_hand / 2) / 1000, 1),
+        "chip_commit_worst_ms": round((max(commits) + worst_hand) / 1000, 1),
+        "chip_picture_mean_ms": round((sum(pictures) / len(pictures) + worst_hand / 2) / 1000, 1),
+        "chip_picture_worst_ms": round((max(pictures) + worst_hand) / 1000, 1),
+        "chip_commit_scan_worst_ms": round(max(works) / 1000, 1),
+        "chip_commit_scan_mean_ms": round(sum(works) / len(works) / 1000, 1),
+    }
+
+
 def bench(
     games: list[tuple[str, str]],
     bisect: bool,
@@ -332,6 +411,19 @@ def bench(
             best = [min(t) for t in zip(*series, strict=False)]
             del data["times"]
             kinds = data.pop("kinds")
+            shows = [min(t) for t in zip(*[r["shows"] for r in runs], strict=False)]  # type: ignore[index]
+            del data["shows"]
+            layout_data = json.loads(Path(spec["layout"]).read_text())
+            data.update(
+                chip_latency(
+                    best,
+                    shows,
+                    data.pop("commit_log", []),
+                    layout_data["timing"]["scan_ms"],
+                    layout_data["leds"]["count"],
+                )
+            )
+            data["worst_show_us"] = max(shows) if shows else 0
             if data.get("hints"):
                 scan_ms = json.loads(Path(spec["layout"]).read_text())["timing"]["scan_ms"]
                 data.update(hint_figures(best, kinds, scan_ms, data.pop("hint_log", None)))
@@ -395,6 +487,11 @@ def check(rows: list[dict[str, Any]]) -> list[str]:
                 "%s: a hint takes %d ms on an RP2040 (estimate; limit %d)"
                 % (row["ruleset"], row["hint_worst_chip_ms"], HINT_LIMIT_MS)
             )
+        if row.get("chip_commit_worst_ms", 0) > LATENCY_LIMIT_MS:
+            problems.append(
+                "%s: a move committed, with its frame, %.1f ms after the hand on an RP2040 (estimate; limit %d)"
+                % (row["ruleset"], row["chip_commit_worst_ms"], LATENCY_LIMIT_MS)
+            )
         if row["worst_latency_ms"] > LATENCY_LIMIT_MS:
             problems.append(
                 "%s: a move committed %d ms after the last change (limit %d)"
@@ -409,13 +506,18 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--games", nargs="*", help="rulesets to run (default: all)")
     parser.add_argument("--no-bisect", action="store_true", help="skip the heap bisection")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="timing runs per game (each scan's best over them; default 3)"
+    )
     parser.add_argument("--no-wasm", action="store_true", help="skip the 32-bit heap figures (WebAssembly port)")
     parser.add_argument(
         "--hint-every", type=int, default=HINT_EVERY, help="press HINT before every N-th move (0: never)"
     )
     args = parser.parse_args(argv)
     games = [g for g in GAMES if not args.games or g[0] in args.games]
-    rows = bench(games, not args.no_bisect, args.seed, wasm=not args.no_wasm, hint_every=args.hint_every)
+    rows = bench(
+        games, not args.no_bisect, args.seed, repeat=args.repeat, wasm=not args.no_wasm, hint_every=args.hint_every
+    )
     problems = check(rows)
     if args.json:
         print(json.dumps({"rp2040_factor": RP2040_FACTOR, "games": rows, "problems": problems}, indent=2))
@@ -464,6 +566,58 @@ def main(argv: list[str] | None = None) -> int:
                     row["rp2040_worst_us_est"] / 1000,
                 )
             )
+        print()
+        print(
+            "commit latency, hand to frame (BOARD.md: at most %d ms for a move that cannot be extended):"
+            % LATENCY_LIMIT_MS
+        )
+        print(
+            "%-24s %-8s %11s %9s %9s %15s %15s %15s"
+            % (
+                "ruleset",
+                "board",
+                "unix_ms",
+                "commit_us",
+                "show_us",
+                "rp2040_scan_ms",
+                "rp2040_commit",
+                "rp2040_picture",
+            )
+        )
+        for row in rows:
+            if not row.get("ok") or "chip_commit_worst_ms" not in row:
+                continue
+            print(
+                "%-24s %-8s %5d/%5d %9d %9d %6.1f/%6.1f ms %6.1f/%6.1f ms %6.1f/%6.1f ms"
+                % (
+                    row["ruleset"],
+                    row["board"],
+                    row["mean_latency_ms"],
+                    row["worst_latency_ms"],
+                    row["worst_commit_scan_us"],
+                    row["worst_show_us"],
+                    row["chip_commit_scan_mean_ms"],
+                    row["chip_commit_scan_worst_ms"],
+                    row["chip_commit_mean_ms"],
+                    row["chip_commit_worst_ms"],
+                    row["chip_picture_mean_ms"],
+                    row["chip_picture_worst_ms"],
+                )
+            )
+        print("unix_ms: mean/worst from the scan that saw the last change to the commit and its frame (unix port);")
+        print(
+            "commit_us: the worst committing scan; show_us: the worst LedChain.show() (unix port, best over the runs)."
+        )
+        print(
+            "rp2040_*: mean/worst on the chip estimate: each scan's unix time x %d + sensors.read() %.2f ms, a frame's"
+            % (CHIP_FACTOR, CHIP_READ_US / 1000)
+        )
+        print(
+            "show() x %d + %d us per LED on the wire; from the hand (seen by the next scan: scan_ms at worst, half"
+            " on average)." % (SHOW_FACTOR, WIRE_US_PER_LED)
+        )
+        print("rp2040_scan_ms: the committing scan's own time; rp2040_commit: to its frame (the move's picture gone);")
+        print("rp2040_picture: to the new position's whole picture (what may move next).")
         print()
         print("heap in use (KiB, after gc.collect, 64-bit unix port; a 32-bit RP2040 needs noticeably less;")
         print("board_kept: what is kept of the layout once zuni_board.load_board has dropped the loader):")

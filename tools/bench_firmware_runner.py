@@ -116,10 +116,13 @@ class Bench:
             import bench_firmware_timing
 
             self.timer = bench_firmware_timing.Timer(spec)
+            self.timer.attach_leds(layout.leds, self.app.led_of)
 
     def cycle(self, buttons=0):
         app = self.app
         before = app.commits
+        stack = app.game.move_stack
+        plies = len(stack)
         outbox = self.outbox
         queued = outbox is not None and outbox.pending()
         t0 = time.ticks_us()
@@ -128,12 +131,20 @@ class Bench:
             app.step(self.now, stable, buttons, self.deb.in_motion())
         else:
             app.step(self.now, stable, buttons)  # older firmware (before/after figures)
+        frame = None
         if app.frame_dirty(self.now):
-            app.frame(self.now)
+            frame = app.frame(self.now)
             self.frames += 1
         dt = time.ticks_diff(time.ticks_us(), t0)
         if self.timer is not None:
-            self.timer.scan(self, dt, stable is not None, queued, app.commits != before)
+            if frame is not None:
+                self.timer.show(self, frame)  # the Pico's LED driver, timed apart
+            # The app has made the new position (older firmware: always, in the commit).
+            complete = not getattr(app, "_fresh", False)
+            # A forced pass is the board's, not a player's move (the scan after the move's
+            # commit finds it): the latencies are the player's moves'.
+            player = app.commits != before and len(stack) > plies and stack[plies].text() != "pass"
+            self.timer.scan(self, dt, stable is not None, queued, app.commits != before, complete, player)
             if self.thinking and self.cycles < len(self.timer.kinds):
                 self.timer.kinds[self.cycles] |= 8  # the board thinks (HINT)
         if self.thinking:
@@ -247,7 +258,10 @@ class Bench:
             waited += 1
             if waited > 400:
                 raise RuntimeError("%s was not committed" % text)
-        # Two scans more: the move's journal record and its garbage collection.
+        # Three scans more, as a player's hand takes at least: the next position's legal
+        # moves (zuni_board.app's _catch_up), the move's journal record, its garbage
+        # collection.
+        self.cycle()
         self.cycle()
         self.cycle()
         if self.timer is not None:

@@ -5,27 +5,55 @@ runs whose heap is bisected do not carry this code.
 Every scan's time in us is kept (2 bytes a scan) with what the scan did (bits: 1 a new
 stable position, 2 the journal and messages of the scan before, 4 a commit); the PC takes
 each scan's best over several runs, so that another process taking the core does not
-pass for the firmware's own work.
+pass for the firmware's own work. Beside it, for every scan that drew a frame, the time
+the Pico's LED driver (``zuni_hw.pico.LedChain``, on a stand-in for ``neopixel``) takes
+to send it, measured apart from the scan's time; and per commit of a move that cannot be
+extended: its scan, the simulated ms from the last change to it, and the scan that drew
+the new position's whole picture (the commit's own, or the one that completed the
+position after it: zuni_board.app's ``_catch_up``).
 """
 
 import time
 
 _TIMES = None  # type: ignore
 _KINDS = None  # type: ignore
+_SHOWS = None  # type: ignore
+_COMMITS = None  # type: ignore
+MAX_COMMITS = 1024
 
 
 def allocate(n):
-    global _TIMES, _KINDS
+    global _TIMES, _KINDS, _SHOWS, _COMMITS
     from array import array
 
     _TIMES = array("H", bytes(2 * n))
     _KINDS = bytearray(n)
+    _SHOWS = array("H", bytes(2 * n))
+    _COMMITS = array("H", bytes(6 * MAX_COMMITS))
+
+
+class _Neo:
+    """neopixel.NeoPixel's interface without the wire (its 30 us per LED is added on
+    the PC, from MICROPYTHON-NOTES)."""
+
+    def __init__(self, n):
+        self.buf = bytearray(3 * n)
+
+    def write(self):
+        pass
 
 
 class Timer:
     def __init__(self, spec):
         self.times = _TIMES
         self.kinds = _KINDS
+        self.shows = _SHOWS
+        self.leds = None  # type: ignore
+        # Per commit: its scan, the ms from the last change to it, the scan that drew the
+        # whole picture; 3 entries each (preallocated: the heap is the board's).
+        self.commit_log = _COMMITS
+        self.logged = 0
+        self._open = -1  # the last commit's entry while its position is incomplete
         self.latency_sum = 0
         self.commits = 0
         self.worst_latency_ms = 0
@@ -36,11 +64,42 @@ class Timer:
         self.flash_seen = (0, 0)
         self.hints = []  # (depth_slices, work) of each hint (zuni_board.hint)
 
-    def scan(self, bench, dt, stable, queued, committed):
+    def attach_leds(self, cfg, led_of):
+        """The Pico's LED driver for the layout's ``leds`` section."""
+        from zuni_hw import pico
+
+        self.leds = pico.LedChain(
+            _Neo(cfg["count"]),
+            led_of,
+            cfg.get("order", "GRB"),
+            cfg.get("max_level", 255),
+            cfg.get("ma_per_channel", 0.0),
+            cfg.get("idle_ma", 0.0),
+            cfg.get("budget_ma", 0),
+        )
+
+    def show(self, bench, frame):
+        """Send a frame through the LED driver, timed apart from the scan."""
+        leds = self.leds
+        if leds is None:
+            return
+        t0 = time.ticks_us()
+        leds.show(frame)
+        dt = time.ticks_diff(time.ticks_us(), t0)
+        i = bench.cycles
+        if i < len(self.shows):
+            self.shows[i] = min(dt, 65535)
+
+    def scan(self, bench, dt, stable, queued, committed, complete=True, player=True):
+        """``complete``: the app's position has its moves after this scan; ``player``:
+        the commit (if any) is a player's move, not only forced passes."""
         i = bench.cycles
         if i < len(self.times):
             self.times[i] = min(dt, 65535)
             self.kinds[i] = (1 if stable else 0) | (2 if queued else 0) | (4 if committed else 0)
+        if self._open >= 0 and complete:
+            self.commit_log[3 * self._open + 2] = i
+            self._open = -1
         self.total_us += dt
         if dt > self.worst_us:
             self.worst_us = dt
@@ -49,12 +108,22 @@ class Timer:
                 self.worst_commit_us = dt
             # Simulated ms from the last sensor change to this scan, plus the real time
             # the scan took to commit and draw; an extendable move waits for the OK.
-            if not bench.extendable:
-                latency = time.ticks_diff(bench.now, bench.last_change) + (dt + 999) // 1000
+            if player and not bench.extendable:
+                since = time.ticks_diff(bench.now, bench.last_change)
+                latency = since + (dt + 999) // 1000
                 self.latency_sum += latency
                 self.commits += 1
                 if latency > self.worst_latency_ms:
                     self.worst_latency_ms = latency
+                k = self.logged
+                log = self.commit_log
+                if k < len(log) // 3:
+                    log[3 * k] = i
+                    log[3 * k + 1] = since
+                    log[3 * k + 2] = i
+                    self.logged = k + 1
+                    if not complete:
+                        self._open = k
 
     def moved(self, bench):
         flash = bench.flash
@@ -85,9 +154,15 @@ class Timer:
             out["flash_erases_max"] = self.flash_max[1]
         times = self.times
         kinds = self.kinds
+        shows = self.shows
         # Every scan's time, 4 hex digits each, in lines of 256 scans (a small heap).
         n = min(bench.cycles, len(times))
         for start in range(0, n, 256):
             end = min(n, start + 256)
             print("TIMES " + "".join(["%04x" % times[i] for i in range(start, end)]))
             print("KINDS " + "".join(["%x" % kinds[i] for i in range(start, end)]))
+            print("SHOWS " + "".join(["%04x" % shows[i] for i in range(start, end)]))
+        log = self.commit_log
+        for start in range(0, 3 * self.logged, 255):
+            end = min(3 * self.logged, start + 255)
+            print("COMMITS " + "".join(["%04x" % log[i] for i in range(start, end)]))

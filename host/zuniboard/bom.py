@@ -97,17 +97,17 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
     "reed": (
         "sensors",
         "Reed switch, normally open",
-        "10-20 AT, glass 2 x 14 mm",
-        "axial glass, leads straight",
-        "choose: Littelfuse/Hamlin or Standex-Meder",
-        "",
-        "Mouser: filter reed switches by 10-20 AT and 14 mm glass",
-        "",
+        "15-20 AT, glass 1.8 x 12.7 mm",
+        "axial glass, leads straight, 40.4 mm over the leads",
+        "Littelfuse (Hamlin)",
+        "MDSR-7-15-20",
+        "Mouser: MPN MDSR-7-15-20",
+        "Digi-Key: MPN MDSR-7-15-20",
         0.90,
-        "no MPN fixed: pick one 10-20 AT switch of this size (hardware/magnets.md) and buy the board's set "
-        "from one batch; never bend a lead within 3 mm of the glass. One that fits: Littelfuse MDSR-7 "
-        "(12.7 x 1.8 mm glass, 40 mm over the leads, made in 10-25 AT bands, MPN MDSR-7-<AT min>-<AT max>: "
-        "take a band inside 10-20 AT); check the band's stock at both distributors",
+        "Littelfuse MDSR-7 datasheet: 12.7 x 1.8 mm glass (fits the 15 x 2.5 mm channel), 40.38 mm over the leads, "
+        "ordered by its pull-in band; 15-20 AT lies inside the 10-20 AT the drive figures assume "
+        "(hardware/magnets.md): MDSR-7-10-15 works too, never a band above 20 AT. Buy the board's set in "
+        "one order (one batch); never cut the leads, never bend one within 3 mm of the glass",
     ),
     "1n4148": (
         "sensors",
@@ -129,7 +129,7 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         "Worldsemi",
         "WS2812D-F5",
         "LCSC: WS2812D-F5 (number unchecked)",
-        "Adafruit 1938 (5-pack, PL9823-class)",
+        "Adafruit 1938 (5-pack: order qty / 5; PL9823-class: RGB order, set leds.order to RGB)",
         0.20,
         "through-hole so that it stands beside the piece, dome flush with the play surface "
         "(hardware/mechanical.md); a PL9823-F5 fits the same hole but takes RGB, not GRB: then set "
@@ -217,19 +217,21 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         "Mouser 667-EEU-FR1A221",
         "Digi-Key (same MPN); any 220 uF >= 10 V radial 6.3 mm, 2.5 mm spacing",
         0.48,
-        "LED rail bulk after the load switch, at LED 0; mind the polarity",
+        "LED rail bulk after the load switch, on the controller board where the LED power wires start; "
+        "mind the polarity (stripe = -)",
     ),
     "button": (
         "controller",
-        "Push button, tactile",
-        "6 x 6 mm",
-        "THT, 4 pins",
-        "Omron",
-        "B3F-1000",
-        "Mouser 653-B3F-1000",
-        "Digi-Key SW400-ND",
-        0.30,
-        "OK, BACK, HINT (optional)",
+        "Push button, momentary, normally open, panel mount",
+        "7 mm panel hole, round cap",
+        "threaded bushing 7 mm, 2 solder tags",
+        "generic",
+        "",
+        "electronics distributor: 7 mm mini push button (PBS-110 class), momentary (OFF-(ON))",
+        "",
+        0.40,
+        "OK, BACK, HINT (optional): through P1's 7 mm hole, its nut under P1 in P2's 14 mm pocket "
+        "(mechanical.md); bushing at least 4 mm long (3 mm plate + nut). Not a latching (ON-OFF) button",
     ),
 }
 
@@ -253,10 +255,11 @@ PERFBOARD = (
     "board",
     "generic",
     "",
-    "any 100 x 160 mm perfboard",
+    "100 x 160 mm perfboard (39 x 62 holes or more)",
     "",
     3.00,
-    "controller board and sensor strips: cut per perfboard.svg",
+    "the controller board and the sensor strips, cut per perfboard.svg; quantity: the pieces packed onto "
+    "100 x 160 mm boards (perfboard.stock_layout)",
 )
 
 
@@ -271,10 +274,10 @@ def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
             out.append(_row(entry, refs[key], len(refs[key])))
     # IC sockets, the Pico's header strips and the strip-to-strip connectors are rows of
     # the mechanical BOM (zuniboard.mechanics.bom_rows, bom-mechanical.csv): listed once.
-    chips = sum(1 for p in circuit.parts.values() if p.bom == "hc165")
     out.append(_row(SOT_ADAPTER, [], 1))
-    boards = 1 + (chips + 3) // 4  # the controller, then four 8-point strips per board
-    out.append(_row(PERFBOARD, [], boards))
+    from zuniboard import perfboard
+
+    out.append(_row(PERFBOARD, [], len(perfboard.stock_layout(layout, circuit))))
     return out
 
 

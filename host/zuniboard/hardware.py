@@ -259,6 +259,14 @@ def wiring_svg(layout: Any) -> str:
         + ("74HC165 (U10 is nearest the Pico)" if sensors["type"] == "hc165" else "matrix row")
     )
     out.append('<text x="%s" y="%s" font-size="3.5">%s</text>' % (_f(pico[0] + 12), _f(pico[1] + 36), _esc(legend)))
+    out.append(
+        '<text x="%s" y="%s" font-size="3.5">%s</text>'
+        % (
+            _f(pico[0] + 12),
+            _f(pico[1] + 41),
+            "A diagram, not to scale: the Pico's place and every board's are in mechanics.md and on the template.",
+        )
+    )
     out.append("</g>")
     out.append("</svg>")
     return "\n".join(out) + "\n"

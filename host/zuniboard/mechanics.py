@@ -15,6 +15,7 @@ the East, y down (South), the same as ``hardware.placement``. Directions are deg
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 from dataclasses import dataclass
 from typing import Any
@@ -31,20 +32,52 @@ from zuniboard.layouts import BoardGeometry
 # costs field (magnets.md); stiff enough because it is screwed to P2 over its whole area.
 P1_MM = 3.0
 # P2 sensor plate: 6 mm birch plywood. Reed channels are routed into its top face so the
-# switch lies right under P1 (the magnet is then 5.5 mm above the glass axis); the LED
+# switch lies right under P1 (the magnet is then 5.6 mm above the glass axis); the LED
 # body passes through it; the wiring runs on its underside. 6 mm leaves 3.5 mm of wood
 # under a 2.5 mm channel, and is the height a 5 mm through-hole LED needs below P1.
 P2_MM = 6.0
 # P3 back plate: 3 mm plywood or hardboard, closes the case; it carries no parts.
 P3_MM = 3.0
-# The frame between P2 and P3: softwood strip, 10 mm wide (under the plates' margin), 25 mm
-# high: the cavity holds the LED leads under P2 (about 5 mm) and the electronics boards on
-# 8 mm spacers (board 1.6 mm + DIP sockets and parts about 10 mm).
+# The frame between P2 and P3: softwood strip, 10 mm wide (under the plates' margin), 30 mm
+# high: the cavity holds the LED leads under P2 (cut to 5 mm) and the electronics boards on
+# 8 mm spacers, component side down, and the Pico's USB socket with the plug's overmould in
+# the frame's slot: USB_CENTRE_BELOW_P2_MM (22.9 mm) + half the slot (4 mm) = 26.9 mm < 30.
 FRAME_WIDTH_MM = 10.0
-FRAME_HEIGHT_MM = 25.0
+FRAME_HEIGHT_MM = 30.0
+
+# -- electronics boards under P2 (perfboard.svg: the controller board and the sensor strips) --
+# Each hangs from P2 on nylon spacers, its component side down (towards P3), its copper
+# side with the wire links towards P2: the LED legs (cut to LED_LEG_BELOW_P2_MM) and the reed
+# leads' solder joints stay clear of it.
+SPACER_MM = 8.0
+PERFBOARD_MM = 1.6
+LED_LEG_BELOW_P2_MM = 5.0
+BOARD_GAP_MM = 2.0  # between two boards, and between a board and the frame
+# Mounting screws: DIN 7981 pan head self-tapping screws 2.9 x 13 mm through the board's
+# corner hole (drilled out to 3.0 mm) and its spacer into a 2.0 mm pilot hole drilled
+# through P2 from the template (P1 covers it): 13 - 8 - 1.6 = 3.4 mm of thread in the wood,
+# the tip 2.6 mm under P2's top face.
+MOUNT_SCREW = (2.9, 13.0)
+MOUNT_PILOT_MM = 2.0
+MOUNT_BITE_MM = MOUNT_SCREW[1] - SPACER_MM - PERFBOARD_MM
+MOUNT_INSET_MM = 2.54  # the mounting hole: one hole in from the board's corner
+# The Pico's USB socket below P2 (component side down): spacer, board, the usual 8.5 mm
+# female header, the 2.5 mm plastic of the Pico's own male header, the Pico's 1 mm PCB
+# (Raspberry Pi Pico datasheet: 1 mm board), and half the micro-B socket's height (about
+# 2.6 mm for a micro-B receptacle; the slot's 8 mm leave 2.7 mm either way for other headers).
+SOCKET_MM = 8.5
+PICO_HEADER_MM = 2.5
+PICO_PCB_MM = 1.0
+USB_SOCKET_H_MM = 2.6
+USB_CENTRE_BELOW_P2_MM = SPACER_MM + PERFBOARD_MM + SOCKET_MM + PICO_HEADER_MM + PICO_PCB_MM + USB_SOCKET_H_MM / 2
+# The Pico's columns on the controller plan (perfboard.controller_plan: outline at holes 1-9
+# of 27): its USB end is the plan's top edge, the centre of the socket 5.5 pitches in.
+PICO_USB_X_PITCHES = 5.5
 
 # -- reed switch ----------------------------------------------------------------------
-# Glass body 14 mm x 2 mm (typical 10-20 AT switch; magnets.md). Leads 0.5-0.6 mm.
+# Glass body up to 14 mm x 2 mm (a typical 10-20 AT switch; magnets.md): the channel is
+# drawn for this envelope (and the nearest-glass figures use its length: the conservative
+# side); the switch the BOM orders (REED_PART_*) is a little smaller.
 REED_GLASS_MM = 14.0
 REED_GLASS_DIA_MM = 2.0
 # The glass channel: 0.5 mm longer than the glass at each end (length tolerance), 2.5 mm
@@ -63,10 +96,16 @@ LEAD_RUN_MM = 6.0
 LEAD_SLOT_WIDTH_MM = 1.5
 LEAD_HOLE_MM = 1.5
 SLOT_LEN_MM = CHANNEL_LEN_MM + 2 * LEAD_RUN_MM
-# Vertical distance from a magnet's bottom face to the glass axis: felt pad under the
-# piece, P1, the 0.5 mm of channel above the glass, the glass radius.
+# The reed switch the BOM orders (Littelfuse MDSR-7 datasheet): glass 12.7 x 1.8 mm max,
+# 40.38 mm nominal over the leads, 0.47 mm leads. It lies on the floor of the channel drawn
+# for the 14 x 2 mm envelope above.
+REED_PART_GLASS_MM = 12.7
+REED_PART_DIA_MM = 1.8
+REED_PART_OVERALL_MM = 40.38
+# Vertical distance from a magnet's bottom face to the glass axis of that switch: felt pad
+# under the piece, P1, the channel above the glass, the glass radius (1 + 3 + 0.7 + 0.9).
 FELT_MM = 1.0
-MAGNET_TO_REED_AXIS_MM = FELT_MM + P1_MM + (CHANNEL_DEPTH_MM - REED_GLASS_DIA_MM) + REED_GLASS_DIA_MM / 2
+MAGNET_TO_REED_AXIS_MM = FELT_MM + P1_MM + (CHANNEL_DEPTH_MM - REED_PART_DIA_MM) + REED_PART_DIA_MM / 2
 
 # -- LED --------------------------------------------------------------------------------
 # A 5 mm through-hole addressable LED (WS2812D-F5 or PL9823-F5 class, diffused): dome 5 mm,
@@ -265,15 +304,277 @@ def button_positions(b: Build) -> list[tuple[str, float, float]]:
 
 
 def controller_xy(b: Build) -> tuple[float, float]:
-    """Centre of the controller board (Pico, level shifter) on P2's underside: the
-    South-West corner (line boards) or the empty corner left of the South arm."""
-    if b.geometry.shape == "squares":
-        return b.place.at(0.5, -0.5)
-    return b.place.at(min(c[0] for c in b.geometry.coords), -0.5)
+    """Centre of the controller board (Pico, level shifter) under P2: its USB edge against
+    the South frame, as far West as its mounting screws find bare wood."""
+    spot = board_spots(b)[0]
+    return (spot.x, spot.y)
+
+
+class NoRoomError(ValueError):
+    """The electronics boards do not fit under P2 (a layout too small for them)."""
+
+
+@dataclass(frozen=True)
+class BoardSpot:
+    """Where an electronics board hangs under P2 (template mm, seen from above; its
+    component side down): centre, size, and the pilot holes of its mounting screws."""
+
+    name: str
+    x: float
+    y: float
+    width: float
+    height: float
+    mounts: tuple[tuple[float, float], ...]
+
+    def rect(self) -> tuple[float, float, float, float]:
+        return (self.x - self.width / 2, self.y - self.height / 2, self.x + self.width / 2, self.y + self.height / 2)
+
+
+_SPOTS: dict[tuple[Any, ...], list[BoardSpot]] = {}
+
+
+def _p2_obstacles(b: Build) -> list[tuple[tuple[float, float], tuple[float, float], float]]:
+    """Every hole, slot and pocket of P2 (either face) as segments with a radius."""
+    return [f.segment() for f in _plate_features(b) if f.plate == "P2"]
+
+
+def _mount_clear(
+    p: tuple[float, float], obstacles: list[tuple[tuple[float, float], tuple[float, float], float]]
+) -> bool:
+    r = MOUNT_PILOT_MM / 2
+    for a, c, rr in obstacles:
+        if abs(a[0] - p[0]) > 30 and abs(c[0] - p[0]) > 30:
+            continue
+        if _point_seg(p, a, c) - rr - r < 1.0:  # 1 mm of wood between, as collisions()
+            return False
+    return True
+
+
+# A mounting hole on the perfboard: its spacer (about 6 mm across) sits on the copper side
+# among the wire links, the screw head (5.6 mm) on the component side among the parts.
+MOUNT_PAD_CLEAR_PITCHES = 1.6  # from any pad: clear of DIP sockets and header strips
+MOUNT_WIRE_CLEAR_PITCHES = 1.5  # from any wire link of the plan
+
+
+def plan_hole(rect: tuple[float, float, float, float], p: tuple[float, float]) -> tuple[float, float]:
+    """A point under P2 (template mm) as a hole of the board's perfboard plan (column, row):
+    the board hangs component side down with the plan's top edge to the South."""
+    return ((p[0] - rect[0]) / 2.54, (rect[3] - p[1]) / 2.54)
+
+
+def plan_keepout(plan: Any) -> list[tuple[float, float]]:
+    """Every hole a part's pin, a socket or an off-board wire takes: the plan's pads, its
+    edge pads, and the whole of the Pico's two 20-pin header strips (the plan has pads only
+    for the pins it wires)."""
+    out = [(float(x), float(y)) for x, y in list(plan.pads.values()) + list(plan.edge.values())]
+    for label, hx, hy, _w, h in plan.outlines:
+        if label.startswith("U1 "):  # perfboard.controller_plan: pins at columns hx+1 and hx+8
+            out += [(float(hx + 1), float(hy + n)) for n in range(1, h)]
+            out += [(float(hx + 8), float(hy + n)) for n in range(1, h)]
+    return out
+
+
+def plan_clear(
+    plan: Any, wires: dict[str, list[tuple[int, int]]], hole: tuple[float, float], keepout: Any = None
+) -> bool:
+    """A mounting hole there misses every pad and socket pin and every wire link of the plan."""
+    for pad in plan_keepout(plan) if keepout is None else keepout:
+        if math.dist(hole, pad) < MOUNT_PAD_CLEAR_PITCHES:
+            return False
+    for path in wires.values():
+        for a, c in itertools.pairwise(path):
+            if _point_seg(hole, (float(a[0]), float(a[1])), (float(c[0]), float(c[1]))) < MOUNT_WIRE_CLEAR_PITCHES:
+                return False
+    return True
+
+
+def _mounts(
+    rect: tuple[float, float, float, float],
+    corners: int,
+    obstacles: list[tuple[tuple[float, float], tuple[float, float], float]],
+    board_ok: Any = None,
+) -> tuple[tuple[float, float], ...] | None:
+    """Mounting holes near the board's corners (4, at least 3; or 2 on a diagonal): each on
+    a hole of the grid, as near its corner as lets it find bare wood in P2 and miss the
+    board's pads and wire links (``board_ok``), no two closer than half the short side."""
+    x0, y0, x1, y1 = rect
+    i = MOUNT_INSET_MM
+    starts = [((x0 + i, y0 + i), 1, 1), ((x1 - i, y1 - i), -1, -1)]
+    if corners == 4:
+        starts += [((x1 - i, y0 + i), -1, 1), ((x0 + i, y1 - i), 1, -1)]
+    cols = round((x1 - x0 - 2 * i) / 2.54) + 1
+    rows = round((y1 - y0 - 2 * i) / 2.54) + 1
+    steps = sorted(((k, j) for k in range(cols) for j in range(rows)), key=lambda kj: (kj[0] + kj[1], kj))
+    spread = min(x1 - x0, y1 - y0) / 2  # no two mounts of a board closer than half its short side
+    out: list[tuple[float, float]] = []
+    for (x, y), sx, sy in starts:
+        for k, j in steps:
+            p = (x + sx * k * 2.54, y + sy * j * 2.54)
+            if any(math.dist(p, q) < spread for q in out):
+                continue
+            if _mount_clear(p, obstacles) and (board_ok is None or board_ok(p)):
+                out.append(p)
+                break
+    # Four corners where they can be had; a board that wires its edges full makes do with
+    # three (the controller of the matrix board: every row and column pin has an edge pad).
+    return tuple(out) if len(out) >= min(corners, 3) else None
+
+
+def board_spots(b: Build) -> list[BoardSpot]:
+    """The controller board, then one strip per 74HC165 in chain order, each placed under
+    P2 inside the frame, no two closer than BOARD_GAP_MM, clear of the button pockets, with
+    mounting holes on bare wood. The controller's USB edge lies against the South frame;
+    a strip as near the middle of its eight switches as that allows."""
+    layout = b.layout
+    key = (
+        layout.name,
+        b.pitch,
+        tuple(sorted(layout.mechanics.items())),
+        tuple(sorted((k, tuple(v)) for k, v in layout.points.items())),
+    )
+    if key in _SPOTS:
+        return _SPOTS[key]
+    from zuniboard import circuit, perfboard
+
+    c = circuit.build(layout)
+    sizes = [(n, w * perfboard.GRID, h * perfboard.GRID) for n, w, h in perfboard.pieces(layout, c)]
+    plans = [perfboard.controller_plan(c)]
+    if len(sizes) > 1:
+        plans.append(perfboard.strip_plan(c, layout))
+    plan_wires = [perfboard.net_wires(c, p) for p in plans]
+    keepouts = [plan_keepout(p) for p in plans]
+
+    def board_ok(which: int, rect: tuple[float, float, float, float]) -> Any:
+        return lambda p: plan_clear(plans[which], plan_wires[which], plan_hole(rect, p), keepouts[which])
+
+    obstacles = _p2_obstacles(b)
+    lo, hi = FRAME_WIDTH_MM + BOARD_GAP_MM / 2, (b.place.width - FRAME_WIDTH_MM - BOARD_GAP_MM / 2)
+    bottom = b.place.height - FRAME_WIDTH_MM - BOARD_GAP_MM / 2
+    pockets = [(x, y) for _, x, y in button_positions(b)]
+    placed: list[BoardSpot] = []
+
+    def fits(rect: tuple[float, float, float, float]) -> bool:
+        x0, y0, x1, y1 = rect
+        if x0 < lo or x1 > hi or y0 < FRAME_WIDTH_MM + BOARD_GAP_MM / 2 or y1 > bottom:
+            return False
+        for o in placed:
+            a0, b0, a1, b1 = o.rect()
+            if x0 < a1 + BOARD_GAP_MM and a0 < x1 + BOARD_GAP_MM and y0 < b1 + BOARD_GAP_MM and b0 < y1 + BOARD_GAP_MM:
+                return False
+        for px, py in pockets:  # the button's body and tags hang below P2 in its pocket
+            nx, ny = min(max(px, x0), x1), min(max(py, y0), y1)
+            if math.hypot(nx - px, ny - py) < BUTTON_NUT_MM / 2 + BOARD_GAP_MM:
+                return False
+        return True
+
+    name, w, h = sizes[0]
+    for k in range(int((hi - lo - w) / 2.54) + 1):
+        x0 = lo + k * 2.54
+        rect = (x0, bottom - h, x0 + w, bottom)
+        mounts = _mounts(rect, 4, obstacles, board_ok(0, rect)) if fits(rect) else None
+        if mounts:
+            placed.append(BoardSpot(name, x0 + w / 2, bottom - h / 2, w, h, mounts))
+            break
+    else:
+        raise NoRoomError(
+            "%s: no place for the controller board (%s x %s mm) along the South frame, inside the frame and "
+            "clear of the buttons, with its mounting screws on bare wood" % (layout.name, _f(w), _f(h))
+        )
+    top = FRAME_WIDTH_MM + BOARD_GAP_MM / 2
+    strips = sizes[1:]
+    if strips:
+        w, h = strips[0][1], strips[0][2]
+        lanes = max(1, int((bottom - top + BOARD_GAP_MM) // (h + BOARD_GAP_MM)))
+        lane_y = [top + k * (bottom - top - h) / max(1, lanes - 1) for k in range(lanes)]
+        xs = [lo + k * 2.54 for k in range(int((hi - lo - w) / 2.54) + 1)]
+        controller = placed[0]
+        # First choice: each strip in the lane position nearest the middle of its switches
+        # (short switch wires), the strips taken in one of a few orders (chain order, by x,
+        # by y, each both ways): the order that places all of them with the least total
+        # distance wins. Where no order leaves room for every strip, they fill the lanes in
+        # chain order instead, snaking from the controller.
+        centres = [_switch_centroid(b, chip) for chip in range(len(strips))]
+        grid = [(x0, y0) for x0 in xs for y0 in lane_y]
+        chain = list(range(len(strips)))
+        orders = [chain, chain[::-1]]
+        for axis in (0, 1):
+            by = sorted(chain, key=lambda k: (centres[k][axis], k))
+            orders += [by, by[::-1]]
+        best: tuple[float, list[BoardSpot]] | None = None
+        for sequence in orders:
+            got: dict[int, BoardSpot] = {}
+            del placed[1:]
+            for chip in sequence:
+                cx, cy = centres[chip]
+                for x0, y0 in sorted(grid, key=lambda p: math.hypot(p[0] + w / 2 - cx, p[1] + h / 2 - cy)):
+                    rect = (x0, y0, x0 + w, y0 + h)
+                    mounts = _mounts(rect, 2, obstacles, board_ok(1, rect)) if fits(rect) else None
+                    if mounts:
+                        got[chip] = BoardSpot(strips[chip][0], x0 + w / 2, y0 + h / 2, w, h, mounts)
+                        placed.append(got[chip])
+                        break
+                else:
+                    break
+            if len(got) == len(strips):
+                cost = sum(math.hypot(got[k].x - centres[k][0], got[k].y - centres[k][1]) for k in chain)
+                if best is None or cost < best[0] - 1e-6:
+                    best = (cost, [got[k] for k in chain])
+        del placed[1:]
+        if best is not None:
+            placed += best[1]
+        else:
+            snake = [(x0, y0) for i, y0 in enumerate(reversed(lane_y)) for x0 in (xs if i % 2 == 0 else xs[::-1])]
+            for name, _, _ in strips:
+                for x0, y0 in snake:
+                    rect = (x0, y0, x0 + w, y0 + h)
+                    mounts = _mounts(rect, 2, obstacles, board_ok(1, rect)) if fits(rect) else None
+                    if mounts:
+                        placed.append(BoardSpot(name, x0 + w / 2, y0 + h / 2, w, h, mounts))
+                        break
+                else:
+                    raise NoRoomError(
+                        "%s: no room under P2 for %d sensor strips of %s x %s mm (pitch %s mm)"
+                        % (layout.name, len(strips), _f(w), _f(h), _f(b.pitch))
+                    )
+        assert placed[0] is controller
+    _SPOTS[key] = placed
+    return placed
 
 
 def features(layout: Any, pitch: float | None = None) -> list[Feature]:
+    """Every hole, slot and pocket: the plates' own, then the pilot holes of the
+    electronics boards' mounting screws in P2's underside (``board_spots``; a template at a
+    pitch too small for the boards has none)."""
     b = build(layout, pitch)
+    out = list(_plate_features(b))
+    try:
+        spots = board_spots(b)
+    except NoRoomError:
+        spots = []
+    for spot in spots:
+        for k, (x, y) in enumerate(spot.mounts):
+            out.append(
+                Feature(
+                    "MT-%s-%d" % (spot.name.split()[0], k + 1),
+                    "",
+                    "P2",
+                    "top",
+                    x,
+                    y,
+                    0.0,
+                    MOUNT_PILOT_MM,
+                    0.0,
+                    P2_MM,
+                    "drill %.1f" % MOUNT_PILOT_MM,
+                    "pilot, through P2 (P1 covers it), for a %s x %s mm screw: %s on an %s mm spacer"
+                    % (_f(MOUNT_SCREW[0]), _f(MOUNT_SCREW[1]), spot.name, _f(SPACER_MM)),
+                )
+            )
+    return out
+
+
+def _plate_features(b: Build) -> list[Feature]:
+    layout = b.layout
     ang = float(layout.mechanics["switch_angle_deg"])
     ux, uy = _unit(ang)
     led_ang = LED_ANGLE_DEG[b.geometry.shape]
@@ -435,7 +736,8 @@ def features(layout: Any, pitch: float | None = None) -> list[Feature]:
 
 def usb_slot(b: Build) -> tuple[float, float]:
     """The USB slot's centre on the South side of the frame (x along the frame)."""
-    return (controller_xy(b)[0], b.place.height)
+    spot = board_spots(b)[0]
+    return (spot.x - spot.width / 2 + PICO_USB_X_PITCHES * 2.54, b.place.height)
 
 
 def collisions(feats: list[Feature], web_mm: float = 1.0) -> list[tuple[str, str, float]]:
@@ -744,6 +1046,24 @@ def drawing(layout: Any, pitch: float | None = None) -> list[Shape]:
             out.append(Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, width=0.3, ident="button-" + f.ident))
             out.append(Shape("circle", ((f.x, f.y),), radius=BUTTON_NUT_MM / 2, width=0.15, dash=0.8))
             out.append(Shape("text", ((f.x - 3, f.y + BUTTON_NUT_MM / 2 + 3),), text=f.ident.split("-")[1], size=2.5))
+        elif f.ident.startswith("MT-"):
+            out.append(
+                Shape(
+                    "circle", ((f.x, f.y),), radius=f.diameter / 2, colour=BROWN, width=0.25, ident="mount-" + f.ident
+                )
+            )
+    try:
+        spots = board_spots(b)
+    except NoRoomError:
+        spots = []
+    for spot in spots:
+        x0, y0, x1, y1 = spot.rect()
+        out.append(
+            Shape("poly", ((x0, y0), (x1, y0), (x1, y1), (x0, y1)), closed=True, colour=BROWN, width=0.15, dash=1.5)
+        )
+        out.append(Shape("text", ((x0 + 2, y0 + 4),), text=spot.name + " (under P2)", size=2.2, colour=BROWN))
+    if not spots:  # the boards do not fit at this pitch: no controller, no slot to draw
+        return out
     ux = usb_slot(b)[0]
     out.append(
         Shape(
@@ -763,6 +1083,8 @@ LEGEND = (
     "and lead slots 27 x 1.5 mm, 2.5 deep, in P2's top face. Green: lead holes 1.5 mm through P2.",
     "Black: screw holes 3.5 mm through P1 and P2 (dashed: countersink); buttons 7 mm through P1, 14 mm through P2. "
     "Dashed circles: piece footprint (orange: home points). Brown dashes: frame, under P2.",
+    "Brown dashed boxes: the electronics boards under P2 (component side down); brown circles: 2.0 mm pilot "
+    "holes through P2 for their mounting screws.",
 )
 
 
@@ -1042,7 +1364,7 @@ def tiled_pdf(layout: Any, paper: str, pitch: float | None = None) -> bytes:
         ),
         "Join: trim each page along its dotted cut lines (left and top), lay it on its neighbours so that",
         "the + crosses coincide, tape. Every cross is drawn on all the pages that share it.",
-        "Then glue the sheet onto P1 (top plate), clamp P1 over P2 and drill as drill.csv says.",
+        "Print it twice: copy A goes onto P1 (top plate), copy B onto P2; assembly.md, stage 3.",
     ]
     for i, line in enumerate(lines):
         pen.text(m, m + 14 + 5 * i, 3.2, line)
@@ -1083,7 +1405,7 @@ def tiled_pdf(layout: Any, paper: str, pitch: float | None = None) -> bytes:
     for i, line in enumerate(LEGEND):
         for j, part in enumerate(_wrap(line, 110)):
             pen.text(m, y_leg + 9 * i + 4 * j, 2.8, part)
-    y_chk = y_leg + 22
+    y_chk = y_leg + 9 * len(LEGEND) + 4
     _scale_checks(pen, m, y_chk, card=True)
     for row in range(t.rows):
         for col in range(t.cols):
@@ -1242,7 +1564,13 @@ def wire_length(a: tuple[float, float], b: tuple[float, float], path_mm: float |
 
 
 def sensor_board_xy(b: Build, chip: int) -> tuple[float, float]:
-    """A 74HC165 board sits under the middle of the eight points it reads."""
+    """Where the strip of a 74HC165 hangs (``board_spots``): as near the middle of its
+    eight switches as the other boards and its mounting screws allow."""
+    spot = board_spots(b)[1 + chip]
+    return (spot.x, spot.y)
+
+
+def _switch_centroid(b: Build, chip: int) -> tuple[float, float]:
     pts = [switch_xy(b, n) for n, (s, _) in b.layout.points.items() if s // 8 == chip]
     return (sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts))
 
@@ -1254,13 +1582,59 @@ def _lead_end(b: Build, point: str, end: int) -> tuple[float, float]:
     return (sx + end * reach * ux, sy + end * reach * uy)
 
 
+# The chain connector of every link (controller -> SB0, SB k -> SB k+1), pin 1 first: the
+# clock between the latch and its ground wire (the note of wiring.csv: CLK next to GND).
+CHAIN_PINS = (("3V3", "+3V3"), ("LOAD", "SH/LD"), ("CLK", "CLK"), ("GND", "GND"), ("DATA", "QH -> SER"))
+
+
+def chain_pin_text() -> str:
+    return ", ".join("%d %s" % (k + 1, name) for k, (_, name) in enumerate(CHAIN_PINS))
+
+
 HC165_INPUTS = (("H", 6), ("G", 5), ("F", 4), ("E", 3), ("D", 14), ("C", 13), ("B", 12), ("A", 11))
+
+
+_PLANS: dict[tuple[Any, ...], tuple[Any, Any]] = {}
+
+
+def _plans(layout: Any) -> tuple[Any, Any]:
+    """The controller's and the strip's perfboard plans (the strip's None on the matrix)."""
+    from zuniboard import circuit, perfboard
+
+    key = (layout.name, tuple(sorted((k, tuple(v)) for k, v in layout.points.items())), repr(layout.sensors))
+    if key not in _PLANS:
+        c = circuit.build(layout)
+        strip = perfboard.strip_plan(c, layout) if layout.sensors["type"] == "hc165" else None
+        _PLANS[key] = (perfboard.controller_plan(c), strip)
+    return _PLANS[key]
+
+
+def hole_xy(spot: BoardSpot, hole: tuple[float, float]) -> tuple[float, float]:
+    """A hole of a board's plan (column, row) under P2 in template mm: ``plan_hole`` undone."""
+    x0, _, _, y1 = spot.rect()
+    return (x0 + hole[0] * 2.54, y1 - hole[1] * 2.54)
+
+
+def edge_pad_xy(b: Build, board: int, net: str) -> tuple[float, float]:
+    """Where the edge pad of ``net`` lies on board ``board`` (0 = controller, 1 + k = strip k)."""
+    plan = _plans(b.layout)[0 if board == 0 else 1]
+    return hole_xy(board_spots(b)[board], plan.edge[net])
+
+
+def switch_pad_xy(b: Build, chip: int, bit: int, pin: int) -> tuple[float, float]:
+    """The pad (pin 1 or 2) of the switch on input ``bit`` of strip ``chip``: every strip is
+    the plan of the first, whose switch of the same bit names the pad."""
+    plan = _plans(b.layout)[1]
+    first = next(n for n, (s, _) in b.layout.points.items() if s == bit)
+    return hole_xy(board_spots(b)[1 + chip], plan.pads[("SW_%s" % first, str(pin))])
 
 
 def wires(layout: Any) -> list[Wire]:
     b = build(layout)
-    ctl = controller_xy(b)
     out: list[Wire] = []
+
+    def pad(net: str) -> tuple[float, float]:
+        return edge_pad_xy(b, 0, net)
 
     def add(
         ident: str,
@@ -1282,9 +1656,19 @@ def wires(layout: Any) -> list[Wire]:
         "controller edge pad LED_5V (U2 1Y)",
         "R1 330 Ohm at LED0 DIN (%s)" % led_order[0],
         "led_data",
-        ctl,
+        pad("LED_5V"),
         led_xy(b, led_order[0]),
         "the only 5 V data wire from the controller; R1 sits at LED0, its other lead on DIN (netlist LED_DIN0)",
+    )
+    add(
+        "LDG0",
+        "LED data",
+        "controller edge pad GND",
+        "LED0 GND leg (%s)" % led_order[0],
+        "led_data",
+        pad("GND"),
+        led_xy(b, led_order[0]),
+        "the data's own return: twisted with LD0, kept 10 mm from the sensor chain's SCK (power.md)",
     )
     for i in range(1, len(led_order)):
         add(
@@ -1300,22 +1684,26 @@ def wires(layout: Any) -> list[Wire]:
     # West end (a star: no LED carries another row's current); the LEDs' legs are
     # soldered to the pair where it passes under them.
     rows: dict[float, list[tuple[float, float]]] = {}
-    for n in led_order:
+    row_names: dict[float, list[str]] = {}
+    for n in sorted(led_order, key=lambda p: led_xy(b, p)[0]):
         x, y = led_xy(b, n)
         rows.setdefault(round(y, 2), []).append((x, y))
+        row_names.setdefault(round(y, 2), []).append(n)
     spine_x = FRAME_WIDTH_MM + 5
     for r, y in enumerate(sorted(rows)):
         xs = [p[0] for p in rows[y]]
         west, east = (min(xs), y), (max(xs), y)
-        path = abs(ctl[0] - spine_x) + abs(ctl[1] - y) + (east[0] - spine_x)
         for net, colour in (("+5V", "red"), ("GND", "black")):
+            start = pad(net)
+            path = abs(start[0] - spine_x) + abs(start[1] - y) + (east[0] - spine_x)
             add(
                 "LP%s%d" % ("P" if net == "+5V" else "G", r),
                 "LED power",
-                "controller %s" % net,
-                "row %d bus, %d LEDs (%s mm to %s mm)" % (r, len(xs), _f(west[0]), _f(east[0])),
+                "controller edge pad %s" % net,
+                "row bus %s..%s, %d LEDs (x %s mm to %s mm)"
+                % (row_names[y][0], row_names[y][-1], len(xs), _f(west[0]), _f(east[0])),
                 "led_trunk",
-                ctl,
+                start,
                 east,
                 "%s; strip 5 mm of insulation under each LED of the row, solder its %s leg" % (colour, net),
                 path,
@@ -1327,38 +1715,47 @@ def wires(layout: Any) -> list[Wire]:
             s = layout.points[n][0]
             chip, bit = divmod(s, 8)
             letter, pin = HC165_INPUTS[bit]
-            board = sensor_board_xy(b, chip)
             add(
                 "S_%s" % n,
                 "sensors",
                 "SW_%s lead A" % n,
-                "SB%d U%d.%d(%s)" % (chip, 10 + chip, pin, letter),
+                "SB%d pad SW_%s.1 = U%d.%d(%s)" % (chip, n, 10 + chip, pin, letter),
                 "sensor",
                 _lead_end(b, n, -1),
-                board,
+                switch_pad_xy(b, chip, bit, 1),
                 "twist with G_%s" % n,
             )
-            add("G_%s" % n, "sensors", "SW_%s lead B" % n, "SB%d GND" % chip, "sensor", _lead_end(b, n, 1), board)
-        links = [("controller", ctl)] + [("SB%d" % k, sensor_board_xy(b, k)) for k in range(chips)]
+            add(
+                "G_%s" % n,
+                "sensors",
+                "SW_%s lead B" % n,
+                "SB%d pad SW_%s.2 (GND)" % (chip, n),
+                "sensor",
+                _lead_end(b, n, 1),
+                switch_pad_xy(b, chip, bit, 2),
+            )
+        names = ["controller"] + ["SB%d" % k for k in range(chips)]
         for k in range(chips):
-            (na, pa), (nb, pb) = links[k], links[k + 1]
-            for sig, a_pin, b_pin in (
-                ("3V3", "3V3", "3V3"),
-                ("GND", "GND", "GND"),
-                ("CLK", "CLK", "CLK"),
-                ("LOAD", "SH/LD", "SH/LD"),
-                ("DATA", "QH<-" if k else "GP%d(SPI RX)" % sensors["pins"]["data"], "QH"),
-            ):
-                a_name = "%s %s" % (na, "SER" if (k and sig == "DATA") else a_pin)
+            na, nb = names[k], names[k + 1]
+            for pin, (sig, _) in enumerate(CHAIN_PINS):
+                # The edge pads of perfboard.svg: the same names on the controller and the strips.
+                net = {"3V3": "+3V3", "GND": "GND", "CLK": "SR_CLK", "LOAD": "SR_LOAD", "DATA": "SR_DATA"}[sig]
+                a_net = "SR_CHAIN1" if (k and sig == "DATA") else net
+                a_pad = a_net
+                if sig == "DATA":
+                    a_pad = "SR_CHAIN1 (SER)" if k else "SR_DATA (GP%d, SPI RX)" % sensors["pins"]["data"]
+                b_pad = "SR_DATA (QH)" if sig == "DATA" else net
                 add(
                     "C%d_%s" % (k, sig),
                     "sensor chain",
-                    a_name,
-                    "%s %s" % (nb, b_pin),
+                    "%s edge pad %s (%s pin %d)" % (na, a_pad, "chain" if k == 0 else "OUT", pin + 1),
+                    "%s edge pad %s (IN pin %d)" % (nb, b_pad, pin + 1),
                     "chain",
-                    pa,
-                    pb,
-                    "6-way ribbon or twisted wires; CLK next to GND" if sig == "CLK" else "",
+                    edge_pad_xy(b, k, a_net),
+                    edge_pad_xy(b, k + 1, net),
+                    "5-way ribbon or 5 wires twisted together, pin 1 to pin 1; CLK between LOAD and GND"
+                    if sig == "CLK"
+                    else "",
                 )
     else:
         cols = len(sensors["cols"])
@@ -1369,7 +1766,7 @@ def wires(layout: Any) -> list[Wire]:
                     members = [by_sensor[i] for i in sorted(by_sensor) if i // cols == k]
                 else:
                     members = [by_sensor[i] for i in sorted(by_sensor) if i % cols == k]
-                prev_name, prev = "controller GP%d" % pins[k], ctl
+                prev_name, prev = "controller edge pad %s%d (GP%d)" % (kind, k, pins[k]), pad("%s%d" % (kind, k))
                 for j, n in enumerate(members):
                     end = _lead_end(b, n, -1 if kind == "ROW" else 1)
                     what = (
@@ -1383,13 +1780,45 @@ def wires(layout: Any) -> list[Wire]:
         add(
             "B_%s" % label,
             "buttons",
-            "controller GP%d" % layout.buttons[label.lower()],
+            "controller edge pad BTN_%s (GP%d)" % (label, layout.buttons[label.lower()]),
             "%s button tag 1" % label,
             "button",
-            ctl,
+            pad("BTN_%s" % label),
             (x, y),
         )
-        add("BG_%s" % label, "buttons", "controller GND", "%s button tag 2" % label, "button", ctl, (x, y))
+        add(
+            "BG_%s" % label,
+            "buttons",
+            "controller edge pad GND",
+            "%s button tag 2" % label,
+            "button",
+            pad("GND"),
+            (x, y),
+        )
+    return out
+
+
+def _perfboard_count(layout: Any) -> int:
+    from zuniboard import circuit, perfboard
+
+    return len(perfboard.stock_layout(layout, circuit.build(layout)))
+
+
+def led_feeds(layout: Any) -> list[tuple[list[str], float, float]]:
+    """Per row of LEDs (North first): its LEDs West to East, the feed (one conductor,
+    metres, from the controller up the West edge to the row's West end) and the bus along
+    the row, metres: the LPP*/LPG* wires of ``wires`` without their slack."""
+    b = build(layout)
+    start = edge_pad_xy(b, 0, "+5V")
+    spine_x = FRAME_WIDTH_MM + 5
+    rows: dict[float, list[str]] = {}
+    for n in sorted(layout.points, key=lambda p: led_xy(b, p)[0]):
+        rows.setdefault(round(led_xy(b, n)[1], 2), []).append(n)
+    out = []
+    for y in sorted(rows):
+        xs = [led_xy(b, n)[0] for n in rows[y]]
+        feed = abs(start[0] - spine_x) + abs(start[1] - y) + (min(xs) - spine_x)
+        out.append((rows[y], feed / 1000, (max(xs) - min(xs)) / 1000))
     return out
 
 
@@ -1472,7 +1901,7 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
     perimeter_m = 2 * (b.place.width + b.place.height) / 1000
     screws = len(_screw_positions(b))
     sensor_boards = layout.sensor_count // 8 if layout.sensors["type"] == "hc165" else 0
-    spacers = 2 * sensor_boards + 4
+    spacers = sum(len(spot.mounts) for spot in board_spots(b))
     feet = 4 if max(b.place.width, b.place.height) <= 300 else 6
     colours = 4 if b.geometry.shape == "squares" else 2
     rows: list[tuple[str, ...]] = [
@@ -1517,7 +1946,7 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
             "hardware store (furniture glides)",
             "",
             "0.03",
-            "covers the magnet; part of the 5.5 mm magnet-to-reed distance",
+            "covers the magnet; part of the %s mm magnet-to-reed distance" % _f(MAGNET_TO_REED_AXIS_MM),
         ),
         (
             "mechanical",
@@ -1609,28 +2038,32 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
             "SP",
             str(spacers),
             "Spacer",
-            "nylon, 8 mm long, 3.2 mm bore",
+            "nylon, %s mm long, 3.2 mm bore (unthreaded)" % _f(SPACER_MM),
             "",
             "generic",
             "",
-            "electronics distributor (nylon spacers M3 x 8)",
+            "electronics distributor (nylon spacers M3 x %s, round)" % _f(SPACER_MM),
             "",
             "0.05",
-            "electronics boards under P2 (2 per sensor board, 4 for the controller)",
+            "electronics boards under P2 (2 per sensor strip, 3 or 4 for the controller), at the pilot holes "
+            "MT-* of drill.csv",
         ),
         (
             "mechanical",
             "SCS",
             str(spacers),
-            "Wood screw",
-            "2.5 x 16 mm pan head",
+            "Self-tapping screw",
+            "%s x %s mm pan head, DIN 7981 / ISO 7049" % (_f(MOUNT_SCREW[0]), _f(MOUNT_SCREW[1])),
             "",
             "generic",
             "",
-            "DIY store",
+            "DIY store / electronics distributor",
             "",
             "0.03",
-            "through the board and its spacer into P2",
+            "through the board (corner hole drilled out to 3.0 mm) and its spacer into P2: %s mm of thread "
+            "in the wood, "
+            "its tip %s mm under P2's top face; never longer (it would reach the reed channels)"
+            % (_f(MOUNT_BITE_MM), _f(P2_MM - MOUNT_BITE_MM)),
         ),
         (
             "mechanical",
@@ -1745,21 +2178,22 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
                 "JC",
                 str(2 * sensor_boards),
                 "Pin header",
-                "1 x 6 male, 2.54 mm",
+                "1 x %d male, 2.54 mm" % len(CHAIN_PINS),
                 "THT",
                 "generic",
                 "",
                 "electronics distributor",
                 "",
                 "0.10",
-                "chain in and out on every sensor board",
+                "the chain: one on the controller, IN on every sensor strip, OUT on every strip but the last; "
+                "pin order %s (assembly.md)" % chain_pin_text(),
             ),
             (
                 "mechanical",
                 "JCH",
                 str(2 * sensor_boards),
                 "Connector housing",
-                "1 x 6 Dupont housing with crimp pins",
+                "1 x %d Dupont housing with crimp pins" % len(CHAIN_PINS),
                 "",
                 "generic",
                 "",
@@ -1769,6 +2203,24 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
                 "both ends of each chain link",
             ),
         ]
+    rows.append(
+        (
+            "mechanical",
+            "USB",
+            "1",
+            "USB cable",
+            "USB 2.0 A (or C) to micro-B, data and power, at most %s m" % _f(power.CABLE_M),
+            "",
+            "generic",
+            "",
+            "electronics distributor",
+            "",
+            "3.00",
+            "a data cable (not charge-only); micro-B overmould at most %s x %s mm to pass the frame's slot; "
+            "longer than %s m only with a thicker power pair (power.md)"
+            % (_f(USB_SLOT_MM[0] - 1), _f(USB_SLOT_MM[1] - 0.5), _f(power.CABLE_M)),
+        )
+    )
     rows.append(
         (
             "mechanical",
@@ -1879,8 +2331,8 @@ def mechanics_md(layout: Any) -> str:
             _f(MAGNET_TO_REED_AXIS_MM),
             _f(FELT_MM),
             _f(P1_MM),
-            _f(CHANNEL_DEPTH_MM - REED_GLASS_DIA_MM),
-            _f(REED_GLASS_DIA_MM / 2),
+            _f(CHANNEL_DEPTH_MM - REED_PART_DIA_MM),
+            _f(REED_PART_DIA_MM / 2),
         ),
         "- Drive (model in `magnets.md`, in amperes, compare with the switch's 10-20 AT): own switch, piece %s mm"
         % _f(PLACEMENT_SLOP_MM),
@@ -1936,9 +2388,39 @@ def mechanics_md(layout: Any) -> str:
         out.append("| %d AWG | %s | %s |" % (awg, use, _f(metres)))
     out += [
         "",
-        "USB: a %s x %s mm slot through the South frame side at x = %s mm lets a micro-B plug reach the Pico;"
-        % (_f(USB_SLOT_MM[0]), _f(USB_SLOT_MM[1]), _f(usb_slot(b)[0])),
-        "the cable to the PC: 1.5 m (longer cables drop more voltage at the LED current; see `power.md`).",
+        "## Electronics under P2",
+        "",
+        "Every board hangs under P2 on %s mm nylon spacers, component side down, with %s x %s mm screws into"
+        % (_f(SPACER_MM), _f(MOUNT_SCREW[0]), _f(MOUNT_SCREW[1])),
+        "2.0 mm pilot holes through P2 (MT-* in `drill.csv`; brown on the template); %s mm of thread in the"
+        % _f(MOUNT_BITE_MM),
+        "wood. No two boards closer than %s mm, none under a button pocket." % _f(BOARD_GAP_MM),
+        "",
+        "| board | size (mm) | x (mm) | y (mm) |",
+        "| --- | --- | --- | --- |",
+    ]
+    for spot in board_spots(b):
+        x0, y0, x1, y1 = spot.rect()
+        out.append(
+            "| %s | %s x %s | %s-%s | %s-%s |"
+            % (spot.name, _f(spot.width), _f(spot.height), _f(x0), _f(x1), _f(y0), _f(y1))
+        )
+    out += [
+        "",
+        "Perfboard: %d boards of 100 x 160 mm for these pieces (`bom.csv`)." % _perfboard_count(layout),
+        "",
+        "USB: a %s x %s mm slot through the South frame side at x = %s mm, %s-%s mm below P2, lets a micro-B"
+        % (
+            _f(USB_SLOT_MM[0]),
+            _f(USB_SLOT_MM[1]),
+            _f(round(usb_slot(b)[0], 1)),
+            _f(USB_CENTRE_BELOW_P2_MM - USB_SLOT_MM[1] / 2),
+            _f(USB_CENTRE_BELOW_P2_MM + USB_SLOT_MM[1] / 2),
+        ),
+        "plug reach the Pico;",
+        "the cable to the PC: at most %s m (its resistance is in series with the LED current: `power.md` counts"
+        % _f(power.CABLE_M),
+        "that length; a longer cable needs a thicker power pair than the usual 28 AWG).",
         "",
         "## Game set",
         "",
@@ -1946,6 +2428,39 @@ def mechanics_md(layout: Any) -> str:
         "",
     ]
     return "\n".join(out)
+
+
+# -- the assembly sequence ---------------------------------------------------------------------
+
+
+def reed_lead_below_p2_mm() -> float:
+    """How much of each lead of the BOM's switch comes out under P2: its length from the
+    glass seal, less the straight run in the slot to the lead hole, less the way down
+    from the glass axis (the glass on the channel floor) to P2's underside."""
+    lead = (REED_PART_OVERALL_MM - REED_PART_GLASS_MM) / 2
+    run = SLOT_LEN_MM / 2 - LEAD_HOLE_MM / 2 - REED_PART_GLASS_MM / 2
+    down = P2_MM - (CHANNEL_DEPTH_MM - REED_PART_DIA_MM / 2)
+    return lead - run - down
+
+
+# WS2812D-F5 leads (Worldsemi WS2812D-F5 datasheet, pin configuration; the same order on the
+# PL9823-F5): pin 1 next to the flat of the flange, then in a row.
+LED_PINS = ((1, "DIN"), (2, "VDD"), (3, "GND"), (4, "DOUT"))
+
+
+def _spot_text(spot: BoardSpot) -> str:
+    x0, y0, x1, y1 = spot.rect()
+    holes = ", ".join("(%d, %d)" % tuple(round(v) for v in plan_hole(spot.rect(), m)) for m in spot.mounts)
+    return "%s (%s x %s mm): x %s-%s, y %s-%s; mounting holes (column, row of its plan) %s" % (
+        spot.name,
+        _f(spot.width),
+        _f(spot.height),
+        _f(x0),
+        _f(x1),
+        _f(y0),
+        _f(y1),
+        holes,
+    )
 
 
 def assembly_md(layout: Any) -> str:
@@ -1957,17 +2472,33 @@ def assembly_md(layout: Any) -> str:
     hc = layout.sensors["type"] == "hc165"
     chips = layout.sensor_count // 8 if hc else 0
     nb_point = names[1]
+    spots = board_spots(b)
+    ctl = spots[0]
+    w, h = b.place.width, b.place.height
+    usb_x = usb_slot(b)[0]
+    slot_top = USB_CENTRE_BELOW_P2_MM - USB_SLOT_MM[1] / 2
+    lead_out = reed_lead_below_p2_mm()
+    pieces, _ = pieces_per_set(layout)
+    feats = features(layout)
+    drills = sorted({f.tool for f in feats if f.tool.startswith("drill")}, key=lambda t: float(t.split()[1]))
     out = [
         "# Assembly and test: %s" % layout.name,
         "",
         "Generated by `zuni board generate`; do not edit. Figures: `mechanics.md`; holes: `drill.csv`;",
-        "every wire: `wiring.csv`; parts: `bom.csv`. Work in this order: each stage ends with a check, and a",
-        "stage is not started before the check of the one before it passes.",
+        "every wire: `wiring.csv`; parts: `bom.csv` and `bom-mechanical.csv`; boards: `perfboard.svg`.",
+        "Work in this order: each stage ends with a check, and a stage is not started before the check",
+        "of the one before it passes.",
+        "",
+        "**Positions** (`drill.csv`, `wiring.csv`, the template) are millimetres from the plates' North-West",
+        "corner seen from above, x to the East, y to the South. Under P2 (the plate turned over its West-East",
+        "axis: West stays on your left, the South edge is now the far edge) the same x and y hold. The",
+        "perfboard plans show the component side; the boards hang under P2 component side down, so seen",
+        "from under P2 a plan lies as drawn, its top edge towards the South.",
         "",
         "Test points (named on the controller and sensor boards), and where to touch them:",
         "",
         "- TP_VBUS: USB 5 V before the power switch (Pico pin 40, or U3 pin 1)",
-        "- TP_5V: the LED rail (C3 +)",
+        "- TP_5V: the LED rail (C3 +, on the controller board)",
         "- TP_3V3: the Pico's 3V3_OUT (Pico pin 36)",
         "- TP_GND: ground (Pico pin 38)",
         "- TP_DIN0: the first LED's DIN (R1's lead at LED 0)",
@@ -1979,105 +2510,209 @@ def assembly_md(layout: Any) -> str:
         "- TP_FAULT: low while the LED rail is overloaded (U3 pin 4)",
         *(["- TP_SBk_QH: the QH of sensor board k (its 74HC165's pin 9)"] if hc else []),
         "",
+        "## 0. Tools",
+        "",
+        "Soldering iron (fine tip) and solder; a multimeter with continuity, 200 Ohm, 2 kOhm and diode",
+        "ranges; a USB power meter; a 5 V bench supply with a current limit (or a USB breakout cable",
+        "through the USB meter); a drill press or a drill stand; twist drills %s mm (and 5.2 mm: stage 3);"
+        % ", ".join(t.split()[1] for t in drills),
+        "a 14 mm Forstner bit; a %s mm brad-point bit for the magnet pockets; an %s mm drill and a file for the"
+        % (_f(MAGNET_POCKET_DIA_MM), _f(USB_SLOT_MM[1])),
+        "USB slot; a router or rotary tool with a",
+        "depth stop and 2.5 mm and 1.5 mm end mills; a countersink; a saw; PVA glue, a hot glue gun,",
+        "epoxy; wire strippers, flush cutters, pliers; a Dupont crimp tool (or ready-made jumper wires).",
+        "",
         "## 1. Template",
         "",
-        "Print `template-a4.pdf` or `template-letter.pdf` at 100 %. **Check:** the 100 mm bar measures 99.5-100.5 mm",
-        "and a bank card covers the cover page's box; on every tile page, the distance its label names between two",
-        "crosses. Join the tiles (crosses on crosses). **Check:** point centre %s to %s: %s mm."
+        "Print `template-a4.pdf` or `template-letter.pdf` at 100 %, **twice** (copy A for P1, copy B for",
+        "P2). **Check:** the 100 mm bar measures 99.5-100.5 mm and a bank card covers the cover page's box;",
+        "on every tile page, the distance its label names between two crosses. Join each copy's tiles",
+        "(crosses on crosses). **Check:** point centre %s to %s: %s mm."
         % (names[0], names[-1], _f(math.dist(b.xy(names[0]), b.xy(names[-1])))),
         "",
-        "## 2. Plates",
+        "## 2. Pieces",
         "",
-        "Cut P1, P2 and P3 to %s x %s mm. Glue the template onto P1, clamp P1 on P2, and drill through both: LED"
-        % (_f(b.place.width), _f(b.place.height)),
-        "windows 5.0 mm, screw holes 3.5 mm. Separate them; in P2 enlarge the LED holes to 6.0 mm, drill the lead",
-        "holes 1.5 mm, route the reed channels (2.5 mm end mill, 2.5 mm deep) and the lead slots (1.5 mm, 2.5 mm",
-        "deep), drill the 14 mm button pockets. Countersink P1's screw holes. **Check:** a reed switch lies in a",
-        "channel with both leads flat in their slots (sight along it: no lead rises), its glass 0.5 mm below the",
-        "face (a straightedge across does not touch it); the LED windows of %s and %s are %s mm apart."
-        % (names[0], names[-1], _f(span)),
+        "Drill a %s mm pocket, %s mm deep, in the centre of the base of each of the %d pieces; glue a %s x %s mm"
+        % (_f(MAGNET_POCKET_DIA_MM), _f(MAGNET_THICK_MM), pieces, _f(MAGNET_DIA_MM), _f(MAGNET_THICK_MM)),
+        "magnet in each, flush, all the same way up: stack the magnets, mark the top face of the stack",
+        "with a pen, and glue every magnet marked face up. Felt pad over it once the glue has set.",
+        "**Check:** the pieces stand flat; two pieces side by side push each other apart (same way up).",
         "",
-        "## 3. Frame",
+        "## 3. Plates",
         "",
-        "Glue the four strips (%s x %s mm) to P2's underside margin; cut the USB slot (12 x 8 mm) in the South side."
-        % (_f(FRAME_WIDTH_MM), _f(FRAME_HEIGHT_MM)),
+        "Cut P1, P2 and P3 to %s x %s mm. Glue copy A onto P1, clamp P1 on P2, and drill through both: the"
+        % (_f(w), _f(h)),
+        "LED windows 5.0 mm and the screw holes 3.5 mm. Separate them. Glue copy B onto P2's top face, its",
+        "LED windows over the holes (a 5 mm drill bit through two far apart holes holds it). In P2: enlarge",
+        "the LED holes to 6.0 mm, drill the lead holes 1.5 mm and the board mounting pilots (MT-* of",
+        "`drill.csv`) 2.0 mm through, route the reed channels (2.5 mm end mill, 2.5 mm deep) and the lead",
+        "slots (1.5 mm end mill, 2.5 mm deep),"
+        + (" drill the 14 mm button pockets through." if button_positions(b) else "")
+        + (" In P1, drill the 7 mm button holes." if button_positions(b) else ""),
+        "Countersink P1's screw holes; remove copy A from P1's face (or keep it as the board drawing under",
+        "varnish). P3: drill its screw holes 3.5 mm with P3 under P2, through P2's screw holes.",
+        "**Check:** a reed switch lies in a channel with both leads flat in their slots (sight along it: no",
+        "lead rises), its glass below the face (a straightedge across does not touch it); the LED windows of",
+        "%s and %s are %s mm apart; %d holes, slots and pockets, as many as `drill.csv` has rows; an LED"
+        % (names[0], names[-1], _f(span), len(feats)),
+        "pushed up through P2 and P1 stops with its flange in P2 and its dome flush with P1's face (a dome",
+        "that sticks in the 5.0 mm window: open the windows with a 5.2 mm drill).",
+        "",
+        "## 4. Frame",
+        "",
+        "Cut the frame strip (%s x %s mm) into 2 x %s mm and 2 x %s mm; glue them under P2's margin, the"
+        % (_f(FRAME_WIDTH_MM), _f(FRAME_HEIGHT_MM), _f(w), _f(h - 2 * FRAME_WIDTH_MM)),
+        "short ones between the long ones, flush with P2's edges. In the South side cut the USB slot,",
+        "%s mm wide, centred %s mm from the frame's West outer face, from %s to %s mm below P2 (its top edge;"
+        % (_f(USB_SLOT_MM[0]), _f(round(usb_x, 1)), _f(slot_top), _f(slot_top + USB_SLOT_MM[1])),
+        "drill two %s mm holes side by side and file it square); the Pico's socket, %s mm below P2 with the"
+        % (_f(USB_SLOT_MM[1]), _f(USB_CENTRE_BELOW_P2_MM)),
+        "controller on its %s mm spacers, is in its middle;" % _f(SPACER_MM),
+        "the cable's micro-B plug must have an overmould that passes the slot (at most %s x %s mm)."
+        % (_f(USB_SLOT_MM[0] - 1), _f(USB_SLOT_MM[1] - 0.5)),
         "**Check:** the diagonals of the frame are equal within 1 mm; P1 lies flat on P2 without rocking.",
         "",
-        "## 4. Reed switches",
+        "## 5. Reed switches",
         "",
         "Before fitting a switch, test it: meter (continuity or 200 Ohm range) across its leads, a piece held",
         "5 mm above one end of the glass: it must close; over its middle it may not (the dead zone, magnets.md).",
         "Fit each switch in its channel; holding the lead flat in its slot with pliers, bend it down into its",
-        "lead hole (never at the glass). **Check (P1 laid on, screws loose):** across SW_%s lead A-B under P2:"
+        "lead hole (never at the glass). About %s mm of each lead comes out under P2 (the BOM's MDSR-7); do not"
+        % _f(round(lead_out, 1)),
+        "cut it: the wires are soldered there in stage 8. **Check (P1 laid on, screws loose):** across SW_%s"
         % names[0],
-        "open (OL) with no piece; below 1 Ohm with a piece on %s, also with the piece 2 mm off in any direction;"
+        "lead A-B under P2: open (OL) with no piece; below 1 Ohm with a piece on %s, also with the piece 2 mm"
         % names[0],
-        "open again with the piece on %s (a neighbour). Repeat for every point." % nb_point,
+        "off in any direction; open again with the piece on %s (a neighbour). Repeat for every point." % nb_point,
         "",
-        "## 5. LEDs",
+        "## 6. LEDs%s" % (" and buttons" if button_positions(b) else ""),
         "",
-        "Push each LED up from below until its dome is flush with P1's face (P1 screwed on); hot glue on P2's",
-        "underside. All flat sides (or the longest lead) the same way. Lay the +5V and GND row buses (22 AWG,",
-        "wires LP* in `wiring.csv`) and solder each LED's VDD and GND legs to them; then the data hops LD0..LD%d"
-        % (len(led_order) - 1),
-        "from DOUT to the next DIN. **Check (no power):** between each row's +5V and GND: no short (above",
-        "1 kOhm); from the controller end of each bus to its last LED's leg: below 0.5 Ohm; continuity LD%d"
-        % (len(led_order) - 1),
-        "ends at %s's DIN." % last,
+        *(
+            [
+                "Buttons first: each through its 7 mm hole in P1 from above, its nut tightened from below; P1 then",
+                "goes onto P2 with the button bodies in the 14 mm pockets (their tags are wired in stage 9).",
+                "**Check:** each button clicks, and across its tags: open, below 1 Ohm while pressed.",
+                "",
+            ]
+            if button_positions(b)
+            else []
+        ),
+        "Leads of the WS2812D-F5 (the netlist's pin numbers; the datasheet draws pin 1 at the flat of the",
+        "flange): %s." % ", ".join("%d %s" % p for p in LED_PINS),
+        "Datasheets of 5 mm addressable LEDs have drawn this order differently, so test one LED of your batch",
+        "first: pin 1 (DIN) joined to pin 3, the bench supply at 5.0 V, limit 20 mA, + on pin 2 and - on",
+        "pin 3: it stays dark and draws 0.3-2 mA; nothing, or up to the limit: those are not VDD and GND",
+        "(the datasheet's reverse-connection protection and the 20 mA limit keep it alive).",
+        "Push each LED up from below until its dome is flush with P1's face (P1 screwed on with two screws),",
+        "the flats all facing North, so that its four legs stand in a North-South line; hot glue on P2's",
+        "underside. Cut the legs to %s mm below P2." % _f(LED_LEG_BELOW_P2_MM),
+        "Lay the +5V (red) and GND (black) pair of each row (22 AWG, wires LPP*/LPG* of `wiring.csv`) under",
+        "its LEDs, the red one across leg 2 (VDD), the black one across leg 3 (GND), 2.5 mm apart; strip",
+        "5 mm of each at its leg and solder, and the LED's 100 nF (CL<k>) across the same two legs.",
+        "Then the data hops LD1..LD%d from each DOUT to the next DIN, and R1" % (len(led_order) - 1),
+        "(330 Ohm) with one lead on LED0's DIN (%s); LD0 and LDG0 come in stage 9. **Check (no power):** between each"
+        % first,
+        "row's +5V and GND: no short (above 1 kOhm once the meter settles; the capacitors charge); from the",
+        "controller end of each pair to its last LED's leg: the meter's own lead resistance plus less than",
+        "0.5 Ohm; continuity LD%d ends at %s's DIN." % (len(led_order) - 1, last),
         "",
     ]
     if hc:
+        strips = spots[1:]
         out += [
-            "## 6. Sensor boards and chain",
+            "## 7. Sensor strips",
             "",
-            "Mount the %d sensor boards (SB0 under the points of sensor indices 0-7, nearest the controller) on 8 mm"
-            % chips,
-            "spacers; wire S_<point> to its input and G_<point> to GND (`wiring.csv`, group sensors); then the chain",
-            "links C<k>_* (3V3, GND, CLK, LOAD, DATA). **Check (no power):** from each input pin to GND: open with",
-            "no piece, below 1 Ohm with a piece on its point; 3V3 to GND of every board: no short (above 1 kOhm).",
+            "Build the %d strips from `perfboard.svg` (each %s x %s mm: IC socket, SIP-9 network with its dot"
+            % (chips, _f(strips[0].width), _f(strips[0].height)),
+            "(pin 1) on +3V3, 100 nF, the switch pads, the edge pads), every link ticked off its wiring list;",
+            "then two %d-pin headers at the edge pads: IN (to the controller side) and OUT (to the next strip;"
+            % len(CHAIN_PINS),
+            "none on the last), pin order %s. Drill out its two mounting holes (below) to 3.0 mm;" % chain_pin_text(),
+            "holes are counted from the plan's top-left corner, the first hole being (1, 1).",
+            "**Check (no power, 74HC165 not in its socket):** from the socket's pin 16 to pin 8: above",
+            "1 kOhm; from each switch pad .1 to pin 16: 47 kOhm (the network).",
+            "",
+            "## 8. Sensor strips in place, and the switches",
+            "",
+            "Screw each strip under P2 (component side down, the plan's top edge to the South) on its %s mm"
+            % _f(SPACER_MM),
+            "spacers with %s x %s mm screws into its pilot holes (the brown boxes and circles of the template):"
+            % (_f(MOUNT_SCREW[0]), _f(MOUNT_SCREW[1])),
+            "",
+            *["- %s" % _spot_text(s) for s in strips],
+            "",
+            "Wire S_<point> from lead A of each switch to its pad SW_<point>.1 and G_<point> from lead B to",
+            "its pad SW_<point>.2 (`wiring.csv`, group sensors; twist each pair). Then the chain links C<k>_*,",
+            "pin 1 to pin 1. **Check (no power, chips in their sockets):** from each pad .1 to GND: above",
+            "10 kOhm with no piece, below 1 Ohm with a piece on its point; 3V3 to GND of every strip: above",
+            "1 kOhm.",
             "",
         ]
     else:
         out += [
-            "## 6. Matrix",
+            "## 7. Diodes at the switches",
             "",
-            "Solder a 1N4148 at each switch (anode to lead A, cathode to the row bus); lay the row buses ROW* and",
-            "the column buses COL* (`wiring.csv`). **Check (no power):** diode mode from a column wire to a row",
-            "wire: about 0.6 V forward with a piece on the switch between them, open without; reversed: open.",
+            "Solder a 1N4148 to lead A of each switch under P2: its anode (the end without the band) on the",
+            "lead, its cathode (band) free for the row bus; sleeve it. **Check (no power):** diode mode, red",
+            "probe on lead B, black on the cathode: open without a piece; about 0.6 V with a piece on the",
+            "point; probes swapped: open.",
+            "",
+            "## 8. Matrix buses",
+            "",
+            "Lay the row buses ROW* (cathode to cathode) and the column buses COL* (lead B to lead B) of",
+            "`wiring.csv`, each from its controller pin's edge pad. **Check (no power):** diode mode, red",
+            "probe on a column wire, black on a row wire: about 0.6 V with a piece on the switch between",
+            "them, open without; probes swapped: open.",
             "",
         ]
     out += [
-        *_controller_stage(layout),
-        "## 8. First light and sensors: `zuni board check`",
+        *_controller_stage(layout, ctl),
+        "## 10. First light and sensors: `zuni board check`",
         "",
-        "Run `zuni board check` (`bringup.md`): **check** the LED test (red, green, blue, white on every LED),",
-        "the LED walk in chain order from %s to %s, every point in the live map (a piece on each, lifted), and"
-        % (first, last),
-        "the buttons. A point that never changes: back to stage 4 for that switch.",
+        "Run `zuni board check` (`bringup.md`) with the USB meter in the cable: **check** the LED test (red,",
+        "green, blue, white on every LED; red and green swapped everywhere: LEDs of the PL9823 kind, set",
+        "`leds.order` to RGB); during white the meter reads at most %.0f mA (every LED white at %d/255 would"
+        % (power.total_ma(layout), layout.leds["max_level"]),
+        "draw %.0f mA: the firmware dims the frame to `leds.budget_ma` %d mA); during the walk, one white LED"
+        % (layout.all_on_led_ma(), layout.leds["budget_ma"]),
+        "at a time, about %.0f mA more than with every LED dark. Then the LED walk in chain order from %s to %s, every"
+        % (power.white_led_ma(layout), first, last),
+        "point in the live map (a piece on each, lifted), and the buttons. A point that never changes: back",
+        "to stage 5 for that switch.",
         "",
-        "## 9. Close",
+        "## 11. Close",
         "",
         "Screw P1 and P2 to the frame (3.0 x 20 mm countersunk), P3 underneath (3.0 x 12 mm), stick the feet on.",
-        "Glue the magnets into the pieces, all the same way up (a magnet's face attracts the previous one's",
-        "upper face), felt pads over them. **Check:** `zuni board check` once more with the case closed: the same",
-        "report as stage 8, and a full start position shows no point listed as flickering or changing together.",
+        "**Check:** `zuni board check` once more with the case closed: the same report as stage 10, and a",
+        "full start position shows no point listed as flickering or changing together.",
         "",
     ]
     return "\n".join(out)
 
 
-def _controller_stage(layout: Any) -> list[str]:
-    """Stage 7 of assembly.md: the controller, its first power-on (without the Pico, then
+def _controller_stage(layout: Any, ctl: BoardSpot) -> list[str]:
+    """Stage 9 of assembly.md: the controller, its first power-on (without the Pico, then
     with it), and the dark current before USB configuration."""
     n = layout.led_count
     idle = n * layout.leds["idle_ma"]
     out = [
-        "## 7. Controller and power",
+        "## 9. Controller and power",
         "",
-        "Mount the controller board at the South-West, its USB port in the slot, **Pico and U2 (74AHCT125)",
-        "not yet in their sockets**; wire the LED feeds, LD0, the sensor link and the buttons (B_*, BG_*).",
-        "**Check (no power):** Pico socket pin 40 (VBUS) to pin 38 (GND): no short (above 1 kOhm);",
-        "TP_5V to TP_GND: no short (the reading climbs while C3 charges); TP_3V3 to TP_GND: above 1 kOhm.",
+        "Build the controller board from `perfboard.svg` (U3 soldered on its adapter first, its pin 1 dot on",
+        "the adapter's pad 1: check with the meter that adapter pin k reaches U3 pin k; sockets for the",
+        "Pico and U2; C3's stripe (-) on GND)%s; drill out its mounting holes (below) to 3.0 mm. Screw it"
+        % (", and its chain header (pin order as the strips')" if layout.sensors["type"] == "hc165" else ""),
+        "under P2, component side down, on %d spacers: %s. Its USB edge lies against the South frame, the"
+        % (len(ctl.mounts), _spot_text(ctl)),
+        "Pico's socket end at the slot.",
+        "**Pico and U2 (74AHCT125) not yet in their sockets.** Wire the LED pairs, LD0 (edge pad LED_5V to",
+        "R1's free lead at LED 0) twisted with LDG0 (GND to LED 0's GND leg), the sensor link and the",
+        "buttons (B_*, BG_*). Several wires end on the +5V and on the GND edge pad: solder a 3 cm bare",
+        "tinned wire (a cut resistor lead) to each of the two pads, along the board's edge, and the wires",
+        "to it side by side.",
+        "**Check (no power):** Pico socket pin 40 (VBUS) to pin 38 (GND): above 1 kOhm;",
+        "TP_5V to TP_GND: above 1 kOhm once the reading has settled (C3 and the LEDs' capacitors charge);",
+        "TP_3V3 to TP_GND: above 1 kOhm.",
     ]
     if not power.gated(layout):
         return out + [
@@ -2086,29 +2721,34 @@ def _controller_stage(layout: Any) -> list[str]:
             "",
         ]
     pin = layout.power["led_enable"]
+    pico_typ = (power.PICO_MA / 2 * 0.8, power.PICO_MA / 2 * 1.2)
+    rest = power.dark_ma(layout) - power.PICO_MA
     return out + [
         "TP_EN to TP_GND: 100 kOhm (R6, the pull-down that keeps the LED rail off).",
         "",
-        "**First power, without the Pico:** a current-limited 5 V supply (limit %d mA; or a USB breakout"
+        "**First power, without the Pico:** put a resistor of 1-100 kOhm from U2's socket pin 3 (1Y) to",
+        "pin 7 (GND), so that the LED data line is low and no LED reads noise. A current-limited 5 V supply",
+        "(limit %d mA; or a USB breakout through a USB meter) to the Pico socket's pin 40 (+) and pin 38 (-)."
         % (50 * math.ceil(1.5 * idle / 50 + 1)),
-        "through a USB meter) to socket pin 40 (+) and pin 38 (-). **Check:** it draws under 1 mA;",
-        "TP_5V below 0.1 V (R6 holds EN low: the rail is off). Then touch TP_EN to TP_VBUS with a wire",
-        "(the rail on): TP_5V within 0.1 V of TP_VBUS, every LED dark, and the current %.0f-%.0f mA"
-        % (0.7 * idle, 1.3 * idle),
-        "(%d idle LEDs, about 1 mA each [power.md]); nothing is warm. Remove the wire and the supply." % n,
+        "**Check:** it draws under 1 mA; TP_5V below 0.1 V (R6 holds EN low: the rail is off). Then touch",
+        "TP_EN to TP_VBUS with a wire (the rail on): TP_5V within 0.1 V of TP_VBUS, every LED dark, and the",
+        "current %.0f-%.0f mA (%d idle LEDs, about %s mA each [power.md]); nothing is warm. Remove the wire,"
+        % (0.7 * idle, 1.3 * idle, n, _f(layout.leds["idle_ma"])),
+        "the supply and the resistor.",
         "",
         "**First power, with the Pico:** U2 and the Pico in their sockets; a Pico with MicroPython but",
         "without this firmware yet (it leaves GP%d alone). USB in, through a USB meter. **Check:**" % pin,
         "TP_VBUS 4.75-5.25 V, TP_3V3 3.20-3.40 V, TP_EN and TP_5V below 0.1 V; **the meter reads the dark",
-        "board before USB configuration: about 20-40 mA, at most %.0f mA** (`power.md`, budgeted %.1f mA;"
-        % (power.UNCONFIGURED_MA, power.dark_ma(layout)),
-        "the earlier design took %.1f mA). More: the rail is on by mistake (R6, U3's pin 3)."
+        "board: about %.0f-%.0f mA, at most %.0f mA** (`power.md` budgets %.1f mA with the Pico at twice its"
+        % (pico_typ[0] + rest, pico_typ[1] + rest, power.UNCONFIGURED_MA, power.dark_ma(layout)),
+        "typical figure; the earlier design took %.1f mA). More: the rail is on by mistake (R6, U3's pin 3)."
         % power.dark_ma(layout, False),
         "",
         "**Firmware:** install it (`bringup.md`). **Check:** once the computer has configured the board",
         "(the serial port appears), TP_EN 3.3 V, TP_5V within 0.25 V of TP_VBUS, the setup picture on",
-        "the LEDs; the meter rises by the idle LEDs (%.0f mA) plus the lit points. On a USB charger" % idle,
-        "(no computer) the LEDs come on %.0f s after plug-in (`power.no_host_ms`)."
+        "the LEDs; the meter rises by the idle LEDs (%.0f mA) plus the lit points, never above %.0f mA."
+        % (idle, power.total_ma(layout)),
+        "On a USB charger (no computer) the LEDs come on %.0f s after plug-in (`power.no_host_ms`)."
         % (layout.power["no_host_ms"] / 1000),
         "",
     ]

@@ -97,7 +97,7 @@ def strip_plan(c: Circuit, layout: Any) -> Plan:
     pads[(cap, "1")] = (11, 2)
     pads[(cap, "2")] = (11, 3)
     outlines.append((cap, 10, 1, 2, 3))
-    step = 3  # switch pad pairs 7.62 mm apart: the strip is 10 cm long, cut from any perfboard
+    step = 2  # switch pad pairs 5.08 mm apart: the strip is 81 x 38 mm, four to a 100 x 160 mm board
     by_sensor = {layout.points[name][0]: name for name in layout.points}
     for bit in range(8):
         if bit not in by_sensor:
@@ -179,7 +179,8 @@ def _draw(page: Page, c: Circuit, plan: Plan, x0: float, y0: float) -> float:
             x + 0.9,
             y - 0.5,
             1.2,
-            "%s.%s" % (ref, number),
+            # A switch's pads sit 5.08 mm apart under its outline, which names the switch.
+            number if ref.startswith("SW_") else "%s.%s" % (ref, number),
             "#333",
             data_pad="%s.%s" % (ref, number),
             data_net=c.net_of(ref, number) or "NC",
@@ -210,6 +211,26 @@ def _draw(page: Page, c: Circuit, plan: Plan, x0: float, y0: float) -> float:
     return y + 3.5 + per_column * 2.6
 
 
+MOUNT_COLOUR = "#a0522d"
+
+
+def _mount_holes(page: Page, spots: list[Any], x0: float, y0: float) -> None:
+    """The mounting holes of these boards (``mechanics.board_spots``), drilled out to 3 mm,
+    each marked with the boards that use it (strips of one plan may differ)."""
+    from zuniboard import mechanics
+
+    users: dict[tuple[int, int], list[str]] = {}
+    for spot in spots:
+        for m in spot.mounts:
+            col, row = mechanics.plan_hole(spot.rect(), m)
+            users.setdefault((round(col), round(row)), []).append(spot.name.split()[0])
+    for (col, row), names in sorted(users.items()):
+        x, y = x0 + col * GRID, y0 + row * GRID
+        page.circle(x, y, 1.5, MOUNT_COLOUR, 0.35)
+        label = "M" if len(names) == len(spots) else "M (%d of %d)" % (len(names), len(spots))
+        page.text(x + 1.8, y + 0.6, 1.4, label, MOUNT_COLOUR)
+
+
 def pages(layout: Any, c: Circuit) -> list[Page]:
     page = Page("perfboard plans, 1:1")
     page.text(8, 10, 4.0, "%s: perfboard plans, 1:1 (2.54 mm grid, component side)" % layout.name)
@@ -229,13 +250,93 @@ def pages(layout: Any, c: Circuit) -> list[Page]:
         "net. Check every link against netlist.txt.",
         "#333",
     )
-    y = _draw(page, c, controller_plan(c), 8, 26)
+    page.text(
+        8,
+        22,
+        2.2,
+        "Brown circles M: mounting holes, drilled out to 3.0 mm (which strip uses which: assembly.md, "
+        "stage 8). The board hangs under P2 component side down, this plan's top edge to the South.",
+        MOUNT_COLOUR,
+    )
+    from zuniboard import mechanics
+
+    spots = mechanics.board_spots(mechanics.build(layout))
+    y = _draw(page, c, controller_plan(c), 8, 30)
+    _mount_holes(page, [spots[0]], 8, 30)
     if layout.sensors["type"] == "hc165":
         plan = strip_plan(c, layout)
-        y = _draw(page, c, plan, 8, y + 12)
+        y0 = y + 12
+        y = _draw(page, c, plan, 8, y0)
+        _mount_holes(page, spots[1:], 8, y0)
         page.width = max(page.width, 16 + plan.columns * GRID)
     page.height = max(page.height, y + 10)
     return [page]
+
+
+# The stock the BOM orders: 100 x 160 mm perfboard ("Eurocard"), 2.54 mm grid: 62 x 39 whole
+# pitches (160 / 2.54 = 63.0 and 100 / 2.54 = 39.4, one fewer along 160 mm for the edge).
+STOCK_MM = (160.0, 100.0)
+STOCK_HOLES = (62, 39)
+
+
+def pieces(layout: Any, c: Circuit) -> list[tuple[str, int, int]]:
+    """Every perfboard piece a board needs, (name, width, height) in 2.54 mm pitches, cut
+    as drawn in perfboard.svg: the controller board and one strip per 74HC165."""
+    ctl = controller_plan(c)
+    out = [("controller board", ctl.columns, ctl.rows + 1)]
+    if layout.sensors["type"] == "hc165":
+        strip = strip_plan(c, layout)
+        out += [("SB%d" % k, strip.columns, strip.rows + 1) for k in range(layout.sensor_count // 8)]
+    return out
+
+
+def stock_layout(layout: Any, c: Circuit) -> list[list[tuple[str, int, int, int, int]]]:
+    """The pieces packed onto stock boards by shelves (largest first, either way round; new
+    shelves low or tall, whichever needs fewer boards): one list per stock board of (name,
+    x, y, columns, rows) in holes. The BOM orders as many boards as this needs, and the
+    tests check that the pieces fit without overlapping."""
+    packs = [_shelf_pack(pieces(layout, c), tall) for tall in (False, True)]
+    return min(packs, key=len)
+
+
+def _shelf_pack(items: list[tuple[str, int, int]], tall: bool) -> list[list[tuple[str, int, int, int, int]]]:
+    width, height = STOCK_HOLES
+    boards: list[list[tuple[str, int, int, int, int]]] = []
+    shelves: list[list[list[int]]] = []  # per board: [y, shelf height, used width]
+
+    def ways(w0: int, h0: int) -> list[tuple[int, int]]:
+        return sorted({(w0, h0), (h0, w0)}, key=lambda wh: -wh[1] if tall else wh[1])
+
+    for name, w0, h0 in sorted(items, key=lambda p: -p[1] * p[2]):
+        placed = False
+        for b, board_shelves in enumerate(shelves):
+            for shelf in board_shelves:
+                for w, h in ((w0, h0), (h0, w0)):
+                    if h <= shelf[1] and shelf[2] + w <= width:
+                        boards[b].append((name, shelf[2], shelf[0], w, h))
+                        shelf[2] += w
+                        placed = True
+                        break
+                if placed:
+                    break
+            if not placed:
+                top = sum(s[1] for s in board_shelves)
+                for w, h in ways(w0, h0):
+                    if w <= width and top + h <= height:
+                        board_shelves.append([top, h, w])
+                        boards[b].append((name, 0, top, w, h))
+                        placed = True
+                        break
+            if placed:
+                break
+        if not placed:
+            fitting = [(w, h) for w, h in ways(w0, h0) if w <= width and h <= height]
+            if not fitting:
+                raise ValueError("perfboard piece %s (%d x %d holes) is larger than the stock" % (name, w0, h0))
+            w, h = fitting[0]
+            shelves.append([[0, h, w]])
+            boards.append([(name, 0, 0, w, h)])
+    return boards
 
 
 def svg(layout: Any, c: Circuit) -> str:

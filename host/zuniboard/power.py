@@ -62,7 +62,8 @@ DESIGN_MARGIN = 0.9  # the board stays within 90 % of what it asks the host for
 
 # USB path (worst case): the port's minimum voltage and a 1 m cable with 28 AWG power pair.
 USB_PORT_MIN_V = 4.75
-CABLE_OHMS = 2 * 0.213  # 1 m, 28 AWG: 212.9 mOhm/m per conductor, VBUS and GND
+CABLE_M = 1.0  # the cable the docs ask for (mechanics.md, assembly.md): at most 1 m
+CABLE_OHMS = 2 * 0.213 * CABLE_M  # 28 AWG: 212.9 mOhm/m per conductor, VBUS and GND
 SWITCH_OHMS = 0.085
 LED_RAIL_MAX_DROP_V = 0.25  # design rule: the rail loses at most 5 % of 5 V
 
@@ -261,36 +262,31 @@ def led_rows(layout: Any) -> list[list[str]]:
 
 
 def rail(layout: Any) -> Rail:
-    """The LED power trunk: a pair of wires from the controller (at LED 0) up the West
-    edge, feeding every row at its West end; along each row a 22 AWG bus pair, and each
-    LED's own leads (26 AWG, at most 5 cm) to it. The drop is the worst case: the whole
-    budget drawn through the trunk to the farthest feed point, the most one row can draw
-    concentrated at that row's far end, and one white LED's current in its leads."""
-    pos = _positions_mm(layout)
+    """The LED power wiring of ``mechanics.led_feeds`` (the same wires as wiring.csv): one
+    +5V/GND pair per row of LEDs from the controller's star point, up the West edge to the
+    row's West end (the feed) and on along the row (the bus), each LED's own leads (26 AWG,
+    at most 5 cm) soldered to it. A row's pair carries only that row's LEDs, so the worst
+    drop is the most one row can draw, all of it at the far end of the longest pair."""
+    from zuniboard import mechanics
+
     rows = led_rows(layout)
     leds = layout.leds
-    start = pos[rows[0][0]]
     per_led = white_led_ma(layout) + leds["idle_ma"]
     budget = float(leds["budget_ma"])
-    trunk_m = 0.0
-    longest = 0.0
-    for row in rows:
-        xs = [pos[p][0] for p in row]
-        y = pos[row[0]][1]
-        west = min(xs)
-        trunk_m = max(trunk_m, (abs(y - start[1]) + abs(west - start[0])) / 1000)
-        longest = max(longest, (max(xs) - west) / 1000)
-    row_ma = max(min(len(row) * per_led, budget) for row in rows)
+    feeds = mechanics.led_feeds(layout)
+    trunk_m = max(feed for _, feed, _ in feeds)
+    longest = max(bus for _, _, bus in feeds)
+    row_ma = max(min(len(names) * per_led, budget) for names, _, _ in feeds)
     tap = 2 * AWG_OHMS_PER_M[TAP_AWG] * TAP_M * per_led / 1000
     row_drop = 2 * AWG_OHMS_PER_M[ROW_BUS_AWG] * longest * row_ma / 1000 + tap
     total = total_ma(layout)
     cable = CABLE_OHMS * total / 1000
     switch = SWITCH_OHMS * budget / 1000
     for awg in (22, 20, 18):
-        trunk_drop = 2 * AWG_OHMS_PER_M[awg] * trunk_m * budget / 1000
+        trunk_drop = 2 * AWG_OHMS_PER_M[awg] * trunk_m * row_ma / 1000
         if trunk_drop + row_drop <= LED_RAIL_MAX_DROP_V:
             break
-    return Rail(rows, trunk_m, longest, awg, row_ma, budget, trunk_drop, row_drop, cable, switch)
+    return Rail(rows, trunk_m, longest, awg, row_ma, row_ma, trunk_drop, row_drop, cable, switch)
 
 
 # -- the sensor chain's clock -------------------------------------------------------------
@@ -417,8 +413,8 @@ def _power_path_section(layout: Any) -> list[str]:
         "",
         "VBUS (Pico pin 40) -> U3 TPS2553 (IN; %s) -> OUT = **+5V**, the LED rail and the" % en,
         "74AHCT125. C1 100 nF ceramic at U3's input is the only capacitor on VBUS besides the Pico's",
-        "own, far under the 10 uF USB allows at attach [usb2]. C3 %d uF sits after the switch, at LED 0."
-        % circuit.BULK_UF,
+        "own, far under the 10 uF USB allows at attach [usb2]. C3 %d uF sits after the switch, on the"
+        " controller board where the LED power pairs start." % circuit.BULK_UF,
     ]
     if gated(layout):
         idle = layout.led_count * layout.leds["idle_ma"]
@@ -522,27 +518,28 @@ def power_md(layout: Any) -> str:
     out += [
         "## LED power trunk",
         "",
-        "The LED rail is not daisy-chained through every LED across the board. A trunk pair (+5V and",
-        "its own GND return) runs from the controller up the West edge and feeds each row at its",
-        "West end; along each row runs a 22 AWG bus pair, and each LED has its own short leads",
-        "(26 AWG, at most 5 cm) to it. The LED ground returns only to the",
-        "controller's star point (U3 GND / C3 -), never through the sensor strips' ground wire.",
+        "The LED rail is not daisy-chained through every LED across the board. Each row of LEDs has",
+        "its own +5V/GND pair of 22 AWG (wires LPP*/LPG* of `wiring.csv`): from the controller's star",
+        "point (C3 + and -, on the controller board) up the West edge to the row's West end (the feed),",
+        "then on along the row under its LEDs (the bus); each LED's legs and its 100 nF are soldered",
+        "to the pair where it passes (at most 5 cm of 26 AWG). The LED ground returns only to the star",
+        "point, never through the sensor strips' ground wire.",
         "",
         "| | |",
         "| --- | --- |",
         "| rows (feed points) | %d: %s |" % (len(r.rows), ", ".join("%s..%s" % (row[0], row[-1]) for row in r.rows)),
-        "| trunk length to the farthest feed | %.2f m per conductor |" % r.trunk_m,
-        "| trunk wire | **%d AWG** (%.1f mOhm/m [awg]), the thinnest of 22/20/18 AWG within the rule below |"
+        "| longest feed, controller to a row's West end | %.2f m per conductor (`wiring.csv`) |" % r.trunk_m,
+        "| feed wire | **%d AWG** (%.1f mOhm/m [awg]), the thinnest of 22/20/18 AWG within the rule below |"
         % (r.trunk_awg, 1000 * AWG_OHMS_PER_M[r.trunk_awg]),
-        "| trunk current (worst) | %.0f mA: the whole budget to the farthest feed |" % r.trunk_ma,
-        "| trunk drop (+5V and GND) | %.3f V |" % r.trunk_drop_v,
+        "| feed current (worst) | %.0f mA: the most one row draws (each row has its own pair) |" % r.trunk_ma,
+        "| feed drop (+5V and GND) | %.3f V |" % r.trunk_drop_v,
         "| longest row | %.2f m of %d AWG bus (%.1f mOhm/m [awg]), at most %.0f mA |"
         % (r.longest_row_m, ROW_BUS_AWG, 1000 * AWG_OHMS_PER_M[ROW_BUS_AWG], r.row_ma),
         "| row drop (+5V and GND, current all at the far end, plus 5 cm of %d AWG leads) | %.3f V |"
         % (TAP_AWG, r.row_drop_v),
         "| **rail drop, controller to the farthest LED** | **%.3f V** (rule: at most %.2f V, 5%% of 5 V) |"
         % (r.rail_drop_v, LED_RAIL_MAX_DROP_V),
-        "| USB cable, 1 m, 28 AWG pair, at %.0f mA | %.3f V |" % (total, r.cable_drop_v),
+        "| USB cable, %s m, 28 AWG pair, at %.0f mA | %.3f V |" % (_f(CABLE_M), total, r.cable_drop_v),
         "| TPS2553 switch, 85 mOhm [tps2553] | %.3f V |" % r.switch_drop_v,
         "| farthest LED, from a port at its 4.75 V minimum [usb2] | **%.2f V** |" % r.far_led_v,
         "",
@@ -593,9 +590,9 @@ def power_md(layout: Any) -> str:
         ]
     out += [
         "Ground: the sensor strips have their own ground wire, run beside SCK and the latch from Pico",
-        "pin 23 (GND) along the chain; it carries microamps. The LED data wire runs with its own ground",
-        "wire, away from SCK (at least 10 mm, or crossing at right angles): the LED data is a 5 V, 800 kHz",
-        "signal that would otherwise couple into the 3.3 V clock.",
+        "pin 23 (GND) along the chain; it carries microamps. The LED data wire LD0 runs twisted with its",
+        "own ground wire LDG0 (`wiring.csv`), away from SCK (at least 10 mm, or crossing at right angles):",
+        "the LED data is a 5 V, 800 kHz signal that would otherwise couple into the 3.3 V clock.",
         "",
         "## Measuring (a USB meter between the computer and the board)",
         "",

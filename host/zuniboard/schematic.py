@@ -226,10 +226,10 @@ def _pages(layout: Any, c: Circuit) -> list[Page]:
             )
             if "led_enable" in layout.power
             else "U3's EN is tied to VBUS: the LED rail is on from plug-in.",
-            "Only C1 (100 nF) is on VBUS; the 220 uF bulk C3 is after the switch, at "
-            "LED 0. Worst case %.0f mA of the %d mA" % (power.total_ma(layout), power.usb_ma(layout)),
-            "the firmware asks the host for (power.md). LED trunk: %d AWG pair to the West "
-            "end of each row; star ground at U3/C3." % r.trunk_awg,
+            "Only C1 (100 nF) is on VBUS; the 220 uF bulk C3 is after the switch, on the "
+            "controller board. Worst case %.0f mA of the %d mA" % (power.total_ma(layout), power.usb_ma(layout)),
+            "the firmware asks the host for (power.md). LED power: one %d AWG pair per row "
+            "from C3 (star point) to the row's West end and along it." % r.trunk_awg,
             "U2 74AHCT125: gate 1 shifts the LED data to 5 V; gates 2-4 disabled (OE "
             "high), inputs to GND, outputs open.",
             (

@@ -248,6 +248,9 @@ def test_matrix_leds_buttons_allocate_nothing():
     limited = pico.LedChain(QuietNeo(25), list(range(25)), "GRB", 128, 12.0, 1.0, 100)
     white = bytearray(b"\xff" * 75)
     frame = bytearray(range(75))
+    dark = bytearray(75)  # a commit's own frame (zuni_board.app): nothing lit
+    shown_dark = pico.LedChain(QuietNeo(25), list(range(25)), "GRB", 48)
+    shown_dark.show(white)
     ok = QuietPin()
     buttons = pico.Buttons([(1, ok), (2, QuietPin())], 3)
     micropython.heap_lock()
@@ -255,6 +258,7 @@ def test_matrix_leds_buttons_allocate_nothing():
         matrix.read()
         leds.show(frame)
         limited.show(white)  # over the budget: scaled down
+        shown_dark.show(dark)  # the fast path: one compare
         for level in (0, 0, 0, 1, 1, 1):
             ok.v = level
             buttons.read()
@@ -262,6 +266,8 @@ def test_matrix_leds_buttons_allocate_nothing():
         micropython.heap_unlock()
     eq(leds.np.buf[3 * 24 + 1], 14, "last point red: 72 * 48 / 255, rounded up")
     eq(limited.limited, 1, "the white frame was limited")
+    eq(bytes(shown_dark.np.buf), bytes(75), "the dark frame cleared what the white one lit")
+    eq(shown_dark.level_sum, 0)
 
 
 # -- diode matrix -----------------------------------------------------------------------

@@ -20,8 +20,9 @@ Phases (BOARD.md, "What a player sees and does"):
   or the match held for ``SETUP_SETTLE_MS`` (a board without buttons) lights the next
   side's points, on top of those; after the last side, play starts.
 - ``play``: each change of the stable occupancy is classified by ``infer``; a finished
-  move is committed ``commit_ms`` after the last change (180: with its frame within
-  BOARD.md's 200 ms), a chain stopped early on OK,
+  move is committed ``commit_ms`` after the last change (150 = ``stable_ms``: by the
+  scan that sees it stable, with its frame within BOARD.md's 200 ms on the RP2040 too;
+  the next position's legal moves follow in the scan after), a chain stopped early on OK,
   on the opponent's lift or after ``chain_settle_ms``; a mistake is shown after
   ``error_ms``; restoring the position before the last move takes it back.
 - ``over``: the result is shown; setting up the start position again (or OK) starts a
@@ -186,6 +187,9 @@ class BoardApp:
         self.commits = 0
         self._now = 0
         self._gc_due = False  # a commit's garbage is to be collected (see step)
+        # A commit whose rest is still to be done: in the outer loop's mode
+        # (defer_writes) the scan after it makes the next position (_catch_up).
+        self._fresh = False  # a commit whose consequences are still to be drawn
         self._held = 0  # presses waiting for the change before them to be stable
         self._held_since = 0
         if ruleset_text is None:
@@ -222,8 +226,9 @@ class BoardApp:
         self.outbox.state()
 
     def defer_writes(self):
-        """Journal writes and messages wait for the next scans (the outer loop's mode):
-        a commit's scan does only the commit and its LED frame; see ``step``."""
+        """The outer loop's mode: a commit's scan does only the commit and its LED frame;
+        the next position's legal moves, the journal record and the messages wait for the
+        scans after it (see ``step``, docs/firmware-timing.md)."""
         self.outbox.defer = True
 
     def _game_and_id(self):
@@ -319,6 +324,7 @@ class BoardApp:
 
     def _reset_game_state(self):
         self.pos = None
+        self._fresh = False
         self.result = None
         self.host = None
         self.hint = None
@@ -417,11 +423,14 @@ class BoardApp:
         waits for it (at most HOLD_MS, so a board that never settles still has buttons)."""
         self._now = now
         # The rest of a commit's work, one piece per scan, never in the commit's own (its
-        # LED frame goes out first): the journal record and the messages queued in the
-        # scan before (``defer_writes``), then a garbage collection in a quiet scan, so
-        # that the next commit finds the heap free and does not collect itself.
+        # LED frame goes out first): the next position's legal moves and its picture,
+        # then the journal record and the messages queued before (``defer_writes``),
+        # then a garbage collection in a quiet scan, so that the next commit finds the
+        # heap free and does not collect itself.
         outbox = self.outbox
-        if outbox.queue:
+        if self._fresh:
+            self._catch_up(now)
+        elif outbox.queue:
             outbox.flush()
         elif self._gc_due and stable is None and not buttons:
             self._gc_due = False
@@ -431,6 +440,10 @@ class BoardApp:
             self.clock.tick(self, now)
         if stable is not None:
             self._sensed(now, stable)
+            if self._due_what == _DUE_COMMIT and ticks_diff(now, self._due) >= 0:
+                # A move committed at once (commit_ms = stable_ms): before this scan's
+                # presses, which act on the position the change made.
+                self._fire(now)
         if buttons or self._held:
             if moving and (not self._held or ticks_diff(now, self._held_since) < HOLD_MS):
                 if not self._held:
@@ -628,13 +641,16 @@ class BoardApp:
             self.pos = None
             self.result = None
             self.hint = None
-            try:
-                after = Position(game)
-            except MemoryError:
-                # All or nothing: the move is not made; the position before it is back.
-                game.pop()
-                self.pos = Position(game)
-                raise
+            # Deferred (the outer loop): the new position is made by the next scan
+            # (_catch_up), so that the commit's frame goes out at once.
+            if not self.outbox.defer:
+                try:
+                    after = Position(game)
+                except MemoryError:
+                    # All or nothing: the move is not made; the position before it is back.
+                    game.pop()
+                    self.pos = Position(game)
+                    raise
         index = len(game.move_stack) - 1
         text = foot.move.text()
         if self.clock is None:
@@ -653,12 +669,38 @@ class BoardApp:
         self._hint_i = -1
         self._drop_search()
         self.result = None
+        self._fresh = True
+        if after is None:
+            # The commit's frame: the move's picture gone, the new one still to come
+            # (what may move next needs the legal moves: the next scan's work).
+            r = self.renderer
+            r.begin()
+            r.end()
+            return
+        self._catch_up(now)
+
+    def _catch_up(self, now):
+        """The rest of a commit (``_fresh``): the next position (its legal moves and
+        footprints) if the commit left it, then the game's end, a forced pass or the
+        new position's picture. By the scan after the commit, or at once by whatever
+        needs the position first (a press, a host request)."""
+        if not self._fresh:
+            return
+        game = self.game
+        after = self.pos
+        if after is None:
+            after = Position(game)  # a MemoryError: tried again by the next scan
+            self.pos = after
+        self._fresh = False
         # Points that differ from the new position were touched for the next move.
         touched = self.touched
         occ = after.occ
         stable = self.stable
-        for i in range(self.n):
-            touched[i] = 1 if occ[i] != stable[i] else 0
+        if occ == stable:
+            touched[:] = self.renderer.zero  # the usual case: one C-level copy
+        else:
+            for i in range(self.n):
+                touched[i] = 1 if occ[i] != stable[i] else 0
         if game.is_game_over():
             self._enter_over(now)
             return
@@ -677,6 +719,9 @@ class BoardApp:
             pos = Position(game)
         self.pos = pos
         self._commit(now, pos.foot[0])
+        # The position after it and its picture in this same scan: a forced pass is
+        # found by the scan after a commit, and is not left for another one.
+        self._catch_up(now)
 
     def _show_error(self, now):
         r = self.result
@@ -749,6 +794,7 @@ class BoardApp:
         is connected, else if the host sends none within HOST_HINT_MS); HINT while a
         hint is shown shows the next legal move (cycling). The host has been told of
         the press (``_buttons``) and may answer with its own hint."""
+        self._catch_up(now)  # pressed with OK that committed a move in this very scan
         pos = self.pos
         if self.phase != PLAY or pos is None or not pos.foot or self.host is not None:
             return
@@ -818,6 +864,7 @@ class BoardApp:
             # The session calls this from poll(now), in the same scan as step(now).
             now = self._now
         try:
+            self._catch_up(now)  # a request in a commit's own scan sees the whole position
             handler = getattr(self, commands.method(name))
             handler(now, commands.parse(name, arg))
         finally:
@@ -930,6 +977,7 @@ class BoardApp:
     # Whatever the host reads, the journal holds first: a move the link reports has its
     # record on the flash, so a reset can never take back a move the host already has.
     def hello_info(self):
+        self._catch_up(self._now)
         self.outbox.flush()
         info = {
             "fw": FIRMWARE_VERSION,
@@ -944,6 +992,7 @@ class BoardApp:
         return info
 
     def state_info(self):
+        self._catch_up(self._now)
         self.outbox.flush()
         game = self.game
         info = {

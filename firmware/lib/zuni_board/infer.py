@@ -311,5 +311,7 @@ def infer(position, stable, touched=None, only=None):
     ``touched``: bytearray, non-zero for each point lifted or placed since the last
     commit (decides between moves with the same result). ``only``: a list of
     footprints to consider instead of every legal move."""
+    if position.occ == stable:
+        return Result(SAME, [], [])  # one C-level compare (a position just committed)
     gone, added = diff(position.occ, stable)
     return classify(position, gone, added, touched, only)

@@ -62,6 +62,8 @@ PALETTE = bytes(
     )
 )  # fmt: skip
 
+_zero = b""  # Renderer's zero bytes, shared
+
 # Team colours: team 0 (South, South+East) yellow, team 1 (North, North+West) cyan.
 TEAM_COLOUR = (YELLOW, CYAN)
 TEAM_DIM = (DIM_YELLOW, DIM_CYAN)
@@ -93,6 +95,13 @@ class Renderer:
         self.colour = bytearray(n)
         self.pattern = bytearray(n)
         self.buf = bytearray(3 * n)
+        # Zero bytes: begin() and frame() clear with C-level copies instead of a
+        # Python loop over every point (on an RP2040 that loop is milliseconds); one
+        # for the app's renderers (the game's and the overlays'), and the app's own use.
+        global _zero
+        if len(_zero) != n:
+            _zero = bytes(n)
+        self.zero = _zero
         self.version = 0
         self._uses = 0  # bit per pattern present
         self._drawn_version = -1
@@ -100,16 +109,19 @@ class Renderer:
 
     def begin(self):
         """Start a new picture: every point off."""
-        colour = self.colour
-        pattern = self.pattern
-        for i in range(self.n):
-            colour[i] = 0
-            pattern[i] = 0
+        self.colour[:] = self.zero
+        self.pattern[:] = self.zero
+        # The patterns marked since (phase() follows the blinking ones); kept by mark(),
+        # not by a loop over every point in end(), which is milliseconds on an RP2040.
+        # A point marked twice may leave a pattern's bit that no point has any more: a
+        # frame drawn again the same, never one missed.
+        self._uses = 0
 
     def mark(self, point, colour, pattern=STEADY):
         if 0 <= point < self.n:
             self.colour[point] = colour
             self.pattern[point] = pattern
+            self._uses |= 1 << pattern
 
     def mark_all(self, points, colour, pattern=STEADY):
         for p in points:
@@ -117,11 +129,6 @@ class Renderer:
 
     def end(self):
         """Finish the picture; the next ``dirty()`` is True if it differs."""
-        uses = 0
-        pattern = self.pattern
-        for i in range(self.n):
-            uses |= 1 << pattern[i]
-        self._uses = uses
         self.version += 1
 
     def get(self, point):
@@ -152,21 +159,24 @@ class Renderer:
         colour = self.colour
         pattern = self.pattern
         buf = self.buf
-        j = 0
-        for i in range(self.n):
+        zero = self.zero
+        n = self.n
+        buf[0:n] = zero  # (explicit bounds: no slice object is allocated)
+        buf[n : 2 * n] = zero
+        buf[2 * n : 3 * n] = zero
+        self._drawn_version = self.version
+        self._drawn_phase = phase & ~(1 << STEADY)
+        if colour == zero:
+            return buf  # nothing lit (a commit's own frame)
+        # Then only the lit points: most pictures light a few points of the board.
+        for i in range(n):
             c = colour[i]
             if c and phase & (1 << pattern[i]):
                 k = 3 * c
+                j = 3 * i
                 buf[j] = PALETTE[k]
                 buf[j + 1] = PALETTE[k + 1]
                 buf[j + 2] = PALETTE[k + 2]
-            else:
-                buf[j] = 0
-                buf[j + 1] = 0
-                buf[j + 2] = 0
-            j += 3
-        self._drawn_version = self.version
-        self._drawn_phase = phase & ~(1 << STEADY)
         return buf
 
     def describe(self, names=None):

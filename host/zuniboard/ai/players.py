@@ -32,6 +32,7 @@ import random
 from typing import Protocol
 
 import zuni
+from zuniboard.ai import book
 from zuniboard.ai.search import ProgressCallback, Searcher, SearchResult, StopFlag
 
 LEVEL_TIMES = {1: 0.05, 2: 0.1, 3: 0.2, 4: 0.5, 5: 2.0}
@@ -47,6 +48,10 @@ CONTEMPT = 25
 # of 8 games at 0.2 s ended 6-6 with no capture).
 CONTACT = 4
 DEFAULT_LEVEL = 3
+# From this level up the computer plays the proven winning strategy of Mosona where it
+# has it (``book``: North's moves of the proof tree); the beginners' levels 1-2 play
+# their search, so that a beginner can beat them as South.
+BOOK_LEVEL = 3
 
 
 class Player(Protocol):
@@ -97,6 +102,8 @@ class SearchPlayer:
     - ``progress(info)`` is called after each depth; ``stop.is_set()`` ends the search
       early (the best move found so far is played).
     - ``last`` is the last ``SearchResult`` (depth, nodes, score, principal variation).
+    - From level ``BOOK_LEVEL`` up, a position of the proven strategy of Mosona
+      (``book``) is answered by its book move, without a search (``last.from_book``).
     """
 
     def __init__(
@@ -135,6 +142,13 @@ class SearchPlayer:
 
     def choose(self, game: zuni.Game) -> zuni.Move:
         _legal(game)
+        if self.level >= BOOK_LEVEL:
+            proven = book.book_move(game)
+            if proven is not None:
+                self.last = SearchResult(
+                    depth=0, nodes=0, best_move=proven, score=0, elapsed=0.0, pv=[proven], from_book=True
+                )
+                return proven
         result = self.searcher.search(
             game,
             time_limit=self.time_limit,

@@ -90,10 +90,13 @@ class SearchInfo:
 @dataclass
 class SearchResult(SearchInfo):
     """The search's answer. ``completed_depth`` is the deepest depth fully searched;
-    ``stopped`` tells whether the stop flag ended the search."""
+    ``stopped`` tells whether the stop flag ended the search; ``from_book``: the move
+    is the proven strategy's (``ai.book``), found without a search."""
 
     completed_depth: int = 0
     stopped: bool = False
+    # The move is the proven strategy's (ai.book), not searched: score 0 means unknown.
+    from_book: bool = False
 
 
 ProgressCallback = Callable[[SearchInfo], None]

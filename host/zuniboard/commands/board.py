@@ -110,7 +110,12 @@ def run_for(args: argparse.Namespace) -> int:
 
 
 def run_generate(args: argparse.Namespace) -> int:
-    changed = hardware.generate(check=args.check)
+    from zuniboard import mechanics
+
+    try:
+        changed = hardware.generate(check=args.check)
+    except mechanics.NoRoomError as exc:
+        raise UsageError(str(exc))
     for path in changed:
         print(("stale: %s" if args.check else "wrote: %s") % path)
     if args.check and changed:
