@@ -64,6 +64,13 @@ def test_big_tables_are_mapped_from_an_uncompressed_file(
     directory = tablebase.ruleset_dir(ruleset)
     raws = sorted(directory.glob("*" + tablebase_store.RAW_SUFFIX))
     assert [p.name.split(".")[0] for p in raws] == ["1v1", "1v2", "2v1"]
+    # `zuni tablebase status` counts them beside the table files.
+    info = tablebase.describe(ruleset)
+    assert (
+        info["mapped_bytes"]
+        == sum(p.stat().st_size for p in raws)
+        == sum(2 * t.values.size for t in want.tables.values())
+    )
     for balance, table in want.tables.items():
         assert tablebase_store.is_mapped(built.tables[balance].values)
         assert np.array_equal(built.tables[balance].values, table.values)

@@ -616,7 +616,8 @@ def load(ruleset: str, directory: Path | None = None) -> Tablebase | None:
 
 
 def describe(ruleset: str) -> dict[str, Any]:
-    """What is on disk for ``ruleset`` without reading the tables: tables, positions, bytes."""
+    """What is on disk for ``ruleset`` without reading the tables: tables, positions,
+    bytes (the table files) and mapped bytes (the uncompressed files beside)."""
     where = ruleset_dir(ruleset)
     tables: list[dict[str, Any]] = []
     for path in sorted(where.glob("*v*" + store.SUFFIX)) if where.is_dir() else []:
@@ -624,11 +625,15 @@ def describe(ruleset: str) -> dict[str, Any]:
             header = store.read_header(path)
         except (store.TableFileError, OSError):
             continue
+        mapped = 0
+        with contextlib.suppress(OSError, KeyError):
+            mapped = store.raw_path(path, str(header["sha256"])).stat().st_size
         tables.append(
             {
                 "table": path.name[: -len(store.SUFFIX)],
                 "positions": int(header.get("positions", 0)),
                 "bytes": path.stat().st_size,
+                "mapped_bytes": mapped,
             }
         )
     pieces = [sum(int(x) for x in str(t["table"]).split("v")) for t in tables]
@@ -638,6 +643,7 @@ def describe(ruleset: str) -> dict[str, Any]:
         "max_pieces": max(pieces) if pieces else 0,
         "positions": sum(int(t["positions"]) for t in tables),
         "bytes": sum(int(t["bytes"]) for t in tables),
+        "mapped_bytes": sum(int(t["mapped_bytes"]) for t in tables),  # uncompressed, beside
         "tables": tables,
     }
 
