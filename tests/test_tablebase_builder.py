@@ -95,3 +95,16 @@ def test_big_tables_are_mapped_from_an_uncompressed_file(
     assert [p.name for p in directory.glob("*.tmp")] == []
     final = tablebase.load(ruleset)
     assert final is not None and np.array_equal(final.tables[(2, 1)].values, want.tables[(2, 1)].values)
+
+
+def test_the_6_piece_build_states_its_cost_first() -> None:
+    # Measured (docs/tablebases.md): 293 CPU s for the four biggest 6-piece tables of
+    # Kolowis short, ~450 s for all; 536 MB at the peak; 39 MB + 2.85 GB on disk.
+    est = tablebase.estimate("kolowis size=short", 6)
+    assert est.positions == 25_531_200
+    assert 450 <= est.seconds <= 1800
+    assert 536e6 <= est.memory_bytes <= 2e9
+    assert 2.8e9 <= est.mapped_bytes <= 3.0e9
+    assert 39e6 <= est.disk_bytes <= 100e6
+    assert "(and 2.9 GB uncompressed beside, read from disk in play)" in est.text
+    assert "1.3 GB of memory while building" in est.text
