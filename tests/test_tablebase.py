@@ -243,3 +243,37 @@ def test_proof_number_search_agrees_with_the_tables() -> None:
         assert plain.result == proof.result, (pieces, value)
         checked[proof.result] += 1
     assert checked[True] > 3 and checked[False] > 3, checked
+
+
+def test_a_drawn_table_position_is_played_for_the_trap_a_short_search_misses(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Among drawn moves, the one whose opponent replies lose to a quiet move counts
+    first. It came from the drawn 3 v 3 endings against UCT at 1 s (docs/strength-vs-
+    uct.jsonl, seed 1101, ply 35: `south s4 s5 s7 north n2 n4 s2`, quiet 4, South to
+    move): s7-m8 was played (a quarter of North's replies lose, every one by leaving a
+    piece to be taken, and UCT never played one of those in 120 moves); the 6-piece
+    tables give s7-s6 three replies that lose to a quiet move. Here the same rule in a
+    4-piece position (6-piece tables take minutes to build)."""
+    from zuniboard.ai import Searcher
+
+    ruleset = "kolowis size=short quiet=8"
+    monkeypatch.setenv("ZUNI_TABLEBASE_DIR", str(tmp_path))
+    monkeypatch.setattr(tablebase, "_LOADED", {})
+    tb = tablebase.build(ruleset, 4)
+    tablebase.save(tb)
+    assert tablebase.for_ruleset(ruleset) is not None
+    game = LineGame.from_position(ruleset, "south n4 m3 north s2 s3", "south")
+    assert tb.value(game) == 0  # drawn
+    drawn = [m for m, v in tablebase.move_values(game, tb) if v == 0]
+    assert sorted(str(m) for m in drawn) == ["m3-m4", "m3-n2", "m3-n3"]
+    searcher = Searcher()
+    searcher._tb = tb
+    traps = {str(m): searcher._tb_traps(game, m) for m in drawn}
+    # m3-n2 leaves more losing replies (half), but each loses a piece at once; after
+    # m3-m4 one reply loses to a quiet move.
+    assert traps["m3-n2"] == (0, 0.5)
+    assert traps["m3-m4"] == (1, 0.4)
+    result = Searcher().search(game, node_limit=1000)
+    assert str(result.best_move) == "m3-m4"
+    assert result.score == 0  # a draw with best play, as the table says

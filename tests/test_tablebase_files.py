@@ -177,7 +177,7 @@ def test_the_first_zuni_play_of_a_ruleset_builds_its_small_tables(where: Path, t
 
 
 def test_a_build_that_does_not_fit_in_memory_is_refused_before_it_starts(where: Path) -> None:
-    # 8 pieces on Kolowis long: terabytes (5 already needs some 26 GB).
+    # 8 pieces on Kolowis long: terabytes (5 needs some 6.6 GB while building, 11 GB of disk).
     out = run_zuni("tablebase", "build", "kolowis", "--pieces", "8")
     assert out.returncode == 1, out.stdout + out.stderr
     assert re.search(r"^kolowis up to 8 pieces: [\d,]+ positions, about [\d.]+ h, ", out.stdout, re.M), out.stdout

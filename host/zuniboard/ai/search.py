@@ -262,7 +262,8 @@ class Searcher:
 
     def _tablebase_move(self, game: zuni.Game, start: float, seed: int | None) -> SearchResult:
         """The tables' best move: the fastest win, else a draw, else the longest loss;
-        among equals, the one that leaves the opponent the most replies that lose."""
+        among equals (a draw or a loss), the one that sets the opponent the most traps
+        (``_tb_traps``)."""
         assert self._tb is not None
         scored = tablebase.move_values(game, self._tb)
         best_value = scored[0][1]
@@ -270,7 +271,8 @@ class Searcher:
         rng = random.Random(_position_seed(seed, game.key()))
         rng.shuffle(best)
         if len(best) > 1 and best_value <= 0:
-            best.sort(key=lambda m: -self._tb_traps(game, m))
+            traps = {m.path: self._tb_traps(game, m) for m in best}
+            best.sort(key=lambda m: traps[m.path], reverse=True)
         move = best[0]
         score = tablebase_score(best_value, 0)
         self.nodes = len(scored)
@@ -285,15 +287,36 @@ class Searcher:
             stopped=False,
         )
 
-    def _tb_traps(self, game: zuni.Game, move: zuni.Move) -> float:
-        """The share of the opponent's replies to ``move`` that lose it the game."""
+    def _tb_traps(self, game: zuni.Game, move: zuni.Move) -> tuple[int, float]:
+        """The traps ``move`` sets the opponent: how many of its replies lose it the game
+        although the punishment starts with a quiet move (no piece hangs: a short
+        search does not see the loss), then the share of its replies that lose.
+
+        Against UCT at 1 s in Kolowis short (docs/strength-vs-uct.jsonl) a third of the
+        replies in the drawn 3 v 3 endings lost, and UCT never played one in 120 moves:
+        nearly all left a piece to be taken at once. The quiet-punished ones are the
+        chances, so they count first."""
         assert self._tb is not None
+        tb = self._tb
         game.push(move)
         try:
             if game.is_game_over():
-                return 0.0
-            replies = tablebase.move_values(game, self._tb)
-            return sum(1 for _, v in replies if v < 0) / len(replies)
+                return 0, 0.0
+            replies = tablebase.move_values(game, tb)
+            losing = [m for m, v in replies if v < 0]
+            quiet = 0
+            for reply in losing:
+                game.push(reply)
+                try:
+                    if game.is_game_over():
+                        continue
+                    answers = tablebase.move_values(game, tb)
+                    top = answers[0][1]
+                    if not any(m.captures for m, v in answers if v == top):
+                        quiet += 1
+                finally:
+                    game.pop()
+            return quiet, len(losing) / len(replies)
         finally:
             game.pop()
 

@@ -137,9 +137,12 @@ def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
         print("%s: out of memory building up to %d pieces: try --pieces %d" % (ruleset, pieces, pieces - 1))
         return 1
     info = tablebase.describe(ruleset)
+    mapped = ""
+    if info["mapped_bytes"]:
+        mapped = " (and %s uncompressed, read in play)" % tablebase.bytes_text(info["mapped_bytes"])
     print(
-        "%s: up to %d pieces built in %.0f s; %s on disk in %s"
-        % (ruleset, pieces, time.monotonic() - start, tablebase.bytes_text(info["bytes"]), where),
+        "%s: up to %d pieces built in %.0f s; %s on disk%s in %s"
+        % (ruleset, pieces, time.monotonic() - start, tablebase.bytes_text(info["bytes"]), mapped, where),
         flush=True,
     )
     return 0
@@ -172,6 +175,9 @@ def run_status(args: argparse.Namespace) -> int:
                 "{:,}".format(sum(int(t["positions"]) for t in tables)),
                 tablebase.bytes_text(sum(int(t["bytes"]) for t in tables)),
             )
+            mapped = sum(int(t["mapped_bytes"]) for t in tables)
+            if mapped:
+                line += " (and %s uncompressed, read in play)" % tablebase.bytes_text(mapped)
         else:
             line += "none usable"
         print(line)
