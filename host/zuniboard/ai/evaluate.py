@@ -36,6 +36,7 @@ __all__ = [
     "Evaluator",
     "arrival_distances",
     "awith_contacts",
+    "awith_threats",
     "make_evaluator",
 ]
 
@@ -127,3 +128,36 @@ def awith_contacts(game: Any) -> int:
                     if far >= 0 and enemy[board[far]]:
                         count += 1
     return count
+
+
+def awith_threats(game: Any, team: int) -> int:
+    """Awithlaknakwe: the enemy pieces that ``team`` could capture with one warrior
+    step if it were to move (custody on the diagonals: an enemy next to an empty square
+    a warrior can step to, with a friend behind the enemy), each counted once. UCT
+    loses its pieces to such threats (its random playouts rarely see them): the search
+    adds them for the root's team as a liking (``Searcher(threat=)``)."""
+    from zuni.awith import DIAG_NB, ENEMY, FRIEND, WARRIOR_NB
+
+    board = game.board
+    enemy = ENEMY[team]
+    friend = FRIEND[team]
+    hit = 0
+    for side in game.sides:
+        if game.team_of(side) != team:
+            continue
+        pcs = game.pieces_of(side)
+        for k in range(6):
+            sq = pcs[k]
+            if sq == 255:
+                continue
+            for step in WARRIOR_NB[side]:
+                to = step[sq]
+                if to < 0 or board[to]:
+                    continue
+                for nb in DIAG_NB:
+                    e = nb[to]
+                    if e >= 0 and enemy[board[e]]:
+                        f = nb[e]
+                        if f >= 0 and friend[board[f]]:
+                            hit |= 1 << e
+    return bin(hit).count("1")
