@@ -557,6 +557,30 @@ def test_awith_threats_counts_the_pieces_one_step_can_take() -> None:
     assert awith_threats(parse_position("awithlaknakwe | south to move | south e5 | north e7 g7"), 0) == 0
 
 
+@pytest.mark.parametrize("ruleset", ["awithlaknakwe", "awithlaknakwe players=4 teams=combined"])
+def test_awith_threats_are_the_rules_warrior_captures(ruleset: str) -> None:
+    # The team to move: the pieces its warrior steps capture, by the rules' own custody
+    # (with teams=combined a team moves both partners' warriors: the team's threats).
+    import random
+
+    from zuniboard.ai.evaluate import awith_threats
+
+    rng = random.Random(5)
+    seen = 0
+    for _ in range(3):
+        game = zuni.new_game(ruleset)
+        while not game.is_game_over():
+            team = game.team_of(game.turn)
+            taken = set()
+            for move in game.legal_captures():
+                if game.board[move.path[0]] in (1, 3, 5, 7):  # a warrior's step (core piece codes)
+                    taken.update(move.captures)
+            assert awith_threats(game, team) == len(taken), game.position()
+            seen += len(taken)
+            game.push(rng.choice(list(game.legal_moves())))
+    assert seen > 0
+
+
 def test_threats_are_liked_by_the_root_team_only() -> None:
     from zuni.position import parse_position
 

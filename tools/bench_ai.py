@@ -541,6 +541,8 @@ TIMING_TIMES = (0.05, 0.2, 1.0)
 TIMING_OVER = 1.10
 # Positions per ruleset from the middle of a game (besides the start and the endings).
 TIMING_MIDDLE = 8
+# Moves of a game played first in a new process (its tables loading meanwhile).
+COLD_MOVES = 6
 
 
 def timing_positions(name: str, seed: int) -> list[tuple[str, list[str]]]:
@@ -583,28 +585,35 @@ def timing_positions(name: str, seed: int) -> list[tuple[str, list[str]]]:
 def run_timing(args: argparse.Namespace) -> int:
     """The searching player's time per move, by the wall clock and in CPU time, as a
     share of its budget, at each of ``--uct-times`` seconds (default 0.05, 0.2, 1), in
-    positions of every ruleset (timing_positions). "cold": the ruleset's first move in
-    this process, at the first time given, its tables loading in a thread meanwhile (as
-    in ``zuni play``); "first": a new player's first move of a game; every other
+    positions of every ruleset (timing_positions). "cold": the ruleset's first
+    ``COLD_MOVES`` moves in this process (the player playing both sides), at the first
+    time given, its tables loading in a thread meanwhile (as in ``zuni play``);
+    "first": a new player's first move of a game; every other
     position is searched by one player kept from move to move, as in a game. Run on an
     idle core: the wall clock counts waiting for a core."""
     rows = []
     load_before = os.getloadavg()[0]
     for name in args.uct_list:
         ruleset = GAMES[name]
-        # The first move of the ruleset in this process ("cold"): its tables start
-        # loading in a thread meanwhile, as in ``zuni play``.
+        # The ruleset's first moves in this process ("cold"): its tables start loading
+        # in a thread at the first search and load meanwhile, as in ``zuni play``.
         cold = zuni.new_game(ruleset)
-        start = time.monotonic()
-        cpu = time.process_time()
-        SearchPlayer(5, args.seed, time_limit=args.uct_times[0]).choose(cold)
-        cold_share = ((time.monotonic() - start) / args.uct_times[0], (time.process_time() - cpu) / args.uct_times[0])
+        cold_player = SearchPlayer(5, args.seed, time_limit=args.uct_times[0])
+        cold_shares: list[tuple[float, float]] = []
+        while len(cold_shares) < COLD_MOVES and not cold.is_game_over():
+            start = time.monotonic()
+            cpu = time.process_time()
+            move = cold_player.choose(cold)
+            cold_shares.append(
+                ((time.monotonic() - start) / args.uct_times[0], (time.process_time() - cpu) / args.uct_times[0])
+            )
+            cold.push(move)
         positions = timing_positions(name, args.seed)
         for movetime in args.uct_times:
             player = SearchPlayer(5, args.seed, time_limit=movetime)
             shares: list[tuple[float, float, str]] = []
             if movetime == args.uct_times[0]:
-                shares.append((cold_share[0], cold_share[1], "cold"))
+                shares += [(wall, cpu_share, "cold") for wall, cpu_share in cold_shares]
             for kind, moves in positions:
                 game = zuni.new_game(ruleset)
                 for text in moves:

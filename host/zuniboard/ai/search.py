@@ -37,7 +37,7 @@ from typing import Protocol
 
 import zuni
 from zuniboard.ai import tablebase
-from zuniboard.ai.evaluate import Evaluator, awith_contacts, awith_threats, make_evaluator
+from zuniboard.ai.evaluate import Evaluator, awith_contacts_threats, make_evaluator
 from zuniboard.ai.tablebase import Tablebase
 
 INF = 10**9
@@ -597,9 +597,8 @@ class Searcher:
         if self._line_quiet:
             score = self._quiet_adjusted(game, score)
         elif self._contact_on:
-            bonus = self.contact * awith_contacts(game)
-            if self.threat:
-                bonus += self.threat * awith_threats(game, self._root_team)
+            contacts, threats = awith_contacts_threats(game, self._root_team)
+            bonus = self.contact * contacts + self.threat * threats
             score += bonus if self._root_team == 0 else -bonus
         return -score if game.team_of(game.turn) else score
 
