@@ -117,7 +117,7 @@ def test_analyze_says_a_missed_win_in_words_and_sums_only_ordinary_losses() -> N
     games = [_analysis(0, 150), _analysis(-20, WIN - 2), _analysis(-(WIN - 3), 0), _analysis(10, 20)]
     text = mistakes_text(games)
     assert text == (
-        "3 mistakes (1.50 lost in all in ordinary positions): missed a win in 2, walked into a forced loss (loss in 3)"
+        "3 mistakes (1.50 lost in all in ordinary positions): missed a win in 2, walked into a forced loss (lost in 3)"
     )
     assert mistakes_text([_analysis(0, 0)]) == "0 mistakes"
 

@@ -100,11 +100,11 @@ ProgressCallback = Callable[[SearchInfo], None]
 
 
 def score_text(score: int) -> str:
-    """A score for people: ``+1.50`` (pieces), ``win in 3``, ``loss in 2``."""
+    """A score for people: ``+1.50`` (pieces), ``win in 3``, ``lost in 2``."""
     if score >= WIN_BOUND:
         return "win in %d" % (WIN - score)
     if score <= -WIN_BOUND:
-        return "loss in %d" % (WIN + score)
+        return "lost in %d" % (WIN + score)
     return "%+.2f" % (score / 100.0)
 
 

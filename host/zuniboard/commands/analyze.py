@@ -84,7 +84,7 @@ def mistake_words(a: Analysis) -> str:
     if a.best_score >= WIN_BOUND and a.score < WIN_BOUND:
         return "missed a win in %d" % (WIN - a.best_score)
     if a.score <= -WIN_BOUND and a.best_score > -WIN_BOUND:
-        return "walked into a forced loss (loss in %d)" % (WIN + a.score)
+        return "walked into a forced loss (lost in %d)" % (WIN + a.score)
     if a.best_score >= WIN_BOUND:
         return "a slower win (in %d, not %d)" % (WIN - a.score, WIN - a.best_score)
     if a.best_score <= -WIN_BOUND:
