@@ -398,6 +398,28 @@ def test_bench_quick_json_runs() -> None:
     assert top["game"] == "mosona" and top["required"] == 0.95 and top["player"] == "level5@0.05s"
 
 
+def test_bench_times_moves_against_their_budget(tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parent.parent
+    command = [sys.executable, str(repo / "tools" / "bench_ai.py"), "--timing", "--only", "mosona"]
+    command += ["--uct-times", "0.01,0.02", "--json", "--quiet"]
+    env = dict(os.environ, ZUNI_TABLEBASE_DIR=str(tmp_path))  # no tables: none built either
+    done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=120, env=env)
+    report = json.loads(done.stdout)
+    rows = report["timing"]
+    assert [(r["game"], r["movetime"]) for r in rows] == [("mosona", 0.01), ("mosona", 0.02)]
+    # The cold moves are timed at the first budget only; every row has a first move.
+    assert "cold" in rows[0]["worst_by_kind"] and "cold" not in rows[1]["worst_by_kind"]
+    assert all({"first", "middle"} <= set(r["worst_by_kind"]) and r["moves"] >= 5 for r in rows)
+    assert all(0 < r["median"] <= r["worst"] and r["ok"] == (r["worst"] <= 1.1) for r in rows)
+    # Timing depends on the machine's load: the exit status says whether every move kept it.
+    assert done.returncode == (0 if all(r["ok"] for r in rows) else 1), done.stderr
+
+
 def test_bench_rejects_unknown_game() -> None:
     import subprocess
     import sys
