@@ -398,6 +398,28 @@ def test_bench_quick_json_runs() -> None:
     assert top["game"] == "mosona" and top["required"] == 0.95 and top["player"] == "level5@0.05s"
 
 
+def test_bench_times_moves_against_their_budget(tmp_path: Path) -> None:
+    import json
+    import os
+    import subprocess
+    import sys
+
+    repo = Path(__file__).resolve().parent.parent
+    command = [sys.executable, str(repo / "tools" / "bench_ai.py"), "--timing", "--only", "mosona"]
+    command += ["--uct-times", "0.01,0.02", "--json", "--quiet"]
+    env = dict(os.environ, ZUNI_TABLEBASE_DIR=str(tmp_path))  # no tables: none built either
+    done = subprocess.run(command, cwd=repo, capture_output=True, text=True, timeout=120, env=env)
+    report = json.loads(done.stdout)
+    rows = report["timing"]
+    assert [(r["game"], r["movetime"]) for r in rows] == [("mosona", 0.01), ("mosona", 0.02)]
+    # The cold moves are timed at the first budget only; every row has a first move.
+    assert "cold" in rows[0]["worst_by_kind"] and "cold" not in rows[1]["worst_by_kind"]
+    assert all({"first", "middle"} <= set(r["worst_by_kind"]) and r["moves"] >= 5 for r in rows)
+    assert all(0 < r["median"] <= r["worst"] and r["ok"] == (r["worst"] <= 1.1) for r in rows)
+    # Timing depends on the machine's load: the exit status says whether every move kept it.
+    assert done.returncode == (0 if all(r["ok"] for r in rows) else 1), done.stderr
+
+
 def test_bench_rejects_unknown_game() -> None:
     import subprocess
     import sys
@@ -538,6 +560,85 @@ def test_contact_turns_a_race_into_a_fight() -> None:
 
     assert contacts_after(4) > contacts_after(0)
     assert SearchPlayer(1).searcher.contact > 0
+
+
+def test_awith_threats_counts_the_pieces_one_step_can_take() -> None:
+    from zuni.position import parse_position
+    from zuniboard.ai.evaluate import awith_threats
+
+    # Against UCT at 0.2 s (bench_ai, seed 1021), North to move: South's g6-f7 would
+    # take e6 (d5 behind it); UCT played i7-j6 and lost e6. North threatens nothing.
+    text = "awithlaknakwe | north to move | south d2 d5 j5 g6 i9 k9 | north e6 i7 g10 h10 g11 h11 | quiet 0"
+    game = parse_position(text)
+    assert awith_threats(game, 0) == 1 and awith_threats(game, 1) == 0
+    # Two steps that both take e6 (g6-f7 with d5 behind it, c6-d7 with f5) count it
+    # once; a step that takes two pieces counts both.
+    both = parse_position(text.replace("south d2 d5 j5", "south f5 d5 c6").replace("north to", "south to"))
+    assert len(both.legal_captures()) == 2 and awith_threats(both, 0) == 1
+    assert awith_threats(parse_position("awithlaknakwe | south to move | south e5 d8 h8 | north e7 g7"), 0) == 2
+    assert awith_threats(parse_position("awithlaknakwe | south to move | south e5 | north e7 g7"), 0) == 0
+
+
+@pytest.mark.parametrize("ruleset", ["awithlaknakwe", "awithlaknakwe players=4 teams=combined"])
+def test_awith_threats_are_the_rules_warrior_captures(ruleset: str) -> None:
+    # The team to move: the pieces its warrior steps capture, by the rules' own custody
+    # (with teams=combined a team moves both partners' warriors: the team's threats).
+    import random
+
+    from zuniboard.ai.evaluate import awith_threats
+
+    rng = random.Random(5)
+    seen = 0
+    for _ in range(3):
+        game = zuni.new_game(ruleset)
+        while not game.is_game_over():
+            team = game.team_of(game.turn)
+            taken = set()
+            for move in game.legal_captures():
+                if game.board[move.path[0]] in (1, 3, 5, 7):  # a warrior's step (core piece codes)
+                    taken.update(move.captures)
+            assert awith_threats(game, team) == len(taken), game.position()
+            seen += len(taken)
+            game.push(rng.choice(list(game.legal_moves())))
+    assert seen > 0
+
+
+def test_threats_are_liked_by_the_root_team_only() -> None:
+    from zuni.position import parse_position
+
+    text = "awithlaknakwe | north to move | south d2 d5 j5 g6 i9 k9 | north e6 i7 g10 h10 g11 h11 | quiet 0"
+
+    def static(threat: int, turn: str = "north") -> int:
+        game = parse_position(text.replace("north to move", turn + " to move"))
+        searcher = Searcher(contempt=25, contact=4, threat=threat)
+        searcher.search(game, node_limit=50)  # sets the searcher up for this root
+        return searcher._static_for_mover(game)
+
+    # South's root: its threat on e6 is worth 12 to it (North to move: -12 for North).
+    assert static(12, "south") - static(0, "south") == 12
+    # North's root: South's threat is not North's liking.
+    assert static(12) == static(0)
+
+
+def test_threat_liking_leaves_the_race() -> None:
+    # Against UCT at 0.2 s (a bench_ai trial, seed 1117), South raced (i7-h8 here) and
+    # the game ended 6-6 after 156 plies with no capture: the player had made a threat
+    # in 2 plies of the game (in the games it won, 6-28). Liking threats, it brings
+    # i3 towards North's g7 and e4 instead.
+    from zuni.position import parse_position
+
+    text = "awithlaknakwe | south to move | south f3 i3 i4 i7 e10 h14 | north e4 g7 f8 j9 f10 f11 | quiet 0"
+
+    def move(threat: int) -> str:
+        return str(
+            Searcher(contempt=25, contact=4, threat=threat)
+            .search(parse_position(text), node_limit=6000, seed=1)
+            .best_move
+        )
+
+    assert move(0) == "i7-h8"
+    assert move(12) == "i3-h4"
+    assert SearchPlayer(1).searcher.threat > 0
 
 
 @pytest.mark.parametrize(

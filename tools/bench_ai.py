@@ -353,11 +353,14 @@ def uct_summary(games: list[UctGame]) -> list[dict[str, Any]]:
 
 
 def engine_tag() -> str:
-    """A digest of the computer player's sources (host ai package, shared evaluation):
-    results of different engines are told apart without asking git."""
+    """A digest of the computer player's sources (host ai package, shared evaluation
+    with Awithlaknakwe's terms): results of different engines are told apart without
+    asking git."""
     digest = hashlib.sha1()
     sources = sorted((REPO / "host" / "zuniboard" / "ai").glob("*.py"))
-    sources.append(REPO / "firmware" / "lib" / "zuni" / "evaluate.py")
+    # The shared evaluation: the line games' and Awithlaknakwe's terms and tables.
+    for name in ("evaluate.py", "evaluate_awith.py", "awith_reach.py"):
+        sources.append(REPO / "firmware" / "lib" / "zuni" / name)
     for path in sources:
         digest.update(path.name.encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:10]
@@ -530,6 +533,152 @@ def run_speed(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- time control ----------------------------------------------------------------------
+
+# Seconds per move checked by --timing, and the overshoot allowed (issue 13: a move never
+# takes more than 10% over its budget).
+TIMING_TIMES = (0.05, 0.2, 1.0)
+TIMING_OVER = 1.10
+# Positions per ruleset from the middle of a game (besides the start and the endings).
+TIMING_MIDDLE = 8
+# Moves of a game played first in a new process (its tables loading meanwhile).
+COLD_MOVES = 6
+
+
+def timing_positions(name: str, seed: int) -> list[tuple[str, list[str]]]:
+    """Positions to time a move in, as (kind, moves from the start): the start ("first":
+    the first move of a game), positions spread over a game ("middle"), and in the line
+    games positions where the search probes the endgame tables ("probe": pieces one
+    or two more than the tables hold) or plays from them ("table"). The game: a quick
+    searching player (1000 nodes a move) against UCT (50 playouts), from ``seed``."""
+    chosen: list[tuple[str, list[str]]] = [("first", [])]
+    endings: dict[str, list[tuple[str, list[str]]]] = {"probe": [], "table": []}
+    # More games (up to 6) while the line games have not yet shown 3 endings of each kind.
+    for number in range(6):
+        game = zuni.new_game(GAMES[name])
+        tb = tablebase.for_ruleset(str(game.ruleset)) if game.ruleset.game_id != "awithlaknakwe" else None
+        tb_pieces = tb.max_pieces if tb is not None else 0
+        me = SearchPlayer(1, seed + number, deterministic=True)
+        uct = UCTPlayer(seed + number + 7919, iterations=50)
+        history: list[str] = []
+        middle: list[tuple[str, list[str]]] = []
+        while not game.is_game_over() and game.ply() < MAX_PLIES:
+            if tb is not None and tb.covers(game):
+                endings["table"].append(("table", list(history)))
+            elif tb_pieces and game.counts[0] + game.counts[1] <= tb_pieces + 2:
+                endings["probe"].append(("probe", list(history)))
+            elif game.ply():
+                middle.append(("middle", list(history)))
+            move = (me if game.ply() % 2 == 0 else uct).choose(game)
+            history.append(str(move))
+            game.push(move)
+        if number == 0:
+            step = max(1, len(middle) // TIMING_MIDDLE)
+            chosen += middle[::step][:TIMING_MIDDLE]
+        if not tb_pieces or all(len(found) >= 3 for found in endings.values()):
+            break
+    for found in endings.values():
+        chosen += found[:: max(1, len(found) // 3)][:3]
+    return chosen
+
+
+def run_timing(args: argparse.Namespace) -> int:
+    """The searching player's time per move, by the wall clock and in CPU time, as a
+    share of its budget, at each of ``--uct-times`` seconds (default 0.05, 0.2, 1), in
+    positions of every ruleset (timing_positions). "cold": the ruleset's first
+    ``COLD_MOVES`` moves in this process (the player playing both sides), at the first
+    time given, its tables loading in a thread meanwhile (as in ``zuni play``);
+    "first": a new player's first move of a game; every other
+    position is searched by one player kept from move to move, as in a game. Run on an
+    idle core: the wall clock counts waiting for a core."""
+    rows = []
+    load_before = os.getloadavg()[0]
+    for name in args.uct_list:
+        ruleset = GAMES[name]
+        # The ruleset's first moves in this process ("cold"): its tables start loading
+        # in a thread at the first search and load meanwhile, as in ``zuni play``.
+        cold = zuni.new_game(ruleset)
+        cold_player = SearchPlayer(5, args.seed, time_limit=args.uct_times[0])
+        cold_shares: list[tuple[float, float]] = []
+        while len(cold_shares) < COLD_MOVES and not cold.is_game_over():
+            start = time.monotonic()
+            cpu = time.process_time()
+            move = cold_player.choose(cold)
+            cold_shares.append(
+                ((time.monotonic() - start) / args.uct_times[0], (time.process_time() - cpu) / args.uct_times[0])
+            )
+            cold.push(move)
+        positions = timing_positions(name, args.seed)
+        for movetime in args.uct_times:
+            player = SearchPlayer(5, args.seed, time_limit=movetime)
+            shares: list[tuple[float, float, str]] = []
+            if movetime == args.uct_times[0]:
+                shares += [(wall, cpu_share, "cold") for wall, cpu_share in cold_shares]
+            for kind, moves in positions:
+                game = zuni.new_game(ruleset)
+                for text in moves:
+                    game.push_text(text)
+                mover = SearchPlayer(5, args.seed, time_limit=movetime) if kind == "first" else player
+                start = time.monotonic()
+                cpu = time.process_time()
+                mover.choose(game)
+                wall = (time.monotonic() - start) / movetime
+                shares.append((wall, (time.process_time() - cpu) / movetime, kind))
+            worst = max(shares)
+            walls = sorted(s[0] for s in shares)
+            rows.append(
+                {
+                    "game": name,
+                    "movetime": movetime,
+                    "moves": len(shares),
+                    "median": round(walls[len(walls) // 2], 3),
+                    "worst": round(worst[0], 3),
+                    "worst_kind": worst[2],
+                    "worst_cpu": round(max(s[1] for s in shares), 3),
+                    "worst_by_kind": {
+                        kind: round(max(s[0] for s in shares if s[2] == kind), 3)
+                        for kind in ("cold", "first", "middle", "probe", "table")
+                        if any(s[2] == kind for s in shares)
+                    },
+                    "ok": worst[0] <= TIMING_OVER,
+                }
+            )
+            if not args.quiet:
+                r = rows[-1]
+                print("%s %gs: worst %.3fx (%s)" % (name, movetime, r["worst"], r["worst_kind"]), file=sys.stderr)
+    report = {
+        "engine": engine_tag(),
+        "timing": rows,
+        "load_average": [round(load_before, 1), round(os.getloadavg()[0], 1)],
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        print("engine %s: time per move as a share of the budget (allowed: %.2fx)" % (report["engine"], TIMING_OVER))
+        print(
+            "%-16s %5s %5s %6s %6s %-7s %6s  %s"
+            % ("game", "s/mv", "moves", "median", "worst", "kind", "cpu", "by kind")
+        )
+        for r in rows:
+            kinds = " ".join("%s %.3f" % item for item in r["worst_by_kind"].items())
+            print(
+                "%-16s %5g %5d %6.3f %6.3f %-7s %6.3f  %s%s"
+                % (
+                    r["game"],
+                    r["movetime"],
+                    r["moves"],
+                    r["median"],
+                    r["worst"],
+                    r["worst_kind"],
+                    r["worst_cpu"],
+                    kinds,
+                    "" if r["ok"] else "  OVER",
+                )
+            )
+        print("load average %s at start, %s at end" % tuple(report["load_average"]))
+    return 0 if all(r["ok"] for r in rows) else 1
+
+
 def print_uct(rows: list[dict[str, Any]]) -> None:
     print(
         "%-16s %5s %-6s %5s %3s %3s %3s %6s %-13s %8s %9s %6s %6s %6s"
@@ -604,7 +753,14 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--sides", default="south,north", help="the searching player's sides against UCT")
     parser.add_argument("--table", action="store_true", help="print the table of --results's games, play none")
     parser.add_argument("--engine", default=None, help="count games of this engine tag (default: this one; all)")
+    parser.add_argument(
+        "--timing", action="store_true", help="time per move against its budget (see run_timing; --uct-times)"
+    )
     args = parser.parse_args(argv)
+    if args.timing:
+        args.vs_uct = True
+        if args.uct_times == "0.2,1":
+            args.uct_times = ",".join("%g" % t for t in TIMING_TIMES)
     if args.speed:
         args.speed_list = args.only.split(",") if args.only else list(UCT_GAMES)
         for name in args.speed_list:
@@ -666,6 +822,8 @@ def _levels(parser: argparse.ArgumentParser, option: str, text: str) -> list[int
 
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.timing:
+        return run_timing(args)
     if args.vs_uct:
         return run_vs_uct(args)
     if args.speed:

@@ -36,10 +36,25 @@ __all__ = [
     "Evaluator",
     "arrival_distances",
     "awith_contacts",
+    "awith_contacts_threats",
+    "awith_threats",
     "make_evaluator",
 ]
 
 Evaluator = Callable[[Any], int]
+
+# Awithlaknakwe's tables for awith_threats: the diagonals as (one way, the opposite
+# way) pairs; per side its warriors' code and their two backward diagonals (a warrior
+# steps to a square from there); team 0's enemies, and each side's team.
+from zuni.awith import DIAG_NB as _DIAGONALS  # noqa: E402
+from zuni.awith import ENEMY as _ENEMY  # noqa: E402
+from zuni.awith import NB as _NB  # noqa: E402
+from zuni.awith import TEAM as _TEAM  # noqa: E402
+
+_ENEMY0 = _ENEMY[0]
+_PAIRS = tuple((_DIAGONALS[i], _DIAGONALS[(i + 2) % 4]) for i in range(4))
+_BACK = tuple((_NB[(2 * side + 3) % 8], _NB[(2 * side + 5) % 8]) for side in range(4))
+_MAN_CODE = tuple(zuni.piece_code(side, zuni.MAN) for side in range(4))
 
 
 def make_evaluator(game: zuni.Game) -> Evaluator:
@@ -104,26 +119,63 @@ def awith_contacts(game: Any) -> int:
     A count for both teams alike: the search adds it for the root's team as a liking
     for contact (``Searcher(contact=)``), since without contact the race ends with both
     sides' warriors home and the game drawn."""
-    from zuni.awith import DIAG_NB, ENEMY
+    return awith_contacts_threats(game, 0)[0]
 
+
+def awith_threats(game: Any, team: int) -> int:
+    """Awithlaknakwe: the enemy pieces that ``team`` could capture with one warrior
+    step if it were to move (custody on the diagonals: an enemy next to an empty square
+    a warrior can step to, with a friend behind the enemy), each counted once. UCT
+    loses its pieces to such threats (its random playouts rarely see them): the search
+    adds them for the root's team as a liking (``Searcher(threat=)``)."""
+    return awith_contacts_threats(game, team)[1]
+
+
+def awith_contacts_threats(game: Any, team: int) -> tuple[int, int]:
+    """``awith_contacts(game)`` and ``awith_threats(game, team)`` in one pass over
+    team 0's pieces (the search's leaves ask both): a threat needs an enemy piece next
+    to a friend on a diagonal, which is a contact."""
     board = game.board
-    enemy = ENEMY[0]
+    enemy = _ENEMY0
+    sides = game.sides
+    mine = [side for side in sides if _TEAM[side] == team]
     count = 0
-    for side in game.sides:
-        if game.team_of(side):
+    hit = 0
+    for side in sides:
+        if _TEAM[side]:
             continue
         for sq in game.pieces_of(side):
             if sq == 255:
                 continue
-            for nb in DIAG_NB:
-                near = nb[sq]
+            for ahead, behind in _PAIRS:
+                near = ahead[sq]
                 if near < 0:
                     continue
                 there = board[near]
                 if enemy[there]:
                     count += 1
+                    # sq and near: a team-0 piece next to a team-1 one. Team 0 takes
+                    # near from the square beyond it, team 1 takes sq from the square
+                    # behind sq, when a warrior of the team can step there.
+                    if team:
+                        to, victim = behind[sq], sq
+                    else:
+                        to, victim = ahead[near], near
+                    if to >= 0 and not board[to] and _warrior_behind(board, to, mine):
+                        hit |= 1 << victim
                 elif not there:
-                    far = nb[near]
+                    far = ahead[near]
                     if far >= 0 and enemy[board[far]]:
                         count += 1
-    return count
+    return count, bin(hit).count("1")
+
+
+def _warrior_behind(board: Any, square: int, sides: list[int]) -> bool:
+    """Whether a warrior of one of ``sides`` can step to ``square`` (empty)."""
+    for side in sides:
+        man = _MAN_CODE[side]
+        for back in _BACK[side]:
+            q = back[square]
+            if q >= 0 and board[q] == man:
+                return True
+    return False
