@@ -10,6 +10,7 @@ Usage (from the repository root):
         --uct-games 10 --results vs_uct.jsonl                      # one cell, resumed when run again
     .venv/bin/python tools/bench_ai.py --vs-uct --results vs_uct.jsonl --table   # its table
     .venv/bin/python tools/bench_ai.py --speed    # search speed: nodes and CPU time to a fixed depth
+    .venv/bin/python tools/bench_ai.py --endgames # the endgame tables on disk, and who wins Mosona
 
 What it plays, per game (mosona, kolowis, awithlaknakwe with 2 players; and 4 players
 with ``--four`` or in the full run):
@@ -45,6 +46,13 @@ table of the file's games. The engine is a digest of the computer player's sourc
 depth without tables: nodes (fewer: better pruning) and nodes per CPU second (the
 fastest of three runs, since other work on the machine only ever slows a run).
 docs/strength.md has the figures of all three.
+
+**Endgames** (``--endgames``): the line games' endgame tables on this computer (pieces,
+positions, disk; ``zuni tablebase build`` makes them), then the Mosona solver's figures:
+the compiled df-pn of ``tools/linesolve`` asked whether North and whether South wins the
+default Mosona start by force, with the C tables up to ``--solver-pieces`` (7; built on
+first use into ``build/linesolve``, about 2 CPU minutes and 1.5 GB; 0 skips the solver).
+docs/rules.md ("Who wins Mosona?") and docs/tablebases.md have the figures.
 
 Sides alternate from game to game; every game has its own seed. Games run in
 ``--workers`` processes (2). Nodes per second is the searching players' total nodes over
@@ -756,7 +764,18 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--timing", action="store_true", help="time per move against its budget (see run_timing; --uct-times)"
     )
+    parser.add_argument("--endgames", action="store_true", help="endgame tables on disk and the Mosona solver")
+    parser.add_argument(
+        "--solver-pieces", type=int, default=7, help="the solver's C tables, pieces (default 7; 0: no solver)"
+    )
+    parser.add_argument(
+        "--solver-nodes", type=int, default=50_000_000, help="the solver's node limit a question (default 50 M)"
+    )
     args = parser.parse_args(argv)
+    if args.endgames:
+        if args.solver_pieces not in (0, 2, 3, 4, 5, 6, 7):
+            parser.error("--solver-pieces takes 0 (no solver) or 2-7, not %d" % args.solver_pieces)
+        return args
     if args.timing:
         args.vs_uct = True
         if args.uct_times == "0.2,1":
@@ -820,8 +839,69 @@ def _levels(parser: argparse.ArgumentParser, option: str, text: str) -> list[int
     return levels
 
 
+LINE_RULESETS = ["mosona", "mosona board=open", "kolowis size=short", "kolowis"]
+
+
+def run_endgames(args: argparse.Namespace) -> int:
+    """The tables on disk per line ruleset, then the C solver on the Mosona start."""
+    report: dict[str, Any] = {"tables": [], "solver": []}
+    print("endgame tables in %s" % tablebase.data_dir())
+    print("| ruleset | pieces | tables | positions | on disk | mapped beside |")
+    print("|---|---|---|---|---|---|")
+    for ruleset in LINE_RULESETS:
+        d = tablebase.describe(ruleset)
+        report["tables"].append(d)
+        print(
+            "| %s | %d | %d | %s | %s | %s |"
+            % (
+                d["ruleset"],
+                d["max_pieces"],
+                len(d["tables"]),
+                "{:,}".format(d["positions"]),
+                tablebase.bytes_text(d["bytes"]) if d["tables"] else "none",
+                tablebase.bytes_text(d["mapped_bytes"]) if d["mapped_bytes"] else "-",
+            )
+        )
+    if args.solver_pieces:
+        sys.path.insert(0, str(REPO / "tools"))
+        import linesolve
+
+        print("\nwho wins mosona (the start, C df-pn, tables up to %d pieces):" % args.solver_pieces)
+        started = time.monotonic()
+        path, _ = linesolve.build_tables("mosona", args.solver_pieces, progress=not args.quiet)
+        print(
+            "  tables: %s (%s, ready in %.0f s)"
+            % (path.name, tablebase.bytes_text(path.stat().st_size), time.monotonic() - started)
+        )
+        print("| question | answer | nodes | seconds | proof number | disproof number |")
+        print("|---|---|---|---|---|---|")
+        for team, name in ((1, "north"), (0, "south")):
+            sol = linesolve.solve(zuni.new_game("mosona"), team, pieces=args.solver_pieces, nodes=args.solver_nodes)
+            answer = {True: "proved", False: "disproved", None: "unsettled"}[sol.result]
+            report["solver"].append(
+                {
+                    "team": name,
+                    "result": sol.result,
+                    "nodes": sol.nodes,
+                    "seconds": sol.seconds,
+                    "proof_number": sol.proof_number,
+                    "disproof_number": sol.disproof_number,
+                }
+            )
+            numbers = ["inf" if x >= 2**31 - 1 else "{:,}".format(x) for x in (sol.proof_number, sol.disproof_number)]
+            print(
+                "| does %s win? | %s | %s | %.1f | %s | %s |"
+                % (name, answer, "{:,}".format(sol.nodes), sol.seconds, numbers[0], numbers[1])
+            )
+    if args.json:
+        print(json.dumps(report))
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
+    if args.endgames:
+        return run_endgames(args)
     if args.timing:
         return run_timing(args)
     if args.vs_uct:
