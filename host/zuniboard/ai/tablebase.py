@@ -612,7 +612,13 @@ def load(ruleset: str, directory: Path | None = None) -> Tablebase | None:
     fail their checks are left out (``ensure`` builds them again)."""
     if not isinstance(zuni.new_game(ruleset), LineGame):
         return None
-    return _read_all(ruleset, directory)[0]
+    tb = _read_all(ruleset, directory)[0]
+    if tb is not None:
+        # The position index of each side's piece count, made now (some 80 ms each on
+        # the 25-point boards): made at a search's first probe, it overran that move's time.
+        for k in range(1, tb.max_pieces):
+            tb.combos(k)
+    return tb
 
 
 def describe(ruleset: str) -> dict[str, Any]:
