@@ -43,6 +43,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
+from typing import TextIO
 
 import zuni
 from zuniboard.errors import UsageError
@@ -52,6 +53,7 @@ from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, conne
 from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameController
 from zuniboard.play.endgame_tables import start_first_use_build
 from zuniboard.play.seats import parse_player, seats_for
+from zuniboard.play.speech import Pyttsx3Voice, Speaker, SpeakingUI, VoiceUnavailable
 from zuniboard.play.session import KEYS_HELP, KEYS_HELP_NO_HAND, SHOW_AI_MOVE_S, PlaySession, SessionError
 from zuniboard.play.start_from import StartFrom, StartFromError, start_from
 from zuniboard.play.terminal import LineReader, TerminalUI
@@ -119,6 +121,17 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=PAGE_PORT,
         help="virtual board: the browser page's port (default %d, as zuni sim's; any free one when it is taken; "
         "0: any free one)" % PAGE_PORT,
+    )
+    play.add_argument(
+        "--speak",
+        action="store_true",
+        help="say the moves, refusals, hints and results aloud (pyttsx3: espeak-ng, macOS or Windows speech)",
+    )
+    play.add_argument(
+        "--speak-log",
+        metavar="FILE",
+        default=None,
+        help="write what is spoken to FILE, one line each (- : standard error); with or without --speak",
     )
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="coloured board drawing")
     play.add_argument(
@@ -240,7 +253,9 @@ def run_play(args: argparse.Namespace) -> int:
         resume = True
         ruleset = None
     color = {"always": True, "never": False}.get(args.color)
-    ui = TerminalUI(color=color)
+    terminal = TerminalUI(color=color)
+    speaker = _speaker(args, terminal)
+    ui: TerminalUI | SpeakingUI = terminal if speaker is None else SpeakingUI(terminal, speaker)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
     conn: BoardConnection | None = None
@@ -308,11 +323,11 @@ def run_play(args: argparse.Namespace) -> int:
             active.end_of_input,
             complete=active.control.completions,
             prompt=prompt,
-            status=lambda: "   ".join(t for t in (active.clocks.text(time.monotonic()), ui.status) if t),
+            status=lambda: "   ".join(t for t in (active.clocks.text(time.monotonic()), terminal.status) if t),
             history=history_path(db),
         )
         if keys.is_tty:
-            ui.status_line = keys.refresh
+            terminal.status_line = keys.refresh
         keys.start()
         ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % active.control.moves_at)
         return session.run()
@@ -333,5 +348,39 @@ def run_play(args: argparse.Namespace) -> int:
                 )
         if conn is not None:
             conn.close()
+        if speaker is not None:
+            speaker.wait_idle(SPEECH_DRAIN_S)  # the result is heard before the program ends
+            speaker.close()
+            if speaker.transcript not in (None, sys.stderr):
+                with contextlib.suppress(Exception):
+                    speaker.transcript.close()  # type: ignore[union-attr]
         with contextlib.suppress(Exception):
             db.close()
+
+
+SPEECH_DRAIN_S = 10.0  # at the end, what is still being said is waited for this long at most
+
+
+def _speaker(args: argparse.Namespace, terminal: TerminalUI) -> Speaker | None:
+    """The speaker of --speak and --speak-log (None: neither). Without a speech engine
+    one line says why, and the game goes on silent (with --speak-log, still written)."""
+    if not args.speak and args.speak_log is None:
+        return None
+    transcript: TextIO | None = None
+    if args.speak_log == "-":
+        transcript = sys.stderr
+    elif args.speak_log is not None:
+        try:
+            transcript = open(args.speak_log, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the game
+        except OSError as exc:
+            raise UsageError("--speak-log %s: %s" % (args.speak_log, exc.strerror or exc))
+    voice: Pyttsx3Voice | None = None
+    if args.speak:
+        try:
+            Pyttsx3Voice.check()
+            voice = Pyttsx3Voice()
+        except VoiceUnavailable as exc:
+            terminal.message("error", "%s; playing on without it" % exc)
+    if voice is None and transcript is None:
+        return None
+    return Speaker(voice, transcript)

@@ -32,10 +32,14 @@ COMMANDS: dict[str, str] = {
     "count": "offer or agree to end the game by counting pieces (asks first)",
     "new": "a new game, once this one is over",
     "board": "draw the board again",
+    "where": "the position in words: each side's pieces by point, whose turn, the clocks",
+    "moves": "moves POINT (e.g. moves m5): the moves of the piece on POINT",
+    "last": "say the last move again",
     "help": "this list",
     "quit": "leave; the game stays in the log, `zuni play` offers to resume it",
 }
 ALIASES = {"takeback": "undo", "take-back": "undo", "exit": "quit", "?": "help"}
+WITH_POINT = {"moves"}  # commands followed by a point's name
 CONFIRM = {"resign", "draw", "count"}  # commands that end a game: asked again first
 YES = {"y", "yes"}
 
@@ -50,10 +54,12 @@ def help_text(typed_moves: bool) -> str:
 
 @dataclass(frozen=True)
 class Line:
-    """A typed line read: exactly one of ``command``, ``move`` or ``error`` is set."""
+    """A typed line read: exactly one of ``command``, ``move`` or ``error`` is set
+    (``arg``: what follows a command that takes one: ``moves m5``)."""
 
     text: str
     command: str = ""
+    arg: str = ""
     move: Any = None
     error: str = ""
 
@@ -83,6 +89,9 @@ def read_line(text: str, game: Any) -> Line:
     command = command_named(word)
     if command:
         return Line(word, command=command)
+    head, _, rest = word.partition(" ")
+    if rest.strip() and command_named(head) in WITH_POINT:
+        return Line(word, command=command_named(head), arg=rest.strip())
     if word.startswith("/"):
         return Line(word, error="%s: no such command; commands: %s" % (word, ", ".join(COMMANDS)))
     if len(word) == 1 and word.isalpha():

@@ -35,6 +35,7 @@ from zuniboard.play.clock_view import ClockView
 from zuniboard.play.commands import COMMANDS, CONFIRM, YES, completions, help_text, read_line
 from zuniboard.play.gamelog import common_prefix
 from zuniboard.play.seats import Seat, seats_for
+from zuniboard.play.speech import utterance
 from zuniboard.play.words import (
     MARKS_HELP,
     board_error_words,
@@ -45,7 +46,9 @@ from zuniboard.play.words import (
     numbered_moves,
     occupied_names,
     outcome_words,
+    piece_moves_words,
     plays_words,
+    position_words,
     restore_words,
     side_title,
 )
@@ -75,7 +78,7 @@ class Action:
     """What the runner does. kind:
 
     - ``say``: ``text`` in ``tone`` (info, move, ai, board, wrong, error, hint,
-      takeback, over, ask);
+      takeback, over, ask, clock: a flag about to fall, answer: to where, moves, last);
     - ``redraw``: draw the position again; ``progress``: the search of ``side`` (``value``:
       a SearchInfo, None: done);
     - ``think``: search ``value`` (a copy of the game) for ``side`` (``text``: ai or
@@ -160,6 +163,7 @@ class GameController:
         self.gen = 0  # position generation: answers for older positions are dropped
         self.busy: set[str] = set()  # searches running: ai, hint
         self.said: list[tuple[str, str]] = []  # the last things said (tone, text)
+        self.said_count = 0  # how many things were said in all (the page's announcements count on it)
         self.ai_move: str | None = None  # the computer's move for this position
         self.ai_sent = False  # ... shown on the board as a host move
         self.offer: tuple[str, str] | None = None  # (what, side) a person offered
@@ -175,6 +179,7 @@ class GameController:
         self.typed = ""  # the typed move the terminal's hand made, until the board reports it
         # The game's clocks as the board reports them (docs/clocks.md); off without.
         self.clocks = ClockView()
+        self.low_said: tuple[str, int] | None = None  # (side, moves) whose low time was said
         self.show_at: float | None = None  # when the hand carries out the computer's move
         self.send_at = 0.0
         self.state_at = 0.0
@@ -187,9 +192,13 @@ class GameController:
             "count": lambda name, now: self._agree(name),
             "new": lambda name, now: self._new(),
             "board": lambda name, now: [REDRAW, say(MARKS_HELP)],
+            "where": lambda name, now: self._where(now),
+            "moves": lambda name, now: self._piece_moves(),
+            "last": lambda name, now: self._last(),
             "help": lambda name, now: [say(help_text(self.hand))],
             "quit": lambda name, now: self._quit(),
         }
+        self.arg = ""  # what followed the command being done (``moves m5``: m5)
         assert set(self.commands) == set(COMMANDS), "every command has one handler"
 
     # -- what it is ------------------------------------------------------------------
@@ -295,6 +304,7 @@ class GameController:
             # The page cannot start `zuni play` again: leaving is the terminal's.
             out.append(say("quit: type it at the terminal (the page stays with the game until then)", "wrong"))
         elif read.command:
+            self.arg = read.arg
             out += self._command(read.command, now)
         elif read.move is not None:
             out += self._typed_move(read.text, read.move)
@@ -322,6 +332,28 @@ class GameController:
             return "resign the game for %s?" % side
         word = "a draw" if name == "draw" else "to end the game by counting the pieces"
         return "offer %s for %s?" % (word, side)
+
+    # -- questions: where, moves, last -------------------------------------------------------
+    def _where(self, now: float) -> list[Action]:
+        if self.game is None:
+            return [say("where: no game yet", "answer")]
+        return [say(position_words(self.game, self.clocks.text(now).replace(" *", " (running)")), "answer")]
+
+    def _piece_moves(self) -> list[Action]:
+        if not self.arg:
+            return [say("moves: name a point, e.g. moves m5", "wrong")]
+        if self.game is None:
+            return [say("moves: no game yet", "answer")]
+        return [say(piece_moves_words(self.game, self.arg), "answer")]
+
+    def _last(self) -> list[Action]:
+        if self.game is None or not self.moves:
+            return [say("no move yet", "answer")]
+        before = self.game.copy()
+        before.pop()
+        move = self.game.move_stack[-1]
+        words = plays_words(before, move).replace(" plays ", " played ", 1)
+        return [say("%d. %s" % (len(self.moves), words), "answer")]
 
     def _quit(self) -> list[Action]:
         self.quit = True
@@ -757,8 +789,10 @@ class GameController:
             self.state_at = now + STATE_POLL_S
             out.append(request("state"))
         side = self.turn_side()
+        if side is not None and self.phase == "play":
+            out += self._low_time(side, now)
         if side is None or not self.seat(side).is_ai:
-            return out
+            return self._said(out)
         if self.ai_move is None:
             if "ai" not in self.busy:
                 seat = self.seat(side)
@@ -775,6 +809,17 @@ class GameController:
             if self.hand:
                 out.append(Action("hand", value=self.game.parse_move(self.ai_move)))
         return self._said(out)
+
+    def _low_time(self, side: str, now: float) -> list[Action]:
+        """A person's flag about to fall: said once a move (the board ticks its home row)."""
+        clocks = self.clocks
+        if not clocks.on or clocks.running != side or self.seat(side).is_ai:
+            return []
+        left = clocks.remaining_ms(side, now)
+        if left > clocks.low_ms(side) or left <= 0 or self.low_said == (side, len(self.moves)):
+            return []
+        self.low_said = (side, len(self.moves))
+        return [say("%s: %s left on the clock" % (side_title(side), count_words(-(-left // 1000), "second")), "clock")]
 
     def _announce_turn(self) -> list[Action]:
         side = self.turn_side()
@@ -799,7 +844,20 @@ class GameController:
         for action in out:
             if action.kind == "say":
                 self.said.append((action.tone, action.text))
+                self.said_count += 1
         del self.said[:-SAID_KEPT]
+        return out
+
+    def announcements(self) -> list[list[Any]]:
+        """What the page announces (its live region, its speech) of the last things said:
+        ``[key, spoken text, cuts]`` (``speech.spoken``; ``cuts``: a move, which cuts
+        short what the page is still saying); each key once, in order."""
+        first = self.said_count - len(self.said)
+        out: list[list[Any]] = []
+        for i, (tone, text) in enumerate(self.said):
+            said = utterance(tone, text)
+            if said is not None:
+                out.append(["said:%d" % (first + i), said.text, said.cuts])
         return out
 
     def view(self) -> dict[str, Any]:
@@ -807,7 +865,7 @@ class GameController:
         the game itself rather than guessed from the board's reports), and what was said."""
         game = self.game
         if game is None:
-            return {"controller": True, "said": [list(s) for s in self.said]}
+            return {"controller": True, "said": [list(s) for s in self.said], "announce": self.announcements()}
         names = game.geometry.names
         out: dict[str, Any] = {"controller": True, "moves": list(self.moves), "lost": False}
         out["numbered"] = numbered_moves(game, self.moves)
@@ -843,5 +901,6 @@ class GameController:
         out["seats"] = {s: str(seat) for s, seat in self.seats.items()}
         out["number"] = self.number
         out["said"] = [list(s) for s in self.said]
+        out["announce"] = self.announcements()
         out["legal"] = sorted(m.text() for m in game.legal_moves())
         return out
