@@ -53,8 +53,8 @@ from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, conne
 from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameController
 from zuniboard.play.endgame_tables import start_first_use_build
 from zuniboard.play.seats import parse_player, seats_for
-from zuniboard.play.speech import Pyttsx3Voice, Speaker, SpeakingUI, VoiceUnavailable
 from zuniboard.play.session import KEYS_HELP, KEYS_HELP_NO_HAND, SHOW_AI_MOVE_S, PlaySession, SessionError
+from zuniboard.play.speech import Pyttsx3Voice, Speaker, SpeakingUI, VoiceUnavailable
 from zuniboard.play.start_from import StartFrom, StartFromError, start_from
 from zuniboard.play.terminal import LineReader, TerminalUI
 from zuniboard.play.words import count_words
@@ -371,7 +371,7 @@ def _speaker(args: argparse.Namespace, terminal: TerminalUI) -> Speaker | None:
         transcript = sys.stderr
     elif args.speak_log is not None:
         try:
-            transcript = open(args.speak_log, "a", encoding="utf-8")  # noqa: SIM115 - kept open for the game
+            transcript = open(args.speak_log, "a", encoding="utf-8")
         except OSError as exc:
             raise UsageError("--speak-log %s: %s" % (args.speak_log, exc.strerror or exc))
     voice: Pyttsx3Voice | None = None

@@ -23,10 +23,15 @@ short what is still queued, so that speech never lags behind the board.
 
 from __future__ import annotations
 
+import os
 import queue
 import re
+import shutil
+import subprocess
 import sys
+import tempfile
 import threading
+import wave
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol, TextIO
@@ -58,7 +63,7 @@ def move_spoken(text: str) -> str:
     for i in range(1, len(parts) - 1, 2):
         sep, name = parts[i], parts[i + 1]
         if sep == "x":
-            out += "%s takes %s" % (", " if i > 1 else " ", name)
+            out += "%stakes %s" % (", " if i > 1 else " ", name)
         else:
             out += " to %s" % name
     return out
@@ -212,6 +217,30 @@ class Pyttsx3Voice:
                 "no speech: pyttsx3 found no speech engine (%s: %s); on Linux install espeak-ng "
                 "(sudo apt-get install espeak-ng alsa-utils)" % (type(exc).__name__, exc)
             ) from exc
+        if sys.platform.startswith("linux"):
+            Pyttsx3Voice._check_player()
+
+    @staticmethod
+    def _check_player() -> None:
+        """On Linux pyttsx3 plays espeak-ng's sound with ``aplay``: without it, or
+        without a sound device, every utterance would print ALSA's errors instead."""
+        player = shutil.which("aplay")
+        if player is None:
+            raise VoiceUnavailable("no speech: aplay is missing (sudo apt-get install alsa-utils)")
+        with tempfile.TemporaryDirectory() as tmp:
+            silence = os.path.join(tmp, "silence.wav")
+            with wave.open(silence, "wb") as out:
+                out.setnchannels(1)
+                out.setsampwidth(2)
+                out.setframerate(22050)
+                out.writeframes(bytes(2 * 220))  # 10 ms
+            try:
+                done = subprocess.run([player, "-q", silence], capture_output=True, text=True, timeout=10)
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                raise VoiceUnavailable("no speech: aplay cannot play (%s)" % exc) from exc
+        if done.returncode != 0:
+            why = (done.stderr.strip().splitlines() or ["exit status %d" % done.returncode])[-1]
+            raise VoiceUnavailable("no speech: no sound device plays here (aplay: %s)" % why)
 
     def open(self) -> None:
         import pyttsx3
@@ -251,6 +280,7 @@ class Speaker:
         self._lock = threading.Lock()
         self._idle = threading.Event()
         self._idle.set()
+        self._speaking = False  # the voice is saying something now (a move stops it)
         self.errors: list[str] = []
         self._thread = threading.Thread(target=self._run, name="zuni-speech", daemon=True)
         self._thread.start()
@@ -276,7 +306,7 @@ class Speaker:
                 break
             if old is not None:
                 self.dropped.append(old.text)
-        if self.voice is not None:
+        if self.voice is not None and self._speaking:
             try:
                 self.voice.stop()
             except Exception as exc:  # a driver's own failure: speech goes on without the cut
@@ -307,6 +337,8 @@ class Speaker:
                     self.errors.append("transcript: %s" % exc)
                     self.transcript = None
             if self.voice is not None:
+                with self._lock:
+                    self._speaking = True
                 try:
                     self.voice.say(said.text)
                 except Exception as exc:  # the engine failed: say so once, go on silently
@@ -314,6 +346,7 @@ class Speaker:
                     print("speech stopped: %s" % exc, file=sys.stderr, flush=True)
                     self.voice = None
             with self._lock:
+                self._speaking = False
                 if self._queue.empty():
                     self._idle.set()
 
