@@ -10,8 +10,8 @@ wording that speech no longer understands fails here."""
 from __future__ import annotations
 
 import array
-import re
 import math
+import re
 import shutil
 import subprocess
 import sys
@@ -25,7 +25,7 @@ import pytest
 import zuni
 from zuniboard.play.controller import GameController
 from zuniboard.play.seats import seats_for
-from zuniboard.play.speech import Speaker, Utterance, move_spoken, moves_spoken, spoken, utterance
+from zuniboard.play.speech import Speaker, Utterance, move_spoken, moves_spoken, utterance
 
 
 def opened(players: dict[str, str | None], ruleset: str = "mosona") -> GameController:
@@ -61,7 +61,7 @@ def test_each_move_of_every_side_the_computers_with_what_hands_do() -> None:
     assert heard(c.line("s3xm4-m5", 0.0)) == []  # the hand makes it: said when the board has it
     acts = c.board_moves("g1", ["s3xm4-m5"], True, 1.0)
     assert heard(acts) == ["South, s3 takes m4 to m5"]
-    think = [a for a in c.tick(1.0) if a.kind == "think"][0]
+    think = next(a for a in c.tick(1.0) if a.kind == "think")
     assert heard(c.tick(1.0)) == [], "thinking is not said"
     acts = c.answer(("ai", think.gen, "north", "n5xm5-m4"), 1.2)
     assert heard(acts) == ["North, n5 takes m5 to m4; take m5 off"]
@@ -106,7 +106,7 @@ def test_a_flag_about_to_fall_is_said_once_a_move() -> None:
 
 def test_questions_where_moves_and_last() -> None:
     c = opened({"south": "human", "north": "human"})
-    where = [a.text for a in c.line("where", 0.0) if a.kind == "say"][0]
+    where = next(a.text for a in c.line("where", 0.0) if a.kind == "say")
     assert where.startswith(
         "South to move. South, 12 pieces: m6 m7 m8 m9 s1 s2 s3 s4 s5 s6 s7 s8. North, 12 pieces: m1"
     )
@@ -114,11 +114,11 @@ def test_questions_where_moves_and_last() -> None:
     assert moves == ["s3, South piece: 1 move: s3xm4-m5 (lift s3, jump m4 to m5, take m4 off)"]
     assert heard(c.line("/m m6", 0.0)) == ["m6, South piece: no legal move now (a capture is compulsory)"]
     assert [a.text for a in c.line("moves", 0.0) if a.kind == "say"] == ["moves: name a point, e.g. moves m5"]
-    assert [a.text for a in c.line("moves q9", 0.0) if a.kind == "say"][0].startswith("moves q9: no such point")
+    assert next(a.text for a in c.line("moves q9", 0.0) if a.kind == "say").startswith("moves q9: no such point")
     assert [a.text for a in c.line("last", 0.0) if a.kind == "say"] == ["no move yet"]
     c.board_moves("g1", ["s3xm4-m5"], True, 1.0)
     assert heard(c.line("last", 1.0)) == ["1. South played s3 takes m4 to m5: lift s3, jump m4 to m5, take m4 off"]
-    where = [a.text for a in c.line("/w", 1.0) if a.kind == "say"][0]
+    where = next(a.text for a in c.line("/w", 1.0) if a.kind == "say")
     assert where.startswith("North to move. North, 11 pieces: m1 m2 m3 n1") and "South, 12 pieces: m5 m6" in where
 
 
@@ -269,7 +269,7 @@ def test_zuni_play_speak_says_the_game_and_writes_what_it_says(tmp_path: Path) -
     try:
         play.expect(r"^new game #\d+: mosona")
         play.expect(r"south to move")
-        if not Pyttsx3Voice_plays():
+        if not pyttsx3_plays():
             assert any(line.startswith("no speech: ") and "playing on without it" in line for line in play.seen)
         play.send("m6-m5")
         play.expect(r"^m6-m5: a capture is compulsory")
@@ -312,7 +312,7 @@ def test_zuni_play_speak_says_the_game_and_writes_what_it_says(tmp_path: Path) -
     assert not any("thinking" in line or "terminal's hand" in line for line in lines), lines
 
 
-def Pyttsx3Voice_plays() -> bool:
+def pyttsx3_plays() -> bool:
     from zuniboard.play.speech import Pyttsx3Voice, VoiceUnavailable
 
     try:

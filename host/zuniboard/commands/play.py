@@ -353,7 +353,7 @@ def run_play(args: argparse.Namespace) -> int:
             speaker.close()
             if speaker.transcript not in (None, sys.stderr):
                 with contextlib.suppress(Exception):
-                    speaker.transcript.close()  # type: ignore[union-attr]
+                    speaker.transcript.close()
         with contextlib.suppress(Exception):
             db.close()
 

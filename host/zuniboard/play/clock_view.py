@@ -173,7 +173,7 @@ class ClockView:
         control = self.controls[SIDES.index(side)] if side in SIDES else None
         if control is None:
             return LOW_TIME_MS
-        return min(LOW_TIME_MS, control.base_ms // 5)
+        return min(LOW_TIME_MS, int(control.base_ms) // 5)
 
     def text(self, now: float) -> str:
         """``South 4:55.5 *  North 5:00`` (``*``: the clock that runs); "" without clocks."""
