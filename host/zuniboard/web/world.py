@@ -509,6 +509,11 @@ class Narrator:
         error = str(status.get("error", ""))
         if error:
             out["refusal"] = error.replace("_", " ") if self.lost else board_error_words(game, error)
+        out["legal"] = (
+            sorted(m.text() for m in game.legal_moves())
+            if status.get("phase") == "play" and not self.lost and not game.is_game_over()
+            else []
+        )
         out["announce"] = self._announcements(out, status)
         return out
 
