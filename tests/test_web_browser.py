@@ -167,7 +167,7 @@ def test_play_the_opening_by_clicking(browser: Browser, sim: tuple[VirtualBoard,
         wait(lambda o=origin: o not in board.sensors(), "the firmware to see %s lifted" % origin)
         lit = wait_page_matches_firmware(page, board, lambda lit, o=origin: lit.get(o) == "#0028ff")
         assert lit.get(origin) == "#0028ff", lit  # the lifted piece: blue
-        assert lit.get(dest) == "#00ff00", lit  # where it goes: green
+        assert lit.get(dest) == "#00ff80", lit  # where it goes: green
         assert page.locator("#hand .chip").count() == 1
         status = page.inner_text("#status-text")  # the page reads the lights out
         assert "the disk to move" in status and "where the disk goes" in status, status
@@ -269,7 +269,7 @@ def test_square_board_page(browser: Browser, tmp_path: Path) -> None:
             point(page, "g1").focus()
             page.keyboard.press("Enter")
             lit = wait_page_matches_firmware(page, vb, lambda lit: lit.get("g1") == "#0028ff")
-            assert lit["g1"] == "#0028ff" and lit["f2"] == "#00ff00" and lit["h2"] == "#00ff00"
+            assert lit["g1"] == "#0028ff" and lit["f2"] == "#00ff80" and lit["h2"] == "#00ff80"
             assert page.get_attribute('#board .hit[data-point="g1"]', "aria-label") == "g1: empty"
             point(page, "f2").focus()
             page.keyboard.press("Enter")

@@ -168,7 +168,7 @@ def board_description(ruleset: str, layout: str = "") -> dict[str, Any]:
 CONTRAST_PALETTE: dict[str, str] = {
     "white": "#ffffff",
     "dim-white": "#8a8a8a",
-    "red": "#ff2060",
+    "red": "#e00000",
     "green": "#00e8b0",
     "dim-green": "#00806a",
     "blue": "#2060ff",
