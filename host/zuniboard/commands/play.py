@@ -11,7 +11,9 @@ the game log (`zuni log`) as it happens.
 While playing, type a move (Tab completes the legal ones; on the virtual board the
 terminal's hand makes it), or a command: a word, or / and its first letters:
 hint (/h), undo (/u), resign, draw, count (each asked again first), new (after the
-end), board, help, quit (/q). A word is never a move, so every move can be typed.
+end), board, where (the position in words), moves POINT (one piece's moves), last (the
+last move again), help, quit (/q). A word is never a move, so every move can be typed.
+With --speak the moves, refusals, hints and results are also said aloud (docs/play.md).
 With --from the game starts from a position instead of the rules' start: a logged game
 at a move (`--from 12:30`: game #12 after 30 moves; the log tags it FromGame/FromPly), a
 record file (`--from game.pgn`, `--from game.json:10`: a `zuni log export` file, its
