@@ -351,9 +351,10 @@
   function pointLabel(n) {
     const piece = state && state.pieces[n];
     let label = n + ", " + (piece ? (piece.side === "unknown" ? "a disk" : sideWord(piece.side) + (piece.kind === "priest" ? " bow priest" : " piece")) : "empty");
-    const seen = pointSeen[n];
+    const now = state && state.leds[n] && state.leds[n] !== "#000000" ? state.leds[n] : "";
+    const seen = now || (pointSeen[n] && pointSeen[n][0]);
     if (seen) {
-      const name = (board.palette && board.palette[seen[0]]) || "";
+      const name = (board.palette && board.palette[seen]) || "";
       if (MEANING[name]) label += "; light: " + MEANING[name];
     }
     return label;
@@ -558,12 +559,7 @@
       }
     }
 
-    for (const n of board.names) {
-      hits[n].classList.toggle("target", s.hand.length > 0 && !s.pieces[n]);
-      const label = pointLabel(n);
-      if (hits[n].getAttribute("aria-label") !== label) hits[n].setAttribute("aria-label", label);
-    }
-    renderAnnouncements(s);
+    for (const n of board.names) hits[n].classList.toggle("target", s.hand.length > 0 && !s.pieces[n]);
 
     const panels = JSON.stringify([s.hand, s.tray, selected]);
     if (panels !== drawnPanels) {
@@ -572,6 +568,16 @@
     }
     renderMarks(s);
     renderStatus(s);
+    renderLabels(s);
+    renderAnnouncements(s);
+  }
+
+  // Each point's name for a screen reader: its name, what stands on it, what its light says.
+  function renderLabels(s) {
+    for (const n of board.names) {
+      const label = pointLabel(n);
+      if (hits[n].getAttribute("aria-label") !== label) hits[n].setAttribute("aria-label", label);
+    }
   }
 
   let drawnMarks = "";
@@ -1054,7 +1060,11 @@
   }
 
   // A light that went out with nothing else changing leaves the "lights now" line too.
-  setInterval(() => board && state && renderStatus(state), 500);
+  setInterval(() => {
+    if (!board || !state) return;
+    renderStatus(state);
+    renderLabels(state);
+  }, 500);
 
   loadBoard().then(() => {
     window.addEventListener("resize", () => {
