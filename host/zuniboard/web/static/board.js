@@ -47,6 +47,7 @@
     const t = $("toast");
     t.textContent = text;
     t.hidden = false;
+    speak(text, false, "said"); // (a screen reader reads it: the toast is an alert)
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => (t.hidden = true), 4000);
   }
@@ -134,7 +135,10 @@
       h.setAttribute("role", "button");
       h.setAttribute("aria-label", "point " + n);
       h.addEventListener("pointerdown", (e) => pointDown(e, n));
-      h.addEventListener("focus", () => setCursor(n, false));
+      h.addEventListener("focus", () => {
+        setCursor(n, false);
+        speakCursor(pointLabel(n)); // what a screen reader would say of it, for the page's own speech
+      });
       hits[n] = h;
     });
     const focus = el("circle", { class: "cursor", r: unit.glow * 0.92, cx: pos[cursor].x, cy: pos[cursor].y, "aria-hidden": "true" }, svg);
@@ -218,10 +222,7 @@
       cursorRing.setAttribute("cx", pos[n].x);
       cursorRing.setAttribute("cy", pos[n].y);
     }
-    if (focus) {
-      hits[n].focus();
-      speakCursor(pointLabel(n));
-    }
+    if (focus) hits[n].focus();
   }
 
   svg.addEventListener("keydown", (e) => {
@@ -258,8 +259,13 @@
         return;
       }
       liftedFrom = n;
+      const turn = (state.play && state.play.turn) || "";
+      // A piece of the side not to move is lifted to take it off (a capture), not to move it.
+      const taking = turn && piece.side !== "unknown" && sideWord(piece.side) !== turn;
       api("lift", { point: n })
-        .then(() => announce("lifted " + pieceWords(piece) + " from " + n + movesFrom(n), false, true))
+        .then(() =>
+          announce("lifted " + pieceWords(piece) + " from " + n + (taking ? ": Delete lays it beside the board" : movesFrom(n)), false, true)
+        )
         .catch(() => {});
     } else if ((state && state.hand.length) || inflight) {
       const from = liftedFrom;
@@ -280,12 +286,10 @@
       return;
     }
     const piece = state.hand.find((p) => p.id === selected) || state.hand[state.hand.length - 1];
-    api("discard", { piece: piece.id })
-      .then(() => {
-        announce("laid " + pieceWords(piece) + " beside the board", false, true);
-        liftedFrom = null;
-      })
-      .catch(() => {});
+    // Said at once: the move it completes is announced as soon as the board has it.
+    announce("laid " + pieceWords(piece) + " beside the board", false, true);
+    liftedFrom = null;
+    api("discard", { piece: piece.id }).catch(() => {});
   }
 
   function putBack() {
@@ -393,6 +397,18 @@
     synth.speak(u);
   }
 
+  // Any other control reached by the keyboard says its name too, when the page speaks.
+  document.addEventListener("focusin", (e) => {
+    const t = e.target;
+    if (!t || !t.closest || t.closest("#board")) return;
+    let name = t.getAttribute("aria-label") || "";
+    if (!name && t.labels && t.labels.length) name = t.labels[0].textContent.trim();
+    if (!name) name = (t.textContent || "").trim();
+    const what = t.tagName === "BUTTON" ? "button" : t.type === "checkbox" ? (t.checked ? "checkbox, checked" : "checkbox") : t.tagName === "INPUT" ? "text box" : "";
+    const title = t.getAttribute("title");
+    if (name) speakCursor(name + (what ? ", " + what : "") + (title ? ": " + title : ""));
+  });
+
   function speakCursor(text) {
     speak(text, false, "cursor");
   }
@@ -400,9 +416,11 @@
   function renderAnnouncements(s) {
     const list = (s.play && s.play.announce) || [];
     if (!announcedOnce) {
-      // What was said before the page opened is not said again.
+      // What was said before the page opened is not said again, but for the latest:
+      // where the game stands (whose turn, the result).
       announcedOnce = true;
       for (const [key] of list) announced.add(key);
+      if (list.length) announce(list[list.length - 1][1], false, false);
       return;
     }
     for (const [key, text, cuts] of list) {
