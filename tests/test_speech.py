@@ -112,7 +112,9 @@ def test_questions_where_moves_and_last() -> None:
     )
     moves = [a.text for a in c.line("moves s3", 0.0) if a.kind == "say"]
     assert moves == ["s3, South piece: 1 move: s3xm4-m5 (lift s3, jump m4 to m5, take m4 off)"]
-    assert heard(c.line("/m m6", 0.0)) == ["m6, South piece: no legal move now (a capture is compulsory: s3 takes m4 to m5)"]
+    assert heard(c.line("/m m6", 0.0)) == [
+        "m6, South piece: no legal move now (a capture is compulsory: s3 takes m4 to m5)"
+    ]
     assert [a.text for a in c.line("moves", 0.0) if a.kind == "say"] == ["moves: name a point, e.g. moves m5"]
     assert next(a.text for a in c.line("moves q9", 0.0) if a.kind == "say").startswith("moves q9: no such point")
     assert [a.text for a in c.line("last", 0.0) if a.kind == "say"] == ["no move yet"]

@@ -270,7 +270,8 @@ def test_square_board_page(browser: Browser, tmp_path: Path) -> None:
             page.keyboard.press("Enter")
             lit = wait_page_matches_firmware(page, vb, lambda lit: lit.get("g1") == "#0028ff")
             assert lit["g1"] == "#0028ff" and lit["f2"] == "#00ff80" and lit["h2"] == "#00ff80"
-            assert page.get_attribute('#board .hit[data-point="g1"]', "aria-label") == "g1, empty; light: the disk to move"
+            label = page.get_attribute('#board .hit[data-point="g1"]', "aria-label")
+            assert label == "g1, empty; light: the disk to move"
             point(page, "f2").focus()
             page.keyboard.press("Enter")
             game.push_text("g1-f2")

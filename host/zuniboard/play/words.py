@@ -350,7 +350,8 @@ def piece_moves_words(game: Any, point_name: str) -> str:
     if not mine:
         legal = list(game.legal_moves())
         captures = [m for m in legal if m.captures]
-        why = " (a capture is compulsory: %s)" % _listed(captures) if captures and all(m.captures for m in legal) else ""
+        forced = captures and all(m.captures for m in legal)
+        why = " (a capture is compulsory: %s)" % _listed(captures) if forced else ""
         return "%s, %s: no legal move now%s" % (name, what, why)
     listed = "; ".join("%s (%s)" % (m.text(), move_words(game, m)) for m in mine)
     return "%s, %s: %s: %s" % (name, what, count_words(len(mine), "move"), listed)
