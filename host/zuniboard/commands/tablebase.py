@@ -22,8 +22,6 @@ import zuni
 from zuniboard.ai import tablebase
 from zuniboard.errors import UsageError
 
-BUSY_EXIT = 3  # --first-use: another process is building these tables now
-
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     parser = subparsers.add_parser(
@@ -130,7 +128,7 @@ def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
         except tablebase.BuildBusy as exc:
             if first_use:
                 print("%s: %s; it will finish them" % (ruleset, exc), flush=True)
-                return BUSY_EXIT
+                return tablebase.BUSY_EXIT
             print("  %s: waiting for it" % exc, flush=True)
             tablebase.ensure(ruleset, pieces, progress, wait=True)
     except MemoryError:
