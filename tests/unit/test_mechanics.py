@@ -373,7 +373,7 @@ def test_electronics_boards_fit_under_p2(layout: Any) -> None:
         wires = perfboard.net_wires(c, plan)
         for mx, my in s.mounts:
             assert x0 < mx < x1 and y0 < my < y1
-            hole = mechanics.plan_hole(s.rect(), (mx, my))
+            hole = perfboard.plan_hole(s.rect(), (mx, my))
             assert hole == pytest.approx((round(hole[0]), round(hole[1])))  # on a hole of the grid
             assert mechanics.plan_clear(plan, wires, hole), (s.name, hole)
     pilots = {
@@ -484,7 +484,7 @@ def test_power_md_rail_is_the_wiring_of_wiring_csv(layout: Any) -> None:
         assert "%s..%s" % (names[0], names[-1]) in row["to"]
         run = (feed + bus) * 1000 + mechanics.WIRE_SLACK_MM
         assert run <= float(row["length_mm"]) < run + mechanics.WIRE_ROUND_MM
-    r = power.rail(layout)
+    r = power.rail(layout, mechanics.led_feeds(layout))
     assert r.trunk_m == max(f for _, f, _ in feeds) and r.longest_row_m == max(b for _, _, b in feeds)
     text = _read(layout, "power.md")
     assert "| longest feed, controller to a row's West end | %.2f m per conductor" % r.trunk_m in text

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 
 import zuni
@@ -202,9 +201,3 @@ def _rulesets_on_disk() -> list[str]:
         if tablebase.ruleset_dir(ruleset) == entry:
             out.append(ruleset)
     return out
-
-
-if __name__ == "__main__":  # pragma: no cover
-    from zuniboard.cli import main
-
-    sys.exit(main(["tablebase", *sys.argv[1:]]))

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from zuniboard.hardware import perfboard
 from zuniboard.hardware.circuit import Circuit
 
 COLUMNS = (
@@ -275,8 +276,6 @@ def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
     # IC sockets, the Pico's header strips and the strip-to-strip connectors are rows of
     # the mechanical BOM (zuniboard.hardware.mechanics.bom_rows, bom-mechanical.csv): listed once.
     out.append(_row(SOT_ADAPTER, [], 1))
-    from zuniboard.hardware import perfboard
-
     out.append(_row(PERFBOARD, [], len(perfboard.stock_layout(layout, circuit))))
     return out
 

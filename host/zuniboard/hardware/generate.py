@@ -26,12 +26,12 @@ import importlib
 import importlib.util
 import itertools
 import math
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zuniboard.games.layouts import BoardGeometry, board_geometry, layout_paths, load_layout
-from zuniboard.hardware import bom, circuit, netlist, perfboard, power, schematic
+from zuniboard.games.layouts import BoardGeometry, layout_paths, load_layout
+from zuniboard.hardware import bom, circuit, mechanics, netlist, perfboard, power, schematic
+from zuniboard.hardware.placement import Placement, layout_geometry, placement
 from zuniboard.paths import HARDWARE_DIR
 
 # The power design lives in zuniboard.hardware.power (figures with their sources), the circuit in
@@ -48,41 +48,6 @@ PICO_PIN = circuit.PICO_PIN
 HC165_INPUT_PINS = circuit.HC165_INPUT_PINS
 
 # Mechanics (plates, holes, channels, LED positions): zuniboard.hardware.mechanics.
-
-
-@dataclass(frozen=True)
-class Placement:
-    """Where a layout puts its points on paper (mm, origin top-left, y down)."""
-
-    pitch: float
-    margin: float
-    xmin: float
-    ymax: float
-    width: float
-    height: float
-
-    def at(self, x: float, y: float) -> tuple[float, float]:
-        return ((x - self.xmin) * self.pitch + self.margin, (self.ymax - y) * self.pitch + self.margin)
-
-
-def placement(geometry: BoardGeometry, pitch: float) -> Placement:
-    xs = [c[0] for c in geometry.coords]
-    ys = [c[1] for c in geometry.coords]
-    margin = pitch
-    width = (max(xs) - min(xs)) * pitch + 2 * margin
-    height = (max(ys) - min(ys)) * pitch + 2 * margin
-    return Placement(pitch, margin, min(xs), max(ys), width, height)
-
-
-def layout_geometry(layout: Any) -> BoardGeometry:
-    """The geometry of the layout's first ruleset, with the homes of all its rulesets
-    (so that the 168-square drawing marks the West and East homes of the 4-player game)."""
-    geometry = board_geometry(layout.rulesets[0])
-    homes = dict(geometry.homes)
-    for text in layout.rulesets[1:]:
-        for side, points in board_geometry(text).homes.items():
-            homes.setdefault(side, points)
-    return BoardGeometry(geometry.shape, geometry.names, geometry.coords, geometry.lines, homes)
 
 
 def _f(value: float) -> str:
@@ -159,8 +124,6 @@ def _squares(geometry: BoardGeometry, place: Placement) -> list[tuple[float, flo
 
 def template_svg(layout: Any, pitch: float | None = None) -> str:
     """A 1:1 drilling template (units: mm), drawn from ``mechanics.features``."""
-    from zuniboard.hardware import mechanics  # mechanics imports this module
-
     return mechanics.template_svg(layout, pitch)
 
 
@@ -274,16 +237,12 @@ def wiring_svg(layout: Any) -> str:
 
 def drill_csv(layout: Any, pitch: float | None = None) -> str:
     """Every hole, pocket and channel with its plate, diameter or size, and depth."""
-    from zuniboard.hardware import mechanics
-
     return mechanics.drill_csv(layout, pitch)
 
 
 def template_pdf(layout: Any, pitch: float | None = None) -> bytes:
     """The drilling template as a one-page PDF of the plates' size; ``template-a4.pdf``
     and ``template-letter.pdf`` tile it onto printer pages."""
-    from zuniboard.hardware import mechanics
-
     return mechanics.template_pdf(layout, pitch)
 
 
@@ -292,15 +251,20 @@ def template_pdf(layout: Any, pitch: float | None = None) -> bytes:
 
 def derived_files(layout: Any) -> dict[str, bytes]:
     """File name (relative to hardware/<board>/) -> contents."""
+    # The mechanics place the LED wires and the boards; the power design and the drawings
+    # of the circuit are given them (they sit below the mechanics, which uses them).
+    feeds = mechanics.led_feeds(layout)
+    rail = power.rail(layout, feeds)
+    spots = mechanics.board_spots(mechanics.build(layout))
     return {
         "netlist.txt": netlist_txt(layout).encode(),
         "netlist.net": kicad_net(layout).encode(),
         "bom.csv": bom_csv(layout).encode(),
         "cost.md": cost_md(layout).encode(),
-        "power.md": power_md(layout).encode(),
-        "schematic.svg": schematic.svg(layout, circuit.build(layout)).encode(),
-        "schematic.pdf": schematic.pdf(layout, circuit.build(layout)),
-        "perfboard.svg": perfboard.svg(layout, circuit.build(layout)).encode(),
+        "power.md": power_md(layout, feeds).encode(),
+        "schematic.svg": schematic.svg(layout, circuit.build(layout), rail).encode(),
+        "schematic.pdf": schematic.pdf(layout, circuit.build(layout), rail),
+        "perfboard.svg": perfboard.svg(layout, circuit.build(layout), spots).encode(),
         "wiring.svg": wiring_svg(layout).encode(),
         "template.svg": template_svg(layout).encode(),
         "template.pdf": template_pdf(layout),
@@ -310,8 +274,6 @@ def derived_files(layout: Any) -> dict[str, bytes]:
 
 
 def _mechanical_files(layout: Any) -> dict[str, bytes]:
-    from zuniboard.hardware import mechanics
-
     return mechanics.derived_files(layout)
 
 

@@ -21,10 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from zuniboard.games.layouts import BoardGeometry
-from zuniboard.hardware import power
+from zuniboard.hardware import circuit, perfboard, power
 from zuniboard.hardware.bom import COLUMNS
 from zuniboard.hardware.drawing import pdf_file
-from zuniboard.hardware.generate import Placement, layout_geometry, placement
+from zuniboard.hardware.placement import Placement, layout_geometry, placement
 
 # -- the plate stack (top to bottom) --------------------------------------------------
 # P1 play surface: 3 mm birch plywood. It carries the board drawing, the LED windows and
@@ -356,12 +356,6 @@ MOUNT_PAD_CLEAR_PITCHES = 1.6  # from any pad: clear of DIP sockets and header s
 MOUNT_WIRE_CLEAR_PITCHES = 1.5  # from any wire link of the plan
 
 
-def plan_hole(rect: tuple[float, float, float, float], p: tuple[float, float]) -> tuple[float, float]:
-    """A point under P2 (template mm) as a hole of the board's perfboard plan (column, row):
-    the board hangs component side down with the plan's top edge to the South."""
-    return ((p[0] - rect[0]) / 2.54, (rect[3] - p[1]) / 2.54)
-
-
 def plan_keepout(plan: Any) -> list[tuple[float, float]]:
     """Every hole a part's pin, a socket or an off-board wire takes: the plan's pads, its
     edge pads, and the whole of the Pico's two 20-pin header strips (the plan has pads only
@@ -434,8 +428,6 @@ def board_spots(b: Build) -> list[BoardSpot]:
     )
     if key in _SPOTS:
         return _SPOTS[key]
-    from zuniboard.hardware import circuit, perfboard
-
     c = circuit.build(layout)
     sizes = [(n, w * perfboard.GRID, h * perfboard.GRID) for n, w, h in perfboard.pieces(layout, c)]
     plans = [perfboard.controller_plan(c)]
@@ -445,7 +437,7 @@ def board_spots(b: Build) -> list[BoardSpot]:
     keepouts = [plan_keepout(p) for p in plans]
 
     def board_ok(which: int, rect: tuple[float, float, float, float]) -> Any:
-        return lambda p: plan_clear(plans[which], plan_wires[which], plan_hole(rect, p), keepouts[which])
+        return lambda p: plan_clear(plans[which], plan_wires[which], perfboard.plan_hole(rect, p), keepouts[which])
 
     obstacles = _p2_obstacles(b)
     lo, hi = FRAME_WIDTH_MM + BOARD_GAP_MM / 2, (b.place.width - FRAME_WIDTH_MM - BOARD_GAP_MM / 2)
@@ -1618,8 +1610,6 @@ _PLANS: dict[tuple[Any, ...], tuple[Any, Any]] = {}
 
 def _plans(layout: Any) -> tuple[Any, Any]:
     """The controller's and the strip's perfboard plans (the strip's None on the matrix)."""
-    from zuniboard.hardware import circuit, perfboard
-
     key = (layout.name, tuple(sorted((k, tuple(v)) for k, v in layout.points.items())), repr(layout.sensors))
     if key not in _PLANS:
         c = circuit.build(layout)
@@ -1629,7 +1619,7 @@ def _plans(layout: Any) -> tuple[Any, Any]:
 
 
 def hole_xy(spot: BoardSpot, hole: tuple[float, float]) -> tuple[float, float]:
-    """A hole of a board's plan (column, row) under P2 in template mm: ``plan_hole`` undone."""
+    """A hole of a board's plan (column, row) under P2 in template mm: ``perfboard.plan_hole`` undone."""
     x0, _, _, y1 = spot.rect()
     return (x0 + hole[0] * 2.54, y1 - hole[1] * 2.54)
 
@@ -1818,8 +1808,6 @@ def wires(layout: Any) -> list[Wire]:
 
 
 def _perfboard_count(layout: Any) -> int:
-    from zuniboard.hardware import circuit, perfboard
-
     return len(perfboard.stock_layout(layout, circuit.build(layout)))
 
 
@@ -2469,7 +2457,7 @@ LED_PINS = ((1, "DIN"), (2, "VDD"), (3, "GND"), (4, "DOUT"))
 
 def _spot_text(spot: BoardSpot) -> str:
     x0, y0, x1, y1 = spot.rect()
-    holes = ", ".join("(%d, %d)" % tuple(round(v) for v in plan_hole(spot.rect(), m)) for m in spot.mounts)
+    holes = ", ".join("(%d, %d)" % tuple(round(v) for v in perfboard.plan_hole(spot.rect(), m)) for m in spot.mounts)
     return "%s (%s x %s mm): x %s-%s, y %s-%s; mounting holes (column, row of its plan) %s" % (
         spot.name,
         _f(spot.width),

@@ -214,15 +214,19 @@ def _draw(page: Page, c: Circuit, plan: Plan, x0: float, y0: float) -> float:
 MOUNT_COLOUR = "#a0522d"
 
 
+def plan_hole(rect: tuple[float, float, float, float], p: tuple[float, float]) -> tuple[float, float]:
+    """A point under P2 (template mm) as a hole of the board's perfboard plan (column, row):
+    the board hangs component side down with the plan's top edge to the South."""
+    return ((p[0] - rect[0]) / 2.54, (rect[3] - p[1]) / 2.54)
+
+
 def _mount_holes(page: Page, spots: list[Any], x0: float, y0: float) -> None:
     """The mounting holes of these boards (``mechanics.board_spots``), drilled out to 3 mm,
     each marked with the boards that use it (strips of one plan may differ)."""
-    from zuniboard.hardware import mechanics
-
     users: dict[tuple[int, int], list[str]] = {}
     for spot in spots:
         for m in spot.mounts:
-            col, row = mechanics.plan_hole(spot.rect(), m)
+            col, row = plan_hole(spot.rect(), m)
             users.setdefault((round(col), round(row)), []).append(spot.name.split()[0])
     for (col, row), names in sorted(users.items()):
         x, y = x0 + col * GRID, y0 + row * GRID
@@ -231,7 +235,9 @@ def _mount_holes(page: Page, spots: list[Any], x0: float, y0: float) -> None:
         page.text(x + 1.8, y + 0.6, 1.4, label, MOUNT_COLOUR)
 
 
-def pages(layout: Any, c: Circuit) -> list[Page]:
+def pages(layout: Any, c: Circuit, spots: list[Any]) -> list[Page]:
+    """The plans of the controller board and the strips; ``spots``: where each board hangs
+    under P2 (``mechanics.board_spots``: the controller first), for its mounting holes."""
     page = Page("perfboard plans, 1:1")
     page.text(8, 10, 4.0, "%s: perfboard plans, 1:1 (2.54 mm grid, component side)" % layout.name)
     page.text(
@@ -258,9 +264,6 @@ def pages(layout: Any, c: Circuit) -> list[Page]:
         "stage 8). The board hangs under P2 component side down, this plan's top edge to the South.",
         MOUNT_COLOUR,
     )
-    from zuniboard.hardware import mechanics
-
-    spots = mechanics.board_spots(mechanics.build(layout))
     y = _draw(page, c, controller_plan(c), 8, 30)
     _mount_holes(page, [spots[0]], 8, 30)
     if layout.sensors["type"] == "hc165":
@@ -339,5 +342,5 @@ def _shelf_pack(items: list[tuple[str, int, int]], tall: bool) -> list[list[tupl
     return boards
 
 
-def svg(layout: Any, c: Circuit) -> str:
-    return svg_pages(pages(layout, c), "%s perfboard plans" % layout.name)
+def svg(layout: Any, c: Circuit, spots: list[Any]) -> str:
+    return svg_pages(pages(layout, c, spots), "%s perfboard plans" % layout.name)

@@ -276,19 +276,17 @@ def led_rows(layout: Any) -> list[list[str]]:
     return rows
 
 
-def rail(layout: Any) -> Rail:
+def rail(layout: Any, feeds: list[tuple[list[str], float, float]]) -> Rail:
     """The LED power wiring of ``mechanics.led_feeds`` (the same wires as wiring.csv): one
     +5V/GND pair per row of LEDs from the controller's star point, up the West edge to the
     row's West end (the feed) and on along the row (the bus), each LED's own leads (26 AWG,
     at most 5 cm) soldered to it. A row's pair carries only that row's LEDs, so the worst
-    drop is the most one row can draw, all of it at the far end of the longest pair."""
-    from zuniboard.hardware import mechanics
-
+    drop is the most one row can draw, all of it at the far end of the longest pair.
+    ``feeds``: ``mechanics.led_feeds(layout)`` (the wires are where the mechanics put them)."""
     rows = led_rows(layout)
     leds = layout.leds
     per_led = white_led_ma(layout) + leds["idle_ma"]
     budget = float(leds["budget_ma"])
-    feeds = mechanics.led_feeds(layout)
     trunk_m = max(feed for _, feed, _ in feeds)
     longest = max(bus for _, _, bus in feeds)
     row_ma = max(min(len(names) * per_led, budget) for names, _, _ in feeds)
@@ -583,7 +581,8 @@ def _power_path_section(layout: Any) -> list[str]:
     return out
 
 
-def power_md(layout: Any) -> str:
+def power_md(layout: Any, feeds: list[tuple[list[str], float, float]]) -> str:
+    """power.md; ``feeds``: ``mechanics.led_feeds(layout)``, for the LED rail (``rail``)."""
     lines = power_lines(layout)
     total = sum(line.ma for line in lines)
     leds = layout.leds
@@ -594,7 +593,7 @@ def power_md(layout: Any) -> str:
     limit = design_limit_ma(layout)
     fixed = fixed_ma(layout)
     default_room = DESIGN_MARGIN * 250 - fixed - n * leds["idle_ma"]
-    r = rail(layout)
+    r = rail(layout, feeds)
     out = [
         "# Power design: %s" % layout.name,
         "",

@@ -202,7 +202,7 @@ def _frame(page: Page, layout: Any, number: int, total: int, notes: list[str]) -
     )
 
 
-def _pages(layout: Any, c: Circuit) -> list[Page]:
+def _pages(layout: Any, c: Circuit, rail: power.Rail) -> list[Page]:
     hc165 = layout.sensors["type"] == "hc165"
     pages = []
     # -- sheet 1 -------------------------------------------------------------------------
@@ -211,7 +211,7 @@ def _pages(layout: Any, c: Circuit) -> list[Page]:
     refs += ["R4", "R5"] if hc165 else []
     refs += sorted(r for r in c.parts if r.startswith("SW_") and c.parts[r].bom == "button")
     _place(p1, c, refs)
-    r = power.rail(layout)
+    r = rail
     _frame(
         p1,
         layout,
@@ -317,9 +317,10 @@ def _pages(layout: Any, c: Circuit) -> list[Page]:
     return pages
 
 
-def svg(layout: Any, c: Circuit) -> str:
-    return svg_pages(_pages(layout, c), "%s schematic" % layout.name)
+def svg(layout: Any, c: Circuit, rail: power.Rail) -> str:
+    """The schematic's sheets; ``rail``: the LED power wiring (``power.rail``), noted on sheet 1."""
+    return svg_pages(_pages(layout, c, rail), "%s schematic" % layout.name)
 
 
-def pdf(layout: Any, c: Circuit) -> bytes:
-    return pdf_pages(_pages(layout, c))
+def pdf(layout: Any, c: Circuit, rail: power.Rail) -> bytes:
+    return pdf_pages(_pages(layout, c, rail))
