@@ -89,9 +89,7 @@ def test_deploy_to_the_unix_port_on_a_pty(fake_pico: tuple[str, Path], build_dir
     (fs / "lib" / "zuni" / "core.py").write_text("raise ImportError('stale')\n")
     (fs / "zj00001.txt").write_text("Z1 00001-abcd mosona*0000\n")
     build = build_dir
-    t0 = time.monotonic()
     result = deploy("--layout", "board25", "--port", port, "--resume", "--no-reset", "--build-dir", str(build))
-    seconds = time.monotonic() - t0
     assert result.returncode == 0, result.stdout + result.stderr
     assert "deployed to " + port in result.stdout
     # The files on the "board".
@@ -120,7 +118,6 @@ def test_deploy_to_the_unix_port_on_a_pty(fake_pico: tuple[str, Path], build_dir
         timeout=30,
     )
     assert check.stdout.startswith("ok board25 lib/zuni_board/app.mpy"), check.stdout + check.stderr
-    assert seconds < 90, "deploy took %.1f s" % seconds
 
 
 def test_wipe_journal(fake_pico: tuple[str, Path], build_dir: Path) -> None:

@@ -221,15 +221,36 @@ def test_node_budget_is_respected() -> None:
     assert 0 < result.nodes <= 1500 + 64
 
 
-def test_respects_the_time_limit() -> None:
+class TickingClock:
+    """Stands in for the search's ``time.monotonic``: every read moves it on by ``step``
+    seconds, so the time limit falls after a known amount of work whatever the load."""
+
+    def __init__(self, step: float) -> None:
+        self.now = 1000.0
+        self.step = step
+        self.reads = 0
+
+    def monotonic(self) -> float:
+        self.now += self.step
+        self.reads += 1
+        return self.now
+
+
+def test_respects_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
+    from zuniboard.ai import search as search_module
+
+    clock = TickingClock(0.001)
+    monkeypatch.setattr(search_module, "time", clock)
     game = _open_position("kolowis")
     player = SearchPlayer(3, seed=1, time_limit=0.3)
-    start = time.monotonic()
     move = player.choose(game)
-    elapsed = time.monotonic() - start
     assert move in game.legal_moves()
-    assert elapsed < 0.9
-    assert player.last is not None and player.last.nodes > 0 and player.last.completed_depth >= 1
+    result = player.last
+    assert result is not None and result.nodes > 0 and result.completed_depth >= 1
+    # It stopped on its clock: within the limit by its own reckoning, and no more than one
+    # check's worth of nodes past the last read of the clock.
+    assert clock.reads > 100 and result.elapsed <= 0.3
+    assert result.nodes <= (clock.reads + 1) * search_module.CHECK_EVERY
 
 
 def test_level_times_are_used() -> None:

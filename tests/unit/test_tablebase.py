@@ -8,6 +8,7 @@ rules engine gives it.
 from __future__ import annotations
 
 import itertools
+import threading
 from pathlib import Path
 
 import pytest
@@ -137,35 +138,45 @@ def test_a_search_does_not_wait_for_the_tables_to_load(tmp_path: Path, monkeypat
 
 
 class SlowLoad:
-    """Stands in for tablebase.load: as slow as Mosona's 5-piece set on a busy machine."""
+    """Stands in for tablebase.load: a load that lasts until the test lets it end (as
+    Mosona's 5-piece set takes seconds on a busy machine)."""
 
     def __init__(self) -> None:
         self.calls = 0
+        self.started = threading.Event()
+        self.release = threading.Event()
 
     def __call__(self, ruleset: str, directory: Path | None = None) -> Tablebase | None:
-        import time
-
         self.calls += 1
-        time.sleep(1.0)
+        self.started.set()
+        self.release.wait(120)
         return tablebase.build(ruleset, 2)
 
 
 def test_asking_while_the_tables_load_returns_at_once(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import time
-
     monkeypatch.setenv("ZUNI_TABLEBASE_DIR", str(tmp_path))
     monkeypatch.setattr(tablebase, "_LOADED", {})
     monkeypatch.setattr(tablebase, "_LOADING", set())
     tablebase.save(tablebase.build("kolowis size=short", 2))
     slow = SlowLoad()
     monkeypatch.setattr(tablebase, "load", slow)
-    worst = 0.0
-    for _ in range(5):  # a timed search asks at every move
-        start = time.monotonic()
-        assert tablebase.for_ruleset("kolowis size=short", wait=False) is None
-        worst = max(worst, time.monotonic() - start)
-        time.sleep(0.05)
-    assert worst < 0.1, "a search waited %.2f s for the tables" % worst
+    answers: list[Tablebase | None] = []
+
+    def search_asks() -> None:
+        for _ in range(5):  # a timed search asks at every move
+            answers.append(tablebase.for_ruleset("kolowis size=short", wait=False))
+
+    try:
+        # The load cannot end before the asks are answered: an ask that waited for it
+        # would still be waiting (no stopwatch: the answer comes while the load is held).
+        asker = threading.Thread(target=search_asks, daemon=True)
+        asker.start()
+        asker.join(60)
+        assert not asker.is_alive(), "a search waited for the tables to load"
+        assert answers == [None] * 5
+        assert slow.started.wait(60), "the first ask started the load in the background"
+    finally:
+        slow.release.set()
     assert tablebase.for_ruleset("kolowis size=short") is not None  # wait=True waits for the thread
     assert slow.calls == 1
 
