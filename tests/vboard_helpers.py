@@ -4,9 +4,10 @@ pictures, a fast-timing copy of a layout, the setup's lit points."""
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
+
+from waiting import wait_until
 
 import zuni
 from zuniboard.paths import HARDWARE_DIR
@@ -56,16 +57,16 @@ def wait_lit(vb: VirtualBoard, points: list[str], side: str, allowed: set[str], 
     of the game before the setup may still be the latest for a moment)."""
     lit: set[str] = set()
     stale: set[str] = set()
-    deadline = time.monotonic() + timeout
-    while not set(points) <= lit:
-        assert time.monotonic() < deadline, "%s's points are not lit: %s (outside its turn: %s)" % (
-            side,
-            sorted(lit),
-            sorted(stale),
-        )
+
+    def all_lit() -> bool:
+        nonlocal lit, stale
         now = {p for p, rgb in vb.leds().items() if any(rgb)}
         if now <= allowed:
             lit |= now
         else:
             stale = now - allowed
-        time.sleep(0.02)
+        return set(points) <= lit
+
+    wait_until(
+        all_lit, lambda: "%s's points lit: %s (outside its turn: %s)" % (side, sorted(lit), sorted(stale)), timeout
+    )

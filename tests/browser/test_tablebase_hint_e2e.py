@@ -20,13 +20,13 @@ hinted move included (docs/tablebases.md).
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from play_helpers import ZuniPlay
 from play_helpers import zuni as run_zuni
+from waiting import wait_until
 
 from zuni.position import parse_position, position_text
 from zuniboard.ai import tablebase
@@ -67,15 +67,15 @@ def _verdict() -> tablebase.Verdict:
 
 def _wait_lit(vb: Any, want: dict[str, tuple[int, int, int]], timeout: float = 10.0) -> None:
     """The hint's double flash is dark most of the time: look until one frame shows it."""
-    deadline = time.monotonic() + timeout
     seen: dict[str, tuple[int, int, int]] = {}
-    while time.monotonic() < deadline:
+
+    def shown_lit() -> bool:
+        nonlocal seen
         leds = vb.leds()
-        if all(leds[p] == colour for p, colour in want.items()):
-            return
         seen = {p: leds[p] for p in want}
-        time.sleep(0.02)
-    raise AssertionError("the hint was never shown lit: want %s, last seen %s" % (want, seen))
+        return seen == want
+
+    wait_until(shown_lit, lambda: "the hint shown lit: want %s, last seen %s" % (want, seen), timeout)
 
 
 def test_hint_on_the_virtual_board_says_win_in_n_and_lights_the_tables_move(tables: Path, tmp_path: Path) -> None:

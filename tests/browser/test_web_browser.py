@@ -11,13 +11,13 @@ from __future__ import annotations
 
 import os
 import shutil
-import time
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from vboard_helpers import frame_hex, idle_picture
+from waiting import wait_until
 
 import zuni
 from zuniboard.virtual.board import VirtualBoard
@@ -93,14 +93,7 @@ def disks_shown(page: Page) -> dict[str, str]:
 
 
 def wait(predicate: Callable[[], Any], what: str, timeout: float = 20.0) -> Any:
-    deadline = time.monotonic() + timeout
-    while True:
-        value = predicate()
-        if value:
-            return value
-        if time.monotonic() > deadline:
-            raise AssertionError("timed out waiting for " + what)
-        time.sleep(0.03)
+    return wait_until(predicate, what, timeout, step=0.03)
 
 
 def wait_leds(page: Page, want: dict[str, str], what: str) -> None:

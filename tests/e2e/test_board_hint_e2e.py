@@ -14,11 +14,11 @@ showed before the board could think.
 from __future__ import annotations
 
 import sys
-import time
 from pathlib import Path
 
 import pytest
 from test_board_e2e import Board, _layout, _play
+from waiting import wait_until
 
 import zuni
 
@@ -77,15 +77,14 @@ def test_hint_with_no_host_shows_the_winning_capture(
         for c in best.captures:
             want[names[c]] = ORANGE
         # The double flash is off most of the time: look until a frame shows it lit.
-        deadline = time.monotonic() + 5
         seen: dict[str, tuple[int, int, int]] = {}
-        while time.monotonic() < deadline:
+
+        def shown_lit() -> bool:
+            nonlocal seen
             leds = board.vb.leds()
-            if all(leds[p] == colour for p, colour in want.items()):
-                break
             seen = {p: leds[p] for p in want}
-            time.sleep(0.05)
-        else:
-            raise AssertionError("the hint %s was never shown lit: want %s, last seen %s" % (best, want, seen))
+            return seen == want
+
+        wait_until(shown_lit, lambda: "the hint %s shown lit: want %s, last seen %s" % (best, want, seen), 5, step=0.05)
     finally:
         board.close()

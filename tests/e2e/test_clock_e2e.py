@@ -22,6 +22,7 @@ from pathlib import Path
 import pytest
 from play_helpers import ZuniPlay
 from play_helpers import zuni as run_zuni
+from waiting import wait_until
 
 import zuni
 from zuniboard.games import layouts
@@ -108,13 +109,15 @@ def _open_clocked(board: VirtualBoard, clock: str) -> BoardLink:
 
 
 def _wait_phase(link: BoardLink, phase: str, timeout: float = 10.0) -> dict[str, str]:
-    deadline = time.monotonic() + timeout
-    while True:
-        state = link.state()
-        if state.get("phase") == phase:
-            return state
-        assert time.monotonic() < deadline, state
-        time.sleep(0.1)
+    seen: list[dict[str, str]] = [{}]
+
+    def in_phase() -> dict[str, str] | None:
+        seen[0] = link.state()
+        return seen[0] if seen[0].get("phase") == phase else None
+
+    state = wait_until(in_phase, lambda: "phase %s; last state %s" % (phase, seen[0]), timeout, step=0.1)
+    assert state is not None
+    return state
 
 
 def test_a_reset_and_a_host_away_lose_no_time_beyond_the_last_save(tmp_path: Path) -> None:

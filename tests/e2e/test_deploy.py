@@ -29,7 +29,6 @@ import json
 import os
 import subprocess
 import sys
-import time
 import tty
 from collections.abc import Iterator
 from pathlib import Path
@@ -37,6 +36,7 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from waiting import wait_until
 
 from zuniboard.virtual.mpy import MicroPythonMissing, micropython_executable
 
@@ -237,10 +237,7 @@ def _read(path: Path) -> str:
 
 
 def _wait_for(predicate: Any, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out"
-        time.sleep(0.05)
+    wait_until(predicate, "the condition", timeout, step=0.05)
 
 
 def _hello(port: str, timeout: float) -> dict[str, str] | None:

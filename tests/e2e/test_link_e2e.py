@@ -29,6 +29,7 @@ from pathlib import Path
 
 import pytest
 import serial
+from waiting import wait_until
 
 import zuni
 from zuniboard.link.client import BoardError, BoardLink, LinkEvent, SerialPort
@@ -79,11 +80,11 @@ def _agree(link: BoardLink, board: FirmwareBoard, timeout: float = 10.0) -> list
     """Waits until the host's mirror is the board's game as its flash journal has it
     (same id, moves, digest) and the player's game is that too; returns the moves."""
     truth = board.truth()
-    deadline = time.monotonic() + timeout
-    while not (link.game == truth.game and link.moves == truth.moves and link.synced()):
-        if time.monotonic() > deadline:
-            raise AssertionError("host %r (%s) != board %r (%s)" % (link.moves, link.game, truth.moves, truth.game))
-        time.sleep(0.02)  # polling the link's own state
+    wait_until(  # polling the link's own state
+        lambda: link.game == truth.game and link.moves == truth.moves and link.synced(),
+        lambda: "host %r (%s) == board %r (%s)" % (link.moves, link.game, truth.moves, truth.game),
+        timeout,
+    )
     assert digest_of(link.game, link.moves) == truth.digest
     assert [m.text() for m in board.game.move_stack] == truth.moves, "the player's game is the board's"
     state = link.state(timeout)  # and the board says so itself over the link
@@ -254,10 +255,12 @@ def test_garbage_oversized_wrong_version_unknown_and_illegal_lines(board: Firmwa
         port.write(codec.encode(12, "hint", "a b"))
         port.write(codec.encode(13, "state"))
         read_until(["9 illegal hostmove m1-m9", "10 illegal new mosona board=wobbly", "11 args resign", "12 args hint"])
-        deadline = time.monotonic() + 5
-        while not any(verb == "state" and body.startswith("re=13 ") for verb, body in replies):
-            assert time.monotonic() < deadline, "no state reply"
-            read_until([])
+        wait_until(
+            lambda: any(verb == "state" and body.startswith("re=13 ") for verb, body in replies),
+            "the state reply",
+            5,
+            step=lambda: read_until([]),
+        )
         state = codec.kv_decode(next(body for verb, body in replies if verb == "state" and body.startswith("re=13 ")))
         assert (state["game"], state["moves"], state["digest"]) == (before.game, "3", before.digest)
         assert state["phase"] == "play" and "hostmove" not in state
@@ -295,10 +298,7 @@ def test_dropped_corrupted_and_duplicated_lines(board: FirmwareBoard) -> None:
         relay.fault_next("up", b" move ", "duplicate")
         board.play(1)
         assert link.wait_moves(4, 5.0)
-        deadline = time.monotonic() + 5
-        while link.stats.duplicates == dups and time.monotonic() < deadline:
-            time.sleep(0.02)
-        assert link.stats.duplicates > dups
+        wait_until(lambda: link.stats.duplicates > dups, "the duplicate to be dropped", 5)
         _agree(link, board)
         # A take-back request duplicated on its way, then one whose reply is lost: the
         # board does each once (it remembers the last request's seq and reply).
@@ -453,10 +453,7 @@ def test_cable_pulled_without_the_host_noticing(board: FirmwareBoard) -> None:
         board.play(4)
         board.back()  # and a take-back on the board meanwhile (BACK, pieces put back)
         board.play(1)
-        deadline = time.monotonic() + 10
-        while link.connected and time.monotonic() < deadline:
-            time.sleep(0.05)  # polling the link's own state
-        assert not link.connected, "silence noticed"
+        wait_until(lambda: not link.connected, "the silence to be noticed", 10, step=0.05)
         relay.replug()
         assert link.wait_connected(10.0)
         moves = _agree(link, board)
@@ -676,16 +673,16 @@ def test_a_game_against_the_computer_through_long_delays_and_unplugging(board: F
                         if game.turn == zuni.NORTH:
                             if ply == 5:  # one late reply at the worst delay, on purpose
                                 relay.fault_next("up", b" ok ", "delay", 2.5)
+
                             # The computer's move, as soon as the board shows it (its LEDs:
                             # the player does not wait for the host to hear the board's reply).
-                            deadline = time.monotonic() + 40
-                            while True:
-                                state = dict(board.vb.command("state?"))
-                                if state.get("hostmove") and state.get("moves") == ply:
-                                    break
-                                assert time.monotonic() < deadline, "the computer's move never reached the board"
+                            def shown(ply: int = ply) -> dict[str, object] | None:
                                 assert not stop.is_set()
-                                time.sleep(0.02)  # polling the board's own state
+                                state = dict(board.vb.command("state?"))
+                                return state if state.get("hostmove") and state.get("moves") == ply else None
+
+                            state = wait_until(shown, "the computer's move to reach the board", 40)
+                            assert state is not None
                             text = str(state["hostmove"])
                         else:
                             text = board.choose()
@@ -699,17 +696,16 @@ def test_a_game_against_the_computer_through_long_delays_and_unplugging(board: F
 
             hand = threading.Thread(target=player, name="player")
             hand.start()
-            deadline = time.monotonic() + 150
-            while hand.is_alive():
-                assert time.monotonic() < deadline, "the game did not finish in time"
-                session.pump(0.02)
+            wait_until(lambda: not hand.is_alive(), "the game to finish", 150, step=lambda: session.pump(0.02))
             assert not failures, failures
             relay.set_faults(Faults(), Faults())
             truth = board.truth()
-            deadline = time.monotonic() + 30
-            while session.moves != truth.moves:
-                assert time.monotonic() < deadline, "the session has %r, the board %r" % (session.moves, truth.moves)
-                session.pump(0.02)
+            wait_until(
+                lambda: session.moves == truth.moves,
+                lambda: "the session's %r to be the board's %r" % (session.moves, truth.moves),
+                30,
+                step=lambda: session.pump(0.02),
+            )
         finally:
             stop.set()
             session.close()

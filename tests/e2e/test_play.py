@@ -12,13 +12,13 @@ from __future__ import annotations
 import json
 import re
 import signal
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 from play_helpers import RecordingUI, TtyPlay, ZuniPlay
 from play_helpers import zuni as run_zuni
+from waiting import wait_until
 
 import zuni
 from zuniboard.ai import GreedyPlayer
@@ -84,11 +84,8 @@ class Table:
         self.board.set_occupied(occupied(self.game))
 
 
-def pump_until(session: PlaySession, what: str, predicate: object, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out waiting for %s" % what
-        session.pump(0.02)
+def pump_until(session: PlaySession, what: str, predicate: Callable[[], object], timeout: float = 15.0) -> None:
+    wait_until(predicate, what, timeout, step=lambda: session.pump(0.02))
 
 
 def in_process(board: VirtualBoard, db: Database, **kwargs: object) -> tuple[PlaySession, RecordingUI, BoardLink]:

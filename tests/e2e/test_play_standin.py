@@ -5,13 +5,13 @@ logic, fast. The end-to-end tests with the real board firmware are in test_play.
 from __future__ import annotations
 
 import sys
-import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
 import serial
 from play_helpers import RecordingUI, ZuniPlay, zuni
+from waiting import wait_until
 
 from zuniboard.link.client import BoardLink, SerialPort
 from zuniboard.play.session import PlaySession
@@ -52,11 +52,8 @@ def _link(relay: Relay) -> BoardLink:
     return link
 
 
-def _pump_until(session: PlaySession, what: str, predicate: object, timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():  # type: ignore[operator]
-        assert time.monotonic() < deadline, "timed out waiting for %s" % what
-        session.pump(0.02)
+def _pump_until(session: PlaySession, what: str, predicate: Callable[[], object], timeout: float = 15.0) -> None:
+    wait_until(predicate, what, timeout, step=lambda: session.pump(0.02))
 
 
 def test_session_logs_moves_plays_the_computer_and_follows_take_backs(

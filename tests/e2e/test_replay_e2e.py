@@ -11,13 +11,14 @@ import queue
 import re
 import subprocess
 import threading
-import time
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from play_helpers import REPO, ZUNI, RecordingUI, ZuniPlay
+from waiting import wait_until
 
 import zuni
 from zuniboard.commands.replay import play_on, seats_words
@@ -69,10 +70,7 @@ def logged_game(db: Database, plies: int) -> int:
 
 
 def pump(driver: ReplayDriver, what: str, done: Callable[[], bool], timeout: float = 15.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not done():
-        assert time.monotonic() < deadline, "timed out waiting for %s" % what
-        driver.pump(0.02)
+    wait_until(done, what, timeout, step=lambda: driver.pump(0.02))
 
 
 def test_replay_through_ok_back_and_hint_then_play_on(board: VirtualBoard, tmp_path: Path) -> None:
@@ -139,15 +137,19 @@ def test_replay_through_ok_back_and_hint_then_play_on(board: VirtualBoard, tmp_p
                 assert new_id is not None and new_id != gid
                 mine = shown.legal_moves()[0].text()
                 hand.play(shown, mine)
-                deadline = time.monotonic() + 20
-                while len(db.get(new_id).moves) < 2:  # my move, then the computer's (carried out below)
-                    assert time.monotonic() < deadline, "the game played on"
+
+                def pump_and_carry_out() -> None:
+                    # The computer's reply, carried out by the hand once the board asks for it.
+                    nonlocal mine
                     session.pump(0.02)
                     if mine and len(db.get(new_id).moves) == 1 and session.ai_sent and session.ai_move:
                         shown.push_text(mine)
                         hand.play(shown, session.ai_move)
                         shown.push_text(session.ai_move)
                         mine = ""
+
+                # My move, then the computer's.
+                wait_until(lambda: len(db.get(new_id).moves) >= 2, "the game played on", 20, step=pump_and_carry_out)
                 record = db.get(new_id)
                 assert record.tags[FROM_GAME_TAG] == str(gid) and record.tags[FROM_PLY_TAG] == "2"
                 assert record.position == cursor.position()
@@ -158,10 +160,12 @@ def test_replay_through_ok_back_and_hint_then_play_on(board: VirtualBoard, tmp_p
                 # from: the log's game keeps no moves, the game from there is another.
                 for left in (3, 2, 1):
                     board.press("back")
-                    deadline = time.monotonic() + 10
-                    while len(session.moves) != left:
-                        assert time.monotonic() < deadline, "the take-back to %d moves" % left
-                        session.pump(0.02)
+                    wait_until(
+                        lambda left=left: len(session.moves) == left,
+                        "the take-back to %d moves" % left,
+                        10,
+                        step=lambda: session.pump(0.02),
+                    )
                 assert db.get(new_id).moves == [] and session.db_game not in (None, new_id)
                 again = db.get(session.db_game or 0)
                 assert again.tags == {FROM_GAME_TAG: str(gid), FROM_PLY_TAG: "1", "BoardPly": "1"}
@@ -213,10 +217,9 @@ def test_a_game_from_a_set_up_position_replays_from_it_and_plays_on(board: Virtu
                 assert new_id is not None
                 mine = session.game.legal_moves()[0]
                 session.key(mine.text())  # typed: the hand makes it
-                deadline = time.monotonic() + 15
-                while not db.get(new_id).moves:
-                    assert time.monotonic() < deadline, "the move played on is logged"
-                    session.pump(0.02)
+                wait_until(
+                    lambda: db.get(new_id).moves, "the move played on to be logged", 15, step=lambda: session.pump(0.02)
+                )
                 new = db.get(new_id)
                 assert new.tags == {FROM_GAME_TAG: str(gid), FROM_PLY_TAG: "1", "BoardPly": "1"}
                 assert new.board_game_id == link.game, "the board's game: --resume finds it"
@@ -281,15 +284,15 @@ def test_the_command_replays_on_the_virtual_board_and_plays_on(tmp_path: Path) -
         run.send("h")
         run.expect(r"^the computer looks at move 2$")
         run.expect(r"^move 2, North %s \(" % re.escape(texts[1]))
+
         # The page shows the replay: its moves, the current one, the analysis.
         # (published just after the terminal said it)
-        deadline = time.monotonic() + 10
-        while True:
+        def replay_view() -> dict[str, Any]:
             with urllib.request.urlopen(page + "api/state", timeout=10) as reply:
-                view = json.load(reply)["replay"]
-            if view["analysis"] or time.monotonic() > deadline:
-                break
-            time.sleep(0.05)
+                return json.load(reply)["replay"]  # type: ignore[no-any-return]
+
+        wait_until(lambda: replay_view()["analysis"], "the page to show the analysis", 10, step=0.05)
+        view = replay_view()
         assert (view["moves"], view["ply"], view["game_id"]) == (texts, 1, gid)
         assert view["analysis"].startswith("move 2, North %s (" % texts[1])
         run.send("play north=ai:1")
@@ -346,16 +349,16 @@ def test_the_page_colours_a_replayed_positioned_game_by_its_position(tmp_path: P
 
         def page_shows(plies: int, what: str) -> None:
             want = disks_after(plies)
-            deadline = time.monotonic() + 20
-            while True:
+            drawn: dict[str, str] = {}
+
+            def drawn_so() -> bool:
+                nonlocal drawn
                 with urllib.request.urlopen(page + "api/state", timeout=10) as reply:
                     state = json.load(reply)
                 drawn = {name: piece["side"] for name, piece in state["pieces"].items()}
-                if drawn == want and state["board"].get("moves") == plies and state["board"].get("phase") == "play":
-                    return
-                if time.monotonic() > deadline:
-                    raise AssertionError("%s: the page draws %s, the game has %s" % (what, drawn, want))
-                time.sleep(0.05)
+                return drawn == want and state["board"].get("moves") == plies and state["board"].get("phase") == "play"
+
+            wait_until(drawn_so, lambda: "%s: the page draws %s, the game has %s" % (what, drawn, want), 20, step=0.05)
 
         page_shows(0, "the position set up")
         run.send("n")

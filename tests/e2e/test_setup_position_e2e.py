@@ -8,13 +8,13 @@ in the middle resumes the game from the position. Also ``--from``'s forms
 from __future__ import annotations
 
 import re
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
 from play_helpers import RecordingUI
 from vboard_helpers import fast_layout, side_points, wait_lit
+from waiting import wait_until
 
 import zuni
 from zuni.position import parse_position, position_text
@@ -68,10 +68,7 @@ def _humans(ruleset: str) -> dict[str, str | None]:
 
 
 def pump_until(session: PlaySession, what: str, predicate: Any, timeout: float = 20.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out waiting for %s" % what
-        session.pump(0.02)
+    wait_until(predicate, what, timeout, step=lambda: session.pump(0.02))
 
 
 def _setup_side_by_side(session: PlaySession, link: BoardLink, vb: VirtualBoard, game: Any, how: str) -> list[str]:

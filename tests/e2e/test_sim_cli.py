@@ -6,10 +6,10 @@ import os
 import signal
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 BIN = Path(sys.executable).parent
 
@@ -59,10 +59,7 @@ def test_stopping_zuni_sim_stops_the_firmware(tmp_path: Path, how: signal.Signal
         os.kill(proc.pid, how)
         # SIGKILL: no clean-up at all in the host; the firmware sees its lifeline hang up.
         assert proc.wait(timeout=20) == (-signal.SIGKILL if how == signal.SIGKILL else 0)
-        deadline = time.monotonic() + 5
-        while _alive(firmware[0]) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not _alive(firmware[0]), "the firmware process outlived `zuni sim`"
+        wait_until(lambda: not _alive(firmware[0]), "the firmware process to end with `zuni sim`", 5, step=0.05)
     finally:
         if proc.poll() is None:
             proc.terminate()  # clean first: SIGKILL would leave nothing to stop the firmware but its lifeline

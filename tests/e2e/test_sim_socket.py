@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from play_helpers import REPO, ZuniPlay
 from test_sim_cli import _alive, _children
+from waiting import wait_until
 
 import zuni
 from zuniboard.link.client import BoardLink
@@ -236,10 +237,12 @@ def test_an_orphaned_board_exits_when_its_host_is_killed_on_the_socket_transport
         assert ("fw_cpython" in " ".join(cmdline)) == (runtime == "cpython")
         os.kill(proc.pid, signal.SIGKILL)  # no clean-up at all in the host
         assert proc.wait(timeout=20) == -signal.SIGKILL
-        deadline = time.monotonic() + 5
-        while _alive(firmware[0]) and time.monotonic() < deadline:
-            time.sleep(0.05)
-        assert not _alive(firmware[0]), "the firmware process outlived `zuni sim` on the socket transport"
+        wait_until(
+            lambda: not _alive(firmware[0]),
+            "the firmware process to end with `zuni sim` (socket transport)",
+            5,
+            step=0.05,
+        )
     finally:
         if proc.poll() is None:
             proc.terminate()
@@ -268,9 +271,7 @@ def test_a_socket_port_is_opened_without_nagle_and_counts_the_bytes_waiting() ->
             with board:
                 assert port.in_waiting == 0
                 board.sendall(b"x" * 300)
-                deadline = time.monotonic() + 5
-                while port.in_waiting < 300 and time.monotonic() < deadline:
-                    time.sleep(0.01)
+                wait_until(lambda: port.in_waiting >= 300, "the 300 bytes to arrive", 5, step=0.01)
                 assert port.in_waiting == 300 and port.read(300) == b"x" * 300
                 port.write(b"ping\n")
                 assert board.recv(64) == b"ping\n"

@@ -18,6 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 import zuni
 from zuni_link import codec
@@ -111,10 +112,8 @@ def test_a_move_reaches_the_host_and_survives_a_power_cycle(board: VirtualBoard)
         # agrees on the moves again without reopening anything.
         boot = link.hello["boot"]
         board.restart()
-        deadline = time.monotonic() + 5.0
-        while link.hello.get("boot") == boot and time.monotonic() < deadline:
-            time.sleep(0.05)  # polling the link's own state: no event to wait on here
-        assert link.hello.get("boot") != boot, "the host saw the new boot"
+        # Polling the link's own state: no event to wait on here.
+        wait_until(lambda: link.hello.get("boot") != boot, "the host to see the new boot", 5, step=0.05)
         assert link.wait_synced(5.0)
         assert link.moves == [text, reply]
 

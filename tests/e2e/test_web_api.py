@@ -20,6 +20,7 @@ from typing import Any
 
 import pytest
 from vboard_helpers import frame_hex, idle_picture
+from waiting import wait_until
 
 import zuni
 from zuniboard.virtual.board import VirtualBoard
@@ -68,13 +69,14 @@ class Page:
 
     def wait_state(self, predicate: Callable[[dict[str, Any]], bool], timeout: float = 15.0) -> dict[str, Any]:
         """Poll the state until ``predicate`` holds (the firmware acts after its debounce)."""
-        deadline = time.monotonic() + timeout
-        state = self.state()
-        while not predicate(state):
-            if time.monotonic() > deadline:
-                raise AssertionError("timed out; last state: %s" % json.dumps(lit(state)))
-            time.sleep(0.03)
-            state = self.state()
+        seen: list[dict[str, Any]] = [{}]
+
+        def holds() -> dict[str, Any] | None:
+            seen[0] = self.state()
+            return seen[0] if predicate(seen[0]) else None
+
+        state = wait_until(holds, lambda: "the state; last: %s" % json.dumps(lit(seen[0])), timeout, step=0.03)
+        assert state is not None
         return state
 
 
@@ -277,13 +279,13 @@ def test_events_stream_follows_every_change(page: Page) -> None:
         first = next_state()
         assert first["pieces"] == {}
         page.ok("setup")
-        deadline = time.monotonic() + 5
-        while True:
+
+        def set_up() -> dict[str, Any] | None:
             state = next_state()
-            if len(state["pieces"]) == 24 and lit(state):
-                break
-            assert time.monotonic() < deadline
-        assert state["seq"] > first["seq"]
+            return state if len(state["pieces"]) == 24 and lit(state) else None
+
+        state = wait_until(set_up, "the stream to send the set-up board", 5, step=0)
+        assert state is not None and state["seq"] > first["seq"]
 
 
 def test_world_follows_other_control_clients(page: Page) -> None:
@@ -322,10 +324,8 @@ def test_page_lets_a_closed_board_go(tmp_path: Path, monkeypatch: pytest.MonkeyP
         page = Page(vb, web)
         vb.close()
         page.wait_state(lambda s: not s["connected"])
-        deadline = time.monotonic() + 10
-        while web.sim._pump.is_alive():  # it stops knocking on the dead board's port
-            assert time.monotonic() < deadline
-            time.sleep(0.05)
+        # It stops knocking on the dead board's port.
+        wait_until(lambda: not web.sim._pump.is_alive(), "the page to let the board go", 10, step=0.05)
         status, reply = page.post("lift", {"point": "s3"})
         assert status == 503 and "closed" in reply["error"]
         assert len(page.state()["pieces"]) == 24  # the world is as it was

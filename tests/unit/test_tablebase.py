@@ -12,6 +12,7 @@ import threading
 from pathlib import Path
 
 import pytest
+from waiting import wait_until
 
 import zuni
 from zuni.line import LineGame
@@ -123,17 +124,15 @@ def short_tables(short_built: Tablebase, tmp_path: Path, monkeypatch: pytest.Mon
 
 
 def test_a_search_does_not_wait_for_the_tables_to_load(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    import time
 
     monkeypatch.setenv("ZUNI_TABLEBASE_DIR", str(tmp_path))
     monkeypatch.setattr(tablebase, "_LOADED", {})
     monkeypatch.setattr(tablebase, "_LOADING", set())
     tablebase.save(tablebase.build("kolowis size=short", 2))
     assert tablebase.for_ruleset("kolowis size=short", wait=False) is None  # loading in a thread
-    deadline = time.monotonic() + 10
-    while tablebase.for_ruleset("kolowis size=short", wait=False) is None and time.monotonic() < deadline:
-        time.sleep(0.01)
-    loaded = tablebase.for_ruleset("kolowis size=short", wait=False)
+    loaded = wait_until(
+        lambda: tablebase.for_ruleset("kolowis size=short", wait=False), "the tables to load", 10, step=0.01
+    )
     assert loaded is not None and loaded.max_pieces == 2
 
 
