@@ -214,7 +214,8 @@ class Journal:
         self.version = version
         return game_id
 
-    # The repairs of a failing flash live in ``repair``, loaded only when one is needed.
+    # The repairs of a failing flash live in ``repair``, loaded only when one is needed;
+    # it takes what it writes with (``seal``) from here, and never imports this module.
     def make_room(self):
         """Delete the oldest game file other than the current one (the flash is full);
         True if one was deleted."""
@@ -226,9 +227,11 @@ class Journal:
         """Write the current game again, whole (header and ``moves``, move texts; ``left``:
         the clocks' ms left per side, -1 for none), to a new file that then replaces the old
         one; the game id and the history version (in the header) stay."""
+        if self.path is None or self.game_id is None or self.ruleset is None:
+            raise JournalError("no game started: call start() or resume() first")
         from zuni_board import repair
 
-        repair.rewrite(self, moves, left)
+        repair.rewrite(self, moves, left, seal)
 
     def move(self, index, text, times=None):
         """Record move number ``index`` (0-based) as committed; ``times``: on a clock,
@@ -239,6 +242,10 @@ class Journal:
             self._append("M %d %s" % (index, text))
         else:
             self._append("M %d %s %d %d %d" % (index, text, times[0], times[1], times[2]))
+
+    def clock_left(self, side, left):
+        """Record ``side``'s time left (ms) on its clock (the periodic save, a stopped clock)."""
+        self._append("K %d %d" % (side, left))
 
     def takeback(self, index):
         """Record that move ``index`` (the last one) was taken back."""
