@@ -187,10 +187,11 @@ class Bench:
             return False
         self.thinking = True  # the press counts too: it loads the search's code
         self.cycle(4)
-        self._search = app.play.thinking
-        self._waited = 0
-        if self._search is None:
+        runner = app.play.thinking  # zuni_board.hint_runner.HintRunner
+        if runner is None:
             raise RuntimeError("HINT started no search")
+        self._search = runner.search
+        self._waited = 0
         return True
 
     def hint_cycle(self):
@@ -208,9 +209,9 @@ class Bench:
         search = self._search
         self._search = None
         self.thinking = False
-        if app.play.hint is None or app.play.hint.move != search.best():
+        if app.play.hint is None or app.play.hint.move != search.best:
             raise RuntimeError("the board did not show its hint")
-        if search.search.oom:
+        if search.oom:
             # The search ran out of heap: its hint is weaker than the search's own, so
             # the heap the game is measured in was too small for the board's hint.
             raise MemoryError("the hint's search ran out of heap")

@@ -9,15 +9,27 @@ link are written through ``outbox.Outbox`` (in order; a failing flash never stop
 with ``defer_writes()`` off the commit's own scan); LED tests, walks and notices are
 ``overlay.Overlays``. docs/firmware-timing.md says what happens when.
 
+The app keeps construction, the game's lifecycle, the phases, the scan step, the
+buttons and the LED frame; each other concern is an object that owns its state:
+
+- ``play.Play`` (``self.play``): the play phase's pipeline (classify, commit, mistakes),
+  take-back and the hint, with the board's own search in ``hint_runner`` (loaded at HINT);
+- ``hostcmd.HostCommands``: the host's commands and queries, loaded at the host's first
+  frame (a board without a host keeps that heap);
+- ``staged.StagedSetup`` (``self.staged``): a position set up one side at a time;
+- ``clocks.BoardClock`` (``self.clock``): a game's clocks, hooks given the game, the
+  outbox and the time (``tick`` says when a flag fell);
+- ``ticks.Deadline``: every timer (the commit, the settle, held presses, the hint).
+
 Phases (BOARD.md, "What a player sees and does"):
 
 - ``setup``: the LEDs show where the pieces belong (a new game, a game resumed from the
   journal after a reset, a take-back); play starts when the board matches. A game set up
-  from a position (``cmd_setup``, the host's ``setup POSITION``) goes one side at a time,
+  from a position (the host's ``setup POSITION``) goes one side at a time,
   since reed switches cannot tell the sides apart: the LEDs show where the first side's
   pieces go (priests included), the player places them (a missing or extra piece shown as
   in any setup), and once the board matches, OK (a button, or the host's ``button ok``)
-  or the match held for ``SETUP_SETTLE_MS`` (a board without buttons) lights the next
+  or the match held for ``staged.SETUP_SETTLE_MS`` (a board without buttons) lights the next
   side's points, on top of those; after the last side, play starts.
 - ``play``: each change of the stable occupancy is classified by ``infer``; a finished
   move is committed ``commit_ms`` after the last change (150 = ``stable_ms``: by the
