@@ -28,7 +28,7 @@ def _mark(label):
 
 # As firmware/main.py: the layout is read first, into a Board (zuni_board.load_board
 # unloads the loader), and only then are the engine and the app imported.
-from zuni_board import load_board  # noqa: E402
+from zuni_board import PLAY, load_board  # noqa: E402
 
 zuni = None
 BoardApp = None
@@ -168,7 +168,7 @@ class Bench:
             if target[i]:
                 self.set(i, 1)
         self.settle()
-        if self.app.phase != 1:
+        if self.app.phase != PLAY:
             raise RuntimeError("setup did not start play")
 
     def hint(self):
@@ -183,11 +183,11 @@ class Bench:
         """Press HINT (when the position has a choice); True if the board thinks."""
         app = self.app
         pos = app.play.pos
-        if app.phase != 1 or pos is None or len(pos.foot) < 2:
+        if app.phase != PLAY or pos is None or len(pos.foot) < 2:
             return False
         self.thinking = True  # the press counts too: it loads the search's code
         self.cycle(4)
-        runner = app.play.thinking  # zuni_board.hint_runner.HintRunner
+        runner = app.play.thinking  # zuni_board.hint.HintRunner
         if runner is None:
             raise RuntimeError("HINT started no search")
         self._search = runner.search

@@ -13,7 +13,7 @@ The app keeps construction, the game's lifecycle, the phases, the scan step, the
 buttons and the LED frame; each other concern is an object that owns its state:
 
 - ``play.Play`` (``self.play``): the play phase's pipeline (classify, commit, mistakes),
-  take-back and the hint, with the board's own search in ``hint_runner`` (loaded at HINT);
+  take-back and the hint, with the board's own search run by ``hint.HintRunner`` (loaded at HINT);
 - ``hostcmd.HostCommands``: the host's commands and queries, loaded at the host's first
   frame (a board without a host keeps that heap);
 - ``staged.StagedSetup`` (``self.staged``): a position set up one side at a time;
@@ -466,13 +466,13 @@ class BoardApp:
     def _buttons(self, now, buttons):
         # Every press is told to the host (bring-up sees each button; the host asks its
         # engine on HINT), whatever it does on the board. Best effort.
-        event = self.outbox.event
+        outbox = self.outbox
         if buttons & OK:
-            event("button", "ok")
+            outbox.event("button", "ok")
         if buttons & BACK:
-            event("button", "back")
+            outbox.event("button", "back")
         if buttons & HINT:
-            event("button", "hint")
+            outbox.event("button", "hint")
         if buttons & BACK:
             try:
                 self.takeback(now)

@@ -42,6 +42,7 @@ evaluation once the hint is shown.
 
 from micropython import const
 from zuni.core import Move
+from zuni_board.ticks import Deadline
 
 # Scores: the evaluation is in hundredths of a piece; a win is far above any of them.
 _INF = const(1 << 29)
@@ -531,3 +532,49 @@ class HintSearch:
                     best = ply[6]
                     value = None
             yield 1
+
+
+# -- the hint as it runs on the board ------------------------------------------------
+# Work per scan cycle, in the search's work units (LEGAL = 4 a legal_moves() call, about
+# 2.5-5.4 ms on an RP2040, MICROPYTHON-NOTES): with the loop's own 2.4-3.1 ms a scan stays
+# within its 10 ms period while the board thinks (tools/bench_firmware.py's slice_us);
+# and how long a connected host has to send its own hint before the board shows its own.
+HINT_SLICE = const(6)
+HOST_HINT_MS = const(1000)
+# The hint is shown at the latest this long after HINT (BOARD.md: within 1.5 s; a slice
+# and the showing scan come after it), with the best move the search has by then, on
+# however slow a chip: on the RP2040 estimate most hints end here with depth 1 or 2
+# done, the search's own work limit (MAX_WORK) ends the others sooner
+# (tools/bench_firmware.py, tools/bench_hint.py).
+HINT_THINK_MS = const(1300)
+
+
+class HintRunner:
+    """The board's own hint as the board runs it (``play.Play`` makes one at HINT and
+    drops it, with this module, once the hint is shown or no longer wanted): its
+    ``search`` given one slice a scan, stopped at HINT_THINK_MS, and held back while a
+    connected host may still send its own hint (HOST_HINT_MS). Here, not in its own
+    module: a module of its own cost the hint's heap peak 1-3 KiB more (its import and
+    globals), and in the app it would cost every game its code."""
+
+    def __init__(self, game, moves, now, host_present):
+        """Start thinking about ``game``'s position (``moves``: its legal moves, the
+        position's own list) at ``now``; ``host_present``: a host is connected and may
+        send its hint first."""
+        self.search = HintSearch(game, moves)
+        self.think = Deadline()
+        self.think.set(now, HINT_THINK_MS)
+        self.host = Deadline()
+        if host_present:
+            self.host.set(now, HOST_HINT_MS)
+
+    def step(self, now):
+        """One slice of the search (a scan's worth); True once its ``best`` is to be
+        shown (the search ended and the host's time is up)."""
+        search = self.search
+        if not search.done:
+            if not self.think.due(now):
+                search.step(HINT_SLICE)
+                return False
+            search.stop()
+        return not self.host.armed or self.host.due(now)

@@ -18,7 +18,7 @@ records carry the move's time, the mover's time left after it and the mover's si
 that a reset costs that side at most the time since the last of them. Older firmware reads
 such a file as torn at its ``T`` record (it resumes the game without its moves).
 
-A game set up from a position (``BoardApp.cmd_setup``) has the header ``Z3 <id> <version>
+A game set up from a position (``HostCommands.cmd_setup``) has the header ``Z3 <id> <version>
 <position text>`` instead (docs/rules.md, "Positions as text": its first field is the
 ruleset), and its moves replay from that position. Older firmware skips ``Z3`` files as it
 skips any header it does not know; ``Z2`` and ``Z1`` files still read.

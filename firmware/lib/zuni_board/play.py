@@ -6,7 +6,7 @@ legal moves and footprints), the last classification (``result``), the finished 
 waiting to be committed (``pending``) and the deadline that commits it or shows a
 mistake (``due``; ``due_commit`` says which), the host's move to carry out (``host``), the
 hint shown (``hint``) and the board's own search for one (``thinking``, a
-``hint_runner.HintRunner``), the points touched since the position was made
+``hint.HintRunner``), the points touched since the position was made
 (``touched``), and a commit whose rest is still to be done (``fresh``). It reads the
 app's public state (``game``, ``stable``, ``renderer``, ``outbox``, ``overlays``, ``clock``,
 ``link``) and calls the app back to change phase (``enter_over``, ``enter_setup``); the
@@ -26,6 +26,10 @@ from zuni_board.ticks import Deadline
 
 # Ends of a game that are not a board position (the host said so): BACK undoes them.
 _DECLARED = ("resign", "agreed-draw", "agreed-count")
+
+# What a HINT loads and the hint's end drops again: the search and its evaluation (for
+# Awithlaknakwe with its tables).
+_HINT_CODE = ("zuni_board.hint", "zuni.evaluate", "zuni.evaluate_awith", "zuni.awith_reach")
 
 
 class Play:
@@ -371,7 +375,7 @@ class Play:
             try:
                 # Loaded at each HINT and unloaded once the hint is shown (drop_search):
                 # a board whose players do not ask keeps that heap.
-                from zuni_board.hint_runner import HintRunner
+                from zuni_board.hint import HintRunner
 
                 link = self.app.link
                 present = link is not None and hasattr(link, "host_present") and link.host_present(now)
@@ -390,9 +394,7 @@ class Play:
         and unload its code."""
         if self.thinking is not None:
             self.thinking = None
-            from zuni_board.hint_runner import UNLOAD
-
-            unload(UNLOAD)
+            unload(_HINT_CODE)
 
     def think(self, now):
         """One slice of the board's own hint per scan; the hint is shown in the scan
@@ -403,7 +405,7 @@ class Play:
             return
         if not runner.step(now):
             return
-        best = runner.best()
+        best = runner.search.best
         self.drop_search()
         foot = pos.find(best) if best is not None else None
         if foot is None:
