@@ -187,11 +187,10 @@ class Bench:
             return False
         self.thinking = True  # the press counts too: it loads the search's code
         self.cycle(4)
-        runner = app.play.thinking  # zuni_board.hint.HintRunner
-        if runner is None:
-            raise RuntimeError("HINT started no search")
-        self._search = runner.search
+        self._search = app.play.thinking  # zuni_board.hint.HintSearch
         self._waited = 0
+        if self._search is None:
+            raise RuntimeError("HINT started no search")
         return True
 
     def hint_cycle(self):

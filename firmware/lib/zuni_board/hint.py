@@ -42,7 +42,6 @@ evaluation once the hint is shown.
 
 from micropython import const
 from zuni.core import Move
-from zuni_board.ticks import Deadline
 
 # Scores: the evaluation is in hundredths of a piece; a win is far above any of them.
 _INF = const(1 << 29)
@@ -549,32 +548,17 @@ HOST_HINT_MS = const(1000)
 HINT_THINK_MS = const(1300)
 
 
-class HintRunner:
-    """The board's own hint as the board runs it (``play.Play`` makes one at HINT and
-    drops it, with this module, once the hint is shown or no longer wanted): its
-    ``search`` given one slice a scan, stopped at HINT_THINK_MS, and held back while a
-    connected host may still send its own hint (HOST_HINT_MS). Here, not in its own
-    module: a module of its own cost the hint's heap peak 1-3 KiB more (its import and
-    globals), and in the app it would cost every game its code."""
-
-    def __init__(self, game, moves, now, host_present):
-        """Start thinking about ``game``'s position (``moves``: its legal moves, the
-        position's own list) at ``now``; ``host_present``: a host is connected and may
-        send its hint first."""
-        self.search = HintSearch(game, moves)
-        self.think = Deadline()
-        self.think.set(now, HINT_THINK_MS)
-        self.host = Deadline()
-        if host_present:
-            self.host.set(now, HOST_HINT_MS)
-
-    def step(self, now):
-        """One slice of the search (a scan's worth); True once its ``best`` is to be
-        shown (the search ended and the host's time is up)."""
-        search = self.search
-        if not search.done:
-            if not self.think.due(now):
-                search.step(HINT_SLICE)
-                return False
-            search.stop()
-        return not self.host.armed or self.host.due(now)
+def run(search, now, think, host):
+    """The board's own hint as the board runs it (``play.Play``, which owns the search and
+    the two deadlines, calls this every scan while it thinks): one slice of ``search`` a
+    scan until ``think`` is due (HINT_THINK_MS after HINT), then held back while ``host``
+    is armed and not yet due (HOST_HINT_MS after HINT, a host connected: it may send its
+    own hint first). True once the search's ``best`` is to be shown. A function here, not
+    a runner object in a module of its own: that cost the hint's heap peak a KiB
+    (tools/bench_firmware.py's smallest heaps, docs/firmware-timing.md)."""
+    if not search.done:
+        if not think.due(now):
+            search.step(HINT_SLICE)
+            return False
+        search.stop()
+    return not host.armed or host.due(now)

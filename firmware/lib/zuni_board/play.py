@@ -6,7 +6,8 @@ legal moves and footprints), the last classification (``result``), the finished 
 waiting to be committed (``pending``) and the deadline that commits it or shows a
 mistake (``due``; ``due_commit`` says which), the host's move to carry out (``host``), the
 hint shown (``hint``) and the board's own search for one (``thinking``, a
-``hint.HintRunner``), the points touched since the position was made
+``hint.HintSearch``, run by ``hint.run`` until its deadlines ``think_until`` and
+``host_until``), the points touched since the position was made
 (``touched``), and a commit whose rest is still to be done (``fresh``). It reads the
 app's public state (``game``, ``stable``, ``renderer``, ``outbox``, ``overlays``, ``clock``,
 ``link``) and calls the app back to change phase (``enter_over``, ``enter_setup``); the
@@ -46,7 +47,11 @@ class Play:
         self.due_commit = False  # what ``due`` does: commit ``pending``, or show the mistake
         self.commits = 0
         self.gc_due = False  # a commit's garbage is to be collected (BoardApp.step)
-        self.thinking = None  # type: ignore  # the board's own hint while it thinks
+        self.thinking = None  # type: ignore  # the board's own hint search while it thinks
+        # Its deadlines (hint.run): the best move found is shown at ``think_until``, not
+        # before ``host_until`` (armed while a connected host may send its own hint).
+        self.think_until = Deadline()
+        self.host_until = Deadline()
         self.reset()
 
     def reset(self):
@@ -375,11 +380,15 @@ class Play:
             try:
                 # Loaded at each HINT and unloaded once the hint is shown (drop_search):
                 # a board whose players do not ask keeps that heap.
-                from zuni_board.hint import HintRunner
+                from zuni_board.hint import HINT_THINK_MS, HOST_HINT_MS, HintSearch
 
+                self.thinking = HintSearch(self.app.game, pos.moves)
+                self.think_until.set(now, HINT_THINK_MS)
                 link = self.app.link
-                present = link is not None and hasattr(link, "host_present") and link.host_present(now)
-                self.thinking = HintRunner(self.app.game, pos.moves, now, present)
+                if link is not None and hasattr(link, "host_present") and link.host_present(now):
+                    self.host_until.set(now, HOST_HINT_MS)
+                else:
+                    self.host_until.cancel()
             except MemoryError:
                 pass  # no room to think: HINT shows the legal moves, as it always could
             else:
@@ -399,13 +408,15 @@ class Play:
     def think(self, now):
         """One slice of the board's own hint per scan; the hint is shown in the scan
         after the search ends, unless a connected host still has time to send its own."""
-        runner = self.thinking
+        search = self.thinking
         pos = self.pos
-        if runner is None or pos is None:
+        if search is None or pos is None:
             return
-        if not runner.step(now):
+        from zuni_board.hint import run  # loaded while the board thinks
+
+        if not run(search, now, self.think_until, self.host_until):
             return
-        best = runner.search.best
+        best = search.best
         self.drop_search()
         foot = pos.find(best) if best is not None else None
         if foot is None:
