@@ -49,8 +49,9 @@ from typing import TextIO
 
 import zuni
 from zuniboard.errors import UsageError
-from zuniboard.link import LinkError
-from zuniboard.play.clock_view import check_clock
+from zuniboard.games.clock_view import check_clock
+from zuniboard.games.words import count_words
+from zuniboard.link.client import LinkError
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
 from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameController
 from zuniboard.play.endgame_tables import start_first_use_build
@@ -59,7 +60,6 @@ from zuniboard.play.session import KEYS_HELP, KEYS_HELP_NO_HAND, SHOW_AI_MOVE_S,
 from zuniboard.play.speech import Pyttsx3Voice, Speaker, SpeakingUI, VoiceUnavailable
 from zuniboard.play.start_from import StartFrom, StartFromError, start_from
 from zuniboard.play.terminal import LineReader, TerminalUI
-from zuniboard.play.words import count_words
 from zuniboard.records.db import Database, DatabaseError, GameSummary
 
 
