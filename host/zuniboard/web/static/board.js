@@ -308,6 +308,12 @@
     return side ? side[0].toUpperCase() + side.slice(1) : "";
   }
 
+  // "South piece", "North bow priest": a disk's name wherever it is.
+  function pieceName(piece) {
+    if (!piece || piece.side === "unknown") return "a disk";
+    return sideWord(piece.side) + (piece.kind === "priest" ? " bow priest" : " piece");
+  }
+
   function pieceWords(piece) {
     if (!piece || piece.side === "unknown") return "a disk";
     return "the " + sideWord(piece.side) + (piece.kind === "priest" ? " bow priest" : " piece");
@@ -354,7 +360,7 @@
 
   function pointLabel(n) {
     const piece = state && state.pieces[n];
-    let label = n + ", " + (piece ? (piece.side === "unknown" ? "a disk" : sideWord(piece.side) + (piece.kind === "priest" ? " bow priest" : " piece")) : "empty");
+    let label = n + ", " + (piece ? pieceName(piece) : "empty");
     const now = state && state.leds[n] && state.leds[n] !== "#000000" ? state.leds[n] : "";
     const seen = now || (pointSeen[n] && pointSeen[n][0]);
     if (seen) {
@@ -405,8 +411,10 @@
     if (!name && t.labels && t.labels.length) name = t.labels[0].textContent.trim();
     if (!name) name = (t.textContent || "").trim();
     const what = t.tagName === "BUTTON" ? "button" : t.type === "checkbox" ? (t.checked ? "checkbox, checked" : "checkbox") : t.tagName === "INPUT" ? "text box" : "";
-    const title = t.getAttribute("title");
-    if (name) speakCursor(name + (what ? ", " + what : "") + (title ? ": " + title : ""));
+    const title = t.getAttribute("title") || "";
+    // (a button's title starts with its name: "OK: end a chain here, ...")
+    const more = title.startsWith(name + ":") ? title.slice(name.length + 1).trim() : title;
+    if (name) speakCursor(name + (what ? ", " + what : "") + (more ? ": " + more : ""));
   });
 
   function speakCursor(text) {
@@ -497,9 +505,19 @@
     s.setAttribute("class", "chip");
     s.setAttribute("data-id", piece.id);
     s.setAttribute("data-source", source);
-    s.setAttribute("aria-label", piece.side + " " + piece.kind);
+    s.setAttribute("aria-label", pieceName(piece) + (source === "tray" ? ", beside the board: Enter takes it in your hand" : ", in your hand"));
+    s.setAttribute("role", "button");
+    s.setAttribute("tabindex", "0");
     diskShape(s, piece, 0.44);
     s.addEventListener("pointerdown", (e) => chipDown(e, piece, source));
+    // Keyboard: Enter or Space picks a disk up from beside the board (a bow priest to
+    // bring in) or chooses which disk in the hand goes down next.
+    s.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      click({ source: source, piece: piece });
+      if (source === "tray") announce("took " + pieceWords(piece) + " in your hand: go to a point on the board and press Enter", false, true);
+    });
     return s;
   }
 
