@@ -60,7 +60,7 @@ _MAN_CODE = tuple(zuni.piece_code(side, zuni.MAN) for side in range(4))
 def make_evaluator(game: zuni.Game) -> Evaluator:
     """The evaluation function for ``game``'s ruleset, from team 0's side."""
     if game.ruleset.game_id == "awithlaknakwe":
-        return awith_team0  # type: ignore[no-any-return]
+        return awith_team0
     # line_team0's value, computed board-wide (lanes.py: the same number, faster).
     return LineLanes(game).evaluate_team0
 
