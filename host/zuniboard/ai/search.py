@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Protocol, cast
 
 import zuni
+from zuni.awith import AwithGame
 from zuni.line import LineGame
 from zuniboard.ai import tablebase
 from zuniboard.ai.evaluate import Evaluator, awith_contacts_threats, make_evaluator
@@ -624,7 +625,8 @@ class Searcher:
         if self._line_quiet:
             score = self._quiet_adjusted(cast(LineGame, game), score)  # _line_quiet: a line game
         elif self._contact_on:
-            contacts, threats = awith_contacts_threats(game, self._root_team)
+            # _contact_on: Awithlaknakwe's
+            contacts, threats = awith_contacts_threats(cast(AwithGame, game), self._root_team)
             bonus = self.contact * contacts + self.threat * threats
             score += bonus if self._root_team == 0 else -bonus
         return -score if game.team_of(game.turn) else score

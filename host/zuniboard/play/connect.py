@@ -59,10 +59,10 @@ class SimHand:
         self.board = board
         self.hand = Hand(board, seed=seed, speed=hand_speed(board), bounce=False)
 
-    def make_move(self, game: Any, move: Any) -> None:
+    def make_move(self, game: zuni.Game, move: zuni.Move) -> None:
         self.hand.play(game, move.text())
 
-    def set_up(self, game: Any, sides: tuple[int, ...] | None = None) -> None:
+    def set_up(self, game: zuni.Game, sides: tuple[int, ...] | None = None) -> None:
         """Put ``game``'s pieces on the board (only those of ``sides``: a staged setup)."""
         names = game.geometry.names
         board = game.board
