@@ -34,7 +34,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import serial  # type: ignore[import-untyped, unused-ignore]
+import serial
 
 from zuni_link import codec
 from zuni_link.codec import FrameError

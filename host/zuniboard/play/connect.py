@@ -98,7 +98,7 @@ def browser_page(board: Any, port: int = PAGE_PORT) -> str | None:
 def ports_found() -> list[str]:
     """The serial ports this computer has now (device paths)."""
     try:
-        from serial.tools import list_ports  # type: ignore[import-untyped, unused-ignore]
+        from serial.tools import list_ports
     except ImportError:  # pragma: no cover
         return []
     return sorted(str(p.device) for p in list_ports.comports())
