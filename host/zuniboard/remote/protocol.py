@@ -20,9 +20,13 @@ from __future__ import annotations
 import hashlib
 import hmac
 import json
+import os
 import secrets
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
+
+import platformdirs
 
 VERSION = 1
 ROOT = "zuni/v1"
@@ -36,6 +40,13 @@ ACTIONS = ("move", "offer", "answer", "resign", "claim", "hello")
 OFFERS = ("takeback", "draw", "count")
 CLAIMS = ("win", "draw")
 MAX_NAME = 40
+
+
+def remote_dir() -> Path:
+    """Where the referee keeps its games and a player its seats: ``$ZUNI_REMOTE_DIR``,
+    else ``remote`` in the user's data directory."""
+    env = os.environ.get("ZUNI_REMOTE_DIR", "")
+    return Path(env) if env else Path(platformdirs.user_data_dir("zuniboard")) / "remote"
 
 
 class ProtocolError(ValueError):
