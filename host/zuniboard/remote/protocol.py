@@ -198,7 +198,7 @@ def field(body: dict[str, Any], name: str, kind: type, *, optional: bool = False
             return None
         raise ProtocolError("field %r is missing" % name)
     value = body[name]
-    if kind is int and isinstance(value, bool) or not isinstance(value, kind):
+    if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
         raise ProtocolError("field %r is %r: a %s is expected" % (name, value, kind.__name__))
     if isinstance(value, str) and len(value) > 200:
         raise ProtocolError("field %r is %d characters long: at most 200" % (name, len(value)))

@@ -44,9 +44,7 @@ class Offer:
 class RefereeGame:
     """A game: its rules, seats, moves, clocks, offer and result."""
 
-    def __init__(
-        self, game_id: str, code: str, ruleset: str, clock: str, gone_s: int, key: str, now_ms: int
-    ) -> None:
+    def __init__(self, game_id: str, code: str, ruleset: str, clock: str, gone_s: int, key: str, now_ms: int) -> None:
         try:
             rules = zuni.parse_ruleset(ruleset)
         except zuni.ZuniError as exc:

@@ -205,7 +205,10 @@ class Referee:
         if body.get("mac") == game.state_mac:
             return []  # the last state it published (a state's mac covers all of it)
         self.refused += 1
-        return [Refusal(self.topics.state(gid), "a state the referee did not publish: put right"), self._state(game, now_ms)]
+        return [
+            Refusal(self.topics.state(gid), "a state the referee did not publish: put right"),
+            self._state(game, now_ms),
+        ]
 
     # -- the time ------------------------------------------------------------------------
     def tick(self, now_ms: int) -> list[Out]:

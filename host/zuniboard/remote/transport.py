@@ -112,6 +112,7 @@ class Connection:
         client.max_queued_messages_set(0)
         client.on_connect = self._on_connect
         client.on_disconnect = self._on_disconnect
+        client.on_connect_fail = self._on_connect_fail
         client.on_message = self._on_message
         self.client = client
 
@@ -146,6 +147,10 @@ class Connection:
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
         self.connected = False
         self.events.put(("disconnected", str(reason)))
+
+    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+        # No connection at all (refused, no route, a certificate not trusted): paho tries again.
+        self.events.put(("disconnected", "cannot connect to %s" % self.url))
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
         self.events.put(("message", str(message.topic), bytes(message.payload)))
