@@ -28,6 +28,12 @@ the terminal and on the page; the computer takes its thinking time from its cloc
 After quit, the next `zuni play` offers to go on with the unfinished game;
 `zuni play --resume` goes on with it without asking.
 
+Remote games (docs/remote.md): `zuni play --remote new` starts a game with a person at
+another board and prints a short invite code; they type `zuni play --remote CODE`. With
+no --broker, the first runs a broker and a referee on this computer (127.0.0.1:1883);
+across the internet, name one: `--broker mqtts://host`. The other's moves show on your
+board as the computer's do; undo, draw and count are offers they accept (yes) or not.
+
 Board marks: S N W E pieces (lower case: bow priests), . empty point, [ ] the last
 move's start and end, x a piece it took.
 """
@@ -43,6 +49,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
+from typing import Any
 
 import zuni
 from zuniboard.errors import UsageError
@@ -121,6 +128,22 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "0: any free one)" % PAGE_PORT,
     )
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="coloured board drawing")
+    remote = play.add_argument_group("remote games (docs/remote.md)")
+    remote.add_argument(
+        "--remote", metavar="CODE", default=None, help="new: start a remote game and print its invite code; CODE: join"
+    )
+    remote.add_argument(
+        "--broker", metavar="URL", default=None, help="mqtt://, mqtts://, ws://, wss:// (default: this computer's)"
+    )
+    remote.add_argument("--name", default=None, help="your name as the others see it (default: your login name)")
+    remote.add_argument("--seat", default="", help="the seat to take: south, north, west, east (default: a free one)")
+    remote.add_argument(
+        "--gone",
+        metavar="SECONDS",
+        type=int,
+        default=0,
+        help="a new game: a player silent this long may be claimed against (default 120)",
+    )
     play.add_argument(
         "--timeout", type=float, default=10.0, help="seconds to wait for the board to answer (default 10)"
     )
@@ -188,6 +211,15 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    if getattr(args, "remote", None) is not None:
+        from zuniboard.commands.play_remote import run_remote
+
+        return run_remote(args)
+    return run_local(args)
+
+
+def run_local(args: argparse.Namespace, remote: Any = None) -> int:
+    """``remote``: a ``remote.lobby.Seated`` (the game's ruleset and seats are its)."""
     if not 0 <= args.http <= 65535:
         raise UsageError("--http %d: a TCP port 0..65535 (0: any free one)" % args.http)
     players = _players(args)
@@ -236,7 +268,10 @@ def run_play(args: argparse.Namespace) -> int:
             db.close()
             raise UsageError(str(exc))
     resume = bool(args.resume)
-    if not resume and start is None and offer_resume(db, args.ruleset, _ask_on_terminal()):
+    if remote is not None:
+        resume = remote.resumed and _last_unfinished(db) is not None
+        ruleset = None if resume else ruleset
+    elif not resume and start is None and offer_resume(db, args.ruleset, _ask_on_terminal()):
         resume = True
         ruleset = None
     color = {"always": True, "never": False}.get(args.color)
@@ -270,7 +305,14 @@ def run_play(args: argparse.Namespace) -> int:
                 page.publish("game", control.view())
                 page.publish("hint", control.hint_note)  # the hint beside the board (None: none)
 
-        session = PlaySession(
+        session_class: Any = PlaySession
+        more: dict[str, Any] = {}
+        if remote is not None:
+            from zuniboard.remote.session import RemoteSession
+
+            session_class = RemoteSession
+            more["remote"] = (remote.connection, remote.client, remote.seat_file, remote.client_id)
+        session = session_class(
             conn.link,
             db,
             ui,
@@ -284,6 +326,7 @@ def run_play(args: argparse.Namespace) -> int:
             on_change=on_change,
             moves_at=MOVES_AT_PAGE if conn.virtual is not None and conn.hand is None else MOVES_AT_BOARD,
             clock=clock,
+            **more,
         )
         if conn.virtual is not None:
             page.on_line(session.page_line)
@@ -295,6 +338,9 @@ def run_play(args: argparse.Namespace) -> int:
             ui.message("info", "cannot go on with it: %s; starting a new game" % exc)
             session.ruleset = "mosona"
             session.start(timeout=args.timeout)
+        follow = getattr(session, "follow", None)
+        if follow is not None:
+            follow(time.monotonic())  # a remote game: the referee's moves the board has not had yet
         active = session
         if session.game is not None:
             start_first_use_build(str(session.game.ruleset), ui.message)

@@ -45,7 +45,8 @@ class EmbeddedBroker:
         if port_taken(self.host, self.port):
             raise BrokerError("%s:%d is taken (a broker runs there already?)" % (self.host, self.port))
         # amqtt logs every packet at INFO: only its warnings are worth a player's eyes.
-        logging.getLogger("amqtt").setLevel(logging.WARNING)
+        # (and a connection closed without a word, as a port probe's, is not worth one).
+        logging.getLogger("amqtt").setLevel(logging.CRITICAL)
         logging.getLogger("transitions").setLevel(logging.WARNING)
         self.thread = threading.Thread(target=self._run, name="zuni-broker", daemon=True)
         self.thread.start()

@@ -1,0 +1,113 @@
+"""A remote game at this board: ``RemoteSession``, the play session with a seat in a
+remote game (docs/remote.md).
+
+It is ``play.session.PlaySession`` (the board, the log, the terminal and the page as for
+any game) with the referee's connection: every pump hands the broker's messages to the
+seat's ``SeatClient`` and the referee's state to the ``Bridge``, which has the
+controller show the remote players' moves on the board; a move made here goes to the
+referee; the commands that need the others' word (undo, draw, count, resign, claim)
+become the controller's ``referee`` actions, sent from here. The seat's record is saved
+after every change, so that a PC killed mid-game goes on with `zuni play --remote CODE`.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import queue
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from zuniboard.play.controller import Action
+from zuniboard.play.session import PlaySession
+from zuniboard.remote.bridge import Bridge
+from zuniboard.remote.seat_client import SeatClient
+from zuniboard.remote.transport import Connection
+
+
+def save_seat(path: Path, client: SeatClient, client_id: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_suffix(".tmp")
+    temp.write_text(json.dumps({"client_id": client_id, "seat": client.record()}))
+    os.replace(temp, path)
+
+
+class RemoteSession(PlaySession):
+    def __init__(
+        self, *args: Any, remote: tuple[Connection, SeatClient, Path, str], **kwargs: Any
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.connection, self.client, self.seat_file, self.client_id = remote
+        self.bridge = Bridge(self.client.creds.seat)
+        self.control.remote = True
+        self.followed = -1  # the referee's sequence number followed last
+
+    # -- the loop --------------------------------------------------------------------------
+    def pump(self, timeout: float = 0.05) -> None:
+        self.pump_remote()
+        super().pump(timeout)
+
+    def pump_remote(self) -> None:
+        now = time.monotonic()
+        changed = False
+        while True:
+            try:
+                event = self.connection.events.get_nowait()
+            except queue.Empty:
+                break
+            if event[0] == "message" and self.client.take_state(event[2]) is not None:
+                changed = True
+            elif event[0] == "connected":
+                self.ui.message("link", "connected to the referee's broker (%s)" % event[1])
+                self._publish(self.client.resync(now))
+            elif event[0] == "disconnected":
+                self.ui.message("link", "the broker connection dropped (%s): trying again" % event[1])
+        self._publish(self.client.tick(now))
+        if changed:
+            self.follow(now)
+            save_seat(self.seat_file, self.client, self.client_id)
+
+    def follow(self, now: float) -> None:
+        if self.control.game is None:
+            return
+        in_flight = len(self.client.in_flight("move"))
+        self.followed = self.client.seq
+        self._do(self.bridge.follow(self.client.state, self.control, now, in_flight))
+
+    def _publish(self, messages: list[tuple[str, bytes]]) -> None:
+        for topic, payload in messages:
+            self.connection.publish(topic, payload)
+
+    # -- the controller's actions ------------------------------------------------------
+    def _played_remote(self, action: Action) -> None:
+        PlaySession._played(self, action)
+        if self.bridge.to_send(action.index, action.text, self.client.state):
+            self._publish([self.client.move(action.index, action.text, time.monotonic())])
+            save_seat(self.seat_file, self.client, self.client_id)
+
+    def _cut_remote(self, action: Action) -> None:
+        PlaySession._cut(self, action)
+        self.follow(time.monotonic())  # down to the referee's moves: its next move, if any
+
+    def _to_referee(self, action: Action) -> None:
+        fields: dict[str, Any] = {}
+        if action.text in ("offer", "claim"):
+            fields["what"] = action.args[0]
+        elif action.text == "answer":
+            fields["what"] = action.args[0]
+            fields["yes"] = action.args[1] == "yes"
+        self._publish([self.client.send(action.text, time.monotonic(), **fields)])
+        save_seat(self.seat_file, self.client, self.client_id)
+
+    def _new_remote(self, action: Action) -> None:
+        self.ui.message("info", "a new remote game: quit, then `zuni play --remote new` (or join with a code)")
+
+    _actions: dict[str, Callable[[PlaySession, Action], None]] = {
+        **PlaySession._actions,
+        "played": _played_remote,  # type: ignore[dict-item]
+        "cut": _cut_remote,  # type: ignore[dict-item]
+        "referee": _to_referee,  # type: ignore[dict-item]
+        "new": _new_remote,  # type: ignore[dict-item]
+    }
