@@ -90,10 +90,13 @@ class Action:
       ``args[0]`` in ``value`` (a copy of the game); answer with ``GameController.judged``;
     - ``hand``: the terminal's hand makes ``value`` (a move of the game as it is);
       ``setup``: it sets the position up (``value``: the sides, None: all);
-    - ``played``: board move ``index`` is ``text`` (``value``: its clock times, or None);
+    - ``played``: board move ``index`` is ``text`` made by ``side`` (``value``: its clock
+      times, or None);
       ``cut``: the moves from ``index`` on are taken back (``value``: the game as it
       stands then); ``ended``: the game ended (``text`` result, ``args`` =
       (termination,)); ``reopened``: an end taken back;
+    - ``referee``: a remote game's referee is asked ``text`` (offer, answer, resign,
+      claim) for ``side`` with ``args`` (docs/remote.md);
     - ``switched``: the board plays another game ``text`` (``value``: its moves): the
       runner opens it in the log and calls ``open``; ``new``: start a new game; ``quit``.
     """
@@ -663,7 +666,7 @@ class GameController:
         self.moves.append(text)
         took = (times or {}).get((self.board_game, index, text))
         self.clocks.moved(side, took[1] if took else None, self.turn_side(), now)
-        out.append(Action("played", text, index=index, value=took))
+        out.append(Action("played", text, index=index, value=took, side=side))
         self.phase = "play"
         self._new_position(out)
         if not quiet:

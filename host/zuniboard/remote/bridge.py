@@ -26,8 +26,8 @@ class Bridge:
         self.gone: list[str] = []
         self.refused_n = 0
 
-    def follow(self, state: dict[str, Any], control: GameController, now: float, in_flight: int) -> list[Action]:
-        """``in_flight``: moves sent by this seat that the referee has not taken yet."""
+    def follow(self, state: dict[str, Any], control: GameController, now: float, refused_ply: int = -1) -> list[Action]:
+        """``refused_ply``: the ply of a move of ours the referee refused (-1: none)."""
         if control.game is None or not state:
             return []
         out: list[Action] = []
@@ -37,15 +37,20 @@ class Bridge:
         ours = control.moves
         k = common_prefix(ours, theirs)
         if len(ours) > k:
-            refused = dict(state.get("refused", {}).get(self.seat) or {})
-            if in_flight and len(theirs) == k:
-                return out  # our moves are on their way to the referee
+            if len(theirs) == k and refused_ply != k:
+                # Ahead of the referee: our move on its way, or a forced pass this board
+                # made for a remote seat whose own board sends it.
+                return out
             if self.taking_back_to != k:
                 self.taking_back_to = k
                 why = "the referee took back %d move%s" % (len(ours) - k, "" if len(ours) - k == 1 else "s")
-                if len(theirs) == k and refused:
+                if len(theirs) == k:
+                    refused = dict(state.get("refused", {}).get(self.seat) or {})
                     why = "the referee refused %s: %s" % (ours[k], refused.get("why", "?"))
-                out += [say(why + "; take them back on the board", "takeback"), request("take_back", str(len(ours) - k))]
+                out += [
+                    say(why + "; take them back on the board", "takeback"),
+                    request("take_back", str(len(ours) - k)),
+                ]
             return out
         self.taking_back_to = -1
         if len(theirs) > len(ours):
@@ -97,7 +102,7 @@ class Bridge:
             out.append(say("the referee refused: %s" % refused.get("why", "?"), "wrong"))
         return control.told(out)
 
-    def to_send(self, index: int, text: str, state: dict[str, Any]) -> bool:
-        """A move played on the board here at ``index`` that the referee does not have."""
+    def to_send(self, index: int, text: str, side: str, state: dict[str, Any]) -> bool:
+        """A move of this board's seat played here at ``index``, new to the referee."""
         theirs = list(state.get("moves", []))
-        return not (index < len(theirs) and theirs[index] == text)
+        return side == self.seat and not (index < len(theirs) and theirs[index] == text)

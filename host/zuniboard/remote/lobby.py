@@ -184,8 +184,10 @@ def take_seat(
             connection.subscribe(topics.state(client.creds.game))
             if code == "new":
                 pretty = client.creds.code[:3] + "-" + client.creds.code[3:]
-                say("invite code: %s (the others type: zuni play --remote %s%s)" % (
-                    pretty.upper(), pretty.upper(), "" if broker is None else " --broker %s" % url_text))
+                say(
+                    "invite code: %s (the others type: zuni play --remote %s%s)"
+                    % (pretty.upper(), pretty.upper(), "" if broker is None else " --broker %s" % url_text)
+                )
         path = seat_path(client.creds.code, client.creds.seat)
         if lock is None:
             lock = SeatLock(path)
@@ -250,9 +252,13 @@ def ask_seat(
             reply = json.loads(event[2])
             if "error" in reply:
                 raise LobbyError("the referee: %s" % reply["error"])
-            creds = Credentials(topics.shard, reply["game"], reply["code"], reply["seat"], reply["secret"], reply["key"])
+            creds = Credentials(
+                topics.shard, reply["game"], reply["code"], reply["seat"], reply["secret"], reply["key"]
+            )
             return SeatClient(creds)
-    raise LobbyError("no referee answered on %s within %.0f s (is `zuni referee` running?)" % (connection.url, ANSWER_S))
+    raise LobbyError(
+        "no referee answered on %s within %.0f s (is `zuni referee` running?)" % (connection.url, ANSWER_S)
+    )
 
 
 def wait_for_seats(seated: Seated, say: Callable[[str], None], stop: Callable[[], bool] = lambda: False) -> None:
@@ -268,7 +274,7 @@ def wait_for_seats(seated: Seated, say: Callable[[str], None], stop: Callable[[]
         now = time.monotonic()
         if event is not None and event[0] == "message":
             client.take_state(event[2])
-        elif event is not None and event[0] == "connected" or not asked:
+        elif (event is not None and event[0] == "connected") or not asked:
             asked = True
             for topic, payload in client.resync(now):
                 seated.connection.publish(topic, payload)

@@ -191,7 +191,7 @@ class RefereeGame:
             if self.clock is not None:
                 self.clock.stop(now_ms)  # a take-back gives no time back (docs/clocks.md)
                 self.clock.start(now_ms, self.game.turn)
-            self.note = "%s's take-back agreed: %d moves taken back" % (offer.by, count)
+            self.note = "%s's take-back agreed: %d move%s taken back" % (offer.by, count, "" if count == 1 else "s")
         else:
             self._end(self.game.agree(what), now_ms)
             self.note = "%s agreed" % ("the draw" if what == "draw" else "the count")

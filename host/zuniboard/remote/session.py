@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import zuni
 from zuniboard.play.controller import Action
 from zuniboard.play.session import PlaySession
 from zuniboard.remote.bridge import Bridge
@@ -35,14 +36,13 @@ def save_seat(path: Path, client: SeatClient, client_id: str) -> None:
 
 
 class RemoteSession(PlaySession):
-    def __init__(
-        self, *args: Any, remote: tuple[Connection, SeatClient, Path, str], **kwargs: Any
-    ) -> None:
+    def __init__(self, *args: Any, remote: tuple[Connection, SeatClient, Path, str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.connection, self.client, self.seat_file, self.client_id = remote
         self.bridge = Bridge(self.client.creds.seat)
         self.control.remote = True
         self.followed = -1  # the referee's sequence number followed last
+        self.sent: dict[int, int] = {}  # ply -> the counter of the move message sent for it
 
     # -- the loop --------------------------------------------------------------------------
     def pump(self, timeout: float = 0.05) -> None:
@@ -72,9 +72,28 @@ class RemoteSession(PlaySession):
     def follow(self, now: float) -> None:
         if self.control.game is None:
             return
-        in_flight = len(self.client.in_flight("move"))
+        self._send_unsent(now)
+        refused = dict(self.client.state.get("refused", {}).get(self.client.creds.seat) or {})
+        refused_ply = next((ply for ply, n in self.sent.items() if n == refused.get("n")), -1)
         self.followed = self.client.seq
-        self._do(self.bridge.follow(self.client.state, self.control, now, in_flight))
+        self._do(self.bridge.follow(self.client.state, self.control, now, refused_ply))
+
+    def _send_unsent(self, now: float) -> None:
+        """A move of ours the board has and the referee has not, with no message on the
+        way (this PC was stopped between the board's commit and the send): send it."""
+        theirs = list(self.client.state.get("moves", []))
+        ours = self.control.moves
+        k = len(theirs)
+        if len(ours) <= k or ours[:k] != theirs or k in self.sent:
+            return
+        if any(body.get("ply") == k for body in self.client.in_flight("move")):
+            return
+        game = self.control.game.copy()
+        while len(game.move_stack) > k:
+            game.pop()
+        if str(zuni.SIDE_NAMES[game.turn]) == self.client.creds.seat:
+            self._publish([self.client.move(k, ours[k], now)])
+            self.sent[k] = self.client.n
 
     def _publish(self, messages: list[tuple[str, bytes]]) -> None:
         for topic, payload in messages:
@@ -83,8 +102,9 @@ class RemoteSession(PlaySession):
     # -- the controller's actions ------------------------------------------------------
     def _played_remote(self, action: Action) -> None:
         PlaySession._played(self, action)
-        if self.bridge.to_send(action.index, action.text, self.client.state):
+        if self.bridge.to_send(action.index, action.text, action.side, self.client.state):
             self._publish([self.client.move(action.index, action.text, time.monotonic())])
+            self.sent[action.index] = self.client.n
             save_seat(self.seat_file, self.client, self.client_id)
 
     def _cut_remote(self, action: Action) -> None:
