@@ -42,6 +42,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import getpass
+import os
 import signal
 import sys
 import threading
@@ -53,8 +55,9 @@ from typing import Any
 
 import zuni
 from zuniboard.errors import UsageError
-from zuniboard.link import LinkError
-from zuniboard.play.clock_view import check_clock
+from zuniboard.games.clock_view import check_clock
+from zuniboard.games.words import count_words
+from zuniboard.link.client import LinkError
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
 from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameController
 from zuniboard.play.endgame_tables import start_first_use_build
@@ -62,7 +65,6 @@ from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import KEYS_HELP, KEYS_HELP_NO_HAND, SHOW_AI_MOVE_S, PlaySession, SessionError
 from zuniboard.play.start_from import StartFrom, StartFromError, start_from
 from zuniboard.play.terminal import LineReader, TerminalUI
-from zuniboard.play.words import count_words
 from zuniboard.records.db import Database, DatabaseError, GameSummary
 
 
@@ -212,8 +214,6 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 def run_play(args: argparse.Namespace) -> int:
     if getattr(args, "remote", None) is not None:
-        from zuniboard.commands.play_remote import run_remote
-
         return run_remote(args)
     return run_local(args)
 
@@ -381,3 +381,69 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
             conn.close()
         with contextlib.suppress(Exception):
             db.close()
+
+
+# -- remote games (docs/remote.md) ------------------------------------------------------
+LOCAL_ONLY = ("south", "north", "west", "east", "resume", "start_from")
+
+
+def run_remote(args: argparse.Namespace) -> int:
+    from zuniboard.remote.broker import BrokerError
+    from zuniboard.remote.lobby import LobbyError, take_seat, wait_for_seats
+    from zuniboard.remote.protocol import remote_dir
+
+    for name in LOCAL_ONLY:
+        if getattr(args, name, None):
+            raise UsageError("--%s: not in a remote game (every seat is a person's)" % name.replace("_", "-"))
+    new = args.remote.strip().lower() == "new"
+    if not new and (args.ruleset or args.clock or args.gone):
+        raise UsageError("--ruleset, --clock and --gone are the new game's: the game joined has its own")
+    ruleset = args.ruleset or "mosona"
+    clock = ""
+    try:
+        zuni.parse_ruleset(ruleset)
+        if args.clock:
+            clock = check_clock(args.clock, ruleset)
+    except (zuni.RulesetError, ValueError) as exc:
+        raise UsageError(str(exc))
+    if args.seat and args.seat not in ("south", "north", "west", "east"):
+        raise UsageError("--seat %r: south, north, west or east" % args.seat)
+    name = args.name or getpass.getuser()
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    try:
+        seated = take_seat(
+            "new" if new else args.remote,
+            broker=args.broker,
+            say=say,
+            name=name,
+            ruleset=ruleset,
+            clock=clock,
+            seat=args.seat,
+            gone_s=args.gone,
+        )
+    except (LobbyError, BrokerError) as exc:
+        raise UsageError(str(exc))
+    try:
+        if not seated.resumed:
+            say("waiting for every seat to be taken (Ctrl-C to give up)")
+        try:
+            wait_for_seats(seated, say)
+        except KeyboardInterrupt:
+            print("zuni: interrupted", file=sys.stderr)
+            return 130
+        if args.port is None:
+            # The virtual board's flash is one per layout and user: two terminals playing
+            # each other on one computer need one each (this process only).
+            creds = seated.client.creds
+            os.environ["ZUNI_SIM_DIR"] = str(remote_dir() / "boards" / ("%s-%s" % (creds.code, creds.seat)))
+        args.ruleset = str(seated.client.state.get("ruleset", ruleset))
+        args.clock = None  # the referee keeps the clocks
+        args.south = args.north = args.west = args.east = None
+        for side, who in seated.players().items():
+            setattr(args, side, who)
+        return run_local(args, remote=seated)
+    finally:
+        seated.close()

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from zuniboard.play.clock_view import SIDES
+from zuniboard.games.clock_view import SIDES
 from zuniboard.play.controller import Action, GameController, request, say
 from zuniboard.play.gamelog import common_prefix
 
