@@ -152,6 +152,7 @@ class Bot:
         self.topics = Topics(shard)
         self.client: SeatClient | None = None
         self.replies: queue.Queue[dict[str, Any]] = queue.Queue()
+        self.referee_up = False
         self.conn = self._connect()
 
     def _connect(self) -> Connection:
@@ -161,6 +162,16 @@ class Bot:
             conn.subscribe(self.topics.state(self.client.creds.game))
         conn.start()
         return conn
+
+    def use_game_account(self) -> None:
+        """Connect again with the game's broker account (user: the game, password: its key)."""
+        assert self.client is not None
+        self.conn.stop()
+        creds = self.client.creds
+        self.url = str(self.url).replace(
+            self.url.split("//", 1)[1].split("@", 1)[0], "%s:%s" % (creds.game, creds.key), 1
+        )
+        self.conn = self._connect()
 
     def reconnect(self) -> None:
         """The player's PC killed and started again: a new connection, the saved seat."""
@@ -175,7 +186,9 @@ class Bot:
                 event = self.conn.events.get_nowait()
             except queue.Empty:
                 break
-            if event[0] == "message" and event[1] == self.topics.reply(self.client_id):
+            if event[0] == "message" and event[1] == self.topics.referee():
+                self.referee_up = json.loads(event[2]).get("up") is True
+            elif event[0] == "message" and event[1] == self.topics.reply(self.client_id):
                 self.replies.put(json.loads(event[2]))
             elif event[0] == "message" and self.client is not None:
                 self.client.take_state(event[2])
@@ -188,6 +201,10 @@ class Bot:
 
     def ask(self, topic: str, body: dict[str, Any]) -> dict[str, Any]:
         wait_for("connected", lambda: self.conn.connected, pump=self.pump)
+        # A request before the referee's first subscription would be lost: wait for its
+        # retained "up" (it publishes it once subscribed).
+        self.conn.subscribe(self.topics.referee())
+        wait_for("the referee up", lambda: self.referee_up, pump=self.pump)
         self.conn.publish(topic, json.dumps(dict(body, v=1, client=self.client_id)).encode())
         reply: dict[str, Any] = wait_for("the referee's reply", lambda: not self.replies.empty(), pump=self.pump)
         reply = self.replies.get()

@@ -9,7 +9,7 @@ import pytest
 from remote_table import Table, play_out, sign_as
 
 from zuniboard.remote import protocol
-from zuniboard.remote.referee import Publish, Referee, Refusal, Save
+from zuniboard.remote.referee import Account, Publish, Referee, Refusal, Save
 from zuniboard.remote.seat_client import SeatClient
 
 RULESETS = ("mosona", "kolowis", "awithlaknakwe", "awithlaknakwe players=4")
@@ -319,4 +319,24 @@ def test_referee_outputs_are_typed() -> None:
     assert [type(o) for o in outs] == [Refusal, Publish]
     assert "ruleset" in outs[0].why
     outs = ref.step(0, "zuni/v1/a/new", b'{"v":1,"do":"new","ruleset":"mosona","client":"c1"}')
-    assert [type(o) for o in outs] == [Publish, Publish, Save]
+    assert [type(o) for o in outs] == [Account, Publish, Publish, Save]
+
+
+def test_its_own_states_coming_back_are_not_refused() -> None:
+    """The referee reads its state topic: its states come back to it, some after newer
+    ones were published, and the retained one again on a new subscription."""
+    table = Table()
+    reply = table.game("mosona")
+    topic = table.topics.state(reply["game"])
+    first = table.retained[topic]
+    table.play("south", "s3xm4-m5")
+    latest = table.retained[topic]
+    count = len(table.refusals)
+    table.deliver(topic, first)  # the echo of an older state, after the newer one went
+    table.deliver(topic, latest)
+    table.deliver(topic, latest)  # the retained one again (the referee subscribed anew)
+    assert len(table.refusals) == count
+    # An old state of its own replayed later is not left retained.
+    table.deliver(topic, first)
+    assert json.loads(table.retained[topic])["moves"] == ["s3xm4-m5"]
+    assert table.retained[topic] != first

@@ -29,6 +29,18 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     parser.add_argument(
         "--listen", metavar="HOST:PORT", default="127.0.0.1:1883", help="the embedded broker's address (no BROKER)"
     )
+    parser.add_argument(
+        "--passwords",
+        metavar="FILE",
+        default=None,
+        help="Mosquitto's password file: a user is added for each new game (docs/remote.md, per-game ACLs)",
+    )
+    parser.add_argument(
+        "--mosquitto-pid",
+        metavar="FILE",
+        default=None,
+        help="Mosquitto's pid_file: it is told to read --passwords again",
+    )
     parser.set_defaults(func=run_referee)
 
 
@@ -55,7 +67,13 @@ def run_referee(args: argparse.Namespace) -> int:
     try:
         url = parse_url(url_text)
         where = Path(args.data) if args.data else remote_dir() / "referee" / args.shard
-        service = RefereeService(url, where, shard=args.shard)
+        accounts = None
+        if args.passwords:
+            from zuniboard.remote.broker_accounts import BrokerAccounts
+
+            pid = Path(args.mosquitto_pid) if args.mosquitto_pid else None
+            accounts = BrokerAccounts(Path(args.passwords), pid)
+        service = RefereeService(url, where, shard=args.shard, accounts=accounts)
     except (BrokerUrlError, ProtocolError) as exc:
         raise UsageError(str(exc))
 

@@ -41,7 +41,7 @@ class BrokerAccounts:
         lines.append(password_line(user, password))
         temp = self.path.with_suffix(".tmp")
         temp.write_text("\n".join(lines) + "\n")
-        os.chmod(temp, 0o600)
+        os.chmod(temp, self.path.stat().st_mode & 0o777 if self.path.exists() else 0o600)
         os.replace(temp, self.path)
         self.reload()
 

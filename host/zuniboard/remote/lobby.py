@@ -24,7 +24,7 @@ from zuniboard.remote.broker import DEFAULT_PORT, EmbeddedBroker, port_taken
 from zuniboard.remote.protocol import ProtocolError, Topics
 from zuniboard.remote.seat_client import Credentials, SeatClient
 from zuniboard.remote.service import RefereeService
-from zuniboard.remote.transport import Connection, parse_url
+from zuniboard.remote.transport import Connection, parse_url, with_account
 
 LOCAL_URL = "mqtt://127.0.0.1:%d" % DEFAULT_PORT
 ANSWER_S = 15.0  # the broker connects and the referee answers within this
@@ -176,6 +176,9 @@ def take_seat(
     client = SeatClient.from_record(saved["seat"]) if saved else None
     if client is not None:
         connection.subscribe(topics.state(client.creds.game))
+        if url.username is not None:
+            connection = Connection(with_account(url, client.creds.game, client.creds.key), client_id)
+            connection.subscribe(topics.state(client.creds.game))
     connection.start()
     try:
         wait_connected(connection, url_text)
@@ -188,6 +191,9 @@ def take_seat(
                     "invite code: %s (the others type: zuni play --remote %s%s)"
                     % (pretty.upper(), pretty.upper(), "" if broker is None else " --broker %s" % url_text)
                 )
+        if url.username is not None:
+            # A broker with per-game accounts (docs/remote.md): from now on the game's.
+            connection = game_connection(connection, url_text, client_id, client)
         path = seat_path(client.creds.code, client.creds.seat)
         if lock is None:
             lock = SeatLock(path)
@@ -205,6 +211,17 @@ def take_seat(
         for helper in reversed(helpers):
             helper.stop()
         raise
+
+
+def game_connection(lobby: Connection, url_text: str, client_id: str, client: SeatClient) -> Connection:
+    """The connection with the game's account, the lobby's closed."""
+    lobby.stop()
+    creds = client.creds
+    connection = Connection(with_account(lobby.url, creds.game, creds.key), client_id)
+    connection.subscribe(Topics(creds.shard).state(creds.game))
+    connection.start()
+    wait_connected(connection, "%s as game %s" % (url_text, creds.game))
+    return connection
 
 
 def wait_connected(connection: Connection, url: str) -> None:

@@ -76,7 +76,10 @@ class RefereeGame:
         self.seq = 0
         self.said_ms = now_ms  # when its state was last published
         self.saved_ms = now_ms  # when its record was last saved
-        self.state_mac = ""  # ... and that state's mac: any other state on its topic is forged
+        # The macs of its states on their way back to it (it reads its own state topic):
+        # any other state there is forged.
+        self.state_macs: list[str] = []
+        self.known_macs: list[str] = []  # the macs of its latest states, the last one last
         self.created_ms = now_ms
         self.gone: list[str] = []
 
@@ -302,6 +305,7 @@ class RefereeGame:
             "termination": self.termination,
             "note": self.note,
             "seq": self.seq,
+            "state_mac": self.known_macs[-1] if self.known_macs else "",
         }
 
     def _clock_now(self, now_ms: int) -> tuple[list[int], int]:
@@ -322,6 +326,8 @@ class RefereeGame:
             game.offer = Offer(*data["offer"])
         game.result, game.termination = data["result"], data["termination"]
         game.note, game.seq = data["note"], data["seq"]
+        if data.get("state_mac"):
+            game.known_macs = [data["state_mac"]]  # the retained state it will be sent back
         if game.clock is not None and data["clock_state"]:
             state = data["clock_state"]
             game.clock.restore(state["left"], state["running"] if not game.result else -1, now_ms)

@@ -9,7 +9,7 @@ network, the disk and the clock, so the tests run the referee on a virtual clock
 >>> ref = Referee(Topics("a"))
 >>> outs = ref.step(0, "zuni/v1/a/new", b'{"v":1,"do":"new","ruleset":"mosona","client":"c1","name":"Ann"}')
 >>> [type(o).__name__ for o in outs]
-['Publish', 'Publish', 'Save']
+['Account', 'Publish', 'Publish', 'Save']
 """
 
 from __future__ import annotations
@@ -26,6 +26,7 @@ SAY_STATE_EVERY_MS = 30000  # a game's state is published again this often while
 # A running clock is saved this often: a referee killed gives the side to move back at
 # most this much (as the board's journal does, docs/clocks.md).
 SAVE_CLOCK_MS = 10000
+OWN_STATES_KEPT = 16  # the referee knows its states on their way back to it by their macs
 
 
 @dataclass(frozen=True)
@@ -42,12 +43,21 @@ class Save:
 
 
 @dataclass(frozen=True)
+class Account:
+    """A new game's broker account (user: the game's id, password: its key), for a
+    broker whose ACL keeps each game's players to its topics (docs/remote.md)."""
+
+    user: str
+    password: str
+
+
+@dataclass(frozen=True)
 class Refusal:
     topic: str
     why: str
 
 
-Out = Publish | Save | Refusal
+Out = Publish | Save | Refusal | Account
 
 
 class Referee:
@@ -90,7 +100,9 @@ class Referee:
     def _state(self, game: RefereeGame, now_ms: int) -> Publish:
         # A long game's state may pass MAX_PAYLOAD: the limit is on what players send.
         body = game.state(now_ms)
-        game.state_mac = str(body["mac"])
+        mac = str(body["mac"])
+        game.state_macs = [*game.state_macs[-(OWN_STATES_KEPT - 1) :], mac]
+        game.known_macs = [*game.known_macs[-(OWN_STATES_KEPT * 4 - 1) :], mac]
         data = protocol.json_bytes(body)
         return Publish(self.topics.state(game.id), data, retain=True)
 
@@ -134,7 +146,8 @@ class Referee:
         self.games[game.id] = game
         self.codes[code] = game.id
         reply = {"do": "seated", "game": game.id, "code": code, "seat": seat, "secret": secret, "key": game.key}
-        return [self._reply(client, reply), *self._changed(game, now_ms)]
+        # The account first: the reply sends the player to it.
+        return [Account(game.id, game.key), self._reply(client, reply), *self._changed(game, now_ms)]
 
     def _join(self, body: dict[str, Any], now_ms: int) -> list[Out]:
         client = self._client(body)
@@ -202,8 +215,16 @@ class Referee:
             body = protocol.decode_state(payload)
         except ProtocolError:
             body = {}
-        if body.get("mac") == game.state_mac:
-            return []  # the last state it published (a state's mac covers all of it)
+        mac = body.get("mac")
+        if mac in game.state_macs:
+            # One it published coming back to it (a state's mac covers all of it). The
+            # broker keeps their order: the ones before it are not coming any more.
+            del game.state_macs[: game.state_macs.index(mac) + 1]
+            return []
+        if mac in game.known_macs:
+            # Its own, but not on its way back: the retained one sent again (a new
+            # subscription), or an old one replayed. Only the latest may stay retained.
+            return [] if mac == game.known_macs[-1] else [self._state(game, now_ms)]
         self.refused += 1
         return [
             Refusal(self.topics.state(gid), "a state the referee did not publish: put right"),

@@ -15,8 +15,9 @@ import threading
 import time
 from pathlib import Path
 
+from zuniboard.remote.broker_accounts import BrokerAccounts
 from zuniboard.remote.protocol import Topics
-from zuniboard.remote.referee import Out, Publish, Referee, Refusal, Save
+from zuniboard.remote.referee import Account, Out, Publish, Referee, Refusal, Save
 from zuniboard.remote.transport import BrokerUrl, Connection, Event
 
 log = logging.getLogger("zuni.referee")
@@ -28,7 +29,15 @@ def now_ms() -> int:
 
 
 class RefereeService:
-    def __init__(self, url: BrokerUrl, data_dir: Path, shard: str = "a", client_id: str = "") -> None:
+    def __init__(
+        self,
+        url: BrokerUrl,
+        data_dir: Path,
+        shard: str = "a",
+        client_id: str = "",
+        accounts: BrokerAccounts | None = None,
+    ) -> None:
+        self.accounts = accounts
         self.topics = Topics(shard)
         self.referee = Referee(self.topics)
         self.data_dir = data_dir
@@ -73,6 +82,7 @@ class RefereeService:
             self._do(self.referee.step(now_ms(), event[1], event[2]))
         elif event[0] == "connected":
             log.info("connected to %s", event[1])
+            # Subscribed already (paho sends the subscriptions before this publish).
             self.connection.publish(self.topics.referee(), b'{"v":1,"up":true}', retain=True)
             self._do(self.referee.resume(now_ms()))
         elif event[0] == "disconnected":
@@ -86,6 +96,8 @@ class RefereeService:
                 self._save(out)
             elif isinstance(out, Refusal):
                 log.warning("refused %s: %s", out.topic, out.why)
+            elif isinstance(out, Account) and self.accounts is not None:
+                self.accounts.add(out.user, out.password)
 
     def _save(self, save: Save) -> None:
         path = self.data_dir / ("%s.json" % save.game)

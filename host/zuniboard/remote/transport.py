@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import queue
 import ssl
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -49,6 +49,10 @@ class BrokerUrl:
 
     def __str__(self) -> str:
         return "%s://%s:%d%s" % (self.scheme, self.host, self.port, self.path if self.websockets else "")
+
+
+def with_account(url: BrokerUrl, user: str, password: str) -> BrokerUrl:
+    return replace(url, username=user, password=password)
 
 
 def parse_url(text: str) -> BrokerUrl:
