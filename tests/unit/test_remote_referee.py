@@ -235,17 +235,24 @@ def test_refuses_replayed_and_reordered_messages() -> None:
     table = Table()
     reply = table.game("mosona")
     south = table.players["south"]
-    first_topic, first = south.move(0, "s3xm4-m5", 0.0)
-    later_topic, later = south.send("hello", 0.0, seq=0)
+    first_topic, first = south.send("offer", 0.0, what="draw")
+    later_topic, later = south.move(0, "s3xm4-m5", 0.0)
     table.deliver(later_topic, later)
     why = refused(table, first_topic, first)  # arrives after a later one: reordered
     assert "older" in why
-    table.advance(3)  # the client sends it again? No: its counter is behind; it was taken as refused
-    # A message replayed with an old counter, signed anew by someone with the secret but
-    # an old number, is refused too.
-    body = {"v": 1, "do": "resign", "seat": "south", "n": 1}
-    why = refused(table, table.topics.inbox(reply["game"], "south"), sign_as(south, body))
+    # A message replayed with an old counter (captured from the wire) is refused.
+    replayed = {"v": 1, "do": "resign", "seat": "south", "n": 1}
+    why = refused(table, table.topics.inbox(reply["game"], "south"), sign_as(south, replayed))
     assert "replayed" in why
+    # Hellos count apart: one replayed is refused; the same one twice is a duplicate.
+    hello_topic, hello = south.send("hello", 0.0, seq=0)
+    table.deliver(hello_topic, hello)
+    count = len(table.refusals)
+    table.deliver(hello_topic, hello)
+    assert len(table.refusals) == count
+    old_hello = {"v": 1, "do": "hello", "seat": "south", "h": 0}
+    why = refused(table, hello_topic, sign_as(south, old_hello))
+    assert "hello 0 is older" in why
 
 
 def test_refuses_a_forged_state_and_puts_it_right() -> None:

@@ -19,6 +19,15 @@ from zuniboard.remote import protocol
 DEFAULT_GONE_S = 120  # a seat silent this long counts as gone: the others may claim
 
 
+TAKEN_KEPT = 32  # messages a seat's record remembers (counter -> mac)
+
+
+def remember(window: dict[int, str], n: int, mac: str) -> None:
+    window[n] = mac
+    for old in sorted(window)[:-TAKEN_KEPT]:
+        del window[old]
+
+
 class Refused(Exception):
     """A player's message the game refuses: ``why`` in words (the game is unchanged)."""
 
@@ -32,6 +41,12 @@ class SeatRecord:
     done_mac: str = ""  # ... and its mac: the same message again is a duplicate, not a replay
     heard_ms: int = 0  # when the seat last sent an authenticated message
     refused: dict[str, Any] = field(default_factory=dict)  # the last refusal: n, why
+    hello_h: int = 0  # the last hello's counter (hellos count apart from actions)
+    hello_mac: str = ""
+    # The last messages taken, counter -> mac: a copy of one of them coming late (the
+    # broker delivering a resend queued behind newer ones) is a duplicate, not a replay.
+    taken: dict[int, str] = field(default_factory=dict)
+    hellos: dict[int, str] = field(default_factory=dict)
 
 
 @dataclass
@@ -116,6 +131,7 @@ class RefereeGame:
     def heard(self, side: str, n: int, mac: str, now_ms: int) -> None:
         seat = self.seats[side]
         seat.done, seat.done_mac, seat.heard_ms = n, mac, now_ms
+        remember(seat.taken, n, mac)
 
     # -- a player's actions (each raises Refused, changing nothing) --------------------
     def act(self, side: str, body: dict[str, Any], now_ms: int) -> bool:
@@ -298,7 +314,10 @@ class RefereeGame:
             "clock_state": clock,
             "gone_s": self.gone_s,
             "key": self.key,
-            "seats": {s: [r.name, r.secret, r.joined, r.done, r.done_mac] for s, r in self.seats.items()},
+            "seats": {
+                s: [r.name, r.secret, r.joined, r.done, r.done_mac, r.hello_h, sorted(r.taken.items())]
+                for s, r in self.seats.items()
+            },
             "moves": self.moves,
             "offer": None if self.offer is None else [self.offer.what, self.offer.by, self.offer.yes],
             "result": self.result,
@@ -320,8 +339,10 @@ class RefereeGame:
         for text in data["moves"]:
             game.game.push_text(text)
             game.moves.append(text)
-        for side, (name, secret, joined, done, done_mac) in data["seats"].items():
-            game.seats[side] = SeatRecord(name, secret, joined, done, done_mac, now_ms)
+        for side, (name, secret, joined, done, done_mac, hello_h, taken) in data["seats"].items():
+            seat = SeatRecord(name, secret, joined, done, done_mac, now_ms, hello_h=hello_h)
+            seat.taken = {int(n): str(mac) for n, mac in taken}
+            game.seats[side] = seat
         if data["offer"]:
             game.offer = Offer(*data["offer"])
         game.result, game.termination = data["result"], data["termination"]

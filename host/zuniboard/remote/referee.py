@@ -19,7 +19,7 @@ from typing import Any
 
 from zuniboard.remote import protocol
 from zuniboard.remote.protocol import ProtocolError, Topics
-from zuniboard.remote.record import DEFAULT_GONE_S, RefereeGame, Refused
+from zuniboard.remote.record import DEFAULT_GONE_S, RefereeGame, Refused, remember
 
 MAX_GAMES = 100000  # games one referee keeps in memory (finished ones are dropped first)
 SAY_STATE_EVERY_MS = 30000  # a game's state is published again this often while it runs
@@ -185,11 +185,13 @@ class Referee:
             raise Refused("game %s has no %s player" % (gid, seat))
         if not protocol.verify(body, record.secret):
             raise Refused("%s: the message is not signed with the seat's secret (forged?)" % seat)
-        n = protocol.field(body, "n", int)
         mac = str(body["mac"])
+        if body.get("do") == "hello":
+            return self._hello(game, seat, body, now_ms)
+        n = protocol.field(body, "n", int)
         if n <= record.done:
-            if n == record.done and mac == record.done_mac:
-                return []  # the same message delivered again (QoS 1): done already
+            if record.taken.get(n) == mac:
+                return []  # a message taken already, delivered again (QoS 1, a resend): done
             raise Refused("%s: message %d is older than %d (replayed or reordered)" % (seat, n, record.done))
         game.heard(seat, n, mac, now_ms)
         try:
@@ -201,6 +203,23 @@ class Referee:
             return [Refusal("%s %s" % (gid, seat), str(exc)), *self._changed(game, now_ms)]
         ticked = game.tick(now_ms)  # the seat is back: no longer gone
         if changed or ticked:
+            return self._changed(game, now_ms)
+        if body.get("seq") != game.seq:
+            return [self._state(game, now_ms)]  # a player behind (or resyncing): the state again
+        return []
+
+    def _hello(self, game: RefereeGame, seat: str, body: dict[str, Any], now_ms: int) -> list[Out]:
+        """A seat says it is here (its own counter ``h``); the state again if it is behind."""
+        record = game.seats[seat]
+        h = protocol.field(body, "h", int)
+        mac = str(body["mac"])
+        if h <= record.hello_h:
+            if record.hellos.get(h) == mac:
+                return []  # one taken already, delivered again
+            raise Refused("%s: hello %d is older than %d (replayed or reordered)" % (seat, h, record.hello_h))
+        record.hello_h, record.heard_ms = h, now_ms
+        remember(record.hellos, h, mac)
+        if game.tick(now_ms):  # the seat is back: no longer gone
             return self._changed(game, now_ms)
         if body.get("seq") != game.seq:
             return [self._state(game, now_ms)]  # a player behind (or resyncing): the state again
@@ -225,6 +244,18 @@ class Referee:
             # Its own, but not on its way back: the retained one sent again (a new
             # subscription), or an old one replayed. Only the latest may stay retained.
             return [] if mac == game.known_macs[-1] else [self._state(game, now_ms)]
+        seq = body.get("seq")
+        moves = body.get("moves")
+        if (
+            protocol.verify(body, game.key)
+            and isinstance(seq, int)
+            and seq < game.seq
+            and isinstance(moves, list)
+            and moves == game.moves[: len(moves)]
+        ):
+            # An older state of this game, true to its history: a broker restarted from
+            # its persistence keeps what it saved last. Put right, not a forgery.
+            return [self._state(game, now_ms)]
         self.refused += 1
         return [
             Refusal(self.topics.state(gid), "a state the referee did not publish: put right"),

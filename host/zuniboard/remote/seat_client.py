@@ -42,6 +42,7 @@ class Pending:
 class SeatClient:
     creds: Credentials
     n: int = 0  # the last counter used
+    h: int = 0  # the last hello's counter
     pending: list[Pending] = field(default_factory=list)
     state: dict[str, Any] = field(default_factory=dict)  # the newest state taken
     hello_s: float = -1e9
@@ -55,9 +56,16 @@ class SeatClient:
         return int(self.state.get("seq", -1))
 
     def send(self, action: str, now_s: float, **fields: Any) -> tuple[str, bytes]:
-        """A new message (``do`` = ``action``) for the referee: topic and payload."""
-        self.n += 1
-        body = {"v": protocol.VERSION, "do": action, "seat": self.creds.seat, "n": self.n, **fields}
+        """A new message (``do`` = ``action``) for the referee: topic and payload. A
+        hello counts apart (``h``): it is never sent again, and one sent while an action
+        waits to be resent must not make that action look older than it."""
+        body: dict[str, Any] = {"v": protocol.VERSION, "do": action, "seat": self.creds.seat, **fields}
+        if action == "hello":
+            self.h += 1
+            body["h"] = self.h
+        else:
+            self.n += 1
+            body["n"] = self.n
         body = protocol.sign(body, self.creds.secret)
         if action != "hello":
             self.pending.append(Pending(self.n, body, now_s))
@@ -116,13 +124,14 @@ class SeatClient:
         return {
             "creds": [c.shard, c.game, c.code, c.seat, c.secret, c.key],
             "n": self.n,
+            "h": self.h,
             "pending": [p.body for p in self.pending],
             "state": self.state,
         }
 
     @classmethod
     def from_record(cls, data: dict[str, Any]) -> SeatClient:
-        client = cls(Credentials(*data["creds"]), int(data["n"]))
+        client = cls(Credentials(*data["creds"]), int(data["n"]), int(data.get("h", 0)))
         client.pending = [Pending(int(b["n"]), b, -1e9) for b in data["pending"]]
         client.state = dict(data["state"])
         return client
