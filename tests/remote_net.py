@@ -80,6 +80,7 @@ class Mosquitto:
             # test's files: it stays the user who runs the tests.
             "user %s" % getpass.getuser(),
             "per_listener_settings false",
+            "set_tcp_nodelay true",
             "persistence true",
             "persistence_location %s/" % self.home,
             "autosave_interval 1",

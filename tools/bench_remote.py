@@ -46,8 +46,9 @@ from paho.mqtt.enums import CallbackAPIVersion
 
 import zuni
 from zuniboard.remote.protocol import Topics
-from zuniboard.remote.referee import Referee
+from zuniboard.remote.referee import Publish, Referee
 from zuniboard.remote.seat_client import Credentials, SeatClient
+from zuniboard.remote.transport import no_delay
 
 TOPICS = Topics("a")
 ZUNI = Path(sys.executable).parent / "zuni"
@@ -66,7 +67,7 @@ def percentile(values: list[float], p: float) -> float:
     if not values:
         return float("nan")
     ordered = sorted(values)
-    return ordered[min(len(ordered) - 1, int(round(p / 100 * (len(ordered) - 1))))]
+    return ordered[min(len(ordered) - 1, round(p / 100 * (len(ordered) - 1)))]
 
 
 class Players:
@@ -77,19 +78,25 @@ class Players:
         self.client.max_inflight_messages_set(0)
         self.client.max_queued_messages_set(0)
         self.client.on_message = self._message
+        self.client.on_connect = lambda client, *rest: no_delay(client)
         self.lock = threading.Lock()
         self.replies: dict[str, dict[str, Any]] = {}
         self.states: dict[str, dict[str, Any]] = {}  # game -> newest state
         self.arrived: dict[tuple[str, int], float] = {}  # (game, number of moves) -> when first seen
         self.client.connect("127.0.0.1", port, keepalive=30)
-        self.client.subscribe([(TOPICS.reply("bench"), 1), ("zuni/v1/a/g/+/state", 1)])
+        self.referee_up = False
+        self.client.subscribe([("zuni/v1/a/reply/+", 1), ("zuni/v1/a/g/+/state", 1), (TOPICS.referee(), 1)])
         self.client.loop_start()
-        time.sleep(0.5)
+        deadline = time.monotonic() + 60
+        while not self.referee_up and time.monotonic() < deadline:
+            time.sleep(0.05)
 
     def _message(self, client: Any, userdata: Any, message: Any) -> None:
         now = time.monotonic()
         body = json.loads(message.payload)
-        if message.topic.endswith("/state"):
+        if message.topic == TOPICS.referee():
+            self.referee_up = body.get("up") is True
+        elif message.topic.endswith("/state"):
             game = body["game"]
             key = (game, len(body["moves"]))
             with self.lock:
@@ -99,10 +106,10 @@ class Players:
                     self.states[game] = body
         else:
             with self.lock:
-                self.replies[body.get("nonce", "")] = body
+                self.replies[message.topic.rsplit("/", 1)[1]] = body
 
     def ask(self, topic: str, body: dict[str, Any], nonce: str) -> dict[str, Any]:
-        self.client.publish(topic, json.dumps(dict(body, v=1, client="bench", nonce=nonce)), qos=1)
+        self.client.publish(topic, json.dumps(dict(body, v=1, client=nonce)), qos=1)
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
             with self.lock:
@@ -164,7 +171,7 @@ def start_mosquitto(home: Path) -> tuple[subprocess.Popen[bytes], int]:
     port = free_port()
     conf = home / "mosquitto.conf"
     conf.write_text(
-        "user %s\nlistener %d 127.0.0.1\nallow_anonymous true\nmax_inflight_messages 0\nmax_queued_messages 100000\n"
+        "user %s\nlistener %d 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\nmax_inflight_messages 0\nmax_queued_messages 100000\n"
         % (getpass.getuser(), port)
     )
     proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -235,20 +242,25 @@ def load(players: Players, referee_pid: int, count: int, seconds: float, base: i
     }
 
 
+NEW = {"v": 1, "do": "new", "ruleset": "kolowis", "client": "c"}
+
+
+def reply_of(outs: list[Any], client: str) -> dict[str, Any]:
+    for out in outs:
+        if isinstance(out, Publish) and out.topic == TOPICS.reply(client):
+            return dict(json.loads(out.payload))
+    raise RuntimeError("no reply to %s" % client)
+
+
 def memory_per_game(count: int) -> int:
     referee = Referee(TOPICS)
     tracemalloc.start()
     before = tracemalloc.take_snapshot()
     rng = random.Random(1)
-    for i in range(count):
-        outs = referee.step(
-            0, TOPICS.new(), json.dumps({"v": 1, "do": "new", "ruleset": "kolowis", "client": "c"}).encode()
-        )
-        reply = json.loads(next(o for o in outs if getattr(o, "topic", "").endswith("/reply/c")).payload)  # type: ignore[union-attr]
-        outs = referee.step(
-            0, TOPICS.join(), json.dumps({"v": 1, "do": "join", "code": reply["code"], "client": "d"}).encode()
-        )
-        joined = json.loads(next(o for o in outs if getattr(o, "topic", "").endswith("/reply/d")).payload)  # type: ignore[union-attr]
+    for _ in range(count):
+        reply = reply_of(referee.step(0, TOPICS.new(), json.dumps(NEW).encode()), "c")
+        join = {"v": 1, "do": "join", "code": reply["code"], "client": "d"}
+        joined = reply_of(referee.step(0, TOPICS.join(), json.dumps(join).encode()), "d")
         seats = {}
         for r in (reply, joined):
             seats[r["seat"]] = SeatClient(Credentials("a", r["game"], r["code"], r["seat"], r["secret"], r["key"]))
@@ -284,7 +296,6 @@ def main() -> int:
             stderr=subprocess.DEVNULL,
         )
         try:
-            time.sleep(1.5)
             players = Players(port)
             figures["move_to_other_seat_ms"] = latency(players, args.moves)
             print("move to the other seat: %s" % figures["move_to_other_seat_ms"], file=sys.stderr, flush=True)
