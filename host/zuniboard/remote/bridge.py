@@ -25,6 +25,7 @@ class Bridge:
         self.note = ""
         self.gone: list[str] = []
         self.refused_n = 0
+        self.high = 0  # the longest move list the referee has had since we were in step
 
     def follow(self, state: dict[str, Any], control: GameController, now: float, refused_ply: int = -1) -> list[Action]:
         """``refused_ply``: the ply of a move of ours the referee refused (-1: none)."""
@@ -36,10 +37,15 @@ class Bridge:
         theirs: list[str] = list(state.get("moves", []))
         ours = control.moves
         k = common_prefix(ours, theirs)
+        if len(ours) <= len(theirs):
+            self.high = len(theirs)  # in step (or behind): the referee's list as it is now
+        else:
+            self.high = max(self.high, len(theirs))
         if len(ours) > k:
-            if len(theirs) == k and refused_ply != k:
+            if len(theirs) == k and self.high <= k and refused_ply != k:
                 # Ahead of the referee: our move on its way, or a forced pass this board
-                # made for a remote seat whose own board sends it.
+                # made for a remote seat whose own board sends it. (A referee whose list
+                # was longer before took moves back.)
                 return out
             if self.taking_back_to != k:
                 self.taking_back_to = k
