@@ -28,6 +28,7 @@ players):
 from __future__ import annotations
 
 import argparse
+import heapq
 import json
 import os
 import random
@@ -81,7 +82,8 @@ class Players:
         self.client.on_connect = lambda client, *rest: no_delay(client)
         self.lock = threading.Lock()
         self.replies: dict[str, dict[str, Any]] = {}
-        self.states: dict[str, dict[str, Any]] = {}  # game -> newest state
+        self.sent: dict[tuple[str, int], float] = {}  # (game, number of moves) -> when its move was sent
+        self.samples: list[float] = []  # ms from a move's publish to the other seat's state with it
         self.arrived: dict[tuple[str, int], float] = {}  # (game, number of moves) -> when first seen
         self.client.connect("127.0.0.1", port, keepalive=30)
         self.referee_up = False
@@ -101,9 +103,9 @@ class Players:
             key = (game, len(body["moves"]))
             with self.lock:
                 self.arrived.setdefault(key, now)
-                old = self.states.get(game)
-                if old is None or body["seq"] >= old["seq"]:
-                    self.states[game] = body
+                sent = self.sent.pop(key, None)
+                if sent is not None:
+                    self.samples.append((now - sent) * 1000)
         else:
             with self.lock:
                 self.replies[message.topic.rsplit("/", 1)[1]] = body
@@ -170,10 +172,15 @@ def start_mosquitto(home: Path) -> tuple[subprocess.Popen[bytes], int]:
 
     port = free_port()
     conf = home / "mosquitto.conf"
-    conf.write_text(
-        "user %s\nlistener %d 127.0.0.1\nallow_anonymous true\nset_tcp_nodelay true\nmax_inflight_messages 0\nmax_queued_messages 100000\n"
-        % (getpass.getuser(), port)
-    )
+    lines = [
+        "user %s" % getpass.getuser(),
+        "listener %d 127.0.0.1" % port,
+        "allow_anonymous true",
+        "set_tcp_nodelay true",
+        "max_inflight_messages 0",
+        "max_queued_messages 100000",
+    ]
+    conf.write_text("\n".join(lines) + "\n")
     proc = subprocess.Popen([MOSQUITTO, "-c", str(conf)], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     time.sleep(0.5)
     return proc, port
@@ -198,44 +205,43 @@ def latency(players: Players, moves: int) -> dict[str, float]:
 
 def load(players: Players, referee_pid: int, count: int, seconds: float, base: int) -> dict[str, Any]:
     games = [Game(players, base + i, base + i) for i in range(count)]
-    offsets = [i / count for i in range(count)]  # moves spread over each second
-    pending: list[tuple[Game, int, float]] = []
-    samples: list[float] = []
+    with players.lock:
+        players.samples.clear()
+        players.sent.clear()
     start = time.monotonic() + 0.2
+    due = [(start + i / count, i) for i in range(count)]  # moves spread over each second
+    heapq.heapify(due)
     cpu0 = cpu_seconds(referee_pid)
-    next_move = [start + offsets[i] for i in range(count)]
     end = start + seconds
-    while time.monotonic() < end:
-        now = time.monotonic()
-        for i, game in enumerate(games):
-            if now >= next_move[i]:
-                made = game.move()
-                next_move[i] += 1.0
-                if made is not None:
-                    pending.append((game, made, game.sent_at))
-        still = []
+    made = 0
+    while due and due[0][0] < end:
+        when, i = heapq.heappop(due)
+        wait = when - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+        game = games[i]
+        if game.game.is_game_over():
+            continue
+        ply = len(game.game.move_stack)
         with players.lock:
-            for game, made, sent in pending:
-                when = players.arrived.get((game.id, made))
-                if when is not None:
-                    samples.append((when - sent) * 1000)
-                else:
-                    still.append((game, made, sent))
-        pending = still
-        time.sleep(0.001)
-    deadline = time.monotonic() + 30
-    while pending and time.monotonic() < deadline:
-        time.sleep(0.01)
-        with players.lock:
-            done = [(g, m, s) for g, m, s in pending if (g.id, m) in players.arrived]
-            for g, m, s in done:
-                samples.append((players.arrived[(g.id, m)] - s) * 1000)
-        pending = [p for p in pending if (p[0].id, p[1]) not in players.arrived]
+            players.sent[(game.id, ply + 1)] = time.monotonic()
+        game.move()
+        made += 1
+        heapq.heappush(due, (when + 1.0, i))
     cpu = (cpu_seconds(referee_pid) - cpu0) / (time.monotonic() - start)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        with players.lock:
+            if not players.sent:
+                break
+        time.sleep(0.05)
+    with players.lock:
+        samples = list(players.samples)
+        lost = len(players.sent)
     return {
         "games": count,
-        "moves": len(samples),
-        "lost": len(pending),
+        "moves": made,
+        "lost": lost,
         "p50_ms": round(percentile(samples, 50), 1),
         "p99_ms": round(percentile(samples, 99), 1),
         "referee_cpu": round(cpu, 2),

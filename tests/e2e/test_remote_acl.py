@@ -26,6 +26,7 @@ pattern read zuni/v1/+/reply/%c
 pattern read zuni/v1/+/referee
 pattern read zuni/v1/+/g/%u/state
 pattern write zuni/v1/+/g/%u/in/#
+pattern readwrite zuni/v1/+/g/%u/seen/#
 """
 
 

@@ -24,7 +24,7 @@ from zuniboard.remote.broker import DEFAULT_PORT, EmbeddedBroker, port_taken
 from zuniboard.remote.protocol import ProtocolError, Topics
 from zuniboard.remote.seat_client import Credentials, SeatClient
 from zuniboard.remote.service import RefereeService
-from zuniboard.remote.transport import Connection, parse_url, with_account
+from zuniboard.remote.transport import BrokerUrl, Connection, parse_url, with_account
 
 LOCAL_URL = "mqtt://127.0.0.1:%d" % DEFAULT_PORT
 ANSWER_S = 15.0  # the broker connects and the referee answers within this
@@ -171,29 +171,25 @@ def take_seat(
         helpers.append(_RefereeThread(service))
         say("started a broker and a referee on %s (they stop when you quit)" % url)
     client_id = str(saved["client_id"]) if saved else "zuni-%s" % secrets.token_hex(6)
-    connection = Connection(url, client_id)
-    connection.subscribe(topics.reply(client_id))
     client = SeatClient.from_record(saved["seat"]) if saved else None
-    if client is not None:
-        connection.subscribe(topics.state(client.creds.game))
-        if url.username is not None:
-            connection = Connection(with_account(url, client.creds.game, client.creds.key), client_id)
-            connection.subscribe(topics.state(client.creds.game))
-    connection.start()
+    connection: Connection | None = None
     try:
-        wait_connected(connection, url_text)
         if client is None:
-            client = ask_seat(connection, topics, client_id, code, name, ruleset, clock, seat, gone_s)
-            connection.subscribe(topics.state(client.creds.game))
+            lobby = Connection(url, client_id)
+            lobby.subscribe(topics.reply(client_id))
+            lobby.start()
+            try:
+                wait_connected(lobby, url_text)
+                client = ask_seat(lobby, topics, client_id, code, name, ruleset, clock, seat, gone_s)
+            finally:
+                lobby.stop()
             if code == "new":
                 pretty = client.creds.code[:3] + "-" + client.creds.code[3:]
                 say(
                     "invite code: %s (the others type: zuni play --remote %s%s)"
                     % (pretty.upper(), pretty.upper(), "" if broker is None else " --broker %s" % url_text)
                 )
-        if url.username is not None:
-            # A broker with per-game accounts (docs/remote.md): from now on the game's.
-            connection = game_connection(connection, url_text, client_id, client)
+        connection = game_connection(url, url_text, client_id, client)
         path = seat_path(client.creds.code, client.creds.seat)
         if lock is None:
             lock = SeatLock(path)
@@ -207,20 +203,34 @@ def take_seat(
             say("going on with your seat (%s) of game %s, saved on this computer" % (client.creds.seat, code))
         return seated
     except BaseException:
-        connection.stop()
+        if connection is not None:
+            connection.stop()
         for helper in reversed(helpers):
             helper.stop()
         raise
 
 
-def game_connection(lobby: Connection, url_text: str, client_id: str, client: SeatClient) -> Connection:
-    """The connection with the game's account, the lobby's closed."""
-    lobby.stop()
+HERE = b'{"v":1,"here":true}'
+GONE = b'{"v":1,"here":false}'  # the seat's last will: the broker says it when the connection is lost
+
+
+def game_connection(url: BrokerUrl, url_text: str, client_id: str, client: SeatClient) -> Connection:
+    """The seat's connection: its presence (a last will on its ``seen`` topic), the
+    game's state and the others' presence; with the game's broker account where the
+    broker has per-game accounts (a user name in the URL: docs/remote.md)."""
     creds = client.creds
-    connection = Connection(with_account(lobby.url, creds.game, creds.key), client_id)
-    connection.subscribe(Topics(creds.shard).state(creds.game))
+    topics = Topics(creds.shard)
+    if url.username is not None:
+        url = with_account(url, creds.game, creds.key)
+    connection = Connection(url, client_id, will=(topics.seen(creds.game, creds.seat), GONE))
+    connection.subscribe(topics.state(creds.game), topics.base + "/g/%s/seen/+" % creds.game)
     connection.start()
-    wait_connected(connection, "%s as game %s" % (url_text, creds.game))
+    try:
+        wait_connected(connection, url_text)
+    except LobbyError:
+        connection.stop()
+        raise
+    connection.publish(topics.seen(creds.game, creds.seat), HERE, retain=True)
     return connection
 
 
@@ -290,8 +300,11 @@ def wait_for_seats(seated: Seated, say: Callable[[str], None], stop: Callable[[]
             event = None
         now = time.monotonic()
         if event is not None and event[0] == "message":
-            client.take_state(event[2])
+            client.take_state(event[2])  # (a presence message is not a state: not taken)
         elif (event is not None and event[0] == "connected") or not asked:
+            if asked:
+                creds = client.creds
+                seated.connection.publish(Topics(creds.shard).seen(creds.game, creds.seat), HERE, retain=True)
             asked = True
             for topic, payload in client.resync(now):
                 seated.connection.publish(topic, payload)

@@ -24,6 +24,7 @@ import zuni
 from zuniboard.play.controller import Action
 from zuniboard.play.session import PlaySession
 from zuniboard.remote.bridge import Bridge
+from zuniboard.remote.lobby import HERE
 from zuniboard.remote.seat_client import SeatClient
 from zuniboard.remote.transport import Connection
 
@@ -43,6 +44,7 @@ class RemoteSession(PlaySession):
         self.control.remote = True
         self.followed = -1  # the referee's sequence number followed last
         self.sent: dict[int, int] = {}  # ply -> the counter of the move message sent for it
+        self.presence: dict[str, bool] = {}  # the other seats' connections as their presence says
 
     # -- the loop --------------------------------------------------------------------------
     def pump(self, timeout: float = 0.05) -> None:
@@ -57,10 +59,14 @@ class RemoteSession(PlaySession):
                 event = self.connection.events.get_nowait()
             except queue.Empty:
                 break
-            if event[0] == "message" and self.client.take_state(event[2]) is not None:
+            if event[0] == "message" and "/seen/" in event[1]:
+                self._presence(event[1].rsplit("/", 1)[1], event[2])
+            elif event[0] == "message" and self.client.take_state(event[2]) is not None:
                 changed = True
             elif event[0] == "connected":
                 self.ui.message("link", "connected to the referee's broker (%s)" % event[1])
+                creds = self.client.creds
+                self._publish([(self.client.topics.seen(creds.game, creds.seat), HERE)], retain=True)
                 self._publish(self.client.resync(now))
             elif event[0] == "disconnected":
                 self.ui.message("link", "the broker connection dropped (%s): trying again" % event[1])
@@ -95,9 +101,27 @@ class RemoteSession(PlaySession):
             self._publish([self.client.move(k, ours[k], now)])
             self.sent[k] = self.client.n
 
-    def _publish(self, messages: list[tuple[str, bytes]]) -> None:
+    def _publish(self, messages: list[tuple[str, bytes]], retain: bool = False) -> None:
         for topic, payload in messages:
-            self.connection.publish(topic, payload)
+            self.connection.publish(topic, payload, retain)
+
+    def _presence(self, seat: str, payload: bytes) -> None:
+        """Another seat's connection came or went (its last will): said at once, so that
+        a player knows before the referee counts the seat gone. Only words: a claim
+        needs the referee's count (anyone may publish here)."""
+        if seat == self.client.creds.seat or seat not in self.seats:
+            return
+        try:
+            here = json.loads(payload).get("here")
+        except (ValueError, AttributeError):
+            return
+        was = self.presence.get(seat)
+        self.presence[seat] = here is True
+        name = self.seats[seat].name or seat
+        if here is False and was is not False:
+            self.ui.message("link", "%s (%s): connection lost; the game waits for them" % (seat, name))
+        elif here is True and was is False:
+            self.ui.message("link", "%s (%s) is connected again" % (seat, name))
 
     # -- the controller's actions ------------------------------------------------------
     def _played_remote(self, action: Action) -> None:
