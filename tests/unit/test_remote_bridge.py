@@ -138,3 +138,9 @@ def test_referee_clocks_are_shown() -> None:
     bridge.follow(state([], clock="5", left={"south": 290000, "north": 300000}, running="south"), c, 10.0)
     assert c.clocks.remaining_ms("south", 12.0) == 288000
     assert zuni.SIDE_NAMES[0] == "south"
+
+
+def test_claim_outside_a_remote_game_says_so() -> None:
+    c = GameController(hand=True)
+    c.open("g1", "mosona", "", seats_for("mosona", {"north": "human"}), [], number=1, now=0.0)
+    assert said(c.line("claim", 0.0)) == ["claim: only in a remote game, when the opponent has been gone too long"]

@@ -318,6 +318,8 @@ class GameController:
         return self._said(out)
 
     def _command(self, name: str, now: float) -> list[Action]:
+        if name == "claim" and not self.remote:
+            return self._claim()  # says it is for remote games
         if name in CONFIRM:
             question = self._question(name)
             if not question:
