@@ -21,8 +21,8 @@ from typing import Any
 
 from zuniboard.remote import protocol
 from zuniboard.remote.broker import DEFAULT_PORT, EmbeddedBroker, port_taken
-from zuniboard.remote.protocol import ProtocolError, Topics
-from zuniboard.remote.seat_client import Credentials, SeatClient
+from zuniboard.remote.protocol import GONE, HERE, ProtocolError, Topics
+from zuniboard.remote.seat_client import Credentials, SeatClient, save_seat
 from zuniboard.remote.service import RefereeService
 from zuniboard.remote.transport import BrokerUrl, Connection, parse_url, with_account
 
@@ -196,8 +196,6 @@ def take_seat(
             lock.acquire()
             helpers.append(lock)
         seated = Seated(connection, client, path, client_id, saved is not None, helpers)
-        from zuniboard.remote.session import save_seat
-
         save_seat(seated.seat_file, client, client_id)
         if saved is not None:
             say("going on with your seat (%s) of game %s, saved on this computer" % (client.creds.seat, code))
@@ -208,10 +206,6 @@ def take_seat(
         for helper in reversed(helpers):
             helper.stop()
         raise
-
-
-HERE = b'{"v":1,"here":true}'
-GONE = b'{"v":1,"here":false}'  # the seat's last will: the broker says it when the connection is lost
 
 
 def game_connection(url: BrokerUrl, url_text: str, client_id: str, client: SeatClient) -> Connection:

@@ -40,6 +40,9 @@ ACTIONS = ("move", "offer", "answer", "resign", "claim", "hello")
 OFFERS = ("takeback", "draw", "count")
 CLAIMS = ("win", "draw")
 MAX_NAME = 40
+# A seat's presence on its ``seen`` topic: said on connecting; its last will says GONE.
+HERE = b'{"v":1,"here":true}'
+GONE = b'{"v":1,"here":false}'
 
 
 def remote_dir() -> Path:

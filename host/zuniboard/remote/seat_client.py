@@ -11,7 +11,10 @@ player's PC killed mid-game loses nothing: the next start goes on from it.
 
 from __future__ import annotations
 
+import json
+import os
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from zuniboard.remote import protocol
@@ -135,3 +138,10 @@ class SeatClient:
         client.pending = [Pending(int(b["n"]), b, -1e9) for b in data["pending"]]
         client.state = dict(data["state"])
         return client
+
+
+def save_seat(path: Path, client: SeatClient, client_id: str) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    temp = path.with_suffix(".tmp")
+    temp.write_text(json.dumps({"client_id": client_id, "seat": client.record()}))
+    os.replace(temp, path)

@@ -13,7 +13,6 @@ after every change, so that a PC killed mid-game goes on with `zuni play --remot
 from __future__ import annotations
 
 import json
-import os
 import queue
 import time
 from collections.abc import Callable
@@ -24,16 +23,9 @@ import zuni
 from zuniboard.play.controller import Action
 from zuniboard.play.session import PlaySession
 from zuniboard.remote.bridge import Bridge
-from zuniboard.remote.lobby import HERE
-from zuniboard.remote.seat_client import SeatClient
+from zuniboard.remote.protocol import HERE
+from zuniboard.remote.seat_client import SeatClient, save_seat
 from zuniboard.remote.transport import Connection
-
-
-def save_seat(path: Path, client: SeatClient, client_id: str) -> None:
-    path.parent.mkdir(parents=True, exist_ok=True)
-    temp = path.with_suffix(".tmp")
-    temp.write_text(json.dumps({"client_id": client_id, "seat": client.record()}))
-    os.replace(temp, path)
 
 
 class RemoteSession(PlaySession):
