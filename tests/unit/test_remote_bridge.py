@@ -105,6 +105,7 @@ def test_agreed_takeback_is_taken_back_on_the_board() -> None:
     bridge.follow(state(["s3xm4-m5"]), c, 1.5)  # taken
     acts = bridge.follow(state([], note="south's take-back agreed"), c, 2.0)
     assert [(a.text, a.args) for a in acts if a.kind == "request"] == [("take_back", ("1",))]
+    assert "the referee took back 1 move; take them back on the board" in said(acts)
     assert bridge.follow(state([]), c, 2.5) == []  # asked once
     acts = c.board_moves("g1", [], True, 3.0)
     assert "cut" in kinds(acts)

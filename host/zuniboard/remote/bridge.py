@@ -50,7 +50,7 @@ class Bridge:
             if self.taking_back_to != k:
                 self.taking_back_to = k
                 why = "the referee took back %d move%s" % (len(ours) - k, "" if len(ours) - k == 1 else "s")
-                if len(theirs) == k:
+                if len(theirs) == k and refused_ply == k:
                     refused = dict(state.get("refused", {}).get(self.seat) or {})
                     why = "the referee refused %s: %s" % (ours[k], refused.get("why", "?"))
                 out += [
