@@ -199,6 +199,8 @@ def outcome_words(game: zuni.Game, outcome: zuni.Outcome) -> str:
         "agreed-count": "both sides agreed to end the game and count the pieces",
         "quiet": "too many moves went by without a capture, so the pieces were counted",
         "blocked": "nobody can move any more, so the pieces were counted",
+        "abandoned": "%s was gone too long and the win was claimed" % loser,
+        "abandoned-draw": "a player was gone too long and a draw was claimed",
     }.get(str(outcome.termination), str(outcome.termination))
     if outcome.termination == "time" and result != "draw":
         head += " on time"  # ``North wins on time: South ran out of time``

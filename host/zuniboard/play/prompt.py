@@ -29,6 +29,7 @@ COMMANDS: dict[str, str] = {
     "resign": "give up the game (asks first)",
     "draw": "offer or agree a draw (asks first)",
     "count": "offer or agree to end the game by counting pieces (asks first)",
+    "claim": "claim the win when the opponent has been gone too long (a remote game; asks first)",
     "new": "a new game, once this one is over",
     "board": "draw the board again",
     "where": "the position in words: each side's pieces by point, whose turn, the clocks",
@@ -39,8 +40,9 @@ COMMANDS: dict[str, str] = {
 }
 ALIASES = {"takeback": "undo", "take-back": "undo", "exit": "quit", "?": "help"}
 WITH_POINT = {"moves"}  # commands followed by a point's name
-CONFIRM = {"resign", "draw", "count"}  # commands that end a game: asked again first
+CONFIRM = {"resign", "draw", "count", "claim"}  # commands that end a game: asked again first
 YES = {"y", "yes"}
+NO = {"n", "no"}
 
 
 def help_text(typed_moves: bool) -> str:
