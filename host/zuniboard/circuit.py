@@ -22,6 +22,8 @@ PICO_PIN = {
     26: 31, 27: 32, 28: 34,
 }  # fmt: skip
 
+PICO_GND_PINS = ("3", "8", "13", "18", "23", "28", "38")
+
 # 74HC165 (DIP-16): the input that the k-th bit shifted out comes from. After SH/LD goes
 # high, QH shows input H; each rising CLK edge moves one input on.
 HC165_INPUT_PINS = (("H", 6), ("G", 5), ("F", 4), ("E", 3), ("D", 14), ("C", 13), ("B", 12), ("A", 11))
@@ -42,6 +44,11 @@ BULK_UF = 220.0  # LED rail bulk capacitor, after the soft-start switch
 # 33 uA.
 EN_PULL_OHMS = 100000.0
 GROUND = "GND"
+# PCB footprints: the fab assembles the SMD parts (74HC165, 74AHCT125, TPS2553,
+# resistors, capacitors); the builder solders the through-hole ones (Pico, reed
+# switches, 5 mm LEDs, resistor networks, buttons).
+R_SMD = "Resistor_SMD:R_0805_2012Metric"
+C_SMD = "Capacitor_SMD:C_0805_2012Metric"
 
 
 @dataclass(frozen=True)
@@ -68,6 +75,9 @@ class Part:
     sheet: str  # "controller", "sensors", "leds"
     bom: str  # key into bom.PARTS
     no_connect: set[str] = field(default_factory=set)
+    # The printed circuit board the part sits on: "controller" (the Pico's module) or
+    # "main" (the board under the play surface); set by ``split_boards``.
+    pcb: str = ""
 
     def pin(self, number: str) -> Pin:
         for p in self.pins:
@@ -122,10 +132,10 @@ def _pico(gpios: dict[int, tuple[str, str, bool]]) -> Part:
     pins = [
         Pin("40", "VBUS", "power_out"),  # 5 V from the USB cable
         Pin("36", "3V3_OUT", "power_out"),  # the Pico's own 3.3 V regulator (RT6150B)
-        Pin("3", "GND", "power_out"),
-        Pin("38", "GND", "power_out"),
-        Pin("23", "GND", "power_out"),
     ]
+    # Every GND pin of the module: they are one net on the Pico, and KiCad's symbol joins
+    # them (stacked pins), so the model names them all.
+    pins += [Pin(n, "GND", "power_out") for n in PICO_GND_PINS]
     for gpio in sorted(gpios):
         function, kind, pulled = gpios[gpio]
         pins.append(Pin(str(PICO_PIN[gpio]), "GP%d" % gpio, kind, pulled))
@@ -156,7 +166,7 @@ def _hc165(ref: str, k: int) -> Part:
     part = Part(
         ref,
         "74HC165",
-        "Package_DIP:DIP-16_W7.62mm_Socket",
+        "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm",
         "74HC165 #%d of the chain (3.3 V)" % k,
         pins,
         "sensors",
@@ -199,7 +209,7 @@ def build(layout: Any) -> Circuit:
         Part(
             "U3",
             "TPS2553",
-            "Package_TO_SOT_SMD:SOT-23-6 (on a SOT-23-6 to DIP adapter)",
+            "Package_TO_SOT_SMD:SOT-23-6",
             "TPS2553 current-limited load switch with soft start: VBUS -> +5V (LED rail)",
             [
                 Pin("1", "IN", "power_in"),
@@ -217,7 +227,7 @@ def build(layout: Any) -> Circuit:
         _two(
             "R2",
             "43.2k 1%",
-            "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+            R_SMD,
             "TPS2553 ILIM: current limit 544-673 mA",
             "controller",
             "r_43k2",
@@ -227,7 +237,7 @@ def build(layout: Any) -> Circuit:
         _two(
             "R3",
             "10k",
-            "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+            R_SMD,
             "pull-up of the TPS2553 ~FAULT output (test point TP_FAULT)",
             "controller",
             "r_10k",
@@ -238,7 +248,7 @@ def build(layout: Any) -> Circuit:
             _two(
                 "R6",
                 "100k",
-                "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+                R_SMD,
                 "pull-down of the TPS2553 EN: the LED rail stays off until the firmware turns it on",
                 "controller",
                 "r_100k",
@@ -248,7 +258,7 @@ def build(layout: Any) -> Circuit:
         _two(
             "C1",
             "100n",
-            "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+            C_SMD,
             "TPS2553 input decoupling, on VBUS",
             "controller",
             "c_100n",
@@ -258,7 +268,7 @@ def build(layout: Any) -> Circuit:
         _two(
             "C3",
             "%du 10V" % BULK_UF,
-            "Capacitor_THT:CP_Radial_D6.3mm_P2.50mm",
+            "Capacitor_SMD:CP_Elec_6.3x7.7",
             "LED rail bulk, after the soft-start switch",
             "controller",
             "c_220u",
@@ -268,7 +278,7 @@ def build(layout: Any) -> Circuit:
     ahct = Part(
         "U2",
         "74AHCT125",
-        "Package_DIP:DIP-14_W7.62mm_Socket",
+        "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
         "74AHCT125 quad buffer at 5 V: LED data 3.3 V -> 5 V",
         [
             Pin("1", "1OE", "input", enable="low"),
@@ -292,23 +302,21 @@ def build(layout: Any) -> Circuit:
     ahct.no_connect = {"6", "8", "11"}  # unused gates: disabled (OE high), inputs grounded
     c.add(ahct)
     c.add(
-        _two("C2", "100n", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm", "74AHCT125 decoupling", "controller", "c_100n")
+        _two("C2", "100n", C_SMD, "74AHCT125 decoupling", "controller", "c_100n")
     )
     c.add(
         _two(
             "R1",
             "330",
-            "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+            R_SMD,
             "LED data series resistor, at the first LED",
             "leds",
             "r_330",
         )
     )
 
-    gnd = [
-        ("U1", "3"),
-        ("U1", "38"),
-        ("U1", "23"),
+    gnd = [("U1", n) for n in PICO_GND_PINS]
+    gnd += [
         ("U3", "2"),
         ("R2", "2"),
         ("C1", "2"),
@@ -356,7 +364,7 @@ def build(layout: Any) -> Circuit:
             _two(
                 "CL%d" % i,
                 "100n",
-                "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+                C_SMD,
                 "decoupling at LED%d" % i,
                 "leds",
                 "c_100n",
@@ -378,7 +386,7 @@ def build(layout: Any) -> Circuit:
             _two(
                 "R4",
                 "100",
-                "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+                R_SMD,
                 "SCK source termination, at the Pico",
                 "controller",
                 "r_100",
@@ -388,7 +396,7 @@ def build(layout: Any) -> Circuit:
             _two(
                 "R5",
                 "100",
-                "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+                R_SMD,
                 "latch source termination, at the Pico",
                 "controller",
                 "r_100",
@@ -415,7 +423,7 @@ def build(layout: Any) -> Circuit:
                 _two(
                     "C%d" % (FIRST_HC165 + k),
                     "100n",
-                    "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+                    C_SMD,
                     "%s decoupling" % u,
                     "sensors",
                     "c_100n",
@@ -512,4 +520,47 @@ def build(layout: Any) -> Circuit:
     c.connect("+5V", *five)
     c.connect("+3V3", *three)  # on the matrix board: only the FAULT pull-up
     c.connect(GROUND, *gnd)
+    split_boards(c)
     return c
+
+
+# Nets that carry the LED rail's current get two pins of the board-to-board cable.
+DOUBLED_NETS = ("+5V", GROUND)
+CABLE_FOOTPRINT = "Connector_PinHeader_2.54mm:PinHeader_1x%02d_P2.54mm_Vertical"
+
+
+def split_boards(c: Circuit) -> None:
+    """Puts every part on a PCB and joins the two PCBs by a cable: the controller module
+    (Pico, load switch, level shifter and their resistors and capacitors: everything of
+    the "controller" sheet but the buttons) and the main board under the play surface
+    (reed switches, LEDs, shift registers, buttons). Every net with pins on both gets a
+    pin of J1 (main board) and the same pin of J2 (controller), joined by a straight
+    1:1 cable; the LED rail and ground get two pins each."""
+    for part in c.parts.values():
+        part.pcb = "controller" if part.sheet == "controller" and part.bom != "button" else "main"
+    crossing = []
+    for net, nodes in c.nets.items():
+        boards = {c.parts[ref].pcb for ref, _ in nodes}
+        if len(boards) > 1:
+            crossing.append(net)
+    pins: list[str] = []
+    for net in DOUBLED_NETS:
+        if net in crossing:
+            pins += [net, net]
+    pins += sorted(n for n in crossing if n not in DOUBLED_NETS)
+    if not pins:
+        return
+    for ref, board, other in (("J1", "main", "J2"), ("J2", "controller", "J1")):
+        part = Part(
+            ref,
+            "cable to %s" % other,
+            CABLE_FOOTPRINT % len(pins),
+            "1x%d pin header: the cable between the controller module and the main board" % len(pins),
+            [Pin(str(k), net, "passive") for k, net in enumerate(pins, 1)],
+            "controller",
+            "header_1x%d" % len(pins),
+        )
+        part.pcb = board
+        c.add(part)
+    for k, net in enumerate(pins, 1):
+        c.connect(net, ("J1", str(k)), ("J2", str(k)))
