@@ -346,7 +346,7 @@ def build(layout: Any) -> Circuit:
             Part(
                 ref,
                 leds["type"].upper(),
-                "LED_THT:LED_D5.0mm-4_RGB",
+                "zuniboard:LED_D5.0mm-4_RGB_D0.8",
                 "%s (%s), point %s" % (leds["type"].upper(), leds["order"], point),
                 # The 5 mm part's leads from its flat side: DIN, VDD (the longest), VSS, DOUT
                 # (WS2812D-F5 / PL9823-F5; the 5050 WS2812B numbers them VDD, DOUT, VSS, DIN).
@@ -564,3 +564,17 @@ def split_boards(c: Circuit) -> None:
         c.add(part)
     for k, net in enumerate(pins, 1):
         c.connect(net, ("J1", str(k)), ("J2", str(k)))
+
+
+def subcircuit(c: Circuit, pcb: str) -> Circuit:
+    """The parts of one PCB and the nets between them (a net that leaves the PCB does so
+    through the cable's header, which is on it)."""
+    sub = Circuit("%s-%s" % (c.name, pcb), c.title)
+    for ref, part in c.parts.items():
+        if part.pcb == pcb:
+            sub.parts[ref] = part
+    for net, nodes in c.nets.items():
+        mine = [n for n in nodes if n[0] in sub.parts]
+        if mine:
+            sub.nets[net] = mine
+    return sub

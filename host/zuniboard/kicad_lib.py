@@ -45,7 +45,7 @@ def symbol_of(part: Part) -> str:
         return "Device:R"
     if part.bom.startswith("c_"):
         return "Device:C"
-    if part.bom.startswith("conn"):
+    if part.bom.startswith("header_1x"):
         return "Connector_Generic:Conn_01x%02d" % len(part.pins)
     raise KeyError("no symbol for %s (%s)" % (part.ref, part.bom))
 
@@ -63,7 +63,8 @@ STOCK_SYMBOLS = (
     "Switch:SW_Push",
     "Diode:1N4148",
     "Power_Management:TPS22917DBV",
-) + tuple("Connector_Generic:Conn_01x%02d" % n for n in range(2, 9))
+    "power:PWR_FLAG",
+) + tuple("Connector_Generic:Conn_01x%02d" % n for n in range(2, 21))
 
 
 class LibraryError(LookupError):
@@ -100,6 +101,25 @@ def _extract(lib: list[Node], name: str) -> list[Node]:
     return out
 
 
+# Footprints of our own, derived from a stock one: name -> (stock footprint, new drill).
+# The stock 5 mm RGB LED's 0.9 mm holes in 1.07 mm pads leave a 0.085 mm ring, under any
+# fab's minimum; the WS2812D-F5's 0.5 mm leads go through 0.8 mm.
+OWN_FOOTPRINTS = {OWN_LIB + ":LED_D5.0mm-4_RGB_D0.8": ("LED_THT:LED_D5.0mm-4_RGB", 0.8)}
+
+
+def _derived_footprint(text: str, name: str, drill: float) -> bytes:
+    tree = parse(text)
+    tree[1] = name
+    for pad in find_all(tree, "pad"):
+        d = find(pad, "drill")
+        if d is not None:
+            d[1] = num(drill)
+    value = next((p for p in find_all(tree, "property") if p[1] == "Value"), None)
+    if value is not None:
+        value[2] = name
+    return (dump(tree) + "\n").encode()
+
+
 def vendor(kicad_share: Path, footprints: list[str]) -> dict[str, bytes]:
     """The copies under ``hardware/kicad-lib/`` taken from an installed KiCad: one
     ``<Lib>.kicad_sym`` per stock library holding only the symbols used, and the
@@ -118,6 +138,13 @@ def vendor(kicad_share: Path, footprints: list[str]) -> dict[str, bytes]:
         body: list[Node] = [_extract(tree, n) for n in sorted(names)]
         out["%s.kicad_sym" % lib] = (dump(head + body) + "\n").encode()
     for fp in sorted(set(footprints)):
+        if fp in OWN_FOOTPRINTS:
+            stock, drill = OWN_FOOTPRINTS[fp]
+            lib, name = stock.split(":")
+            path = kicad_share / "footprints" / (lib + ".pretty") / (name + ".kicad_mod")
+            own = fp.split(":")[1]
+            out["%s.pretty/%s.kicad_mod" % (OWN_LIB, own)] = _derived_footprint(path.read_text(encoding="utf-8"), own, drill)
+            continue
         lib, name = fp.split(":")
         path = kicad_share / "footprints" / (lib + ".pretty") / (name + ".kicad_mod")
         if not path.exists():

@@ -30,7 +30,9 @@ class FabRules:
     power_track: float = 0.6
     via_diameter: float = 0.6
     via_drill: float = 0.3
-    min_annular: float = 0.15
+    # 0.13 mm: the fabs' minimum ring; the 5 mm LED's 1.27 mm lead pitch leaves no more
+    # (its pads are 1.07 mm wide over a 0.8 mm hole).
+    min_annular: float = 0.13
     min_hole: float = 0.3
     edge_clearance: float = 0.5
     hole_to_hole: float = 0.25
@@ -111,6 +113,9 @@ def footprint_node(
             continue
         head = child[0]
         if head in ("version", "generator", "generator_version", "layer"):
+            continue
+        if head == "zone" and p.footprint.startswith("Module:RaspberryPi_Pico"):
+            # The Pico W's antenna keep-out: this board uses the plain Pico (no radio).
             continue
         if head == "property":
             key = str(child[1])

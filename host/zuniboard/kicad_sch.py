@@ -178,6 +178,19 @@ class SchematicWriter:
             self._symbols[lib_id] = named
         return lib_id, self._symbols[lib_id]
 
+    def power_flags(self) -> list[str]:
+        """Nets with a power input but no power output among this schematic's symbols:
+        their supply comes through the cable, which ERC must be told (a PWR_FLAG)."""
+        kinds: dict[str, set[str]] = {}
+        for ref, part in self.c.parts.items():
+            _, sym = self.lib_symbol(part)
+            for pins in symbol_units(sym).values():
+                for p in pins:
+                    net = self.c.net_of(ref, p.number)
+                    if net is not None:
+                        kinds.setdefault(net, set()).add(p.kind)
+        return sorted(n for n, k in kinds.items() if "power_in" in k and "power_out" not in k)
+
     def files(self) -> dict[str, str]:
         plans = sheets(self.c)
         out = {"%s.kicad_sch" % self.project: self._root(plans)}
@@ -267,6 +280,13 @@ class SchematicWriter:
             lib_id, sym = self.lib_symbol(part)
             used[lib_id] = sym
             items += self._instance(part, lib_id, sym, pl, path)
+        if page == 2:
+            flags = self.power_flags()
+            if flags:
+                sym = [Sym("symbol"), "power:PWR_FLAG"] + list(self.lib.symbol("power:PWR_FLAG")[2:])
+                used["power:PWR_FLAG"] = sym
+                for k, net in enumerate(flags):
+                    items += self._flag(net, k, 20.32 + 25.4 * k, height - 20.32, path)
         tree: list[Node] = [
             Sym("kicad_sch"),
             [Sym("version"), Sym(SCH_VERSION)],
@@ -278,8 +298,42 @@ class SchematicWriter:
             [Sym("lib_symbols"), *[used[k] for k in sorted(used)]],
             *items,
         ]
-        del page
         return dump(tree) + "\n"
+
+    def _flag(self, net: str, k: int, x: float, y: float, path: str) -> list[Node]:
+        ref = "#FLG%02d" % (k + 1)
+        x, y = _snap(x), _snap(y)
+        flag: list[Node] = [
+            Sym("symbol"),
+            [Sym("lib_id"), "power:PWR_FLAG"],
+            [Sym("at"), num(x), num(y), Sym("0")],
+            [Sym("unit"), Sym("1")],
+            [Sym("exclude_from_sim"), Sym("no")],
+            [Sym("in_bom"), Sym("yes")],
+            [Sym("on_board"), Sym("yes")],
+            [Sym("dnp"), Sym("no")],
+            [Sym("uuid"), stable_uuid(self.project, "flag", net)],
+            _prop("Reference", ref, x, y - 5.08, True),
+            _prop("Value", "PWR_FLAG", x, y - 3.81),
+            _prop("Footprint", "", x, y, True),
+            _prop("Datasheet", "~", x, y, True),
+            _prop("Description", "power comes through the cable", x, y, True),
+            [Sym("pin"), "1", [Sym("uuid"), stable_uuid(self.project, "flag-pin", net)]],
+            [Sym("instances"), [Sym("project"), self.project,
+                                [Sym("path"), path, [Sym("reference"), ref], [Sym("unit"), Sym("1")]]]],
+        ]  # fmt: skip
+        label: list[Node] = [
+            Sym("global_label"),
+            net,
+            [Sym("shape"), Sym("passive")],
+            [Sym("at"), num(x), num(y), Sym("270")],
+            [Sym("fields_autoplaced"), Sym("yes")],
+            [Sym("effects"), [Sym("font"), [Sym("size"), Sym("1.27"), Sym("1.27")]], [Sym("justify"), Sym("right")]],
+            [Sym("uuid"), stable_uuid(self.project, "flag-label", net)],
+            [Sym("property"), "Intersheetrefs", "${INTERSHEET_REFS}", [Sym("at"), num(x), num(y), Sym("0")],
+             _hidden_font()],
+        ]  # fmt: skip
+        return [flag, label]
 
     def _extent(self, part: Part) -> tuple[float, float, float, float, int]:
         """Left, right, top, bottom reach of all of a part's units side by side (labels

@@ -287,6 +287,11 @@ def _screw_positions(b: Build) -> list[tuple[float, float]]:
     return out
 
 
+def screw_positions(b: Build) -> list[tuple[float, float]]:
+    """Where the screws through P1 into the frame go (the main PCB has plain holes there)."""
+    return _screw_positions(b)
+
+
 def button_positions(b: Build) -> list[tuple[str, float, float]]:
     """OK, BACK, HINT in the South-East of the play surface, clear of every point."""
     names = [n for n in ("ok", "back", "hint") if n in b.layout.buttons]
