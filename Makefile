@@ -16,6 +16,7 @@ play: $(STAMP)
 
 test: $(STAMP)
 	sh tools/ensure_browser.sh
+	sh tools/ensure_kicad.sh
 	# Three workers on two cores: the end-to-end tests mostly wait on real-time
 	# timers (debounce, commit, link resends), not on the CPU.
 	$(BIN)/python -m pytest -n 3 $(ARGS)

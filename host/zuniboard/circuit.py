@@ -32,7 +32,8 @@ HC165_INPUT_PINS = (("H", 6), ("G", 5), ("F", 4), ("E", 3), ("D", 14), ("C", 13)
 FIRST_HC165 = 10  # U10 is the chip nearest the Pico (its QH drives the Pico's data pin)
 
 # Values chosen in power.md / README (each argued there).
-PULLUP_OHMS = 47000.0  # reed switch pull-ups (bussed SIP-9 network)
+PULLUP_OHMS = 47000.0  # reed switch pull-ups (bussed network, SOIC-16: Bourns 4816P-1)
+RN_COMMON = "16"  # the 4816P-1's common pin; elements 1-15 on pins 1-15
 ILIM_OHMS = 43200.0  # TPS2553 current limit: 544-673 mA (TI SLVS841E, table 1)
 SERIES_OHMS = 100.0  # SCK and latch source termination at the Pico
 LED_DATA_OHMS = 330.0  # LED data series resistor at the first LED
@@ -411,13 +412,14 @@ def build(layout: Any) -> Circuit:
             c.add(_hc165(u, k))
             rn = Part(
                 "RN%d" % (FIRST_HC165 + k),
-                "47k x8",
-                "Resistor_THT:R_Array_SIP9",
-                "8 x 47 kOhm bussed network, pull-ups of %s" % u,
-                [Pin("1", "COM", "passive")] + [Pin(str(j), "R%d" % (j - 1), "passive") for j in range(2, 10)],
+                "47k x15 bussed",
+                "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm",
+                "bussed 47 kOhm network (15 elements, 8 used), pull-ups of %s" % u,
+                [Pin(str(j), "R%d" % j, "passive") for j in range(1, 16)] + [Pin(RN_COMMON, "COM", "passive")],
                 "sensors",
                 "rn_47k",
             )
+            rn.no_connect = {str(j) for j in range(9, 16)}  # elements 9-15 unused
             c.add(rn)
             c.add(
                 _two(
@@ -429,7 +431,7 @@ def build(layout: Any) -> Circuit:
                     "c_100n",
                 )
             )
-            three += [(u, "16"), (rn.ref, "1"), ("C%d" % (FIRST_HC165 + k), "1")]
+            three += [(u, "16"), (rn.ref, RN_COMMON), ("C%d" % (FIRST_HC165 + k), "1")]
             gnd += [(u, "8"), (u, "15"), ("C%d" % (FIRST_HC165 + k), "2")]
             clk.append((u, "2"))
             load.append((u, "1"))
@@ -443,7 +445,7 @@ def build(layout: Any) -> Circuit:
             chip, bit = divmod(index, 8)
             letter, number = HC165_INPUT_PINS[bit]
             u = "U%d" % (FIRST_HC165 + chip)
-            nodes = [(u, str(number)), ("RN%d" % (FIRST_HC165 + chip), str(2 + bit))]
+            nodes = [(u, str(number)), ("RN%d" % (FIRST_HC165 + chip), str(1 + bit))]
             point = by_sensor.get(index)
             if point is None:
                 c.connect("S%d_SPARE" % index, *nodes)

@@ -29,7 +29,7 @@ SYMBOL_OF = {
     "tps2553": OWN_LIB + ":TPS2553",
     "tps22918": "Power_Management:TPS22917DBV",
     "led": OWN_LIB + ":WS2812D-F5",
-    "rn_47k": "Device:R_Network08",
+    "rn_47k": OWN_LIB + ":R_Network15_Bussed",
     "reed": "Switch:SW_Reed",
     "button": "Switch:SW_Push",
     "c_220u": "Device:C_Polarized",
@@ -210,9 +210,17 @@ def _pin(kind: str, number: str, name: str, x: float, y: float, angle: int) -> l
     ]
 
 
-def own_symbol(name: str, part: Part, description: str) -> list[Node]:
+OWN_DESCRIPTIONS = {
+    "TPS2553": "Current-limited load switch with soft start, adjustable limit, active-high enable, SOT-23-6",
+    "R_Network15_Bussed": "15 bussed resistors, common on pin 16, SOIC-16 (Bourns 4816P-1)",
+    "WS2812D-F5": "RGB LED with WS2812 driver, 5 mm through-hole, leads DIN VDD VSS DOUT",
+}
+
+
+def own_symbol(name: str, part: Part, description: str = "") -> list[Node]:
     """A box symbol for ``part``'s pins: inputs on the left, outputs on the right,
     supply pins on top, ground at the bottom."""
+    description = OWN_DESCRIPTIONS.get(name, description or part.value)
     left = [p for p in part.pins if p.kind in ("input",) or p.name in ("IN", "ILIM")]
     top = [p for p in part.pins if p.name in ("VDD", "VCC")]
     bottom = [p for p in part.pins if p.name in ("GND", "VSS")]

@@ -132,6 +132,16 @@ def main_plan(layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef],
         channel_of[ry] = name
         channels.append(Channel(name, top, bottom))
         band_y[ry] = ((ly + LED_PAD_H / 2) + (sy - SWITCH_PITCH / 2 - SW_PAD / 2)) / 2
+    # A row's chip band lies between its LEDs and its switches' near pads; the row above
+    # must end (its switches' far pads) before it, and the buttons below the last channel.
+    for upper, lower in zip(row_ys, row_ys[1:], strict=False):
+        far = mechanics.switch_xy(b, rows[upper][0])[1] + SWITCH_PITCH / 2 + SW_PAD / 2
+        if far + 1.0 > band_y[lower] - 4.8:
+            raise PlanError(
+                "%s: rows %.0f mm apart: the reed switches' far pads (to y = %.1f mm) reach the next row's "
+                "shift-register band (from y = %.1f mm); this board needs strip modules, not one main board"
+                % (layout.name, lower - upper, far, band_y[lower] - 4.8)
+            )
     # -- cells: switch, LED, its capacitor -------------------------------------------------
     xs_all: list[float] = []
     for i in sorted(by_led):
@@ -204,7 +214,9 @@ def main_plan(layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef],
         rot, style = _smd_style(c.parts[u].footprint)
         bld.stub(bld.place(u, cx, y1, rot), channel_of[ry1], True, style)
         bld.stub(bld.place("C%d" % number, cx + 10.0, y1, 0.0), channel_of[ry1], True)
-        bld.stub(bld.place("RN%d" % number, g2[0] + 1.5, band_y[ry2], 0.0), channel_of[ry2], True)
+        rn = "RN%d" % number
+        rot, style = _smd_style(c.parts[rn].footprint)
+        bld.stub(bld.place(rn, g2[0] + 6.0, band_y[ry2], rot), channel_of[ry2], True, style)
     # R1 (LED data, at the first LED) in the South margin, between two points' columns
     if "R1" in c.parts:
         south_xs = sorted(b.xy(n)[0] for n in rows[south])
