@@ -35,7 +35,9 @@ PROJECTS = [
     for pcb in kicad_project.PCBS
     if (HARDWARE / board / kicad_project.folder(pcb) / ("%s-%s.kicad_sch" % (board, pcb))).exists()
 ]
-PCB_FILES = [(b, p) for b, p in PROJECTS if (HARDWARE / b / kicad_project.folder(p) / ("%s-%s.kicad_pcb" % (b, p))).exists()]
+PCB_FILES = [
+    (b, p) for b, p in PROJECTS if (HARDWARE / b / kicad_project.folder(p) / ("%s-%s.kicad_pcb" % (b, p))).exists()
+]
 
 needs_kicad = pytest.mark.skipif(
     KICAD_CLI is None,
@@ -153,7 +155,12 @@ def test_fab_writes_gerbers_drill_bom_and_placement(tmp_path: Path) -> None:
         assert {row["Designator"] for row in cpl} == fab_parts
         assert all(row["Mid X"].endswith("mm") and row["Layer"] == "Top" for row in cpl)
     # U10 sits where the PCB file puts it
-    cpl = {r["Designator"]: r for r in csv.DictReader(io.StringIO((tmp_path / "out" / "board25-main" / "board25-main-placement.csv").read_text()))}
+    cpl = {
+        r["Designator"]: r
+        for r in csv.DictReader(
+            io.StringIO((tmp_path / "out" / "board25-main" / "board25-main-placement.csv").read_text())
+        )
+    }
     pcb_text = (HARDWARE / "board25" / "pcb-main" / "board25-main.kicad_pcb").read_text()
     assert float(cpl["U10"]["Mid X"][:-2]) > 0 and '"U10"' in pcb_text
 

@@ -302,9 +302,7 @@ def build(layout: Any) -> Circuit:
     )
     ahct.no_connect = {"6", "8", "11"}  # unused gates: disabled (OE high), inputs grounded
     c.add(ahct)
-    c.add(
-        _two("C2", "100n", C_SMD, "74AHCT125 decoupling", "controller", "c_100n")
-    )
+    c.add(_two("C2", "100n", C_SMD, "74AHCT125 decoupling", "controller", "c_100n"))
     c.add(
         _two(
             "R1",

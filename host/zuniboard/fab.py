@@ -78,7 +78,9 @@ def kicad_cli() -> str:
 def _run(args: list[str]) -> None:
     proc = subprocess.run(args, capture_output=True, text=True, check=False)
     if proc.returncode != 0:
-        raise FabError("%s failed (%d): %s" % (" ".join(args[:3]), proc.returncode, (proc.stderr or proc.stdout)[-500:]))
+        raise FabError(
+            "%s failed (%d): %s" % (" ".join(args[:3]), proc.returncode, (proc.stderr or proc.stdout)[-500:])
+        )
 
 
 def assembly_bom(layout: Any, pcb: str) -> str:
@@ -138,7 +140,23 @@ def export(layout: Any, out_dir: Path, source: Path = HARDWARE_DIR) -> list[Path
         _run([cli, "pcb", "export", "drill", "--format", "excellon", "--excellon-units", "mm",
               "-o", str(gerbers) + os.sep, str(board)])  # fmt: skip
         pos = dest / (project + "-kicad-pos.csv")
-        _run([cli, "pcb", "export", "pos", "--format", "csv", "--units", "mm", "--side", "front", "-o", str(pos), str(board)])
+        _run(
+            [
+                cli,
+                "pcb",
+                "export",
+                "pos",
+                "--format",
+                "csv",
+                "--units",
+                "mm",
+                "--side",
+                "front",
+                "-o",
+                str(pos),
+                str(board),
+            ]
+        )
         fab_refs = {r for r, p in whole.parts.items() if p.pcb == pcb and sourcing(p.bom).mount == "fab"}
         cpl = dest / (project + "-placement.csv")
         cpl.write_text(placement_csv(pos.read_text(encoding="utf-8"), fab_refs), encoding="utf-8")

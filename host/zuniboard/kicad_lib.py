@@ -143,7 +143,9 @@ def vendor(kicad_share: Path, footprints: list[str]) -> dict[str, bytes]:
             lib, name = stock.split(":")
             path = kicad_share / "footprints" / (lib + ".pretty") / (name + ".kicad_mod")
             own = fp.split(":")[1]
-            out["%s.pretty/%s.kicad_mod" % (OWN_LIB, own)] = _derived_footprint(path.read_text(encoding="utf-8"), own, drill)
+            out["%s.pretty/%s.kicad_mod" % (OWN_LIB, own)] = _derived_footprint(
+                path.read_text(encoding="utf-8"), own, drill
+            )
             continue
         lib, name = fp.split(":")
         path = kicad_share / "footprints" / (lib + ".pretty") / (name + ".kicad_mod")

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from zuniboard.kicad_lib import Library
 from zuniboard.kicad_sch import stable_uuid
-from zuniboard.kicad_sexpr import Node, Sym, dump, find, find_all, num
+from zuniboard.kicad_sexpr import Node, Sym, dump, find, find_all, num, to_float
 
 PCB_VERSION = "20241229"
 
@@ -128,8 +128,8 @@ def footprint_node(
             at = _at(child)
             if at is not None:
                 # property positions are stored turned with the footprint
-                lx, ly = float(at[1]), float(at[2])
-                ang = float(at[3]) if len(at) > 3 else 0.0
+                lx, ly = to_float(at[1]), to_float(at[2])
+                ang = to_float(at[3]) if len(at) > 3 else 0.0
                 at[3:] = [num(ang + p.rot)] if (ang + p.rot) % 360 else []
                 del lx, ly
             out.append(child)
@@ -140,7 +140,7 @@ def footprint_node(
             number = str(child[1])
             at = _at(child)
             assert at is not None
-            ang = float(at[3]) if len(at) > 3 else 0.0
+            ang = to_float(at[3]) if len(at) > 3 else 0.0
             total = (ang + p.rot) % 360
             at[3:] = [num(total)] if total else []
             net = nets.get(number)
@@ -153,7 +153,7 @@ def footprint_node(
         if head in ("fp_text",):
             at = _at(child)
             if at is not None:
-                ang = float(at[3]) if len(at) > 3 else 0.0
+                ang = to_float(at[3]) if len(at) > 3 else 0.0
                 at[3:] = [num(ang + p.rot)] if (ang + p.rot) % 360 else []
         out.append(child)
     # Where the footprint comes from in the schematic (parity check).
@@ -276,7 +276,7 @@ def board_text(
                 [Sym("layer"), layer],
                 [Sym("uuid"), stable_uuid(project, "text", str(i))],
                 [Sym("effects"), [Sym("font"), [Sym("size"), num(1.5), num(1.5)], [Sym("thickness"), num(0.25)]],
-                 [Sym("justify"), Sym("left")] + ([Sym("mirror")] if layer.startswith("B.") else [])],
+                 _justify(layer)],
             ]
         )  # fmt: skip
     for i, h in enumerate(holes):
@@ -307,6 +307,13 @@ def board_text(
         )
     tree.append([Sym("embedded_fonts"), Sym("no")])
     return dump(tree) + "\n"
+
+
+def _justify(layer: str) -> list[Node]:
+    out: list[Node] = [Sym("justify"), Sym("left")]
+    if layer.startswith("B."):
+        out.append(Sym("mirror"))
+    return out
 
 
 def _hole(project: str, i: int, h: Hole) -> list[Node]:
@@ -370,7 +377,10 @@ def project_json(project: str) -> str:
                 },
                 "rules": rules,
                 "track_widths": [0.0, FAB.track, FAB.power_track],
-                "via_dimensions": [{"diameter": 0.0, "drill": 0.0}, {"diameter": FAB.via_diameter, "drill": FAB.via_drill}],
+                "via_dimensions": [
+                    {"diameter": 0.0, "drill": 0.0},
+                    {"diameter": FAB.via_diameter, "drill": FAB.via_drill},
+                ],
             }
         },
         "meta": {"filename": "%s.kicad_pro" % project, "version": 3},
@@ -410,6 +420,8 @@ def find_pads(fp: list[Node]) -> list[tuple[str, str, float, float, float, float
         at = find(pad, "at")
         size = find(pad, "size")
         assert at is not None and size is not None
-        angle = float(at[3]) if len(at) > 3 else 0.0
-        out.append((str(pad[1]), str(pad[2]), float(at[1]), float(at[2]), angle, float(size[1]), float(size[2])))
+        angle = to_float(at[3]) if len(at) > 3 else 0.0
+        out.append(
+            (str(pad[1]), str(pad[2]), to_float(at[1]), to_float(at[2]), angle, to_float(size[1]), to_float(size[2]))
+        )
     return out

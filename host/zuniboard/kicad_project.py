@@ -60,12 +60,22 @@ def symbol_refs(writer: SchematicWriter, c: circuit.Circuit) -> dict[str, Symbol
 
 
 def lib_tables() -> dict[str, str]:
-    libs_sym = ["74xx", "Connector_Generic", "Device", "Diode", "MCU_Module", "Power_Management", "Switch", "power", OWN_LIB]
+    libs_sym = [
+        "74xx",
+        "Connector_Generic",
+        "Device",
+        "Diode",
+        "MCU_Module",
+        "Power_Management",
+        "Switch",
+        "power",
+        OWN_LIB,
+    ]
     sym = ["(sym_lib_table", "\t(version 7)"]
     for name in libs_sym:
         sym.append(
-            '\t(lib (name "%s") (type "KiCad") (uri "${KIPRJMOD}/../../kicad-lib/%s.kicad_sym") (options "") (descr ""))'
-            % (name, name)
+            '\t(lib (name "%s") (type "KiCad") (uri "${KIPRJMOD}/../../kicad-lib/%s.kicad_sym")'
+            ' (options "") (descr ""))' % (name, name)
         )
     sym.append(")")
     fps = [

@@ -19,7 +19,7 @@ from dataclasses import dataclass, field
 
 from zuniboard.circuit import FIRST_HC165, Circuit, Part
 from zuniboard.kicad_lib import OWN_LIB, Library, own_symbol, symbol_of
-from zuniboard.kicad_sexpr import Node, Sym, dump, find, find_all, num
+from zuniboard.kicad_sexpr import Node, Sym, dump, find, find_all, num, to_float
 
 SCH_VERSION = "20250114"
 GRID = 2.54
@@ -68,7 +68,9 @@ def symbol_units(sym: list[Node]) -> dict[int, list[SymbolPin]]:
             number = find(p, "number")
             assert at is not None and name is not None and number is not None
             pins.append(
-                SymbolPin(str(number[1]), str(name[1]), str(p[1]), float(at[1]), float(at[2]), int(float(at[3])))
+                SymbolPin(
+                    str(number[1]), str(name[1]), str(p[1]), to_float(at[1]), to_float(at[2]), int(to_float(at[3]))
+                )
             )
         if unit == 0:
             common += pins
@@ -98,7 +100,9 @@ def sheets(c: Circuit) -> list[SheetPlan]:
             sheet = index // LEDS_PER_SHEET
             while len(leds) <= sheet:
                 first = len(leds) * LEDS_PER_SHEET
-                leds.append(SheetPlan("LEDs %d-%d" % (first, first + LEDS_PER_SHEET - 1), "leds-%d.kicad_sch" % len(leds)))
+                leds.append(
+                    SheetPlan("LEDs %d-%d" % (first, first + LEDS_PER_SHEET - 1), "leds-%d.kicad_sch" % len(leds))
+                )
             leds[sheet].refs.append(ref)
     return plans + list(chips.values()) + leds
 
@@ -283,8 +287,9 @@ class SchematicWriter:
         if page == 2:
             flags = self.power_flags()
             if flags:
-                sym = [Sym("symbol"), "power:PWR_FLAG"] + list(self.lib.symbol("power:PWR_FLAG")[2:])
-                used["power:PWR_FLAG"] = sym
+                flag_sym: list[Node] = [Sym("symbol"), "power:PWR_FLAG"]
+                flag_sym += self.lib.symbol("power:PWR_FLAG")[2:]
+                used["power:PWR_FLAG"] = flag_sym
                 for k, net in enumerate(flags):
                     items += self._flag(net, k, 20.32 + 25.4 * k, height - 20.32, path)
         tree: list[Node] = [

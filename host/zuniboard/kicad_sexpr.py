@@ -125,3 +125,10 @@ def find(node: list[Node], key: str) -> list[Node] | None:
 
 def find_all(node: list[Node], key: str) -> list[list[Node]]:
     return [c for c in node if isinstance(c, list) and c and c[0] == key]
+
+
+def to_float(node: Node) -> float:
+    """An atom read as a number (a coordinate, a size)."""
+    if isinstance(node, list):
+        raise SexprError("a list where a number belongs: %s" % dump(node)[:60])
+    return float(node)

@@ -19,13 +19,14 @@ board's cells (switches at 45 degrees) raise ``PlanError``.
 
 from __future__ import annotations
 
+import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
 from zuniboard import mechanics
 from zuniboard.circuit import FIRST_HC165, Circuit
 from zuniboard.kicad_lib import Library
-from zuniboard.kicad_pcb import FAB, Hole, Placement, Track, Via, rotate
+from zuniboard.kicad_pcb import FAB, Hole, Placement, Track, Via
 from zuniboard.pcb_route import Channel, Corridor, Pad, RoutingError, Stub, fanout, pads, route
 
 SWITCH_PITCH = 20.32  # the reed footprint's pad distance
@@ -106,7 +107,9 @@ def _width(footprint: str) -> float:
     return 4.6
 
 
-def main_plan(layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]) -> BoardPlan:
+def main_plan(
+    layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
+) -> BoardPlan:
     b = mechanics.build(layout)
     if b.geometry.shape != "lines" or layout.mechanics.get("switch_angle_deg") != -90.0:
         raise PlanError("%s: only line boards with switches pointing South have a main-board plan" % layout.name)
@@ -134,7 +137,7 @@ def main_plan(layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef],
         band_y[ry] = ((ly + LED_PAD_H / 2) + (sy - SWITCH_PITCH / 2 - SW_PAD / 2)) / 2
     # A row's chip band lies between its LEDs and its switches' near pads; the row above
     # must end (its switches' far pads) before it, and the buttons below the last channel.
-    for upper, lower in zip(row_ys, row_ys[1:], strict=False):
+    for upper, lower in itertools.pairwise(row_ys):
         far = mechanics.switch_xy(b, rows[upper][0])[1] + SWITCH_PITCH / 2 + SW_PAD / 2
         if far + 1.0 > band_y[lower] - 4.8:
             raise PlanError(
@@ -180,11 +183,11 @@ def main_plan(layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef],
     for ry in row_ys:
         xs = sorted(b.xy(n)[0] for n in rows[ry])
         free = []
-        for a, z in zip(xs, xs[1:], strict=False):
-            g0, g1 = a + 8.0, z - 4.5
-            if ry == south and any(lo < g1 and hi > g0 for lo, hi in below):
+        for a, z in itertools.pairwise(xs):
+            lo_x, hi_x = a + 8.0, z - 4.5
+            if ry == south and any(lo < hi_x and hi > lo_x for lo, hi in below):
                 continue
-            free.append((g0, g1))
+            free.append((lo_x, hi_x))
         gaps[ry] = free
     chips = sorted(int(r[1:]) for r in c.parts if r.startswith("U") and r[1:].isdigit() and int(r[1:]) >= FIRST_HC165)
     for k, number in enumerate(chips):
@@ -197,14 +200,15 @@ def main_plan(layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef],
             count[ry] = count.get(ry, 0) + 1
         home = sorted(count, key=lambda ry: (-count[ry], ry))
         centre = sum(b.xy(n)[0] for n in members) / len(members)
-        spots = []
+        spots: list[tuple[bool, float, float, tuple[float, float]]] = []
         for ry in home + [r for r in row_ys if r not in home]:
             for g in gaps[ry]:
                 spots.append((ry not in home, abs((g[0] + g[1]) / 2 - centre), ry, g))
         spots.sort()
         if len(spots) < 2:
             raise PlanError("%s: no room for U%d and its pull-ups" % (layout.name, number))
-        (_, _, ry1, g1), (_, _, ry2, g2) = spots[0], spots[1]
+        _, _, ry1, g1 = spots[0]
+        _, _, ry2, g2 = spots[1]
         gaps[ry1].remove(g1)
         gaps[ry2].remove(g2)
         # the chip and its capacitor in one gap, the resistor network in the other
@@ -244,7 +248,9 @@ def controller_plan(
     layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
 ) -> BoardPlan:
     width, height = 78.0, 66.0
-    plan = BoardPlan("%s-controller" % layout.name, "%s: controller module (Pico, power, level shifter)" % layout.name, width, height)
+    plan = BoardPlan(
+        "%s-controller" % layout.name, "%s: controller module (Pico, power, level shifter)" % layout.name, width, height
+    )
     bld = _Builder(lib, c, refs, pin_nets)
     row_a = 6.5
     pico_x, pico_y = 3.0, 46.0  # pin 1; the USB socket at the West edge
@@ -284,7 +290,3 @@ def controller_plan(
     plan.holes = [Hole(width - 3.5, 3.5, 3.2), Hole(width - 3.5, height - 3.5, 3.2)]
     plan.texts = [(40.0, height - 1.8, "F.SilkS", "%s controller  J2: cable (pin 1 left)" % layout.name)]
     return plan
-
-
-
-

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from zuniboard.kicad_pcb import FAB, Placement, Track, Via, find_pads, rotate
 from zuniboard.kicad_lib import Library
+from zuniboard.kicad_pcb import FAB, Placement, Track, Via, find_pads, rotate
 
 POWER_NETS = ("GND", "+5V", "VBUS")
 VIA_R = FAB.via_diameter / 2
@@ -90,7 +90,9 @@ def pads(lib: Library, p: Placement, nets: dict[str, str]) -> list[Pad]:
     return out
 
 
-def fanout(pads_of_part: list[Pad], channel: str, down: bool, style: str = "", centre: float | None = None) -> list[Stub]:
+def fanout(
+    pads_of_part: list[Pad], channel: str, down: bool, style: str = "", centre: float | None = None
+) -> list[Stub]:
     stubs = _fanout(pads_of_part, channel, down, style, centre)
     for s in stubs:
         s.from_above = down
@@ -205,8 +207,8 @@ def route(channels: list[Channel], corridors: list[Corridor], stubs: list[Stub],
         cursor[corridor.name] = x + half + FAB.clearance + 0.05
         chans = sorted(nets_in[net], key=lambda c: order[c])
         bridges[net] = (x, chans)
-        for ch in chans:
-            nets_in[net][ch].append(x)
+        for name in chans:
+            nets_in[net][name].append(x)
     tracks: list[Track] = []
     vias: list[Via] = []
     lanes_used: dict[str, int] = {}
@@ -299,7 +301,9 @@ def _left_edge(
             else:
                 rest.append((lo, hi, net))
         if not lane:
-            raise RoutingError("channel %s: the nets %s must each lie above another" % (channel, [iv[2] for iv in rest]))
+            raise RoutingError(
+                "channel %s: the nets %s must each lie above another" % (channel, [iv[2] for iv in rest])
+            )
         placed |= {iv[2] for iv in lane}
         lanes.append(lane)
         todo = rest
