@@ -64,13 +64,14 @@ def _move(c: circuit.Circuit, node: tuple[str, str], to: str) -> None:
 
 def test_erc_catches_a_missing_pull_up() -> None:
     c = _broken("board25")
-    # RN10's element for input H cut from its net: U10.6 floats while the switch is open.
-    net = c.net_of("RN10", "2")
+    # RN10's element for input H (element 1, pin 1) cut from its net: U10.6 floats while
+    # the switch is open.
+    net = c.net_of("RN10", "1")
     assert net is not None
-    c.nets[net].remove(("RN10", "2"))
+    c.nets[net].remove(("RN10", "1"))
     errors = erc.check(c)
     assert "input U10.6(H) on net %s is neither driven nor pulled" % net in errors
-    assert "RN10.2(R1) is not connected" in errors
+    assert "RN10.1(R1) is not connected" in errors
 
 
 def test_erc_catches_two_outputs_on_one_net() -> None:

@@ -520,8 +520,30 @@ def build(layout: Any) -> Circuit:
     c.connect("+5V", *five)
     c.connect("+3V3", *three)  # on the matrix board: only the FAULT pull-up
     c.connect(GROUND, *gnd)
-    split_boards(c)
+    if sensors["type"] == "hc165":
+        split_boards(c)
+    else:  # the diode matrix variant stays a perfboard build
+        _through_hole(c)
     return c
+
+
+# The perfboard build's through-hole parts for the PCB build's surface-mount ones.
+THROUGH_HOLE = {
+    R_SMD: "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+    C_SMD: "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+    "Capacitor_SMD:CP_Elec_6.3x7.7": "Capacitor_THT:CP_Radial_D6.3mm_P2.50mm",
+    "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm": "Package_DIP:DIP-14_W7.62mm_Socket",
+    "Package_TO_SOT_SMD:SOT-23-6": "Package_TO_SOT_SMD:SOT-23-6 (on a SOT-23-6 to DIP adapter)",
+}
+
+
+def _through_hole(c: Circuit) -> None:
+    for part in c.parts.values():
+        if part.footprint in THROUGH_HOLE:
+            changed = THROUGH_HOLE[part.footprint]
+            if not changed.startswith("Package_TO_SOT_SMD"):
+                part.bom += "_tht"
+            part.footprint = changed
 
 
 # Nets that carry the LED rail's current get two pins of the board-to-board cable.

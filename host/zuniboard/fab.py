@@ -5,8 +5,9 @@ Gerbers and the Excellon drill file from the committed ``.kicad_pcb`` and lists 
 placements; this module turns the placements and the circuit model into the assembly
 service's two files (the common "JLC" format: a BOM with ``Comment, Designator,
 Footprint, LCSC Part #`` and a placement list with ``Designator, Mid X, Mid Y, Layer,
-Rotation``) and zips the Gerbers for upload. Only the parts the fab assembles
-(``ASSEMBLY[...] == "fab"``) go into those two files; the builder solders the rest.
+Rotation``) and zips the Gerbers for upload. Only the parts the fab assembles (the BOM
+names the service's stock number: ``sourcing``) go into those two files; the builder
+solders the rest.
 """
 
 from __future__ import annotations
@@ -14,6 +15,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import re
 import shutil
 import subprocess
 import zipfile
@@ -21,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zuniboard import circuit, kicad_project
+from zuniboard import bom, circuit, kicad_project
 from zuniboard.paths import HARDWARE_DIR
 
 GERBER_LAYERS = "F.Cu,B.Cu,F.SilkS,B.SilkS,F.Mask,B.Mask,F.Paste,Edge.Cuts"
@@ -36,36 +38,19 @@ class Sourcing:
     lcsc: str  # the assembly service's stock number; "" for hand-soldered parts
 
 
-# LCSC numbers of the basic-library passives and the logic chips, as published in the
-# assembly service's parts library (2025-26): check stock before ordering; an
-# equivalent part of the same package and value may replace any of them.
-ASSEMBLY: dict[str, Sourcing] = {
-    "hc165": Sourcing("fab", "74HC165D,653 (Nexperia)", "C5613"),
-    "ahct125": Sourcing("fab", "74AHCT125D,112 (Nexperia)", "C5617"),
-    "tps2553": Sourcing("fab", "TPS2553DBVR (TI)", "C133622"),
-    "rn_47k": Sourcing("fab", "4816P-T01-473LF (Bourns)", "C110498*"),
-    "c_100n": Sourcing("fab", "CC0805KRX7R9BB104 (Yageo)", "C49678"),
-    "c_220u": Sourcing("fab", "EEE-FK1A221P (Panasonic)", "C178546"),
-    "r_43k2": Sourcing("fab", "0805W8F4322T5E (UNI-ROYAL)", "C17667"),
-    "r_10k": Sourcing("fab", "0805W8F1002T5E (UNI-ROYAL)", "C17414"),
-    "r_100k": Sourcing("fab", "0805W8F1003T5E (UNI-ROYAL)", "C149504"),
-    "r_100": Sourcing("fab", "0805W8F1000T5E (UNI-ROYAL)", "C17408"),
-    "r_330": Sourcing("fab", "0805W8F3300T5E (UNI-ROYAL)", "C17630"),
-    "pico": Sourcing("hand", "SC0915 (Raspberry Pi)", ""),
-    "led": Sourcing("hand", "WS2812D-F5 (Worldsemi)", ""),
-    "reed": Sourcing("hand", "MDSR-7-15-20 (Littelfuse/Hamlin)", ""),
-    "button": Sourcing("hand", "TS-1187A-B-A-B / 6 x 6 mm tactile, 13 mm plunger", ""),
-}
+def sourcing(bom_key: str) -> Sourcing:
+    """Read from the BOM (``bom.PARTS``): a part whose first supplier is the assembly
+    service's stock ("LCSC Cnnnn ... (fab assembly ...)") is fab-assembled."""
+    entry = bom.PARTS[bom_key]
+    supplier = entry[6]
+    match = re.match(r"LCSC (C\d+\*?) \(fab assembly", supplier)
+    if match:
+        return Sourcing("fab", "%s (%s)" % (entry[5], entry[4]), match.group(1).rstrip("*"))
+    return Sourcing("hand", "%s (%s)" % (entry[5], entry[4]), "")
 
 
 class FabError(RuntimeError):
     """kicad-cli is missing or failed; names the command."""
-
-
-def sourcing(bom_key: str) -> Sourcing:
-    if bom_key.startswith("header_1x"):
-        return Sourcing("hand", "1 x %s pin header 2.54 mm" % bom_key[len("header_1x") :], "")
-    return ASSEMBLY[bom_key]
 
 
 def kicad_cli() -> str:

@@ -296,6 +296,7 @@ def _pages(layout: Any, c: Circuit) -> list[Page]:
     refs = ["R1"]
     for i in shown:
         refs += ["LED%d" % i, "CL%d" % i]
+    refs += [r for r in ("J2", "J1") if r in c.parts]  # the cable between the two PCBs
     _place(p3, c, refs)
     _frame(
         p3,
@@ -311,7 +312,12 @@ def _pages(layout: Any, c: Circuit) -> list[Page]:
             "along the row a 22 AWG bus pair, each LED on 5 cm leads.",
             "Current: the firmware limits every frame to leds.budget_ma = %s mA (%d LEDs white at max_level %d/255)."
             % (layout.leds["budget_ma"], power.full_points(layout), layout.leds["max_level"]),
-        ],
+        ]
+        + (
+            ["J2 (controller module) - J1 (main board): a 1:1 cable; +5V and GND on two pins each."]
+            if "J1" in c.parts
+            else []
+        ),
     )
     pages.append(p3)
     return pages
