@@ -194,9 +194,13 @@ def test_bom_is_the_netlists_components(board: tuple[Any, circuit.Circuit]) -> N
         assert row["package"] and row["part"], row
         assert float(row["unit_price_usd"]) >= 0
     assert sorted(listed) == sorted(c.parts), "every netlist component exactly once"
-    assert not any("0805" in r["package"] or "SOIC" in r["package"] or "1206" in r["package"] for r in rows), (
-        "through-hole build"
-    )
+    smd = [r for r in rows if "0805" in r["package"] or "SOIC" in r["package"] or "SOT-23" in r["package"]]
+    if layout.sensors["type"] == "hc165":
+        # the PCB build: every surface-mount part is the assembly service's, by its stock number
+        assert smd and all(re.match(r"LCSC C\d+\*? \(fab assembly", r["supplier_1"]) for r in smd), smd
+        assert {r["part"] for r in rows} >= {"PCB, 2 layers, main board", "PCB, 2 layers, controller module"}
+    else:
+        assert [r for r in smd if "SOT-23-6" not in r["package"]] == [], "the matrix variant is a through-hole build"
     assert bom.cost_usd(rows) == pytest.approx(sum(int(r["qty"]) * float(r["unit_price_usd"]) for r in rows))
 
 
