@@ -157,7 +157,7 @@ def run_template(args: argparse.Namespace) -> int:
 
 
 def run_fab(args: argparse.Namespace) -> int:
-    from zuniboard import fab
+    from zuniboard.hardware import fab
 
     layout = _load(args.layout)
     if layout.sensors["type"] != "hc165":
@@ -172,11 +172,11 @@ def run_fab(args: argparse.Namespace) -> int:
 
 
 def run_kicad_lib(args: argparse.Namespace) -> int:
-    from zuniboard import circuit, kicad_lib
+    from zuniboard.hardware import circuit, kicad_lib
 
     footprints: set[str] = set()
     for layout in layouts.load_all():
-        footprints |= {p.footprint for p in circuit.build(layout).parts.values()}
+        footprints |= {p.footprint.split(" ")[0] for p in circuit.build(layout).parts.values()}
     try:
         files = kicad_lib.vendor(Path(args.kicad), sorted(footprints))
     except kicad_lib.LibraryError as exc:

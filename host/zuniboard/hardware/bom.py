@@ -398,10 +398,10 @@ def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
 def pcb_sizes(layout: Any) -> dict[str, tuple[float, float]]:
     """Outline of each PCB (mm): the main board is the play surface's size, the
     controller module a fixed 78 x 66 mm (``pcb_layout``)."""
-    from zuniboard import mechanics
+    from zuniboard.hardware.placement import layout_geometry, placement
 
-    b = mechanics.build(layout)
-    return {"main": (b.place.width, b.place.height), "controller": (78.0, 66.0)}
+    place = placement(layout_geometry(layout), float(layout.mechanics["pitch_mm"]))
+    return {"main": (place.width, place.height), "controller": (78.0, 66.0)}
 
 
 # 2-layer FR-4 1.6 mm, HASL, 5 boards (the usual minimum order): a price that grows with

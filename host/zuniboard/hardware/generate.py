@@ -279,15 +279,15 @@ def _kicad_files(layout: Any) -> dict[str, bytes]:
     matrix variant stays a perfboard build."""
     if layout.sensors["type"] != "hc165":
         return {}
-    from zuniboard import kicad_lib, kicad_project
+    from zuniboard.hardware import kicad_lib, kicad_project
 
     return kicad_project.project_files(layout, kicad_lib.load())
 
 
 def shared_files() -> dict[str, bytes]:
     """Files of ``hardware/`` itself: the KiCad symbols drawn from the model."""
-    from zuniboard import kicad_project
-    from zuniboard.kicad_lib import LIB_DIR, OWN_LIB
+    from zuniboard.hardware import kicad_project
+    from zuniboard.hardware.kicad_lib import LIB_DIR, OWN_LIB
 
     first = load_layout(layout_paths()[0])
     name = "%s/%s.kicad_sym" % (LIB_DIR.name, OWN_LIB)

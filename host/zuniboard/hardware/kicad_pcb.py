@@ -12,9 +12,9 @@ import json
 import math
 from dataclasses import dataclass
 
-from zuniboard.kicad_lib import Library
-from zuniboard.kicad_sch import stable_uuid
-from zuniboard.kicad_sexpr import Node, Sym, dump, find, find_all, num, to_float
+from zuniboard.hardware.kicad_lib import Library
+from zuniboard.hardware.kicad_sch import stable_uuid
+from zuniboard.hardware.kicad_sexpr import Node, Sym, dump, find, find_all, num, to_float
 
 PCB_VERSION = "20241229"
 

@@ -22,10 +22,11 @@ from pathlib import Path
 
 import pytest
 
-from zuniboard import circuit, fab, kicad_lib, kicad_project, layouts, netlist
 from zuniboard.commands import board as board_command
+from zuniboard.games import layouts
+from zuniboard.hardware import circuit, fab, kicad_lib, kicad_project, netlist
 
-REPO = Path(__file__).resolve().parent.parent
+REPO = Path(__file__).resolve().parents[2]
 HARDWARE = REPO / "hardware"
 KICAD_CLI = shutil.which("kicad-cli")
 BOARDS = [name for name in ("board25", "board49", "board168")]
@@ -171,6 +172,6 @@ def test_library_copies_are_the_installed_kicads() -> None:
     kicad-lib` refreshes them)."""
     footprints: set[str] = set()
     for layout in layouts.load_all():
-        footprints |= {p.footprint for p in circuit.build(layout).parts.values()}
+        footprints |= {p.footprint.split(" ")[0] for p in circuit.build(layout).parts.values()}
     for name, data in kicad_lib.vendor(Path("/usr/share/kicad"), sorted(footprints)).items():
         assert (kicad_lib.LIB_DIR / name).read_bytes() == data, name

@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from zuniboard.kicad_lib import Library
-from zuniboard.kicad_pcb import FAB, Placement, Track, Via, find_pads, rotate
+from zuniboard.hardware.kicad_lib import Library
+from zuniboard.hardware.kicad_pcb import FAB, Placement, Track, Via, find_pads, rotate
 
 POWER_NETS = ("GND", "+5V", "VBUS")
 VIA_R = FAB.via_diameter / 2

@@ -14,8 +14,8 @@ import copy
 from dataclasses import dataclass
 from pathlib import Path
 
-from zuniboard.circuit import Part
-from zuniboard.kicad_sexpr import Node, Sym, dump, find, find_all, num, parse
+from zuniboard.hardware.circuit import Part
+from zuniboard.hardware.kicad_sexpr import Node, Sym, dump, find, find_all, num, parse
 from zuniboard.paths import HARDWARE_DIR
 
 LIB_DIR = HARDWARE_DIR / "kicad-lib"

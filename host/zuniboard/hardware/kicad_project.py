@@ -13,12 +13,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from zuniboard import circuit
-from zuniboard.kicad_lib import OWN_LIB, Library, own_symbol, symbol_of
-from zuniboard.kicad_pcb import board_text, project_json
-from zuniboard.kicad_sch import SchematicWriter, sheets, stable_uuid, symbol_units
-from zuniboard.kicad_sexpr import dump
-from zuniboard.pcb_layout import BoardPlan, PlanError, SymbolRef, controller_plan, main_plan
+from zuniboard.hardware import circuit
+from zuniboard.hardware.kicad_lib import OWN_LIB, Library, own_symbol, symbol_of
+from zuniboard.hardware.kicad_pcb import board_text, project_json
+from zuniboard.hardware.kicad_sch import SchematicWriter, sheets, stable_uuid, symbol_units
+from zuniboard.hardware.kicad_sexpr import Sym, dump
+from zuniboard.hardware.pcb_layout import BoardPlan, PlanError, SymbolRef, controller_plan, main_plan
 
 PCBS = ("main", "controller")
 
@@ -108,12 +108,6 @@ def own_library(c: circuit.Circuit) -> str:
         lib_id = symbol_of(part)
         if lib_id.startswith(OWN_LIB + ":") and lib_id not in done:
             done[lib_id] = own_symbol(lib_id.split(":")[1], part, part.description)
-    tree = [
-        "kicad_symbol_lib",
-    ]
-    del tree
-    from zuniboard.kicad_sexpr import Sym
-
     out: list[Any] = [Sym("kicad_symbol_lib"), [Sym("version"), Sym("20241209")], [Sym("generator"), "zuniboard"]]
     out += [done[k] for k in sorted(done)]
     return dump(out) + "\n"

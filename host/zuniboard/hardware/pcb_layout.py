@@ -23,11 +23,11 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from zuniboard import mechanics
-from zuniboard.circuit import FIRST_HC165, Circuit
-from zuniboard.kicad_lib import Library
-from zuniboard.kicad_pcb import FAB, Hole, Placement, Track, Via
-from zuniboard.pcb_route import Channel, Corridor, Pad, RoutingError, Stub, fanout, pads, route
+from zuniboard.hardware import mechanics
+from zuniboard.hardware.circuit import FIRST_HC165, Circuit
+from zuniboard.hardware.kicad_lib import Library
+from zuniboard.hardware.kicad_pcb import FAB, Hole, Placement, Track, Via
+from zuniboard.hardware.pcb_route import Channel, Corridor, Pad, RoutingError, Stub, fanout, pads, route
 
 SWITCH_PITCH = 20.32  # the reed footprint's pad distance
 SW_PAD = 2.4

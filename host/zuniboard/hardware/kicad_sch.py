@@ -17,9 +17,9 @@ import re
 import uuid
 from dataclasses import dataclass, field
 
-from zuniboard.circuit import FIRST_HC165, Circuit, Part
-from zuniboard.kicad_lib import OWN_LIB, Library, own_symbol, symbol_of
-from zuniboard.kicad_sexpr import Node, Sym, dump, find, find_all, num, to_float
+from zuniboard.hardware.circuit import FIRST_HC165, Circuit, Part
+from zuniboard.hardware.kicad_lib import OWN_LIB, Library, own_symbol, symbol_of
+from zuniboard.hardware.kicad_sexpr import Node, Sym, dump, find, find_all, num, to_float
 
 SCH_VERSION = "20250114"
 GRID = 2.54

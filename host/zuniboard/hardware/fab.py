@@ -23,7 +23,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from zuniboard import bom, circuit, kicad_project
+from zuniboard.hardware import bom, circuit, kicad_project
 from zuniboard.paths import HARDWARE_DIR
 
 GERBER_LAYERS = "F.Cu,B.Cu,F.SilkS,B.SilkS,F.Mask,B.Mask,F.Paste,Edge.Cuts"
