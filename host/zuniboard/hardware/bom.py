@@ -205,7 +205,9 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         0.90,
         "Littelfuse MDSR-7 datasheet: 12.7 x 1.8 mm glass (fits the 15 x 2.5 mm channel), 40.38 mm over the leads, "
         "ordered by its pull-in band; 15-20 AT lies inside the 10-20 AT the drive figures assume "
-        "(hardware/magnets.md): MDSR-7-10-15 works too, never a band above 20 AT. Buy the board's set in "
+        "(hardware/magnets.md). Pull-in band rule: 15-20 AT on every board; MDSR-7-10-15 (10-15 AT) only on "
+        "board25, never on board49 or board168, where a piece 8.5-9 mm off its point reaches a 10 AT "
+        "neighbour (<board>/mechanics.md); never a band above 20 AT. Buy the board's set in "
         "one order (one batch); never cut the leads, never bend one within 3 mm of the glass",
     ),
     "1n4148": (

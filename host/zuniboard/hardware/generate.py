@@ -271,7 +271,15 @@ def derived_files(layout: Any) -> dict[str, bytes]:
         "drill.csv": drill_csv(layout).encode(),
         **_mechanical_files(layout),
         **_kicad_files(layout),
+        **_plate_files(layout),
     }
+
+
+def _plate_files(layout: Any) -> dict[str, bytes]:
+    """Every plate as a DXF for a laser or CNC service (``zuniboard.hardware.plates_dxf``)."""
+    from zuniboard.hardware import plates_dxf
+
+    return plates_dxf.derived_files(layout)
 
 
 def _kicad_files(layout: Any) -> dict[str, bytes]:
