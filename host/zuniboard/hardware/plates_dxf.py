@@ -18,7 +18,6 @@ from typing import Any
 
 from ezdxf._options import options as ezdxf_options
 from ezdxf.document import Drawing
-from ezdxf.filemanagement import new as new_drawing
 
 from zuniboard.hardware import mechanics
 
@@ -52,7 +51,7 @@ def plate_dxf(layout: Any, plate: str) -> bytes:
 def _plate_dxf(layout: Any, plate: str) -> bytes:
     b = mechanics.build(layout)
     width, height = b.place.width, b.place.height
-    doc: Drawing = new_drawing("R12", setup=False)
+    doc = Drawing.new("R12")  # not ezdxf.new: it sets $INSUNITS, which R12 lacks
     # R12 has no unit header: the drawing is in millimetres, as its TEXT says.
     for name, colour in (("OUTLINE", 7), ("CUT", 1), ("TEXT", 3)):
         doc.layers.add(name, color=colour)
