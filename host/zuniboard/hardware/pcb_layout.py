@@ -240,7 +240,10 @@ def main_plan(
     plan.tracks, plan.vias, plan.lanes = routed.tracks, routed.vias, routed.lanes
     plan.pad_nets = {p.ref: pin_nets[p.ref] for p in bld.placements}
     plan.holes = [Hole(x, y, PLAIN_HOLE_MM) for x, y in mechanics.screw_positions(b)]
-    plan.texts = [(j1_x, h - 12.0, "F.SilkS", "%s main board  J1: cable to the controller (pin 1 left)" % layout.name)]
+    plan.texts = [
+        (j1_x, h - 12.0, "F.SilkS", "%s main board  J1: cable to the controller (pin 1 left)" % layout.name),
+        (j1_x, h - 2.5, "F.SilkS", "zuniboard, CERN-OHL-S-2.0, source: hardware/ of the zuniboard repository"),
+    ]
     return plan
 
 
@@ -288,5 +291,8 @@ def controller_plan(
     plan.tracks, plan.vias, plan.lanes = routed.tracks, routed.vias, routed.lanes
     plan.pad_nets = {p.ref: pin_nets[p.ref] for p in bld.placements}
     plan.holes = [Hole(width - 3.5, 3.5, 3.2), Hole(width - 3.5, height - 3.5, 3.2)]
-    plan.texts = [(40.0, height - 1.8, "F.SilkS", "%s controller  J2: cable (pin 1 left)" % layout.name)]
+    plan.texts = [
+        (39.0, height - 5.6, "F.SilkS", "%s controller" % layout.name),
+        (39.0, height - 3.0, "F.SilkS", "J2 pin 1 left  CERN-OHL-S-2.0"),
+    ]
     return plan
