@@ -501,20 +501,43 @@ def build(layout: Any) -> Circuit:
             ]
             c.connect("COL%d" % k, ("U1", str(PICO_PIN[gpio])), *switches)
 
-    for button, gpio in sorted(layout.buttons.items()):
-        ref = "SW_%s" % button.upper()
+    pcb_build = sensors["type"] == "hc165"
+    for k, (button, gpio) in enumerate(sorted(layout.buttons.items())):
+        name = button.upper()
+        ref = "SW_%s" % name
         c.add(
             _two(
                 ref,
-                button.upper(),
+                name,
                 "Button_Switch_THT:SW_PUSH_6mm",
-                "push button %s (to GND, internal pull-up)" % button.upper(),
+                "push button %s (to GND%s)" % (name, "" if pcb_build else ", internal pull-up"),
                 "controller",
                 "button",
             )
         )
-        c.connect("BTN_%s" % button.upper(), ("U1", str(PICO_PIN[gpio])), (ref, "1"))
         gnd.append((ref, "2"))
+        if not pcb_build:
+            c.connect("BTN_%s" % name, ("U1", str(PICO_PIN[gpio])), (ref, "1"))
+            continue
+        # On the PCBs each button sits on 0.3 m of cable from the Pico: at the button a
+        # 10 kOhm pull-up (the RP2040's own 50-80 kOhm is weak against pick-up) and a
+        # bidirectional TVS to GND take the ESD; 1 kOhm in series limits what reaches
+        # the GPIO's clamp diodes (and the cable's ringing).
+        series, pull, tvs = "R%d" % (BUTTON_R_FIRST + k), "R%d" % (BUTTON_R_FIRST + 3 + k), "D%d" % (k + 1)
+        c.add(_two(series, "1k", R_SMD, "button %s series resistor (GPIO side)" % name, "controller", "r_1k"))
+        c.add(_two(pull, "10k", R_SMD, "button %s pull-up to +3V3" % name, "controller", "r_10k"))
+        c.add(
+            _two(
+                tvs, "PESD3V3L1BA", "Diode_SMD:D_SOD-323", "button %s ESD protection (TVS to GND)" % name,
+                "controller", "esd", ("A1", "A2"),
+            )
+        )  # fmt: skip
+        for part in (series, pull, tvs):
+            c.parts[part].pcb = "main"  # beside the button
+        c.connect("BTN_%s" % name, ("U1", str(PICO_PIN[gpio])), (series, "1"))
+        c.connect("BTN_%s_SW" % name, (series, "2"), (pull, "1"), (tvs, "1"), (ref, "1"))
+        three.append((pull, "2"))
+        gnd.append((tvs, "2"))
 
     c.connect("VBUS", *vbus)
     c.connect("+5V", *five)
@@ -546,6 +569,8 @@ def _through_hole(c: Circuit) -> None:
             part.footprint = changed
 
 
+BUTTON_R_FIRST = 7  # R7-R9 the buttons' series resistors, R10-R12 their pull-ups
+
 # Nets that carry the LED rail's current get two pins of the board-to-board cable.
 DOUBLED_NETS = ("+5V", GROUND)
 CABLE_FOOTPRINT = "Connector_PinHeader_2.54mm:PinHeader_1x%02d_P2.54mm_Vertical"
@@ -559,7 +584,8 @@ def split_boards(c: Circuit) -> None:
     pin of J1 (main board) and the same pin of J2 (controller), joined by a straight
     1:1 cable; the LED rail and ground get two pins each."""
     for part in c.parts.values():
-        part.pcb = "controller" if part.sheet == "controller" and part.bom != "button" else "main"
+        if not part.pcb:  # the button protection is placed already: beside its button
+            part.pcb = "controller" if part.sheet == "controller" and part.bom != "button" else "main"
     crossing = []
     for net, nodes in c.nets.items():
         boards = {c.parts[ref].pcb for ref, _ in nodes}

@@ -82,6 +82,7 @@ def lib_tables() -> dict[str, str]:
         "Button_Switch_THT",
         "Capacitor_SMD",
         "Connector_PinHeader_2.54mm",
+        "Diode_SMD",
         "Diode_THT",
         "LED_THT",
         "Module",

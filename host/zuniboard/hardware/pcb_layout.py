@@ -177,7 +177,14 @@ def main_plan(
         if ref in c.parts:
             ps = bld.place(ref, bx - 2.25, by + 3.25, 90.0)
             bld.stub(ps, south_ch, False)
-            below.append((bx - 5, bx + 5))
+            # its series resistor, pull-up and TVS in a row to its right (stubs up)
+            protection = [c.net_of(ref, "1")]
+            parts = [
+                r for r, p in c.parts.items() if r != ref and any(c.net_of(r, q.number) in protection for q in p.pins)
+            ]
+            for k, part in enumerate(sorted(parts)):
+                bld.stub(bld.place(part, bx + 8.0 + 4.6 * k, by, 0.0), south_ch, False)
+            below.append((bx - 5, bx + 10.0 + 4.6 * len(parts)))
     # -- shift registers, their pull-ups and capacitors in the gaps of their rows -----------
     gaps: dict[float, list[tuple[float, float]]] = {}
     for ry in row_ys:
