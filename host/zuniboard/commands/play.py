@@ -431,6 +431,8 @@ def _speaker(args: argparse.Namespace, terminal: TerminalUI) -> Speaker | None:
     if voice is None and transcript is None:
         return None
     return Speaker(voice, transcript)
+
+
 # -- remote games (docs/remote.md) ------------------------------------------------------
 LOCAL_ONLY = ("south", "north", "west", "east", "resume", "start_from")
 
