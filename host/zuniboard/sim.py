@@ -50,6 +50,7 @@ from typing import Any
 import zuni
 from zuniboard import layouts
 from zuniboard.mpy import board_command, micropython_env
+from zuniboard.oslock import LockBusy, ProcessLock, lock_path
 from zuniboard.paths import FIRMWARE_DIR
 
 try:  # POSIX only: Windows has neither, and there the link is a socket
@@ -80,6 +81,11 @@ RGB = tuple[int, int, int]
 
 class SimError(RuntimeError):
     """The virtual board did not start, died, or refused a control command."""
+
+
+class FlashBusy(SimError):
+    """Another process runs a virtual board on this flash image (two firmwares writing one
+    littlefs image would each lose the other's games)."""
 
 
 def free_port() -> int:
@@ -150,6 +156,10 @@ class VirtualBoard:
             raise SimError("this computer has no pseudo-terminals: use transport='socket'")
         self._tmp = Path(tempfile.mkdtemp(prefix="zuni-sim-"))
         self.flash = Path(flash) if flash is not None else self._tmp / "flash.img"
+        # One virtual board per flash image, across processes (held from start to close).
+        self._flash_lock = ProcessLock(
+            lock_path("flash", str(self.flash.resolve())), "the virtual board's flash image %s" % self.flash
+        )
         self.log_path = self._tmp / "firmware.log"
         self._fixed_port = control_port
         self.control_port = 0
@@ -200,6 +210,10 @@ class VirtualBoard:
         self.close()
 
     def start(self) -> None:
+        try:
+            self._flash_lock.acquire()
+        except LockBusy as exc:
+            raise FlashBusy(str(exc)) from None
         if self.transport == "pty":
             if self.master < 0:
                 self._open_pty()
@@ -393,6 +407,7 @@ class VirtualBoard:
             self._lifeline_server.close()
             self._lifeline_server = None
         shutil.rmtree(self._tmp, ignore_errors=True)
+        self._flash_lock.release()
 
     @property
     def alive(self) -> bool:

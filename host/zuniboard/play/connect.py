@@ -20,6 +20,7 @@ from typing import Any
 
 import zuni
 from zuniboard.link import BoardLink, LinkError, discover
+from zuniboard.oslock import LockBusy, ProcessLock, lock_path
 
 PAGE_PORT = 8765  # the browser page's port, as `zuni sim`'s (--http)
 
@@ -29,11 +30,26 @@ class BoardConnection:
     link: BoardLink
     virtual: Any = None  # the VirtualBoard when playing on it
     hand: Any = None  # the terminal's hand on the virtual board (None: pieces move elsewhere)
+    held: ProcessLock | None = None  # a real board's port, held against a second zuni
 
     def close(self) -> None:
         self.link.close()
         if self.virtual is not None:
             self.virtual.close()
+        if self.held is not None:
+            self.held.release()
+
+
+def hold_port(port: str) -> ProcessLock:
+    """The board at ``port`` for this process alone: a second `zuni play` (or `zuni
+    board check`) on it would read half of the board's messages and answer them too."""
+    lock = ProcessLock(
+        lock_path("port", os.path.realpath(port) if "://" not in port else port), "the board at %s" % port
+    )
+    try:
+        return lock.acquire()
+    except LockBusy as exc:
+        raise LinkError("%s: quit the game there first (its terminal: quit, or Ctrl-C)" % exc) from None
 
 
 HAND_SPEED = 2.0  # the terminal's hand: twice a player's pace, on a board with the usual times
@@ -153,7 +169,7 @@ def start_virtual(
     from zuniboard.mpy import MicroPythonMissing
 
     try:
-        from zuniboard.sim import SimError, VirtualBoard
+        from zuniboard.sim import FlashBusy, SimError, VirtualBoard
     except ImportError as exc:  # pragma: no cover
         raise LinkError("the virtual board is not available: %s" % exc)
     try:
@@ -167,6 +183,12 @@ def start_virtual(
     board = VirtualBoard(layout_name or layout.name, ruleset=ruleset, pieces="start", flash=flash)
     try:
         board.start()
+    except FlashBusy as exc:
+        board.close()
+        raise LinkError(
+            "%s, which plays its game on it: go on there, or quit it (its terminal: quit) and "
+            "`zuni play --resume` here" % exc
+        ) from None
     except (SimError, MicroPythonMissing, OSError) as exc:
         board.close()
         raise LinkError("the virtual board did not start: %s" % exc)
@@ -259,11 +281,20 @@ def connect(
     if port:
         check_port(port)
         say("link", "opening the board at %s" % port)
-        return BoardConnection(BoardLink.open(port, timeout=timeout))
+        return _open_held(port, timeout)
     if not sim:
         found = discover()
         if found:
             say("link", "board found at %s" % found[0])
-            return BoardConnection(BoardLink.open(found[0], timeout=timeout))
+            return _open_held(found[0], timeout)
         say("info", "no board plugged in (no USB 2E8A:0005 answering): playing on the virtual board")
     return start_virtual(ruleset, say, hand=hand, timeout=timeout, page_port=page_port, layout_name=layout_name)
+
+
+def _open_held(port: str, timeout: float) -> BoardConnection:
+    held = hold_port(port)
+    try:
+        return BoardConnection(BoardLink.open(port, timeout=timeout), held=held)
+    except BaseException:
+        held.release()
+        raise

@@ -25,6 +25,7 @@ from typing import Any, Protocol
 from zuniboard.ai import SearchInfo
 from zuniboard.link import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
 from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
+from zuniboard.oslock import LockBusy
 from zuniboard.play.clock_view import ClockView
 from zuniboard.play.controller import (
     HINT_LEVEL,
@@ -224,9 +225,10 @@ class PlaySession:
         return self.control.is_over()
 
     # -- starting ----------------------------------------------------------------------
-    def start(self, *, resume: bool = False, timeout: float = 10.0) -> None:
+    def start(self, *, resume: bool = False, timeout: float = 10.0, game: int | None = None) -> None:
         """Agree with the board, log what it played on its own, then start a new game
-        on it (or, with ``resume``, go on with the log's unfinished game on it)."""
+        on it (or, with ``resume``, go on with the log's unfinished game ``game``: None,
+        the board's, else the newest)."""
         link = self.link
         if not link.wait_synced(timeout):
             raise SessionError("the board did not answer and agree on its game within %.0f s" % timeout)
@@ -234,14 +236,14 @@ class PlaySession:
         self.openings.know_the_board()
         adopted = self.openings.adopt()
         if resume:
-            self._open(self.openings.resume(adopted))
+            self._open(self.openings.resume(adopted, game))
             with contextlib.suppress(LinkError):
                 shown = link.state(timeout=self.request_timeout).get("hostmove", "")
                 self.control.shown_on_resume(shown, time.monotonic())
         else:
-            if adopted is not None:
-                self.log.abandon(adopted)
             self._open(self.openings.new(self.ruleset or link.ruleset))
+            if adopted is not None:
+                self.log.left(adopted)
         self.ui.position(self)
         self._do(self.control.tick(time.monotonic(), link.connected))  # whose turn, once the board is set up
 
@@ -263,7 +265,15 @@ class PlaySession:
     def _open(self, opening: Opening) -> None:
         """The controller mirrors the opening's board game, logged as its log game."""
         self.thinking.cancel()
-        self.logged = LoggedGame(self.log, opening.gid, opening.log_from)
+        if self.logged is not None:
+            self.logged.release()
+            if self.logged.gid != opening.gid:
+                self.log.drop_if_empty(self.logged.gid)
+        try:
+            self.logged = LoggedGame(self.log, opening.gid, opening.log_from)
+        except LockBusy as exc:
+            self.logged = None
+            raise SessionError("%s: go on there, or quit it first (its terminal: quit)" % exc) from None
         self.ruleset = opening.ruleset
         link = self.link
         self._do(
@@ -336,8 +346,13 @@ class PlaySession:
         self.inbox.put(("eof",))
 
     def close(self) -> None:
-        """Stops the searches and leaves the board showing the game (no hint)."""
+        """Stops the searches and leaves the board showing the game (no hint); another
+        process may go on with the game then."""
         self.thinking.cancel()
+        if self.logged is not None:
+            self.logged.release()
+            if not self.is_over():
+                self.log.drop_if_empty(self.logged.gid)
         if self.control.hint_shown and self.link.connected:
             with contextlib.suppress(LinkError):
                 self.link.hint("", timeout=1.0)
@@ -454,8 +469,8 @@ class PlaySession:
             self.hand.set_up(self.control.game, action.value)
 
     def _played(self, action: Action) -> None:
-        if self.logged is not None:
-            self.logged.played(action.index, action.text, action.value)
+        if self.logged is not None and self.logged.played(action.index, action.text, action.value):
+            self.control.number = self.logged.gid
 
     def _cut(self, action: Action) -> None:
         if self.logged is None:

@@ -437,6 +437,40 @@ class Database:
                 (*[record.players.get(side) for side in SIDES], game_id),
             )
 
+    def hand_over_board_game(self, game_id: int) -> None:
+        """Game ``game_id`` stops being the board's game (its moves stay as they are): the
+        board's game goes on as another log game, which takes the board's game id."""
+        with self._write() as conn:
+            self._game_row(conn, game_id)
+            conn.execute("UPDATE games SET board_game_id = NULL WHERE id = ?", (game_id,))
+
+    def drop_empty_game(self, game_id: int) -> bool:
+        """Removes game ``game_id`` if it is unfinished and has no move (a game opened and
+        left before its first move is no game); True if it went."""
+        with self._write() as conn:
+            row = self._game_row(conn, game_id)
+            if row["result"] != UNFINISHED:
+                return False
+            if conn.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()[0]:
+                return False
+            conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        self._live.pop(game_id, None)
+        return True
+
+    def move_to_board_game(self, game_id: int, board: str, board_game_id: str, tags: dict[str, str]) -> None:
+        """Game ``game_id`` goes on as the board's game ``board_game_id`` (its moves stay;
+        ``tags``: its tags now). Another log game that had that board game id loses it."""
+        with self._write() as conn:
+            self._game_row(conn, game_id)
+            conn.execute(
+                "UPDATE games SET board_game_id = NULL WHERE board = ? AND board_game_id = ? AND id != ?",
+                (board, board_game_id, game_id),
+            )
+            conn.execute(
+                "UPDATE games SET board = ?, board_game_id = ?, tags = ? WHERE id = ?",
+                (board, board_game_id, json.dumps(tags, sort_keys=True), game_id),
+            )
+
     # -- games the board played on its own ------------------------------------------
     def board_game(self, board: str, board_game_id: str) -> int | None:
         """The id of the game a board knows as ``board_game_id``, or None."""
