@@ -223,4 +223,3 @@ def test_the_log_says_one_move_in_the_singular(tmp_path: Path) -> None:
         BoardGameLog(db, lambda tone, text: said.append(text)).left(gid)
         assert db.get(gid).termination is None
     assert said and "game #%d (1 move) stays in the log" % gid in said[0], said
-

@@ -112,7 +112,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     if args.nodes is not None and args.nodes <= 0:
         raise UsageError("--nodes %s: give a positive node count" % args.nodes)
     try:
-        db = Database(args.db)
+        db = Database(args.db, readonly=True)
     except DatabaseError as exc:
         raise UsageError(str(exc))
     with db:

@@ -14,7 +14,7 @@ from pathlib import Path
 import zuni
 from zuniboard.errors import UsageError
 from zuniboard.records import formats
-from zuniboard.records.db import Database, DatabaseError, UnknownGameError, user_db_path
+from zuniboard.records.db import Database, DatabaseError, UnknownGameError, default_db_path, user_db_path
 from zuniboard.records.record import GameRecord, RecordError, replay
 from zuniboard.records.svg import render_svg
 from zuniboard.records.text import render
@@ -84,11 +84,14 @@ def _help(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def open_database(args: argparse.Namespace) -> Database:
-    """The database named by ``--db``, ``$ZUNI_DB`` or the default; UsageError if it cannot be opened."""
+def open_database(args: argparse.Namespace, readonly: bool = False) -> Database:
+    """The database named by ``--db``, ``$ZUNI_DB`` or the default; UsageError if it
+    cannot be opened. ``readonly``: to read only, which works in a read-only folder."""
     path = getattr(args, "db", None)
+    where = Path(path) if path else default_db_path()
     try:
-        return Database(Path(path) if path else None)
+        # No log yet: an empty one, as for a first game (it says "no games").
+        return Database(Path(path) if path else None, readonly=readonly and where.exists())
     except (DatabaseError, OSError) as exc:
         raise UsageError(str(exc))
 
@@ -156,7 +159,7 @@ def players_text(players: dict[str, str], ruleset: str) -> str:
 def run_list(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise UsageError("--limit must be 1 or more, not %d" % args.limit)
-    with open_database(args) as db:
+    with open_database(args, readonly=True) as db:
         games = db.list_games(args.limit)
         if not games:
             print("no games in %s" % db.path)
@@ -208,7 +211,7 @@ def _position(record: GameRecord, ply: int | None) -> zuni.Game:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    with open_database(args) as db:
+    with open_database(args, readonly=True) as db:
         record = get_game(db, args.game)
     game = _position(record, args.ply)
     print("Game %d" % record.id if record.id is not None else "Game")
@@ -221,7 +224,7 @@ def run_export(args: argparse.Namespace) -> int:
     if args.all and args.games:
         raise UsageError("give game ids or --all, not both")
     fmt = args.format or (formats.format_for_path(args.output) if args.output else "pgn")
-    with open_database(args) as db:
+    with open_database(args, readonly=True) as db:
         if args.all:
             records = [db.get(game_id) for game_id in db.game_ids()]
         elif args.games:
@@ -277,7 +280,7 @@ def run_import(args: argparse.Namespace) -> int:
 def run_diagram(args: argparse.Namespace) -> int:
     if args.ply < 0:
         raise UsageError("ply must be 0 or more, not %d" % args.ply)
-    with open_database(args) as db:
+    with open_database(args, readonly=True) as db:
         record = get_game(db, args.game)
     game = _position(record, args.ply)
     title = "Game %s, %s: %s" % (record.id, record.ruleset, players_text(record.players, record.ruleset))

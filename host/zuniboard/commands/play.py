@@ -354,6 +354,8 @@ def run_play(args: argparse.Namespace) -> int:
             page.on_line(session.page_line)
         try:
             session.start(resume=resume, timeout=args.timeout, game=game)
+        except DatabaseError as exc:  # the log cannot be written (a full disk, a read-only folder)
+            raise UsageError(str(exc)) from None
         except SessionError as exc:
             if not resume or args.resume is not None:
                 raise UsageError(str(exc))

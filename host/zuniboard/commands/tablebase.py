@@ -21,6 +21,7 @@ import time
 import zuni
 from zuniboard.ai import tablebase
 from zuniboard.errors import UsageError
+from zuniboard.paths import FolderError, cannot_write, check_writable
 
 BUSY_EXIT = 3  # --first-use: another process is building these tables now
 
@@ -76,10 +77,20 @@ def run_build(args: argparse.Namespace) -> int:
     if args.first_use and hasattr(os, "nice"):
         os.nice(10)  # behind the game being played
     for ruleset, pieces in jobs:
-        status = _build_one(ruleset, pieces, args.first_use, args.force)
+        where = tablebase.ruleset_dir(ruleset)
+        try:
+            check_writable(where, "the endgame tables", TABLES_SETTING)
+            status = _build_one(ruleset, pieces, args.first_use, args.force)
+        except FolderError as exc:
+            raise UsageError(str(exc)) from None
+        except OSError as exc:  # a disk that fills up while building: the tables built so far stay
+            raise UsageError(cannot_write(where, "the endgame tables", exc, TABLES_SETTING)) from None
         if status:
             return status
     return 0
+
+
+TABLES_SETTING = "$ZUNI_TABLEBASE_DIR (or $XDG_DATA_HOME) to another folder"
 
 
 def physical_memory() -> int:

@@ -21,7 +21,9 @@ from typing import Any
 import zuni
 from zuniboard.link import BoardLink, LinkError, discover
 from zuniboard.oslock import LockBusy, ProcessLock, lock_path
+from zuniboard.paths import FolderError, check_writable
 
+FLASH_SETTING = "$ZUNI_SIM_DIR (or $XDG_DATA_HOME) to another folder"
 PAGE_PORT = 8765  # the browser page's port, as `zuni sim`'s (--http)
 
 
@@ -150,7 +152,10 @@ def sim_flash(layout_name: str) -> Path:
         import platformdirs
 
         path = Path(platformdirs.user_data_dir("zuniboard")) / ("virtual-%s.img" % layout_name)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        check_writable(path.parent, "the virtual board's flash image", FLASH_SETTING)
+    except FolderError as exc:
+        raise LinkError(str(exc)) from None
     return path
 
 
@@ -179,7 +184,7 @@ def start_virtual(
             layout = layouts.layout_for_ruleset(ruleset or "mosona")
     except (layouts.layout_error(), ValueError, OSError) as exc:
         raise LinkError("no board layout for %r: %s" % (layout_name or ruleset, exc))
-    flash = sim_flash(layout.name)
+    flash = sim_flash(layout.name)  # LinkError, saying what to do, if its folder cannot be written
     board = VirtualBoard(layout_name or layout.name, ruleset=ruleset, pieces="start", flash=flash)
     try:
         board.start()

@@ -13,7 +13,7 @@ from typing import Any
 
 from zuniboard.oslock import LockBusy, ProcessLock, lock_path
 from zuniboard.play.words import count_words
-from zuniboard.records.db import Database, MoveConflictError
+from zuniboard.records.db import Database, DatabaseError, LogUnwritable, MoveConflictError
 from zuniboard.records.record import UNFINISHED, RecordError
 
 # A log game played on from a replay (docs/replay.md): the board's game began N moves
@@ -135,7 +135,7 @@ class BoardGameLog:
         """A game left before its first move is no game: it leaves the log."""
         try:
             self.db.drop_empty_game(gid)
-        except (RecordError, sqlite3.Error, LookupError) as exc:
+        except (RecordError, DatabaseError, sqlite3.Error, LookupError) as exc:
             self.say("error", "log: %s" % exc)
 
     def sync(self, gid: int, moves: list[str], times: dict[int, tuple[int, int]] | None = None) -> tuple[int, int]:
@@ -264,7 +264,11 @@ class LoggedGame:
     """The log's game of the board's game ``gid``: board move i is the log's move
     i - ``log_from`` (a game played on from a replay starts at the replay's move,
     docs/replay.md). Follows the game controller's facts: a move played, moves taken
-    back, the game ended or its end taken back."""
+    back, the game ended or its end taken back.
+
+    While the log cannot be written (a full disk, a folder made read-only), the game goes
+    on: the board keeps its moves, this keeps those the log lacks (``pending``, in
+    order, with the game's end) and writes them at the next move or ``catch_up``."""
 
     def __init__(self, log: BoardGameLog, gid: int, log_from: int = 0) -> None:
         """Raises ``LockBusy`` when another process plays game ``gid``."""
@@ -274,6 +278,46 @@ class LoggedGame:
         self._lock = game_lock(log.db.path, gid)
         if self._lock is not None:
             self._lock.acquire()
+        self.pending: list[tuple[int, str, tuple[int, int] | None]] = []  # (board index, move, times)
+        self.pending_end: tuple[str, str] | None = None  # (result, termination)
+        self._behind_said = False
+
+    @property
+    def behind(self) -> bool:
+        """The log lacks moves or the end of the game (it could not be written)."""
+        return bool(self.pending) or self.pending_end is not None
+
+    def _cannot_write(self, exc: LogUnwritable) -> None:
+        if not self._behind_said:
+            self._behind_said = True
+            self.log.say(
+                "error",
+                "log: %s; the game goes on (the board keeps its moves) and the log catches up once it can" % exc,
+            )
+
+    def catch_up(self) -> bool:
+        """Writes what the log lacks; True when the moves went on in a new log game (the
+        log had another move at one of their places)."""
+        switched = False
+        try:
+            while self.pending:
+                index, text, times = self.pending[0]
+                gid = self.log.add_move(self.gid, index - self.log_from, text, times)
+                self.pending.pop(0)
+                if gid != self.gid:
+                    self.log_from = index
+                    self._switch(gid)
+                    switched = True
+            if self.pending_end is not None:
+                self.log.finish(self.gid, *self.pending_end)
+                self.pending_end = None
+        except LogUnwritable as exc:
+            self._cannot_write(exc)
+            return switched
+        if self._behind_said:
+            self._behind_said = False
+            self.log.say("info", "log: written again: game #%d has all its moves" % self.gid)
+        return switched
 
     def _switch(self, gid: int) -> None:
         """The board's game goes on as log game ``gid`` (new: no other process has it)."""
@@ -295,12 +339,8 @@ class LoggedGame:
         when the move went to a new log game (the log had another move there)."""
         if index < self.log_from:
             return False
-        gid = self.log.add_move(self.gid, index - self.log_from, text, times)
-        if gid == self.gid:
-            return False
-        self.log_from = index
-        self._switch(gid)
-        return True
+        self.pending.append((index, text, times))
+        return self.catch_up()
 
     def taken_back(
         self, keep: int, game: Any, start: str, players: dict[str, str], board: str | None, layout: str | None
@@ -309,8 +349,15 @@ class LoggedGame:
         the position the board's game starts from, "" the rules'). Before the position
         the log's game starts from, the moves from there on are a new log game from
         the position after ``keep`` moves (True: ``gid`` is that new game)."""
+        self.pending = [p for p in self.pending if p[0] < keep]
+        self.pending_end = None
+        if self.pending:
+            return False  # the log has none of the moves from ``keep`` on yet
         if keep >= self.log_from:
-            self.log.take_back(self.gid, keep - self.log_from)
+            try:
+                self.log.take_back(self.gid, keep - self.log_from)
+            except LogUnwritable as exc:
+                self._cannot_write(exc)  # pragma: no cover - a take-back frees space
             return False
         from zuni.position import position_text
 
@@ -338,7 +385,14 @@ class LoggedGame:
         return True
 
     def ended(self, result: str, termination: str) -> None:
-        self.log.finish(self.gid, result, termination)
+        self.pending_end = (result, termination)
+        self.catch_up()
 
     def reopened(self) -> None:
-        self.log.reopen(self.gid)
+        if self.pending_end is not None:
+            self.pending_end = None
+            return
+        try:
+            self.log.reopen(self.gid)
+        except LogUnwritable as exc:
+            self._cannot_write(exc)

@@ -44,8 +44,8 @@ from zuniboard.play.openings import Opening, OpeningError, Openings, board_ident
 from zuniboard.play.seats import Seat
 from zuniboard.play.start_from import StartFrom
 from zuniboard.play.thinking import Thinking
-from zuniboard.play.words import move_words
-from zuniboard.records.db import Database
+from zuniboard.play.words import count_words, move_words
+from zuniboard.records.db import Database, LogUnwritable
 
 __all__ = [
     "HINT_LEVEL",
@@ -74,6 +74,8 @@ KEYS_HELP_NO_HAND = "make your moves %s; type a command: hint, undo, resign, dra
 # Link events that change the board's move list: the controller reconciles its mirror.
 _MOVE_LIST_EVENTS = ("move", "undo", "reset", "connected", "over")
 
+
+CATCH_UP_S = 2.0  # how often a log that could not be written is tried again
 
 SessionError = OpeningError  # the session cannot start or go on (no game to resume, the board out of sync)
 
@@ -150,6 +152,7 @@ class PlaySession:
             request_timeout=request_timeout,
         )
         self.thinking = Thinking(self.inbox.put, seed, deterministic)
+        self._next_catch_up = 0.0  # when to try again to write what the log lacks
 
     # -- the controller's state, for the UI and the tests ----------------------------------
     @property
@@ -331,7 +334,12 @@ class PlaySession:
                 item = None
         if self.control.deferred:
             self._reconcile()
-        self._do(self.control.tick(time.monotonic(), self.link.connected))
+        now = time.monotonic()
+        if self.logged is not None and self.logged.behind and now >= self._next_catch_up:
+            self._next_catch_up = now + CATCH_UP_S
+            if self.logged.catch_up():
+                self.control.number = self.logged.gid
+        self._do(self.control.tick(now, self.link.connected))
 
     def key(self, line: str) -> None:
         """A line typed by the user (from any thread)."""
@@ -349,10 +357,18 @@ class PlaySession:
         """Stops the searches and leaves the board showing the game (no hint); another
         process may go on with the game then."""
         self.thinking.cancel()
-        if self.logged is not None:
-            self.logged.release()
-            if not self.is_over():
-                self.log.drop_if_empty(self.logged.gid)
+        logged = self.logged
+        if logged is not None:
+            logged.catch_up()
+            logged.release()
+            if logged.behind:
+                self.ui.message(
+                    "error",
+                    "log: %s of game #%d could not be written: the board keeps them, and `zuni play --resume` "
+                    "logs them once the log can be written" % (count_words(len(logged.pending), "move"), logged.gid),
+                )
+            elif not self.is_over():
+                self.log.drop_if_empty(logged.gid)
         if self.control.hint_shown and self.link.connected:
             with contextlib.suppress(LinkError):
                 self.link.hint("", timeout=1.0)
@@ -410,7 +426,10 @@ class PlaySession:
         kind = action.kind
         handler = self._actions.get(kind)
         assert handler is not None, "an action the runner does not know: %s" % kind
-        handler(self, action)
+        try:
+            handler(self, action)
+        except LogUnwritable as exc:  # a new log game that cannot be written: the board plays on
+            self.ui.message("error", "log: %s; the game goes on (the board keeps its moves)" % exc)
         return kind not in ("progress", "cancel", "think")
 
     def _say(self, action: Action) -> None:
