@@ -112,6 +112,11 @@ class LogUnwritable(DatabaseError):
 
 def unwritable(path: str, reason: object) -> LogUnwritable:
     folder = Path(path).resolve().parent if path != ":memory:" else Path(".")
+    if not folder.is_dir():
+        return LogUnwritable(
+            "cannot open game database %s: there is no folder %s (make it, or choose another log with --db "
+            "or $ZUNI_DB)" % (path, folder)
+        )
     if isinstance(reason, sqlite3.Error) and "full" not in str(reason):
         # sqlite says "unable to open database file" or "readonly database": the folder's
         # own reason is clearer (a read-only file system, no permission).
