@@ -178,7 +178,7 @@ def test_resume_n_sets_up_any_unfinished_game_and_empty_games_leave_the_log(tmp_
     # The board's game is now another: --resume N sets game N up again and logs on into it.
     play = ZuniPlay("--resume", str(one), "--show", "0.2", db=db, env=env, timeout=SLOW)
     try:
-        play.expect(r"^resumed game #%d: mosona after 2 moves.*set up its position" % one)
+        play.expect(r"^resumed game #%d: mosona after 2 moves.*sets up its position" % one)
         play.expect(r"^south to move")
         third = _a_legal_move(moves)
         play.send(third)

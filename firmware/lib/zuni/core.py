@@ -485,8 +485,9 @@ class Game:
         """The legal move written ``text`` in this position.
 
         Raises MoveParseError for text that is not a move of this game and
-        IllegalMoveError for a move that is not legal here; both name the position."""
-        text = text.strip()
+        IllegalMoveError for a move that is not legal here; both name the position.
+        Point names are lower case; ``S4-M5`` is read as ``s4-m5``."""
+        text = text.strip().lower()
         if not text:
             raise MoveParseError("empty move text (%s)" % (self.describe(),))
         try:

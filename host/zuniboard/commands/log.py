@@ -239,8 +239,19 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     name = "<stdin>" if args.file == "-" else args.file
+    limit = formats.MAX_FILE_BYTES
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        if args.file == "-":
+            raw = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(args.file, "rb") as f:
+                raw = f.read(limit + 1)  # never more: a huge file is refused, not read whole
+        if len(raw) > limit:
+            raise UsageError(
+                "cannot import %s: more than %d MB, too big for a game records file (split it)"
+                % (name, limit // 1000000)
+            )
+        text = raw.decode("utf-8")
     except OSError as exc:
         raise UsageError("cannot read %s: %s" % (args.file, exc.strerror or exc))
     except UnicodeDecodeError as exc:
@@ -266,7 +277,7 @@ def run_import(args: argparse.Namespace) -> int:
     errors.sort(key=lambda e: e.line or 0)
     for error in errors:
         where = "%s:%d" % (name, error.line) if error.line is not None else name
-        print("%s: %s (record not imported)" % (where, error.message), file=sys.stderr)
+        print("%s: %s (record not imported)" % (where, formats.clip(error.message, 300)), file=sys.stderr)
     if not records and not errors:
         print("%s: no game records found (format %s)" % (name, fmt), file=sys.stderr)
         return 1

@@ -8,6 +8,7 @@ import time
 
 import zuni
 from zuniboard.errors import UsageError
+from zuniboard.play.words import refusal
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -79,7 +80,8 @@ def run_moves(args: argparse.Namespace) -> int:
         try:
             game.push_text(text)
         except zuni.MoveError as exc:
-            raise UsageError("move %d: %s" % (game.ply() + 1, exc))
+            why = refusal(game, text)  # the rule that refuses it, as `zuni play` says it
+            raise UsageError("move %d: %s" % (game.ply() + 1, why if why else exc))
     outcome = game.outcome()
     if outcome is not None:
         print("over %s" % outcome.result)

@@ -98,6 +98,8 @@ class Openings:
         self.board_id = board_id
         self.layout: str | None = None
         self.request_timeout = request_timeout
+        # The terminal's hand sets up the virtual board's pieces: no set-up for the player.
+        self.hand_sets_up = False
 
     def know_the_board(self) -> None:
         """The board's name and layout, from its hello."""
@@ -149,7 +151,10 @@ class Openings:
             raise OpeningError("no new game on the board: %s" % exc)
         gid = self._logged(canonical, seats, link.game, position)
         how = (
-            "set up the pieces on the board one side at a time, where it lights (OK or a moment's wait between sides)"
+            "the terminal's hand sets up the pieces"
+            if self.hand_sets_up
+            else "set up the pieces on the board one side at a time, where it lights "
+            "(OK or a moment's wait between sides)"
             if position
             else "set up the pieces on the board"
         )
@@ -239,16 +244,16 @@ class Openings:
         tags[BOARD_PLY_TAG] = str(-played)  # the board's first move is the log's move ``played``
         self.db.move_to_board_game(gid, self.board_id, link.game, tags)
         seats = self._seats(record)
-        said = (
-            "resumed game #%d: %s after %s, %s; set up its position on the board one side at a time, where "
-            "it lights (OK or a moment's wait between sides)%s"
-            % (
-                gid,
-                record.ruleset,
-                count_words(played, "move"),
-                seats_text(seats),
-                "; its clocks are not kept on" if record.time_control else "",
-            )
+        said = "resumed game #%d: %s after %s, %s; %s%s" % (
+            gid,
+            record.ruleset,
+            count_words(played, "move"),
+            seats_text(seats),
+            "the terminal's hand sets up its position"
+            if self.hand_sets_up
+            else "set up its position on the board one side at a time, where it lights (OK or a moment's "
+            "wait between sides)",
+            "; its clocks are not kept on" if record.time_control else "",
         )
         return Opening(link.game, [], record.ruleset, gid, seats, position, -played, said)
 

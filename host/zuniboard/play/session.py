@@ -151,6 +151,7 @@ class PlaySession:
             board_id=board_id,
             request_timeout=request_timeout,
         )
+        self.openings.hand_sets_up = hand is not None
         self.thinking = Thinking(self.inbox.put, seed, deterministic)
         self._next_catch_up = 0.0  # when to try again to write what the log lacks
 
@@ -311,6 +312,11 @@ class PlaySession:
         while not self.control.quit:
             self.pump(0.05)
             if self.stdin_closed and self.is_over():
+                break
+            if self.stdin_closed and self.control.human_side() is not None:
+                # Nobody can type any more (`zuni play </dev/null`, Ctrl-D): leave as quit
+                # does; a game of computers alone plays on to its end.
+                self.ui.message("info", "the input ended: leaving as quit does")
                 break
         return 0
 
