@@ -109,7 +109,9 @@ def test_points_in_upper_case_and_why_a_move_is_not_legal() -> None:
     assert done.returncode == 0 and "n5xm5-m4" in done.stdout.split(), done.stderr
     done = _zuni("moves", "mosona", "s4-m5")
     assert done.returncode == 2
-    assert "move 1: s4-m5: a capture is compulsory: s3xm4-m5" in done.stderr, done.stderr
+    assert "move 1: s4-m5 is not legal in mosona after 0 moves, south to move: a capture is compulsory: s3xm4-m5" in (
+        done.stderr
+    ), done.stderr
 
 
 def test_an_empty_ruleset_is_refused(tmp_path: Path) -> None:

@@ -98,15 +98,17 @@ def page_text(page: Any, selector: str) -> str:
 
 @pytest.mark.slow
 def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_browser: Any, tmp_path: Path) -> None:
-    """`make play` as it is (`zuni play`, no options but the log's file and the page on
-    a free port instead of 8765, so that parallel tests do not share it: no board plugged in, so the virtual
+    """`make play` as it is but for the seats (`zuni play --north ai:3`: the person plays
+    South here, the side whose moves a greedy player finds; `make play` seats the person as
+    North, test_first_game.py), the log's file and the page on a free port instead of 8765,
+    so that parallel tests do not share it: no board plugged in, so the virtual
     board; North the computer at its default level; the terminal's hand carries out the
     computer's moves), the person's moves made by clicks on the page. The page says the
     computer's move in words while the board shows it, why a move is refused, the last
     move and the list of moves, and the result in plain words."""
     started = time.monotonic()
     db = tmp_path / "games.sqlite3"
-    play = ZuniPlay(db=db, env={"ZUNI_SIM_DIR": str(tmp_path / "sim")})
+    play = ZuniPlay("--north", "ai:3", db=db, env={"ZUNI_SIM_DIR": str(tmp_path / "sim")})
     game = zuni.new_game("mosona")
     person = GreedyPlayer(11)
     try:

@@ -141,7 +141,7 @@ def test_the_view_is_the_game_itself() -> None:
 
 def test_without_the_hand_a_typed_move_is_to_be_made_with_pieces() -> None:
     c = GameController(hand=False, moves_at=MOVES_AT_PAGE)
-    c.open("g1", "mosona", "", seats_for("mosona", {}), [], number=1, now=0.0)
+    c.open("g1", "mosona", "", seats_for("mosona", {"north": "ai:3"}), [], number=1, now=0.0)
     acts = c.board_state({"phase": "play"}, 0.0)
     assert said(acts) == ["south to move (make it on the page; help lists the commands)"]
     assert said(c.line("s3xm4-m5", 0.0)) == [

@@ -71,7 +71,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     play.add_argument("--ruleset", default=None, help='ruleset text, e.g. "kolowis chain=forced" (default "mosona")')
     for side in ("south", "north", "west", "east"):
-        default = {"south": "human", "north": "ai:3"}.get(side, "ai:3 (four players)")
+        default = {
+            "south": "human; in mosona with no seat given, ai:3",
+            "north": "ai:3; in mosona with no seat given, human: North wins Mosona with best play",
+        }.get(side, "ai:3 (four players)")
         play.add_argument("--" + side, metavar="WHO", default=None, help="human or ai:LEVEL (default %s)" % default)
     where = play.add_mutually_exclusive_group()
     where.add_argument("--port", metavar="URL", help="the board's serial port (device path, socket://, pty)")

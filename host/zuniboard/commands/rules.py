@@ -79,9 +79,14 @@ def run_moves(args: argparse.Namespace) -> int:
     for text in args.moves:
         try:
             game.push_text(text)
+        except zuni.IllegalMoveError as exc:
+            # Why, in the rule's words, as `zuni play` says it ("a capture is compulsory: ...").
+            why = refusal(game, text).partition(": ")[2]
+            if game.is_game_over() or not why:
+                raise UsageError("move %d: %s" % (game.ply() + 1, exc))
+            raise UsageError("move %d: %s: %s" % (game.ply() + 1, exc, why))
         except zuni.MoveError as exc:
-            why = refusal(game, text)  # the rule that refuses it, as `zuni play` says it
-            raise UsageError("move %d: %s" % (game.ply() + 1, why if why else exc))
+            raise UsageError("move %d: %s" % (game.ply() + 1, exc))
     outcome = game.outcome()
     if outcome is not None:
         print("over %s" % outcome.result)
