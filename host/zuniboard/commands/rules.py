@@ -8,7 +8,7 @@ import time
 
 import zuni
 from zuniboard.errors import UsageError
-from zuniboard.play.words import refusal
+from zuniboard.games.words import refusal
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -11,8 +11,8 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from zuniboard.games.words import count_words
 from zuniboard.oslock import LockBusy, ProcessLock, lock_path
-from zuniboard.play.words import count_words
 from zuniboard.records.db import Database, DatabaseError, LogUnwritable, MoveConflictError
 from zuniboard.records.record import UNFINISHED, RecordError
 

@@ -23,10 +23,11 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from zuniboard.ai import SearchInfo
-from zuniboard.link import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
-from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
+from zuniboard.games.clock_view import ClockView
+from zuniboard.games.words import count_words, move_words
+from zuniboard.link.client import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
+from zuniboard.link.client import BoardError, BoardLink, LinkError, LinkEvent
 from zuniboard.oslock import LockBusy
-from zuniboard.play.clock_view import ClockView
 from zuniboard.play.controller import (
     HINT_LEVEL,
     HINT_TIME_S,
@@ -44,7 +45,6 @@ from zuniboard.play.openings import Opening, OpeningError, Openings, board_ident
 from zuniboard.play.seats import Seat
 from zuniboard.play.start_from import StartFrom
 from zuniboard.play.thinking import Thinking
-from zuniboard.play.words import count_words, move_words
 from zuniboard.records.db import Database, LogUnwritable
 
 __all__ = [

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zuniboard.ai import SearchInfo, SearchPlayer, book, tablebase
-from zuniboard.play.words import table_words
+from zuniboard.games.words import table_words
 
 # A hint on Mosona's proof (docs/rules.md, "Who wins Mosona?"), at any level: following
 # the hints as North wins.
