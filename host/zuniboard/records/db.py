@@ -112,7 +112,7 @@ class LogUnwritable(DatabaseError):
 
 def unwritable(path: str, reason: object) -> LogUnwritable:
     folder = Path(path).resolve().parent if path != ":memory:" else Path(".")
-    if not folder.is_dir():
+    if not folder.is_dir() and not isinstance(reason, OSError):  # (an OSError: it could not be made)
         return LogUnwritable(
             "cannot open game database %s: there is no folder %s (make it, or choose another log with --db "
             "or $ZUNI_DB)" % (path, folder)
