@@ -216,3 +216,58 @@ def test_a_start_on_a_terminal_offers_a_list_and_takes_a_number(tmp_path: Path) 
     with Database(db) as d:
         assert d.get(1).move_texts() == ["s3xm4-m5"] and d.get(2).move_texts() == ["s3xm4-m5"]
         assert empty in d.game_ids(), "only games this process left are dropped"
+
+
+def test_zuni_sim_after_a_game_follows_it_at_once(tmp_path: Path) -> None:
+    """Issue 26 point 7: `zuni sim` on the flash of a game quit mid-game came up stuck
+    (setup, s3 and n5 red, "the page lost track of the moves: the board has 2"). The pieces
+    now stand where the game left them and the page follows its moves."""
+    import json
+    import subprocess
+    import time
+    import urllib.request
+
+    from play_helpers import ZUNI
+
+    db = tmp_path / "games.sqlite3"
+    env = {"ZUNI_SIM_DIR": str(tmp_path / "sim")}
+    play = ZuniPlay("--south", "human", "--north", "ai:1", "--sim", "--show", "0.2", db=db, env=env, timeout=SLOW)
+    try:
+        play.expect(r"^new game #(\d+)")
+        reply = _first_move(play)
+        play.send("quit")
+        assert play.wait(SLOW) == 0
+    finally:
+        play.close()
+    import os
+
+    sim = subprocess.Popen(
+        [str(ZUNI), "sim", "--http", "0", "--seconds", "120"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        env=dict(os.environ, **env),
+    )
+    try:
+        assert sim.stdout is not None
+        url = ""
+        said = []
+        for line in sim.stdout:
+            said.append(line)
+            if line.startswith("browser page:"):
+                url = line.split()[-1]
+                break
+        assert url, "".join(said)
+        assert any("has 2 moves: its pieces stand where it left them" in line for line in said), "".join(said)
+        deadline = time.monotonic() + SLOW
+        while True:
+            with urllib.request.urlopen(url.rstrip("/") + "/api/state", timeout=10) as answer:
+                state = json.loads(answer.read())
+            if state["board"].get("phase") == "play" or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        assert state["board"]["phase"] == "play", state["board"]
+        assert state["play"]["moves"] == ["s3xm4-m5", reply] and not state["play"]["lost"], state["play"]
+    finally:
+        sim.terminate()
+        sim.wait(timeout=30)

@@ -186,3 +186,17 @@ def test_an_offer_to_the_computer_is_weighed_by_the_runner_then_agreed_or_declin
     declined = c.judged("draw", "south", "north declines a draw: the game is still open", 0.1)
     assert said(declined) == ["south offers a draw: north declines a draw: the game is still open"]
     assert [(a.kind, a.args) for a in c.judged("draw", "south", "", 0.2)] == [("request", ("draw",))]
+
+
+def test_the_pages_main_panel_says_a_refusal_as_the_rule_not_as_missing_and_extra() -> None:
+    """Issue 26 point 5: lifting s4 and placing it on m5 at the start is refused by the
+    board as ``missing: s4; extra: m5``; the page's main panel says why in the rule's words,
+    as the terminal does."""
+    c = opened()
+    c.board_state({"phase": "play"}, 0.0)
+    acts = c.board_event("wrong", "missing: s4; extra: m5", 1.0)
+    words = "s4-m5: a capture is compulsory: s3xm4-m5 (put a piece back on s4; take the piece off m5)"
+    assert said(acts) == ["the board: " + words]
+    assert c.view()["refusal"] == words
+    c.board_moves("g1", ["s3xm4-m5"], True, 2.0)
+    assert c.view()["refusal"] == "", "the next position has no refusal"

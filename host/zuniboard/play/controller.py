@@ -842,6 +842,10 @@ class GameController:
         out["turn"] = side_title(side) if side is not None and self.phase == "play" else ""
         out["seats"] = {s: str(seat) for s, seat in self.seats.items()}
         out["number"] = self.number
+        # Why the board refused the last move, in the rule's words (as the terminal says
+        # it), never the board's "missing: s4; extra: m5"; the page drops it once the
+        # board no longer shows the error.
+        out["refusal"] = self._board_words(self.last_wrong) if self.last_wrong else ""
         out["said"] = [list(s) for s in self.said]
         out["legal"] = sorted(m.text() for m in game.legal_moves())
         return out

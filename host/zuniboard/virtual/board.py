@@ -488,6 +488,30 @@ class VirtualBoard:
         """Exactly these points hold magnets (all changed at once)."""
         self.command("set " + " ".join(sorted(points)))
 
+    def place_its_game(self) -> int:
+        """Puts the magnets where the game in its flash stands: a board that comes back
+        with a game in progress has its pieces where that game left them (a person leaves
+        them on the wood), not at the start, which would leave it waiting to be set up
+        (issue 26). Returns the game's moves (0: nothing done, no game with moves)."""
+        from zuniboard.link.mirror import start_game
+
+        try:
+            state = self.command("state?")
+            moves = [str(m) for m in self.command("moves?").get("moves", [])]
+        except SimError:
+            return 0  # a firmware without a board application or without moves?
+        if state.get("phase") != "setup" or not moves:
+            return 0
+        try:
+            game = start_game(str(state["ruleset"]), str(state.get("position", "")))
+            for text in moves:
+                game.push_text(text)
+        except (zuni.ZuniError, KeyError):
+            return 0
+        names = game.geometry.names
+        self.set_occupied(str(names[i]) for i in range(len(names)) if game.board[i])
+        return len(moves)
+
     def press(self, button: str) -> None:
         if button not in BUTTONS:
             raise ValueError("button %r: expected one of %s" % (button, ", ".join(BUTTONS)))

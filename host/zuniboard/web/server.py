@@ -217,6 +217,7 @@ class SimController:
         # Disks stand where the sensors see magnets (the start position's disks where
         # they fit); the rest of the set lies in the tray.
         self.world = World.for_ruleset(self.ruleset, on_board=False)
+        self.world.narrator.fetch_moves = self._board_moves
         self._hint = self.world.start_hint(self.ruleset)
         self._follow()
         self._stop = False
@@ -278,6 +279,15 @@ class SimController:
             self._events.set()
             self._bump()
             return
+
+    def _board_moves(self) -> list[str] | None:
+        """The board's game's moves (the virtual board's ``moves?``), None if it cannot say."""
+        try:
+            reply = self.control.command("moves?")
+        except ControlError:
+            return None
+        moves = reply.get("moves")
+        return [str(m) for m in moves] if isinstance(moves, list) else None
 
     def _adopt(self, ruleset: str) -> None:
         """Play ``ruleset`` from now on (same board): its title, its disks, its start position."""
@@ -366,6 +376,8 @@ class SimController:
             # A game controller's view (``zuni play``) is the game itself; the narrator's
             # guesses from the board's reports fill in what it does not say.
             state["play"].update(extras.pop("game", None) or {})
+            if not (self.control.status or {}).get("error"):
+                state["play"]["refusal"] = ""  # put right on the board: nothing refused now
             # Each disk drawn in the colour of the side whose piece it is in the game.
             self.world.settle(state["play"].get("disks"))
             state.update(self.world.as_json())
