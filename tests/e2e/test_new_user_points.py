@@ -4,6 +4,7 @@ command line and files as a person gives them, through the real `zuni` command."
 from __future__ import annotations
 
 import os
+import re
 import subprocess
 from pathlib import Path
 
@@ -138,3 +139,25 @@ def test_play_with_no_input_leaves_and_the_virtual_board_needs_no_set_up_words(t
     assert "set up the pieces on the board" not in done.stdout
     with Database(tmp_path / "g.sqlite3") as db:
         assert db.game_ids() == [], "no empty game left in the log"
+
+
+def test_table_status_counts_what_a_stopped_build_left_and_the_build_says_the_whole_room(tmp_path: Path) -> None:
+    """Issue 26 point 8: the build states the room its tables take in all (the values
+    uncompressed beside the files are most of it), and `tablebase status` counts every
+    byte of the folder, a stopped build's half-written files too."""
+    env = {"ZUNI_TABLEBASE_DIR": str(tmp_path / "tb")}
+    built = _zuni("tablebase", "build", "mosona", "--pieces", "3", env=env)
+    assert built.returncode == 0, built.stderr
+    assert re.search(r"about \S+ s of CPU \(longer on a busy computer\), \S+ \S+ on disk", built.stdout), built.stdout
+    assert re.search(r"built in \d+ s \(\d+ s of CPU\); \S+ \S+ on disk in all", built.stdout), built.stdout
+    folder = tmp_path / "tb" / "mosona"
+    with open(folder / ("4v1.ztb.%d.tmp" % 999999), "wb") as f:  # as a killed builder leaves it
+        f.write(b"\0" * 3_000_000)
+    status = _zuni("tablebase", "status", env=env)
+    assert status.returncode == 0, status.stderr
+    assert re.search(
+        r"the folder holds 3 MB in all: 3 MB of it half-written files a stopped build", status.stdout
+    ), status.stdout
+    again = _zuni("tablebase", "build", "mosona", "--pieces", "4", env=env)
+    assert again.returncode == 0, again.stderr
+    assert not list(folder.glob("*.tmp")), "the next build removes them"

@@ -124,6 +124,7 @@ def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
     if kept:
         print("  %d of the %d tables are built already: kept" % (kept, len(tablebase.balances(pieces))), flush=True)
     start = time.monotonic()
+    cpu = time.process_time()
     done = [0]
 
     def progress(text: str) -> None:
@@ -147,10 +148,21 @@ def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
     info = tablebase.describe(ruleset)
     mapped = ""
     if info["mapped_bytes"]:
-        mapped = " (and %s uncompressed, read in play)" % tablebase.bytes_text(info["mapped_bytes"])
+        mapped = " (%s of tables and %s of their values uncompressed, read in play)" % (
+            tablebase.bytes_text(info["bytes"]),
+            tablebase.bytes_text(info["mapped_bytes"]),
+        )
     print(
-        "%s: up to %d pieces built in %.0f s; %s on disk%s in %s"
-        % (ruleset, pieces, time.monotonic() - start, tablebase.bytes_text(info["bytes"]), mapped, where),
+        "%s: up to %d pieces built in %.0f s (%.0f s of CPU); %s on disk in all%s in %s"
+        % (
+            ruleset,
+            pieces,
+            time.monotonic() - start,
+            time.process_time() - cpu,
+            tablebase.bytes_text(tablebase.folder_bytes(ruleset)),
+            mapped,
+            where,
+        ),
         flush=True,
     )
     return 0
@@ -189,6 +201,22 @@ def run_status(args: argparse.Namespace) -> int:
         else:
             line += "none usable"
         print(line)
+        # Everything in the folder, not only the usable tables: a stopped build's half
+        # written files and tables of a bigger set not finished take room too.
+        held = tablebase.folder_bytes(ruleset)
+        counted = sum(int(t["bytes"]) + int(t["mapped_bytes"]) for t in tables)
+        left = tablebase.leftovers(ruleset)
+        if held > counted:
+            print(
+                "    the folder holds %s in all%s"
+                % (
+                    tablebase.bytes_text(held),
+                    ": %s of it half-written files a stopped build left (the next build removes them)"
+                    % tablebase.bytes_text(sum(p.stat().st_size for p in left if p.exists()))
+                    if left
+                    else "",
+                )
+            )
         for gap in tablebase.missing(ruleset, max(complete + 1, 2)):
             if "not built" not in gap:
                 print("    %s" % gap)
