@@ -689,7 +689,7 @@ class FirmwareBoard:
             return text
         frame = relay.wait_frame(lambda f: f.verb == "move" and f.body.split(" ")[1] == str(index), timeout, mark)
         committed = str(codec.unesc(frame.body.split(" ")[2]))
-        if committed != text:  # a twin with the same result (BOARD.md): the board's word counts
+        if committed != text:  # a twin with the same result (docs/board.md): the board's word counts
             self.game.pop()
             self.game.push_text(committed)
         return committed

@@ -155,9 +155,9 @@ def test_table_status_counts_what_a_stopped_build_left_and_the_build_says_the_wh
         f.write(b"\0" * 3_000_000)
     status = _zuni("tablebase", "status", env=env)
     assert status.returncode == 0, status.stderr
-    assert re.search(
-        r"the folder holds 3 MB in all: 3 MB of it half-written files a stopped build", status.stdout
-    ), status.stdout
+    assert re.search(r"the folder holds 3 MB in all: 3 MB of it half-written files a stopped build", status.stdout), (
+        status.stdout
+    )
     again = _zuni("tablebase", "build", "mosona", "--pieces", "4", env=env)
     assert again.returncode == 0, again.stderr
     assert not list(folder.glob("*.tmp")), "the next build removes them"

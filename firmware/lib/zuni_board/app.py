@@ -9,7 +9,7 @@ link are written through ``outbox.Outbox`` (in order; a failing flash never stop
 with ``defer_writes()`` off the commit's own scan); LED tests, walks and notices are
 ``overlay.Overlays``. docs/firmware-timing.md says what happens when.
 
-Phases (BOARD.md, "What a player sees and does"):
+Phases (docs/board.md, "What a player sees and does"):
 
 - ``setup``: the LEDs show where the pieces belong (a new game, a game resumed from the
   journal after a reset, a take-back); play starts when the board matches. A game set up
@@ -21,7 +21,7 @@ Phases (BOARD.md, "What a player sees and does"):
   side's points, on top of those; after the last side, play starts.
 - ``play``: each change of the stable occupancy is classified by ``infer``; a finished
   move is committed ``commit_ms`` after the last change (150 = ``stable_ms``: by the
-  scan that sees it stable, with its frame within BOARD.md's 200 ms on the RP2040 too;
+  scan that sees it stable, with its frame within docs/board.md's 200 ms on the RP2040 too;
   the next position's legal moves follow in the scan after), a chain stopped early on OK,
   on the opponent's lift or after ``chain_settle_ms``; a mistake is shown after
   ``error_ms``; restoring the position before the last move takes it back.
@@ -79,7 +79,7 @@ _DECLARED = ("resign", "agreed-draw", "agreed-count")
 # and how long a connected host has to send its own hint before the board shows its own.
 HINT_SLICE = const(6)
 HOST_HINT_MS = const(1000)
-# The hint is shown at the latest this long after HINT (BOARD.md: within 1.5 s; a slice
+# The hint is shown at the latest this long after HINT (docs/board.md: within 1.5 s; a slice
 # and the showing scan come after it), with the best move the search has by then, on
 # however slow a chip: on the RP2040 estimate most hints end here with depth 1 or 2
 # done, the search's own work limit (hint.MAX_WORK) ends the others sooner
@@ -135,7 +135,7 @@ class BoardApp:
         timing = layout.timing
         stable_ms = timing["stable_ms"]
         # The debouncer reports a position stable_ms after its last change; the
-        # BOARD.md times count from that change, so the app waits the rest.
+        # docs/board.md times count from that change, so the app waits the rest.
         self.commit_delay = max(0, timing["commit_ms"] - stable_ms)
         self.error_delay = max(0, timing["error_ms"] - stable_ms)
         self.settle_delay = max(0, timing["chain_settle_ms"] - stable_ms)
