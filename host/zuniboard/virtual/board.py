@@ -72,6 +72,10 @@ CPYTHON_NOTICE = (
 MAIN = FIRMWARE_DIR / "main.py"
 START_TIMEOUT_S = 10.0
 REPLY_TIMEOUT_S = 5.0
+# How long the wait_* helpers wait for the board by default: they return as soon as it
+# happens, so a generous limit costs nothing, and a machine under load (the test suite
+# beside other jobs on two cores) can take seconds for what takes milliseconds alone.
+WAIT_TIMEOUT_S = 30.0
 BUTTONS = ("ok", "back", "hint")
 EXIT_PORT_TAKEN = 3  # firmware/main.py's exit status when it cannot listen on --control
 
@@ -531,7 +535,7 @@ class VirtualBoard:
             return len(self.events)
 
     def wait_for(
-        self, predicate: Callable[[Event], bool], timeout: float = REPLY_TIMEOUT_S, since: int | None = None
+        self, predicate: Callable[[Event], bool], timeout: float = WAIT_TIMEOUT_S, since: int | None = None
     ) -> Event:
         """The first pushed event, from ``since`` (default: the last command sent) on, that
         satisfies ``predicate``; SimError after ``timeout`` seconds."""
@@ -549,7 +553,7 @@ class VirtualBoard:
                     raise SimError("timed out after %.1f s waiting for an event from the virtual board" % timeout)
                 self._cond.wait(min(left, 0.2))
 
-    def wait_until(self, condition: Callable[[VirtualBoard], bool], timeout: float = REPLY_TIMEOUT_S) -> None:
+    def wait_until(self, condition: Callable[[VirtualBoard], bool], timeout: float = WAIT_TIMEOUT_S) -> None:
         """Wait until ``condition(self)`` holds on the mirrored state (stable, frame, ...)."""
         deadline = time.monotonic() + timeout
         with self._cond:
@@ -559,7 +563,7 @@ class VirtualBoard:
                     raise SimError("timed out after %.1f s waiting for the virtual board" % timeout)
                 self._cond.wait(min(left, 0.2))
 
-    def wait_stable(self, occupied: Iterable[str], timeout: float = REPLY_TIMEOUT_S) -> None:
+    def wait_stable(self, occupied: Iterable[str], timeout: float = WAIT_TIMEOUT_S) -> None:
         """Wait until the firmware's debounced position is ``occupied``."""
         want = set(occupied)
         self.wait_until(lambda vb: vb.stable == want, timeout)
