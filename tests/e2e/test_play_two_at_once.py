@@ -271,3 +271,59 @@ def test_zuni_sim_after_a_game_follows_it_at_once(tmp_path: Path) -> None:
     finally:
         sim.terminate()
         sim.wait(timeout=30)
+
+
+def _post(url: str, path: str) -> dict[str, object]:
+    import json
+    import urllib.request
+
+    req = urllib.request.Request(url.rstrip("/") + "/api/" + path, data=b"{}", method="POST")
+    req.add_header("Content-Type", "application/json")
+    req.add_header("Origin", url.rstrip("/"))  # as the page's browser sends it
+    with urllib.request.urlopen(req, timeout=30) as answer:
+        reply: dict[str, object] = json.loads(answer.read())
+        return reply
+
+
+def _state(url: str) -> dict[str, object]:
+    import json
+    import urllib.request
+
+    with urllib.request.urlopen(url.rstrip("/") + "/api/state", timeout=30) as answer:
+        state: dict[str, object] = json.loads(answer.read())
+        return state
+
+
+def test_the_page_sets_up_a_position_one_side_at_a_time_and_the_computer_waits(tmp_path: Path) -> None:
+    """Issue 26 point 6: `zuni play --manual --from "..."` on the page: "Set up the
+    position" puts the disks of the side the board asks for where the position wants them
+    and presses OK, side after side, and the computer's move is said only once the board is
+    set up."""
+    import time
+
+    position = "mosona | north to move | south s3 s5 | north m4"
+    play = ZuniPlay(
+        "--sim", "--manual", "--from", position, "--south", "human", "--north", "ai:1", "--show", "0.2",
+        db=tmp_path / "g.sqlite3", env={"ZUNI_SIM_DIR": str(tmp_path / "sim")}, timeout=SLOW,
+    )  # fmt: skip
+    try:
+        url = play.expect(r"^browser page of the virtual board: (http://\S+)").group(1)
+        play.expect(r"^new game #\d+: mosona from ")
+        deadline = time.monotonic() + SLOW
+        clicks = 0
+        while True:
+            board = dict(_state(url)["board"])  # type: ignore[call-overload]
+            if board.get("phase") == "play":
+                break
+            assert time.monotonic() < deadline, board
+            if board.get("phase") == "setup":
+                reply = _post(url, "setup")
+                clicks += 1
+                assert reply["ok"], reply
+            time.sleep(1.0)
+        assert 1 <= clicks <= 6, clicks
+        seen = play.expect(r"^the board is set up: play on|^North plays m4xs3-s2").group(0)
+        assert seen.startswith("the board is set up"), "the computer's move was said before the setup ended"
+        play.expect(r"^North plays m4xs3-s2")
+    finally:
+        play.close()

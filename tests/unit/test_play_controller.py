@@ -200,3 +200,23 @@ def test_the_pages_main_panel_says_a_refusal_as_the_rule_not_as_missing_and_extr
     assert c.view()["refusal"] == words
     c.board_moves("g1", ["s3xm4-m5"], True, 2.0)
     assert c.view()["refusal"] == "", "the next position has no refusal"
+
+
+def test_no_computer_move_is_said_before_the_board_is_set_up() -> None:
+    """Issue 26 point 6: `--from "mosona | north to move | ..."` printed `North plays
+    m4xs3-s2` while the person was still setting up the pieces. The move found during the
+    setup is said, and shown on the board, once the board is set up."""
+    c = GameController(hand=False, deterministic=True, show_move_s=2.0, moves_at=MOVES_AT_PAGE)
+    position = "mosona | north to move | south s3 s5 | north m4"
+    c.open("g1", "mosona", position, seats_for("mosona", {"south": "human", "north": "ai:1"}), [], number=1, now=0.0)
+    c.board_state({"phase": "setup"}, 0.0)
+    acts = c.tick(0.1)
+    think = [a for a in acts if a.kind == "think"]
+    assert think, kinds(acts)
+    acts = c.answer(("ai", think[0].gen, "north", "m4xs3-s2", ""), 0.2)
+    assert not any("plays" in t for t in said(acts)), said(acts)
+    assert not any(a.kind == "request" and a.text == "host_move" for a in acts)
+    assert not any(a.kind == "request" and a.text == "host_move" for a in c.tick(5.0)), "not shown during setup"
+    acts = c.board_state({"phase": "play"}, 6.0) + c.tick(6.0)
+    assert any(t.startswith("North plays m4xs3-s2") for t in said(acts)), said(acts)
+    assert [a.args for a in acts if a.kind == "request" and a.text == "host_move"] == [("m4xs3-s2",)]

@@ -191,6 +191,7 @@ class ControlServer:
         self._seen_commits = -1
         self._seen_error = False
         self._seen_host = None
+        self._seen_stage = -1
         self.server = listen_loopback(port, 4)
         self.port = port
         # accept() only when the server is readable: a refused accept every loop
@@ -248,6 +249,7 @@ class ControlServer:
             and app.commits == self._seen_commits
             and app.error_shown == self._seen_error
             and app.host is self._seen_host
+            and app._stage == self._seen_stage
         ):
             return
         self._seen_game = game
@@ -256,6 +258,7 @@ class ControlServer:
         self._seen_commits = app.commits
         self._seen_error = app.error_shown
         self._seen_host = app.host
+        self._seen_stage = app._stage  # a staged setup's next side: the page says whose
         d = self.app_state()
         d["event"] = "state"
         self._push(d)

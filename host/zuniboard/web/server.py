@@ -28,6 +28,7 @@ http://127.0.0.1:8765/
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import threading
@@ -482,6 +483,7 @@ class SimController:
                     HTTPStatus.BAD_REQUEST,
                     "setup: %s needs another board than %s" % (game.ruleset, self.control.layout),
                 )
+        staged = False
         with self.lock:
             if ruleset is not None:
                 self._adopt(ruleset)
@@ -489,7 +491,11 @@ class SimController:
             for piece in list(world.hand):
                 world.discard(piece.id)
             world.restock(self.ruleset)
-            clear, put = world.setup_plan(self.ruleset)
+            wanted = None if ruleset is not None else self._position_wanted()
+            want = None
+            if wanted is not None:
+                want, staged = wanted
+            clear, put = world.setup_plan(self.ruleset, want)
             if clear:
                 self._tell("lift " + " ".join(clear))
                 for point in clear:
@@ -501,8 +507,30 @@ class SimController:
                     world.take(side, kind)
                     world.place(point)
             self.last_error = ""
+        if staged:
+            # One side set up: OK asks the board for the next (as a person presses it).
+            with contextlib.suppress(ApiError):
+                self.press("ok")
         self._bump()
-        return {"ok": True, "cleared": clear, "placed": [p for p, _, _ in put]}
+        return {"ok": True, "cleared": clear, "placed": [p for p, _, _ in put], "staged": staged}
+
+    def _position_wanted(self) -> tuple[dict[str, tuple[str, str]], bool] | None:
+        """While the board waits to be set up for a game (a position, or moves made), the
+        disks it wants now: the game's, those of the sides up to the one a staged setup
+        asks for (the switches cannot tell the sides apart, so the board takes one side at
+        a time); and whether it is staged. None: the board wants the rules' start."""
+        status = self.control.status or {}
+        if status.get("phase") != "setup":
+            return None
+        view = dict(self.world.narrate(status))
+        view.update(self.extras.get("game") or {})
+        disks = view.get("disks")
+        if not disks or (not status.get("position") and not int(status.get("moves", 0) or 0)):
+            return None
+        stage = str(status.get("setup", ""))
+        sides = zuni.SIDE_NAMES[: zuni.SIDE_NAMES.index(stage) + 1] if stage in zuni.SIDE_NAMES else zuni.SIDE_NAMES
+        want = {str(p): (str(sk[0]), str(sk[1])) for p, sk in disks.items() if str(sk[0]) in sides}
+        return want, stage in zuni.SIDE_NAMES
 
 
 class _Handler(BaseHTTPRequestHandler):

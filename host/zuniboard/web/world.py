@@ -277,12 +277,16 @@ class World:
             return {}
         return {geometry.names[p]: zuni.SIDE_NAMES[side] for side, pts in geometry.homes.items() for p in pts}
 
-    def setup_plan(self, ruleset: str) -> tuple[list[str], list[tuple[str, str, str]]]:
-        """What a person does to set up ``ruleset``'s start position: the points to clear
-        (disks that do not belong there) and the ``(point, side, kind)`` disks to put
-        down. The hand is emptied into the tray first."""
-        start, _ = inventory(ruleset)
-        want = {self.names[p]: sk for p, sk in start.items()}
+    def setup_plan(
+        self, ruleset: str, want: dict[str, tuple[str, str]] | None = None
+    ) -> tuple[list[str], list[tuple[str, str, str]]]:
+        """What a person does to set up ``ruleset``'s start position (or ``want``: point
+        -> (side, kind), a position's disks): the points to clear (disks that do not
+        belong there) and the ``(point, side, kind)`` disks to put down. The hand is
+        emptied into the tray first."""
+        if want is None:
+            start, _ = inventory(ruleset)
+            want = {self.names[p]: sk for p, sk in start.items()}
         clear = [n for n in self.occupied() if n not in want or self._sk(self.pieces[n]) != want[n]]
         put = [(n, want[n][0], want[n][1]) for n in self.names if n in want and (n in clear or n not in self.pieces)]
         return clear, put

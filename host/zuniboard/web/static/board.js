@@ -371,8 +371,25 @@
     if (!s.connected) now = "<b>The virtual board is not running</b> (restarting?): the page reconnects by itself.";
     else if (play.result) now = '<b class="result">' + esc(play.result) + ".</b> Press <b>OK</b> to start a new game.";
     else if (play.showing) now = '<b class="showing">' + esc(play.showing) + "</b><br>The board shows it: carry it out (or watch it carried out).";
+    else if (st.phase === "setup" && st.setup) {
+      // A position set up one side at a time: the reed switches cannot tell the sides
+      // apart, so the board asks for one side's pieces, then the next.
+      const side = String(st.setup).charAt(0).toUpperCase() + String(st.setup).slice(1);
+      now = "<b>Set up " + esc(side) + "'s pieces</b> on the points the board lights" +
+        (play.setup ? " (" + esc(play.setup) + ")" : "") +
+        ", then press <b>OK</b> (or wait a moment): the board takes one side at a time, as it cannot tell " +
+        "the sides apart, and lights the next side's points after. <b>Set up the position</b> below does it for you.";
+    }
     else if (st.phase === "setup" && play.setup) now = "<b>Set up the pieces</b>: " + esc(play.setup) + " (the blinking points).";
     else if (st.phase === "setup") now = "<b>Set up the pieces</b>: the board is ready once every disk is in place.";
+    const setupButton = $("btn-setup");
+    if (setupButton) {
+      const ofGame = st.phase === "setup" && (st.position || Number(st.moves) > 0);
+      setupButton.textContent = ofGame ? "Set up the position" : "Set up the start position";
+      setupButton.title = ofGame
+        ? "Put the disks where the board's game wants them (one side at a time where the board asks so)"
+        : "Put every disk on its start point (wrong ones beside the board)";
+    }
     else if (play.turn) now = "<b>" + esc(play.turn) + "</b> to move.";
     else if (st.phase) now = "The board is in its <b>" + esc(st.phase) + "</b> phase.";
     setHtml("now", now || "Waiting for the board…");
