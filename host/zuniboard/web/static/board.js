@@ -84,8 +84,9 @@
     const b = bounds();
     const squares = board.shape === "squares";
     const wide = b.maxX - b.minX > 2 * (b.maxY - b.minY);
-    // A long line board on a phone held upright: turn it a quarter (North to the right).
-    rotated = wide && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+    // Never turned: South stays at the bottom, as the person sits at the board (a phone
+    // held upright shows the long line board across, smaller; issue 26).
+    rotated = false;
     document.body.classList.toggle("wide", wide && !rotated);
     document.body.classList.toggle("rotated", rotated);
     const pad = squares ? 0.62 : 0.7;
@@ -110,17 +111,22 @@
     else drawLines(under);
 
     const glowLayer = el("g", { class: "glows" }, svg);
-    const labels = el("g", { class: "labels" }, svg);
     board.names.forEach((n) => {
       const p = pos[n];
       glows[n] = el("circle", { class: "glow", cx: p.x, cy: p.y, r: unit.glow, opacity: 0, "data-point": n, "data-led": "#000000" }, glowLayer);
-      const t = el("text", squares ? { class: "label", x: p.x - 0.45, y: p.y - 0.3 } : { class: "label", x: p.x + 0.2, y: p.y + 0.42 }, labels);
-      t.textContent = n;
     });
     markLayer = el("g", { class: "marks" }, svg);
     drawnMarks = "";
     diskLayer = el("g", { class: "disks" }, svg);
     disks.clear();
+    // Point names above the disks, beside them (below right of a line point, clear of its
+    // disk; a square's top left corner): never hidden under a piece.
+    const labels = el("g", { class: "labels" }, svg);
+    board.names.forEach((n) => {
+      const p = pos[n];
+      const t = el("text", squares ? { class: "label", x: p.x - 0.47, y: p.y - 0.33 } : { class: "label", x: p.x + 0.3, y: p.y + 0.47 }, labels);
+      t.textContent = n;
+    });
     const hitLayer = el("g", { class: "hits" }, svg);
     board.names.forEach((n) => {
       const p = pos[n];
