@@ -142,6 +142,8 @@ MODULES = (
     "zuni_board/outbox.py",
     "zuni_board/repair.py",
     "zuni_board/staged.py",  # a game set up from a position (not in these games)
+    "zuni_board/play.py",
+    "zuni_board/hostcmd.py",  # a host's commands (a game on a clock is started by one)
     "zuni_board/clocks.py",  # a game on a clock (spec "clock")
     "zuni_board/journal.py",
     "zuni_board/app.py",

@@ -241,24 +241,27 @@ class ControlServer:
         if app is None or not self.clients:
             return
         game = app.game
+        play = app.play
         moves = len(game.move_stack)
+        staged = app.staged
+        stage = -1 if staged is None else staged.stage  # a staged setup's side: the page says whose
         if (
             game is self._seen_game
             and app.phase == self._seen_phase
             and moves == self._seen_moves
-            and app.commits == self._seen_commits
-            and app.error_shown == self._seen_error
-            and app.host is self._seen_host
-            and app._stage == self._seen_stage
+            and play.commits == self._seen_commits
+            and play.error_shown == self._seen_error
+            and play.host is self._seen_host
+            and stage == self._seen_stage
         ):
             return
         self._seen_game = game
         self._seen_phase = app.phase
         self._seen_moves = moves
-        self._seen_commits = app.commits
-        self._seen_error = app.error_shown
-        self._seen_host = app.host
-        self._seen_stage = app._stage  # a staged setup's next side: the page says whose
+        self._seen_commits = play.commits
+        self._seen_error = play.error_shown
+        self._seen_host = play.host
+        self._seen_stage = stage
         d = self.app_state()
         d["event"] = "state"
         self._push(d)
