@@ -36,11 +36,11 @@ def test_board_check_takes_the_port_as_an_option_too() -> None:
 @pytest.mark.parametrize(
     ("spec", "words"),
     [
-        ("inf", "bad base time 'inf' in a time control (at most 600 minutes)"),
-        ("5+inf", "bad increment 'inf' in a time control (at most 3600 seconds)"),
+        ("inf", "bad base time 'inf' in a time control (at most 600 minutes: 10 hours)"),
+        ("5+inf", "bad increment 'inf' in a time control (at most 3600 seconds: 1 hour)"),
         ("nan", "bad base time 'nan' in a time control (a number of minutes"),
         ("5x", "bad base time '5x' in a time control (a number of minutes)"),
-        ("601", "bad base time '601' in a time control (at most 600 minutes)"),
+        ("601", "bad base time '601' in a time control (at most 600 minutes: 10 hours)"),
         ("5+x", "bad increment 'x' in a time control (a number of seconds)"),
     ],
 )

@@ -57,8 +57,15 @@ def _ms(text, what, unit, limit_ms):
     ms = value * (60000 if unit == "minutes" else 1000)
     if ms > limit_ms:  # inf included
         raise ClockError(
-            "bad %s %r in a time control (at most %d %s)"
-            % (what, text, limit_ms // (60000 if unit == "minutes" else 1000), unit)
+            "bad %s %r in a time control (at most %d %s: %d hour%s)"
+            % (
+                what,
+                text,
+                limit_ms // (60000 if unit == "minutes" else 1000),
+                unit,
+                limit_ms // 3600000,
+                "" if limit_ms == 3600000 else "s",
+            )
         )
     return int(ms + 0.5)
 

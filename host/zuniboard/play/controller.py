@@ -169,6 +169,7 @@ class GameController:
         self.hint_note: dict[str, Any] | None = None
         self.last_wrong = ""
         self.ai_unsaid = False  # the computer's move found during setup, not said yet
+        self.board_error = ""  # the mistake the board shows now, as its last state said
         self.confirm: str | None = None  # a command that ends the game, asked about
         self.typed_ahead: Any = None  # a move typed while the board was being set up
         self.ahead_unsaid = False  # ... not told yet that it waits for the setup
@@ -627,6 +628,7 @@ class GameController:
         out: list[Action] = []
         phase = state.get("phase", "?")
         self.state_at = now + (SETUP_POLL_S if phase == "setup" else STATE_POLL_S)
+        self.board_error = str(state.get("error", "")).replace("_", " ")
         if state.get("game", self.board_game) == self.board_game:
             self.clocks.report(state, now)
             if phase == "over" and state.get("termination") == "time" and self.game is not None:
@@ -864,7 +866,9 @@ class GameController:
         # Why the board refused the last move, in the rule's words (as the terminal says
         # it), never the board's "missing: s4; extra: m5"; the page drops it once the
         # board no longer shows the error.
-        out["refusal"] = self._board_words(self.last_wrong) if self.last_wrong else ""
+        wrong = self.last_wrong or self.board_error
+        if wrong:  # (else the page keeps what it read from the board's own report)
+            out["refusal"] = self._board_words(wrong)
         out["said"] = [list(s) for s in self.said]
         out["legal"] = sorted(m.text() for m in game.legal_moves())
         return out

@@ -96,7 +96,10 @@ def start_from(text: str, db: Database | None) -> StartFrom:
         path_text, ply_text = text[:cut], text[cut + 1 :]
     path = Path(path_text)
     if not path.exists() and ("." in path.name or "/" in path_text or os.sep in path_text):
-        raise StartFromError("--from %s: no such file" % path_text)
+        raise StartFromError(
+            "--from %s: no such file (and not GAME[:N] (a logged game), a record file or a position text "
+            "('RULESET | SIDE to move | SIDE POINTS... | ...', docs/rules.md))" % path_text
+        )
     if not path.is_file():
         raise StartFromError(
             "--from %r: not GAME[:N] (a logged game), a record file or a position text "

@@ -80,13 +80,19 @@
     return { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
   }
 
+  function tooLongForPhone(b) {
+    const wide = b.maxX - b.minX > 2 * (b.maxY - b.minY);
+    return wide && b.maxX - b.minX > 12 && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+  }
+
   function draw() {
     const b = bounds();
     const squares = board.shape === "squares";
     const wide = b.maxX - b.minX > 2 * (b.maxY - b.minY);
-    // Never turned: South stays at the bottom, as the person sits at the board (a phone
-    // held upright shows the long line board across, smaller; issue 26).
-    rotated = false;
+    // South stays at the bottom, as the person sits at the board: a phone held upright
+    // shows Mosona's board across (its points still big enough to touch; issue 26). Only
+    // Kolowis' 17-point rows, too small across a phone, are turned a quarter (North right).
+    rotated = tooLongForPhone(b);
     document.body.classList.toggle("wide", wide && !rotated);
     document.body.classList.toggle("rotated", rotated);
     const pad = squares ? 0.62 : 0.7;
@@ -388,6 +394,9 @@
     }
     else if (st.phase === "setup" && play.setup) now = "<b>Set up the pieces</b>: " + esc(play.setup) + " (the blinking points).";
     else if (st.phase === "setup") now = "<b>Set up the pieces</b>: the board is ready once every disk is in place.";
+    else if (play.turn) now = "<b>" + esc(play.turn) + "</b> to move.";
+    else if (st.phase) now = "The board is in its <b>" + esc(st.phase) + "</b> phase.";
+    setHtml("now", now || "Waiting for the board…");
     const setupButton = $("btn-setup");
     if (setupButton) {
       const ofGame = st.phase === "setup" && (st.position || Number(st.moves) > 0);
@@ -396,9 +405,6 @@
         ? "Put the disks where the board's game wants them (one side at a time where the board asks so)"
         : "Put every disk on its start point (wrong ones beside the board)";
     }
-    else if (play.turn) now = "<b>" + esc(play.turn) + "</b> to move.";
-    else if (st.phase) now = "The board is in its <b>" + esc(st.phase) + "</b> phase.";
-    setHtml("now", now || "Waiting for the board…");
     const refusal = $("refusal");
     const why = play.refusal || "";
     refusal.hidden = !why;
@@ -776,10 +782,7 @@
   loadBoard().then(() => {
     window.addEventListener("resize", () => {
       if (!board) return;
-      const b = bounds();
-      const wide = b.maxX - b.minX > 2 * (b.maxY - b.minY);
-      const want = wide && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
-      if (want !== rotated) draw();
+      if (tooLongForPhone(bounds()) !== rotated) draw();
     });
     connect();
   });
