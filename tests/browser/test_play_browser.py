@@ -131,7 +131,7 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
         wait(
             lambda: "m6-m5: a capture is compulsory: s3xm4-m5" in page_text(page, "#refusal"),
             "the page to name the rule that refuses m6-m5",
-            10.0,
+            30.0,
         )
         shot(page, tmp_path, "play-refused-desktop.png")
         hit(page, "m5").click()
@@ -173,7 +173,7 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
                 text = play.expect(r"^North plays (\S+): ").group(1)
                 words = plays_words(game, game.parse_move(text))
                 # Lit on the board and said on the page before the hand carries it out.
-                wait(lambda w=words: w in page_text(page, "#now"), "the page to say " + words, 10.0)
+                wait(lambda w=words: w in page_text(page, "#now"), "the page to say " + words, 30.0)
                 # ... and drawn on the board steadily while its lights flash.
                 drawn = page.eval_on_selector_all("#board .shown-path", "els => els.map(e => e.dataset.move)")
                 assert drawn in ([text], []), drawn  # [] only when the hand was quicker than this look
