@@ -82,7 +82,7 @@ RP2040_FACTOR = 170
 # The board's hint (issue 17): shown at most HINT_LIMIT_MS after HINT on an RP2040. Each
 # scan while it thinks is estimated at its unix time x HINT_CHIP_FACTOR (the slow end of
 # MICROPYTHON-NOTES' 160-190) plus the chip loop's own HINT_LOOP_US (2.4-3.1 ms), and at
-# least a scan period; the app cuts a hint at HINT_THINK_MS (zuni_board.app).
+# least a scan period; the app cuts a hint at HINT_THINK_MS (zuni_board.play).
 HINT_LIMIT_MS = 1500
 HINT_THINK_MS = 1300
 HINT_CHIP_FACTOR = 190

@@ -7,9 +7,10 @@ from board_helpers import RecordingLink, Table, board_layout, journal_with, remo
 import zuni
 from check import eq, raises
 from zuni_board.app import OVER, PLAY, SETUP
-from zuni_board.hint import HINT_THINK_MS, HOST_HINT_MS, HintSearch
+from zuni_board.hint import HintSearch
 from zuni_board.infer import PROGRESS
 from zuni_board.journal import Journal
+from zuni_board.play import HINT_THINK_MS, HOST_HINT_MS
 from zuni_board.scan import Debouncer
 
 MOSONA_END = [

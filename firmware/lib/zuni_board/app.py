@@ -50,7 +50,7 @@ import gc
 
 import zuni
 from micropython import const
-from zuni_board import OVER, PHASE_NAMES, PLAY, SETUP  # noqa: F401  (PHASE_NAMES: for callers)
+from zuni_board import OVER, PLAY, SETUP
 from zuni_board import leds as L
 from zuni_board.outbox import Outbox
 from zuni_board.overlay import Overlays
@@ -121,8 +121,6 @@ class BoardApp:
         self.staged = None  # type: ignore
         # The game's clocks (zuni_board.clocks.BoardClock), None for a game without.
         self.clock = None  # type: ignore
-        # The play phase: position, commit, take-back, hint (zuni_board.play).
-        self.play = Play(self, n, layout.timing)
         # The host's commands and queries (zuni_board.hostcmd), made at its first frame.
         self._host = None  # type: ignore
         self._start_occ = bytearray(n)
@@ -144,6 +142,8 @@ class BoardApp:
         self.names = names
         self.overlays = Overlays(n, names, self.led_of, self.outbox.event)
         self.game = game
+        # The play phase: position, commit, take-back, hint (zuni_board.play).
+        self.play = Play(self, n, layout.timing)
         if not self._resume(0):
             self.new_game(ruleset_text, 0, game)
 

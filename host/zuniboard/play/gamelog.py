@@ -11,6 +11,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+import zuni
 from zuniboard.games.words import count_words
 from zuniboard.oslock import LockBusy, ProcessLock, lock_path
 from zuniboard.records.db import Database, DatabaseError, LogUnwritable, MoveConflictError
@@ -343,7 +344,7 @@ class LoggedGame:
         return self.catch_up()
 
     def taken_back(
-        self, keep: int, game: Any, start: str, players: dict[str, str], board: str | None, layout: str | None
+        self, keep: int, game: zuni.Game, start: str, players: dict[str, str], board: str | None, layout: str | None
     ) -> bool:
         """The board keeps its first ``keep`` moves (``game``: the game then, ``start``:
         the position the board's game starts from, "" the rules'). Before the position
