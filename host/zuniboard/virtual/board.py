@@ -70,7 +70,7 @@ CPYTHON_NOTICE = (
     "(it is written in their common subset)"
 )
 MAIN = FIRMWARE_DIR / "main.py"
-START_TIMEOUT_S = 10.0
+START_TIMEOUT_S = 30.0  # generous: returns as soon as the board is up (a loaded machine takes seconds)
 REPLY_TIMEOUT_S = 5.0
 # How long the wait_* helpers wait for the board by default: they return as soon as it
 # happens, so a generous limit costs nothing, and a machine under load (the test suite
