@@ -1,7 +1,7 @@
 """The host's layers (docs/architecture.md, "Layers"), read from the source with ``ast``:
 
     cli -> commands -> {play, replay, web, virtual, hardware, records, ai}
-        -> {link, games} -> {paths, errors} -> the firmware's {zuni, zuni_link, zuni_board}
+        -> {link, games} -> {paths, errors, oslock} -> the firmware's {zuni, zuni_link, zuni_board}
 
 A module imports only from its own layer or a lower one; no import circle, between
 modules or between the packages of a layer, counting the imports inside functions and
@@ -27,7 +27,7 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"commands"}),
     frozenset({"play", "remote", "replay", "web", "virtual", "hardware", "records", "ai"}),
     frozenset({"link", "games"}),
-    frozenset({"paths", "errors", ""}),
+    frozenset({"paths", "errors", "oslock", ""}),
 )
 FIRMWARE_SHARED = ("zuni", "zuni_link", "zuni_board")
 # The firmware's packages, bottom to top: the rules and the link codec know nothing of the

@@ -141,7 +141,7 @@ def test_move_committed_within_commit_ms_of_the_last_change():
 
 
 def test_finished_move_and_its_frame_within_200ms_of_the_last_change():
-    # BOARD.md: a finished move that cannot be extended is committed, with its LED frame,
+    # docs/board.md: a finished move that cannot be extended is committed, with its LED frame,
     # at most 200 ms after the last change (it was commit_ms = 500 after it).
     t = Table("mosona")
     t.setup()

@@ -21,7 +21,7 @@ from zuniboard.hardware import mechanics
 REPO = Path(__file__).resolve().parents[2]
 NAMES = [p.stem for p in layouts.layout_paths()]
 SVG = "{http://www.w3.org/2000/svg}"
-# RULES.md: pieces of a whole game set (Mosona 12 each; Kolowis 24 each; Awithlaknakwe six
+# docs/rules.md: pieces of a whole game set (Mosona 12 each; Kolowis 24 each; Awithlaknakwe six
 # warriors for each of four players plus four bow priests with priests=each).
 PIECES = {"board25": 24, "board25-matrix": 24, "board49": 48, "board168": 28}
 

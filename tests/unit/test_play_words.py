@@ -209,7 +209,7 @@ def test_the_terminal_example_move_is_a_legal_move_of_the_game() -> None:
 
 
 def test_the_log_says_one_move_in_the_singular(tmp_path: Path) -> None:
-    """'(1 move)', never '(1 moves)': the board's unfinished game given up by a new one."""
+    """'(1 move)', never '(1 moves)': the board's unfinished game left by a new one."""
     from zuniboard.play.gamelog import BoardGameLog
     from zuniboard.records.db import Database
 
@@ -217,6 +217,6 @@ def test_the_log_says_one_move_in_the_singular(tmp_path: Path) -> None:
     with Database(tmp_path / "games.sqlite3") as db:
         gid = db.new_game("mosona", players={"south": "human", "north": "ai:3"})
         db.add_move(gid, 0, "s3xm4-m5")
-        BoardGameLog(db, lambda tone, text: said.append(text)).abandon(gid)
-        assert db.get(gid).termination == "abandoned"
-    assert said and "game #%d (1 move) is logged as abandoned" % gid in said[0], said
+        BoardGameLog(db, lambda tone, text: said.append(text)).left(gid)
+        assert db.get(gid).termination is None
+    assert said and "game #%d (1 move) stays in the log" % gid in said[0], said

@@ -33,7 +33,7 @@ from zuni_board.ticks import Deadline
 # connected host has to send its own hint before the board shows its own.
 HINT_SLICE = const(6)
 HOST_HINT_MS = const(1000)
-# The hint is shown at the latest this long after HINT (BOARD.md: within 1.5 s; a slice
+# The hint is shown at the latest this long after HINT (docs/board.md: within 1.5 s; a slice
 # and the showing scan come after it), with the best move the search has by then, on
 # however slow a chip: on the RP2040 estimate most hints end here with depth 1 or 2
 # done, the search's own work limit (hint.MAX_WORK) ends the others sooner
@@ -53,7 +53,7 @@ class Play:
         self.app = app
         stable_ms = timing["stable_ms"]
         # The debouncer reports a position stable_ms after its last change; the
-        # BOARD.md times count from that change, so the board waits the rest.
+        # docs/board.md times count from that change, so the board waits the rest.
         self.commit_delay = max(0, timing["commit_ms"] - stable_ms)
         self.error_delay = max(0, timing["error_ms"] - stable_ms)
         self.settle_delay = max(0, timing["chain_settle_ms"] - stable_ms)

@@ -68,7 +68,7 @@ def make_evaluator(game: zuni.Game) -> Evaluator:
     return LineLanes(game).evaluate_team0
 
 
-# Forward direction (dc, dr) per side: South +r, West +c, North -r, East -c (RULES.md).
+# Forward direction (dc, dr) per side: South +r, West +c, North -r, East -c (docs/rules.md).
 _FORWARD = ((0, 1), (1, 0), (0, -1), (-1, 0))
 _OPPOSITE = (2, 3, 0, 1)
 
@@ -84,7 +84,7 @@ def arrival_distances(game: zuni.Game, side: int) -> list[int]:
     """Warrior moves from each square to ``side``'s target home row, -1 where none can reach.
 
     Warriors only move diagonally forward, so a warrior off the target's colour or
-    outside the cone that leads to it can never arrive (RULES.md, Awithlaknakwe)."""
+    outside the cone that leads to it can never arrive (docs/rules.md, Awithlaknakwe)."""
     geometry = game.geometry
     at: dict[tuple[int, int], int] = {}
     for point in range(len(geometry.names)):

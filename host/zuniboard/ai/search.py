@@ -664,7 +664,7 @@ class Searcher:
         return -(WIN - ply)
 
     def _order(self, moves: Sequence[zuni.Move], tt_move: zuni.Move | None, ply: int) -> list[zuni.Move]:
-        # Paths identify moves within a position (RULES.md) and compare faster than Moves.
+        # Paths identify moves within a position (docs/rules.md) and compare faster than Moves.
         killers = self._killers[ply] if ply < len(self._killers) else _NO_KILLERS
         killer0, killer1 = killers[0], killers[1]
         tt_path = tt_move.path if tt_move is not None else None

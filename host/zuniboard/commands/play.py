@@ -27,8 +27,12 @@ With --clock each side plays on a clock, kept by the board (docs/clocks.md): `--
 move stops the mover's clock; a flag that falls loses the game on time. The clocks show in
 the terminal and on the page; the computer takes its thinking time from its clock.
 
-After quit, the next `zuni play` offers to go on with the unfinished game;
-`zuni play --resume` goes on with it without asking.
+After quit, the next `zuni play` lists the unfinished games and offers to go on with
+one; `zuni play --resume N` goes on with game N without asking (`--resume` alone: the
+board's unfinished game, else the newest). A game left before its first move leaves no
+trace in the log, and no game is given up without your word (`resign`). A game, a board
+or a virtual board's flash image that another `zuni` is playing on is refused with a
+word saying so.
 
 Remote games (docs/remote.md): `zuni play --remote new` starts a game with a person at
 another board and prints a short invite code; they type `zuni play --remote CODE`. With
@@ -47,6 +51,7 @@ import contextlib
 import getpass
 import os
 import signal
+import sqlite3
 import sys
 import threading
 import time
@@ -63,6 +68,7 @@ from zuniboard.link.client import LinkError
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
 from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameController
 from zuniboard.play.endgame_tables import start_first_use_build
+from zuniboard.play.openings import check_resumable, resumable
 from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import KEYS_HELP, KEYS_HELP_NO_HAND, SHOW_AI_MOVE_S, PlaySession, SessionError
 from zuniboard.play.speech import Pyttsx3Voice, Speaker, SpeakingUI, VoiceUnavailable
@@ -77,7 +83,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     play.add_argument("--ruleset", default=None, help='ruleset text, e.g. "kolowis chain=forced" (default "mosona")')
     for side in ("south", "north", "west", "east"):
-        default = {"south": "human", "north": "ai:3"}.get(side, "ai:3 (four players)")
+        default = {
+            "south": "human; in mosona with no seat given, ai:3",
+            "north": "ai:3; in mosona with no seat given, human: North wins Mosona with best play",
+        }.get(side, "ai:3 (four players)")
         play.add_argument("--" + side, metavar="WHO", default=None, help="human or ai:LEVEL (default %s)" % default)
     where = play.add_mutually_exclusive_group()
     where.add_argument("--port", metavar="URL", help="the board's serial port (device path, socket://, pty)")
@@ -88,7 +97,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=None,
         help="virtual board: its layout, a name or a .json file (default: the ruleset's; as zuni sim's --layout)",
     )
-    play.add_argument("--resume", action="store_true", help="go on with the last unfinished game")
+    play.add_argument(
+        "--resume",
+        metavar="N",
+        nargs="?",
+        type=_game_number,
+        const=RESUME_LATEST,
+        default=None,
+        help="go on with unfinished game N (`zuni log list`); without N the board's unfinished game, "
+        "else the newest unfinished one",
+    )
     play.add_argument(
         "--clock",
         metavar="CONTROL",
@@ -179,36 +197,77 @@ def _players(args: argparse.Namespace) -> dict[str, str | None]:
     return players
 
 
-def _last_unfinished(db: Database) -> GameSummary | None:
-    """The game --resume will look for (the virtual board's layout follows its ruleset)."""
-    for game in db.list_games():
-        if game.result == "*" and game.termination != "abandoned":
-            return game
-    return None
+RESUME_LATEST = 0  # --resume without a number
+LIST_UNFINISHED = 5  # the unfinished games a start lists, newest first
 
 
-def _last_unfinished_ruleset(db: Database) -> str | None:
-    game = _last_unfinished(db)
-    return None if game is None else str(game.ruleset)
+def _game_number(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError("%r is not a game number (`zuni log list` shows them)" % text)
+    return int(text)
 
 
-def offer_resume(db: Database, ruleset: str | None, ask: Callable[[str], str] | None) -> bool:
-    """Whether to go on with the log's unfinished game: asked when ``ask`` reads an
-    answer (a terminal), else only said."""
-    game = _last_unfinished(db)
-    if game is None or game.moves == 0:
-        return False
-    if ruleset is not None and str(zuni.parse_ruleset(ruleset)) != game.ruleset:
-        return False
-    what = "game #%d (%s, %s) was left unfinished" % (game.id, game.ruleset, count_words(game.moves, "move"))
+def _resume_ruleset(db: Database, game: int | None) -> str | None:
+    """The ruleset of the game --resume goes on with (the virtual board's layout follows it)."""
+    if game:
+        with contextlib.suppress(LookupError):
+            return db.get_ruleset(game)
+        return None
+    choices = resumable(db)
+    return str(choices[0].ruleset) if choices else None
+
+
+def unfinished_lines(games: list[GameSummary]) -> list[str]:
+    """One line for each unfinished game a start lists."""
+    lines = []
+    for g in games[:LIST_UNFINISHED]:
+        when = (g.started or "")[:16].replace("T", " ")
+        lines.append("  #%-4d %s, %s, started %s" % (g.id, g.ruleset, count_words(g.moves, "move"), when))
+    if len(games) > LIST_UNFINISHED:
+        lines.append("  ... and %d more (`zuni log list`)" % (len(games) - LIST_UNFINISHED))
+    return lines
+
+
+def offer_resume(db: Database, ruleset: str | None, ask: Callable[[str], str] | None) -> int | None:
+    """Which unfinished game to go on with: listed, then asked when ``ask`` reads an
+    answer (a terminal: Enter or y the newest, a number that game, n a new game), else
+    only said. None: a new game."""
+    games = resumable(db)
+    if ruleset is not None:
+        wanted = str(zuni.parse_ruleset(ruleset))
+        games = [g for g in games if g.ruleset == wanted]
+    if not games:
+        return None
+    print("unfinished games in the log (`zuni play --resume N` goes on with game N):", flush=True)
+    print("\n".join(unfinished_lines(games)), flush=True)
     if ask is None:
-        print("%s: `zuni play --resume` goes on with it; this is a new game" % what, flush=True)
-        return False
-    try:
-        answer = ask("%s: go on with it? [Y/n] " % what)
-    except EOFError:
-        return False
-    return answer.strip().lower() in ("", "y", "yes")
+        print("this is a new game", flush=True)
+        return None
+    numbers = {g.id for g in games}
+    while True:
+        try:
+            answer = ask("go on with game #%d? [Y/n, or a game's number] " % games[0].id).strip().lower()
+        except EOFError:
+            return None
+        if answer in ("", "y", "yes"):
+            return games[0].id
+        if answer in ("n", "no"):
+            return None
+        number = answer.lstrip("#")
+        if number.isdigit() and int(number) in numbers:
+            return int(number)
+        print("%r: answer y, n, or one of the numbers listed" % answer, flush=True)
+
+
+def _left(session: PlaySession, db: Database, ui: TerminalUI | SpeakingUI) -> None:
+    """The game left unfinished: said how to go on with it (the command README gives);
+    one left before its first move is no game and leaves the log."""
+    gid = session.db_game
+    assert gid is not None
+    with contextlib.suppress(sqlite3.Error):
+        if gid not in db.game_ids():  # left before its first move: no game (PlaySession.close)
+            return
+    ui.message("info", "game #%d is left unfinished in the log; `zuni play --resume %d` goes on with it" % (gid, gid))
 
 
 def _ask_on_terminal() -> Callable[[str], str] | None:
@@ -237,13 +296,13 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
     if not 0 <= args.http <= 65535:
         raise UsageError("--http %d: a TCP port 0..65535 (0: any free one)" % args.http)
     players = _players(args)
-    if args.ruleset is not None and args.resume:
+    if args.ruleset is not None and args.resume is not None:
         raise UsageError("--resume goes on with the logged game's ruleset: leave out --ruleset")
-    if args.start_from is not None and (args.resume or args.ruleset is not None):
+    if args.start_from is not None and (args.resume is not None or args.ruleset is not None):
         raise UsageError("--from sets the ruleset and starts a new game: leave out --ruleset and --resume")
     if args.layout is not None and args.port is not None:
         raise UsageError("--layout is the virtual board's: leave out --port")
-    ruleset = args.ruleset or ("mosona" if not args.resume else None)
+    ruleset = args.ruleset if args.ruleset is not None else ("mosona" if args.resume is None else None)
     if ruleset is not None:
         # Bad input is refused before any board is touched.
         try:
@@ -267,7 +326,7 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
             raise UsageError(str(exc))
     clock = ""
     if args.clock is not None:
-        if args.resume:
+        if args.resume is not None:
             db.close()
             raise UsageError("--resume goes on with the board's game and its clocks: leave out --clock")
         try:
@@ -281,13 +340,23 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
         except LinkError as exc:
             db.close()
             raise UsageError(str(exc))
-    resume = bool(args.resume)
+    resume = args.resume is not None
+    game = args.resume or None  # --resume N: game N; --resume: the board's or the newest
+    if game is not None:
+        try:
+            check_resumable(db, game)
+        except SessionError as exc:
+            db.close()
+            raise UsageError(str(exc))
     if remote is not None:
-        resume = remote.resumed and _last_unfinished(db) is not None
+        # A remote seat taken again after a crash goes on with its unfinished game.
+        resume = remote.resumed and bool(resumable(db))
         ruleset = None if resume else ruleset
-    elif not resume and start is None and offer_resume(db, args.ruleset, _ask_on_terminal()):
-        resume = True
-        ruleset = None
+    elif not resume and start is None:
+        game = offer_resume(db, args.ruleset, _ask_on_terminal())
+        if game is not None:
+            resume = True
+            ruleset = None
     color = {"always": True, "never": False}.get(args.color)
     terminal = TerminalUI(color=color)
     speaker = _speaker(args, terminal)
@@ -302,7 +371,7 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
             conn = connect(
                 args.port,
                 args.sim,
-                ruleset or _last_unfinished_ruleset(db),
+                ruleset or _resume_ruleset(db, game),
                 ui.message,
                 timeout=args.timeout,
                 hand=not args.manual,
@@ -347,9 +416,11 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
         if conn.virtual is not None:
             page.on_line(session.page_line)
         try:
-            session.start(resume=resume, timeout=args.timeout)
+            session.start(resume=resume, timeout=args.timeout, game=game)
+        except DatabaseError as exc:  # the log cannot be written (a full disk, a read-only folder)
+            raise UsageError(str(exc)) from None
         except SessionError as exc:
-            if not resume or args.resume:
+            if not resume or args.resume is not None:
                 raise UsageError(str(exc))
             ui.message("info", "cannot go on with it: %s; starting a new game" % exc)
             session.ruleset = "mosona"
@@ -386,13 +457,8 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
             keys.close()
         if session is not None:
             session.close()
-            # A game with moves to go on with (an empty one is no game to resume).
-            if session.db_game is not None and not session.is_over() and session.moves:
-                ui.message(
-                    "info",
-                    "game #%d is left unfinished in the log; `zuni play --resume%s` goes on with it"
-                    % (session.db_game, " --sim" if conn is not None and conn.virtual is not None else ""),
-                )
+            if session.db_game is not None and not session.is_over():
+                _left(session, db, ui)
         if conn is not None:
             conn.close()
         if speaker is not None:

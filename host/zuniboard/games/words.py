@@ -71,7 +71,7 @@ def _listed(moves: Iterable[Any]) -> str:
 
 def refusal(game: zuni.Game, text: str) -> str:
     """Why ``text`` is not a move now, naming the rule; '' when it is legal."""
-    text = text.strip()
+    text = text.strip().lower()
     try:
         game.parse_move(text)
         return ""

@@ -1873,7 +1873,7 @@ def wire_totals_m(layout: Any) -> dict[int, float]:
 
 
 def pieces_per_set(layout: Any) -> tuple[int, str]:
-    """The most pieces any of the layout's rulesets needs (RULES.md): the start position
+    """The most pieces any of the layout's rulesets needs (docs/rules.md): the start position
     counted by the rules engine, plus the bow priests that start off the board
     (Awithlaknakwe: one per player, four with 4 players and ``priests=each``)."""
     import zuni

@@ -177,6 +177,8 @@ class GameController:
         # The hint as the page shows it beside the board (``words.hint_note``), None: none.
         self.hint_note: dict[str, Any] | None = None
         self.last_wrong = ""
+        self.ai_unsaid = False  # the computer's move found during setup, not said yet
+        self.board_error = ""  # the mistake the board shows now, as its last state said
         self.confirm: str | None = None  # a command that ends the game, asked about
         self.typed_ahead: Any = None  # a move typed while the board was being set up
         self.ahead_unsaid = False  # ... not told yet that it waits for the setup
@@ -751,6 +753,7 @@ class GameController:
         self.hint_table = ""
         self.hint_note = None
         self.last_wrong = ""
+        self.ai_unsaid = False
         self.confirm = None
         self.show_at = None
         self.typed_ahead = None
@@ -763,6 +766,7 @@ class GameController:
         out: list[Action] = []
         phase = state.get("phase", "?")
         self.state_at = now + (SETUP_POLL_S if phase == "setup" else STATE_POLL_S)
+        self.board_error = str(state.get("error", "")).replace("_", " ")
         if state.get("game", self.board_game) == self.board_game:
             self.clocks.report(state, now)
             if phase == "over" and state.get("termination") == "time" and self.game is not None:
@@ -871,9 +875,13 @@ class GameController:
             self.ai_move = str(item[3])
             self.ai_sent = False
             out.append(Action("progress", side=side))
-            move = self.game.parse_move(self.ai_move)
-            out.append(say("%s (%s)" % (plays_words(self.game, move), self.seat(side)), "ai"))
-            out.append(request("host_move", self.ai_move))
+            if self.phase != "play":
+                # Found while the board is being set up: said and shown once it is (a
+                # computer's move printed before the pieces stand is a move nobody sees).
+                self.ai_unsaid = True
+                self.send_at = now
+                return self._said(out)
+            out += self._ai_says(side)
         elif what == "hint":
             self.busy.discard("hint")
             self.hint_table = str(item[4]) if len(item) > 4 else ""  # the tables' verdict, in words
@@ -907,9 +915,12 @@ class GameController:
                     # On a clock the computer's time comes from its clock (docs/clocks.md).
                     limits = (("time_limit", self.clocks.think_s(side, LEVEL_TIMES[seat.level], now)),)
                 out += [say("%s (%s) is thinking" % (side, seat), "ai"), self._think("ai", side, seat.level, limits)]
-        elif not self.ai_sent and now >= self.send_at:
+        elif not self.ai_sent and now >= self.send_at and self.phase == "play":
             self.send_at = now + RETRY_S
-            out.append(request("host_move", self.ai_move))
+            if self.ai_unsaid:
+                out += self._ai_says(side)
+            else:
+                out.append(request("host_move", self.ai_move))
         elif self.ai_sent and self.show_at is not None and now >= self.show_at:
             self.show_at = None  # the terminal's hand makes the computer's move, once seen lit
             if self.hand:
@@ -926,6 +937,16 @@ class GameController:
             return []
         self.low_said = (side, len(self.moves))
         return [say("%s: %s left on the clock" % (side_title(side), count_words(-(-left // 1000), "second")), "clock")]
+
+    def _ai_says(self, side: str) -> list[Action]:
+        """The computer's move said, and sent to the board to show."""
+        assert self.ai_move is not None
+        self.ai_unsaid = False
+        move = self.game.parse_move(self.ai_move)
+        return [
+            say("%s (%s)" % (plays_words(self.game, move), self.seat(side)), "ai"),
+            request("host_move", self.ai_move),
+        ]
 
     def _announce_turn(self) -> list[Action]:
         side = self.turn_side()
@@ -1012,6 +1033,12 @@ class GameController:
         out["turn"] = side_title(side) if side is not None and self.phase == "play" else ""
         out["seats"] = {s: str(seat) for s, seat in self.seats.items()}
         out["number"] = self.number
+        # Why the board refused the last move, in the rule's words (as the terminal says
+        # it), never the board's "missing: s4; extra: m5"; the page drops it once the
+        # board no longer shows the error.
+        wrong = self.last_wrong or self.board_error
+        if wrong:  # (else the page keeps what it read from the board's own report)
+            out["refusal"] = self._board_words(wrong)
         out["said"] = [list(s) for s in self.said]
         out["announce"] = self.announcements()
         out["legal"] = sorted(m.text() for m in game.legal_moves())

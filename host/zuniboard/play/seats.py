@@ -5,8 +5,10 @@ board, in a remote game: docs/remote.md).
 Seat(kind='ai', level=2)
 >>> str(parse_player("human"))
 'human'
->>> seats_for("mosona", {})["north"].text
-'ai:3'
+>>> seats_for("mosona", {"north": "ai:3"})["south"].text
+'human'
+>>> seats_for("mosona", {})["north"].text      # Mosona is a win for North: yours
+'human'
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class Seat:
 
 
 HUMAN = Seat("human")
+WON_BY_NORTH = "mosona"  # the ruleset North wins by force (docs/rules.md): a person plays North
 
 
 def parse_player(text: str) -> Seat:
@@ -72,18 +75,23 @@ def parse_player(text: str) -> Seat:
 def seats_for(ruleset: str | zuni.Ruleset, given: dict[str, str | None]) -> dict[str, Seat]:
     """Every seat of the ruleset -> Seat. ``given`` maps side names to player texts
     (None: not given). Defaults: South human, every other seat the computer at the
-    middle level. A side the ruleset does not have is an error naming it."""
+    middle level; but in Mosona as the rules have it, which North wins by force
+    (docs/rules.md, "Who wins Mosona?"), a person who names no seat plays North, so
+    that a first game can be won. A side the ruleset does not have is an error naming it."""
     if not isinstance(ruleset, zuni.Ruleset):
         ruleset = zuni.parse_ruleset(ruleset)
     sides = sides_in_play(ruleset)
     for side, text in given.items():
         if text is not None and side not in sides:
             raise ValueError("--%s %s: %s has no %s seat (seats: %s)" % (side, text, ruleset, side, ", ".join(sides)))
+    person = "south"
+    if str(ruleset) == WON_BY_NORTH and all(given.get(side) is None for side in sides):
+        person = "north"
     seats = {}
     for side in sides:
         text = given.get(side)
         if text is None:
-            seats[side] = HUMAN if side == "south" else Seat("ai", DEFAULT_LEVEL)
+            seats[side] = HUMAN if side == person else Seat("ai", DEFAULT_LEVEL)
         else:
             seats[side] = parse_player(text)
     return seats

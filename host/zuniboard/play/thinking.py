@@ -12,8 +12,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import zuni
-from zuniboard.ai import SearchInfo, SearchPlayer, tablebase
+from zuniboard.ai import SearchInfo, SearchPlayer, book, tablebase
 from zuniboard.games.words import table_words
+
+# A hint on Mosona's proof (docs/rules.md, "Who wins Mosona?"), at any level: following
+# the hints as North wins.
+PROVEN_WORDS = "North wins with best play: this move keeps to the proof"
 
 
 @dataclass
@@ -57,6 +61,10 @@ class Thinking:
 
         def work() -> None:
             try:
+                proven = book.book_move(position) if what == "hint" else None
+                if proven is not None:  # Mosona's proof: the hint is North's winning move
+                    self.post((what, job.gen, side, proven.text(), PROVEN_WORDS))
+                    return
                 verdict = _table_verdict(position) if what == "hint" else None
                 if verdict is not None and verdict.best_moves:
                     words = table_words(verdict.result, verdict.moves)

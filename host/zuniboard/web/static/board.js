@@ -81,12 +81,19 @@
     return { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
   }
 
+  function tooLongForPhone(b) {
+    const wide = b.maxX - b.minX > 2 * (b.maxY - b.minY);
+    return wide && b.maxX - b.minX > 12 && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+  }
+
   function draw() {
     const b = bounds();
     const squares = board.shape === "squares";
     const wide = b.maxX - b.minX > 2 * (b.maxY - b.minY);
-    // A long line board on a phone held upright: turn it a quarter (North to the right).
-    rotated = wide && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+    // South stays at the bottom, as the person sits at the board: a phone held upright
+    // shows Mosona's board across (its points still big enough to touch; issue 26). Only
+    // Kolowis' 17-point rows, too small across a phone, are turned a quarter (North right).
+    rotated = tooLongForPhone(b);
     document.body.classList.toggle("wide", wide && !rotated);
     document.body.classList.toggle("rotated", rotated);
     const pad = squares ? 0.62 : 0.7;
@@ -113,17 +120,22 @@
     else drawLines(under);
 
     const glowLayer = el("g", { class: "glows", "aria-hidden": "true" }, svg);
-    const labels = el("g", { class: "labels", "aria-hidden": "true" }, svg);
     board.names.forEach((n) => {
       const p = pos[n];
       glows[n] = el("circle", { class: "glow", cx: p.x, cy: p.y, r: unit.glow, opacity: 0, "data-point": n, "data-led": "#000000" }, glowLayer);
-      const t = el("text", squares ? { class: "label", x: p.x - 0.45, y: p.y - 0.3 } : { class: "label", x: p.x + 0.2, y: p.y + 0.42 }, labels);
-      t.textContent = n;
     });
     markLayer = el("g", { class: "marks", "aria-hidden": "true" }, svg);
     drawnMarks = "";
     diskLayer = el("g", { class: "disks", "aria-hidden": "true" }, svg);
     disks.clear();
+    // Point names above the disks, beside them (below right of a line point, clear of its
+    // disk; a square's top left corner): never hidden under a piece.
+    const labels = el("g", { class: "labels", "aria-hidden": "true" }, svg);
+    board.names.forEach((n) => {
+      const p = pos[n];
+      const t = el("text", squares ? { class: "label", x: p.x - 0.47, y: p.y - 0.33 } : { class: "label", x: p.x + 0.3, y: p.y + 0.47 }, labels);
+      t.textContent = n;
+    });
     const hitLayer = el("g", { class: "hits" }, svg);
     board.names.forEach((n) => {
       const p = pos[n];
@@ -697,11 +709,28 @@
     if (!s.connected) now = "<b>The virtual board is not running</b> (restarting?): the page reconnects by itself.";
     else if (play.result) now = '<b class="result">' + esc(play.result) + ".</b> Press <b>OK</b> to start a new game.";
     else if (play.showing) now = '<b class="showing">' + esc(play.showing) + "</b><br>The board shows it: carry it out (or watch it carried out).";
+    else if (st.phase === "setup" && st.setup) {
+      // A position set up one side at a time: the reed switches cannot tell the sides
+      // apart, so the board asks for one side's pieces, then the next.
+      const side = String(st.setup).charAt(0).toUpperCase() + String(st.setup).slice(1);
+      now = "<b>Set up " + esc(side) + "'s pieces</b> on the points the board lights" +
+        (play.setup ? " (" + esc(play.setup) + ")" : "") +
+        ", then press <b>OK</b> (or wait a moment): the board takes one side at a time, as it cannot tell " +
+        "the sides apart, and lights the next side's points after. <b>Set up the position</b> below does it for you.";
+    }
     else if (st.phase === "setup" && play.setup) now = "<b>Set up the pieces</b>: " + esc(play.setup) + " (the blinking points).";
     else if (st.phase === "setup") now = "<b>Set up the pieces</b>: the board is ready once every disk is in place.";
     else if (play.turn) now = "<b>" + esc(play.turn) + "</b> to move.";
     else if (st.phase) now = "The board is in its <b>" + esc(st.phase) + "</b> phase.";
     setHtml("now", now || "Waiting for the board…");
+    const setupButton = $("btn-setup");
+    if (setupButton) {
+      const ofGame = st.phase === "setup" && (st.position || Number(st.moves) > 0);
+      setupButton.textContent = ofGame ? "Set up the position" : "Set up the start position";
+      setupButton.title = ofGame
+        ? "Put the disks where the board's game wants them (one side at a time where the board asks so)"
+        : "Put every disk on its start point (wrong ones beside the board)";
+    }
     const refusal = $("refusal");
     const why = play.refusal || "";
     refusal.hidden = !why;
@@ -1105,10 +1134,7 @@
   loadBoard().then(() => {
     window.addEventListener("resize", () => {
       if (!board) return;
-      const b = bounds();
-      const wide = b.maxX - b.minX > 2 * (b.maxY - b.minY);
-      const want = wide && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
-      if (want !== rotated) draw();
+      if (tooLongForPhone(bounds()) !== rotated) draw();
     });
     connect();
   });
