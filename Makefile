@@ -16,6 +16,9 @@ play: $(STAMP)
 
 test: $(STAMP)
 	sh tools/ensure_browser.sh
+	sh tools/ensure_speech.sh
+	sh tools/ensure_mosquitto.sh
+	sh tools/ensure_kicad.sh
 	# Three workers on two cores: the end-to-end tests mostly wait on real-time
 	# timers (debounce, commit, link resends), not on the CPU.
 	$(BIN)/python -m pytest -n 3 $(ARGS)

@@ -74,6 +74,9 @@ def test(args: list[str]) -> int:
     setup()
     if os.name != "nt" and shutil.which("sh"):
         run("sh", "tools/ensure_browser.sh")  # Debian's chromium for the browser tests (as root)
+        run("sh", "tools/ensure_speech.sh")  # Debian's espeak-ng for the spoken-move tests (as root)
+        run("sh", "tools/ensure_mosquitto.sh")  # Debian's mosquitto for the remote-game tests (as root)
+        run("sh", "tools/ensure_kicad.sh")  # Debian's KiCad 9 for the hardware tests (as root)
     # Three workers on two cores, as `make test`: the end-to-end tests mostly wait on timers.
     return subprocess.run([str(venv_bin("python")), "-m", "pytest", "-n", "3", *args], cwd=REPO).returncode
 

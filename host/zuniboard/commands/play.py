@@ -11,7 +11,9 @@ the game log (`zuni log`) as it happens.
 While playing, type a move (Tab completes the legal ones; on the virtual board the
 terminal's hand makes it), or a command: a word, or / and its first letters:
 hint (/h), undo (/u), resign, draw, count (each asked again first), new (after the
-end), board, help, quit (/q). A word is never a move, so every move can be typed.
+end), board, where (the position in words), moves POINT (one piece's moves), last (the
+last move again), help, quit (/q). A word is never a move, so every move can be typed.
+With --speak the moves, refusals, hints and results are also said aloud (docs/play.md).
 With --from the game starts from a position instead of the rules' start: a logged game
 at a move (`--from 12:30`: game #12 after 30 moves; the log tags it FromGame/FromPly), a
 record file (`--from game.pgn`, `--from game.json:10`: a `zuni log export` file, its
@@ -28,6 +30,12 @@ the terminal and on the page; the computer takes its thinking time from its cloc
 After quit, the next `zuni play` offers to go on with the unfinished game;
 `zuni play --resume` goes on with it without asking.
 
+Remote games (docs/remote.md): `zuni play --remote new` starts a game with a person at
+another board and prints a short invite code; they type `zuni play --remote CODE`. With
+no --broker, the first runs a broker and a referee on this computer (127.0.0.1:1883);
+across the internet, name one: `--broker mqtts://host`. The other's moves show on your
+board as the computer's do; undo, draw and count are offers they accept (yes) or not.
+
 Board marks: S N W E pieces (lower case: bow priests), . empty point, [ ] the last
 move's start and end, x a piece it took.
 """
@@ -36,6 +44,8 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import getpass
+import os
 import signal
 import sys
 import threading
@@ -43,6 +53,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
+from typing import Any, TextIO
 
 import zuni
 from zuniboard.errors import UsageError
@@ -54,6 +65,7 @@ from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameControl
 from zuniboard.play.endgame_tables import start_first_use_build
 from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import KEYS_HELP, KEYS_HELP_NO_HAND, SHOW_AI_MOVE_S, PlaySession, SessionError
+from zuniboard.play.speech import Pyttsx3Voice, Speaker, SpeakingUI, VoiceUnavailable
 from zuniboard.play.start_from import StartFrom, StartFromError, start_from
 from zuniboard.play.terminal import LineReader, TerminalUI
 from zuniboard.records.db import Database, DatabaseError, GameSummary
@@ -120,7 +132,34 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="virtual board: the browser page's port (default %d, as zuni sim's; any free one when it is taken; "
         "0: any free one)" % PAGE_PORT,
     )
+    play.add_argument(
+        "--speak",
+        action="store_true",
+        help="say the moves, refusals, hints and results aloud (pyttsx3: espeak-ng, macOS or Windows speech)",
+    )
+    play.add_argument(
+        "--speak-log",
+        metavar="FILE",
+        default=None,
+        help="write what is spoken to FILE, one line each (- : standard error); with or without --speak",
+    )
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="coloured board drawing")
+    remote = play.add_argument_group("remote games (docs/remote.md)")
+    remote.add_argument(
+        "--remote", metavar="CODE", default=None, help="new: start a remote game and print its invite code; CODE: join"
+    )
+    remote.add_argument(
+        "--broker", metavar="URL", default=None, help="mqtt://, mqtts://, ws://, wss:// (default: this computer's)"
+    )
+    remote.add_argument("--name", default=None, help="your name as the others see it (default: your login name)")
+    remote.add_argument("--seat", default="", help="the seat to take: south, north, west, east (default: a free one)")
+    remote.add_argument(
+        "--gone",
+        metavar="SECONDS",
+        type=int,
+        default=0,
+        help="a new game: a player silent this long may be claimed against (default 120)",
+    )
     play.add_argument(
         "--timeout", type=float, default=10.0, help="seconds to wait for the board to answer (default 10)"
     )
@@ -188,6 +227,13 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    if getattr(args, "remote", None) is not None:
+        return run_remote(args)
+    return run_local(args)
+
+
+def run_local(args: argparse.Namespace, remote: Any = None) -> int:
+    """``remote``: a ``remote.lobby.Seated`` (the game's ruleset and seats are its)."""
     if not 0 <= args.http <= 65535:
         raise UsageError("--http %d: a TCP port 0..65535 (0: any free one)" % args.http)
     players = _players(args)
@@ -236,11 +282,16 @@ def run_play(args: argparse.Namespace) -> int:
             db.close()
             raise UsageError(str(exc))
     resume = bool(args.resume)
-    if not resume and start is None and offer_resume(db, args.ruleset, _ask_on_terminal()):
+    if remote is not None:
+        resume = remote.resumed and _last_unfinished(db) is not None
+        ruleset = None if resume else ruleset
+    elif not resume and start is None and offer_resume(db, args.ruleset, _ask_on_terminal()):
         resume = True
         ruleset = None
     color = {"always": True, "never": False}.get(args.color)
-    ui = TerminalUI(color=color)
+    terminal = TerminalUI(color=color)
+    speaker = _speaker(args, terminal)
+    ui: TerminalUI | SpeakingUI = terminal if speaker is None else SpeakingUI(terminal, speaker)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
     conn: BoardConnection | None = None
@@ -270,7 +321,14 @@ def run_play(args: argparse.Namespace) -> int:
                 page.publish("game", control.view())
                 page.publish("hint", control.hint_note)  # the hint beside the board (None: none)
 
-        session = PlaySession(
+        session_class: Any = PlaySession
+        more: dict[str, Any] = {}
+        if remote is not None:
+            from zuniboard.remote.session import RemoteSession
+
+            session_class = RemoteSession
+            more["remote"] = (remote.connection, remote.client, remote.seat_file, remote.client_id)
+        session = session_class(
             conn.link,
             db,
             ui,
@@ -284,6 +342,7 @@ def run_play(args: argparse.Namespace) -> int:
             on_change=on_change,
             moves_at=MOVES_AT_PAGE if conn.virtual is not None and conn.hand is None else MOVES_AT_BOARD,
             clock=clock,
+            **more,
         )
         if conn.virtual is not None:
             page.on_line(session.page_line)
@@ -295,6 +354,9 @@ def run_play(args: argparse.Namespace) -> int:
             ui.message("info", "cannot go on with it: %s; starting a new game" % exc)
             session.ruleset = "mosona"
             session.start(timeout=args.timeout)
+        follow = getattr(session, "follow", None)
+        if follow is not None:
+            follow(time.monotonic())  # a remote game: the referee's moves the board has not had yet
         active = session
         if session.game is not None:
             start_first_use_build(str(session.game.ruleset), ui.message)
@@ -308,11 +370,11 @@ def run_play(args: argparse.Namespace) -> int:
             active.end_of_input,
             complete=active.control.completions,
             prompt=prompt,
-            status=lambda: "   ".join(t for t in (active.clocks.text(time.monotonic()), ui.status) if t),
+            status=lambda: "   ".join(t for t in (active.clocks.text(time.monotonic()), terminal.status) if t),
             history=history_path(db),
         )
         if keys.is_tty:
-            ui.status_line = keys.refresh
+            terminal.status_line = keys.refresh
         keys.start()
         ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % active.control.moves_at)
         return session.run()
@@ -333,5 +395,105 @@ def run_play(args: argparse.Namespace) -> int:
                 )
         if conn is not None:
             conn.close()
+        if speaker is not None:
+            speaker.wait_idle(SPEECH_DRAIN_S)  # the result is heard before the program ends
+            speaker.close()
+            if speaker.transcript not in (None, sys.stderr):
+                with contextlib.suppress(Exception):
+                    speaker.transcript.close()
         with contextlib.suppress(Exception):
             db.close()
+
+
+SPEECH_DRAIN_S = 10.0  # at the end, what is still being said is waited for this long at most
+
+
+def _speaker(args: argparse.Namespace, terminal: TerminalUI) -> Speaker | None:
+    """The speaker of --speak and --speak-log (None: neither). Without a speech engine
+    one line says why, and the game goes on silent (with --speak-log, still written)."""
+    if not args.speak and args.speak_log is None:
+        return None
+    transcript: TextIO | None = None
+    if args.speak_log == "-":
+        transcript = sys.stderr
+    elif args.speak_log is not None:
+        try:
+            transcript = open(args.speak_log, "a", encoding="utf-8")
+        except OSError as exc:
+            raise UsageError("--speak-log %s: %s" % (args.speak_log, exc.strerror or exc))
+    voice: Pyttsx3Voice | None = None
+    if args.speak:
+        try:
+            Pyttsx3Voice.check()
+            voice = Pyttsx3Voice()
+        except VoiceUnavailable as exc:
+            terminal.message("error", "%s; playing on without it" % exc)
+    if voice is None and transcript is None:
+        return None
+    return Speaker(voice, transcript)
+
+
+# -- remote games (docs/remote.md) ------------------------------------------------------
+LOCAL_ONLY = ("south", "north", "west", "east", "resume", "start_from")
+
+
+def run_remote(args: argparse.Namespace) -> int:
+    from zuniboard.remote.broker import BrokerError
+    from zuniboard.remote.lobby import LobbyError, take_seat, wait_for_seats
+    from zuniboard.remote.protocol import remote_dir
+
+    for name in LOCAL_ONLY:
+        if getattr(args, name, None):
+            raise UsageError("--%s: not in a remote game (every seat is a person's)" % name.replace("_", "-"))
+    new = args.remote.strip().lower() == "new"
+    if not new and (args.ruleset or args.clock or args.gone):
+        raise UsageError("--ruleset, --clock and --gone are the new game's: the game joined has its own")
+    ruleset = args.ruleset or "mosona"
+    clock = ""
+    try:
+        zuni.parse_ruleset(ruleset)
+        if args.clock:
+            clock = check_clock(args.clock, ruleset)
+    except (zuni.RulesetError, ValueError) as exc:
+        raise UsageError(str(exc))
+    if args.seat and args.seat not in ("south", "north", "west", "east"):
+        raise UsageError("--seat %r: south, north, west or east" % args.seat)
+    name = args.name or getpass.getuser()
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    try:
+        seated = take_seat(
+            "new" if new else args.remote,
+            broker=args.broker,
+            say=say,
+            name=name,
+            ruleset=ruleset,
+            clock=clock,
+            seat=args.seat,
+            gone_s=args.gone,
+        )
+    except (LobbyError, BrokerError) as exc:
+        raise UsageError(str(exc))
+    try:
+        if not seated.resumed:
+            say("waiting for every seat to be taken (Ctrl-C to give up)")
+        try:
+            wait_for_seats(seated, say)
+        except KeyboardInterrupt:
+            print("zuni: interrupted", file=sys.stderr)
+            return 130
+        if args.port is None:
+            # The virtual board's flash is one per layout and user: two terminals playing
+            # each other on one computer need one each (this process only).
+            creds = seated.client.creds
+            os.environ["ZUNI_SIM_DIR"] = str(remote_dir() / "boards" / ("%s-%s" % (creds.code, creds.seat)))
+        args.ruleset = str(seated.client.state.get("ruleset", ruleset))
+        args.clock = None  # the referee keeps the clocks
+        args.south = args.north = args.west = args.east = None
+        for side, who in seated.players().items():
+            setattr(args, side, who)
+        return run_local(args, remote=seated)
+    finally:
+        seated.close()

@@ -199,6 +199,8 @@ def outcome_words(game: zuni.Game, outcome: zuni.Outcome) -> str:
         "agreed-count": "both sides agreed to end the game and count the pieces",
         "quiet": "too many moves went by without a capture, so the pieces were counted",
         "blocked": "nobody can move any more, so the pieces were counted",
+        "abandoned": "%s was gone too long and the win was claimed" % loser,
+        "abandoned-draw": "a player was gone too long and a draw was claimed",
     }.get(str(outcome.termination), str(outcome.termination))
     if outcome.termination == "time" and result != "draw":
         head += " on time"  # ``North wins on time: South ran out of time``
@@ -283,3 +285,75 @@ def hint_note(game: zuni.Game, side: str, text: str, verdict: str) -> dict[str, 
         "verdict": verdict,
         "moves": len(game.move_stack),
     }
+
+
+def position_words(game: Any, clocks: str = "") -> str:
+    """The position in words (the ``where`` question): whose turn, each side's pieces by
+    point (a bow priest named as such), the clocks (``clocks``: their text, '' none).
+
+    >>> position_words(zuni.new_game("mosona")).split(". ")[0]
+    'South to move'
+    """
+    names = game.geometry.names
+    by_side: dict[int, list[str]] = {}
+    for point in range(len(names)):
+        piece = game.piece_at(point)
+        if piece is None:
+            continue
+        side, kind = piece
+        name = str(names[point]) + (" (bow priest)" if kind == zuni.PRIEST else "")
+        by_side.setdefault(side, []).append(name)
+    outcome = game.outcome()
+    parts = [outcome_words(game, outcome) if outcome is not None else "%s to move" % side_title(mover(game))]
+    for side in sorted(by_side, key=lambda s: (s != game.turn, s)):
+        points = sorted(by_side[side], key=_point_order)
+        parts.append(
+            "%s, %s: %s" % (side_title(zuni.SIDE_NAMES[side]), count_words(len(points), "piece"), " ".join(points))
+        )
+    for side in range(len(zuni.SIDE_NAMES)):
+        if side not in by_side and side in _sides_of(game):
+            parts.append("%s: no pieces on the board" % side_title(zuni.SIDE_NAMES[side]))
+    if clocks:
+        parts.append("Clocks: %s" % clocks)
+    return ". ".join(parts)
+
+
+def _point_order(name: str) -> tuple[str, int]:
+    match = re.match(r"([a-z]+)(\d+)", name)
+    return (match.group(1), int(match.group(2))) if match else (name, 0)
+
+
+def _sides_of(game: Any) -> set[int]:
+    names = [str(s) for s in game.team_names()] if hasattr(game, "team_names") else ["south", "north"]
+    return {zuni.SIDE_NAMES.index(part) for name in names for part in name.split("+")}
+
+
+def piece_moves_words(game: Any, point_name: str) -> str:
+    """The moves of the piece on ``point_name`` (the ``moves`` question), or why it has none.
+
+    >>> piece_moves_words(zuni.new_game("mosona"), "s3")
+    's3, South piece: 1 move: s3xm4-m5 (lift s3, jump m4 to m5, take m4 off)'
+    """
+    names = [str(n) for n in game.geometry.names]
+    name = point_name.strip().lower()
+    if name not in names:
+        return "moves %s: no such point (the points are named like %s)" % (point_name, " ".join(names[:3]))
+    point = names.index(name)
+    piece = game.piece_at(point)
+    if piece is None:
+        return "%s is empty" % name
+    side, kind = piece
+    what = "%s %s" % (side_title(zuni.SIDE_NAMES[side]), "bow priest" if kind == zuni.PRIEST else "piece")
+    if game.is_game_over():
+        return "%s, %s: the game is over" % (name, what)
+    if side != game.turn:
+        return "%s, %s: %s is to move" % (name, what, side_title(mover(game)))
+    mine = sorted((m for m in game.legal_moves() if m.path and m.path[0] == point), key=lambda m: m.text())
+    if not mine:
+        legal = list(game.legal_moves())
+        captures = [m for m in legal if m.captures]
+        forced = captures and all(m.captures for m in legal)
+        why = " (a capture is compulsory: %s)" % _listed(captures) if forced else ""
+        return "%s, %s: no legal move now%s" % (name, what, why)
+    listed = "; ".join("%s (%s)" % (m.text(), move_words(game, m)) for m in mine)
+    return "%s, %s: %s: %s" % (name, what, count_words(len(mine), "move"), listed)

@@ -1,4 +1,5 @@
-"""Who plays each side: ``human`` or ``ai:LEVEL``.
+"""Who plays each side: ``human``, ``ai:LEVEL``, or ``remote:NAME`` (a person at another
+board, in a remote game: docs/remote.md).
 
 >>> parse_player("ai:2")
 Seat(kind='ai', level=2)
@@ -19,15 +20,27 @@ from zuniboard.records.record import sides_in_play
 
 @dataclass(frozen=True)
 class Seat:
-    kind: str  # "human" or "ai"
+    kind: str  # "human", "ai" or "remote"
     level: int = 0
+    name: str = ""  # a remote player's name
 
     @property
     def is_ai(self) -> bool:
         return self.kind == "ai"
 
     @property
+    def is_remote(self) -> bool:
+        return self.kind == "remote"
+
+    @property
+    def is_away(self) -> bool:
+        """Nobody at this board plays the side: its moves are shown for a person to carry out."""
+        return self.kind != "human"
+
+    @property
     def text(self) -> str:
+        if self.is_remote:
+            return "remote:%s" % self.name
         return "ai:%d" % self.level if self.is_ai else "human"
 
     def __str__(self) -> str:
@@ -44,6 +57,8 @@ def parse_player(text: str) -> Seat:
         return HUMAN
     if word == "ai":
         return Seat("ai", DEFAULT_LEVEL)
+    if word.startswith("remote:"):
+        return Seat("remote", name=text.strip()[7:])
     if word.startswith("ai:"):
         level = word[3:]
         if level.isdigit() and int(level) in LEVELS:

@@ -158,7 +158,27 @@ def board_description(ruleset: str, layout: str = "") -> dict[str, Any]:
         "homes": {zuni.SIDE_NAMES[side]: [names[p] for p in pts] for side, pts in sorted(g.homes.items())},
         "sides": [zuni.SIDE_NAMES[s] for s in sides],
         "palette": palette(),
+        "contrast": dict(CONTRAST_PALETTE),
     }
+
+
+# The page's high-contrast lights (its "high-contrast lights" setting): each colour of the
+# LED language as one that stays apart from the others under red-green colour blindness
+# (tests/test_leds_colourblind.py measures it), at full strength however dim the LED.
+CONTRAST_PALETTE: dict[str, str] = {
+    "white": "#ffffff",
+    "dim-white": "#8a8a8a",
+    "red": "#e00000",
+    "green": "#00e8b0",
+    "dim-green": "#00806a",
+    "blue": "#2060ff",
+    "orange": "#ffb000",
+    "magenta": "#c060ff",
+    "yellow": "#fff200",
+    "cyan": "#40c8ff",
+    "dim-yellow": "#a09000",
+    "dim-cyan": "#2080a0",
+}
 
 
 def palette() -> dict[str, str]:

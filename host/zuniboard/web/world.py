@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import zuni
+from zuniboard.games.spoken import spoken
 from zuniboard.link.mirror import KIND_NAMES, disks_of, start_game
 
 # A disk taken off by someone else and put down again within this time is the same disk
@@ -379,7 +380,15 @@ class Narrator:
 
     def follow(self, status: dict[str, Any] | None) -> dict[str, Any]:
         if not status or not status.get("ruleset"):
-            return {"moves": [], "numbered": "", "last": None, "showing": "", "result": "", "refusal": ""}
+            return {
+                "moves": [],
+                "numbered": "",
+                "last": None,
+                "showing": "",
+                "result": "",
+                "refusal": "",
+                "announce": [],
+            }
         self._update(status)
         return self._describe(status)
 
@@ -501,4 +510,30 @@ class Narrator:
         error = str(status.get("error", ""))
         if error:
             out["refusal"] = error.replace("_", " ") if self.lost else board_error_words(game, error)
+        out["legal"] = (
+            sorted(m.text() for m in game.legal_moves())
+            if status.get("phase") == "play" and not self.lost and not game.is_game_over()
+            else []
+        )
+        out["announce"] = self._announcements(out, status)
         return out
+
+    def _announcements(self, out: dict[str, Any], status: dict[str, Any]) -> list[list[Any]]:
+        """What the page announces and speaks of this view (``speech.spoken``'s words):
+        ``[key, text, cuts]``, a key per event so that each is said once."""
+        said: list[list[Any]] = []
+        game_key = "%s:%d" % (self.game_id, len(self.texts))
+        last = out.get("last")
+        if last:
+            said.append(["move:" + game_key, spoken("ai", last["words"].replace(" played ", " plays ", 1)), True])
+        if out.get("showing"):
+            said.append(["showing:%s:%s" % (game_key, self.shown), spoken("ai", out["showing"]), True])
+        if out.get("setup"):
+            said.append(["setup:%s:%s" % (game_key, out["setup"]), "set up the pieces: %s" % out["setup"], False])
+        if out.get("refusal"):
+            said.append(["refusal:%s:%s" % (game_key, out["refusal"]), spoken("wrong", out["refusal"]), False])
+        if out.get("result"):
+            said.append(["result:" + game_key, spoken("over", out["result"]), False])
+        elif out.get("turn") and not out.get("showing"):
+            said.append(["turn:" + game_key, "%s to move" % out["turn"], False])
+        return [a for a in said if a[1]]
