@@ -643,13 +643,17 @@ def test_make_leds():
 
 class FakeStream:
     """A blocking stream: ``readinto`` of n bytes would block unless n are there (the
-    fake raises instead, so the test fails), ``write`` takes at most ``room`` bytes and
-    would block beyond that."""
+    fake raises instead, so the test fails); ``write`` takes at most ``room`` bytes, and
+    a write of more is what the Pico's USB CDC does when the host does not read: it waits
+    (its 500 ms timeout: counted in ``waited``) and returns the bytes that fitted.
+    ``calls`` counts the write calls."""
 
     def __init__(self):
         self.incoming = bytearray()
         self.out = bytearray()
         self.room = 0
+        self.waited = 0
+        self.calls = 0
 
     def readinto(self, buf):
         if len(buf) > len(self.incoming):
@@ -660,11 +664,14 @@ class FakeStream:
         return n
 
     def write(self, data):
-        if len(data) > self.room:
-            raise AssertionError("write(%d) with room for %d would block" % (len(data), self.room))
-        self.out += bytes(data)
-        self.room -= len(data)
-        return len(data)
+        self.calls += 1
+        n = len(data)
+        if n > self.room:
+            self.waited += 1
+            n = self.room
+        self.out += bytes(data[:n])
+        self.room -= n
+        return n
 
 
 class FakeSelect:
@@ -723,6 +730,57 @@ def test_usb_port_never_blocks_when_the_host_does_not_read():
     eq(port.queued(), 0, "queue empty")
     eq(port.write(b"wrap-around"), 11, "ring buffer wraps")
     eq(bytes(s.out[16:]), b"wrap-around", "wrapped bytes in order")
+    eq(s.waited, 0, "no write ever waited")
+
+
+def test_usb_port_writes_a_frame_in_one_call():
+    s = FakeStream()
+    s.room = 1000
+    port = StreamPort(s, s, FakeSelect(), False, 128, 256, 256)
+    port.host_reads = True  # the link session's: a host has spoken lately
+    frame = b"~0005 move 12 m4-m5 00012-3fa2 1 9c3e21aa *1f2e\n"
+    eq(port.write(frame), len(frame), "queued")
+    eq((bytes(s.out), s.calls), (frame, 1), "the whole frame in one write call")
+    # Across the ring's end too: two calls (the two contiguous parts), nothing lost.
+    for _ in range(4):
+        port.write(frame)
+    eq(bytes(s.out), frame * 5, "five frames in order, the ring wrapped")
+    eq(s.calls, 6, "one call a frame, two for the one across the ring's end")
+    eq(s.waited, 0, "no call waited")
+
+
+def test_usb_port_a_host_that_stops_reading_costs_one_wait():
+    s = FakeStream()
+    s.room = 20
+    port = StreamPort(s, s, FakeSelect(), False, 512, 256, 64)
+    port.host_reads = True
+    eq(port.write(b"a" * 50), 50, "queued")
+    eq((len(s.out), s.waited), (20, 1), "the one call that found the FIFO short waited and wrote what fitted")
+    # The host reads no more: a byte at a time, each only when poll says it fits.
+    for _ in range(10):
+        port.write(b"b" * 10)
+    eq(s.waited, 1, "no further call waited")
+    s.room = 40
+    port.pump()
+    eq(s.waited, 1, "byte-wise while the host drains: no wait")
+    eq(len(s.out), 60, "what the host made room for")
+    # Once recover_bytes went out byte-wise (the host reads again), whole frames again.
+    s.room = 10000
+    for _ in range(8):
+        port.pump()
+    calls = s.calls
+    port.write(b"c" * 30)
+    eq((s.calls - calls, s.waited), (1, 1), "one call for the frame again")
+    eq(bytes(s.out[-30:]), b"c" * 30, "in order")
+
+
+def test_usb_port_without_a_host_never_waits():
+    s = FakeStream()
+    s.room = 5
+    port = StreamPort(s, s, FakeSelect(), False, 64, 256, 256)
+    eq(port.host_reads, False, "no host has spoken")
+    port.write(b"x" * 30)
+    eq((len(s.out), s.waited), (5, 0), "a byte at a time: what fits, no call waited")
 
 
 def test_usb_port_write_budget_bounds_each_pump():

@@ -603,4 +603,5 @@ def make_usb_port(sys_module=None, select_module=None):
         import sys as sys_module  # type: ignore
     from zuni_hw.port import StreamPort
 
-    return StreamPort(sys_module.stdin.buffer, sys_module.stdout.buffer, select_module)
+    # Frames go out in one write of up to the CDC FIFO's 256 bytes (zuni_hw.port).
+    return StreamPort(sys_module.stdin.buffer, sys_module.stdout.buffer, select_module, False, 1024, 256, 256)

@@ -208,6 +208,10 @@ class BoardSession:
 
     def poll(self, now_ms):
         self._now = now_ms
+        port = self.port
+        if hasattr(port, "host_reads"):
+            # A host that speaks reads: the port may write whole frames (zuni_hw.port).
+            port.host_reads = self.host_present(now_ms)
         if not self._started:
             self._started = True
             self._beat_at = ticks_add(now_ms, BEAT_MS)
