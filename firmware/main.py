@@ -132,7 +132,7 @@ class Loop:
             try:
                 if ticks_diff(now, next_scan) >= 0:
                     stable = debouncer.step(now, sensors.read())
-                    app.step(now, stable, buttons.read(), debouncer.in_motion())
+                    app.step(now, stable, buttons.read(now), debouncer.in_motion())
                     if app.frame_dirty(now):
                         # The scan's picture first: a commit's frame goes out before the
                         # host's requests are read (one may need the whole new position).
@@ -206,7 +206,7 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     leds = pico.make_leds(layout.leds, led_of, power=power)
     sensors = pico.make_sensors(layout.sensors)
     timing = layout.timing
-    buttons = pico.make_buttons(layout.buttons, timing["debounce_scans"])
+    buttons = pico.make_buttons(layout.buttons)  # debounced by time (zuni_hw.pico.Buttons)
     debouncer = Debouncer(len(sensor_of), sensor_of, timing["debounce_scans"], timing["stable_ms"])
     port = pico.make_usb_port()
     session = attach_link(app, port)

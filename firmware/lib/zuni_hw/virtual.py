@@ -120,7 +120,7 @@ class VirtualButtons:
     def press(self, bit):
         self.pending |= bit
 
-    def read(self):
+    def read(self, now_ms=0):
         bits = self.pending
         self.pending = 0
         return bits
