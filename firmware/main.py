@@ -80,6 +80,34 @@ def build_app(layout, ruleset, journal_dir, board_id=""):
     return app, app.sensor_of, app.led_of
 
 
+# The journal's flash log (zuni_board.flashlog): blocks reserved for it on the Pico (of
+# 352) and on the virtual board (of its image's 64 by default).
+PICO_LOG_BLOCKS = 8
+VIRTUAL_LOG_BLOCKS = 4
+
+
+def open_flash_log(dev, directory, blocks):
+    """The journal's flash log on ``dev`` (reserved on first use), its records put into
+    their game files (``journal.replay``); None if it cannot be had (the journal then
+    writes straight to its files, as it always could)."""
+    from zuni_board import flashlog, journal
+
+    try:
+        log = flashlog.FlashLog(dev, flashlog.reserve(dev, directory, blocks))
+        journal.replay(directory, log)
+    except (OSError, ValueError) as e:
+        print("zuniboard: no flash log for the journal (%s)" % e)
+        return None
+    return log
+
+
+def use_flash_log(app, log):
+    if log is not None and app.journal is not None:
+        app.journal.attach_log(log)
+        return app.journal
+    return None
+
+
 def attach_link(app, port):
     from zuni_link.session import BoardSession
 
@@ -92,9 +120,26 @@ class Loop:
     """The outer loop; ``wait(ms)`` sleeps until the next scan or until input arrives."""
 
     def __init__(
-        self, layout, sensors, debouncer, app, session, leds, buttons, wait, control=None, report=None, power=None
+        self,
+        layout,
+        sensors,
+        debouncer,
+        app,
+        session,
+        leds,
+        buttons,
+        wait,
+        control=None,
+        report=None,
+        power=None,
+        journal=None,
     ):
         self.scan_ms = layout.timing["scan_ms"]
+        # The journal with a flash log: its flash jobs that stall the chip (an append to a
+        # game file, an erase ahead of need) wait for quiet time, this long after the last
+        # sensor change with nothing to commit or send, never in a move's way.
+        self.journal = journal
+        self.quiet_ms = layout.timing["commit_ms"] + 250
         self.sensors = sensors
         self.debouncer = debouncer
         self.app = app
@@ -124,6 +169,9 @@ class Loop:
         control = self.control
         wait = self.wait
         power = self.power
+        journal = self.journal
+        quiet_ms = self.quiet_ms
+        outbox = app.outbox
         ticks_us = time.ticks_us
         next_scan = ticks_ms()
         while True:
@@ -132,11 +180,22 @@ class Loop:
             try:
                 if ticks_diff(now, next_scan) >= 0:
                     stable = debouncer.step(now, sensors.read())
-                    app.step(now, stable, buttons.read(now), debouncer.in_motion())
+                    pressed = buttons.read(now)
+                    moving = debouncer.in_motion()
+                    app.step(now, stable, pressed, moving)
                     if app.frame_dirty(now):
                         # The scan's picture first: a commit's frame goes out before the
                         # host's requests are read (one may need the whole new position).
                         leds.show(app.frame(now))
+                    if (
+                        journal is not None
+                        and stable is None
+                        and not pressed
+                        and not moving
+                        and not outbox.queue
+                        and ticks_diff(now, debouncer.changed_at) >= quiet_ms
+                    ):
+                        journal.idle()
                     if stable is not None and control is not None:
                         control.stable_changed(stable)
                     next_scan = ticks_add(next_scan, scan_ms)
@@ -199,8 +258,12 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
         print("zuniboard: %s" % e)
         return
     gc.collect()
+    import rp2
+
+    log = open_flash_log(rp2.Flash(), journal_dir, PICO_LOG_BLOCKS)
     # The flash chip's 64-bit id: the host's game log names the physical board by it.
     app, sensor_of, led_of = build_app(layout, None, journal_dir, hex_id(machine.unique_id()))
+    journal = use_flash_log(app, log)
     # The LED rail first: EN and the data line low before the LED driver exists (power.md).
     power = pico.make_led_power(layout.power, layout.leds, time.ticks_ms())
     leds = pico.make_leds(layout.leds, led_of, power=power)
@@ -221,7 +284,7 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     def report(e):
         session.send_event("diag", "exception %s: %s" % (type(e).__name__, e))
 
-    Loop(layout, sensors, debouncer, app, session, leds, buttons, wait, None, report, power).run()
+    Loop(layout, sensors, debouncer, app, session, leds, buttons, wait, None, report, power, journal).run()
 
 
 # -- the virtual board -----------------------------------------------------------------------
@@ -305,7 +368,11 @@ def main_virtual(argv):
         journal_dir = VIRTUAL_JOURNAL
         # Stable for as long as the flash image lives, like a Pico's unique_id.
         board_id = virtual.flash_board_id(VIRTUAL_JOURNAL)
+    log = None
+    if flash_dev is not None:
+        log = open_flash_log(flash_dev, VIRTUAL_JOURNAL, VIRTUAL_LOG_BLOCKS)
     app, sensor_of, led_of = build_app(layout, opts.get("ruleset"), journal_dir, board_id)
+    journal = use_flash_log(app, log)
     names = app.game.geometry.names
     sensors = virtual.VirtualSensors(layout.sensor_count)
     occupied = opts.get("occupied", "")
@@ -346,7 +413,7 @@ def main_virtual(argv):
         sys.stderr.write("zuni-virtual: error in the loop:\n")
         sys.print_exception(e, sys.stderr)  # type: ignore
 
-    loop = Loop(layout, sensors, debouncer, app, session, leds, buttons, waiter, control, report)
+    loop = Loop(layout, sensors, debouncer, app, session, leds, buttons, waiter, control, report, None, journal)
     if control is not None:
         control.stats = loop.stats
         control.app = app

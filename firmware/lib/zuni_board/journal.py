@@ -31,6 +31,13 @@ the older format ``Z1`` (no version) read as version 0; older firmware skips ``Z
 Each record is appended and the file closed (which commits it on littlefs) as the
 move is committed. Only the newest ``keep`` games are kept, so flash use stays bounded.
 
+With a flash log attached (``attach_log``, a ``flashlog.FlashLog``: on the Pico and the
+virtual board) a record is instead programmed into the log's next erased page (no erase:
+littlefs would copy the file's last block to a freshly erased one at every append) and
+appended to its file later, with the others waiting, by ``idle()`` in quiet time (the
+outer loop calls it) or by whatever reads or starts a file first; ``replay(directory,
+log)`` at boot puts the records a reset caught in the log into their files.
+
 A write that fails (flash full, a littlefs error) raises OSError and leaves the file as
 it was or with a torn last line (dropped on reading). ``make_room()`` deletes the oldest
 other game to free flash; ``rewrite(moves)`` writes the current game again whole, under
@@ -125,6 +132,12 @@ class Journal:
         self.read_position = None  # type: str | None  # that of the file read() read last
         self.clock = None  # type: str | None  # the time control of the current game (None: no clock)
         self.read_clock = None  # type: str | None  # that of the file read() read last
+        self.number = 0  # the current game file's number (0: none)
+        self.log = None  # type: ignore  # the flash log (zuni_board.flashlog), or None
+        self._size = 0  # the current file's length, with the lines still only in the log
+        self._unsynced = []  # type: list[str]  # lines in the log, not yet in the file
+        self._last_seq = 0  # the log's seq of the last of them
+        self.syncs = 0  # appends of waiting lines to their file (counters for benchmarks)
 
     # -- files --------------------------------------------------------------
     def numbers(self):
@@ -149,13 +162,73 @@ class Journal:
     def _append(self, body):
         if self.path is None:
             raise JournalError("no game started: call start() or resume() first")
+        line = seal(body)
+        log = self.log
+        if log is not None and self.game_id is not None:
+            from zuni_board.flashlog import FlashLogFull
+
+            try:
+                self._last_seq = log.append(self.number, self._size, self.game_id, line)
+            except FlashLogFull:
+                self.sync()  # the log's next sector held lines not yet in the file
+                self._last_seq = log.append(self.number, self._size, self.game_id, line)
+            except ValueError:
+                pass  # too long for a page: straight to the file, below
+            else:
+                self._unsynced.append(line)
+                self._size += len(line)
+                return
+            self.sync()
         # Open, write, close for every record: closing commits the write on littlefs,
         # so a power cut loses at most the record being written.
         f = open(self.path, "a")
         try:
-            f.write(seal(body))
+            f.write(line)
         finally:
             f.close()
+        self._size += len(line)
+
+    def sync(self):
+        """Append the lines waiting in the flash log to the current file (one littlefs
+        write: an erase); True if there were any."""
+        lines = self._unsynced
+        if not lines or self.path is None:
+            return False
+        f = open(self.path, "a")
+        try:
+            for line in lines:
+                f.write(line)
+        finally:
+            f.close()
+        lines.clear()
+        self.syncs += 1
+        if self.log is not None:
+            self.log.release(self._last_seq)
+        return True
+
+    def idle(self):
+        """Quiet time (no hand on the board, nothing to commit: the outer loop knows):
+        at most one flash job that stalls the chip, the waiting lines into their file
+        or an erase of the log's next sector ahead of need; True if it did one."""
+        if self._unsynced:
+            return self.sync()
+        log = self.log
+        return log is not None and log.idle()
+
+    def pending(self):
+        """Lines in the flash log not yet in their file."""
+        return len(self._unsynced)
+
+    def attach_log(self, log):
+        """Keep the records in ``log`` first (see the module's docstring); after
+        ``replay`` and ``resume``/``start``."""
+        self.log = log
+        self._size = 0
+        if self.path is not None:
+            try:
+                self._size = os.stat(self.path)[6]
+            except OSError:
+                pass
 
     def prune(self, keep=None):
         """Delete the oldest game files beyond ``keep`` (default: the journal's ``keep``)."""
@@ -188,6 +261,7 @@ class Journal:
             raise JournalError("bad ruleset text %r for the journal" % (ruleset_text,))
         if position is not None and (not position or "\n" in position or "*" in position):
             raise JournalError("bad position text %r for the journal" % (position,))
+        self.sync()  # the old game's waiting lines belong to the old file
         numbers = self.numbers()
         number = (numbers[-1] + 1) if numbers else 1
         if game_id is None:
@@ -198,15 +272,18 @@ class Journal:
         version = self.version + 1
         # Room first: the oldest games go before the new one is written (a full flash).
         self.prune(self.keep - 1)
+        head = seal(self.header(game_id, version, ruleset_text, position))
+        if clock is not None:  # (zuni.clock's parser has refused a "*" or a line end)
+            head += seal("T " + clock.replace(" ", "%20"))
         f = open(path, "w")
         try:
-            f.write(seal(self.header(game_id, version, ruleset_text, position)))
-            if clock is not None:  # (zuni.clock's parser has refused a "*" or a line end)
-                f.write(seal("T " + clock.replace(" ", "%20")))
+            f.write(head)
         finally:
             f.close()
         # Only a written header makes it the current game (a failed start changes nothing).
         self.game_id = game_id
+        self.number = number
+        self._size = len(head)
         self.path = path
         self.ruleset = ruleset_text
         self.position = position
@@ -229,6 +306,11 @@ class Journal:
         from zuni_board import repair
 
         repair.rewrite(self, moves, left)
+        # The whole game is in the file now: what waited in the log is in it.
+        self._unsynced.clear()
+        if self.log is not None:
+            self.log.release(self._last_seq)
+        self._size = os.stat(self.path)[6]  # type: ignore
 
     def move(self, index, text, times=None):
         """Record move number ``index`` (0-based) as committed; ``times``: on a clock,
@@ -269,6 +351,8 @@ class Journal:
         sound = 0
         torn = False
         self.read_clock = None
+        if number == self.number:
+            self.sync()  # the lines waiting in the flash log first
         f = open(self.path_of(number), "r")
         try:
             while True:
@@ -366,6 +450,8 @@ class Journal:
             if game_id is None or ruleset is None:
                 continue
             self.path = self.path_of(number)
+            self.number = number
+            self._size = sound
             self.game_id = game_id
             self.version = self.read_version
             self.ruleset = ruleset
@@ -407,3 +493,55 @@ class Journal:
             except OSError:
                 pass
         return total
+
+
+def replay(directory, log):
+    """At boot, before ``resume``: append to their game files the records of the flash
+    log ``log`` that a reset kept from getting there (a record goes to its file only if
+    the file has its game id and exactly its offset as length, so nothing is ever
+    appended twice or to another game); then the whole log counts as written. Returns
+    the number of records appended."""
+    records = log.load()
+    done = 0
+    journal = Journal(directory)
+    heads = {}  # type: dict
+    for seq, number, offset, game_id, line in records:
+        path = journal.path_of(number)
+        gid = heads.get(number)
+        if gid is None:
+            gid = _header_id(path)
+            heads[number] = gid
+        if gid != game_id:
+            continue  # a deleted game's record, or another game under that number
+        try:
+            size = os.stat(path)[6]
+        except OSError:
+            continue
+        if size != offset:
+            continue  # in the file already (or a gap: never filled with a later record)
+        f = open(path, "a")
+        try:
+            f.write(line)
+        finally:
+            f.close()
+        done += 1
+    log.release(log.seq - 1)
+    return done
+
+
+def _header_id(path):
+    """The game id in a game file's header line, or "" (no file, or no sound header)."""
+    try:
+        f = open(path, "r")
+    except OSError:
+        return ""
+    try:
+        body = unseal(f.readline())
+    finally:
+        f.close()
+    if body is None:
+        return ""
+    parts = body.split(" ", 2)
+    if len(parts) < 2 or parts[0] not in (FORMAT, OLD_FORMAT, POSITION_FORMAT):
+        return ""
+    return parts[1]

@@ -1,0 +1,309 @@
+"""The journal's write-ahead log on raw flash: a move's record is on the flash without an erase.
+
+On littlefs every append to a game file of more than a few hundred bytes copies the file's
+last block to a freshly erased one: an erase of a 4 KB sector (45 ms typical, 400 ms at
+the W25Q16JV's datasheet maximum, the whole chip stalled) in the scan that sends the move
+to the host. Here a record is programmed into one 256-byte page of sectors erased ahead
+of need (0.4 ms); ``journal.Journal`` appends the records to the game files later, in
+quiet time (``Journal.idle``), when an erase costs nobody anything, and at boot
+``replay`` puts any record that did not reach its file there first.
+
+The sectors are blocks of the same flash that littlefs manages, reserved as files
+(``reserve``): one file of exactly one block each, whose block littlefs never touches
+again (it relocates a file's data only when the file is written; it reads a one-block
+file's data only when the file is read, and nothing reads these). Their block numbers are
+found once, by a random marker written into each, and kept in an index file.
+
+A page::
+
+    "ZW" seq(4) number(4) offset(4) idlen(1) id line-length(1) line  crc32(4)
+
+``seq`` counts records (ring order), ``number`` is the game file, ``offset`` the file's
+length before the line, ``id`` the game id in its header: a record is appended to its
+file at boot only if the file has that id and exactly that length, so replaying twice, or
+a record of a deleted game, changes nothing. Power cuts: a torn page fails its CRC and is
+skipped (its move was never reported: the frame goes out after the program); a sector is
+erased only when every record on it is in its file, and a torn erase leaves only such
+records; a page is programmed only after it read blank.
+
+>>> log = FlashLog(dev, [40, 41, 42, 43])   # dev: readblocks/writeblocks/ioctl(6, block)
+>>> log.load()                              # the records on the flash, oldest first
+>>> seq = log.append(7, 120, "00007-3fa2", "M 3 m4-m5*1c2b\\n")
+>>> log.release(seq)                        # in its file now: its sector may be erased
+>>> log.idle()                              # one erase ahead of need, if one is due
+"""
+
+from binascii import crc32
+
+PAGE = 256
+BLOCK = 4096
+PAGES = BLOCK // PAGE
+_HEAD = 15  # "ZW", seq, number, offset
+MAGIC = b"ZW"
+RESERVE_DIR = "zwal"
+_MARK = b"ZWAL-RESERVED "
+_BLANK = b"\xff" * PAGE
+
+
+class FlashLogFull(OSError):
+    """No erased page ahead and the sector to erase still holds records not yet in
+    their files: the journal must write them there first (``Journal.sync``)."""
+
+
+def _u32(buf, i):
+    return buf[i] | (buf[i + 1] << 8) | (buf[i + 2] << 16) | (buf[i + 3] << 24)
+
+
+def _put32(buf, i, v):
+    buf[i] = v & 0xFF
+    buf[i + 1] = (v >> 8) & 0xFF
+    buf[i + 2] = (v >> 16) & 0xFF
+    buf[i + 3] = (v >> 24) & 0xFF
+
+
+class FlashLog:
+    """``FlashLog(dev, blocks)``: the log on the physical ``blocks`` of ``dev`` (4 KB each,
+    in ring order). Counters: ``programs``, ``erases``, ``forced`` (erases that append
+    itself had to do, not one done ahead of need)."""
+
+    def __init__(self, dev, blocks):
+        if len(blocks) < 2:
+            raise ValueError("a flash log needs at least 2 blocks, not %d" % len(blocks))
+        self.dev = dev
+        self.blocks = list(blocks)
+        self.pages = len(self.blocks) * PAGES
+        self.seq = 1  # the next record's
+        self.pos = 0  # the next page to program (ring index)
+        self.applied = 0  # every record up to this seq is in its file
+        self.top = [0] * len(self.blocks)  # per block: the highest seq on it (0: none)
+        self.clean = bytearray(len(self.blocks))  # per block: 1 = known erased
+        self._page = bytearray(PAGE)
+        self.programs = 0
+        self.erases = 0
+        self.forced = 0
+
+    # -- boot -----------------------------------------------------------------------
+    def load(self):
+        """Read every page; the sound records as (seq, number, offset, id, line), oldest
+        first. Sets where the next record goes."""
+        out = []
+        buf = bytearray(BLOCK)
+        best = 0
+        best_pos = -1
+        for b in range(len(self.blocks)):
+            self.dev.readblocks(self.blocks[b], buf, 0)
+            top = 0
+            blank = True
+            for p in range(PAGES):
+                at = p * PAGE
+                if buf[at] == 0xFF and buf[at : at + PAGE] == _BLANK:
+                    continue
+                blank = False
+                rec = self._parse(buf, at)
+                if rec is None:
+                    continue
+                out.append(rec)
+                if rec[0] > top:
+                    top = rec[0]
+                if rec[0] > best:
+                    best = rec[0]
+                    best_pos = b * PAGES + p
+            self.top[b] = top
+            self.clean[b] = 1 if blank else 0
+        out.sort()
+        self.seq = best + 1
+        self.pos = (best_pos + 1) % self.pages if best_pos >= 0 else 0
+        self.applied = 0
+        return out
+
+    def _parse(self, buf, at):
+        if buf[at] != 0x5A or buf[at + 1] != 0x57:  # "ZW"
+            return None
+        idlen = buf[at + _HEAD]
+        i = at + _HEAD + 1 + idlen
+        if i >= at + PAGE - 3:
+            return None
+        n = buf[i]
+        end = i + 1 + n
+        if end + 4 > at + PAGE:
+            return None
+        if crc32(bytes(buf[at:end])) != _u32(buf, end):
+            return None
+        try:
+            game_id = bytes(buf[at + _HEAD + 1 : i]).decode()
+            line = bytes(buf[i + 1 : end]).decode()
+        except UnicodeError:
+            return None
+        return (_u32(buf, at + 2), _u32(buf, at + 6), _u32(buf, at + 10), game_id, line)
+
+    # -- writing --------------------------------------------------------------------
+    def append(self, number, offset, game_id, line):
+        """Program one record (the caller's file ``number`` had ``offset`` bytes before
+        ``line``); returns its seq. No erase unless the log ran out of erased pages
+        (``forced``); FlashLogFull if even that is not allowed."""
+        gid = game_id.encode()
+        data = line.encode()
+        if len(gid) > 40 or _HEAD + 1 + len(gid) + 1 + len(data) + 4 > PAGE:
+            raise ValueError("journal record of %d bytes is too long for a flash log page" % len(data))
+        page = self._page
+        while True:
+            pos = self.pos
+            b = pos // PAGES
+            at = (pos % PAGES) * PAGE
+            if at == 0 and not self.clean[b]:
+                if self.top[b] > self.applied:
+                    raise FlashLogFull(28, "flash log full: block %d holds records not yet in their files" % b)
+                self._erase(b)
+                self.forced += 1
+            self.dev.readblocks(self.blocks[b], page, at)
+            if page == _BLANK:
+                break
+            self.pos = (pos + 1) % self.pages  # torn or foreign bytes: never program over them
+        seq = self.seq
+        page[0] = 0x5A
+        page[1] = 0x57
+        _put32(page, 2, seq)
+        _put32(page, 6, number)
+        _put32(page, 10, offset)
+        page[_HEAD] = len(gid)
+        i = _HEAD + 1
+        page[i : i + len(gid)] = gid
+        i += len(gid)
+        page[i] = len(data)
+        page[i + 1 : i + 1 + len(data)] = data
+        end = i + 1 + len(data)
+        _put32(page, end, crc32(memoryview(page)[:end]) & 0xFFFFFFFF)
+        page[end + 4 :] = _BLANK[end + 4 :]
+        self.dev.writeblocks(self.blocks[b], page, at)
+        self.programs += 1
+        self.clean[b] = 0
+        self.top[b] = seq
+        self.seq = seq + 1
+        self.pos = (pos + 1) % self.pages
+        return seq
+
+    def release(self, seq):
+        """Every record up to ``seq`` is in its file: their sectors may be erased."""
+        if seq > self.applied:
+            self.applied = seq
+
+    def due(self):
+        """What ``idle`` would do now: 0 nothing, 1 an erase ahead of need, 2 a sync first
+        (the next sector holds records not yet in their files)."""
+        b = self._ahead()
+        if self.clean[b]:
+            return 0
+        return 1 if self.top[b] <= self.applied else 2
+
+    def _ahead(self):
+        """The block the log enters next (the one after the current page's block; the
+        current one's own rest is erased already)."""
+        return (self.pos // PAGES + 1) % len(self.blocks) if self.pos % PAGES else self.pos // PAGES
+
+    def idle(self):
+        """One erase ahead of need if one is due and allowed; True if it erased."""
+        if self.due() != 1:
+            return False
+        self._erase(self._ahead())
+        return True
+
+    def _erase(self, b):
+        self.dev.ioctl(6, self.blocks[b])
+        self.erases += 1
+        self.clean[b] = 1
+        self.top[b] = 0
+
+
+# -- reserving the blocks --------------------------------------------------------------
+
+
+def _join(directory, name):
+    return directory + name if directory.endswith("/") else directory + "/" + name
+
+
+def reserve(dev, directory, count):
+    """The physical block numbers of the ``count`` reserved files under ``directory``
+    (made, and their blocks found, on first use; an index file keeps the numbers)."""
+    import os
+
+    folder = _join(directory, RESERVE_DIR)
+    index = _join(folder, "index")
+    blocks = _read_index(index, folder, count)
+    if blocks is not None:
+        return blocks
+    _make_files(folder, count)
+    blocks = _find(dev, folder, count)
+    f = open(index + ".tmp", "w")
+    try:
+        f.write(" ".join([str(b) for b in blocks]) + "\n")
+    finally:
+        f.close()
+    os.rename(index + ".tmp", index)
+    return blocks
+
+
+def _read_index(index, folder, count):
+    import os
+
+    try:
+        with open(index) as f:
+            blocks = [int(x) for x in f.read().split()]
+        if len(blocks) != count:
+            return None
+        for k in range(count):
+            if os.stat(_join(folder, "b%d" % k))[6] != BLOCK:
+                return None
+    except (OSError, ValueError):
+        return None
+    return blocks
+
+
+def _make_files(folder, count):
+    import os
+
+    try:
+        os.mkdir(folder)
+    except OSError:
+        pass
+    for name in os.listdir(folder):
+        os.remove(_join(folder, name))
+    try:
+        raw = os.urandom(8)
+    except (AttributeError, OSError):
+        raw = b"\x00" * 8
+    tag = "".join(["%02x" % x for x in raw])
+    for k in range(count):
+        chunk = bytearray(b"\xff" * BLOCK)
+        mark = (_MARK.decode() + tag + " %d " % k).encode()
+        chunk[0 : len(mark)] = mark
+        f = open(_join(folder, "b%d" % k), "wb")
+        try:
+            f.write(chunk)
+        finally:
+            f.close()
+    f = open(_join(folder, "tag"), "w")
+    try:
+        f.write(tag)
+    finally:
+        f.close()
+
+
+def _find(dev, folder, count):
+    with open(_join(folder, "tag")) as f:
+        tag = f.read().strip()
+    total = dev.ioctl(4, 0)
+    head = bytearray(64)
+    found = [-1] * count
+    prefix = (_MARK.decode() + tag + " ").encode()
+    for block in range(total):
+        dev.readblocks(block, head, 0)
+        if bytes(head[: len(prefix)]) != prefix:
+            continue
+        rest = bytes(head[len(prefix) :]).split(b" ")[0]
+        k = int(rest)
+        if 0 <= k < count:
+            found[k] = block
+    for k in range(count):
+        if found[k] < 0:
+            raise OSError(5, "flash log: reserved block %d not found on the flash" % k)
+    return found
