@@ -87,18 +87,18 @@ VIRTUAL_LOG_BLOCKS = 4
 
 
 def open_flash_log(dev, directory, blocks):
-    """The journal's flash log on ``dev`` (reserved on first use), its records put into
-    their game files (``journal.replay``); None if it cannot be had (the journal then
-    writes straight to its files, as it always could)."""
+    """(the journal's flash log on ``dev``, reserved on first use, its records put into
+    their game files by ``journal.replay``; why not, or ""). Without one (None) the
+    journal writes straight to its files, as it always could; the reason goes to the host
+    as a ``diag`` event once the link is up (stdout is the link on the Pico)."""
     from zuni_board import flashlog, journal
 
     try:
         log = flashlog.FlashLog(dev, flashlog.reserve(dev, directory, blocks))
         journal.replay(directory, log)
     except (OSError, ValueError) as e:
-        print("zuniboard: no flash log for the journal (%s)" % e)
-        return None
-    return log
+        return None, "no flash log for the journal: %s" % e
+    return log, ""
 
 
 def use_flash_log(app, log):
@@ -187,6 +187,11 @@ class Loop:
                         # The scan's picture first: a commit's frame goes out before the
                         # host's requests are read (one may need the whole new position).
                         leds.show(app.frame(now))
+                    if journal is not None and outbox.queue:
+                        # Then, in the same scan, the commit's journal record (a page of
+                        # the flash log: no erase) and its move frame, before the next
+                        # position's legal moves (the app's next scan).
+                        outbox.flush()
                     if (
                         journal is not None
                         and stable is None
@@ -258,9 +263,12 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
         print("zuniboard: %s" % e)
         return
     gc.collect()
-    import rp2
+    try:
+        import rp2
 
-    log = open_flash_log(rp2.Flash(), journal_dir, PICO_LOG_BLOCKS)
+        log, why = open_flash_log(rp2.Flash(), journal_dir, PICO_LOG_BLOCKS)
+    except ImportError:  # not an rp2 port (the tests' fake machine)
+        log, why = None, "no flash log for the journal: no rp2 module"
     # The flash chip's 64-bit id: the host's game log names the physical board by it.
     app, sensor_of, led_of = build_app(layout, None, journal_dir, hex_id(machine.unique_id()))
     journal = use_flash_log(app, log)
@@ -273,6 +281,8 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     debouncer = Debouncer(len(sensor_of), sensor_of, timing["debounce_scans"], timing["stable_ms"])
     port = pico.make_usb_port()
     session = attach_link(app, port)
+    if why:
+        session.send_event("diag", why)
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
 
@@ -370,7 +380,9 @@ def main_virtual(argv):
         board_id = virtual.flash_board_id(VIRTUAL_JOURNAL)
     log = None
     if flash_dev is not None:
-        log = open_flash_log(flash_dev, VIRTUAL_JOURNAL, VIRTUAL_LOG_BLOCKS)
+        log, why = open_flash_log(flash_dev, VIRTUAL_JOURNAL, VIRTUAL_LOG_BLOCKS)
+        if why:
+            virtual.log(why)
     app, sensor_of, led_of = build_app(layout, opts.get("ruleset"), journal_dir, board_id)
     journal = use_flash_log(app, log)
     names = app.game.geometry.names
