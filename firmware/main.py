@@ -140,6 +140,9 @@ class Loop:
         # sensor change with nothing to commit or send, never in a move's way.
         self.journal = journal
         self.quiet_ms = layout.timing["commit_ms"] + 250
+        # A pause this long (a player thinks, nobody plays): the lines waiting in the
+        # flash log go to their file however few.
+        self.long_quiet_ms = 3000
         self.sensors = sensors
         self.debouncer = debouncer
         self.app = app
@@ -171,6 +174,7 @@ class Loop:
         power = self.power
         journal = self.journal
         quiet_ms = self.quiet_ms
+        long_quiet_ms = self.long_quiet_ms
         outbox = app.outbox
         ticks_us = time.ticks_us
         next_scan = ticks_ms()
@@ -192,15 +196,10 @@ class Loop:
                         # the flash log: no erase) and its move frame, before the next
                         # position's legal moves (the app's next scan).
                         outbox.flush()
-                    if (
-                        journal is not None
-                        and stable is None
-                        and not pressed
-                        and not moving
-                        and not outbox.queue
-                        and ticks_diff(now, debouncer.changed_at) >= quiet_ms
-                    ):
-                        journal.idle()
+                    if journal is not None and stable is None and not pressed and not moving and not outbox.queue:
+                        quiet = ticks_diff(now, debouncer.changed_at)
+                        if quiet >= quiet_ms:
+                            journal.idle(quiet >= long_quiet_ms)
                     if stable is not None and control is not None:
                         control.stable_changed(stable)
                     next_scan = ticks_add(next_scan, scan_ms)

@@ -155,7 +155,9 @@ def _game(j, log, moves, dev, reported):
         j.move(i, moves[i])
         reported.append(moves[i])
         if i % 3 == 2:
-            j.idle()  # quiet time now and then: into the file, or an erase ahead
+            # Quiet time now and then (a long pause now and then): the waiting lines into
+            # their file, or an erase ahead of need.
+            j.idle(i % 9 == 8)
             j.idle()
 
 

@@ -59,6 +59,11 @@ OLD_FORMAT = "Z1"  # before history versions: read, never written
 POSITION_FORMAT = "Z3"  # a game set up from a position: its header carries the position
 
 
+# Lines that wait in the flash log before quiet time appends them to their file (one
+# erase for them all); fewer wait for a long pause (Journal.idle).
+SYNC_LINES = 8
+
+
 class JournalError(ValueError):
     """A journal operation was given bad input (the message names it)."""
 
@@ -206,13 +211,16 @@ class Journal:
             self.log.release(self._last_seq)
         return True
 
-    def idle(self):
+    def idle(self, long_quiet=False):
         """Quiet time (no hand on the board, nothing to commit: the outer loop knows):
-        at most one flash job that stalls the chip, the waiting lines into their file
-        or an erase of the log's next sector ahead of need; True if it did one."""
-        if self._unsynced:
-            return self.sync()
+        at most one flash job that stalls the chip; True if it did one. The waiting lines
+        go into their file (an erase, whatever their number) once there are SYNC_LINES
+        of them, or the board has been quiet for long (``long_quiet``: a player thinks),
+        or the log's next sector holds them; else an erase of that sector ahead of need."""
         log = self.log
+        lines = len(self._unsynced)
+        if lines and (long_quiet or lines >= SYNC_LINES or log is None or log.due() == 2):
+            return self.sync()
         return log is not None and log.idle()
 
     def pending(self):
