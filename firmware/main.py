@@ -30,6 +30,11 @@ import time
 from zuni_board import load_board
 from zuni_board.scan import Debouncer
 
+try:
+    from time import ticks_diff
+except ImportError:  # CPython (the tests' loop scans): the Pico's tick arithmetic
+    from zuni_board.ticks import ticks_diff
+
 PICO_LAYOUT = "/layout.json"
 PICO_JOURNAL = "/"
 VIRTUAL_JOURNAL = "/flash"
@@ -158,24 +163,44 @@ class Loop:
         self.busy_us = 0  # time spent working (not waiting), summed over iterations
         self.busy_max_us = 0
 
+    def scan(self, now):
+        """One scan at ``now`` (ms): sensors, buttons, the app's step, its LED frame, then
+        the commit's journal record and move, then a quiet time's flash job."""
+        debouncer = self.debouncer
+        app = self.app
+        journal = self.journal
+        outbox = app.outbox
+        stable = debouncer.step(now, self.sensors.read())
+        pressed = self.buttons.read(now)
+        moving = debouncer.in_motion()
+        app.step(now, stable, pressed, moving)
+        if app.frame_dirty(now):
+            # The scan's picture first: a commit's frame goes out before the host's
+            # requests are read (one may need the whole new position).
+            self.leds.show(app.frame(now))
+        if journal is not None and outbox.queue:
+            # Then, in the same scan, the commit's journal record (a page of the flash
+            # log: no erase) and its move frame, before the next position's legal moves
+            # (the app's next scan).
+            outbox.flush()
+        if journal is not None and stable is None and not pressed and not moving and not outbox.queue:
+            quiet = ticks_diff(now, debouncer.changed_at)
+            if quiet >= self.quiet_ms:
+                journal.idle(quiet >= self.long_quiet_ms)
+        if stable is not None and self.control is not None:
+            self.control.stable_changed(stable)
+
     def run(self):
         ticks_ms = time.ticks_ms
         ticks_diff = time.ticks_diff
         ticks_add = time.ticks_add
         scan_ms = self.scan_ms
-        sensors = self.sensors
-        debouncer = self.debouncer
         app = self.app
         session = self.session
         leds = self.leds
-        buttons = self.buttons
         control = self.control
         wait = self.wait
         power = self.power
-        journal = self.journal
-        quiet_ms = self.quiet_ms
-        long_quiet_ms = self.long_quiet_ms
-        outbox = app.outbox
         ticks_us = time.ticks_us
         next_scan = ticks_ms()
         while True:
@@ -183,25 +208,7 @@ class Loop:
             now = ticks_ms()
             try:
                 if ticks_diff(now, next_scan) >= 0:
-                    stable = debouncer.step(now, sensors.read())
-                    pressed = buttons.read(now)
-                    moving = debouncer.in_motion()
-                    app.step(now, stable, pressed, moving)
-                    if app.frame_dirty(now):
-                        # The scan's picture first: a commit's frame goes out before the
-                        # host's requests are read (one may need the whole new position).
-                        leds.show(app.frame(now))
-                    if journal is not None and outbox.queue:
-                        # Then, in the same scan, the commit's journal record (a page of
-                        # the flash log: no erase) and its move frame, before the next
-                        # position's legal moves (the app's next scan).
-                        outbox.flush()
-                    if journal is not None and stable is None and not pressed and not moving and not outbox.queue:
-                        quiet = ticks_diff(now, debouncer.changed_at)
-                        if quiet >= quiet_ms:
-                            journal.idle(quiet >= long_quiet_ms)
-                    if stable is not None and control is not None:
-                        control.stable_changed(stable)
+                    self.scan(now)
                     next_scan = ticks_add(next_scan, scan_ms)
                     if ticks_diff(next_scan, now) <= 0:
                         next_scan = ticks_add(now, scan_ms)  # fell behind: no burst of scans

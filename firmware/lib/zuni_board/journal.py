@@ -519,8 +519,9 @@ def replay(directory, log):
     """At boot, before ``resume``: append to their game files the records of the flash
     log ``log`` that a reset kept from getting there (a record goes to its file only if
     the file has its game id and exactly its offset as length, so nothing is ever
-    appended twice or to another game); then the whole log counts as written. Returns
-    the number of records appended."""
+    appended twice or to another game); then the whole log counts as written, and the
+    sector the next record goes to is erased if it is not yet. Returns the number of
+    records appended."""
     records = log.load()
     done = 0
     journal = Journal(directory)
@@ -546,6 +547,9 @@ def replay(directory, log):
             f.close()
         done += 1
     log.release(log.seq - 1)
+    # The sector the next record goes to erased now, at boot, if it is not yet (the
+    # reserved blocks' first use): never by a move's append.
+    log.idle()
     return done
 
 
