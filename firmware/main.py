@@ -385,7 +385,7 @@ def main_virtual(argv):
         # Stable for as long as the flash image lives, like a Pico's unique_id.
         board_id = virtual.flash_board_id(VIRTUAL_JOURNAL)
     log = None
-    if flash_dev is not None:
+    if flash_dev is not None and hasattr(flash_dev, "readblocks"):  # (not the PC's folder: fw_cpython)
         log, why = open_flash_log(flash_dev, VIRTUAL_JOURNAL, VIRTUAL_LOG_BLOCKS)
         if why:
             virtual.log(why)

@@ -1028,10 +1028,12 @@ class BoardApp:
     def _occupancy_text(self):
         return "".join(["1" if v else "0" for v in self.stable])
 
-    def moves_from(self, index):
+    def moves_from(self, index, count=-1):
+        """The texts of the moves from ``index``: all of them, or at most ``count``."""
         self.outbox.flush()
         stack = self.game.move_stack
-        return [m.text() for m in stack[index:]]
+        end = len(stack) if count < 0 else min(len(stack), index + count)
+        return [stack[i].text() for i in range(index, end)]
 
     # -- for tests and tools --------------------------------------------------------
     def describe(self):

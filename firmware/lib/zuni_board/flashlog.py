@@ -242,13 +242,23 @@ def reserve(dev, directory, count):
     return blocks
 
 
+def reserved(directory):
+    """The block numbers of the reserved files under ``directory`` as their index says, or
+    None (none reserved): for a reader of a flash image (``journal.replay`` with them
+    puts what waits in the log into the game files, as the board does at boot)."""
+    folder = _join(directory, RESERVE_DIR)
+    return _read_index(_join(folder, "index"), folder, -1)
+
+
 def _read_index(index, folder, count):
     import os
 
     try:
         with open(index) as f:
             blocks = [int(x) for x in f.read().split()]
-        if len(blocks) != count:
+        if count < 0:
+            count = len(blocks)
+        if len(blocks) != count or count < 2:
             return None
         for k in range(count):
             if os.stat(_join(folder, "b%d" % k))[6] != BLOCK:
