@@ -43,6 +43,78 @@ class _Neo:
         pass
 
 
+class CountingStream:
+    """The USB serial port's stream as a host that reads at once: counts the write calls
+    and bytes (``zuni_hw.port.StreamPort`` writes a frame in one call while a host reads;
+    firmware before that wrote a byte a call: 157 us each on the chip)."""
+
+    def __init__(self):
+        self.calls = 0
+        self.bytes = 0
+        self.incoming = bytearray()
+        self._seq = 0
+
+    def write(self, data):
+        self.calls += 1
+        self.bytes += len(data)
+        return len(data)
+
+    def readinto(self, buf):
+        n = min(len(buf), len(self.incoming))
+        buf[:n] = self.incoming[:n]
+        self.incoming = self.incoming[n:]
+        return n
+
+    def ping(self):
+        """The host's ping (a host that speaks, so the port writes whole frames)."""
+        from zuni_link import codec
+
+        self._seq += 1
+        self.incoming += codec.encode(self._seq, "ping")
+
+
+class _Poller:
+    def register(self, stream, mask):
+        self.stream = stream
+        self.mask = mask
+
+    def poll(self, timeout):
+        if self.mask == 4 or self.stream.incoming:
+            return [(self.stream, self.mask)]
+        return []
+
+
+class _Select:
+    POLLIN = 1
+    POLLOUT = 4
+
+    def poll(self):
+        return _Poller()
+
+
+def attach_session(app, stream):
+    """A link session on the Pico's port class (``zuni_hw.pico.make_usb_port``) over
+    ``stream``."""
+    from zuni_hw import pico
+    from zuni_link.session import BoardSession
+
+    port = pico.make_usb_port(_FakeSys(stream), _Select())
+    session = BoardSession(port, app, "bench0")
+    app.attach(session)
+    return session
+
+
+class _FakeSys:
+    def __init__(self, stream):
+        class Std:
+            pass
+
+        self.stdin = Std()
+        self.stdin.buffer = stream
+        self.stdout = Std()
+        self.stdout.buffer = stream
+
+
 class Timer:
     def __init__(self, spec):
         self.times = _TIMES
