@@ -95,10 +95,11 @@ class Bench:
         # Scans a commit's work spans (from the committing scan to the one that sent its
         # move and made the next position), and the flash erases between a move's last
         # sensor change and its move reaching the link (the window BOARD.md's 200 ms is).
-        self.commit_scans = []  # type: list[int]
+        self.commit_scans = [0, 0, 0]  # commits, scans in all, most scans of one
         self._commit_open = 0
         self.window_erases = 0
         self._erases_at_change = -1
+        self.played = 0  # moves the player made (not the forced passes)
         # The link: a session over the Pico's port class on a stream that counts its
         # write calls (timing runs only: the heap runs are measured without a link).
         self.session = None
@@ -202,7 +203,11 @@ class Bench:
         elif self._commit_open:
             self._commit_open += 1
         if self._commit_open and done:
-            self.commit_scans.append(self._commit_open)
+            c = self.commit_scans
+            c[0] += 1
+            c[1] += self._commit_open
+            if self._commit_open > c[2]:
+                c[2] = self._commit_open
             self._commit_open = 0
             if self.flash is not None and self._erases_at_change >= 0:
                 self.window_erases += self.flash.erases - self._erases_at_change
@@ -322,9 +327,10 @@ class Bench:
         self.cycle()
         self.cycle()
         self.cycle()
-        if index % 4 == 3:
-            # A player's pause after every fourth move (half a second): the quiet time
-            # in which the journal does its flash jobs that stall the chip.
+        self.played += 1
+        if self.played % 4 == 0:
+            # A player's pause after every fourth move of the player's (half a second):
+            # the quiet time in which the journal does its flash jobs that stall the chip.
             for _ in range(500 // self.scan_ms):
                 self.cycle()
         if self.timer is not None:
@@ -382,9 +388,9 @@ def main(spec_path):
         out["hint_worst_nodes"] = bench.hint_worst_nodes
         out["hint_worst_work"] = bench.hint_worst_work
         out["hint_min_depth"] = bench.hint_depth_min
-    if bench.commit_scans:
-        out["commit_scans_mean"] = sum(bench.commit_scans) / len(bench.commit_scans)
-        out["commit_scans_max"] = max(bench.commit_scans)
+    if bench.commit_scans[0]:
+        out["commit_scans_mean"] = bench.commit_scans[1] / bench.commit_scans[0]
+        out["commit_scans_max"] = bench.commit_scans[2]
     if bench.flash is not None:
         out["window_erases"] = bench.window_erases
         out["flash_bytes"] = bench.flash.written
