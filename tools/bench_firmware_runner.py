@@ -186,7 +186,7 @@ class Bench:
             if frame is not None:
                 self.timer.show(self, frame)  # the Pico's LED driver, timed apart
             # The app has made the new position (older firmware: always, in the commit).
-            complete = not getattr(app, "_fresh", False)
+            complete = not app.play.fresh
             # A forced pass is the board's, not a player's move (the scan after the move's
             # commit finds it): the latencies are the player's moves'.
             player = app.play.commits != before and len(stack) > plies and stack[plies].text() != "pass"
@@ -199,8 +199,8 @@ class Bench:
         self.now += self.scan_ms
 
     def _count_commit(self, app, before, outbox):
-        done = not getattr(app, "_fresh", False) and not (outbox is not None and outbox.pending())
-        if app.commits != before:
+        done = not app.play.fresh and not (outbox is not None and outbox.pending())
+        if app.play.commits != before:
             self._commit_open = 1
         elif self._commit_open:
             self._commit_open += 1

@@ -9,9 +9,9 @@ erases only)."""
 import sys
 
 from board_helpers import board_layout, remove_dir, temp_dir
+from test_flashlog import NorFlash
 
 from check import eq
-from test_flashlog import NorFlash
 from zuni_board.app import BoardApp
 from zuni_board.flashlog import FlashLog, reserve
 from zuni_board.journal import Journal, replay

@@ -533,7 +533,7 @@ def replay(directory, log):
     done = 0
     journal = Journal(directory)
     heads = {}  # type: dict
-    for seq, number, offset, game_id, line in records:
+    for _seq, number, offset, game_id, line in records:
         path = journal.path_of(number)
         gid = heads.get(number)
         if gid is None:

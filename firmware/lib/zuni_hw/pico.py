@@ -542,7 +542,7 @@ def make_led_power(power_cfg, leds_cfg, now_ms, machine=None):
 def make_buttons(cfg, release_ms=RELEASE_MS, machine=None):
     """The button driver for a layout's ``buttons`` section (may be empty or None); each
     pin's falling edge latched by its interrupt (``Buttons.edge``) where the port has one."""
-    pins = []
+    pins = []  # type: list
     buttons = Buttons(pins, release_ms)
     if cfg:
         m = _machine(machine)
