@@ -93,14 +93,14 @@ VIRTUAL_LOG_BLOCKS = 4
 
 def open_flash_log(dev, directory, blocks):
     """(the journal's flash log on ``dev``, reserved on first use, its records put into
-    their game files by ``journal.replay``; why not, or ""). Without one (None) the
+    their game files by ``flashlog.replay``; why not, or ""). Without one (None) the
     journal writes straight to its files, as it always could; the reason goes to the host
     as a ``diag`` event once the link is up (stdout is the link on the Pico)."""
-    from zuni_board import flashlog, journal
+    from zuni_board import flashlog
 
     try:
         log = flashlog.FlashLog(dev, flashlog.reserve(dev, directory, blocks))
-        journal.replay(directory, log)
+        flashlog.replay(directory, log)
     except (OSError, ValueError) as e:
         return None, "no flash log for the journal: %s" % e
     return log, ""
@@ -108,7 +108,9 @@ def open_flash_log(dev, directory, blocks):
 
 def use_flash_log(app, log):
     if log is not None and app.journal is not None:
-        app.journal.attach_log(log)
+        from zuni_board import flashlog
+
+        flashlog.attach(app.journal, log)
         return app.journal
     return None
 
@@ -144,6 +146,11 @@ class Loop:
         # game file, an erase ahead of need) wait for quiet time, this long after the last
         # sensor change with nothing to commit or send, never in a move's way.
         self.journal = journal
+        self._idle = None
+        if journal is not None:
+            from zuni_board.flashlog import idle
+
+            self._idle = idle
         self.quiet_ms = layout.timing["commit_ms"] + 250
         # A pause this long (a player thinks, nobody plays): the lines waiting in the
         # flash log go to their file however few.
@@ -186,7 +193,7 @@ class Loop:
         if journal is not None and stable is None and not pressed and not moving and not outbox.queue:
             quiet = ticks_diff(now, debouncer.changed_at)
             if quiet >= self.quiet_ms:
-                journal.idle(quiet >= self.long_quiet_ms)
+                self._idle(journal, quiet >= self.long_quiet_ms)
         if stable is not None and self.control is not None:
             self.control.stable_changed(stable)
 

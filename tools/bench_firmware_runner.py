@@ -66,44 +66,20 @@ class Bench:
         journal = spec.get("journal")
         log = None
         if spec.get("flash"):
-            # The journal on littlefs over a block device that counts the programs and
-            # erases littlefs asks for (the virtual board's, zuni_hw.virtual).
-            from zuni_hw import virtual
+            # Timing runs: the journal on littlefs over a block device that counts the
+            # programs and erases (the virtual board's, zuni_hw.virtual), with its flash
+            # log as firmware/main.py has it (bench_firmware_timing.io_loop).
+            import bench_firmware_timing
 
-            self.flash = virtual.mount_flash(spec["flash"], "/flash", 64)
-            journal = "/flash"
-            try:
-                # As firmware/main.py: the journal's flash log (older firmware lacks it).
-                from zuni_board import flashlog
-                from zuni_board.journal import replay
-
-                log = flashlog.FlashLog(self.flash, flashlog.reserve(self.flash, "/flash", 4))
-                replay("/flash", log)
-            except ImportError:
-                log = None
+            self.flash, journal, log = bench_firmware_timing.mount(spec["flash"])
         self.app = BoardApp(layout, spec["ruleset"], journal, None)
         # As firmware/main.py: a commit's journal write waits for the next scan. (Older
         # firmware lacks it: the runner also measures those, for before/after figures.)
         if hasattr(self.app, "defer_writes"):
             self.app.defer_writes()
         self.outbox = getattr(self.app, "outbox", None)
-        self.journal = None
-        if log is not None:
-            self.app.journal.attach_log(log)
-            self.journal = self.app.journal
-        self.quiet_ms = layout.timing["commit_ms"] + 250  # firmware/main.py's Loop
-        # Scans a commit's work spans (from the committing scan to the one that sent its
-        # move and made the next position), and the flash erases between a move's last
-        # sensor change and its move reaching the link (the window BOARD.md's 200 ms is).
-        self.commit_scans = [0, 0, 0]  # commits, scans in all, most scans of one
-        self._commit_open = 0
-        self.window_erases = 0
-        self._erases_at_change = -1
+        self.io = None  # timing runs: firmware/main.py's flash log, quiet time and link
         self.played = 0  # moves the player made (not the forced passes)
-        # The link: a session over the Pico's port class on a stream that counts its
-        # write calls (timing runs only: the heap runs are measured without a link).
-        self.session = None
-        self.usb = None
         if "clock" in spec:
             # A new game as the host starts it, on a clock (zuni_board.clocks) unless
             # the spec's is "": the clocks' heap, measured against the same without.
@@ -146,8 +122,7 @@ class Bench:
 
             self.timer = bench_firmware_timing.Timer(spec)
             self.timer.attach_leds(layout.leds, self.app.led_of)
-            self.usb = bench_firmware_timing.CountingStream()
-            self.session = bench_firmware_timing.attach_session(self.app, self.usb)
+            self.io = bench_firmware_timing.IoLoop(self, log, layout.timing)
 
     def cycle(self, buttons=0):
         app = self.app
@@ -166,22 +141,11 @@ class Bench:
         if app.frame_dirty(self.now):
             frame = app.frame(self.now)
             self.frames += 1
-        journal = self.journal
-        if journal is not None:
-            # As firmware/main.py's Loop.scan: the commit's record (a page of the flash
-            # log) and move in its own scan, flash jobs that stall the chip in quiet time.
-            if outbox.queue:
-                outbox.flush()
-            if stable is None and not buttons and not self.deb.in_motion() and not outbox.queue:
-                quiet = time.ticks_diff(self.now, self.deb.changed_at)
-                if quiet >= self.quiet_ms:
-                    journal.idle(quiet >= 3000)
-        if self.session is not None:
-            if self.cycles % 100 == 0:
-                self.usb.ping()
-            self.session.poll(self.now)
+        if self.io is not None:
+            self.io.scan(stable, buttons)  # the rest of firmware/main.py's scan, and the link
         dt = time.ticks_diff(time.ticks_us(), t0)
-        self._count_commit(app, before, outbox)
+        if self.io is not None:
+            self.io.count_commit(before)
         if self.timer is not None:
             if frame is not None:
                 self.timer.show(self, frame)  # the Pico's LED driver, timed apart
@@ -198,28 +162,11 @@ class Bench:
         self.cycles += 1
         self.now += self.scan_ms
 
-    def _count_commit(self, app, before, outbox):
-        done = not app.play.fresh and not (outbox is not None and outbox.pending())
-        if app.play.commits != before:
-            self._commit_open = 1
-        elif self._commit_open:
-            self._commit_open += 1
-        if self._commit_open and done:
-            c = self.commit_scans
-            c[0] += 1
-            c[1] += self._commit_open
-            if self._commit_open > c[2]:
-                c[2] = self._commit_open
-            self._commit_open = 0
-            if self.flash is not None and self._erases_at_change >= 0:
-                self.window_erases += self.flash.erases - self._erases_at_change
-                self._erases_at_change = -1
-
     def set(self, point, value):
         self.raw[self.sensor_of[point]] = value
         self.last_change = self.now
-        if self.flash is not None:
-            self._erases_at_change = self.flash.erases
+        if self.io is not None:
+            self.io.changed()
 
     def settle(self):
         for _ in range((self.stable_ms + 4 * self.scan_ms) // self.scan_ms + 1):
@@ -330,9 +277,9 @@ class Bench:
         self.cycle()
         self.cycle()
         self.played += 1
-        if self.played % 4 == 0:
-            # A player's pause after every fourth move of the player's (half a second):
-            # the quiet time in which the journal does its flash jobs that stall the chip.
+        if self.io is not None and self.played % 4 == 0:
+            # Timing runs: a player's pause after every fourth move of the player's (half
+            # a second), the quiet time in which the journal does its flash jobs.
             for _ in range(500 // self.scan_ms):
                 self.cycle()
         if self.timer is not None:
@@ -390,21 +337,8 @@ def main(spec_path):
         out["hint_worst_nodes"] = bench.hint_worst_nodes
         out["hint_worst_work"] = bench.hint_worst_work
         out["hint_min_depth"] = bench.hint_depth_min
-    if bench.commit_scans[0]:
-        out["commit_scans_mean"] = bench.commit_scans[1] / bench.commit_scans[0]
-        out["commit_scans_max"] = bench.commit_scans[2]
-    if bench.flash is not None:
-        out["window_erases"] = bench.window_erases
-        out["flash_bytes"] = bench.flash.written
-    if bench.journal is not None:
-        out["journal_syncs"] = bench.journal.syncs
-        out["log_programs"] = bench.journal.log.programs
-        out["log_erases"] = bench.journal.log.erases
-        out["log_forced"] = bench.journal.log.forced
-    if bench.usb is not None:
-        out["usb_writes"] = bench.usb.calls
-        out["usb_bytes"] = bench.usb.bytes
-        out["usb_frames"] = bench.session.tx_frames
+    if bench.io is not None:
+        bench.io.report(out)
     if bench.timer is not None:
         bench.timer.report(bench, out)
     print("BENCH " + json.dumps(out))

@@ -434,7 +434,8 @@ _JOURNAL_READ = """
 import sys, json, vfs
 from zuni_hw.virtual import mount_flash
 from zuni_board import flashlog
-from zuni_board.journal import Journal, replay
+from zuni_board.journal import Journal
+from zuni_board.flashlog import replay
 blocks = int(sys.argv[1])
 while True:
     path = sys.stdin.readline().strip()

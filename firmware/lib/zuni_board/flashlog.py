@@ -27,13 +27,15 @@ erased only when every record on it is in its file, and a torn erase leaves only
 records; a page is programmed only after it read blank.
 
 >>> log = FlashLog(dev, [40, 41, 42, 43])   # dev: readblocks/writeblocks/ioctl(6, block)
->>> log.load()                              # the records on the flash, oldest first
->>> seq = log.append(7, 120, "00007-3fa2", "M 3 m4-m5*1c2b\\n")
->>> log.release(seq)                        # in its file now: its sector may be erased
->>> log.idle()                              # one erase ahead of need, if one is due
+>>> replay("/", log)                        # at boot: the records into their files
+>>> attach(journal, log)                    # the journal's records go to the log first
+>>> idle(journal)                           # quiet time: one flash job, if one is due
 """
 
+import os
 from binascii import crc32
+
+from zuni_board.journal import FORMAT, OLD_FORMAT, POSITION_FORMAT, Journal, unseal
 
 PAGE = 256
 BLOCK = 4096
@@ -45,9 +47,12 @@ _MARK = b"ZWAL-RESERVED "
 _BLANK = b"\xff" * PAGE
 
 
-class FlashLogFull(OSError):
-    """No erased page ahead and the sector to erase still holds records not yet in
-    their files: the journal must write them there first (``Journal.sync``)."""
+# Lines that wait in the flash log before quiet time appends them to their file (one
+# erase for them all); fewer wait for a long pause (``idle``).
+SYNC_LINES = 8
+
+FULL = -1  # append: no erased page ahead, and the next sector holds lines not in their files
+TOO_LONG = 0  # append: the record does not fit a page
 
 
 def _u32(buf, i):
@@ -139,12 +144,13 @@ class FlashLog:
     # -- writing --------------------------------------------------------------------
     def append(self, number, offset, game_id, line):
         """Program one record (the caller's file ``number`` had ``offset`` bytes before
-        ``line``); returns its seq. No erase unless the log ran out of erased pages
-        (``forced``); FlashLogFull if even that is not allowed."""
+        ``line``); returns its seq (from 1). No erase unless the log ran out of erased
+        pages (``forced``); FULL if even that is not allowed (the journal writes the
+        waiting lines to their file first), TOO_LONG for a record that fits no page."""
         gid = game_id.encode()
         data = line.encode()
         if len(gid) > 40 or _HEAD + 1 + len(gid) + 1 + len(data) + 4 > PAGE:
-            raise ValueError("journal record of %d bytes is too long for a flash log page" % len(data))
+            return TOO_LONG
         page = self._page
         while True:
             pos = self.pos
@@ -152,7 +158,7 @@ class FlashLog:
             at = (pos % PAGES) * PAGE
             if at == 0 and not self.clean[b]:
                 if self.top[b] > self.applied:
-                    raise FlashLogFull(28, "flash log full: block %d holds records not yet in their files" % b)
+                    return FULL
                 self._erase(b)
                 self.forced += 1
             self.dev.readblocks(self.blocks[b], page, at)
@@ -224,8 +230,6 @@ def _join(directory, name):
 def reserve(dev, directory, count):
     """The physical block numbers of the ``count`` reserved files under ``directory``
     (made, and their blocks found, on first use; an index file keeps the numbers)."""
-    import os
-
     folder = _join(directory, RESERVE_DIR)
     index = _join(folder, "index")
     blocks = _read_index(index, folder, count)
@@ -244,15 +248,13 @@ def reserve(dev, directory, count):
 
 def reserved(directory):
     """The block numbers of the reserved files under ``directory`` as their index says, or
-    None (none reserved): for a reader of a flash image (``journal.replay`` with them
+    None (none reserved): for a reader of a flash image (``replay`` with them
     puts what waits in the log into the game files, as the board does at boot)."""
     folder = _join(directory, RESERVE_DIR)
     return _read_index(_join(folder, "index"), folder, -1)
 
 
 def _read_index(index, folder, count):
-    import os
-
     try:
         with open(index) as f:
             blocks = [int(x) for x in f.read().split()]
@@ -269,8 +271,6 @@ def _read_index(index, folder, count):
 
 
 def _make_files(folder, count):
-    import os
-
     try:
         os.mkdir(folder)
     except OSError:
@@ -317,3 +317,87 @@ def _find(dev, folder, count):
         if found[k] < 0:
             raise OSError(5, "flash log: reserved block %d not found on the flash" % k)
     return found
+
+
+# -- the journal with a log -----------------------------------------------------------
+
+
+def attach(journal, log):
+    """Keep ``journal``'s records in ``log`` first (after ``replay`` and the journal's
+    resume or start)."""
+    journal.log = log
+    journal._size = 0
+    if journal.path is not None:
+        try:
+            journal._size = os.stat(journal.path)[6]
+        except OSError:
+            pass
+
+
+def idle(journal, long_quiet=False):
+    """Quiet time (no hand on the board, nothing to commit: the outer loop knows): at
+    most one flash job that stalls the chip; True if it did one. The lines waiting in the
+    log go into their file (an erase, whatever their number) once there are SYNC_LINES of
+    them, or the board has been quiet for long (``long_quiet``: a player thinks), or the
+    log's next sector holds them; else an erase of that sector ahead of need."""
+    log = journal.log
+    lines = journal.pending()
+    if lines and (long_quiet or lines >= SYNC_LINES or log is None or log.due() == 2):
+        return journal.sync()
+    return log is not None and log.idle()
+
+
+def replay(directory, log):
+    """At boot, before the journal's ``resume``: append to their game files the records
+    of ``log`` that a reset kept from getting there (a record goes to its file only if
+    the file has its game id and exactly its offset as length, so nothing is ever
+    appended twice or to another game); then the whole log counts as written, and the
+    sector the next record goes to is erased if it is not yet. Returns the number of
+    records appended."""
+    records = log.load()
+    done = 0
+    journal = Journal(directory)
+    heads = {}  # type: dict
+    for _seq, number, offset, game_id, line in records:
+        path = journal.path_of(number)
+        gid = heads.get(number)
+        if gid is None:
+            gid = _header_id(path)
+            heads[number] = gid
+        if gid != game_id:
+            continue  # a deleted game's record, or another game under that number
+        try:
+            size = os.stat(path)[6]
+        except OSError:
+            continue
+        if size != offset:
+            continue  # in the file already (or a gap: never filled with a later record)
+        f = open(path, "a")
+        try:
+            f.write(line)
+        finally:
+            f.close()
+        done += 1
+    log.release(log.seq - 1)
+    # The sector the next record goes to erased now, at boot, if it is not yet (the
+    # reserved blocks' first use): never by a move's append.
+    log.idle()
+    return done
+
+
+def _header_id(path):
+    """The game id in a game file's header line, or "" (no file, or no sound header)."""
+    try:
+        f = open(path, "r")
+    except OSError:
+        return ""
+    try:
+        body = unseal(f.readline())
+    finally:
+        f.close()
+    if body is None:
+        return ""
+    parts = body.split(" ", 2)
+    if len(parts) < 2 or parts[0] not in (FORMAT, OLD_FORMAT, POSITION_FORMAT):
+        return ""
+    return parts[1]

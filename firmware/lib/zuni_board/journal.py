@@ -31,12 +31,12 @@ the older format ``Z1`` (no version) read as version 0; older firmware skips ``Z
 Each record is appended and the file closed (which commits it on littlefs) as the
 move is committed. Only the newest ``keep`` games are kept, so flash use stays bounded.
 
-With a flash log attached (``attach_log``, a ``flashlog.FlashLog``: on the Pico and the
-virtual board) a record is instead programmed into the log's next erased page (no erase:
-littlefs would copy the file's last block to a freshly erased one at every append) and
-appended to its file later, with the others waiting, by ``idle()`` in quiet time (the
-outer loop calls it) or by whatever reads or starts a file first; ``replay(directory,
-log)`` at boot puts the records a reset caught in the log into their files.
+With a flash log in ``log`` (``zuni_board.flashlog``: on the Pico and the virtual board)
+a record is instead programmed into the log's next erased page (no erase: littlefs would
+copy the file's last block to a freshly erased one at every append) and appended to its
+file later, with the others waiting, by ``sync()``: in quiet time (``flashlog.idle``,
+the outer loop's) or by whatever reads or starts a file first. ``flashlog.replay`` at
+boot puts the records a reset caught in the log into their files.
 
 A write that fails (flash full, a littlefs error) raises OSError and leaves the file as
 it was or with a torn last line (dropped on reading). ``make_room()`` deletes the oldest
@@ -51,7 +51,6 @@ the same id, once writes work again (the app's degraded mode, ``BoardApp``).
 """
 
 import os
-from array import array
 
 PREFIX = "zj"
 SUFFIX = ".txt"
@@ -60,28 +59,8 @@ OLD_FORMAT = "Z1"  # before history versions: read, never written
 POSITION_FORMAT = "Z3"  # a game set up from a position: its header carries the position
 
 
-# Lines that wait in the flash log before quiet time appends them to their file (one
-# erase for them all); fewer wait for a long pause (Journal.idle).
-SYNC_LINES = 8
-
-
 class JournalError(ValueError):
     """A journal operation was given bad input (the message names it)."""
-
-
-def _crc_table():
-    table = array("H", bytes(512))
-    for i in range(256):
-        c = i << 8
-        for _ in range(8):
-            c = ((c << 1) ^ 0x1021) & 0xFFFF if c & 0x8000 else (c << 1) & 0xFFFF
-        table[i] = c
-    return table
-
-
-# A byte at a time by a table (512 bytes): nine times the bit-by-bit loop's speed, which
-# every record written and every line read at boot paid (a 400-ply game's resume).
-_CRC_TABLE = _crc_table()
 
 
 def crc16(data):
@@ -89,9 +68,13 @@ def crc16(data):
     if isinstance(data, str):
         data = data.encode()
     crc = 0xFFFF
-    table = _CRC_TABLE
     for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
+        crc ^= byte << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
     return crc
 
 
@@ -182,20 +165,16 @@ class Journal:
         line = seal(body)
         log = self.log
         if log is not None and self.game_id is not None:
-            from zuni_board.flashlog import FlashLogFull
-
-            try:
-                self._last_seq = log.append(self.number, self._size, self.game_id, line)
-            except FlashLogFull:
-                self.sync()  # the log's next sector held lines not yet in the file
-                self._last_seq = log.append(self.number, self._size, self.game_id, line)
-            except ValueError:
-                pass  # too long for a page: straight to the file, below
-            else:
+            seq = log.append(self.number, self._size, self.game_id, line)
+            if seq < 0:  # the log's next sector holds lines not yet in the file
+                self.sync()
+                seq = log.append(self.number, self._size, self.game_id, line)
+            if seq > 0:
+                self._last_seq = seq
                 self._unsynced.append(line)
                 self._size += len(line)
                 return
-            self.sync()
+            self.sync()  # too long for a page (0): straight to the file, below
         # Open, write, close for every record: closing commits the write on littlefs,
         # so a power cut loses at most the record being written.
         f = open(self.path, "a")
@@ -204,6 +183,10 @@ class Journal:
         finally:
             f.close()
         self._size += len(line)
+
+    def pending(self):
+        """Lines in the flash log not yet in their file."""
+        return len(self._unsynced)
 
     def sync(self):
         """Append the lines waiting in the flash log to the current file (one littlefs
@@ -222,33 +205,6 @@ class Journal:
         if self.log is not None:
             self.log.release(self._last_seq)
         return True
-
-    def idle(self, long_quiet=False):
-        """Quiet time (no hand on the board, nothing to commit: the outer loop knows):
-        at most one flash job that stalls the chip; True if it did one. The waiting lines
-        go into their file (an erase, whatever their number) once there are SYNC_LINES
-        of them, or the board has been quiet for long (``long_quiet``: a player thinks),
-        or the log's next sector holds them; else an erase of that sector ahead of need."""
-        log = self.log
-        lines = len(self._unsynced)
-        if lines and (long_quiet or lines >= SYNC_LINES or log is None or log.due() == 2):
-            return self.sync()
-        return log is not None and log.idle()
-
-    def pending(self):
-        """Lines in the flash log not yet in their file."""
-        return len(self._unsynced)
-
-    def attach_log(self, log):
-        """Keep the records in ``log`` first (see the module's docstring); after
-        ``replay`` and ``resume``/``start``."""
-        self.log = log
-        self._size = 0
-        if self.path is not None:
-            try:
-                self._size = os.stat(self.path)[6]
-            except OSError:
-                pass
 
     def prune(self, keep=None):
         """Delete the oldest game files beyond ``keep`` (default: the journal's ``keep``)."""
@@ -520,59 +476,3 @@ class Journal:
             except OSError:
                 pass
         return total
-
-
-def replay(directory, log):
-    """At boot, before ``resume``: append to their game files the records of the flash
-    log ``log`` that a reset kept from getting there (a record goes to its file only if
-    the file has its game id and exactly its offset as length, so nothing is ever
-    appended twice or to another game); then the whole log counts as written, and the
-    sector the next record goes to is erased if it is not yet. Returns the number of
-    records appended."""
-    records = log.load()
-    done = 0
-    journal = Journal(directory)
-    heads = {}  # type: dict
-    for _seq, number, offset, game_id, line in records:
-        path = journal.path_of(number)
-        gid = heads.get(number)
-        if gid is None:
-            gid = _header_id(path)
-            heads[number] = gid
-        if gid != game_id:
-            continue  # a deleted game's record, or another game under that number
-        try:
-            size = os.stat(path)[6]
-        except OSError:
-            continue
-        if size != offset:
-            continue  # in the file already (or a gap: never filled with a later record)
-        f = open(path, "a")
-        try:
-            f.write(line)
-        finally:
-            f.close()
-        done += 1
-    log.release(log.seq - 1)
-    # The sector the next record goes to erased now, at boot, if it is not yet (the
-    # reserved blocks' first use): never by a move's append.
-    log.idle()
-    return done
-
-
-def _header_id(path):
-    """The game id in a game file's header line, or "" (no file, or no sound header)."""
-    try:
-        f = open(path, "r")
-    except OSError:
-        return ""
-    try:
-        body = unseal(f.readline())
-    finally:
-        f.close()
-    if body is None:
-        return ""
-    parts = body.split(" ", 2)
-    if len(parts) < 2 or parts[0] not in (FORMAT, OLD_FORMAT, POSITION_FORMAT):
-        return ""
-    return parts[1]
