@@ -138,7 +138,7 @@ class IoLoop:
             out["flash_bytes"] = flash.written
         journal = self.journal
         if journal is not None:
-            out["journal_syncs"] = journal.syncs
+            out["journal_syncs"] = journal.log.syncs
             out["log_programs"] = journal.log.programs
             out["log_erases"] = journal.log.erases
             out["log_forced"] = journal.log.forced

@@ -165,7 +165,7 @@ def test_no_erase_between_a_moves_last_change_and_its_frame():
             eq(inside, [], "erases between the last change at %d and the frame at %d" % (last, sent))
             if sent - last < 1000:  # not a chain that waited to be settled
                 assert sent - last <= 170, "frame %d ms after the last change" % (sent - last)
-        assert b.app.journal.syncs > 0, "the lines went into the game file, in quiet time"
+        assert b.app.journal.log.syncs > 0, "the lines went into the game file, in quiet time"
         if directory.startswith("/zt_"):
             assert erases, "littlefs's erases happened, in quiet time"
         texts = [t for _, t, _ in b.link.moves]

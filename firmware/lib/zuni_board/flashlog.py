@@ -86,6 +86,66 @@ class FlashLog:
         self.programs = 0
         self.erases = 0
         self.forced = 0
+        # The journal's lines kept here and not yet in their file: the file, its length
+        # with them (-1: to be read), the lines, the seq of the last.
+        self._path = None  # type: str | None
+        self._size = -1
+        self._lines = []  # type: list[str]
+        self._last = 0
+        self.syncs = 0  # appends of waiting lines to their file (counters for benchmarks)
+
+    # -- the journal's side ---------------------------------------------------------
+    def record(self, journal, line):
+        """Keep ``journal``'s record ``line`` (for its current file) here; True if it is
+        (then it goes to the file by ``sync``), False if the journal must write it to the
+        file itself (a record too long for a page)."""
+        path = journal.path
+        if path != self._path:
+            self.sync()  # another file's lines go to that file first
+            self._path = path
+            self._size = -1
+        if self._size < 0:
+            self._size = os.stat(path)[6]
+        number = _number_of(path)
+        seq = self.append(number, self._size, journal.game_id, line)
+        if seq == FULL:
+            self.sync()  # the log's next sector held lines not yet in the file
+            seq = self.append(number, self._size, journal.game_id, line)
+        if seq <= 0:
+            self.sync()
+            self._size = -1  # the journal writes the line itself
+            return False
+        self._last = seq
+        self._lines.append(line)
+        self._size += len(line)
+        return True
+
+    def pending(self):
+        """Lines kept here, not yet in their file."""
+        return len(self._lines)
+
+    def sync(self):
+        """Append the lines kept here to their file (one littlefs write: an erase); True
+        if there were any."""
+        lines = self._lines
+        if not lines or self._path is None:
+            return False
+        f = open(self._path, "a")
+        try:
+            for line in lines:
+                f.write(line)
+        finally:
+            f.close()
+        lines.clear()
+        self.syncs += 1
+        self.release(self._last)
+        return True
+
+    def rewritten(self):
+        """The journal writes its current game whole: the lines kept here are in it."""
+        self._lines.clear()
+        self._size = -1
+        self.release(self._last)
 
     # -- boot -----------------------------------------------------------------------
     def load(self):
@@ -326,12 +386,12 @@ def attach(journal, log):
     """Keep ``journal``'s records in ``log`` first (after ``replay`` and the journal's
     resume or start)."""
     journal.log = log
-    journal._size = 0
-    if journal.path is not None:
-        try:
-            journal._size = os.stat(journal.path)[6]
-        except OSError:
-            pass
+
+
+def _number_of(path):
+    """The game number in a journal file's path (``.../zj00007.txt`` -> 7)."""
+    name = path.rsplit("/", 1)[-1]
+    return int(name[2:-4])
 
 
 def idle(journal, long_quiet=False):
@@ -341,10 +401,12 @@ def idle(journal, long_quiet=False):
     them, or the board has been quiet for long (``long_quiet``: a player thinks), or the
     log's next sector holds them; else an erase of that sector ahead of need."""
     log = journal.log
-    lines = journal.pending()
-    if lines and (long_quiet or lines >= SYNC_LINES or log is None or log.due() == 2):
-        return journal.sync()
-    return log is not None and log.idle()
+    if log is None:
+        return False
+    lines = log.pending()
+    if lines and (long_quiet or lines >= SYNC_LINES or log.due() == 2):
+        return log.sync()
+    return log.idle()
 
 
 def replay(directory, log):

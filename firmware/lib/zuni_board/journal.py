@@ -118,6 +118,10 @@ def random_hex():
 class Journal:
     """The journal directory. ``keep``: how many game files to keep (newest first)."""
 
+    # The flash log (zuni_board.flashlog.attach sets it), or None: a class attribute, so
+    # that a journal without one has no more in its instance (the heap's ragged edge).
+    log = None  # type: ignore
+
     def __init__(self, directory, keep=8):
         if keep < 1:
             raise JournalError("keep must be at least 1, not %r" % (keep,))
@@ -132,12 +136,6 @@ class Journal:
         self.read_position = None  # type: str | None  # that of the file read() read last
         self.clock = None  # type: str | None  # the time control of the current game (None: no clock)
         self.read_clock = None  # type: str | None  # that of the file read() read last
-        self.number = 0  # the current game file's number (0: none)
-        self.log = None  # type: ignore  # the flash log (zuni_board.flashlog), or None
-        self._size = 0  # the current file's length, with the lines still only in the log
-        self._unsynced = []  # type: list[str]  # lines in the log, not yet in the file
-        self._last_seq = 0  # the log's seq of the last of them
-        self.syncs = 0  # appends of waiting lines to their file (counters for benchmarks)
 
     # -- files --------------------------------------------------------------
     def numbers(self):
@@ -164,17 +162,9 @@ class Journal:
             raise JournalError("no game started: call start() or resume() first")
         line = seal(body)
         log = self.log
-        if log is not None and self.game_id is not None:
-            seq = log.append(self.number, self._size, self.game_id, line)
-            if seq < 0:  # the log's next sector holds lines not yet in the file
-                self.sync()
-                seq = log.append(self.number, self._size, self.game_id, line)
-            if seq > 0:
-                self._last_seq = seq
-                self._unsynced.append(line)
-                self._size += len(line)
-                return
-            self.sync()  # too long for a page (0): straight to the file, below
+        if log is not None:
+            if log.record(self, line):
+                return  # in the log: the file gets it in quiet time (flashlog.idle)
         # Open, write, close for every record: closing commits the write on littlefs,
         # so a power cut loses at most the record being written.
         f = open(self.path, "a")
@@ -182,29 +172,11 @@ class Journal:
             f.write(line)
         finally:
             f.close()
-        self._size += len(line)
-
-    def pending(self):
-        """Lines in the flash log not yet in their file."""
-        return len(self._unsynced)
 
     def sync(self):
-        """Append the lines waiting in the flash log to the current file (one littlefs
-        write: an erase); True if there were any."""
-        lines = self._unsynced
-        if not lines or self.path is None:
-            return False
-        f = open(self.path, "a")
-        try:
-            for line in lines:
-                f.write(line)
-        finally:
-            f.close()
-        lines.clear()
-        self.syncs += 1
+        """The lines waiting in the flash log into their file (see the module's docstring)."""
         if self.log is not None:
-            self.log.release(self._last_seq)
-        return True
+            self.log.sync()
 
     def prune(self, keep=None):
         """Delete the oldest game files beyond ``keep`` (default: the journal's ``keep``)."""
@@ -258,8 +230,6 @@ class Journal:
             f.close()
         # Only a written header makes it the current game (a failed start changes nothing).
         self.game_id = game_id
-        self.number = number
-        self._size = len(head)
         self.path = path
         self.ruleset = ruleset_text
         self.position = position
@@ -284,12 +254,9 @@ class Journal:
             raise JournalError("no game started: call start() or resume() first")
         from zuni_board import repair
 
-        repair.rewrite(self, moves, left, seal)
-        # The whole game is in the file now: what waited in the log is in it.
-        self._unsynced.clear()
         if self.log is not None:
-            self.log.release(self._last_seq)
-        self._size = os.stat(self.path)[6]
+            self.log.rewritten()  # the whole game is in the file: what waited in the log too
+        repair.rewrite(self, moves, left, seal)
 
     def move(self, index, text, times=None):
         """Record move number ``index`` (0-based) as committed; ``times``: on a clock,
@@ -334,8 +301,7 @@ class Journal:
         sound = 0
         torn = False
         self.read_clock = None
-        if number == self.number:
-            self.sync()  # the lines waiting in the flash log first
+        self.sync()  # the lines waiting in the flash log first
         f = open(self.path_of(number), "r")
         try:
             while True:
@@ -433,8 +399,6 @@ class Journal:
             if game_id is None or ruleset is None:
                 continue
             self.path = self.path_of(number)
-            self.number = number
-            self._size = sound
             self.game_id = game_id
             self.version = self.read_version
             self.ruleset = ruleset
