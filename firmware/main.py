@@ -146,11 +146,9 @@ class Loop:
         # game file, an erase ahead of need) wait for quiet time, this long after the last
         # sensor change with nothing to commit or send, never in a move's way.
         self.journal = journal
-        self._idle = None
-        if journal is not None:
-            from zuni_board.flashlog import idle
+        from zuni_board.flashlog import idle
 
-            self._idle = idle
+        self._idle = idle
         self.quiet_ms = layout.timing["commit_ms"] + 250
         # A pause this long (a player thinks, nobody plays): the lines waiting in the
         # flash log go to their file however few.
