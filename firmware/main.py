@@ -190,8 +190,11 @@ class Loop:
             outbox.flush()
         if journal is not None and stable is None and not pressed and not moving and not outbox.queue:
             quiet = ticks_diff(now, debouncer.changed_at)
-            if quiet >= self.quiet_ms:
-                self._idle(journal, quiet >= self.long_quiet_ms)
+            if quiet >= self.quiet_ms and not outbox.failing:
+                try:
+                    self._idle(journal, quiet >= self.long_quiet_ms)
+                except OSError as e:  # a full or failing flash: the outbox's degraded mode
+                    outbox.write_failed(e)
         if stable is not None and self.control is not None:
             self.control.stable_changed(stable)
 
