@@ -93,16 +93,19 @@ VIRTUAL_LOG_BLOCKS = 4
 
 def open_flash_log(dev, directory, blocks):
     """(the journal's flash log on ``dev``, reserved on first use, its records put into
-    their game files by ``flashlog.replay``; why not, or ""). Without one (None) the
+    their game files by ``flashboot.replay``; why not, or ""). Without one (None) the
     journal writes straight to its files, as it always could; the reason goes to the host
     as a ``diag`` event once the link is up (stdout is the link on the Pico)."""
-    from zuni_board import flashlog
+    import zuni_board
+    from zuni_board import flashboot, flashlog
 
     try:
-        log = flashlog.FlashLog(dev, flashlog.reserve(dev, directory, blocks))
-        flashlog.replay(directory, log)
+        log = flashlog.FlashLog(dev, flashboot.reserve(dev, directory, blocks))
+        flashboot.replay(directory, log)
     except (OSError, ValueError) as e:
         return None, "no flash log for the journal: %s" % e
+    finally:
+        zuni_board.unload(("zuni_board.flashboot",))  # boot-time code: garbage from now on
     return log, ""
 
 

@@ -153,6 +153,7 @@ MODULES = (
     "zuni_board/clocks.py",  # a game on a clock (spec "clock")
     "zuni_board/journal.py",
     "zuni_board/flashlog.py",  # the journal's flash log
+    "zuni_board/flashboot.py",  # its boot-time part (timing runs)
     "zuni_board/app.py",
     "zuni_board/scan.py",
     "zuni_hw/__init__.py",

@@ -51,11 +51,11 @@ def mount(image):
 
     dev = virtual.mount_flash(image, "/flash", 64)
     try:
-        from zuni_board import flashlog
+        from zuni_board import flashboot, flashlog
     except ImportError:
         return dev, "/flash", None
-    log = flashlog.FlashLog(dev, flashlog.reserve(dev, "/flash", 4))
-    flashlog.replay("/flash", log)
+    log = flashlog.FlashLog(dev, flashboot.reserve(dev, "/flash", 4))
+    flashboot.replay("/flash", log)
     return dev, "/flash", log
 
 

@@ -433,9 +433,8 @@ class Relay:
 _JOURNAL_READ = """
 import sys, json, vfs
 from zuni_hw.virtual import mount_flash
-from zuni_board import flashlog
+from zuni_board import flashboot, flashlog
 from zuni_board.journal import Journal
-from zuni_board.flashlog import replay
 blocks = int(sys.argv[1])
 while True:
     path = sys.stdin.readline().strip()
@@ -444,9 +443,9 @@ while True:
     dev = mount_flash(path, "/flash", blocks)
     try:
         # What waits in the journal's flash log into the game files first, as at boot.
-        reserved = flashlog.reserved("/flash")
+        reserved = flashboot.reserved("/flash")
         if reserved:
-            replay("/flash", flashlog.FlashLog(dev, reserved))
+            flashboot.replay("/flash", flashlog.FlashLog(dev, reserved))
         found = Journal("/flash").resume()
     finally:
         vfs.umount("/flash")

@@ -6,7 +6,8 @@ from board_helpers import remove_dir, temp_dir
 
 from check import eq, raises
 from zuni_board import flashlog
-from zuni_board.flashlog import BLOCK, FULL, PAGE, FlashLog, attach, idle, replay
+from zuni_board.flashboot import replay
+from zuni_board.flashlog import BLOCK, FULL, PAGE, FlashLog, attach, idle
 from zuni_board.journal import Journal
 
 

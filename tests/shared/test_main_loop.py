@@ -13,7 +13,8 @@ from test_flashlog import NorFlash
 
 from check import eq
 from zuni_board.app import BoardApp
-from zuni_board.flashlog import FlashLog, replay, reserve
+from zuni_board.flashboot import replay, reserve
+from zuni_board.flashlog import FlashLog
 from zuni_board.journal import Journal
 from zuni_board.scan import Debouncer
 

@@ -6,12 +6,13 @@ the W25Q16JV's datasheet maximum, the whole chip stalled) in the scan that sends
 to the host. Here a record is programmed into one 256-byte page of sectors erased ahead
 of need (0.4 ms); ``journal.Journal`` appends the records to the game files later, in
 quiet time (``Journal.idle``), when an erase costs nobody anything, and at boot
-``replay`` puts any record that did not reach its file there first.
+``flashboot.replay`` puts any record that did not reach its file there first.
 
 The sectors are blocks of the same flash that littlefs manages, reserved as files
-(``reserve``): one file of exactly one block each, whose block littlefs never touches
-again (it relocates a file's data only when the file is written; it reads a one-block
-file's data only when the file is read, and nothing reads these). Their block numbers are
+(``flashboot.reserve``: boot-time code, unloaded once the board runs): one file of
+exactly one block each, whose block littlefs never touches again (it relocates a file's
+data only when the file is written; it reads a one-block file's data only when the file
+is read, and nothing reads these). Their block numbers are
 found once, by a random marker written into each, and kept in an index file.
 
 A page::
@@ -26,8 +27,8 @@ skipped (its move was never reported: the frame goes out after the program); a s
 erased only when every record on it is in its file, and a torn erase leaves only such
 records; a page is programmed only after it read blank.
 
->>> log = FlashLog(dev, [40, 41, 42, 43])   # dev: readblocks/writeblocks/ioctl(6, block)
->>> replay("/", log)                        # at boot: the records into their files
+>>> log = FlashLog(dev, flashboot.reserve(dev, "/", 8))  # dev: readblocks/writeblocks/ioctl
+>>> flashboot.replay("/", log)              # at boot: the records into their files
 >>> attach(journal, log)                    # the journal's records go to the log first
 >>> idle(journal)                           # quiet time: one flash job, if one is due
 """
@@ -35,15 +36,11 @@ records; a page is programmed only after it read blank.
 import os
 from binascii import crc32
 
-from zuni_board.journal import FORMAT, OLD_FORMAT, POSITION_FORMAT, Journal, unseal
-
 PAGE = 256
 BLOCK = 4096
 PAGES = BLOCK // PAGE
 _HEAD = 15  # "ZW", seq, number, offset
 MAGIC = b"ZW"
-RESERVE_DIR = "zwal"
-_MARK = b"ZWAL-RESERVED "
 _BLANK = b"\xff" * PAGE
 
 
@@ -280,105 +277,6 @@ class FlashLog:
         self.top[b] = 0
 
 
-# -- reserving the blocks --------------------------------------------------------------
-
-
-def _join(directory, name):
-    return directory + name if directory.endswith("/") else directory + "/" + name
-
-
-def reserve(dev, directory, count):
-    """The physical block numbers of the ``count`` reserved files under ``directory``
-    (made, and their blocks found, on first use; an index file keeps the numbers)."""
-    folder = _join(directory, RESERVE_DIR)
-    index = _join(folder, "index")
-    blocks = _read_index(index, folder, count)
-    if blocks is not None:
-        return blocks
-    _make_files(folder, count)
-    blocks = _find(dev, folder, count)
-    f = open(index + ".tmp", "w")
-    try:
-        f.write(" ".join([str(b) for b in blocks]) + "\n")
-    finally:
-        f.close()
-    os.rename(index + ".tmp", index)
-    return blocks
-
-
-def reserved(directory):
-    """The block numbers of the reserved files under ``directory`` as their index says, or
-    None (none reserved): for a reader of a flash image (``replay`` with them
-    puts what waits in the log into the game files, as the board does at boot)."""
-    folder = _join(directory, RESERVE_DIR)
-    return _read_index(_join(folder, "index"), folder, -1)
-
-
-def _read_index(index, folder, count):
-    try:
-        with open(index) as f:
-            blocks = [int(x) for x in f.read().split()]
-        if count < 0:
-            count = len(blocks)
-        if len(blocks) != count or count < 2:
-            return None
-        for k in range(count):
-            if os.stat(_join(folder, "b%d" % k))[6] != BLOCK:
-                return None
-    except (OSError, ValueError):
-        return None
-    return blocks
-
-
-def _make_files(folder, count):
-    try:
-        os.mkdir(folder)
-    except OSError:
-        pass
-    for name in os.listdir(folder):
-        os.remove(_join(folder, name))
-    try:
-        raw = os.urandom(8)
-    except (AttributeError, OSError):
-        raw = b"\x00" * 8
-    tag = "".join(["%02x" % x for x in raw])
-    for k in range(count):
-        chunk = bytearray(b"\xff" * BLOCK)
-        mark = (_MARK.decode() + tag + " %d " % k).encode()
-        chunk[0 : len(mark)] = mark
-        f = open(_join(folder, "b%d" % k), "wb")
-        try:
-            f.write(chunk)
-        finally:
-            f.close()
-    f = open(_join(folder, "tag"), "w")
-    try:
-        f.write(tag)
-    finally:
-        f.close()
-
-
-def _find(dev, folder, count):
-    with open(_join(folder, "tag")) as f:
-        tag = f.read().strip()
-    total = dev.ioctl(4, 0)
-    head = bytearray(64)
-    found = [-1] * count
-    prefix = (_MARK.decode() + tag + " ").encode()
-    for block in range(total):
-        dev.readblocks(block, head, 0)
-        if bytes(head[: len(prefix)]) != prefix:
-            continue
-        rest = bytes(head[len(prefix) :]).split(b" ")[0]
-        k = int(rest)
-        if 0 <= k < count:
-            found[k] = block
-    for k in range(count):
-        if found[k] < 0:
-            raise OSError(5, "flash log: reserved block %d not found on the flash" % k)
-    return found
-
-
 # -- the journal with a log -----------------------------------------------------------
 
 
@@ -407,59 +305,3 @@ def idle(journal, long_quiet=False):
     if lines and (long_quiet or lines >= SYNC_LINES or log.due() == 2):
         return log.sync()
     return log.idle()
-
-
-def replay(directory, log):
-    """At boot, before the journal's ``resume``: append to their game files the records
-    of ``log`` that a reset kept from getting there (a record goes to its file only if
-    the file has its game id and exactly its offset as length, so nothing is ever
-    appended twice or to another game); then the whole log counts as written, and the
-    sector the next record goes to is erased if it is not yet. Returns the number of
-    records appended."""
-    records = log.load()
-    done = 0
-    journal = Journal(directory)
-    heads = {}  # type: dict
-    for _seq, number, offset, game_id, line in records:
-        path = journal.path_of(number)
-        gid = heads.get(number)
-        if gid is None:
-            gid = _header_id(path)
-            heads[number] = gid
-        if gid != game_id:
-            continue  # a deleted game's record, or another game under that number
-        try:
-            size = os.stat(path)[6]
-        except OSError:
-            continue
-        if size != offset:
-            continue  # in the file already (or a gap: never filled with a later record)
-        f = open(path, "a")
-        try:
-            f.write(line)
-        finally:
-            f.close()
-        done += 1
-    log.release(log.seq - 1)
-    # The sector the next record goes to erased now, at boot, if it is not yet (the
-    # reserved blocks' first use): never by a move's append.
-    log.idle()
-    return done
-
-
-def _header_id(path):
-    """The game id in a game file's header line, or "" (no file, or no sound header)."""
-    try:
-        f = open(path, "r")
-    except OSError:
-        return ""
-    try:
-        body = unseal(f.readline())
-    finally:
-        f.close()
-    if body is None:
-        return ""
-    parts = body.split(" ", 2)
-    if len(parts) < 2 or parts[0] not in (FORMAT, OLD_FORMAT, POSITION_FORMAT):
-        return ""
-    return parts[1]

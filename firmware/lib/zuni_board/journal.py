@@ -35,7 +35,7 @@ With a flash log in ``log`` (``zuni_board.flashlog``: on the Pico and the virtua
 a record is instead programmed into the log's next erased page (no erase: littlefs would
 copy the file's last block to a freshly erased one at every append) and appended to its
 file later, with the others waiting, by ``sync()``: in quiet time (``flashlog.idle``,
-the outer loop's) or by whatever reads or starts a file first. ``flashlog.replay`` at
+the outer loop's) or by whatever reads or starts a file first. ``flashboot.replay`` at
 boot puts the records a reset caught in the log into their files.
 
 A write that fails (flash full, a littlefs error) raises OSError and leaves the file as
