@@ -286,6 +286,7 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
         log, why = open_flash_log(rp2.Flash(), journal_dir, PICO_LOG_BLOCKS)
     except ImportError:  # not an rp2 port (the tests' fake machine)
         log, why = None, "no flash log for the journal: no rp2 module"
+    gc.collect()  # the log's boot-time garbage (its first reservation: 8 KB a block) before the game's
     # The flash chip's 64-bit id: the host's game log names the physical board by it.
     app, sensor_of, led_of = build_app(layout, None, journal_dir, hex_id(machine.unique_id()))
     journal = use_flash_log(app, log)

@@ -149,19 +149,18 @@ class FlashLog:
         """Read every page; the sound records as (seq, number, offset, id, line), oldest
         first. Sets where the next record goes."""
         out = []
-        buf = bytearray(BLOCK)
+        buf = self._page  # a page at a time: no 4 KB buffer in a heap a long game fills
         best = 0
         best_pos = -1
         for b in range(len(self.blocks)):
-            self.dev.readblocks(self.blocks[b], buf, 0)
             top = 0
             blank = True
             for p in range(PAGES):
-                at = p * PAGE
-                if buf[at] == 0xFF and buf[at : at + PAGE] == _BLANK:
+                self.dev.readblocks(self.blocks[b], buf, p * PAGE)
+                if buf[0] == 0xFF and buf == _BLANK:
                     continue
                 blank = False
-                rec = self._parse(buf, at)
+                rec = self._parse(buf, 0)
                 if rec is None:
                     continue
                 out.append(rec)
