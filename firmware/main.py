@@ -149,9 +149,11 @@ class Loop:
         # game file, an erase ahead of need) wait for quiet time, this long after the last
         # sensor change with nothing to commit or send, never in a move's way.
         self.journal = journal
-        from zuni_board.flashlog import idle
+        self._idle = None  # type: ignore  # zuni_board.flashlog.idle (loaded with a log only)
+        if journal is not None:
+            from zuni_board.flashlog import idle
 
-        self._idle = idle
+            self._idle = idle  # type: ignore
         self.quiet_ms = layout.timing["commit_ms"] + 250
         # A pause this long (a player thinks, nobody plays): the lines waiting in the
         # flash log go to their file however few.
@@ -195,7 +197,7 @@ class Loop:
             quiet = ticks_diff(now, debouncer.changed_at)
             if quiet >= self.quiet_ms and not outbox.failing:
                 try:
-                    self._idle(journal, quiet >= self.long_quiet_ms)
+                    self._idle(journal, quiet >= self.long_quiet_ms)  # type: ignore
                 except OSError as e:  # a full or failing flash: the outbox's degraded mode
                     outbox.write_failed(e)
         if stable is not None and self.control is not None:

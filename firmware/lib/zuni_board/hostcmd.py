@@ -201,5 +201,6 @@ class HostCommands:
         link's ``moves`` reply asks a few at a time)."""
         self.app.outbox.flush()
         stack = self.app.game.move_stack
-        end = len(stack) if count < 0 else min(len(stack), index + count)
-        return [stack[i].text() for i in range(index, end)]
+        if count < 0:
+            return [m.text() for m in stack[index:]]
+        return [m.text() for m in stack[index : index + count]]
