@@ -7,6 +7,7 @@ PYTHON ?= python3
 VENV   := .venv
 BIN    := $(VENV)/bin
 STAMP  := $(VENV)/.installed
+DEV_STAMP := $(VENV)/.installed-dev
 ARGS   ?=
 
 .PHONY: play test setup lint format clean bench
@@ -14,24 +15,31 @@ ARGS   ?=
 play: $(STAMP)
 	$(BIN)/zuni play $(ARGS)
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	sh tools/ensure_browser.sh
+	sh tools/ensure_speech.sh
+	sh tools/ensure_mosquitto.sh
+	sh tools/ensure_kicad.sh
 	# Three workers on two cores: the end-to-end tests mostly wait on real-time
 	# timers (debounce, commit, link resends), not on the CPU.
 	$(BIN)/python -m pytest -n 3 $(ARGS)
 
-setup: $(STAMP)
+setup: $(DEV_STAMP)
 
 # Re-run the install whenever the dependency list or this file changes. The steps are
-# in tools/make.py (the venv, the project with its dev extras, the Pico stubs apart from
-# site-packages), which also stands in for make where there is none (Windows: README).
+# in tools/make.py (the venv and the project for play; for the tests also the dev
+# extras and the Pico stubs apart from site-packages), which also stands in for make
+# where there is none (Windows: README). `make play` installs only what playing needs.
 $(STAMP): pyproject.toml Makefile tools/make.py
 	$(PYTHON) tools/make.py setup --force
 
-lint: $(STAMP)
+$(DEV_STAMP): pyproject.toml Makefile tools/make.py
+	$(PYTHON) tools/make.py setup --dev --force
+
+lint: $(DEV_STAMP)
 	$(BIN)/ruff check . && $(BIN)/ruff format --check .
 
-format: $(STAMP)
+format: $(DEV_STAMP)
 	$(BIN)/ruff format . && $(BIN)/ruff check --fix .
 
 clean:

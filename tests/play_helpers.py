@@ -126,6 +126,28 @@ class ZuniPlay:
 ANSI = re.compile(r"\x1b\[[0-9;?]*[A-Za-z]|\x1b[()][A-Z0-9]|\x1b[=>]|\r")
 
 
+class ZuniReplay(ZuniPlay):
+    """``zuni log replay ARGS`` as a subprocess (ZuniPlay's send and expect)."""
+
+    def __init__(self, *args: str, db: Path, env: dict[str, str]) -> None:
+        self.command = [str(ZUNI), "log", "replay", "--db", str(db), "--color", "never", "--http", "0", *args]
+        self.tty_master = self.tty_slave = -1
+        self.proc = subprocess.Popen(
+            self.command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
+            bufsize=1,
+            env=dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1", **env),
+            cwd=REPO,
+        )
+        self.lines: queue.Queue[str] = queue.Queue()
+        self.seen: list[str] = []
+        self.timeout = 30.0
+        threading.Thread(target=self._read, daemon=True).start()
+
+
 class TtyPlay:
     """``zuni play ARGS`` on a pseudo-terminal (standard input, output and error), as a
     person runs it: the line editor is on. ``type(line)`` types a line and Enter;

@@ -1,4 +1,4 @@
-"""A deliberately simple second move generator for Awithlaknakwe, written from RULES.md
+"""A deliberately simple second move generator for Awithlaknakwe, written from docs/rules.md
 alone, to cross-check the engine (zuni.awith) in tests/unit/test_rules_awith_props.py.
 
 No tables, no undo, no speed: squares are (c, r) pairs, the board is a dict, a move

@@ -1,4 +1,4 @@
-"""A deliberately simple second move generator for the line games, written from RULES.md
+"""A deliberately simple second move generator for the line games, written from docs/rules.md
 alone, to cross-check zuni.line. It shares no code with the engine: points are names
 with real coordinates, adjacency is recomputed from the coordinates every time, positions
 are dicts, a chain is a recursion that copies the board at each jump, and moves are
@@ -11,7 +11,7 @@ Point = tuple[float, float]
 
 
 def parse_options(text: str) -> dict[str, str]:
-    """Options of a line-game ruleset with RULES.md's defaults filled in."""
+    """Options of a line-game ruleset with docs/rules.md's defaults filled in."""
     words = text.split()
     game = words[0]
     options = {"chain": "forced", "capture": "forced", "first": "south", "quiet": "40", "stall": "more"}
@@ -44,7 +44,7 @@ def lined(options: dict[str, str]) -> bool:
 
 
 def adjacent(p: Point, q: Point, is_lined: bool) -> bool:
-    """An edge of RULES.md: middle line, diagonals, outer lines when lined."""
+    """An edge of docs/rules.md: middle line, diagonals, outer lines when lined."""
     (x1, y1), (x2, y2) = p, q
     if y1 == y2 == 0:
         return abs(x1 - x2) == 1
@@ -146,7 +146,7 @@ class RefGame:
         return found
 
     def over(self) -> tuple[str, str] | None:
-        """(result, termination) in RULES.md's order, or None."""
+        """(result, termination) in docs/rules.md's order, or None."""
         counts = {"south": 0, "north": 0}
         for side in self.board.values():
             counts[side] += 1

@@ -70,7 +70,7 @@ HEAP_LIMIT_KIB["awithlaknakwe players=4"] += 1  # 141 with the hint (140 before)
 # with the hint (each alone passes at 138; 2026-12-07).
 HEAP_LIMIT_KIB["awithlaknakwe"] += 1
 SCAN_LIMIT_US = 1000  # the worst scan cycle, every game (issue 12)
-LATENCY_LIMIT_MS = 200  # last sensor change to the committed move and its frame (BOARD.md)
+LATENCY_LIMIT_MS = 200  # last sensor change to the committed move and its frame (docs/board.md)
 # Timing runs: a heap near the board's (the RP2040 has ~130 KB free once the app is built;
 # a 64-bit port's objects are bigger), so that garbage collections happen as often as on
 # the board, plus 5 bytes a scan for the scan log (time, kind, LED driver time) and 16 KiB
@@ -87,14 +87,14 @@ RP2040_FACTOR = 170
 # The board's hint (issue 17): shown at most HINT_LIMIT_MS after HINT on an RP2040. Each
 # scan while it thinks is estimated at its unix time x HINT_CHIP_FACTOR (the slow end of
 # MICROPYTHON-NOTES' 160-190) plus the chip loop's own HINT_LOOP_US (2.4-3.1 ms), and at
-# least a scan period; the app cuts a hint at HINT_THINK_MS (zuni_board.app).
+# least a scan period; the app cuts a hint at HINT_THINK_MS (zuni_board.play).
 HINT_LIMIT_MS = 1500
 HINT_THINK_MS = 1300
 HINT_CHIP_FACTOR = 190
 HINT_LOOP_US = 3100
 HINT_EVERY = 4
 HINT_HEAP_KIB = 16
-# The commit latency on the RP2040 estimate (BOARD.md: a finished move that cannot be
+# The commit latency on the RP2040 estimate (docs/board.md: a finished move that cannot be
 # extended committed, with its LED frame, at most 200 ms after the last change): from
 # the hand (the change is seen by the next scan: scan_ms at worst, half of it on
 # average) to the end of the frame's write: the simulated time to the committing scan,
@@ -607,7 +607,7 @@ def main(argv: list[str] | None = None) -> int:
             )
         print()
         print(
-            "commit latency, hand to frame (BOARD.md: at most %d ms for a move that cannot be extended):"
+            "commit latency, hand to frame (docs/board.md: at most %d ms for a move that cannot be extended):"
             % LATENCY_LIMIT_MS
         )
         print(

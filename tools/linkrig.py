@@ -59,6 +59,11 @@ if str(FIRMWARE_LIB) not in sys.path:
 
 from zuni_link import codec
 
+# The longest wait for the board or the link (they return as soon as it happens): generous,
+# as the tests run beside other jobs on two cores (issue 26, point 12).
+WAIT_S = 30.0
+
+
 TOOLS = Path(__file__).resolve().parent
 
 # The layout's clock made faster (shorter debounce and commit times) so that whole games
@@ -345,7 +350,7 @@ class Relay:
         with self.tap.cond:
             return [f for f in self.tap.frames[since:] if verb is None or f.verb == verb]
 
-    def wait_frame(self, predicate: Any, timeout: float = 10.0, since: int = 0) -> Frame:
+    def wait_frame(self, predicate: Any, timeout: float = WAIT_S, since: int = 0) -> Frame:
         """The first frame the board wrote (from ``since`` on) that satisfies ``predicate``."""
         deadline = time.monotonic() + timeout
         i = since
@@ -681,7 +686,7 @@ class FirmwareBoard:
         pick = self.rng.choice(good or unique or moves)
         return str(pick.text())
 
-    def carry_out(self, text: str, wait: bool = True, timeout: float = 10.0) -> str:
+    def carry_out(self, text: str, wait: bool = True, timeout: float = WAIT_S) -> str:
         """The hand makes move ``text`` (a host move or the player's own); with ``wait``,
         returns once the board has sent it (its committed text)."""
         relay = self.link_relay
@@ -694,7 +699,7 @@ class FirmwareBoard:
             return text
         frame = relay.wait_frame(lambda f: f.verb == "move" and f.body.split(" ")[1] == str(index), timeout, mark)
         committed = str(codec.unesc(frame.body.split(" ")[2]))
-        if committed != text:  # a twin with the same result (BOARD.md): the board's word counts
+        if committed != text:  # a twin with the same result (docs/board.md): the board's word counts
             self.game.pop()
             self.game.push_text(committed)
         return committed
@@ -703,7 +708,7 @@ class FirmwareBoard:
         """n moves of the player's own choosing; returns their texts."""
         return [self.carry_out(self.choose(), wait) for _ in range(n)]
 
-    def back(self, timeout: float = 10.0) -> None:
+    def back(self, timeout: float = WAIT_S) -> None:
         """BACK pressed, then the pieces put back as they were before the last move."""
         mark = self.link_relay.mark()
         self.vb.press("back")
@@ -711,7 +716,7 @@ class FirmwareBoard:
         self.game.pop()
         self.restore(timeout)
 
-    def restore(self, timeout: float = 10.0) -> None:
+    def restore(self, timeout: float = WAIT_S) -> None:
         """Pieces back to ``game``'s position (after a take-back the board waits for it)."""
         want = occupied_points(self.game)
         self.vb.set_occupied(want)
@@ -734,7 +739,7 @@ class FirmwareBoard:
             self._reader = JournalReader()
         return self._reader.read(self.flash)
 
-    def wait_truth(self, moves: int, timeout: float = 10.0) -> Truth:
+    def wait_truth(self, moves: int, timeout: float = WAIT_S) -> Truth:
         """The journal once it holds ``moves`` moves (a board committing without a host)."""
         deadline = time.monotonic() + timeout
         while True:
@@ -746,7 +751,7 @@ class FirmwareBoard:
         """The firmware loop's figures (control channel): iterations, scans, busy time."""
         return dict(self.vb.command("stats?"))
 
-    def restart(self, timeout: float = 10.0) -> None:
+    def restart(self, timeout: float = WAIT_S) -> None:
         """A board reset: power cycle with the same flash and the pieces where they are."""
         self.vb.restart()
         self.vb.wait_stable(occupied_points(self.game), timeout)
@@ -794,7 +799,7 @@ class TestBoard:
         )
         self._lines = queue.Queue()
         threading.Thread(target=self._reader, args=(self.proc, self._lines), daemon=True).start()
-        self.boot = self._expect("ready", 10.0).split()[1]
+        self.boot = self._expect("ready", WAIT_S).split()[1]
 
     @staticmethod
     def _reader(proc: subprocess.Popen[str], lines: queue.Queue[str]) -> None:
@@ -840,7 +845,7 @@ class TestBoard:
         words = self._expect("stats ").split(" ")[1:]
         return {k: int(v) for k, v in (w.split("=") for w in words)}
 
-    def wait_idle(self, timeout: float = 20.0) -> None:
+    def wait_idle(self, timeout: float = 2 * WAIT_S) -> None:
         """Until the board has played every move it was told to."""
         deadline = time.monotonic() + timeout
         while self.stats()["playing"]:

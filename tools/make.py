@@ -3,12 +3,14 @@ or a POSIX shell (Windows)::
 
     python tools/make.py play [ZUNI PLAY ARGS...]   set up on first use, then play
     python tools/make.py test [PYTEST ARGS...]      set up on first use, then the tests
-    python tools/make.py setup                      only set up (.venv in the repository)
+    python tools/make.py setup [--dev]              only set up (.venv in the repository)
 
 The Makefile's setup runs this file too, so both ways install the same things the same
-way: ``.venv`` made with the Python that runs this, the project with its dev extras, and
-the Pico stubs apart from the venv's site-packages. It installs again whenever
-pyproject.toml, the Makefile or this file is newer than the last install.
+way: ``.venv`` made with the Python that runs this and the project with what it needs
+to run (play); for the tests (``--dev``, ``test``) also its dev extras (pytest,
+Playwright, mypy, ruff...) and the Pico stubs apart from the venv's site-packages.
+Each installs again whenever pyproject.toml, the Makefile or this file is newer than
+its last install.
 """
 
 from __future__ import annotations
@@ -21,7 +23,8 @@ from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
 VENV = REPO / ".venv"
-STAMP = VENV / ".installed"
+STAMP = VENV / ".installed"  # what play needs
+DEV_STAMP = VENV / ".installed-dev"  # and what the tests need
 STUBS = VENV / "pico-stubs"
 STUB_PACKAGES = ("micropython-rp2-rpi_pico-stubs>=1.29,<1.30", "micropython-stdlib-stubs>=1.29,<1.30")
 INPUTS = (REPO / "pyproject.toml", REPO / "Makefile", Path(__file__).resolve())
@@ -43,26 +46,31 @@ def run(*command: str | Path, env: dict[str, str] | None = None) -> None:
     subprocess.run([str(c) for c in command], cwd=REPO, check=True, env=dict(os.environ, **(env or {})))
 
 
-def up_to_date() -> bool:
-    if not STAMP.exists() or not venv_bin("python").exists():
+def up_to_date(stamp: Path | None = None) -> bool:
+    stamp = stamp or STAMP
+    if not stamp.exists() or not venv_bin("python").exists():
         return False
-    installed = STAMP.stat().st_mtime
+    installed = stamp.stat().st_mtime
     return all(path.stat().st_mtime <= installed for path in INPUTS if path.exists())
 
 
-def setup(force: bool = False) -> None:
-    if up_to_date() and not force:
+def setup(force: bool = False, dev: bool = False) -> None:
+    """The venv with what play needs; with ``dev`` also what the tests need."""
+    stamp = DEV_STAMP if dev else STAMP
+    if up_to_date(stamp) and not force:
         return
     python = venv_bin("python")
     if not python.exists():
         run(sys.executable, "-m", "venv", VENV)
     run(python, "-m", "pip", "install", "--quiet", "--upgrade", "pip")
-    run(python, "-m", "pip", "install", "--quiet", "-e", ".[dev]", env=EDITABLE_ENV)
-    # The Pico stubs shadow CPython's stdlib, so they live apart from the venv's
-    # site-packages and only the firmware type check looks at them.
-    shutil.rmtree(STUBS, ignore_errors=True)
-    run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--target", STUBS, *STUB_PACKAGES)
-    STAMP.touch()
+    run(python, "-m", "pip", "install", "--quiet", "-e", ".[dev]" if dev else ".", env=EDITABLE_ENV)
+    if dev:
+        # The Pico stubs shadow CPython's stdlib, so they live apart from the venv's
+        # site-packages and only the firmware type check looks at them.
+        shutil.rmtree(STUBS, ignore_errors=True)
+        run(python, "-m", "pip", "install", "--quiet", "--no-deps", "--target", STUBS, *STUB_PACKAGES)
+        STAMP.touch()  # the dev install holds all that play needs
+    stamp.touch()
 
 
 def play(args: list[str]) -> int:
@@ -71,9 +79,12 @@ def play(args: list[str]) -> int:
 
 
 def test(args: list[str]) -> int:
-    setup()
+    setup(dev=True)
     if os.name != "nt" and shutil.which("sh"):
         run("sh", "tools/ensure_browser.sh")  # Debian's chromium for the browser tests (as root)
+        run("sh", "tools/ensure_speech.sh")  # Debian's espeak-ng for the spoken-move tests (as root)
+        run("sh", "tools/ensure_mosquitto.sh")  # Debian's mosquitto for the remote-game tests (as root)
+        run("sh", "tools/ensure_kicad.sh")  # Debian's KiCad 9 for the hardware tests (as root)
     # Three workers on two cores, as `make test`: the end-to-end tests mostly wait on timers.
     return subprocess.run([str(venv_bin("python")), "-m", "pytest", "-n", "3", *args], cwd=REPO).returncode
 
@@ -85,7 +96,7 @@ def main(argv: list[str]) -> int:
     target, rest = argv[0], argv[1:]
     try:
         if target == "setup":
-            setup(force="--force" in rest)
+            setup(force="--force" in rest, dev="--dev" in rest)
             return 0
         return play(rest) if target == "play" else test(rest)
     except subprocess.CalledProcessError as exc:

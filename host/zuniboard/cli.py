@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 from collections.abc import Sequence
 
@@ -11,7 +13,7 @@ from zuniboard import __version__
 from zuniboard.errors import UsageError
 
 # Modules under zuniboard.commands, each with register(subparsers).
-COMMAND_MODULES = ("rules", "play", "analyze", "log", "board", "sim", "tablebase")
+COMMAND_MODULES = ("rules", "play", "analyze", "log", "board", "sim", "tablebase", "referee")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -41,6 +43,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("\nzuni: interrupted", file=sys.stderr)
         return 130
+    except BrokenPipeError:
+        # The reader went away (`zuni log list | head`): what is left unprinted is not
+        # wanted. Python would print a traceback at exit flushing stdout: point it at
+        # nothing first.
+        with contextlib.suppress(OSError):
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+        return 141  # as a shell reports a command ended by SIGPIPE
     return status
 
 

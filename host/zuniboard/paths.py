@@ -21,3 +21,32 @@ def repo_path(*parts: str) -> Path:
 
 def env_flag(name: str) -> bool:
     return os.environ.get(name, "") not in ("", "0", "false", "no")
+
+
+def cannot_write(folder: Path, what: str, reason: object, setting: str) -> str:
+    """One line for a folder that cannot be written: which, why, and what to do
+    (``setting``: the option or variable that names another folder)."""
+    why = reason.strerror if isinstance(reason, OSError) and reason.strerror else reason
+    return "cannot write %s in %s (%s): make that folder writable or free some space there, or set %s" % (
+        what,
+        folder,
+        why,
+        setting,
+    )
+
+
+def check_writable(folder: Path, what: str, setting: str) -> None:
+    """Raises ``FolderError`` (one line: ``cannot_write``) unless a file can be made in
+    ``folder`` (made if missing)."""
+    import tempfile
+
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=folder):
+            pass
+    except OSError as exc:
+        raise FolderError(cannot_write(folder, what, exc, setting)) from None
+
+
+class FolderError(Exception):
+    """A folder the command must write to cannot be written."""

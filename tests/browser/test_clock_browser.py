@@ -39,7 +39,9 @@ def _clock_ms(page: Any, side: str) -> int:
 
 def test_the_page_shows_the_clocks_and_the_loss_on_time(page_browser: Any, tmp_path: Path) -> None:  # noqa: F811
     db = tmp_path / "games.sqlite3"
-    play = ZuniPlay("--sim", "--clock", "south=12s north=1", db=db, env={"ZUNI_SIM_DIR": str(tmp_path / "sim")})
+    play = ZuniPlay(
+        "--sim", "--north", "ai:3", "--clock", "south=12s north=1", db=db, env={"ZUNI_SIM_DIR": str(tmp_path / "sim")}
+    )
     game = zuni.new_game("mosona")
     try:
         url = play.expect(r"^browser page of the virtual board: (http://\S+)").group(1)

@@ -98,15 +98,17 @@ def page_text(page: Any, selector: str) -> str:
 
 @pytest.mark.slow
 def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_browser: Any, tmp_path: Path) -> None:
-    """`make play` as it is (`zuni play`, no options but the log's file and the page on
-    a free port instead of 8765, so that parallel tests do not share it: no board plugged in, so the virtual
+    """`make play` as it is but for the seats (`zuni play --north ai:3`: the person plays
+    South here, the side whose moves a greedy player finds; `make play` seats the person as
+    North, test_first_game.py), the log's file and the page on a free port instead of 8765,
+    so that parallel tests do not share it: no board plugged in, so the virtual
     board; North the computer at its default level; the terminal's hand carries out the
     computer's moves), the person's moves made by clicks on the page. The page says the
     computer's move in words while the board shows it, why a move is refused, the last
     move and the list of moves, and the result in plain words."""
     started = time.monotonic()
     db = tmp_path / "games.sqlite3"
-    play = ZuniPlay(db=db, env={"ZUNI_SIM_DIR": str(tmp_path / "sim")})
+    play = ZuniPlay("--north", "ai:3", db=db, env={"ZUNI_SIM_DIR": str(tmp_path / "sim")})
     game = zuni.new_game("mosona")
     person = GreedyPlayer(11)
     try:
@@ -129,7 +131,7 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
         wait(
             lambda: "m6-m5: a capture is compulsory: s3xm4-m5" in page_text(page, "#refusal"),
             "the page to name the rule that refuses m6-m5",
-            10.0,
+            30.0,
         )
         shot(page, tmp_path, "play-refused-desktop.png")
         hit(page, "m5").click()
@@ -171,7 +173,7 @@ def test_a_new_user_plays_mosona_in_the_browser_and_finds_it_in_the_log(page_bro
                 text = play.expect(r"^North plays (\S+): ").group(1)
                 words = plays_words(game, game.parse_move(text))
                 # Lit on the board and said on the page before the hand carries it out.
-                wait(lambda w=words: w in page_text(page, "#now"), "the page to say " + words, 10.0)
+                wait(lambda w=words: w in page_text(page, "#now"), "the page to say " + words, 30.0)
                 # ... and drawn on the board steadily while its lights flash.
                 drawn = page.eval_on_selector_all("#board .shown-path", "els => els.map(e => e.dataset.move)")
                 assert drawn in ([text], []), drawn  # [] only when the hand was quicker than this look

@@ -44,7 +44,7 @@ except (MicroPythonMissing, ImportError) as exc:  # pragma: no cover
 # one best move, a step, so the lights are known).
 POSITION = "kolowis size=short | south to move | south m4 s6 | north n3"
 BLUE = (0, 40, 255)
-GREEN = (0, 255, 0)
+GREEN = (0, 255, 128)
 
 
 @pytest.fixture

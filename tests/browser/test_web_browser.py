@@ -160,7 +160,7 @@ def test_play_the_opening_by_clicking(browser: Browser, sim: tuple[VirtualBoard,
         wait(lambda o=origin: o not in board.sensors(), "the firmware to see %s lifted" % origin)
         lit = wait_page_matches_firmware(page, board, lambda lit, o=origin: lit.get(o) == "#0028ff")
         assert lit.get(origin) == "#0028ff", lit  # the lifted piece: blue
-        assert lit.get(dest) == "#00ff00", lit  # where it goes: green
+        assert lit.get(dest) == "#00ff80", lit  # where it goes: green
         assert page.locator("#hand .chip").count() == 1
         status = page.inner_text("#status-text")  # the page reads the lights out
         assert "the disk to move" in status and "where the disk goes" in status, status
@@ -216,7 +216,8 @@ def test_drag_and_drop_a_disk(browser: Browser, sim: tuple[VirtualBoard, WebServ
     page.mouse.move(c["x"] + 30, c["y"] + 30)
     page.mouse.move(tray["x"] + tray["width"] / 2, tray["y"] + tray["height"] / 2, steps=5)
     page.mouse.up()
-    wait(lambda: page.locator('#tray .chip[aria-label="north man"]').count() == 1, "the captured disk in the tray")
+    captured = '#tray .chip[aria-label^="North piece, beside the board"]'
+    wait(lambda: page.locator(captured).count() == 1, "the captured disk in the tray")
     assert "m4" not in board.sensors()
     game.push_text("s3xm4-m5")
     wait_leds(page, idle_picture(game), "the firmware to commit s3xm4-m5")
@@ -225,10 +226,11 @@ def test_drag_and_drop_a_disk(browser: Browser, sim: tuple[VirtualBoard, WebServ
 def test_phone_touch_and_buttons(browser: Browser, sim: tuple[VirtualBoard, WebServer], tmp_path: Path) -> None:
     board, web = sim
     page = open_page(browser, web, viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True)
-    # A long line board on an upright phone is turned a quarter.
-    assert page.get_attribute("#board", "data-rotated") == "1"
+    # Mosona's board on an upright phone: across, South at the bottom (issue 26; only
+    # Kolowis' long board is turned a quarter, below).
+    assert page.get_attribute("#board", "data-rotated") == "0"
     box = page.locator("#board").bounding_box()
-    assert box is not None and box["width"] <= 390 and box["height"] > box["width"]
+    assert box is not None and box["width"] <= 390 and box["width"] > box["height"]
     page.tap("#btn-setup")
     game = zuni.new_game("mosona")
     wait_leds(page, idle_picture(game), "the start position's picture")
@@ -257,17 +259,28 @@ def test_square_board_page(browser: Browser, tmp_path: Path) -> None:
             wait(lambda: len(disks_shown(page)) == 12, "the 12 warriors")
             game = zuni.new_game("awithlaknakwe")
             wait_leds(page, idle_picture(game), "South's movable warriors")
-            assert page.locator('#tray .chip[aria-label="south priest"]').count() == 1
+            assert page.locator('#tray .chip[aria-label^="South bow priest, beside the board"]').count() == 1
             # By keyboard this time: Tab to a point, Enter lifts its disk or puts one down.
             point(page, "g1").focus()
             page.keyboard.press("Enter")
             lit = wait_page_matches_firmware(page, vb, lambda lit: lit.get("g1") == "#0028ff")
-            assert lit["g1"] == "#0028ff" and lit["f2"] == "#00ff00" and lit["h2"] == "#00ff00"
-            assert page.get_attribute('#board .hit[data-point="g1"]', "aria-label") == "g1: empty"
+            assert lit["g1"] == "#0028ff" and lit["f2"] == "#00ff80" and lit["h2"] == "#00ff80"
+            label = page.get_attribute('#board .hit[data-point="g1"]', "aria-label")
+            assert label == "g1, empty; light: the disk to move"
             point(page, "f2").focus()
             page.keyboard.press("Enter")
             game.push_text("g1-f2")
             wait_leds(page, idle_picture(game), "the firmware to commit g1-f2")
+            # The bow priest beside the board is reached by the keyboard too: Enter takes
+            # it in the hand (to bring it in where the rules let it), Delete on the board
+            # lays it back.
+            page.locator("#tray .chip").first.focus()
+            page.keyboard.press("Enter")
+            wait(lambda: page.locator("#hand .chip").count() == 1, "the priest in the hand")
+            assert page.get_attribute("#hand .chip", "aria-label") == "South bow priest, in your hand"
+            point(page, "f2").focus()
+            page.keyboard.press("Delete")
+            wait(lambda: page.locator("#hand .chip").count() == 0, "the priest beside the board again")
             shot(page, tmp_path, "awithlaknakwe-desktop.png")
             assert page.errors == []  # type: ignore[attr-defined]
 

@@ -46,7 +46,9 @@ def test_the_editable_install_of_make_setup_prints_no_setuptools_warning(tmp_pat
     assert spec is not None and spec.loader is not None
     make = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(make)
-    assert '"-e", ".[dev]", env=EDITABLE_ENV)' in inspect.getsource(make.setup), "setup installs with it"
+    assert '"-e", ".[dev]" if dev else ".", env=EDITABLE_ENV)' in inspect.getsource(make.setup), (
+        "setup installs with it"
+    )
     target = tmp_path / "env"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(target)], check=True)
     env = dict(os.environ, **make.EDITABLE_ENV)
@@ -134,3 +136,36 @@ def test_make_setup_is_tools_make_py_which_reinstalls_when_an_input_changes(tmp_
     assert not make.up_to_date()
     usage = subprocess.run([sys.executable, str(REPO / "tools" / "make.py")], capture_output=True, text=True)
     assert usage.returncode == 2 and "python tools/make.py play" in usage.stderr
+
+
+def test_make_play_installs_only_what_playing_needs_and_make_test_the_dev_extras(tmp_path: Path) -> None:
+    """`make play` does not install pytest, Playwright, mypy or ruff (167 MB+ a player
+    does not need); `make test` does. The Makefile keeps the same split."""
+    makefile = (REPO / "Makefile").read_text()
+    assert "play: $(STAMP)\n" in makefile and "test: $(DEV_STAMP)\n" in makefile
+    assert (
+        "$(DEV_STAMP): pyproject.toml Makefile tools/make.py\n\t$(PYTHON) tools/make.py setup --dev --force\n"
+        in makefile
+    )
+    make = _make_py()
+    ran: list[list[str]] = []
+
+    def record(*command: object, env: object = None) -> None:  # the commands setup runs, not run
+        ran.append([str(c) for c in command])
+
+    make.run = record
+    make.VENV = tmp_path / "venv"
+    make.STAMP, make.DEV_STAMP, make.STUBS = tmp_path / "s", tmp_path / "d", tmp_path / "stubs"
+    venv_python = tmp_path / "python"
+    venv_python.touch()
+    make.venv_bin = lambda name: venv_python
+    make.setup()
+    installs = [c for c in ran if "install" in c and "-e" in c]
+    assert installs and installs[-1][-1] == ".", ran
+    assert not any("--target" in c for c in ran), "no Pico stubs for play"
+    ran.clear()
+    make.setup(dev=True)
+    installs = [c for c in ran if "install" in c and "-e" in c]
+    assert installs[-1][-1] == ".[dev]", ran
+    assert any("--target" in c for c in ran)
+    assert make.up_to_date(make.DEV_STAMP) and make.up_to_date(make.STAMP)

@@ -231,7 +231,7 @@ def _play(board: Board, ruleset: str, texts: list[str]) -> None:
         committed = game.parse_move(body.split()[2])
         if committed != move:
             # Two paths with the same effect and the same landings: either is right
-            # (BOARD.md), the position after them is the same.
+            # (docs/board.md), the position after them is the same.
             twin = game.copy()
             twin.push(committed)
             game.push(move)

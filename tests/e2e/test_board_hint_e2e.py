@@ -28,7 +28,7 @@ from zuni_board.hint import HintSearch  # noqa: E402
 
 # LED colours at full scale (zuni_board.leds.PALETTE), as the virtual board reports them.
 BLUE = (0, 40, 255)
-GREEN = (0, 255, 0)
+GREEN = (0, 255, 128)
 ORANGE = (255, 96, 0)
 
 # (ruleset, board, faster clock, moves to the position): North (Mosona, Kolowis) or

@@ -38,7 +38,7 @@ from zuniboard.virtual.mpy import MicroPythonMissing, micropython_executable
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))  # linkrig; zuniboard.link.client put firmware/lib on the path
 
-from linkrig import FAST_TIMING, Faults, FirmwareBoard, Frame, Relay, digest_of  # noqa: E402
+from linkrig import FAST_TIMING, WAIT_S, Faults, FirmwareBoard, Frame, Relay, digest_of  # noqa: E402
 
 from zuni_link import codec  # noqa: E402
 from zuni_link.session import BEAT_MS, QUEUE_BYTES, RESEND_MS  # noqa: E402
@@ -76,7 +76,7 @@ def _open(board: FirmwareBoard, silence_s: float | None = None) -> BoardLink:
     return link
 
 
-def _agree(link: BoardLink, board: FirmwareBoard, timeout: float = 10.0) -> list[str]:
+def _agree(link: BoardLink, board: FirmwareBoard, timeout: float = WAIT_S) -> list[str]:
     """Waits until the host's mirror is the board's game as its flash journal has it
     (same id, moves, digest) and the player's game is that too; returns the moves."""
     truth = board.truth()
@@ -129,14 +129,14 @@ def test_hello_then_sync_of_moves_made_before_the_host_came(board: FirmwareBoard
         assert len(moves) == 6
         assert link.ruleset == "mosona"
         board.play(4)
-        assert link.wait_moves(10, 5.0)
+        assert link.wait_moves(10, WAIT_S)
         moves = _agree(link, board)
         assert _replay(_drain(link)) == moves
         # Every move acknowledged: up to the first heartbeat at least 1.5 resend
         # intervals later, the board resends nothing.
         mark = relay.mark()
         since = time.monotonic() + 1.5 * RESEND_MS / 1000
-        beat = relay.wait_frame(lambda f: f.verb == "beat" and f.time >= since, 2.0 + BEAT_MS / 1000, mark)
+        beat = relay.wait_frame(lambda f: f.verb == "beat" and f.time >= since, 10.0 + BEAT_MS / 1000, mark)
         assert relay.frames("move", mark) == []
         assert beat.body.split(" ")[1:5] == ["10", digest_of(link.game, moves), "1", link.hello["boot"]]
     finally:
@@ -173,7 +173,7 @@ def test_host_requests_reach_the_board_and_bad_ones_change_nothing(board: Firmwa
         link.host_move(target)
         assert link.state()["hostmove"] == target
         board.carry_out(target)
-        assert link.wait_moves(3, 5.0)
+        assert link.wait_moves(3, WAIT_S)
         assert link.moves[-1] == target
         # The host takes it back; the player puts the pieces back.
         link.take_back()
@@ -191,7 +191,7 @@ def test_host_requests_reach_the_board_and_bad_ones_change_nothing(board: Firmwa
         link.hint("")
         link.press_ok()
         board.play(1)
-        assert link.wait_moves(1, 5.0)
+        assert link.wait_moves(1, WAIT_S)
         events = _drain(link)
         assert any(e.kind == "raw" for e in events), "raw sensor events after raw on"
         assert _replay(events) == _agree(link, board)
@@ -285,19 +285,19 @@ def test_dropped_corrupted_and_duplicated_lines(board: FirmwareBoard) -> None:
         mark = relay.mark()
         relay.fault_next("up", b" move ", "drop")
         board.play(1)
-        assert link.wait_moves(2, 5.0)
+        assert link.wait_moves(2, WAIT_S)
         assert len([f for f in relay.frames("move", mark) if _index(f) == 1]) >= 2, "sent again"
         # Corrupted: the checksum catches it, the resend brings it.
         bad = link.stats.bad_frames
         relay.fault_next("up", b" move ", "corrupt")
         board.play(1)
-        assert link.wait_moves(3, 5.0)
+        assert link.wait_moves(3, WAIT_S)
         assert link.stats.bad_frames > bad
         # Duplicated: the second copy is dropped by the host.
         dups = link.stats.duplicates
         relay.fault_next("up", b" move ", "duplicate")
         board.play(1)
-        assert link.wait_moves(4, 5.0)
+        assert link.wait_moves(4, WAIT_S)
         wait_until(lambda: link.stats.duplicates > dups, "the duplicate to be dropped", 5)
         _agree(link, board)
         # A take-back request duplicated on its way, then one whose reply is lost: the
@@ -315,7 +315,7 @@ def test_dropped_corrupted_and_duplicated_lines(board: FirmwareBoard) -> None:
         assert relay.pending_faults() == 0
         assert len(_agree(link, board)) == 2, "two take-backs, no more"
         board.play(2)
-        assert link.wait_moves(4, 5.0)
+        assert link.wait_moves(4, WAIT_S)
         assert _replay(_drain(link)) == _agree(link, board)
     finally:
         link.close()
@@ -336,7 +336,7 @@ def test_a_take_back_whose_reply_was_lost_is_done_once_across_a_reconnect_and_a_
             result: list[dict[str, str]] = []
             asker = threading.Thread(target=lambda out=result: out.append(link.take_back(timeout=15)))
             asker.start()
-            relay.wait_frame(lambda f: f.verb == "event" and f.body.startswith("takeback "), 5.0, mark)
+            relay.wait_frame(lambda f: f.verb == "event" and f.body.startswith("takeback "), WAIT_S, mark)
             if fault == "host reconnect":
                 relay.unplug(hard=True)  # before the host's resend (0.5 s) gets through
                 relay.replug()
@@ -372,14 +372,14 @@ def test_a_late_reply_and_its_resends_take_back_nothing(board: FirmwareBoard) ->
         result: list[dict[str, str]] = []
         asker = threading.Thread(target=lambda: result.append(link.host_move(target, timeout=10)))
         asker.start()
-        relay.wait_frame(lambda f: f.verb == "ok", 5.0, mark)  # the board took it (tap: before the line)
+        relay.wait_frame(lambda f: f.verb == "ok", WAIT_S, mark)  # the board took it (tap: before the line)
         board.carry_out(target)  # committed while the host still resends
         asker.join(15)
         assert result, "the host move was answered"
         oks = relay.frames("ok", mark)
         assert len(oks) >= 3, "the host resent its request and the board answered each (%d)" % len(oks)
         link.ping(timeout=10)  # a barrier: every earlier frame of the board has reached the host
-        assert link.wait_moves(2, 5.0)
+        assert link.wait_moves(2, WAIT_S)
         events += _drain(link)
         assert [e for e in events if e.kind in ("undo", "reset") and e.text != link.game] == [], events
         assert not [e for e in events if e.kind == "undo"], "no take-back: %r" % events
@@ -399,13 +399,13 @@ def test_a_take_back_right_after_a_move_is_done_once_across_a_board_reset(board:
         board.play(2)
         _agree(link, board)
         board.play(1)
-        assert link.wait_moves(3, 5.0)
+        assert link.wait_moves(3, WAIT_S)
         mark = relay.mark()
         relay.fault_next("up", b" ok ", "drop")
         result: list[dict[str, str]] = []
         asker = threading.Thread(target=lambda: result.append(link.take_back(timeout=15)))
         asker.start()
-        relay.wait_frame(lambda f: f.verb == "event" and f.body.startswith("takeback "), 5.0, mark)
+        relay.wait_frame(lambda f: f.verb == "event" and f.body.startswith("takeback "), WAIT_S, mark)
         relay.unplug()
         board.restart()
         relay.replug()
@@ -434,7 +434,7 @@ def test_host_unplugged_and_back_gets_every_move(board: FirmwareBoard) -> None:
         scan_s = FAST_TIMING["scan_ms"] / 1000
         assert s1["scans"] - s0["scans"] > 0.3 * (time.monotonic() - t0) / scan_s, (s0, s1)
         relay.replug()
-        assert link.wait_moves(8, 10.0)
+        assert link.wait_moves(8, WAIT_S)
         moves = _agree(link, board)
         assert len(moves) == 8
         assert _replay(_drain(link)) == moves
@@ -455,7 +455,7 @@ def test_cable_pulled_without_the_host_noticing(board: FirmwareBoard) -> None:
         board.play(1)
         wait_until(lambda: not link.connected, "the silence to be noticed", 10, step=0.05)
         relay.replug()
-        assert link.wait_connected(10.0)
+        assert link.wait_connected(WAIT_S)
         moves = _agree(link, board)
         assert len(moves) == 6
         assert _replay(_drain(link)) == moves
@@ -472,12 +472,12 @@ def test_board_reset_resumes_and_the_host_follows(board: FirmwareBoard) -> None:
         old_boot = link.hello["boot"]
         mark = relay.mark()
         board.restart()  # power cycle: SIGKILL, same flash, pieces where they are
-        hello = relay.wait_frame(lambda f: f.verb == "hello" and f.body.startswith("re=0 "), 10.0, mark)
+        hello = relay.wait_frame(lambda f: f.verb == "hello" and f.body.startswith("re=0 "), WAIT_S, mark)
         boot = codec.kv_decode(hello.body)["boot"]
         assert boot != old_boot
         assert codec.kv_decode(hello.body)["moves"] == "4", "the game resumed from the journal"
         board.play(3)
-        assert link.wait_moves(7, 10.0)
+        assert link.wait_moves(7, WAIT_S)
         moves = _agree(link, board)
         events = _drain(link)
         assert any(e.kind == "boardreset" and e.text == boot for e in events), events
@@ -573,7 +573,7 @@ def test_board_keeps_scanning_while_the_host_does_not_read(board: FirmwareBoard)
         assert s1["errors"] == 0
         mark = relay.mark()
         relay.read_board = True
-        assert link.wait_moves(6, 15.0)
+        assert link.wait_moves(6, WAIT_S)
         moves = _agree(link, board)
         events = _drain(link)
         assert _replay(events) == moves
@@ -606,7 +606,7 @@ def test_whole_game_through_a_faulty_line(board: FirmwareBoard) -> None:
             if game.turn == zuni.NORTH:
                 link.host_move(text, timeout=20)
             board.carry_out(text, timeout=20)
-            assert link.wait_moves(ply + 1, 20.0), "move %d never arrived" % ply
+            assert link.wait_moves(ply + 1, WAIT_S), "move %d never arrived" % ply
             assert link.moves == [m.text() for m in board.game.move_stack]
             if ply == 6 and not took_back:
                 took_back = True

@@ -186,7 +186,8 @@ def test_after_quit_the_next_zuni_play_offers_to_go_on(tmp_path: Path) -> None:
         play.close()
     again = TtyPlay("--sim", "--north", "ai:1", db=db, env=env)
     try:
-        again.expect(r"game #1 \(mosona, 2 moves\) was left unfinished: go on with it\? \[Y/n\]", 40)
+        again.expect(r"#1\s+mosona, 2 moves, started", 40)  # the unfinished games, listed
+        again.expect(r"go on with game #1\? \[Y/n, or a game's number\]", 40)
         again.type("")  # Enter: yes
         again.expect(r"resumed game #1: mosona after 2 moves", 40)
         again.expect(r"south to move \(type it", 40)

@@ -174,7 +174,9 @@ def test_agreements_with_the_computer_and_between_people(board: TestBoard, relay
             link.close()
 
 
-def test_a_new_game_abandons_the_boards_unfinished_one(board: TestBoard, relay: Relay, tmp_path: Path) -> None:
+def test_a_new_game_leaves_the_boards_unfinished_one_unfinished(board: TestBoard, relay: Relay, tmp_path: Path) -> None:
+    """No game is given up without the player's word: a new game on the board leaves the
+    board's unfinished game in the log as it was, and says how to go on with it."""
     link = _link(relay)
     with Database(tmp_path / "games.sqlite3") as db:
         ui = RecordingUI()
@@ -187,13 +189,15 @@ def test_a_new_game_abandons_the_boards_unfinished_one(board: TestBoard, relay: 
         finally:
             session.close()
         again = PlaySession(link, db, ui, ruleset="mosona", players={"north": "human"})
-        again.start()
-        assert again.db_game != first
-        assert (db.get(first).result, db.get(first).termination) == ("*", "abandoned")
-        assert len(db.get(first).moves) == 2
-        later = PlaySession(link, db, ui, players={"north": "human"})
-        later.start(resume=True)
-        assert later.db_game == again.db_game, "--resume takes the board's game, not the abandoned one"
+        try:
+            again.start()
+            assert again.db_game != first
+            assert (db.get(first).result, db.get(first).termination) == ("*", None)
+            assert len(db.get(first).moves) == 2
+            assert ui.find(r"game #%d \(2 moves\) stays in the log: `zuni play --resume %d`" % (first, first))
+        finally:
+            again.close()
+        assert again.db_game not in db.game_ids(), "a game left before its first move leaves the log"
         link.close()
 
 

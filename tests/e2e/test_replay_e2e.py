@@ -6,18 +6,14 @@ then the player leaves the replay and plays on, and the log has the new game."""
 from __future__ import annotations
 
 import json
-import os
-import queue
 import re
-import subprocess
-import threading
 import urllib.request
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from play_helpers import REPO, ZUNI, RecordingUI, ZuniPlay
+from play_helpers import RecordingUI, ZuniPlay, ZuniReplay
 from waiting import wait_until
 
 import zuni
@@ -229,28 +225,6 @@ def test_a_game_from_a_set_up_position_replays_from_it_and_plays_on(board: Virtu
                 session.close()
         finally:
             link.close()
-
-
-class ZuniReplay(ZuniPlay):
-    """``zuni log replay ARGS`` as a subprocess (ZuniPlay's send and expect)."""
-
-    def __init__(self, *args: str, db: Path, env: dict[str, str]) -> None:
-        self.command = [str(ZUNI), "log", "replay", "--db", str(db), "--color", "never", "--http", "0", *args]
-        self.tty_master = self.tty_slave = -1
-        self.proc = subprocess.Popen(
-            self.command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.STDOUT,
-            text=True,
-            bufsize=1,
-            env=dict(os.environ, NO_COLOR="1", PYTHONUNBUFFERED="1", **env),
-            cwd=REPO,
-        )
-        self.lines: queue.Queue[str] = queue.Queue()
-        self.seen: list[str] = []
-        self.timeout = 30.0
-        threading.Thread(target=self._read, daemon=True).start()
 
 
 def test_the_command_replays_on_the_virtual_board_and_plays_on(tmp_path: Path) -> None:

@@ -204,8 +204,8 @@ def test_zuni_play_as_on_windows_plays_on_the_socket_link_under_cpython(
         play.close()
     blocked = (tmp_path / "blocked.log").read_text().splitlines()
     # Each import of a POSIX-only module is guarded where it is made: the virtual board's
-    # pty (termios) and the endgame tables' file lock (fcntl; msvcrt on Windows).
-    guarded = {"termios imported by zuniboard.virtual.board", "fcntl imported by zuniboard.ai.tablebase_store"}
+    # pty (termios) and the locks between processes (fcntl; msvcrt on Windows).
+    guarded = {"termios imported by zuniboard.virtual.board", "fcntl imported by zuniboard.oslock"}
     assert "termios imported by zuniboard.virtual.board" in blocked and set(blocked) <= guarded, blocked
 
 

@@ -180,7 +180,7 @@ def test_a_build_that_does_not_fit_in_memory_is_refused_before_it_starts(where: 
     # 8 pieces on Kolowis long: terabytes (5 needs some 6.6 GB while building, 11 GB of disk).
     out = run_zuni("tablebase", "build", "kolowis", "--pieces", "8")
     assert out.returncode == 1, out.stdout + out.stderr
-    assert re.search(r"^kolowis up to 8 pieces: [\d,]+ positions, about [\d.]+ h, ", out.stdout, re.M), out.stdout
+    assert re.search(r"^kolowis up to 8 pieces: [\d,]+ positions, about [\d.]+ h of CPU ", out.stdout, re.M), out.stdout
     assert "kolowis: not built: it needs about" in out.stdout and re.search(r"--pieces [2-6] fits", out.stdout)
     assert not tablebase.ruleset_dir("kolowis").exists() or not list(tablebase.ruleset_dir("kolowis").glob("*.ztb"))
 

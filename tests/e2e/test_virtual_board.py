@@ -88,17 +88,17 @@ def test_slide_is_not_seen_but_a_rest_is(board: VirtualBoard) -> None:
 def test_a_move_reaches_the_host_and_survives_a_power_cycle(board: VirtualBoard) -> None:
     game = zuni.new_game("mosona")
     board.wait_stable(start_position("mosona"))
-    with BoardLink.open(board.port_path, timeout=5.0) as link:
+    with BoardLink.open(board.port_path, timeout=30.0) as link:
         assert link.wait_synced(5.0)
         boot = link.hello["boot"]
         text = game.legal_moves()[0].text()
         Hand(board, seed=1).play(game, text)
-        assert link.wait_moves(1, 5.0), link.moves
+        assert link.wait_moves(1, 30.0), link.moves
         assert link.moves == [text]
     game.push_text(text)
     board.restart()  # SIGKILL: no clean shutdown, the journal must already be on flash
     assert board.sensors() == {game.geometry.names[i] for i, v in enumerate(game.occupancy()) if v}
-    with BoardLink.open(board.port_path, timeout=5.0) as link:
+    with BoardLink.open(board.port_path, timeout=30.0) as link:
         assert link.wait_synced(5.0)
         assert link.hello["boot"] != boot, "a new boot"
         assert link.moves == [text], "the move was resumed from the flash journal"
@@ -106,14 +106,14 @@ def test_a_move_reaches_the_host_and_survives_a_power_cycle(board: VirtualBoard)
         board.wait_until(lambda vb: vb.stable is not None)
         reply = game.legal_moves()[0].text()
         Hand(board, seed=2).play(game, reply)
-        assert link.wait_moves(2, 5.0), link.moves
+        assert link.wait_moves(2, 30.0), link.moves
         assert link.moves == [text, reply]
         # A second power cycle with the host's port left open: it sees the new boot and
         # agrees on the moves again without reopening anything.
         boot = link.hello["boot"]
         board.restart()
         # Polling the link's own state: no event to wait on here.
-        wait_until(lambda: link.hello.get("boot") != boot, "the host to see the new boot", 5, step=0.05)
+        wait_until(lambda: link.hello.get("boot") != boot, "the host to see the new boot", 30, step=0.05)
         assert link.wait_synced(5.0)
         assert link.moves == [text, reply]
 
@@ -170,13 +170,11 @@ def test_never_blocks_when_the_host_does_not_read(board: VirtualBoard) -> None:
         waiting = struct.unpack("i", fcntl.ioctl(fd, termios.FIONREAD, b"\0\0\0\0"))[0]
         assert waiting >= 4000, "the replies backed up in the pty (%d bytes unread)" % waiting
         # The loop still scans: a lift becomes a stable position, answered promptly.
-        t0 = time.monotonic()
+        # (A blocked loop would never see it: the wait fails. No wall-clock bound: on a
+        # loaded machine "promptly" takes seconds, issue 26 point 12.)
         board.lift("s1")
-        board.wait_stable(start - {"s1"}, timeout=3.0)
-        assert time.monotonic() - t0 < 1.5
-        t0 = time.monotonic()
-        assert board.sensors() == start - {"s1"}
-        assert time.monotonic() - t0 < 0.5, "control round trip while the link is backed up"
+        board.wait_stable(start - {"s1"})
+        assert board.sensors() == start - {"s1"}, "control round trip while the link is backed up"
         assert board.alive
         # Once the host reads again, the link works: a new ping gets its reply.
         _drain(fd, 0.3)

@@ -137,8 +137,8 @@ def test_setup_then_the_opening_move(page: Page) -> None:
     # Lift the only piece that may move: its destination and its capture light up.
     mover = page.ok("lift", {"point": "s3"})["piece"]
     assert mover["side"] == "south"
-    state = page.wait_state(lambda s: lit(s).get("m5") == "#00ff00")
-    assert lit(state) == {"s3": "#0028ff", "m5": "#00ff00", "m4": "#ff6000"}
+    state = page.wait_state(lambda s: lit(s).get("m5") == "#00ff80")
+    assert lit(state) == {"s3": "#0028ff", "m5": "#00ff80", "m4": "#ff6000"}
     assert state["hand"] == [mover] and "s3" not in state["pieces"]
     assert lit(state) == frame_hex(page.board)  # the API shows the firmware's own frame
 

@@ -7,9 +7,10 @@ from board_helpers import RecordingLink, Table, board_layout, journal_with, remo
 import zuni
 from check import eq, raises
 from zuni_board.app import OVER, PLAY, SETUP
-from zuni_board.hint import HINT_THINK_MS, HOST_HINT_MS, HintSearch
+from zuni_board.hint import HintSearch
 from zuni_board.infer import PROGRESS
 from zuni_board.journal import Journal
+from zuni_board.play import HINT_THINK_MS, HOST_HINT_MS
 from zuni_board.scan import Debouncer
 
 MOSONA_END = [
@@ -140,7 +141,7 @@ def test_move_committed_within_commit_ms_of_the_last_change():
 
 
 def test_finished_move_and_its_frame_within_200ms_of_the_last_change():
-    # BOARD.md: a finished move that cannot be extended is committed, with its LED frame,
+    # docs/board.md: a finished move that cannot be extended is committed, with its LED frame,
     # at most 200 ms after the last change (it was commit_ms = 500 after it).
     t = Table("mosona")
     t.setup()
@@ -394,7 +395,7 @@ def test_piece_that_may_not_move_shows_those_that_may():
     t = Table("mosona")
     t.setup()
     t.act("-s1")
-    eq(_lit(t, "s1"), (3, 1), "red steady")
+    eq(_lit(t, "s1"), (3, 5), "red triple flash: a mistake")
     eq(_lit(t, "s3"), (6, 2), "the piece that may move: blue slow blink")
     t.act("+s1")
     t.wait(2000)
@@ -414,8 +415,8 @@ def test_mistake_shown_after_error_ms_and_recovered_by_restoring():
     t.wait(40)
     assert t.now - last_change <= 1000 + 20
     eq(t.link.kinds(), ["error"])
-    eq(_lit(t, "s1"), (3, 2), "missing: red slow blink")
-    eq(_lit(t, "m5"), (3, 3), "extra: red fast blink")
+    eq(_lit(t, "s1"), (3, 5), "missing: red triple flash (the point is empty: put it back)")
+    eq(_lit(t, "m5"), (3, 5), "extra: red triple flash (a piece on it: take it away)")
     eq(t.app.state_info()["error"], "missing:_s1;_extra:_m5")
     t.act("-m5", "+s1")
     eq(_lit(t, "s3"), (11, 1), "back to the legal position: whose turn shown")

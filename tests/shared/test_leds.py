@@ -17,13 +17,17 @@ def test_patterns_in_time():
         [L.pattern_on(L.DOUBLE, t) for t in (0, 149, 150, 300, 449, 450, 1199)],
         [True, True, False, True, True, False, False],
     )
+    eq(
+        [L.pattern_on(L.TRIPLE, t) for t in (0, 99, 100, 200, 400, 499, 500, 999)],
+        [True, True, False, True, True, True, False, False],
+    )
     eq(L.pattern_on(L.OFF, 0), False)
 
 
 def test_patterns_differ_so_colour_is_not_needed():
     # Over one 1.2 s window each pattern has its own on/off sequence at 25 ms steps.
     seqs = []
-    for p in (L.STEADY, L.SLOW, L.FAST, L.DOUBLE):
+    for p in (L.STEADY, L.SLOW, L.FAST, L.DOUBLE, L.TRIPLE):
         seqs.append(tuple(L.pattern_on(p, t) for t in range(0, 2400, 25)))
     for i in range(len(seqs)):
         for j in range(i + 1, len(seqs)):
@@ -38,7 +42,7 @@ def test_frame_and_dirty():
     r.end()
     eq(r.dirty(0), True)
     f = r.frame(0)
-    eq(bytes(f), b"\xff\x00\x00" + b"\x00\x00\x00" + b"\x00\xff\x00")
+    eq(bytes(f), b"\xff\x00\x00" + b"\x00\x00\x00" + b"\x00\xff\x80")
     eq(r.dirty(100), False, "fast blink still on")
     eq(r.dirty(130), True, "fast blink turned off")
     f2 = r.frame(130)
@@ -108,11 +112,11 @@ def test_error_and_stuck_pictures():
     res = infer(pos, occ)
     r = L.Renderer(25)
     L.paint_stuck(r, pos, res.stuck)
-    eq(r.describe(g.geometry.names), "s1:red/steady s3:blue/slow")
+    eq(r.describe(g.geometry.names), "s1:red/triple s3:blue/slow")
     occ[ix["m5"]] = 1
     L.paint_error(r, pos, infer(pos, occ))
     # s3 must capture (s3xm4-m5 is the only move): it blinks blue beside the mistake.
-    eq(r.describe(g.geometry.names), "m5:red/fast s1:red/slow s3:blue/slow")
+    eq(r.describe(g.geometry.names), "m5:red/triple s1:red/triple s3:blue/slow")
     # Where no capture is compulsory, only the mistake is lit.
     g2 = _mosona_after(
         "s3xm4-m5 n5xm5-m4 m7xn6-n5 n4xn5-n6xm6-m5xs4-s3 s2xs3-s4xm4-n4 m1xs1-s2 "

@@ -9,7 +9,7 @@ from zuni.position import PositionError, parse_position, position_text
 
 def test_line_position_plays_and_round_trips():
     game = parse_position("mosona | south to move | south s3 | north m4")
-    # jumps=beyond: every landing beyond m4 as seen from s3 (RULES.md).
+    # jumps=beyond: every landing beyond m4 as seen from s3 (docs/rules.md).
     eq(sorted(str(m) for m in game.legal_moves()), ["s3xm4-m5", "s3xm4-n3", "s3xm4-n4"])
     text = position_text(game)
     eq(text, "mosona | south to move | south s3 | north m4 | quiet 0")

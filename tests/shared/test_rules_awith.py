@@ -1,4 +1,4 @@
-"""Awithlaknakwe rules (RULES.md), on hand-made positions. Runs under CPython and MicroPython.
+"""Awithlaknakwe rules (docs/rules.md), on hand-made positions. Runs under CPython and MicroPython.
 
 Squares are written by name; ``sq(c, r)`` names the square at (c, r) where the geometry
 is the point (file a + (c + 1), rank r + 2). Positions: ``AwithGame.from_position``

@@ -84,7 +84,7 @@ def test_start_position():
 
 
 # -- first moves -----------------------------------------------------------------
-# Hand-derived perft (RULES.md's rules applied by hand):
+# Hand-derived perft (docs/rules.md's rules applied by hand):
 # mosona (beyond, forced): perft(1) = 1: only s3 can leap into m5 (s3 over m4, then along
 #   the middle line turns by less than a right angle); m6, s4, s5 must not step since a
 #   jump exists. perft(2) = 2: North has n5xm5-m4 and m2xs2-s3 (over s2 along the south

@@ -1,4 +1,4 @@
-"""Ruleset strings and the engine's shared types (RULES.md, "Ruleset strings")."""
+"""Ruleset strings and the engine's shared types (docs/rules.md, "Ruleset strings")."""
 
 from check import eq, raises
 from zuni import (

@@ -81,7 +81,7 @@ def test_slide_across_points_is_never_seen():
     eq(len(reports), 1, "exactly one report: %r" % (reports,))
     eq(reports[0][1], bytes(occ(4, [3])), "only the landing is seen")
     # Believed on the third scan after landing, but reported stable_ms after the landing
-    # itself (BOARD.md's 150 ms count from the change, not from the debounce).
+    # itself (docs/board.md's 150 ms count from the change, not from the debounce).
     eq(reports[0][0], t_land + 150, "report time")
 
 

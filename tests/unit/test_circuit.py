@@ -65,13 +65,14 @@ def _move(c: circuit.Circuit, node: tuple[str, str], to: str) -> None:
 
 def test_erc_catches_a_missing_pull_up() -> None:
     c = _broken("board25")
-    # RN10's element for input H cut from its net: U10.6 floats while the switch is open.
-    net = c.net_of("RN10", "2")
+    # RN10's element for input H (element 1, pin 1) cut from its net: U10.6 floats while
+    # the switch is open.
+    net = c.net_of("RN10", "1")
     assert net is not None
-    c.nets[net].remove(("RN10", "2"))
+    c.nets[net].remove(("RN10", "1"))
     errors = erc.check(c)
     assert "input U10.6(H) on net %s is neither driven nor pulled" % net in errors
-    assert "RN10.2(R1) is not connected" in errors
+    assert "RN10.1(R1) is not connected" in errors
 
 
 def test_erc_catches_two_outputs_on_one_net() -> None:
@@ -194,9 +195,13 @@ def test_bom_is_the_netlists_components(board: tuple[Any, circuit.Circuit]) -> N
         assert row["package"] and row["part"], row
         assert float(row["unit_price_usd"]) >= 0
     assert sorted(listed) == sorted(c.parts), "every netlist component exactly once"
-    assert not any("0805" in r["package"] or "SOIC" in r["package"] or "1206" in r["package"] for r in rows), (
-        "through-hole build"
-    )
+    smd = [r for r in rows if "0805" in r["package"] or "SOIC" in r["package"] or "SOT-23" in r["package"]]
+    if layout.sensors["type"] == "hc165":
+        # the PCB build: every surface-mount part is the assembly service's, by its stock number
+        assert smd and all(re.match(r"LCSC C\d+\*? \(fab assembly", r["supplier_1"]) for r in smd), smd
+        assert {r["part"] for r in rows} >= {"PCB, 2 layers, main board", "PCB, 2 layers, controller module"}
+    else:
+        assert [r for r in smd if "SOT-23-6" not in r["package"]] == [], "the matrix variant is a through-hole build"
     assert bom.cost_usd(rows) == pytest.approx(sum(int(r["qty"]) * float(r["unit_price_usd"]) for r in rows))
 
 
@@ -330,7 +335,9 @@ def test_schematic_labels_are_the_netlist(board: tuple[Any, circuit.Circuit]) ->
     if layout.sensors["type"] == "hc165":
         assert {"U10", "RN10", "C10"} <= {p.split(".")[0] for p in drawn}
     pdf = (REPO / "hardware" / layout.name / "schematic.pdf").read_bytes()
-    assert pdf.startswith(b"%PDF-1.4") and b"/Count 3" in pdf
+    # three sheets, and a fourth for the PCB build's buttons and cable
+    pages = 4 if "J1" in c.parts else 3
+    assert pdf.startswith(b"%PDF-1.4") and b"/Count %d" % pages in pdf
 
 
 def test_perfboard_plans_wire_the_netlist(board: tuple[Any, circuit.Circuit]) -> None:

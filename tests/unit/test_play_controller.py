@@ -141,7 +141,7 @@ def test_the_view_is_the_game_itself() -> None:
 
 def test_without_the_hand_a_typed_move_is_to_be_made_with_pieces() -> None:
     c = GameController(hand=False, moves_at=MOVES_AT_PAGE)
-    c.open("g1", "mosona", "", seats_for("mosona", {}), [], number=1, now=0.0)
+    c.open("g1", "mosona", "", seats_for("mosona", {"north": "ai:3"}), [], number=1, now=0.0)
     acts = c.board_state({"phase": "play"}, 0.0)
     assert said(acts) == ["south to move (make it on the page; help lists the commands)"]
     assert said(c.line("s3xm4-m5", 0.0)) == [
@@ -186,3 +186,39 @@ def test_an_offer_to_the_computer_is_weighed_by_the_runner_then_agreed_or_declin
     declined = c.judged("draw", "south", "north declines a draw: the game is still open", 0.1)
     assert said(declined) == ["south offers a draw: north declines a draw: the game is still open"]
     assert [(a.kind, a.args) for a in c.judged("draw", "south", "", 0.2)] == [("request", ("draw",))]
+
+
+def test_the_pages_main_panel_says_a_refusal_as_the_rule_not_as_missing_and_extra() -> None:
+    """Issue 26 point 5: lifting s4 and placing it on m5 at the start is refused by the
+    board as ``missing: s4; extra: m5``; the page's main panel says why in the rule's words,
+    as the terminal does."""
+    c = opened()
+    c.board_state({"phase": "play"}, 0.0)
+    acts = c.board_event("wrong", "missing: s4; extra: m5", 1.0)
+    words = "s4-m5: a capture is compulsory: s3xm4-m5 (put a piece back on s4; take the piece off m5)"
+    assert said(acts) == ["the board: " + words]
+    assert c.view()["refusal"] == words
+    c.board_moves("g1", ["s3xm4-m5"], True, 2.0)
+    assert "refusal" not in c.view(), "the next position has no refusal"
+    c.board_state({"phase": "play", "error": "missing:_m6;_extra:_m5"}, 3.0)  # from the board's state
+    assert c.view()["refusal"].startswith("m6-m5: the piece on m6 is South's; North is to move")
+
+
+def test_no_computer_move_is_said_before_the_board_is_set_up() -> None:
+    """Issue 26 point 6: `--from "mosona | north to move | ..."` printed `North plays
+    m4xs3-s2` while the person was still setting up the pieces. The move found during the
+    setup is said, and shown on the board, once the board is set up."""
+    c = GameController(hand=False, deterministic=True, show_move_s=2.0, moves_at=MOVES_AT_PAGE)
+    position = "mosona | north to move | south s3 s5 | north m4"
+    c.open("g1", "mosona", position, seats_for("mosona", {"south": "human", "north": "ai:1"}), [], number=1, now=0.0)
+    c.board_state({"phase": "setup"}, 0.0)
+    acts = c.tick(0.1)
+    think = [a for a in acts if a.kind == "think"]
+    assert think, kinds(acts)
+    acts = c.answer(("ai", think[0].gen, "north", "m4xs3-s2", ""), 0.2)
+    assert not any("plays" in t for t in said(acts)), said(acts)
+    assert not any(a.kind == "request" and a.text == "host_move" for a in acts)
+    assert not any(a.kind == "request" and a.text == "host_move" for a in c.tick(5.0)), "not shown during setup"
+    acts = c.board_state({"phase": "play"}, 6.0) + c.tick(6.0)
+    assert any(t.startswith("North plays m4xs3-s2") for t in said(acts)), said(acts)
+    assert [a.args for a in acts if a.kind == "request" and a.text == "host_move"] == [("m4xs3-s2",)]

@@ -51,7 +51,7 @@ def test_move_list_numbers_rounds_of_two_or_four() -> None:
 
 
 def test_seats_defaults_and_errors() -> None:
-    seats = seats_for("mosona", {})
+    seats = seats_for("mosona", {"north": "ai:3"})
     assert {s: str(seat) for s, seat in seats.items()} == {"south": "human", "north": "ai:3"}
     seats = seats_for("awithlaknakwe players=4", {"west": "human", "north": "ai:1"})
     assert {s: str(seat) for s, seat in seats.items()} == {

@@ -20,7 +20,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 import refgen_awith as ref
 from test_rules_awith import PERFT, PERFT_POSITIONS
 
-# Every option of RULES.md appears in at least one of these.
+# Every option of docs/rules.md appears in at least one of these.
 RULESETS = (
     "awithlaknakwe",
     "awithlaknakwe first=north custody=all",

@@ -115,7 +115,7 @@ def _run(args: list[str], timeout: float | None = None) -> str:
 
 
 def perft(game: zuni.Game, depth: int) -> int:
-    """RULES.md's perft of ``game``'s position, counted by the C move generator."""
+    """docs/rules.md's perft of ``game``'s position, counted by the C move generator."""
     s, n, turn, quiet = position(game)
     out = _run([str(rules_file(str(game.ruleset))), "perft", str(s), str(n), str(turn), str(quiet), str(depth)])
     return int(out.strip())

@@ -3,7 +3,7 @@
 >>> import zuni
 >>> game = zuni.new_game("mosona")
 >>> [str(m) for m in game.legal_moves()]
-['s3xm4-m5'] ... (see RULES.md)
+['s3xm4-m5'] ... (see docs/rules.md)
 >>> game.push_text("s3xm4-m5")
 
 Game modules are imported on demand so that the board only loads the one it plays.

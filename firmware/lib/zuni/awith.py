@@ -1,4 +1,4 @@
-"""Awithlaknakwe (RULES.md, "Awithlaknakwe"): 168 squares, warriors, bow priests, custody.
+"""Awithlaknakwe (docs/rules.md, "Awithlaknakwe"): 168 squares, warriors, bow priests, custody.
 
 >>> game = AwithGame(parse_ruleset("awithlaknakwe"))
 >>> [str(m) for m in game.legal_moves()][:3]

@@ -38,21 +38,36 @@ BRONSTEIN = const(2)
 MODE_NAMES = ("sudden death", "increment", "delay")
 # Longest base time accepted: 10 hours keeps every figure below 2**30 ms... and sane.
 _MAX_MS = const(36000000)
+_MAX_EXTRA_MS = const(3600000)
 
 
 class ClockError(ZuniError):
     """A time control text that cannot be read, or a clock used out of order."""
 
 
-def _seconds(text, what):
-    """Milliseconds in ``text`` (seconds, may have a decimal point), for messages ``what``."""
+def _ms(text, what, unit, limit_ms):
+    """Milliseconds in ``text``, a number of ``unit`` ("minutes" or "seconds"; may have a
+    decimal point), at most ``limit_ms``; ``what`` names it in messages."""
     try:
         value = float(text)
     except ValueError:
-        raise ClockError("bad %s %r in a time control (a number of seconds)" % (what, text))
-    if value < 0:
-        raise ClockError("bad %s %r in a time control (it cannot be negative)" % (what, text))
-    return int(value * 1000 + 0.5)
+        raise ClockError("bad %s %r in a time control (a number of %s)" % (what, text, unit))
+    if value != value or value < 0:  # NaN is not equal to itself
+        raise ClockError("bad %s %r in a time control (a number of %s, not negative)" % (what, text, unit))
+    ms = value * (60000 if unit == "minutes" else 1000)
+    if ms > limit_ms:  # inf included
+        raise ClockError(
+            "bad %s %r in a time control (at most %d %s: %d hour%s)"
+            % (
+                what,
+                text,
+                limit_ms // (60000 if unit == "minutes" else 1000),
+                unit,
+                limit_ms // 3600000,
+                "" if limit_ms == 3600000 else "s",
+            )
+        )
+    return int(ms + 0.5)
 
 
 class TimeControl:
@@ -61,7 +76,7 @@ class TimeControl:
     def __init__(self, base_ms, mode=SUDDEN, extra_ms=0):
         if base_ms <= 0 or base_ms > _MAX_MS:
             raise ClockError("bad base time %d ms (more than 0, at most 10 hours)" % base_ms)
-        if extra_ms < 0 or extra_ms > 3600000 or (mode == SUDDEN and extra_ms):
+        if extra_ms < 0 or extra_ms > _MAX_EXTRA_MS or (mode == SUDDEN and extra_ms):
             raise ClockError("bad increment or delay %d ms" % extra_ms)
         self.base_ms = base_ms
         self.mode = mode
@@ -81,11 +96,11 @@ class TimeControl:
         if not t:
             raise ClockError("bad time control %r (examples: 10, 90s, 5+3, 5d2)" % (text,))
         if t.endswith("s"):
-            base = _seconds(t[:-1], "base time")
+            base = _ms(t[:-1], "base time", "seconds", _MAX_MS)
         else:
-            base = _seconds(t, "base time") * 60
-        control = cls(base, mode, _seconds(extra, "increment" if mode == FISCHER else "delay"))
-        return control
+            base = _ms(t, "base time", "minutes", _MAX_MS)
+        extra_ms = _ms(extra, "increment" if mode == FISCHER else "delay", "seconds", _MAX_EXTRA_MS)
+        return cls(base, mode, extra_ms)
 
     def text(self):
         """The text form ``parse`` reads back: ``"5+3"``, ``"90s"``."""

@@ -7,7 +7,7 @@ Conventions (the firmware, the host and the tests rely on them):
   ``piece_code(side, kind)``.
 - Sides are numbered in the seating order of four players, so that a two-player game
   uses SOUTH and NORTH and no table changes size between games.
-- A move's ``path`` follows RULES.md: origin, then for a step the point moved to, and
+- A move's ``path`` follows docs/rules.md: origin, then for a step the point moved to, and
   for each jump the point jumped over and the point landed on; a drop is ``(square,)``
   and a pass is ``()``.
 """
@@ -306,7 +306,7 @@ class MoveStack:
 class Geometry:
     """The fixed points of a board and how to draw them.
 
-    - ``names[i]``: the point's name (RULES.md), ``index[name]`` the reverse.
+    - ``names[i]``: the point's name (docs/rules.md), ``index[name]`` the reverse.
     - ``coords[i]``: (x, y) in board units, x to the East, y to the North. Line
       boards use half units for the outer rows (``(3.5, 1)``); square boards use the
       square's (c, r).
@@ -485,8 +485,9 @@ class Game:
         """The legal move written ``text`` in this position.
 
         Raises MoveParseError for text that is not a move of this game and
-        IllegalMoveError for a move that is not legal here; both name the position."""
-        text = text.strip()
+        IllegalMoveError for a move that is not legal here; both name the position.
+        Point names are lower case; ``S4-M5`` is read as ``s4-m5``."""
+        text = text.strip().lower()
         if not text:
             raise MoveParseError("empty move text (%s)" % (self.describe(),))
         try:
@@ -633,7 +634,7 @@ class Game:
 
 
 def perft(game, depth):
-    """Number of legal move sequences of exactly ``depth`` moves (RULES.md)."""
+    """Number of legal move sequences of exactly ``depth`` moves (docs/rules.md)."""
     if depth == 0:
         return 1
     if depth == 1:

@@ -1,6 +1,6 @@
 """Rules engine of the line games: Awithlaknannai Mosona and Kolowis Awithlaknannai.
 
-RULES.md ("Line games") is the contract: point names, edges, start, jumps, chains, end.
+docs/rules.md ("Line games") is the contract: point names, edges, start, jumps, chains, end.
 
 >>> game = LineGame("mosona")
 >>> [str(m) for m in game.legal_moves()]

@@ -4,7 +4,7 @@ The form (documented in docs/rules.md, "Positions as text"): fields separated by
 
     RULESET | SIDE to move | SIDE POINT... [priest SQUARE|hand|gone] | ... | quiet N | taken A B
 
-- ``RULESET``: a ruleset string as RULES.md writes it (``kolowis size=short``).
+- ``RULESET``: a ruleset string as docs/rules.md writes it (``kolowis size=short``).
 - ``SIDE to move``: ``south``, ``north`` (and ``west``, ``east`` with 4 players; with
   ``teams=combined`` the team's first player, ``south`` or ``north``).
 - One field per side: its name, then the points its pieces (warriors) stand on; in

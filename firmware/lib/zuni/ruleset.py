@@ -1,4 +1,4 @@
-"""Ruleset strings (RULES.md, "Ruleset strings"): a game id followed by options.
+"""Ruleset strings (docs/rules.md, "Ruleset strings"): a game id followed by options.
 
 Options are data: ``GAME_OPTIONS[game_id]`` (or ``options_of(game_id)``) is a tuple of
 ``(name, allowed, default)`` where ``allowed`` is a tuple of strings, or ``None`` for a

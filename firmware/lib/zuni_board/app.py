@@ -21,7 +21,7 @@ buttons and the LED frame; each other concern is an object that owns its state:
   outbox and the time (``tick`` says when a flag fell);
 - ``ticks.Deadline``: every timer (the commit, the settle, held presses, the hint).
 
-Phases (BOARD.md, "What a player sees and does"):
+Phases (docs/board.md, "What a player sees and does"):
 
 - ``setup``: the LEDs show where the pieces belong (a new game, a game resumed from the
   journal after a reset, a take-back); play starts when the board matches. A game set up
@@ -33,7 +33,7 @@ Phases (BOARD.md, "What a player sees and does"):
   side's points, on top of those; after the last side, play starts.
 - ``play``: each change of the stable occupancy is classified by ``infer``; a finished
   move is committed ``commit_ms`` after the last change (150 = ``stable_ms``: by the
-  scan that sees it stable, with its frame within BOARD.md's 200 ms on the RP2040 too;
+  scan that sees it stable, with its frame within docs/board.md's 200 ms on the RP2040 too;
   the next position's legal moves follow in the scan after), a chain stopped early on OK,
   on the opponent's lift or after ``chain_settle_ms``; a mistake is shown after
   ``error_ms``; restoring the position before the last move takes it back.
@@ -50,7 +50,7 @@ import gc
 
 import zuni
 from micropython import const
-from zuni_board import OVER, PHASE_NAMES, PLAY, SETUP  # noqa: F401  (PHASE_NAMES: for callers)
+from zuni_board import OVER, PLAY, SETUP
 from zuni_board import leds as L
 from zuni_board.outbox import Outbox
 from zuni_board.overlay import Overlays
@@ -121,8 +121,6 @@ class BoardApp:
         self.staged = None  # type: ignore
         # The game's clocks (zuni_board.clocks.BoardClock), None for a game without.
         self.clock = None  # type: ignore
-        # The play phase: position, commit, take-back, hint (zuni_board.play).
-        self.play = Play(self, n, layout.timing)
         # The host's commands and queries (zuni_board.hostcmd), made at its first frame.
         self._host = None  # type: ignore
         self._start_occ = bytearray(n)
@@ -144,6 +142,8 @@ class BoardApp:
         self.names = names
         self.overlays = Overlays(n, names, self.led_of, self.outbox.event)
         self.game = game
+        # The play phase: position, commit, take-back, hint (zuni_board.play).
+        self.play = Play(self, n, layout.timing)
         if not self._resume(0):
             self.new_game(ruleset_text, 0, game)
 

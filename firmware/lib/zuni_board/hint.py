@@ -534,31 +534,18 @@ class HintSearch:
 
 
 # -- the hint as it runs on the board ------------------------------------------------
-# Work per scan cycle, in the search's work units (LEGAL = 4 a legal_moves() call, about
-# 2.5-5.4 ms on an RP2040, MICROPYTHON-NOTES): with the loop's own 2.4-3.1 ms a scan stays
-# within its 10 ms period while the board thinks (tools/bench_firmware.py's slice_us);
-# and how long a connected host has to send its own hint before the board shows its own.
-HINT_SLICE = const(6)
-HOST_HINT_MS = const(1000)
-# The hint is shown at the latest this long after HINT (BOARD.md: within 1.5 s; a slice
-# and the showing scan come after it), with the best move the search has by then, on
-# however slow a chip: on the RP2040 estimate most hints end here with depth 1 or 2
-# done, the search's own work limit (MAX_WORK) ends the others sooner
-# (tools/bench_firmware.py, tools/bench_hint.py).
-HINT_THINK_MS = const(1300)
-
-
-def run(search, now, think, host):
+def run(search, now, think, host, budget):
     """The board's own hint as the board runs it (``play.Play``, which owns the search and
-    the two deadlines, calls this every scan while it thinks): one slice of ``search`` a
-    scan until ``think`` is due (HINT_THINK_MS after HINT), then held back while ``host``
-    is armed and not yet due (HOST_HINT_MS after HINT, a host connected: it may send its
-    own hint first). True once the search's ``best`` is to be shown. A function here, not
-    a runner object in a module of its own: that cost the hint's heap peak a KiB
-    (tools/bench_firmware.py's smallest heaps, docs/firmware-timing.md)."""
+    the two deadlines, calls this every scan while it thinks): one slice of ``budget``
+    work a scan until ``think`` is due (``play.HINT_THINK_MS`` after HINT), then held back
+    while ``host`` is armed and not yet due (``play.HOST_HINT_MS`` after HINT, a host
+    connected: it may send its own hint first). True once the search's ``best`` is to be
+    shown. A function here, its constants and deadlines in the app's resident code: a
+    runner object in a module of its own cost the hint's heap peak a KiB
+    (docs/firmware-timing.md, "The split of BoardApp")."""
     if not search.done:
         if not think.due(now):
-            search.step(HINT_SLICE)
+            search.step(budget)
             return False
         search.stop()
     return not host.armed or host.due(now)

@@ -34,7 +34,7 @@ LED_TYPES = ("ws2812", "sk6812")
 LED_ORDERS = ("RGB", "RBG", "GRB", "GBR", "BRG", "BGR")
 BUTTON_NAMES = ("ok", "back", "hint")
 
-# BOARD.md's defaults; a layout may override each one. commit_ms 150 (= stable_ms): a
+# docs/board.md's defaults; a layout may override each one. commit_ms 150 (= stable_ms): a
 # finished move is committed by the scan that sees it stable, so that its frame is out
 # at most 200 ms after the hand on an RP2040 too (the change is first seen up to one
 # 10 ms scan after it, and the commit's scan takes some 15-40 ms there:

@@ -5,8 +5,10 @@ green: where it goes, orange: a captured piece, red: a mistake, white: a piece b
 here, magenta: a priest entry square, yellow/cyan: South's and North's team); patterns
 say *how urgent*, so that a colour-blind player reads the board too: steady = possible
 or for information, slow blink = put a piece here, fast blink = take this piece away,
-double flash = a suggestion (hint, the host's move). The table for players is
-``docs/leds.md``.
+double flash = a suggestion (hint, the host's move), triple flash = a mistake. The
+colours themselves stay apart under red-green colour blindness (green leans to blue,
+away from orange and yellow): tests/test_leds_colourblind.py measures both. The table
+for players is ``docs/leds.md``.
 
 The app paints on a state change (``Renderer.begin()``, ``mark()``..., ``end()``, or
 one of the ``paint_*`` helpers); ``frame(now_ms)`` then only evaluates the blink
@@ -27,7 +29,8 @@ STEADY = const(1)
 SLOW = const(2)  # 1 s period, half on: "put a piece here"
 FAST = const(3)  # 250 ms period, half on: "take this away"
 DOUBLE = const(4)  # two 150 ms flashes per 1.2 s: a suggestion
-N_PATTERNS = const(5)
+TRIPLE = const(5)  # three 100 ms flashes, then 0.5 s dark: a mistake
+N_PATTERNS = const(6)
 
 # Colours (index into PALETTE). Full scale: the LED driver scales them to the layout's
 # max_level, which keeps the board inside its current budget.
@@ -50,8 +53,8 @@ PALETTE = bytes(
         255, 255, 255,
         48, 48, 48,
         255, 0, 0,
-        0, 255, 0,
-        0, 56, 0,
+        0, 255, 128,
+        0, 56, 28,
         0, 40, 255,
         255, 96, 0,
         255, 0, 200,
@@ -81,6 +84,9 @@ def pattern_on(pattern, now_ms):
     if pattern == DOUBLE:
         t = now_ms % 1200
         return t < 150 or 300 <= t < 450
+    if pattern == TRIPLE:
+        t = now_ms % 1000
+        return t < 500 and t % 200 < 100
     return False
 
 
@@ -283,8 +289,9 @@ def _stable_from(occ, gone, added):
 
 
 def paint_error(r, position, result, host=None):
-    """A position no legal move explains: red slow blink where a piece is missing
-    (put it back), red fast blink where a piece should not be (take it away). When
+    """A position no legal move explains: red triple flash, the mistake's own pattern
+    (so that it never reads as a capture's fast blink): where a piece is missing (put it
+    back, the point is empty) and where a piece should not be (take it away). When
     every legal move captures (a capture is compulsory), the pieces that must capture
     blink blue: the rule that refused the move, shown where it applies."""
     r.begin()
@@ -299,18 +306,18 @@ def paint_error(r, position, result, host=None):
                 break
         if forced:
             r.mark_all(position.movable, BLUE, SLOW)
-    r.mark_all(result.gone, RED, SLOW)
-    r.mark_all(result.added, RED, FAST)
+    r.mark_all(result.gone, RED, TRIPLE)
+    r.mark_all(result.added, RED, TRIPLE)
     r.end()
 
 
 def paint_stuck(r, position, point):
-    """A lifted piece that may not move: it glows red; the pieces that may move
-    (and the priest entry squares) blink blue."""
+    """A lifted piece that may not move: its point flashes red three times (a mistake);
+    the pieces that may move (and the priest entry squares) blink blue."""
     r.begin()
     r.mark_all(position.movable, BLUE, SLOW)
     r.mark_all(position.drops, MAGENTA, SLOW)
-    r.mark(point, RED, STEADY)
+    r.mark(point, RED, TRIPLE)
     r.end()
 
 

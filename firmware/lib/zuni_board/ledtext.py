@@ -1,7 +1,7 @@
 """The LED picture as text, for tests, tools and logs (``Renderer.describe``): loaded
 only when asked, so that the board's heap does not keep the names."""
 
-PATTERN_NAMES = ("off", "steady", "slow", "fast", "double")
+PATTERN_NAMES = ("off", "steady", "slow", "fast", "double", "triple")
 COLOUR_NAMES = (
     "black",
     "white",

@@ -19,11 +19,26 @@ the scan after it (``catch_up``), or at once by whatever needs it first (a press
 request).
 """
 
+from micropython import const
 from zuni.core import piece_side
 from zuni_board import leds as L
 from zuni_board import unload
 from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
 from zuni_board.ticks import Deadline
+
+# The board's own hint (zuni_board.hint, run by hint.run): work per scan cycle, in the
+# search's work units (hint.LEGAL = 4 a legal_moves() call, about 2.5-5.4 ms on an
+# RP2040, MICROPYTHON-NOTES): with the loop's own 2.4-3.1 ms a scan stays within its 10 ms
+# period while the board thinks (tools/bench_firmware.py's slice_us); and how long a
+# connected host has to send its own hint before the board shows its own.
+HINT_SLICE = const(6)
+HOST_HINT_MS = const(1000)
+# The hint is shown at the latest this long after HINT (docs/board.md: within 1.5 s; a slice
+# and the showing scan come after it), with the best move the search has by then, on
+# however slow a chip: on the RP2040 estimate most hints end here with depth 1 or 2
+# done, the search's own work limit (hint.MAX_WORK) ends the others sooner
+# (tools/bench_firmware.py, tools/bench_hint.py).
+HINT_THINK_MS = const(1300)
 
 # Ends of a game that are not a board position (the host said so): BACK undoes them.
 _DECLARED = ("resign", "agreed-draw", "agreed-count")
@@ -38,7 +53,7 @@ class Play:
         self.app = app
         stable_ms = timing["stable_ms"]
         # The debouncer reports a position stable_ms after its last change; the
-        # BOARD.md times count from that change, so the board waits the rest.
+        # docs/board.md times count from that change, so the board waits the rest.
         self.commit_delay = max(0, timing["commit_ms"] - stable_ms)
         self.error_delay = max(0, timing["error_ms"] - stable_ms)
         self.settle_delay = max(0, timing["chain_settle_ms"] - stable_ms)
@@ -380,7 +395,7 @@ class Play:
             try:
                 # Loaded at each HINT and unloaded once the hint is shown (drop_search):
                 # a board whose players do not ask keeps that heap.
-                from zuni_board.hint import HINT_THINK_MS, HOST_HINT_MS, HintSearch
+                from zuni_board.hint import HintSearch
 
                 self.thinking = HintSearch(self.app.game, pos.moves)
                 self.think_until.set(now, HINT_THINK_MS)
@@ -414,7 +429,7 @@ class Play:
             return
         from zuni_board.hint import run  # loaded while the board thinks
 
-        if not run(search, now, self.think_until, self.host_until):
+        if not run(search, now, self.think_until, self.host_until, HINT_SLICE):
             return
         best = search.best
         self.drop_search()

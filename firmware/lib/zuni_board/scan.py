@@ -4,11 +4,11 @@ Two filters, both counted in the scan loop's own terms so that a layout tunes th
 
 - per point, a change is believed only after ``debounce_scans`` equal consecutive scans
   (a bouncing reed contact, or a magnet at the edge of a switch's range, flickers for a
-  few milliseconds; BOARD.md's "per-board threshold of scans");
+  few milliseconds; docs/board.md's "per-board threshold of scans");
 - the board position is reported only once no point has changed for ``stable_ms``, so a
   piece slid across other points on its way is never seen there. That time counts from
   the change itself (the first scan that saw the point's new state), not from the scan
-  that believed it: BOARD.md's 150 ms are 150 ms after the hand, whatever the debounce.
+  that believed it: docs/board.md's 150 ms are 150 ms after the hand, whatever the debounce.
 
 >>> d = Debouncer(3, [0, 1, 2], 2, 150)
 >>> d.step(0, bytearray(b"\\x01\\x00\\x00"))     # first scan: nothing believed yet

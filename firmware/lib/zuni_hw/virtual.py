@@ -28,6 +28,7 @@ CONTROL (client -> board, one line each; point names are the rules' names)::
     stable?               -> {"reply": "stable", "ok": true, "occupied": [...] or null}
     hello?                -> the hello event again, as a reply
     stats?                -> loop figures: iterations, scans, busy_avg_us, busy_max_us, errors
+    moves?                -> {"reply": "moves", "ok": true, "game": "...", "moves": ["s3xm4-m5", ...]}
     state?                -> the board application's state (as the link's state message):
                              {"reply": "state", "ok": true, "game": "...", "moves": 3,
                               "ruleset": "mosona", "phase": "play", "turn": "north",
@@ -93,7 +94,7 @@ def listen_loopback(port, backlog):
 OUTBOX_LIMIT = 256 * 1024  # bytes queued for one control client before it is cut off
 LINE_LIMIT = 4096  # a control line longer than this is refused
 BUTTONS = {"ok": 1, "back": 2, "hint": 4}
-QUERIES = ("sensors?", "leds?", "stable?", "hello?", "stats?", "state?")
+QUERIES = ("sensors?", "leds?", "stable?", "hello?", "stats?", "state?", "moves?")
 
 
 def _hex(frame):
@@ -190,6 +191,7 @@ class ControlServer:
         self._seen_commits = -1
         self._seen_error = False
         self._seen_host = None
+        self._seen_stage = -1
         self.server = listen_loopback(port, 4)
         self.port = port
         # accept() only when the server is readable: a refused accept every loop
@@ -241,6 +243,8 @@ class ControlServer:
         game = app.game
         play = app.play
         moves = len(game.move_stack)
+        staged = app.staged
+        stage = -1 if staged is None else staged.stage  # a staged setup's side: the page says whose
         if (
             game is self._seen_game
             and app.phase == self._seen_phase
@@ -248,6 +252,7 @@ class ControlServer:
             and play.commits == self._seen_commits
             and play.error_shown == self._seen_error
             and play.host is self._seen_host
+            and stage == self._seen_stage
         ):
             return
         self._seen_game = game
@@ -256,6 +261,7 @@ class ControlServer:
         self._seen_commits = play.commits
         self._seen_error = play.error_shown
         self._seen_host = play.host
+        self._seen_stage = stage
         d = self.app_state()
         d["event"] = "state"
         self._push(d)
@@ -419,6 +425,13 @@ class ControlServer:
             d["reply"] = verb
             d["ok"] = True
             return d
+        if verb == "moves?":
+            # The board's game as move texts: a page that joins mid-game follows it from
+            # here (allocates, but only when asked).
+            app = self.app
+            if app is None:
+                raise ValueError("moves?: this board runs no board application")
+            return {"reply": verb, "ok": True, "game": app.game_id, "moves": [m.text() for m in app.game.move_stack]}
         if verb == "stats?":
             d = self.stats() if self.stats is not None else {}
             d["reply"] = verb

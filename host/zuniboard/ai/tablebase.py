@@ -445,17 +445,27 @@ class Estimate:
 
     @property
     def text(self) -> str:
-        mapped = ""
+        # The whole room taken on disk first: the big tables' uncompressed values beside
+        # the compressed files are most of it (Mosona's 5 pieces: 4 MB and 330 MB).
         if self.mapped_bytes:
-            mapped = " (and %s uncompressed beside, read from disk in play)" % bytes_text(self.mapped_bytes)
-        return "%s up to %d pieces: %s positions, about %s, %s on disk%s, %s of memory while building" % (
-            self.ruleset,
-            self.pieces,
-            "{:,}".format(self.positions),
-            duration_text(self.seconds),
-            bytes_text(self.disk_bytes),
-            mapped,
-            bytes_text(self.memory_bytes),
+            disk = "%s on disk in all (%s of tables and %s of their values uncompressed beside, read in play)" % (
+                bytes_text(self.disk_bytes + self.mapped_bytes),
+                bytes_text(self.disk_bytes),
+                bytes_text(self.mapped_bytes),
+            )
+        else:
+            disk = "%s on disk" % bytes_text(self.disk_bytes)
+        return (
+            "%s up to %d pieces: %s positions, about %s of CPU (longer on a busy computer), %s, %s of memory "
+            "while building"
+            % (
+                self.ruleset,
+                self.pieces,
+                "{:,}".format(self.positions),
+                duration_text(self.seconds),
+                disk,
+                bytes_text(self.memory_bytes),
+            )
         )
 
 
@@ -657,6 +667,24 @@ def describe(ruleset: str) -> dict[str, Any]:
     }
 
 
+def leftovers(ruleset: str) -> list[Path]:
+    """Files a stopped build left in ``ruleset``'s folder: tables half written (``*.tmp``)."""
+    where = ruleset_dir(ruleset)
+    return sorted(where.glob("*.tmp")) if where.is_dir() else []
+
+
+def folder_bytes(ruleset: str) -> int:
+    """All that ``ruleset``'s folder holds, in bytes (tables, their uncompressed values,
+    what a stopped build left)."""
+    where = ruleset_dir(ruleset)
+    total = 0
+    for path in where.iterdir() if where.is_dir() else []:
+        with contextlib.suppress(OSError):
+            if path.is_file():
+                total += path.stat().st_size
+    return total
+
+
 def ensure(ruleset: str, max_pieces: int, progress: Progress | None = None, *, wait: bool = True) -> Tablebase:
     """The tables of ``ruleset`` up to ``max_pieces``: loaded, or built and saved (the
     missing or damaged ones only), each written a layer at a time as it is built
@@ -666,6 +694,11 @@ def ensure(ruleset: str, max_pieces: int, progress: Progress | None = None, *, w
     canonical = _points(ruleset)[0]
     where = ruleset_dir(canonical)
     with store.BuildLock(where, wait=wait):
+        # A build that was stopped (Ctrl-C, a full disk, a power cut) left its files half
+        # written; holding the lock, no other builder is writing them now.
+        for left in leftovers(canonical):
+            with contextlib.suppress(OSError):
+                left.unlink()
         have, problems, every = _read_all(canonical, where)
         for problem in problems:
             if progress is not None:

@@ -28,9 +28,10 @@ import hashlib
 import json
 import lzma
 import os
-import sys
 from pathlib import Path
 from typing import IO, Any
+
+from zuniboard.oslock import LockBusy, ProcessLock
 
 FORMAT = 2  # 1 was the .npz files (no header, no checksum)
 MAGIC = b"ZUNITB"
@@ -347,67 +348,21 @@ class BuildBusy(Exception):
 
 class BuildLock:
     """One builder per ruleset directory, across processes: an OS lock on the file
-    ``.build.lock`` (released by the OS when the holder dies, so a crashed builder never
-    blocks the next). ``wait=False`` raises ``BuildBusy`` instead of waiting."""
+    ``.build.lock`` (``oslock.ProcessLock``: released by the OS when the holder dies, so a
+    crashed builder never blocks the next). ``wait=False`` raises ``BuildBusy`` instead of
+    waiting."""
 
     def __init__(self, directory: Path, wait: bool = True) -> None:
         self.path = directory / LOCK_NAME
         self.wait = wait
-        self._file: IO[str] | None = None
+        self._lock = ProcessLock(self.path, "the tables in %s" % directory, wait=wait)
 
     def __enter__(self) -> BuildLock:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        f = open(self.path, "a+")
         try:
-            _lock(f, self.wait)
-        except BlockingIOError:
-            f.close()
-            raise BuildBusy("another process is building the tables in %s" % self.path.parent)
-        except BaseException:
-            f.close()
-            raise
-        f.seek(0)
-        f.truncate()
-        f.write("%d\n" % os.getpid())
-        f.flush()
-        self._file = f
+            self._lock.acquire()
+        except LockBusy as exc:
+            raise BuildBusy("another process is building the tables in %s (%s)" % (self.path.parent, exc))
         return self
 
     def __exit__(self, *exc: object) -> None:
-        if self._file is not None:
-            with contextlib.suppress(OSError):
-                _unlock(self._file)
-            self._file.close()
-            self._file = None
-
-
-if sys.platform == "win32":  # pragma: no cover - no Windows here
-    import msvcrt
-
-    def _lock(f: IO[str], wait: bool) -> None:
-        f.seek(0)
-        try:
-            msvcrt.locking(f.fileno(), msvcrt.LK_LOCK if wait else msvcrt.LK_NBLCK, 1)
-        except OSError:
-            if not wait:
-                raise BlockingIOError()
-            raise
-
-    def _unlock(f: IO[str]) -> None:
-        f.seek(0)
-        msvcrt.locking(f.fileno(), msvcrt.LK_UNLCK, 1)
-
-else:
-    try:
-        import fcntl
-    except ImportError:  # a POSIX without it (tests/windows_like hides it, as Windows has none)
-        fcntl = None  # type: ignore[assignment]
-
-    def _lock(f: IO[str], wait: bool) -> None:
-        if fcntl is None:
-            return  # no lock: two builders may build the same table; each write is still atomic
-        fcntl.flock(f.fileno(), fcntl.LOCK_EX if wait else fcntl.LOCK_EX | fcntl.LOCK_NB)
-
-    def _unlock(f: IO[str]) -> None:
-        if fcntl is not None:
-            fcntl.flock(f.fileno(), fcntl.LOCK_UN)
+        self._lock.release()

@@ -82,7 +82,7 @@ def run_analyze(args: argparse.Namespace) -> int:
     if args.nodes is not None and args.nodes <= 0:
         raise UsageError("--nodes %s: give a positive node count" % args.nodes)
     try:
-        db = Database(args.db)
+        db = Database(args.db, readonly=True)
     except DatabaseError as exc:
         raise UsageError(str(exc))
     with db:
@@ -117,4 +117,31 @@ def run_analyze(args: argparse.Namespace) -> int:
         for side in sorted(losses):
             parts.append("%s: %s" % (zuni.SIDE_NAMES[side], mistakes_text(losses[side])))
         print("; ".join(parts))
+        for side in sorted(losses):
+            why = no_mistake_but_lost(
+                record.ruleset, record.position, zuni.SIDE_NAMES[side], record.result, losses[side]
+            )
+            if why:
+                print(why)
     return 0
+
+
+def no_mistake_but_lost(ruleset: str, position: str | None, side: str, result: str, analyses: list[Analysis]) -> str:
+    """Why a side that lost made no mistake, or none that mattered ('' when it did not
+    lose, or lost by its mistakes): the game was lost for it before its first move."""
+    if result in ("*", "draw", side) or "-" in result:
+        return ""
+    if str(zuni.parse_ruleset(ruleset)) == "mosona" and not position and side == "south":
+        mistakes = any(a.loss > 0 for a in analyses)
+        return (
+            "south lost%s: Mosona is a win for North with best play from the start "
+            '(docs/rules.md, "Who wins Mosona?"), so no move of South\'s could change the result; '
+            "as North, follow the hints to win"
+            % (" (its mistakes only lost points)" if mistakes else " with no mistake")
+        )
+    if any(a.loss > 0 for a in analyses):
+        return ""
+    return (
+        "%s lost with no mistake the computer could find: every position it met was already lost "
+        "with best play as far as the computer sees (more --time may find one)" % side
+    )

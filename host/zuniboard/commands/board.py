@@ -6,6 +6,8 @@ zuni board for "kolowis size=short"  which layout a ruleset uses
 zuni board generate [--check]        regenerate hardware/<board>/ (netlists, BOM, power, drawings)
 zuni board template board49 --pitch 35 -o t.svg   a template at another point spacing
 zuni board check [PORT]              bring-up: live sensor map, LED walk, buttons, stuck points
+zuni board fab board25 OUT           Gerbers, drill, assembly BOM and placement files of its PCBs
+zuni board kicad-lib                 refresh hardware/kicad-lib/ from the installed KiCad
 """
 
 from __future__ import annotations
@@ -49,6 +51,15 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     p.add_argument("--pitch", type=float, default=None, help="point spacing in mm (default: the layout's)")
     p.add_argument("-o", "--output", required=True, help="output file: .svg, .pdf or .csv (drill positions)")
     p.set_defaults(func=run_template)
+
+    p = sub.add_parser("fab", help="Gerbers, drill, assembly BOM and placement files of a board's PCBs (kicad-cli)")
+    p.add_argument("layout", help="layout name (board25)")
+    p.add_argument("outdir", help="folder to write into (created)")
+    p.set_defaults(func=run_fab)
+
+    p = sub.add_parser("kicad-lib", help="refresh hardware/kicad-lib/ from an installed KiCad's stock libraries")
+    p.add_argument("--kicad", default="/usr/share/kicad", help="KiCad's shared folder (default: /usr/share/kicad)")
+    p.set_defaults(func=run_kicad_lib)
 
     try:
         board_check = importlib.import_module("zuniboard.commands.board_check")
@@ -142,4 +153,38 @@ def run_template(args: argparse.Namespace) -> int:
     else:
         raise UsageError("output %s: the name must end in .svg, .pdf or .csv" % out)
     print("wrote %s" % out)
+    return 0
+
+
+def run_fab(args: argparse.Namespace) -> int:
+    from zuniboard.hardware import fab
+
+    layout = _load(args.layout)
+    if layout.sensors["type"] != "hc165":
+        raise UsageError("%s has no PCBs (the diode matrix variant is a perfboard build)" % layout.name)
+    try:
+        written = fab.export(layout, Path(args.outdir))
+    except fab.FabError as exc:
+        raise UsageError(str(exc))
+    for path in written:
+        print("wrote: %s" % path)
+    return 0
+
+
+def run_kicad_lib(args: argparse.Namespace) -> int:
+    from zuniboard.hardware import circuit, kicad_lib
+
+    footprints: set[str] = set()
+    for layout in layouts.load_all():
+        footprints |= {p.footprint.split(" ")[0] for p in circuit.build(layout).parts.values()}
+    try:
+        files = kicad_lib.vendor(Path(args.kicad), sorted(footprints))
+    except kicad_lib.LibraryError as exc:
+        raise UsageError(str(exc))
+    for name, data in files.items():
+        target = kicad_lib.LIB_DIR / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not (target.exists() and target.read_bytes() == data):
+            target.write_bytes(data)
+            print("wrote: %s" % target)
     return 0

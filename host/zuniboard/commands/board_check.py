@@ -211,9 +211,9 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
         help="bring-up: LED test and walk, live sensor map, buttons, stuck points",
         description="Bring-up of a real or virtual board (hardware/bringup.md). Ctrl-C ends the live map.",
     )
-    p.add_argument(
-        "port", nargs="?", default="auto", help="serial port, socket:// URL or pty (default: find the board)"
-    )
+    p.add_argument("port", nargs="?", default=None, help="serial port, socket:// URL or pty (default: find the board)")
+    # As `zuni play --port`: either way of naming it works.
+    p.add_argument("--port", dest="port_option", metavar="PORT", default=None, help="the same as PORT")
     p.add_argument("--layout", help="layout name (default: the one the board reports)")
     p.add_argument("--seconds", type=float, default=0.0, help="end the live map after this long (default: Ctrl-C)")
     p.add_argument("--no-ledtest", action="store_true", help="skip the LED tests (colours and walk)")
@@ -230,6 +230,9 @@ def run_check(args: argparse.Namespace) -> int:
     from zuniboard.link import client as linkmod
     from zuniboard.play.connect import need_board
 
+    if args.port is not None and args.port_option is not None and args.port != args.port_option:
+        raise UsageError("two ports: %s and --port %s; give one" % (args.port, args.port_option))
+    args.port = args.port or args.port_option or "auto"
     if args.walk_ms and not 20 <= args.walk_ms <= 5000:
         raise UsageError("--walk-ms %d: expected 20..5000 ms per LED (or 0: no walk)" % args.walk_ms)
     try:

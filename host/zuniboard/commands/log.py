@@ -109,7 +109,7 @@ def players_text(players: dict[str, str], ruleset: str) -> str:
 def run_list(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise UsageError("--limit must be 1 or more, not %d" % args.limit)
-    with open_database(getattr(args, "db", None)) as db:
+    with open_database(getattr(args, "db", None), readonly=True) as db:
         games = db.list_games(args.limit)
         if not games:
             print("no games in %s" % db.path)
@@ -161,7 +161,7 @@ def _position(record: GameRecord, ply: int | None) -> zuni.Game:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    with open_database(getattr(args, "db", None)) as db:
+    with open_database(getattr(args, "db", None), readonly=True) as db:
         record = get_game(db, args.game)
     game = _position(record, args.ply)
     print("Game %d" % record.id if record.id is not None else "Game")
@@ -174,7 +174,7 @@ def run_export(args: argparse.Namespace) -> int:
     if args.all and args.games:
         raise UsageError("give game ids or --all, not both")
     fmt = args.format or (formats.format_for_path(args.output) if args.output else "pgn")
-    with open_database(getattr(args, "db", None)) as db:
+    with open_database(getattr(args, "db", None), readonly=True) as db:
         if args.all:
             records = [db.get(game_id) for game_id in db.game_ids()]
         elif args.games:
@@ -189,8 +189,19 @@ def run_export(args: argparse.Namespace) -> int:
 
 def run_import(args: argparse.Namespace) -> int:
     name = "<stdin>" if args.file == "-" else args.file
+    limit = formats.MAX_FILE_BYTES
     try:
-        text = sys.stdin.read() if args.file == "-" else Path(args.file).read_text(encoding="utf-8")
+        if args.file == "-":
+            raw = sys.stdin.buffer.read(limit + 1)
+        else:
+            with open(args.file, "rb") as f:
+                raw = f.read(limit + 1)  # never more: a huge file is refused, not read whole
+        if len(raw) > limit:
+            raise UsageError(
+                "cannot import %s: more than %d MB, too big for a game records file (split it)"
+                % (name, limit // 1000000)
+            )
+        text = raw.decode("utf-8")
     except OSError as exc:
         raise UsageError("cannot read %s: %s" % (args.file, exc.strerror or exc))
     except UnicodeDecodeError as exc:
@@ -216,7 +227,7 @@ def run_import(args: argparse.Namespace) -> int:
     errors.sort(key=lambda e: e.line or 0)
     for error in errors:
         where = "%s:%d" % (name, error.line) if error.line is not None else name
-        print("%s: %s (record not imported)" % (where, error.message), file=sys.stderr)
+        print("%s: %s (record not imported)" % (where, formats.clip(error.message, 300)), file=sys.stderr)
     if not records and not errors:
         print("%s: no game records found (format %s)" % (name, fmt), file=sys.stderr)
         return 1
@@ -230,7 +241,7 @@ def run_import(args: argparse.Namespace) -> int:
 def run_diagram(args: argparse.Namespace) -> int:
     if args.ply < 0:
         raise UsageError("ply must be 0 or more, not %d" % args.ply)
-    with open_database(getattr(args, "db", None)) as db:
+    with open_database(getattr(args, "db", None), readonly=True) as db:
         record = get_game(db, args.game)
     game = _position(record, args.ply)
     title = "Game %s, %s: %s" % (record.id, record.ruleset, players_text(record.players, record.ruleset))

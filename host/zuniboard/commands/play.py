@@ -11,7 +11,9 @@ the game log (`zuni log`) as it happens.
 While playing, type a move (Tab completes the legal ones; on the virtual board the
 terminal's hand makes it), or a command: a word, or / and its first letters:
 hint (/h), undo (/u), resign, draw, count (each asked again first), new (after the
-end), board, help, quit (/q). A word is never a move, so every move can be typed.
+end), board, where (the position in words), moves POINT (one piece's moves), last (the
+last move again), help, quit (/q). A word is never a move, so every move can be typed.
+With --speak the moves, refusals, hints and results are also said aloud (docs/play.md).
 With --from the game starts from a position instead of the rules' start: a logged game
 at a move (`--from 12:30`: game #12 after 30 moves; the log tags it FromGame/FromPly), a
 record file (`--from game.pgn`, `--from game.json:10`: a `zuni log export` file, its
@@ -25,8 +27,18 @@ With --clock each side plays on a clock, kept by the board (docs/clocks.md): `--
 move stops the mover's clock; a flag that falls loses the game on time. The clocks show in
 the terminal and on the page; the computer takes its thinking time from its clock.
 
-After quit, the next `zuni play` offers to go on with the unfinished game;
-`zuni play --resume` goes on with it without asking.
+After quit, the next `zuni play` lists the unfinished games and offers to go on with
+one; `zuni play --resume N` goes on with game N without asking (`--resume` alone: the
+board's unfinished game, else the newest). A game left before its first move leaves no
+trace in the log, and no game is given up without your word (`resign`). A game, a board
+or a virtual board's flash image that another `zuni` is playing on is refused with a
+word saying so.
+
+Remote games (docs/remote.md): `zuni play --remote new` starts a game with a person at
+another board and prints a short invite code; they type `zuni play --remote CODE`. With
+no --broker, the first runs a broker and a referee on this computer (127.0.0.1:1883);
+across the internet, name one: `--broker mqtts://host`. The other's moves show on your
+board as the computer's do; undo, draw and count are offers they accept (yes) or not.
 
 Board marks: S N W E pieces (lower case: bow priests), . empty point, [ ] the last
 move's start and end, x a piece it took.
@@ -36,13 +48,17 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import getpass
+import os
 import signal
+import sqlite3
 import sys
 import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
 from types import FrameType
+from typing import Any, TextIO
 
 import zuni
 from zuniboard.errors import UsageError
@@ -52,8 +68,10 @@ from zuniboard.link.client import LinkError
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
 from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameController
 from zuniboard.play.endgame_tables import start_first_use_build
+from zuniboard.play.openings import check_resumable, resumable
 from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import KEYS_HELP, KEYS_HELP_NO_HAND, SHOW_AI_MOVE_S, PlaySession, SessionError
+from zuniboard.play.speech import Pyttsx3Voice, Speaker, SpeakingUI, VoiceUnavailable
 from zuniboard.play.start_from import StartFrom, StartFromError, start_from
 from zuniboard.play.terminal import LineReader, TerminalUI
 from zuniboard.records.db import Database, DatabaseError, GameSummary
@@ -65,7 +83,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     )
     play.add_argument("--ruleset", default=None, help='ruleset text, e.g. "kolowis chain=forced" (default "mosona")')
     for side in ("south", "north", "west", "east"):
-        default = {"south": "human", "north": "ai:3"}.get(side, "ai:3 (four players)")
+        default = {
+            "south": "human; in mosona with no seat given, ai:3",
+            "north": "ai:3; in mosona with no seat given, human: North wins Mosona with best play",
+        }.get(side, "ai:3 (four players)")
         play.add_argument("--" + side, metavar="WHO", default=None, help="human or ai:LEVEL (default %s)" % default)
     where = play.add_mutually_exclusive_group()
     where.add_argument("--port", metavar="URL", help="the board's serial port (device path, socket://, pty)")
@@ -76,7 +97,16 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=None,
         help="virtual board: its layout, a name or a .json file (default: the ruleset's; as zuni sim's --layout)",
     )
-    play.add_argument("--resume", action="store_true", help="go on with the last unfinished game")
+    play.add_argument(
+        "--resume",
+        metavar="N",
+        nargs="?",
+        type=_game_number,
+        const=RESUME_LATEST,
+        default=None,
+        help="go on with unfinished game N (`zuni log list`); without N the board's unfinished game, "
+        "else the newest unfinished one",
+    )
     play.add_argument(
         "--clock",
         metavar="CONTROL",
@@ -120,7 +150,34 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="virtual board: the browser page's port (default %d, as zuni sim's; any free one when it is taken; "
         "0: any free one)" % PAGE_PORT,
     )
+    play.add_argument(
+        "--speak",
+        action="store_true",
+        help="say the moves, refusals, hints and results aloud (pyttsx3: espeak-ng, macOS or Windows speech)",
+    )
+    play.add_argument(
+        "--speak-log",
+        metavar="FILE",
+        default=None,
+        help="write what is spoken to FILE, one line each (- : standard error); with or without --speak",
+    )
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="coloured board drawing")
+    remote = play.add_argument_group("remote games (docs/remote.md)")
+    remote.add_argument(
+        "--remote", metavar="CODE", default=None, help="new: start a remote game and print its invite code; CODE: join"
+    )
+    remote.add_argument(
+        "--broker", metavar="URL", default=None, help="mqtt://, mqtts://, ws://, wss:// (default: this computer's)"
+    )
+    remote.add_argument("--name", default=None, help="your name as the others see it (default: your login name)")
+    remote.add_argument("--seat", default="", help="the seat to take: south, north, west, east (default: a free one)")
+    remote.add_argument(
+        "--gone",
+        metavar="SECONDS",
+        type=int,
+        default=0,
+        help="a new game: a player silent this long may be claimed against (default 120)",
+    )
     play.add_argument(
         "--timeout", type=float, default=10.0, help="seconds to wait for the board to answer (default 10)"
     )
@@ -140,36 +197,77 @@ def _players(args: argparse.Namespace) -> dict[str, str | None]:
     return players
 
 
-def _last_unfinished(db: Database) -> GameSummary | None:
-    """The game --resume will look for (the virtual board's layout follows its ruleset)."""
-    for game in db.list_games():
-        if game.result == "*" and game.termination != "abandoned":
-            return game
-    return None
+RESUME_LATEST = 0  # --resume without a number
+LIST_UNFINISHED = 5  # the unfinished games a start lists, newest first
 
 
-def _last_unfinished_ruleset(db: Database) -> str | None:
-    game = _last_unfinished(db)
-    return None if game is None else str(game.ruleset)
+def _game_number(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError("%r is not a game number (`zuni log list` shows them)" % text)
+    return int(text)
 
 
-def offer_resume(db: Database, ruleset: str | None, ask: Callable[[str], str] | None) -> bool:
-    """Whether to go on with the log's unfinished game: asked when ``ask`` reads an
-    answer (a terminal), else only said."""
-    game = _last_unfinished(db)
-    if game is None or game.moves == 0:
-        return False
-    if ruleset is not None and str(zuni.parse_ruleset(ruleset)) != game.ruleset:
-        return False
-    what = "game #%d (%s, %s) was left unfinished" % (game.id, game.ruleset, count_words(game.moves, "move"))
+def _resume_ruleset(db: Database, game: int | None) -> str | None:
+    """The ruleset of the game --resume goes on with (the virtual board's layout follows it)."""
+    if game:
+        with contextlib.suppress(LookupError):
+            return db.get_ruleset(game)
+        return None
+    choices = resumable(db)
+    return str(choices[0].ruleset) if choices else None
+
+
+def unfinished_lines(games: list[GameSummary]) -> list[str]:
+    """One line for each unfinished game a start lists."""
+    lines = []
+    for g in games[:LIST_UNFINISHED]:
+        when = (g.started or "")[:16].replace("T", " ")
+        lines.append("  #%-4d %s, %s, started %s" % (g.id, g.ruleset, count_words(g.moves, "move"), when))
+    if len(games) > LIST_UNFINISHED:
+        lines.append("  ... and %d more (`zuni log list`)" % (len(games) - LIST_UNFINISHED))
+    return lines
+
+
+def offer_resume(db: Database, ruleset: str | None, ask: Callable[[str], str] | None) -> int | None:
+    """Which unfinished game to go on with: listed, then asked when ``ask`` reads an
+    answer (a terminal: Enter or y the newest, a number that game, n a new game), else
+    only said. None: a new game."""
+    games = resumable(db)
+    if ruleset is not None:
+        wanted = str(zuni.parse_ruleset(ruleset))
+        games = [g for g in games if g.ruleset == wanted]
+    if not games:
+        return None
+    print("unfinished games in the log (`zuni play --resume N` goes on with game N):", flush=True)
+    print("\n".join(unfinished_lines(games)), flush=True)
     if ask is None:
-        print("%s: `zuni play --resume` goes on with it; this is a new game" % what, flush=True)
-        return False
-    try:
-        answer = ask("%s: go on with it? [Y/n] " % what)
-    except EOFError:
-        return False
-    return answer.strip().lower() in ("", "y", "yes")
+        print("this is a new game", flush=True)
+        return None
+    numbers = {g.id for g in games}
+    while True:
+        try:
+            answer = ask("go on with game #%d? [Y/n, or a game's number] " % games[0].id).strip().lower()
+        except EOFError:
+            return None
+        if answer in ("", "y", "yes"):
+            return games[0].id
+        if answer in ("n", "no"):
+            return None
+        number = answer.lstrip("#")
+        if number.isdigit() and int(number) in numbers:
+            return int(number)
+        print("%r: answer y, n, or one of the numbers listed" % answer, flush=True)
+
+
+def _left(session: PlaySession, db: Database, ui: TerminalUI | SpeakingUI) -> None:
+    """The game left unfinished: said how to go on with it (the command README gives);
+    one left before its first move is no game and leaves the log."""
+    gid = session.db_game
+    assert gid is not None
+    with contextlib.suppress(sqlite3.Error):
+        if gid not in db.game_ids():  # left before its first move: no game (PlaySession.close)
+            return
+    ui.message("info", "game #%d is left unfinished in the log; `zuni play --resume %d` goes on with it" % (gid, gid))
 
 
 def _ask_on_terminal() -> Callable[[str], str] | None:
@@ -188,16 +286,23 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 
 def run_play(args: argparse.Namespace) -> int:
+    if getattr(args, "remote", None) is not None:
+        return run_remote(args)
+    return run_local(args)
+
+
+def run_local(args: argparse.Namespace, remote: Any = None) -> int:
+    """``remote``: a ``remote.lobby.Seated`` (the game's ruleset and seats are its)."""
     if not 0 <= args.http <= 65535:
         raise UsageError("--http %d: a TCP port 0..65535 (0: any free one)" % args.http)
     players = _players(args)
-    if args.ruleset is not None and args.resume:
+    if args.ruleset is not None and args.resume is not None:
         raise UsageError("--resume goes on with the logged game's ruleset: leave out --ruleset")
-    if args.start_from is not None and (args.resume or args.ruleset is not None):
+    if args.start_from is not None and (args.resume is not None or args.ruleset is not None):
         raise UsageError("--from sets the ruleset and starts a new game: leave out --ruleset and --resume")
     if args.layout is not None and args.port is not None:
         raise UsageError("--layout is the virtual board's: leave out --port")
-    ruleset = args.ruleset or ("mosona" if not args.resume else None)
+    ruleset = args.ruleset if args.ruleset is not None else ("mosona" if args.resume is None else None)
     if ruleset is not None:
         # Bad input is refused before any board is touched.
         try:
@@ -221,7 +326,7 @@ def run_play(args: argparse.Namespace) -> int:
             raise UsageError(str(exc))
     clock = ""
     if args.clock is not None:
-        if args.resume:
+        if args.resume is not None:
             db.close()
             raise UsageError("--resume goes on with the board's game and its clocks: leave out --clock")
         try:
@@ -235,12 +340,27 @@ def run_play(args: argparse.Namespace) -> int:
         except LinkError as exc:
             db.close()
             raise UsageError(str(exc))
-    resume = bool(args.resume)
-    if not resume and start is None and offer_resume(db, args.ruleset, _ask_on_terminal()):
-        resume = True
-        ruleset = None
+    resume = args.resume is not None
+    game = args.resume or None  # --resume N: game N; --resume: the board's or the newest
+    if game is not None:
+        try:
+            check_resumable(db, game)
+        except SessionError as exc:
+            db.close()
+            raise UsageError(str(exc))
+    if remote is not None:
+        # A remote seat taken again after a crash goes on with its unfinished game.
+        resume = remote.resumed and bool(resumable(db))
+        ruleset = None if resume else ruleset
+    elif not resume and start is None:
+        game = offer_resume(db, args.ruleset, _ask_on_terminal())
+        if game is not None:
+            resume = True
+            ruleset = None
     color = {"always": True, "never": False}.get(args.color)
-    ui = TerminalUI(color=color)
+    terminal = TerminalUI(color=color)
+    speaker = _speaker(args, terminal)
+    ui: TerminalUI | SpeakingUI = terminal if speaker is None else SpeakingUI(terminal, speaker)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
     conn: BoardConnection | None = None
@@ -251,7 +371,7 @@ def run_play(args: argparse.Namespace) -> int:
             conn = connect(
                 args.port,
                 args.sim,
-                ruleset or _last_unfinished_ruleset(db),
+                ruleset or _resume_ruleset(db, game),
                 ui.message,
                 timeout=args.timeout,
                 hand=not args.manual,
@@ -270,7 +390,14 @@ def run_play(args: argparse.Namespace) -> int:
                 page.publish("game", control.view())
                 page.publish("hint", control.hint_note)  # the hint beside the board (None: none)
 
-        session = PlaySession(
+        session_class: Any = PlaySession
+        more: dict[str, Any] = {}
+        if remote is not None:
+            from zuniboard.remote.session import RemoteSession
+
+            session_class = RemoteSession
+            more["remote"] = (remote.connection, remote.client, remote.seat_file, remote.client_id)
+        session = session_class(
             conn.link,
             db,
             ui,
@@ -284,17 +411,23 @@ def run_play(args: argparse.Namespace) -> int:
             on_change=on_change,
             moves_at=MOVES_AT_PAGE if conn.virtual is not None and conn.hand is None else MOVES_AT_BOARD,
             clock=clock,
+            **more,
         )
         if conn.virtual is not None:
             page.on_line(session.page_line)
         try:
-            session.start(resume=resume, timeout=args.timeout)
+            session.start(resume=resume, timeout=args.timeout, game=game)
+        except DatabaseError as exc:  # the log cannot be written (a full disk, a read-only folder)
+            raise UsageError(str(exc)) from None
         except SessionError as exc:
-            if not resume or args.resume:
+            if not resume or args.resume is not None:
                 raise UsageError(str(exc))
             ui.message("info", "cannot go on with it: %s; starting a new game" % exc)
             session.ruleset = "mosona"
             session.start(timeout=args.timeout)
+        follow = getattr(session, "follow", None)
+        if follow is not None:
+            follow(time.monotonic())  # a remote game: the referee's moves the board has not had yet
         active = session
         if session.game is not None:
             start_first_use_build(str(session.game.ruleset), ui.message)
@@ -308,11 +441,11 @@ def run_play(args: argparse.Namespace) -> int:
             active.end_of_input,
             complete=active.control.completions,
             prompt=prompt,
-            status=lambda: "   ".join(t for t in (active.clocks.text(time.monotonic()), ui.status) if t),
+            status=lambda: "   ".join(t for t in (active.clocks.text(time.monotonic()), terminal.status) if t),
             history=history_path(db),
         )
         if keys.is_tty:
-            ui.status_line = keys.refresh
+            terminal.status_line = keys.refresh
         keys.start()
         ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % active.control.moves_at)
         return session.run()
@@ -324,14 +457,109 @@ def run_play(args: argparse.Namespace) -> int:
             keys.close()
         if session is not None:
             session.close()
-            # A game with moves to go on with (an empty one is no game to resume).
-            if session.db_game is not None and not session.is_over() and session.moves:
-                ui.message(
-                    "info",
-                    "game #%d is left unfinished in the log; `zuni play --resume%s` goes on with it"
-                    % (session.db_game, " --sim" if conn is not None and conn.virtual is not None else ""),
-                )
+            if session.db_game is not None and not session.is_over():
+                _left(session, db, ui)
         if conn is not None:
             conn.close()
+        if speaker is not None:
+            speaker.wait_idle(SPEECH_DRAIN_S)  # the result is heard before the program ends
+            speaker.close()
+            if speaker.transcript not in (None, sys.stderr):
+                with contextlib.suppress(Exception):
+                    speaker.transcript.close()
         with contextlib.suppress(Exception):
             db.close()
+
+
+SPEECH_DRAIN_S = 10.0  # at the end, what is still being said is waited for this long at most
+
+
+def _speaker(args: argparse.Namespace, terminal: TerminalUI) -> Speaker | None:
+    """The speaker of --speak and --speak-log (None: neither). Without a speech engine
+    one line says why, and the game goes on silent (with --speak-log, still written)."""
+    if not args.speak and args.speak_log is None:
+        return None
+    transcript: TextIO | None = None
+    if args.speak_log == "-":
+        transcript = sys.stderr
+    elif args.speak_log is not None:
+        try:
+            transcript = open(args.speak_log, "a", encoding="utf-8")
+        except OSError as exc:
+            raise UsageError("--speak-log %s: %s" % (args.speak_log, exc.strerror or exc))
+    voice: Pyttsx3Voice | None = None
+    if args.speak:
+        try:
+            Pyttsx3Voice.check()
+            voice = Pyttsx3Voice()
+        except VoiceUnavailable as exc:
+            terminal.message("error", "%s; playing on without it" % exc)
+    if voice is None and transcript is None:
+        return None
+    return Speaker(voice, transcript)
+
+
+# -- remote games (docs/remote.md) ------------------------------------------------------
+LOCAL_ONLY = ("south", "north", "west", "east", "resume", "start_from")
+
+
+def run_remote(args: argparse.Namespace) -> int:
+    from zuniboard.remote.broker import BrokerError
+    from zuniboard.remote.lobby import LobbyError, take_seat, wait_for_seats
+    from zuniboard.remote.protocol import remote_dir
+
+    for name in LOCAL_ONLY:
+        if getattr(args, name, None):
+            raise UsageError("--%s: not in a remote game (every seat is a person's)" % name.replace("_", "-"))
+    new = args.remote.strip().lower() == "new"
+    if not new and (args.ruleset or args.clock or args.gone):
+        raise UsageError("--ruleset, --clock and --gone are the new game's: the game joined has its own")
+    ruleset = args.ruleset or "mosona"
+    clock = ""
+    try:
+        zuni.parse_ruleset(ruleset)
+        if args.clock:
+            clock = check_clock(args.clock, ruleset)
+    except (zuni.RulesetError, ValueError) as exc:
+        raise UsageError(str(exc))
+    if args.seat and args.seat not in ("south", "north", "west", "east"):
+        raise UsageError("--seat %r: south, north, west or east" % args.seat)
+    name = args.name or getpass.getuser()
+
+    def say(text: str) -> None:
+        print(text, flush=True)
+
+    try:
+        seated = take_seat(
+            "new" if new else args.remote,
+            broker=args.broker,
+            say=say,
+            name=name,
+            ruleset=ruleset,
+            clock=clock,
+            seat=args.seat,
+            gone_s=args.gone,
+        )
+    except (LobbyError, BrokerError) as exc:
+        raise UsageError(str(exc))
+    try:
+        if not seated.resumed:
+            say("waiting for every seat to be taken (Ctrl-C to give up)")
+        try:
+            wait_for_seats(seated, say)
+        except KeyboardInterrupt:
+            print("zuni: interrupted", file=sys.stderr)
+            return 130
+        if args.port is None:
+            # The virtual board's flash is one per layout and user: two terminals playing
+            # each other on one computer need one each (this process only).
+            creds = seated.client.creds
+            os.environ["ZUNI_SIM_DIR"] = str(remote_dir() / "boards" / ("%s-%s" % (creds.code, creds.seat)))
+        args.ruleset = str(seated.client.state.get("ruleset", ruleset))
+        args.clock = None  # the referee keeps the clocks
+        args.south = args.north = args.west = args.east = None
+        for side, who in seated.players().items():
+            setattr(args, side, who)
+        return run_local(args, remote=seated)
+    finally:
+        seated.close()

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+from collections.abc import Callable
 from typing import Any
 
 from zuniboard.errors import UsageError
@@ -169,7 +170,9 @@ def run_replay(args: argparse.Namespace) -> int:
         except ReplayStartError as exc:
             raise UsageError(str(exc))
         target: list[Any] = [driver.key]
-        keys = LineReader(lambda line: target[0](line), lambda: target[0]("quit"), prompt=lambda: "replay> ")
+        # After `p` (play on) the prompt is the game's, as zuni play's: whose turn it is.
+        prompt: list[Callable[[], str]] = [lambda: "replay> "]
+        keys = LineReader(lambda line: target[0](line), lambda: target[0]("quit"), prompt=lambda: prompt[0]())
         keys.start()
         ui.message("info", KEYS_HELP)
         while True:
@@ -196,6 +199,13 @@ def run_replay(args: argparse.Namespace) -> int:
 
             page.on_line(session.page_line)
         target[0] = session.key
+        playing = session
+
+        def turn_prompt() -> str:
+            side = playing.turn_side()
+            return "%s> " % side if side else "> "
+
+        prompt[0] = turn_prompt
         return session.run()
     except KeyboardInterrupt:
         ui.message("info", "interrupted")

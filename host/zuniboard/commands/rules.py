@@ -8,13 +8,14 @@ import time
 
 import zuni
 from zuniboard.errors import UsageError
+from zuniboard.games.words import refusal
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     perft = subparsers.add_parser(
         "perft",
         help="count legal move sequences of a given depth",
-        description="Print perft(DEPTH) from the start position (RULES.md's convention) as the last line.",
+        description="Print perft(DEPTH) from the start position (docs/rules.md's convention) as the last line.",
     )
     perft.add_argument("ruleset", help='ruleset text, e.g. "mosona" or "kolowis chain=forced"')
     perft.add_argument("depth", type=int, help="number of moves (0 or more)")
@@ -33,14 +34,14 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     moves.add_argument("ruleset", nargs="?", default=None, help='ruleset text, e.g. "awithlaknakwe players=4"')
-    moves.add_argument("moves", nargs="*", metavar="MOVE", help="moves in RULES.md's text form")
+    moves.add_argument("moves", nargs="*", metavar="MOVE", help="moves in docs/rules.md's text form")
     moves.set_defaults(func=run_moves)
 
 
 MOVES_EXAMPLES = """examples:
   zuni moves mosona                      the legal moves of the start position
   zuni moves mosona s3xm4-m5 n5xm5-m4    ... after these two moves
-  zuni moves "kolowis size=short"        rulesets: mosona, kolowis, awithlaknakwe (RULES.md)"""
+  zuni moves "kolowis size=short"        rulesets: mosona, kolowis, awithlaknakwe (docs/rules.md)"""
 
 
 def _game(ruleset_text: str) -> zuni.Game:
@@ -78,6 +79,12 @@ def run_moves(args: argparse.Namespace) -> int:
     for text in args.moves:
         try:
             game.push_text(text)
+        except zuni.IllegalMoveError as exc:
+            # Why, in the rule's words, as `zuni play` says it ("a capture is compulsory: ...").
+            why = refusal(game, text).partition(": ")[2]
+            if game.is_game_over() or not why:
+                raise UsageError("move %d: %s" % (game.ply() + 1, exc))
+            raise UsageError("move %d: %s: %s" % (game.ply() + 1, exc, why))
         except zuni.MoveError as exc:
             raise UsageError("move %d: %s" % (game.ply() + 1, exc))
     outcome = game.outcome()

@@ -106,6 +106,9 @@ def run_sim(args: argparse.Namespace) -> int:
         if isinstance(exc, KeyboardInterrupt):
             raise
         raise UsageError(str(exc))
+    # The flash holds a game in progress (a `zuni play` quit mid-game): its pieces stand
+    # where that game left them, as on wood, so the page follows it at once.
+    placed = board.place_its_game() if args.pieces == "start" else 0
     web = None
     if not args.no_http:
         try:
@@ -120,6 +123,8 @@ def run_sim(args: argparse.Namespace) -> int:
         print("serial port:     %s" % board.port_path)
         print("control channel: %s" % board.control_address)
         print("flash image:     %s" % flash)
+        if placed:
+            print("the board's game in the flash has %d moves: its pieces stand where it left them" % placed)
         if web is not None:
             print("browser page:    %s" % web.url)
             if args.open and not web.open_browser():

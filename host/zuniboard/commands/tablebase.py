@@ -20,6 +20,7 @@ import time
 import zuni
 from zuniboard.ai import tablebase
 from zuniboard.errors import UsageError
+from zuniboard.paths import FolderError, cannot_write, check_writable
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -73,10 +74,20 @@ def run_build(args: argparse.Namespace) -> int:
     if args.first_use and hasattr(os, "nice"):
         os.nice(10)  # behind the game being played
     for ruleset, pieces in jobs:
-        status = _build_one(ruleset, pieces, args.first_use, args.force)
+        where = tablebase.ruleset_dir(ruleset)
+        try:
+            check_writable(where, "the endgame tables", TABLES_SETTING)
+            status = _build_one(ruleset, pieces, args.first_use, args.force)
+        except FolderError as exc:
+            raise UsageError(str(exc)) from None
+        except OSError as exc:  # a disk that fills up while building: the tables built so far stay
+            raise UsageError(cannot_write(where, "the endgame tables", exc, TABLES_SETTING)) from None
         if status:
             return status
     return 0
+
+
+TABLES_SETTING = "$ZUNI_TABLEBASE_DIR (or $XDG_DATA_HOME) to another folder"
 
 
 def physical_memory() -> int:
@@ -113,6 +124,7 @@ def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
     if kept:
         print("  %d of the %d tables are built already: kept" % (kept, len(tablebase.balances(pieces))), flush=True)
     start = time.monotonic()
+    cpu = time.process_time()
     done = [0]
 
     def progress(text: str) -> None:
@@ -136,10 +148,21 @@ def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
     info = tablebase.describe(ruleset)
     mapped = ""
     if info["mapped_bytes"]:
-        mapped = " (and %s uncompressed, read in play)" % tablebase.bytes_text(info["mapped_bytes"])
+        mapped = " (%s of tables and %s of their values uncompressed, read in play)" % (
+            tablebase.bytes_text(info["bytes"]),
+            tablebase.bytes_text(info["mapped_bytes"]),
+        )
     print(
-        "%s: up to %d pieces built in %.0f s; %s on disk%s in %s"
-        % (ruleset, pieces, time.monotonic() - start, tablebase.bytes_text(info["bytes"]), mapped, where),
+        "%s: up to %d pieces built in %.0f s (%.0f s of CPU); %s on disk in all%s in %s"
+        % (
+            ruleset,
+            pieces,
+            time.monotonic() - start,
+            time.process_time() - cpu,
+            tablebase.bytes_text(tablebase.folder_bytes(ruleset)),
+            mapped,
+            where,
+        ),
         flush=True,
     )
     return 0
@@ -178,6 +201,22 @@ def run_status(args: argparse.Namespace) -> int:
         else:
             line += "none usable"
         print(line)
+        # Everything in the folder, not only the usable tables: a stopped build's half
+        # written files and tables of a bigger set not finished take room too.
+        held = tablebase.folder_bytes(ruleset)
+        counted = sum(int(t["bytes"]) + int(t["mapped_bytes"]) for t in tables)
+        left = tablebase.leftovers(ruleset)
+        if held > counted:
+            print(
+                "    the folder holds %s in all%s"
+                % (
+                    tablebase.bytes_text(held),
+                    ": %s of it half-written files a stopped build left (the next build removes them)"
+                    % tablebase.bytes_text(sum(p.stat().st_size for p in left if p.exists()))
+                    if left
+                    else "",
+                )
+            )
         for gap in tablebase.missing(ruleset, max(complete + 1, 2)):
             if "not built" not in gap:
                 print("    %s" % gap)

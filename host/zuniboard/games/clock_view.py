@@ -25,6 +25,7 @@ SIDES = tuple(str(s) for s in zuni.SIDE_NAMES)
 MOVES_TO_GO = 30
 INCREMENT_SHARE = 0.8
 MIN_THINK_S = 0.02
+LOW_TIME_MS = 10_000  # the board's low time (firmware zuni_board.clocks.LOW_MS)
 # Tenths of a second are shown below this.
 TENTHS_BELOW_MS = 20_000
 
@@ -165,6 +166,14 @@ class ClockView:
         if side == self.running:
             left -= int((now - self.at) * 1000)
         return left
+
+    def low_ms(self, side: str) -> int:
+        """At most this left, ``side``'s flag is about to fall (the board's tick on its
+        home row, docs/leds.md): 10 s, or a fifth of its base time if that is less."""
+        control = self.controls[SIDES.index(side)] if side in SIDES else None
+        if control is None:
+            return LOW_TIME_MS
+        return min(LOW_TIME_MS, int(control.base_ms) // 5)
 
     def text(self, now: float) -> str:
         """``South 4:55.5 *  North 5:00`` (``*``: the clock that runs); "" without clocks."""

@@ -93,7 +93,7 @@ def layout_for_ruleset(text: str, directory: Path = LAYOUTS_DIR) -> Any:
 
 @dataclass(frozen=True)
 class BoardGeometry:
-    """What drawings need from ``zuni.Geometry``: names, coordinates (RULES.md units),
+    """What drawings need from ``zuni.Geometry``: names, coordinates (docs/rules.md units),
     lines to draw (tuples of point indices), homes (side -> points) and shape."""
 
     shape: str
@@ -108,7 +108,7 @@ class BoardGeometry:
 
 
 def board_geometry(text: str) -> BoardGeometry:
-    """The geometry of a ruleset, from the rules engine (tests cross-check it with RULES.md)."""
+    """The geometry of a ruleset, from the rules engine (tests cross-check it with docs/rules.md)."""
     geometry = zuni.new_game(zuni.parse_ruleset(text)).geometry
     return BoardGeometry(
         shape=str(geometry.shape),

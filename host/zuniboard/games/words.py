@@ -28,11 +28,11 @@ def side_title(side: str) -> str:
     return " and ".join(part.capitalize() for part in side.split("+"))
 
 
-def mover(game: Any) -> str:
+def mover(game: zuni.Game) -> str:
     return str(zuni.SIDE_NAMES[game.turn])
 
 
-def move_words(game: Any, move: Any) -> str:
+def move_words(game: zuni.Game, move: zuni.Move) -> str:
     """What hands do on the board for ``move`` (``game`` before it):
     ``lift n5, jump m5 to m4, take m5 off``."""
     names = game.geometry.names
@@ -54,7 +54,7 @@ def move_words(game: Any, move: Any) -> str:
     return text
 
 
-def plays_words(game: Any, move: Any) -> str:
+def plays_words(game: zuni.Game, move: zuni.Move) -> str:
     """``North plays n5xm5-m4: lift n5, jump m5 to m4, take m5 off`` (``game`` before it)."""
     return "%s plays %s: %s" % (side_title(mover(game)), move.text(), move_words(game, move))
 
@@ -69,9 +69,9 @@ def _listed(moves: Iterable[Any]) -> str:
     return ", ".join(texts[:SHOWN]) + (" (and %d more)" % more if more > 0 else "")
 
 
-def refusal(game: Any, text: str) -> str:
+def refusal(game: zuni.Game, text: str) -> str:
     """Why ``text`` is not a move now, naming the rule; '' when it is legal."""
-    text = text.strip()
+    text = text.strip().lower()
     try:
         game.parse_move(text)
         return ""
@@ -116,7 +116,7 @@ def refusal(game: Any, text: str) -> str:
     return "%s: not a move of the piece on %s; it can play %s" % (text, origin, _listed(from_here))
 
 
-def occupied_names(game: Any) -> set[str]:
+def occupied_names(game: zuni.Game) -> set[str]:
     occ = game.occupancy()
     names = game.geometry.names
     return {str(names[i]) for i in range(len(names)) if occ[i]}
@@ -135,7 +135,7 @@ def restore_words(want: set[str], shown: set[str]) -> str:
     return "; ".join(parts)
 
 
-def board_refusal(game: Any, missing: Iterable[str], extra: Iterable[str]) -> str:
+def board_refusal(game: zuni.Game, missing: Iterable[str], extra: Iterable[str]) -> str:
     """Why what the board senses is no legal move (``missing``: points emptied,
     ``extra``: points filled, against ``game``'s position), in the rule's words."""
     missing = sorted(missing)
@@ -148,7 +148,7 @@ def board_refusal(game: Any, missing: Iterable[str], extra: Iterable[str]) -> st
     return "no legal move leaves the board like this: %s" % undo
 
 
-def board_error_words(game: Any, error: str) -> str:
+def board_error_words(game: zuni.Game, error: str) -> str:
     """The board's error report (``missing: m6; extra: m5``, ``m6 may not move``) said
     as the rule that refused the move; other reports as they are."""
     error = error.replace("_", " ").strip()
@@ -179,7 +179,7 @@ def board_error_words(game: Any, error: str) -> str:
     return error
 
 
-def outcome_words(game: Any, outcome: Any) -> str:
+def outcome_words(game: zuni.Game, outcome: zuni.Outcome) -> str:
     """``North wins: South has no pieces left`` (the score where the game keeps one)."""
     result = str(outcome.result)
     sides = [str(s) for s in game.team_names()] if hasattr(game, "team_names") else ["south", "north"]
@@ -199,6 +199,8 @@ def outcome_words(game: Any, outcome: Any) -> str:
         "agreed-count": "both sides agreed to end the game and count the pieces",
         "quiet": "too many moves went by without a capture, so the pieces were counted",
         "blocked": "nobody can move any more, so the pieces were counted",
+        "abandoned": "%s was gone too long and the win was claimed" % loser,
+        "abandoned-draw": "a player was gone too long and a draw was claimed",
     }.get(str(outcome.termination), str(outcome.termination))
     if outcome.termination == "time" and result != "draw":
         head += " on time"  # ``North wins on time: South ran out of time``
@@ -220,7 +222,7 @@ def moves_per_round(ruleset: Any) -> int:
     return 2
 
 
-def numbered_moves(game: Any, moves: list[str]) -> str:
+def numbered_moves(game: zuni.Game, moves: list[str]) -> str:
     """``1. s3xm4-m5 n5xm5-m4 2. m6-m5``: every move, numbered by rounds."""
     per = moves_per_round(game.ruleset)
     return " ".join(("%d. " % (i // per + 1) if i % per == 0 else "") + text for i, text in enumerate(moves))
@@ -269,7 +271,7 @@ def hint_words(side: str, text: str, how: str, verdict: str, shown: bool) -> str
     return line
 
 
-def hint_note(game: Any, side: str, text: str, verdict: str) -> dict[str, Any]:
+def hint_note(game: zuni.Game, side: str, text: str, verdict: str) -> dict[str, Any]:
     """The hint as the browser page shows it beside the board (its state's ``hint``):
     for the position after ``moves`` moves of the game."""
     try:
@@ -283,3 +285,75 @@ def hint_note(game: Any, side: str, text: str, verdict: str) -> dict[str, Any]:
         "verdict": verdict,
         "moves": len(game.move_stack),
     }
+
+
+def position_words(game: Any, clocks: str = "") -> str:
+    """The position in words (the ``where`` question): whose turn, each side's pieces by
+    point (a bow priest named as such), the clocks (``clocks``: their text, '' none).
+
+    >>> position_words(zuni.new_game("mosona")).split(". ")[0]
+    'South to move'
+    """
+    names = game.geometry.names
+    by_side: dict[int, list[str]] = {}
+    for point in range(len(names)):
+        piece = game.piece_at(point)
+        if piece is None:
+            continue
+        side, kind = piece
+        name = str(names[point]) + (" (bow priest)" if kind == zuni.PRIEST else "")
+        by_side.setdefault(side, []).append(name)
+    outcome = game.outcome()
+    parts = [outcome_words(game, outcome) if outcome is not None else "%s to move" % side_title(mover(game))]
+    for side in sorted(by_side, key=lambda s: (s != game.turn, s)):
+        points = sorted(by_side[side], key=_point_order)
+        parts.append(
+            "%s, %s: %s" % (side_title(zuni.SIDE_NAMES[side]), count_words(len(points), "piece"), " ".join(points))
+        )
+    for side in range(len(zuni.SIDE_NAMES)):
+        if side not in by_side and side in _sides_of(game):
+            parts.append("%s: no pieces on the board" % side_title(zuni.SIDE_NAMES[side]))
+    if clocks:
+        parts.append("Clocks: %s" % clocks)
+    return ". ".join(parts)
+
+
+def _point_order(name: str) -> tuple[str, int]:
+    match = re.match(r"([a-z]+)(\d+)", name)
+    return (match.group(1), int(match.group(2))) if match else (name, 0)
+
+
+def _sides_of(game: Any) -> set[int]:
+    names = [str(s) for s in game.team_names()] if hasattr(game, "team_names") else ["south", "north"]
+    return {zuni.SIDE_NAMES.index(part) for name in names for part in name.split("+")}
+
+
+def piece_moves_words(game: Any, point_name: str) -> str:
+    """The moves of the piece on ``point_name`` (the ``moves`` question), or why it has none.
+
+    >>> piece_moves_words(zuni.new_game("mosona"), "s3")
+    's3, South piece: 1 move: s3xm4-m5 (lift s3, jump m4 to m5, take m4 off)'
+    """
+    names = [str(n) for n in game.geometry.names]
+    name = point_name.strip().lower()
+    if name not in names:
+        return "moves %s: no such point (the points are named like %s)" % (point_name, " ".join(names[:3]))
+    point = names.index(name)
+    piece = game.piece_at(point)
+    if piece is None:
+        return "%s is empty" % name
+    side, kind = piece
+    what = "%s %s" % (side_title(zuni.SIDE_NAMES[side]), "bow priest" if kind == zuni.PRIEST else "piece")
+    if game.is_game_over():
+        return "%s, %s: the game is over" % (name, what)
+    if side != game.turn:
+        return "%s, %s: %s is to move" % (name, what, side_title(mover(game)))
+    mine = sorted((m for m in game.legal_moves() if m.path and m.path[0] == point), key=lambda m: m.text())
+    if not mine:
+        legal = list(game.legal_moves())
+        captures = [m for m in legal if m.captures]
+        forced = captures and all(m.captures for m in legal)
+        why = " (a capture is compulsory: %s)" % _listed(captures) if forced else ""
+        return "%s, %s: no legal move now%s" % (name, what, why)
+    listed = "; ".join("%s (%s)" % (m.text(), move_words(game, m)) for m in mine)
+    return "%s, %s: %s: %s" % (name, what, count_words(len(mine), "move"), listed)

@@ -53,13 +53,50 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         "SOT-23-6 (DBV)",
         "Texas Instruments",
         "TPS2553DBVR",
+        "LCSC C133622* (fab assembly)",
         "Mouser 595-TPS2553DBVR",
-        "Digi-Key (same MPN; TPS2553DBVT is the same part on a small reel)",
         1.10,
-        "solder onto the SOT-23-6 adapter below; TPS2553 (EN active high), not TPS2552 (EN active low) nor a "
-        "-1 part (latches off after an overload)",
+        "fab-assembled on the controller module (perfboard build: on a SOT-23-6 adapter); TPS2553 (EN active "
+        "high), not TPS2552 (EN active low) nor a -1 part (latches off after an overload)",
     ),
     "ahct125": (
+        "controller",
+        "Quad buffer (level shifter)",
+        "74AHCT125",
+        "SOIC-14",
+        "Nexperia",
+        "74AHCT125D,118",
+        "LCSC C5617* (fab assembly)",
+        "Mouser 771-74AHCT125D-T",
+        0.25,
+        "5 V supply, TTL inputs: 3.3 V data reads high; fab-assembled",
+    ),
+    "hc165": (
+        "sensors",
+        "Shift register, parallel in / serial out",
+        "74HC165",
+        "SOIC-16",
+        "Nexperia",
+        "74HC165D,653",
+        "LCSC C5613* (fab assembly)",
+        "Mouser 771-74HC165D-T",
+        0.20,
+        "3.3 V supply; fab-assembled",
+    ),
+    "rn_47k": (
+        "sensors",
+        "Resistor network, 15 bussed (8 used)",
+        "47 kOhm x 15",
+        "SOIC-16",
+        "Bourns",
+        "4816P-T01-473LF",
+        "LCSC C110498* (fab assembly)",
+        "Mouser 652-4816P-T01-473LF",
+        0.60,
+        "pin 16 is the common: to +3V3; elements 1-8 pull up inputs H..A, 9-15 unused; fab-assembled",
+    ),
+    # The through-hole parts of the perfboard build (the diode matrix variant).
+    "ahct125_tht": (
         "controller",
         "Quad buffer (level shifter)",
         "74AHCT125",
@@ -71,29 +108,90 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         0.70,
         "5 V supply, TTL inputs: 3.3 V data reads high",
     ),
-    "hc165": (
-        "sensors",
-        "Shift register, parallel in / serial out",
-        "74HC165",
-        "DIP-16",
-        "Texas Instruments",
-        "SN74HC165N",
-        "Mouser 595-SN74HC165N",
-        "Digi-Key 296-8251-5-ND",
-        0.70,
-        "at 3.3 V; CLK_INH to GND; one per sensor strip",
+    "r_330_tht": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "330 Ohm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-330R",
+        "Mouser 603-MFR-25FBF52-330R",
+        "Digi-Key (same MPN)",
+        0.10,
+        "LED data series resistor, at LED 0's DIN",
     ),
-    "rn_47k": (
-        "sensors",
-        "Resistor network, 8 bussed",
-        "47 kOhm x 8",
-        "SIP-9",
-        "Bourns",
-        "4609X-101-473LF",
-        "Mouser 652-4609X-1LF-47K",
-        "Digi-Key 4609X-101-473LF-ND",
-        0.30,
-        "pin 1 (dot) is the common: to +3V3",
+    "r_100_tht": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "100 Ohm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-100R",
+        "Mouser 603-MFR-25FBF52-100R",
+        "Digi-Key (same MPN)",
+        0.10,
+        "SCK and latch source termination, at the Pico's pins",
+    ),
+    "r_10k_tht": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "10 kOhm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-10K",
+        "Mouser 603-MFR-25FBF52-10K",
+        "Digi-Key (same MPN)",
+        0.10,
+        "~FAULT pull-up",
+    ),
+    "r_100k_tht": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "100 kOhm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-100K",
+        "Mouser 603-MFR-25FBF52-100K",
+        "Digi-Key (same MPN)",
+        0.10,
+        "TPS2553 EN pull-down: LED rail off until the firmware turns it on",
+    ),
+    "r_43k2_tht": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "43.2 kOhm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-43K2",
+        "Mouser 603-MFR-25FBF52-43K2",
+        "Digi-Key (same MPN)",
+        0.10,
+        "TPS2553 ILIM: 544-673 mA",
+    ),
+    "c_100n_tht": (
+        "passives",
+        "Capacitor, ceramic X7R 50 V",
+        "100 nF",
+        "radial, 2.54 mm lead spacing",
+        "KEMET",
+        "C320C104K5R5TA",
+        "Mouser 80-C320C104K5R",
+        "Digi-Key 399-4264-ND",
+        0.25,
+        "decoupling: one per chip, one at the switch input, one at every LED (across VDD-VSS, leads short)",
+    ),
+    "c_220u_tht": (
+        "passives",
+        "Capacitor, aluminium electrolytic",
+        "220 uF 10 V",
+        "radial 6.3 x 11 mm, 2.5 mm spacing",
+        "Panasonic",
+        "EEU-FR1A221",
+        "Mouser 667-EEU-FR1A221",
+        "Digi-Key (same MPN); any 220 uF >= 10 V radial 6.3 mm, 2.5 mm spacing",
+        0.48,
+        "LED rail bulk after the load switch, on the controller board where the LED power wires start; "
+        "mind the polarity (stripe = -)",
     ),
     "reed": (
         "sensors",
@@ -107,7 +205,9 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         0.90,
         "Littelfuse MDSR-7 datasheet: 12.7 x 1.8 mm glass (fits the 15 x 2.5 mm channel), 40.38 mm over the leads, "
         "ordered by its pull-in band; 15-20 AT lies inside the 10-20 AT the drive figures assume "
-        "(hardware/magnets.md): MDSR-7-10-15 works too, never a band above 20 AT. Buy the board's set in "
+        "(hardware/magnets.md). Pull-in band rule: 15-20 AT on every board; MDSR-7-10-15 (10-15 AT) only on "
+        "board25, never on board49 or board168, where a piece 8.5-9 mm off its point reaches a 10 AT "
+        "neighbour (<board>/mechanics.md); never a band above 20 AT. Buy the board's set in "
         "one order (one batch); never cut the leads, never bend one within 3 mm of the glass",
     ),
     "1n4148": (
@@ -129,7 +229,7 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
         "5 mm round, 4 leads 2.54 mm",
         "Worldsemi",
         "WS2812D-F5",
-        "LCSC: WS2812D-F5 (number unchecked)",
+        "LCSC C190565* (WS2812D-F5)",
         "Adafruit 1938 (5-pack: order qty / 5; PL9823-class: RGB order, set leds.order to RGB)",
         0.20,
         "through-hole so that it stands beside the piece, dome flush with the play surface "
@@ -138,101 +238,137 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
     ),
     "r_330": (
         "passives",
-        "Resistor 1/4 W 1 %",
+        "Resistor 0.125 W 1 %",
         "330 Ohm",
-        "axial, 0207",
-        "Yageo",
-        "MFR-25FBF52-330R",
-        "Mouser 603-MFR-25FBF52-330R",
-        "Digi-Key (same MPN)",
-        0.10,
-        "LED data series resistor, at LED 0's DIN",
+        "0805",
+        "UNI-ROYAL",
+        "0805W8F3300T5E",
+        "LCSC C17630 (fab assembly, basic part)",
+        "any 0805 1 % thick-film resistor of the value",
+        0.01,
+        "LED data series resistor, at LED 0's DIN; fab-assembled",
     ),
     "r_100": (
         "passives",
-        "Resistor 1/4 W 1 %",
+        "Resistor 0.125 W 1 %",
         "100 Ohm",
-        "axial, 0207",
-        "Yageo",
-        "MFR-25FBF52-100R",
-        "Mouser 603-MFR-25FBF52-100R",
-        "Digi-Key (same MPN)",
-        0.10,
-        "SCK and latch source termination, at the Pico's pins",
+        "0805",
+        "UNI-ROYAL",
+        "0805W8F1000T5E",
+        "LCSC C17408 (fab assembly, basic part)",
+        "any 0805 1 % thick-film resistor of the value",
+        0.01,
+        "SCK and latch source termination, at the Pico's pins; fab-assembled",
     ),
     "r_10k": (
         "passives",
-        "Resistor 1/4 W 1 %",
+        "Resistor 0.125 W 1 %",
         "10 kOhm",
-        "axial, 0207",
-        "Yageo",
-        "MFR-25FBF52-10K",
-        "Mouser 603-MFR-25FBF52-10K",
-        "Digi-Key (same MPN)",
-        0.10,
-        "~FAULT pull-up",
+        "0805",
+        "UNI-ROYAL",
+        "0805W8F1002T5E",
+        "LCSC C17414 (fab assembly, basic part)",
+        "any 0805 1 % thick-film resistor of the value",
+        0.01,
+        "~FAULT pull-up and the buttons' pull-ups; fab-assembled",
     ),
     "r_100k": (
         "passives",
-        "Resistor 1/4 W 1 %",
+        "Resistor 0.125 W 1 %",
         "100 kOhm",
-        "axial, 0207",
-        "Yageo",
-        "MFR-25FBF52-100K",
-        "Mouser 603-MFR-25FBF52-100K",
-        "Digi-Key (same MPN)",
-        0.10,
-        "TPS2553 EN pull-down: LED rail off until the firmware turns it on",
+        "0805",
+        "UNI-ROYAL",
+        "0805W8F1003T5E",
+        "LCSC C149504 (fab assembly, basic part)",
+        "any 0805 1 % thick-film resistor of the value",
+        0.01,
+        "TPS2553 EN pull-down: LED rail off until the firmware turns it on; fab-assembled",
+    ),
+    "r_1k": (
+        "passives",
+        "Resistor 0.125 W 1 %",
+        "1 kOhm",
+        "0805",
+        "UNI-ROYAL",
+        "0805W8F1001T5E",
+        "LCSC C17513 (fab assembly, basic part)",
+        "any 0805 1 % thick-film resistor of the value",
+        0.01,
+        "buttons' series resistors (GPIO side); fab-assembled",
+    ),
+    "esd": (
+        "passives",
+        "TVS diode, bidirectional, 3.3 V",
+        "PESD3V3L1BA",
+        "SOD-323",
+        "Nexperia",
+        "PESD3V3L1BA,115",
+        "LCSC C85369* (fab assembly)",
+        "Mouser 771-PESD3V3L1BA115",
+        0.08,
+        "ESD protection at each button, to GND; fab-assembled",
     ),
     "r_43k2": (
         "passives",
-        "Resistor 1/4 W 1 %",
+        "Resistor 0.125 W 1 %",
         "43.2 kOhm",
-        "axial, 0207",
-        "Yageo",
-        "MFR-25FBF52-43K2",
-        "Mouser 603-MFR-25FBF52-43K2",
-        "Digi-Key (same MPN)",
-        0.10,
-        "TPS2553 ILIM: 544-673 mA",
+        "0805",
+        "UNI-ROYAL",
+        "0805W8F4322T5E",
+        "LCSC C17667* (fab assembly, basic part)",
+        "any 0805 1 % thick-film resistor of the value",
+        0.01,
+        "TPS2553 ILIM: 544-673 mA; fab-assembled",
     ),
     "c_100n": (
         "passives",
         "Capacitor, ceramic X7R 50 V",
         "100 nF",
-        "radial, 2.54 mm lead spacing",
-        "KEMET",
-        "C320C104K5R5TA",
-        "Mouser 80-C320C104K5R",
-        "Digi-Key 399-4264-ND",
-        0.25,
-        "decoupling: one per chip, one at the switch input, one at every LED (across VDD-VSS, leads short)",
+        "0805",
+        "Samsung",
+        "CL21B104KBCNNNC",
+        "LCSC C49678 (fab assembly, basic part)",
+        "Mouser 187-CL21B104KBCNNNC",
+        0.01,
+        "decoupling: one per chip, one at the switch input, one at every LED; fab-assembled",
     ),
     "c_220u": (
         "passives",
-        "Capacitor, aluminium electrolytic",
+        "Capacitor, aluminium electrolytic, SMD",
         "220 uF 10 V",
-        "radial 6.3 x 11 mm, 2.5 mm spacing",
+        "6.3 x 7.7 mm can (SMD)",
         "Panasonic",
-        "EEU-FR1A221",
-        "Mouser 667-EEU-FR1A221",
-        "Digi-Key (same MPN); any 220 uF >= 10 V radial 6.3 mm, 2.5 mm spacing",
-        0.48,
-        "LED rail bulk after the load switch, on the controller board where the LED power wires start; "
-        "mind the polarity (stripe = -)",
+        "EEE-FK1A221P",
+        "LCSC C178546* (fab assembly)",
+        "Mouser 667-EEE-FK1A221P",
+        0.30,
+        "LED rail bulk after the soft-start switch, on the controller module; fab-assembled",
+    ),
+    "header_1x12": (
+        "controller",
+        "Pin header, 1 x 12, 2.54 mm, straight",
+        "1 x 12",
+        "THT, 2.54 mm",
+        "Amphenol",
+        "77311-118-12LF",
+        "Mouser 649-77311-118-12LF",
+        "LCSC C2337 (1x40 header, cut to 12)",
+        0.40,
+        "J1 on the main board, J2 on the controller module; joined pin for pin by a 12-wire cable "
+        "(2 x 12-pin female Dupont housings or a 1.27 mm ribbon with IDC sockets), at most 30 cm",
     ),
     "button": (
         "controller",
-        "Push button, momentary, normally open, panel mount",
-        "7 mm panel hole, round cap",
-        "threaded bushing 7 mm, 2 solder tags",
-        "generic",
-        "",
-        "electronics distributor: 7 mm mini push button (PBS-110 class), momentary (OFF-(ON))",
-        "",
-        0.40,
-        "OK, BACK, HINT (optional): through P1's 7 mm hole, its nut under P1 in P2's 14 mm pocket "
-        "(mechanical.md); bushing at least 4 mm long (3 mm plate + nut). Not a latching (ON-OFF) button",
+        "Tactile switch, momentary, 6 x 6 mm, through-hole",
+        "6 x 6 mm, 13 mm tall",
+        "THT, 4 pins 6.5 x 4.5 mm",
+        "C&K",
+        "PTS645SM13 (any 6 x 6 mm THT tactile switch 13 mm tall)",
+        "Mouser 611-PTS645SM13",
+        "LCSC: 6x6x13 THT tactile switch",
+        0.20,
+        "OK, BACK, HINT (optional): on the main board's South margin, the plunger through P1's 7 mm hole "
+        "with a cap; hand-soldered",
     ),
 }
 
@@ -273,11 +409,65 @@ def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
     for key, entry in PARTS.items():
         if key in refs:
             out.append(_row(entry, refs[key], len(refs[key])))
+    if any(p.pcb for p in circuit.parts.values()):
+        for pcb, (w, h) in pcb_sizes(layout).items():
+            out.append(_row(_pcb_entry(layout.name, pcb, w, h), [], 1))
+        out.append(_row(ASSEMBLY_SERVICE, [], 1))
+        return out
     # IC sockets, the Pico's header strips and the strip-to-strip connectors are rows of
     # the mechanical BOM (zuniboard.hardware.mechanics.bom_rows, bom-mechanical.csv): listed once.
     out.append(_row(SOT_ADAPTER, [], 1))
     out.append(_row(PERFBOARD, [], len(perfboard.stock_layout(layout, circuit))))
     return out
+
+
+def pcb_sizes(layout: Any) -> dict[str, tuple[float, float]]:
+    """Outline of each PCB (mm): the main board is the play surface's size, the
+    controller module a fixed 78 x 66 mm (``pcb_layout``)."""
+    from zuniboard.hardware.placement import layout_geometry, placement
+
+    place = placement(layout_geometry(layout), float(layout.mechanics["pitch_mm"]))
+    return {"main": (place.width, place.height), "controller": (78.0, 66.0)}
+
+
+# 2-layer FR-4 1.6 mm, HASL, 5 boards (the usual minimum order): a price that grows with
+# the area, from the low-cost fabs' published calculators (2025-26), shipping apart.
+PCB_USD_BASE = 5.0
+PCB_USD_PER_DM2 = 2.4
+
+
+def _pcb_entry(board: str, pcb: str, w: float, h: float) -> tuple[str, str, str, str, str, str, str, str, float, str]:
+    price = round(PCB_USD_BASE + PCB_USD_PER_DM2 * (w * h / 10000.0) * 5, 2)
+    return (
+        "build",
+        "PCB, 2 layers, %s" % ("main board" if pcb == "main" else "controller module"),
+        "%s x %s mm" % (_mm(w), _mm(h)),
+        "FR-4 1.6 mm, 1 oz, HASL",
+        "any 2-layer PCB fab",
+        "%s-%s (Gerbers from zuni board fab)" % (board, pcb),
+        "PCB fab (5 boards: the usual minimum order)",
+        "",
+        price,
+        "price of the 5-board order (you use 1); the fab's rules this board is drawn to: hardware/README.md",
+    )
+
+
+def _mm(v: float) -> str:
+    return ("%.1f" % v).rstrip("0").rstrip(".")
+
+
+ASSEMBLY_SERVICE = (
+    "build",
+    "PCB assembly, top side (the fab-assembled SMD parts)",
+    "economic assembly, 2 boards",
+    "service",
+    "PCB fab's assembly service",
+    "BOM and placement files from zuni board fab",
+    "PCB fab",
+    "",
+    25.0,
+    "set-up and stencil fees plus the extended-part fees; the parts themselves are in the rows above",
+)
 
 
 def _row(entry: tuple[str, str, str, str, str, str, str, str, float, str], refs: list[str], qty: int) -> dict[str, str]:

@@ -22,6 +22,8 @@ PICO_PIN = {
     26: 31, 27: 32, 28: 34,
 }  # fmt: skip
 
+PICO_GND_PINS = ("3", "8", "13", "18", "23", "28", "38")
+
 # 74HC165 (DIP-16): the input that the k-th bit shifted out comes from. After SH/LD goes
 # high, QH shows input H; each rising CLK edge moves one input on.
 HC165_INPUT_PINS = (("H", 6), ("G", 5), ("F", 4), ("E", 3), ("D", 14), ("C", 13), ("B", 12), ("A", 11))
@@ -30,7 +32,8 @@ HC165_INPUT_PINS = (("H", 6), ("G", 5), ("F", 4), ("E", 3), ("D", 14), ("C", 13)
 FIRST_HC165 = 10  # U10 is the chip nearest the Pico (its QH drives the Pico's data pin)
 
 # Values chosen in power.md / README (each argued there).
-PULLUP_OHMS = 47000.0  # reed switch pull-ups (bussed SIP-9 network)
+PULLUP_OHMS = 47000.0  # reed switch pull-ups (bussed network, SOIC-16: Bourns 4816P-1)
+RN_COMMON = "16"  # the 4816P-1's common pin; elements 1-15 on pins 1-15
 ILIM_OHMS = 43200.0  # TPS2553 current limit: 544-673 mA (TI SLVS841E, table 1)
 SERIES_OHMS = 100.0  # SCK and latch source termination at the Pico
 LED_DATA_OHMS = 330.0  # LED data series resistor at the first LED
@@ -42,6 +45,11 @@ BULK_UF = 220.0  # LED rail bulk capacitor, after the soft-start switch
 # 33 uA.
 EN_PULL_OHMS = 100000.0
 GROUND = "GND"
+# PCB footprints: the fab assembles the SMD parts (74HC165, 74AHCT125, TPS2553,
+# resistors, capacitors); the builder solders the through-hole ones (Pico, reed
+# switches, 5 mm LEDs, resistor networks, buttons).
+R_SMD = "Resistor_SMD:R_0805_2012Metric"
+C_SMD = "Capacitor_SMD:C_0805_2012Metric"
 
 
 @dataclass(frozen=True)
@@ -68,6 +76,9 @@ class Part:
     sheet: str  # "controller", "sensors", "leds"
     bom: str  # key into bom.PARTS
     no_connect: set[str] = field(default_factory=set)
+    # The printed circuit board the part sits on: "controller" (the Pico's module) or
+    # "main" (the board under the play surface); set by ``split_boards``.
+    pcb: str = ""
 
     def pin(self, number: str) -> Pin:
         for p in self.pins:
@@ -122,10 +133,10 @@ def _pico(gpios: dict[int, tuple[str, str, bool]]) -> Part:
     pins = [
         Pin("40", "VBUS", "power_out"),  # 5 V from the USB cable
         Pin("36", "3V3_OUT", "power_out"),  # the Pico's own 3.3 V regulator (RT6150B)
-        Pin("3", "GND", "power_out"),
-        Pin("38", "GND", "power_out"),
-        Pin("23", "GND", "power_out"),
     ]
+    # Every GND pin of the module: they are one net on the Pico, and KiCad's symbol joins
+    # them (stacked pins), so the model names them all.
+    pins += [Pin(n, "GND", "power_out") for n in PICO_GND_PINS]
     for gpio in sorted(gpios):
         function, kind, pulled = gpios[gpio]
         pins.append(Pin(str(PICO_PIN[gpio]), "GP%d" % gpio, kind, pulled))
@@ -156,7 +167,7 @@ def _hc165(ref: str, k: int) -> Part:
     part = Part(
         ref,
         "74HC165",
-        "Package_DIP:DIP-16_W7.62mm_Socket",
+        "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm",
         "74HC165 #%d of the chain (3.3 V)" % k,
         pins,
         "sensors",
@@ -199,7 +210,7 @@ def build(layout: Any) -> Circuit:
         Part(
             "U3",
             "TPS2553",
-            "Package_TO_SOT_SMD:SOT-23-6 (on a SOT-23-6 to DIP adapter)",
+            "Package_TO_SOT_SMD:SOT-23-6",
             "TPS2553 current-limited load switch with soft start: VBUS -> +5V (LED rail)",
             [
                 Pin("1", "IN", "power_in"),
@@ -217,7 +228,7 @@ def build(layout: Any) -> Circuit:
         _two(
             "R2",
             "43.2k 1%",
-            "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+            R_SMD,
             "TPS2553 ILIM: current limit 544-673 mA",
             "controller",
             "r_43k2",
@@ -227,7 +238,7 @@ def build(layout: Any) -> Circuit:
         _two(
             "R3",
             "10k",
-            "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+            R_SMD,
             "pull-up of the TPS2553 ~FAULT output (test point TP_FAULT)",
             "controller",
             "r_10k",
@@ -238,7 +249,7 @@ def build(layout: Any) -> Circuit:
             _two(
                 "R6",
                 "100k",
-                "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+                R_SMD,
                 "pull-down of the TPS2553 EN: the LED rail stays off until the firmware turns it on",
                 "controller",
                 "r_100k",
@@ -248,7 +259,7 @@ def build(layout: Any) -> Circuit:
         _two(
             "C1",
             "100n",
-            "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+            C_SMD,
             "TPS2553 input decoupling, on VBUS",
             "controller",
             "c_100n",
@@ -258,7 +269,7 @@ def build(layout: Any) -> Circuit:
         _two(
             "C3",
             "%du 10V" % BULK_UF,
-            "Capacitor_THT:CP_Radial_D6.3mm_P2.50mm",
+            "Capacitor_SMD:CP_Elec_6.3x7.7",
             "LED rail bulk, after the soft-start switch",
             "controller",
             "c_220u",
@@ -268,7 +279,7 @@ def build(layout: Any) -> Circuit:
     ahct = Part(
         "U2",
         "74AHCT125",
-        "Package_DIP:DIP-14_W7.62mm_Socket",
+        "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm",
         "74AHCT125 quad buffer at 5 V: LED data 3.3 V -> 5 V",
         [
             Pin("1", "1OE", "input", enable="low"),
@@ -291,24 +302,20 @@ def build(layout: Any) -> Circuit:
     )
     ahct.no_connect = {"6", "8", "11"}  # unused gates: disabled (OE high), inputs grounded
     c.add(ahct)
-    c.add(
-        _two("C2", "100n", "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm", "74AHCT125 decoupling", "controller", "c_100n")
-    )
+    c.add(_two("C2", "100n", C_SMD, "74AHCT125 decoupling", "controller", "c_100n"))
     c.add(
         _two(
             "R1",
             "330",
-            "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+            R_SMD,
             "LED data series resistor, at the first LED",
             "leds",
             "r_330",
         )
     )
 
-    gnd = [
-        ("U1", "3"),
-        ("U1", "38"),
-        ("U1", "23"),
+    gnd = [("U1", n) for n in PICO_GND_PINS]
+    gnd += [
         ("U3", "2"),
         ("R2", "2"),
         ("C1", "2"),
@@ -338,7 +345,7 @@ def build(layout: Any) -> Circuit:
             Part(
                 ref,
                 leds["type"].upper(),
-                "LED_THT:LED_D5.0mm-4_RGB",
+                "zuniboard:LED_D5.0mm-4_RGB_D0.8",
                 "%s (%s), point %s" % (leds["type"].upper(), leds["order"], point),
                 # The 5 mm part's leads from its flat side: DIN, VDD (the longest), VSS, DOUT
                 # (WS2812D-F5 / PL9823-F5; the 5050 WS2812B numbers them VDD, DOUT, VSS, DIN).
@@ -356,7 +363,7 @@ def build(layout: Any) -> Circuit:
             _two(
                 "CL%d" % i,
                 "100n",
-                "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+                C_SMD,
                 "decoupling at LED%d" % i,
                 "leds",
                 "c_100n",
@@ -378,7 +385,7 @@ def build(layout: Any) -> Circuit:
             _two(
                 "R4",
                 "100",
-                "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+                R_SMD,
                 "SCK source termination, at the Pico",
                 "controller",
                 "r_100",
@@ -388,7 +395,7 @@ def build(layout: Any) -> Circuit:
             _two(
                 "R5",
                 "100",
-                "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+                R_SMD,
                 "latch source termination, at the Pico",
                 "controller",
                 "r_100",
@@ -403,25 +410,26 @@ def build(layout: Any) -> Circuit:
             c.add(_hc165(u, k))
             rn = Part(
                 "RN%d" % (FIRST_HC165 + k),
-                "47k x8",
-                "Resistor_THT:R_Array_SIP9",
-                "8 x 47 kOhm bussed network, pull-ups of %s" % u,
-                [Pin("1", "COM", "passive")] + [Pin(str(j), "R%d" % (j - 1), "passive") for j in range(2, 10)],
+                "47k x15 bussed",
+                "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm",
+                "bussed 47 kOhm network (15 elements, 8 used), pull-ups of %s" % u,
+                [Pin(str(j), "R%d" % j, "passive") for j in range(1, 16)] + [Pin(RN_COMMON, "COM", "passive")],
                 "sensors",
                 "rn_47k",
             )
+            rn.no_connect = {str(j) for j in range(9, 16)}  # elements 9-15 unused
             c.add(rn)
             c.add(
                 _two(
                     "C%d" % (FIRST_HC165 + k),
                     "100n",
-                    "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+                    C_SMD,
                     "%s decoupling" % u,
                     "sensors",
                     "c_100n",
                 )
             )
-            three += [(u, "16"), (rn.ref, "1"), ("C%d" % (FIRST_HC165 + k), "1")]
+            three += [(u, "16"), (rn.ref, RN_COMMON), ("C%d" % (FIRST_HC165 + k), "1")]
             gnd += [(u, "8"), (u, "15"), ("C%d" % (FIRST_HC165 + k), "2")]
             clk.append((u, "2"))
             load.append((u, "1"))
@@ -435,7 +443,7 @@ def build(layout: Any) -> Circuit:
             chip, bit = divmod(index, 8)
             letter, number = HC165_INPUT_PINS[bit]
             u = "U%d" % (FIRST_HC165 + chip)
-            nodes = [(u, str(number)), ("RN%d" % (FIRST_HC165 + chip), str(2 + bit))]
+            nodes = [(u, str(number)), ("RN%d" % (FIRST_HC165 + chip), str(1 + bit))]
             point = by_sensor.get(index)
             if point is None:
                 c.connect("S%d_SPARE" % index, *nodes)
@@ -493,23 +501,128 @@ def build(layout: Any) -> Circuit:
             ]
             c.connect("COL%d" % k, ("U1", str(PICO_PIN[gpio])), *switches)
 
-    for button, gpio in sorted(layout.buttons.items()):
-        ref = "SW_%s" % button.upper()
+    pcb_build = sensors["type"] == "hc165"
+    for k, (button, gpio) in enumerate(sorted(layout.buttons.items())):
+        name = button.upper()
+        ref = "SW_%s" % name
         c.add(
             _two(
                 ref,
-                button.upper(),
+                name,
                 "Button_Switch_THT:SW_PUSH_6mm",
-                "push button %s (to GND, internal pull-up)" % button.upper(),
+                "push button %s (to GND%s)" % (name, "" if pcb_build else ", internal pull-up"),
                 "controller",
                 "button",
             )
         )
-        c.connect("BTN_%s" % button.upper(), ("U1", str(PICO_PIN[gpio])), (ref, "1"))
         gnd.append((ref, "2"))
+        if not pcb_build:
+            c.connect("BTN_%s" % name, ("U1", str(PICO_PIN[gpio])), (ref, "1"))
+            continue
+        # On the PCBs each button sits on 0.3 m of cable from the Pico: at the button a
+        # 10 kOhm pull-up (the RP2040's own 50-80 kOhm is weak against pick-up) and a
+        # bidirectional TVS to GND take the ESD; 1 kOhm in series limits what reaches
+        # the GPIO's clamp diodes (and the cable's ringing).
+        series, pull, tvs = "R%d" % (BUTTON_R_FIRST + k), "R%d" % (BUTTON_R_FIRST + 3 + k), "D%d" % (k + 1)
+        c.add(_two(series, "1k", R_SMD, "button %s series resistor (GPIO side)" % name, "controller", "r_1k"))
+        c.add(_two(pull, "10k", R_SMD, "button %s pull-up to +3V3" % name, "controller", "r_10k"))
+        c.add(
+            _two(
+                tvs, "PESD3V3L1BA", "Diode_SMD:D_SOD-323", "button %s ESD protection (TVS to GND)" % name,
+                "controller", "esd", ("A1", "A2"),
+            )
+        )  # fmt: skip
+        for part in (series, pull, tvs):
+            c.parts[part].pcb = "main"  # beside the button
+        c.connect("BTN_%s" % name, ("U1", str(PICO_PIN[gpio])), (series, "1"))
+        c.connect("BTN_%s_SW" % name, (series, "2"), (pull, "1"), (tvs, "1"), (ref, "1"))
+        three.append((pull, "2"))
+        gnd.append((tvs, "2"))
 
     c.connect("VBUS", *vbus)
     c.connect("+5V", *five)
     c.connect("+3V3", *three)  # on the matrix board: only the FAULT pull-up
     c.connect(GROUND, *gnd)
+    if sensors["type"] == "hc165":
+        split_boards(c)
+    else:  # the diode matrix variant stays a perfboard build
+        _through_hole(c)
     return c
+
+
+# The perfboard build's through-hole parts for the PCB build's surface-mount ones.
+THROUGH_HOLE = {
+    R_SMD: "Resistor_THT:R_Axial_DIN0207_L6.3mm_D2.5mm_P10.16mm_Horizontal",
+    C_SMD: "Capacitor_THT:C_Disc_D5.0mm_W2.5mm_P2.50mm",
+    "Capacitor_SMD:CP_Elec_6.3x7.7": "Capacitor_THT:CP_Radial_D6.3mm_P2.50mm",
+    "Package_SO:SOIC-14_3.9x8.7mm_P1.27mm": "Package_DIP:DIP-14_W7.62mm_Socket",
+    "Package_TO_SOT_SMD:SOT-23-6": "Package_TO_SOT_SMD:SOT-23-6 (on a SOT-23-6 to DIP adapter)",
+}
+
+
+def _through_hole(c: Circuit) -> None:
+    for part in c.parts.values():
+        if part.footprint in THROUGH_HOLE:
+            changed = THROUGH_HOLE[part.footprint]
+            if not changed.startswith("Package_TO_SOT_SMD"):
+                part.bom += "_tht"
+            part.footprint = changed
+
+
+BUTTON_R_FIRST = 7  # R7-R9 the buttons' series resistors, R10-R12 their pull-ups
+
+# Nets that carry the LED rail's current get two pins of the board-to-board cable.
+DOUBLED_NETS = ("+5V", GROUND)
+CABLE_FOOTPRINT = "Connector_PinHeader_2.54mm:PinHeader_1x%02d_P2.54mm_Vertical"
+
+
+def split_boards(c: Circuit) -> None:
+    """Puts every part on a PCB and joins the two PCBs by a cable: the controller module
+    (Pico, load switch, level shifter and their resistors and capacitors: everything of
+    the "controller" sheet but the buttons) and the main board under the play surface
+    (reed switches, LEDs, shift registers, buttons). Every net with pins on both gets a
+    pin of J1 (main board) and the same pin of J2 (controller), joined by a straight
+    1:1 cable; the LED rail and ground get two pins each."""
+    for part in c.parts.values():
+        if not part.pcb:  # the button protection is placed already: beside its button
+            part.pcb = "controller" if part.sheet == "controller" and part.bom != "button" else "main"
+    crossing = []
+    for net, nodes in c.nets.items():
+        boards = {c.parts[ref].pcb for ref, _ in nodes}
+        if len(boards) > 1:
+            crossing.append(net)
+    pins: list[str] = []
+    for net in DOUBLED_NETS:
+        if net in crossing:
+            pins += [net, net]
+    pins += sorted(n for n in crossing if n not in DOUBLED_NETS)
+    if not pins:
+        return
+    for ref, board, other in (("J1", "main", "J2"), ("J2", "controller", "J1")):
+        part = Part(
+            ref,
+            "cable to %s" % other,
+            CABLE_FOOTPRINT % len(pins),
+            "1x%d pin header: the cable between the controller module and the main board" % len(pins),
+            [Pin(str(k), net, "passive") for k, net in enumerate(pins, 1)],
+            "controller",
+            "header_1x%d" % len(pins),
+        )
+        part.pcb = board
+        c.add(part)
+    for k, net in enumerate(pins, 1):
+        c.connect(net, ("J1", str(k)), ("J2", str(k)))
+
+
+def subcircuit(c: Circuit, pcb: str) -> Circuit:
+    """The parts of one PCB and the nets between them (a net that leaves the PCB does so
+    through the cable's header, which is on it)."""
+    sub = Circuit("%s-%s" % (c.name, pcb), c.title)
+    for ref, part in c.parts.items():
+        if part.pcb == pcb:
+            sub.parts[ref] = part
+    for net, nodes in c.nets.items():
+        mine = [n for n in nodes if n[0] in sub.parts]
+        if mine:
+            sub.nets[net] = mine
+    return sub

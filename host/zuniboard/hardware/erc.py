@@ -116,7 +116,8 @@ def _pulled(circuit: Circuit, node: tuple[str, str], net: str, power_nets: set[s
     if not (part.ref.startswith("R") and pin.kind == "passive"):
         return False
     if part.ref.startswith("RN"):
-        others = ["1"] if pin.number != "1" else []
+        common = next(p.number for p in part.pins if p.name == "COM")
+        others = [common] if pin.number != common else []
     else:
         others = [p.number for p in part.pins if p.number != pin.number]
     return any(circuit.net_of(part.ref, o) in power_nets and circuit.net_of(part.ref, o) != net for o in others)

@@ -270,7 +270,36 @@ def derived_files(layout: Any) -> dict[str, bytes]:
         "template.pdf": template_pdf(layout),
         "drill.csv": drill_csv(layout).encode(),
         **_mechanical_files(layout),
+        **_kicad_files(layout),
+        **_plate_files(layout),
     }
+
+
+def _plate_files(layout: Any) -> dict[str, bytes]:
+    """Every plate as a DXF for a laser or CNC service (``zuniboard.hardware.plates_dxf``)."""
+    from zuniboard.hardware import plates_dxf
+
+    return plates_dxf.derived_files(layout)
+
+
+def _kicad_files(layout: Any) -> dict[str, bytes]:
+    """The KiCad projects (``zuniboard.kicad_project``): the hc165 boards only; the diode
+    matrix variant stays a perfboard build."""
+    if layout.sensors["type"] != "hc165":
+        return {}
+    from zuniboard.hardware import kicad_lib, kicad_project
+
+    return kicad_project.project_files(layout, kicad_lib.load())
+
+
+def shared_files() -> dict[str, bytes]:
+    """Files of ``hardware/`` itself: the KiCad symbols drawn from the model."""
+    from zuniboard.hardware import kicad_project
+    from zuniboard.hardware.kicad_lib import LIB_DIR, OWN_LIB
+
+    first = load_layout(layout_paths()[0])
+    name = "%s/%s.kicad_sym" % (LIB_DIR.name, OWN_LIB)
+    return {name: kicad_project.own_library(circuit.build(first)).encode()}
 
 
 def _mechanical_files(layout: Any) -> dict[str, bytes]:
@@ -281,6 +310,13 @@ def generate(out_dir: Path = HARDWARE_DIR, check: bool = False) -> list[Path]:
     """Write (or with ``check`` only compare) every derived file; returns the paths that
     changed (with ``check``: that are stale or missing)."""
     changed: list[Path] = []
+    for name, data in shared_files().items():
+        target = out_dir / name
+        if not (target.exists() and target.read_bytes() == data):
+            changed.append(target)
+            if not check:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                target.write_bytes(data)
     for path in layout_paths():
         layout = load_layout(path)
         folder = out_dir / layout.name
@@ -290,6 +326,6 @@ def generate(out_dir: Path = HARDWARE_DIR, check: bool = False) -> list[Path]:
                 continue
             changed.append(target)
             if not check:
-                folder.mkdir(parents=True, exist_ok=True)
+                target.parent.mkdir(parents=True, exist_ok=True)
                 target.write_bytes(data)
     return changed

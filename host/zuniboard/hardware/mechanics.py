@@ -287,6 +287,11 @@ def _screw_positions(b: Build) -> list[tuple[float, float]]:
     return out
 
 
+def screw_positions(b: Build) -> list[tuple[float, float]]:
+    """Where the screws through P1 into the frame go (the main PCB has plain holes there)."""
+    return _screw_positions(b)
+
+
 def button_positions(b: Build) -> list[tuple[str, float, float]]:
     """OK, BACK, HINT in the South-East of the play surface, clear of every point."""
     names = [n for n in ("ok", "back", "hint") if n in b.layout.buttons]
@@ -1868,7 +1873,7 @@ def wire_totals_m(layout: Any) -> dict[int, float]:
 
 
 def pieces_per_set(layout: Any) -> tuple[int, str]:
-    """The most pieces any of the layout's rulesets needs (RULES.md): the start position
+    """The most pieces any of the layout's rulesets needs (docs/rules.md): the start position
     counted by the rules engine, plus the bow priests that start off the board
     (Awithlaknakwe: one per player, four with 4 players and ``priests=each``)."""
     import zuni
@@ -2318,8 +2323,11 @@ def mechanics_md(layout: Any) -> str:
         "",
         "## Reed switches",
         "",
-        "- Glass %s x %s mm. Channel %s x %s mm, %s mm deep in P2's top face; lead slots %s x %s mm (tip to tip),"
+        "- Glass %s x %s mm (the BOM's MDSR-7; the channel is drawn for any switch up to %s x %s mm). Channel %s x %s"
+        " mm, %s mm deep in P2's top face; lead slots %s x %s mm (tip to tip),"
         % (
+            _f(REED_PART_GLASS_MM),
+            _f(REED_PART_DIA_MM),
             _f(REED_GLASS_MM),
             _f(REED_GLASS_DIA_MM),
             _f(CHANNEL_LEN_MM),
@@ -2680,8 +2688,9 @@ def assembly_md(layout: Any) -> str:
         "green, blue, white on every LED; red and green swapped everywhere: LEDs of the PL9823 kind, set",
         "`leds.order` to RGB); during white the meter reads at most %.0f mA (every LED white at %d/255 would"
         % (power.total_ma(layout), layout.leds["max_level"]),
-        "draw %.0f mA: the firmware dims the frame to `leds.budget_ma` %d mA); during the walk, one white LED"
-        % (layout.all_on_led_ma(), layout.leds["budget_ma"]),
+        "draw %.0f mA above the idle chain, as power.md says: the firmware dims the frame to"
+        % (layout.led_count * power.white_led_ma(layout)),
+        "`leds.budget_ma` %d mA); during the walk, one white LED" % layout.leds["budget_ma"],
         "at a time, about %.0f mA more than with every LED dark. Then the LED walk in chain order from %s to %s, every"
         % (power.white_led_ma(layout), first, last),
         "point in the live map (a piece on each, lifted), and the buttons. A point that never changes: back",

@@ -38,7 +38,7 @@ def netlist_txt(layout: Any, c: Circuit) -> str:
         part = c.parts[ref]
         for number in sorted(part.no_connect, key=int):
             out.append("%s.%s(%s)" % (ref, number, part.pin(number).name))
-    out += ["", "[points] name x y sensor led (x, y in RULES.md board units)"]
+    out += ["", "[points] name x y sensor led (x, y in docs/rules.md board units)"]
     for name in sorted(layout.points, key=lambda p: layout.points[p][1]):
         x, y = geometry.coords[geometry.index[name]]
         sensor, led = layout.points[name]

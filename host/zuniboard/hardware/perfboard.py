@@ -91,8 +91,11 @@ def strip_plan(c: Circuit, layout: Any) -> Plan:
     pads: dict[tuple[str, str], tuple[int, int]] = {}
     _dip(pads, u, 16, 2, 2, 3)
     outlines = [(u + " 74HC165", 1, 1, 5, 9)]
-    for k in range(1, 10):
-        pads[(rn, str(k))] = (8, 1 + k)
+    # the network's common, then the eight elements in use
+    rn_pins = [p for p in c.parts[rn].pins if p.name == "COM"]
+    rn_pins += [p for p in c.parts[rn].pins if p.name != "COM" and p.number not in c.parts[rn].no_connect]
+    for k, pin in enumerate(rn_pins, 1):
+        pads[(rn, pin.number)] = (8, 1 + k)
     outlines.append((rn, 7, 1, 2, 10))
     pads[(cap, "1")] = (11, 2)
     pads[(cap, "2")] = (11, 3)

@@ -552,14 +552,16 @@ def _power_path_section(layout: Any) -> list[str]:
     ]
     if gated(layout):
         idle = layout.led_count * layout.leds["idle_ma"]
-        slow = inrush_ms(ILIM_MIN_MA - idle)
+        # C3 and every LED's 100 nF: the same charge as the "Switch-on" section's
+        slow = rail_uf(layout) * RAIL_V / (ILIM_MIN_MA - idle)
+        fast = rail_uf(layout) * RAIL_V / (ILIM_MAX_MA - idle)
         out += [
             "The switch is off at attach and through enumeration, so the attach sees only C1 and the Pico.",
             "When the firmware turns it on, the TPS2553's soft start and current limit (R2 43.2 kOhm:",
-            "%.0f-%.0f mA [tps2553]) charge C3 to 5 V while the %d idle LEDs (%.0f mA) wake up: %.1f-%.1f ms"
-            % (ILIM_MIN_MA, ILIM_MAX_MA, layout.led_count, idle, inrush_ms(ILIM_MAX_MA - idle), slow),
-            "(C x V / (limit - idle)). The host sees at most the limit plus the %.1f mA dark board, %.0f mA,"
-            % (dark, ILIM_MAX_MA + dark),
+            "%.0f-%.0f mA [tps2553]) charge C3 and the LED capacitors (%.1f uF) to 5 V while the %d idle LEDs"
+            % (ILIM_MIN_MA, ILIM_MAX_MA, rail_uf(layout), layout.led_count),
+            "(%.0f mA) wake up: %.1f-%.1f ms (C x V / (limit - idle))." % (idle, fast, slow),
+            "The host sees at most the limit plus the %.1f mA dark board, %.0f mA," % (dark, ILIM_MAX_MA + dark),
             "for those %.1f ms, once, after it granted %d mA: **over that grant** (next section). The sequence"
             % (slow, usb_ma(layout)),
             "keeps lit LEDs out of it:",

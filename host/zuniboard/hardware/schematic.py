@@ -204,6 +204,7 @@ def _frame(page: Page, layout: Any, number: int, total: int, notes: list[str]) -
 
 def _pages(layout: Any, c: Circuit, rail: power.Rail) -> list[Page]:
     hc165 = layout.sensors["type"] == "hc165"
+    total = 4 if "J1" in c.parts else 3
     pages = []
     # -- sheet 1 -------------------------------------------------------------------------
     p1 = Page("controller and power")
@@ -216,7 +217,7 @@ def _pages(layout: Any, c: Circuit, rail: power.Rail) -> list[Page]:
         p1,
         layout,
         1,
-        3,
+        total,
         [
             "Power: USB VBUS (Pico pin 40) -> U3 TPS2553 (soft start, limit 544-673 mA "
             "set by R2) -> +5V: LED rail and U2.",
@@ -287,7 +288,7 @@ def _pages(layout: Any, c: Circuit, rail: power.Rail) -> list[Page]:
                 "ROW%d: %s"
                 % (r_, " ".join(by_sensor[r_ * cols + k] for k in range(cols) if r_ * cols + k in by_sensor))
             )
-    _frame(p2, layout, 2, 3, notes)
+    _frame(p2, layout, 2, total, notes)
     pages.append(p2)
     # -- sheet 3 -------------------------------------------------------------------------
     p3 = Page("LED chain")
@@ -301,7 +302,7 @@ def _pages(layout: Any, c: Circuit, rail: power.Rail) -> list[Page]:
         p3,
         layout,
         3,
-        3,
+        total,
         [
             "Drawn: LED0, LED1 and LED%d. LED2..LED%d are the same: DIN <- DOUT of the "
             "one before, VDD on +5V, VSS on GND, and a" % (n - 1, n - 2),
@@ -314,6 +315,23 @@ def _pages(layout: Any, c: Circuit, rail: power.Rail) -> list[Page]:
         ],
     )
     pages.append(p3)
+    if "J1" in c.parts:
+        # -- sheet 4 (the PCB build) -------------------------------------------------------
+        p4 = Page("buttons and the cable between the PCBs")
+        refs = [r for r in ("J2", "J1") if r in c.parts]
+        refs += sorted(r for r, p in c.parts.items() if p.bom in ("r_1k", "esd") or "pull-up to +3V3" in p.description)
+        _place(p4, c, refs)
+        _frame(
+            p4,
+            layout,
+            4,
+            total,
+            [
+                "J2 (controller module) - J1 (main board): a 1:1 cable; +5V and GND on two pins each.",
+                "At each button on the main board: 10k pull-up to +3V3, a TVS to GND, 1k in series towards the Pico.",
+            ],
+        )
+        pages.append(p4)
     return pages
 
 

@@ -20,7 +20,10 @@ from typing import Any
 
 import zuni
 from zuniboard.link.client import BoardLink, LinkError, discover
+from zuniboard.oslock import LockBusy, ProcessLock, lock_path
+from zuniboard.paths import FolderError, check_writable
 
+FLASH_SETTING = "$ZUNI_SIM_DIR (or $XDG_DATA_HOME) to another folder"
 PAGE_PORT = 8765  # the browser page's port, as `zuni sim`'s (--http)
 
 
@@ -29,11 +32,26 @@ class BoardConnection:
     link: BoardLink
     virtual: Any = None  # the VirtualBoard when playing on it
     hand: Any = None  # the terminal's hand on the virtual board (None: pieces move elsewhere)
+    held: ProcessLock | None = None  # a real board's port, held against a second zuni
 
     def close(self) -> None:
         self.link.close()
         if self.virtual is not None:
             self.virtual.close()
+        if self.held is not None:
+            self.held.release()
+
+
+def hold_port(port: str) -> ProcessLock:
+    """The board at ``port`` for this process alone: a second `zuni play` (or `zuni
+    board check`) on it would read half of the board's messages and answer them too."""
+    lock = ProcessLock(
+        lock_path("port", os.path.realpath(port) if "://" not in port else port), "the board at %s" % port
+    )
+    try:
+        return lock.acquire()
+    except LockBusy as exc:
+        raise LinkError("%s: quit the game there first (its terminal: quit, or Ctrl-C)" % exc) from None
 
 
 HAND_SPEED = 2.0  # the terminal's hand: twice a player's pace, on a board with the usual times
@@ -59,10 +77,10 @@ class SimHand:
         self.board = board
         self.hand = Hand(board, seed=seed, speed=hand_speed(board), bounce=False)
 
-    def make_move(self, game: Any, move: Any) -> None:
+    def make_move(self, game: zuni.Game, move: zuni.Move) -> None:
         self.hand.play(game, move.text())
 
-    def set_up(self, game: Any, sides: tuple[int, ...] | None = None) -> None:
+    def set_up(self, game: zuni.Game, sides: tuple[int, ...] | None = None) -> None:
         """Put ``game``'s pieces on the board (only those of ``sides``: a staged setup)."""
         names = game.geometry.names
         board = game.board
@@ -98,7 +116,7 @@ def browser_page(board: Any, port: int = PAGE_PORT) -> str | None:
 def ports_found() -> list[str]:
     """The serial ports this computer has now (device paths)."""
     try:
-        from serial.tools import list_ports  # type: ignore[import-untyped, unused-ignore]
+        from serial.tools import list_ports
     except ImportError:  # pragma: no cover
         return []
     return sorted(str(p.device) for p in list_ports.comports())
@@ -134,7 +152,10 @@ def sim_flash(layout_name: str) -> Path:
         import platformdirs
 
         path = Path(platformdirs.user_data_dir("zuniboard")) / ("virtual-%s.img" % layout_name)
-    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        check_writable(path.parent, "the virtual board's flash image", FLASH_SETTING)
+    except FolderError as exc:
+        raise LinkError(str(exc)) from None
     return path
 
 
@@ -153,7 +174,7 @@ def start_virtual(
     from zuniboard.virtual.mpy import MicroPythonMissing
 
     try:
-        from zuniboard.virtual.board import SimError, VirtualBoard
+        from zuniboard.virtual.board import FlashBusy, SimError, VirtualBoard
     except ImportError as exc:  # pragma: no cover
         raise LinkError("the virtual board is not available: %s" % exc)
     try:
@@ -163,10 +184,16 @@ def start_virtual(
             layout = layouts.layout_for_ruleset(ruleset or "mosona")
     except (layouts.layout_error(), ValueError, OSError) as exc:
         raise LinkError("no board layout for %r: %s" % (layout_name or ruleset, exc))
-    flash = sim_flash(layout.name)
+    flash = sim_flash(layout.name)  # LinkError, saying what to do, if its folder cannot be written
     board = VirtualBoard(layout_name or layout.name, ruleset=ruleset, pieces="start", flash=flash)
     try:
         board.start()
+    except FlashBusy as exc:
+        board.close()
+        raise LinkError(
+            "%s, which plays its game on it: go on there, or quit it (its terminal: quit) and "
+            "`zuni play --resume` here" % exc
+        ) from None
     except (SimError, MicroPythonMissing, OSError) as exc:
         board.close()
         raise LinkError("the virtual board did not start: %s" % exc)
@@ -259,11 +286,20 @@ def connect(
     if port:
         check_port(port)
         say("link", "opening the board at %s" % port)
-        return BoardConnection(BoardLink.open(port, timeout=timeout))
+        return _open_held(port, timeout)
     if not sim:
         found = discover()
         if found:
             say("link", "board found at %s" % found[0])
-            return BoardConnection(BoardLink.open(found[0], timeout=timeout))
+            return _open_held(found[0], timeout)
         say("info", "no board plugged in (no USB 2E8A:0005 answering): playing on the virtual board")
     return start_virtual(ruleset, say, hand=hand, timeout=timeout, page_port=page_port, layout_name=layout_name)
+
+
+def _open_held(port: str, timeout: float) -> BoardConnection:
+    held = hold_port(port)
+    try:
+        return BoardConnection(BoardLink.open(port, timeout=timeout), held=held)
+    except BaseException:
+        held.release()
+        raise

@@ -31,6 +31,7 @@ import zuni
 from zuniboard.ai import LEVEL_TIMES
 from zuniboard.games import clock_view
 from zuniboard.games.clock_view import ClockView
+from zuniboard.games.spoken import utterance
 from zuniboard.games.words import (
     MARKS_HELP,
     board_error_words,
@@ -41,13 +42,15 @@ from zuniboard.games.words import (
     numbered_moves,
     occupied_names,
     outcome_words,
+    piece_moves_words,
     plays_words,
+    position_words,
     restore_words,
     side_title,
 )
 from zuniboard.link.mirror import disks_of, start_game
 from zuniboard.play.gamelog import common_prefix
-from zuniboard.play.prompt import COMMANDS, CONFIRM, YES, completions, help_text, read_line
+from zuniboard.play.prompt import COMMANDS, CONFIRM, NO, YES, completions, help_text, read_line
 from zuniboard.play.seats import Seat, seats_for
 
 RETRY_S = 0.3  # the board was not ready (setting up, reconnecting): ask again after this
@@ -64,6 +67,8 @@ SHOW_AI_MOVE_S = 2.0
 MOVES_AT_BOARD = "on the board"
 MOVES_AT_PAGE = "on the page"  # the virtual board with --manual: the terminal's hand is off
 SAID_KEPT = 6  # the view keeps this many of the last things said (the page shows them)
+# The ends a remote game's referee declares (the others come with the moves).
+DECLARED = ("resign", "agreed-draw", "agreed-count", "time", "abandoned", "abandoned-draw")
 
 
 # The clock times the board sent with its moves: (game, index, text) -> (ms taken, ms left).
@@ -75,7 +80,7 @@ class Action:
     """What the runner does. kind:
 
     - ``say``: ``text`` in ``tone`` (info, move, ai, board, wrong, error, hint,
-      takeback, over, ask);
+      takeback, over, ask, clock: a flag about to fall, answer: to where, moves, last);
     - ``redraw``: draw the position again; ``progress``: the search of ``side`` (``value``:
       a SearchInfo, None: done);
     - ``think``: search ``value`` (a copy of the game) for ``side`` (``text``: ai or
@@ -88,10 +93,13 @@ class Action:
       ``args[0]`` in ``value`` (a copy of the game); answer with ``GameController.judged``;
     - ``hand``: the terminal's hand makes ``value`` (a move of the game as it is);
       ``setup``: it sets the position up (``value``: the sides, None: all);
-    - ``played``: board move ``index`` is ``text`` (``value``: its clock times, or None);
+    - ``played``: board move ``index`` is ``text`` made by ``side`` (``value``: its clock
+      times, or None);
       ``cut``: the moves from ``index`` on are taken back (``value``: the game as it
       stands then); ``ended``: the game ended (``text`` result, ``args`` =
       (termination,)); ``reopened``: an end taken back;
+    - ``referee``: a remote game's referee is asked ``text`` (offer, answer, resign,
+      claim) for ``side`` with ``args`` (docs/remote.md);
     - ``switched``: the board plays another game ``text`` (``value``: its moves): the
       runner opens it in the log and calls ``open``; ``new``: start a new game; ``quit``.
     """
@@ -120,7 +128,7 @@ REDRAW = Action("redraw")
 CANCEL = Action("cancel")
 
 
-def same_effect(game: Any, text: str, move: Any) -> bool:
+def same_effect(game: zuni.Game, text: str, move: zuni.Move) -> bool:
     """``text`` is another path of ``move`` with the same start, end and captures (a chain
     round a loop, either way): a board that senses occupancy cannot tell them apart."""
     try:
@@ -160,6 +168,7 @@ class GameController:
         self.gen = 0  # position generation: answers for older positions are dropped
         self.busy: set[str] = set()  # searches running: ai, hint
         self.said: list[tuple[str, str]] = []  # the last things said (tone, text)
+        self.said_count = 0  # how many things were said in all (the page's announcements count on it)
         self.ai_move: str | None = None  # the computer's move for this position
         self.ai_sent = False  # ... shown on the board as a host move
         self.offer: tuple[str, str] | None = None  # (what, side) a person offered
@@ -168,6 +177,8 @@ class GameController:
         # The hint as the page shows it beside the board (``words.hint_note``), None: none.
         self.hint_note: dict[str, Any] | None = None
         self.last_wrong = ""
+        self.ai_unsaid = False  # the computer's move found during setup, not said yet
+        self.board_error = ""  # the mistake the board shows now, as its last state said
         self.confirm: str | None = None  # a command that ends the game, asked about
         self.typed_ahead: Any = None  # a move typed while the board was being set up
         self.ahead_unsaid = False  # ... not told yet that it waits for the setup
@@ -175,6 +186,13 @@ class GameController:
         self.typed = ""  # the typed move the terminal's hand made, until the board reports it
         # The game's clocks as the board reports them (docs/clocks.md); off without.
         self.clocks = ClockView()
+        self.low_said: tuple[str, int] | None = None  # (side, moves) whose low time was said
+        # A remote game (docs/remote.md): the referee decides take-backs, agreements and
+        # resignations; the commands ask it (``referee`` actions) and its word comes back
+        # through ``remote_move``, ``offered`` and ``declared``.
+        self.remote = False
+        self.asked: tuple[str, str] | None = None  # an offer (what, by whom) waiting for our yes or no
+        self.gone: list[str] = []  # remote seats gone longer than the game allows
         self.show_at: float | None = None  # when the hand carries out the computer's move
         self.send_at = 0.0
         self.state_at = 0.0
@@ -185,11 +203,16 @@ class GameController:
             "resign": lambda name, now: self._resign(),
             "draw": lambda name, now: self._agree(name),
             "count": lambda name, now: self._agree(name),
+            "claim": lambda name, now: self._claim(),
             "new": lambda name, now: self._new(),
             "board": lambda name, now: [REDRAW, say(MARKS_HELP)],
+            "where": lambda name, now: self._where(now),
+            "moves": lambda name, now: self._piece_moves(),
+            "last": lambda name, now: self._last(),
             "help": lambda name, now: [say(help_text(self.hand))],
             "quit": lambda name, now: self._quit(),
         }
+        self.arg = ""  # what followed the command being done (``moves m5``: m5)
         assert set(self.commands) == set(COMMANDS), "every command has one handler"
 
     # -- what it is ------------------------------------------------------------------
@@ -208,10 +231,10 @@ class GameController:
         """The side a typed command speaks for: the side to move if a person plays it,
         else the first side a person plays."""
         side = self.turn_side()
-        if side is not None and not self.seat(side).is_ai:
+        if side is not None and not self.seat(side).is_away:
             return side
         for s, seat in self.seats.items():
-            if not seat.is_ai:
+            if not seat.is_away:
                 return s
         return None
 
@@ -264,7 +287,7 @@ class GameController:
     def shown_on_resume(self, hostmove: str, now: float) -> None:
         """Resumed while the board still shows the computer's move ``hostmove``: keep it."""
         side = self.turn_side()
-        if hostmove and side is not None and self.seat(side).is_ai:
+        if hostmove and side is not None and self.seat(side).is_away:
             self.ai_move = hostmove
             self.ai_sent = True
             if self.hand:
@@ -283,6 +306,9 @@ class GameController:
         if not word:
             return []
         out: list[Action] = []
+        if self.asked is not None and word.lower() in YES | NO:
+            what, self.asked = self.asked[0], None
+            return self._said(self._referee("answer", what, "yes" if word.lower() in YES else "no"))
         if self.confirm is not None:
             what, self.confirm = self.confirm, None
             if word.lower() in YES:
@@ -295,6 +321,7 @@ class GameController:
             # The page cannot start `zuni play` again: leaving is the terminal's.
             out.append(say("quit: type it at the terminal (the page stays with the game until then)", "wrong"))
         elif read.command:
+            self.arg = read.arg
             out += self._command(read.command, now)
         elif read.move is not None:
             out += self._typed_move(read.text, read.move)
@@ -303,6 +330,8 @@ class GameController:
         return self._said(out)
 
     def _command(self, name: str, now: float) -> list[Action]:
+        if name == "claim" and not self.remote:
+            return self._claim()  # says it is for remote games
         if name in CONFIRM:
             question = self._question(name)
             if not question:
@@ -320,8 +349,34 @@ class GameController:
             return ""
         if name == "resign":
             return "resign the game for %s?" % side
+        if name == "claim":
+            if not self.remote:
+                return ""
+            return "claim the win for %s (%s gone)?" % (side, "/".join(self.gone) or "nobody is")
         word = "a draw" if name == "draw" else "to end the game by counting the pieces"
         return "offer %s for %s?" % (word, side)
+
+    # -- questions: where, moves, last -------------------------------------------------------
+    def _where(self, now: float) -> list[Action]:
+        if self.game is None:
+            return [say("where: no game yet", "answer")]
+        return [say(position_words(self.game, self.clocks.text(now).replace(" *", " (running)")), "answer")]
+
+    def _piece_moves(self) -> list[Action]:
+        if not self.arg:
+            return [say("moves: name a point, e.g. moves m5", "wrong")]
+        if self.game is None:
+            return [say("moves: no game yet", "answer")]
+        return [say(piece_moves_words(self.game, self.arg), "answer")]
+
+    def _last(self) -> list[Action]:
+        if self.game is None or not self.moves:
+            return [say("no move yet", "answer")]
+        before = self.game.copy()
+        before.pop()
+        move = self.game.move_stack[-1]
+        words = plays_words(before, move).replace(" plays ", " played ", 1)
+        return [say("%d. %s" % (len(self.moves), words), "answer")]
 
     def _quit(self) -> list[Action]:
         self.quit = True
@@ -332,7 +387,7 @@ class GameController:
             return [say("the game is not over: finish it, or resign, draw or count first")]
         return [Action("new")]
 
-    def _typed_move(self, text: str, move: Any) -> list[Action]:
+    def _typed_move(self, text: str, move: zuni.Move) -> list[Action]:
         if not self.hand:
             return [
                 say(
@@ -340,8 +395,8 @@ class GameController:
                 )
             ]
         side = self.turn_side()
-        if side is not None and self.seat(side).is_ai:
-            return [say("%r: it is the computer's turn (%s)" % (text, side))]
+        if side is not None and self.seat(side).is_away:
+            return [say("%r: it is %s's turn (%s)" % (text, side, self._who(side)))]
         if self.phase != "play":
             # The phase known may be a moment old: ask; the move is made once the board
             # is set up (at once, if it is already).
@@ -359,8 +414,8 @@ class GameController:
         side = self.turn_side()
         if side is None:
             return [say("no hint: the game is over", "hint")]
-        if self.seat(side).is_ai:
-            return [say("no hint: it is the computer's turn (%s)" % side, "hint")]
+        if self.seat(side).is_away:
+            return [say("no hint: it is %s's turn (%s)" % (side, self._who(side)), "hint")]
         if "hint" in self.busy:
             return []
         limits = () if self.deterministic else (("time_limit", HINT_TIME_S),)
@@ -371,6 +426,10 @@ class GameController:
         return Action("think", what, side=side, value=self.game.copy(), level=level, gen=self.gen, limits=limits)
 
     def _take_back(self) -> list[Action]:
+        if self.remote:
+            if self.game is None or self.is_over():
+                return [say("nothing to take back: the game is over", "takeback")]
+            return self._referee("offer", "takeback")
         game = self.game
         outcome = game.outcome() if game is not None else None
         if outcome is not None and outcome.termination in ("resign", "agreed-draw", "agreed-count"):
@@ -393,6 +452,8 @@ class GameController:
         side = self.human_side()
         if self.game is None or self.is_over() or side is None:
             return [say("nobody to resign: %s" % ("the game is over" if self.is_over() else "no person plays"))]
+        if self.remote:
+            return self._referee("resign")
         return [request("resign", side)]
 
     def _agree(self, what: str) -> list[Action]:
@@ -400,6 +461,10 @@ class GameController:
         game = self.game
         if game is None or self.is_over() or side is None:
             return [say("no agreement possible now")]
+        if self.remote:
+            if what == "draw" and self.gone:
+                return self._referee("claim", "draw")
+            return self._referee("offer", what)
         word = "a draw" if what == "draw" else "an end by counting"
         team = game.team_of(zuni.SIDE_NAMES.index(side))
         others = [s for s in self.seats if game.team_of(zuni.SIDE_NAMES.index(s)) != team]
@@ -422,6 +487,79 @@ class GameController:
             word = "a draw" if what == "draw" else "an end by counting"
             return self._said([say("%s offers %s: %s" % (offered_by, word, answer))])
         return [request("agree", what)]
+
+    # -- a remote game: what is asked of the referee, and its word -------------------------
+    def _who(self, side: str) -> str:
+        seat = self.seat(side)
+        return seat.name if seat.is_remote else "the computer" if seat.is_ai else "a person here"
+
+    def _referee(self, what: str, *args: str) -> list[Action]:
+        """Asks the referee (the runner sends it); ``what`` offer, answer, resign, claim."""
+        side = self.human_side()
+        if side is None:
+            return [say("%s: no seat of this board plays in this game" % what)]
+        words = {
+            "offer": "asked the others to agree: %s" % " ".join(args),
+            "answer": "answered %s to the %s offer" % (args[-1], args[0]) if args else "",
+            "resign": "resigning %s: sent to the referee" % side,
+            "claim": "claiming %s: sent to the referee" % ("a draw" if args == ("draw",) else "the win"),
+        }
+        return [Action("referee", what, side=side, args=args), say(words[what])]
+
+    def _claim(self) -> list[Action]:
+        if not self.remote:
+            return [say("claim: only in a remote game, when the opponent has been gone too long")]
+        return self._referee("claim", "win")
+
+    def remote_move(self, text: str, now: float) -> list[Action]:
+        """A remote player's move, as the referee took it: shown on the board for a person
+        here to carry out, exactly as the computer's move is."""
+        side = self.turn_side()
+        if side is None or not self.seat(side).is_remote or self.ai_move == text:
+            return []
+        try:
+            move = self.game.parse_move(text)
+        except zuni.MoveError as exc:
+            return self._said([say("the referee sent %r, which the rules refuse here: %s" % (text, exc), "error")])
+        self.ai_move = move.text()
+        self.ai_sent = False
+        self.send_at = now + RETRY_S
+        return self._said(
+            [say("%s (%s)" % (plays_words(self.game, move), self._who(side)), "ai")]
+            + [request("host_move", self.ai_move)]
+        )
+
+    def offered(self, what: str, by: str) -> list[Action]:
+        """A remote player offers ``what`` (takeback, draw, count): we answer yes or no."""
+        if self.asked == (what, by):
+            return []
+        self.asked = (what, by)
+        word = {"takeback": "to take back their last move", "draw": "a draw", "count": "to end by counting"}[what]
+        return self._said([say("%s (%s) offers %s: agree? (yes/no)" % (by, self._who(by), word), "ask")])
+
+    def offer_closed(self, note: str) -> list[Action]:
+        """The offer asked about is gone (answered, declined, or a move made)."""
+        out = [say(note)] if note else []
+        self.asked = None
+        return self._said(out)
+
+    def declared(self, result: str, termination: str) -> list[Action]:
+        """The referee ended the game by a declaration (resignation, agreement, a flag,
+        a claim): the mirror ends so, and the board is asked to end it too."""
+        game = self.game
+        if game is None or game.is_game_over() or termination not in DECLARED:
+            return []
+        if termination in ("agreed-draw", "agreed-count", "abandoned-draw"):
+            what = "count" if termination == "agreed-count" else "draw"
+            outcome = game.agree(what)
+            board = request("agree", what)
+        else:
+            loser = clock_view.loser_side(game, result)
+            outcome = game.lose_on_time(loser) if termination == "time" else game.resign(loser)
+            board = request("resign", str(zuni.SIDE_NAMES[loser]))
+        outcome.termination = termination
+        self.asked = None
+        return self._said(self._declare(outcome) + [board])
 
     # -- the board's replies -----------------------------------------------------------
     def replied(
@@ -476,6 +614,8 @@ class GameController:
             what = "take-back" if name == "take_back" else " ".join((name, *args))
             if error:
                 out.append(say("%s: %s%s" % (what, "the board refused: " if by_board else "", error), "error"))
+            elif self.is_over():
+                pass  # the referee's end of a remote game, which the board now shows too
             elif name == "resign":
                 side = args[0]
                 out += self._declare(self.game.resign(zuni.SIDE_NAMES.index(side)))
@@ -558,19 +698,19 @@ class GameController:
         seat = self.seat(side)
         expected = self.ai_move
         typed, self.typed = self.typed, ""
-        same = typed and typed != text and not seat.is_ai and same_effect(game, typed, move)
+        same = typed and typed != text and not seat.is_away and same_effect(game, typed, move)
         game.push(move)
         self.moves.append(text)
         took = (times or {}).get((self.board_game, index, text))
         self.clocks.moved(side, took[1] if took else None, self.turn_side(), now)
-        out.append(Action("played", text, index=index, value=took))
+        out.append(Action("played", text, index=index, value=took, side=side))
         self.phase = "play"
         self._new_position(out)
         if not quiet:
             note = ""
-            if seat.is_ai and expected == text:
+            if seat.is_away and expected == text:
                 note = " (carried out on the board)"
-            elif seat.is_ai:
+            elif seat.is_away:
                 note = " (made on the board instead of the computer's %s)" % (expected or "move")
             elif same:
                 # A chain round a loop, either way: the board sees the same points
@@ -583,7 +723,7 @@ class GameController:
                 out += self._ended(outcome)
         return True
 
-    def _ended(self, outcome: Any) -> list[Action]:
+    def _ended(self, outcome: zuni.Outcome) -> list[Action]:
         self._new_position([])
         self.phase = "over"
         return [
@@ -595,7 +735,7 @@ class GameController:
             ),
         ]
 
-    def _declare(self, outcome: Any) -> list[Action]:
+    def _declare(self, outcome: zuni.Outcome) -> list[Action]:
         """A declared end (resignation, agreement) the board accepted."""
         out = [CANCEL] + self._ended(outcome)
         out.append(REDRAW)
@@ -613,6 +753,7 @@ class GameController:
         self.hint_table = ""
         self.hint_note = None
         self.last_wrong = ""
+        self.ai_unsaid = False
         self.confirm = None
         self.show_at = None
         self.typed_ahead = None
@@ -625,6 +766,7 @@ class GameController:
         out: list[Action] = []
         phase = state.get("phase", "?")
         self.state_at = now + (SETUP_POLL_S if phase == "setup" else STATE_POLL_S)
+        self.board_error = str(state.get("error", "")).replace("_", " ")
         if state.get("game", self.board_game) == self.board_game:
             self.clocks.report(state, now)
             if phase == "over" and state.get("termination") == "time" and self.game is not None:
@@ -733,9 +875,13 @@ class GameController:
             self.ai_move = str(item[3])
             self.ai_sent = False
             out.append(Action("progress", side=side))
-            move = self.game.parse_move(self.ai_move)
-            out.append(say("%s (%s)" % (plays_words(self.game, move), self.seat(side)), "ai"))
-            out.append(request("host_move", self.ai_move))
+            if self.phase != "play":
+                # Found while the board is being set up: said and shown once it is (a
+                # computer's move printed before the pieces stand is a move nobody sees).
+                self.ai_unsaid = True
+                self.send_at = now
+                return self._said(out)
+            out += self._ai_says(side)
         elif what == "hint":
             self.busy.discard("hint")
             self.hint_table = str(item[4]) if len(item) > 4 else ""  # the tables' verdict, in words
@@ -757,31 +903,59 @@ class GameController:
             self.state_at = now + STATE_POLL_S
             out.append(request("state"))
         side = self.turn_side()
-        if side is None or not self.seat(side).is_ai:
-            return out
+        if side is not None and self.phase == "play":
+            out += self._low_time(side, now)
+        if side is None or not self.seat(side).is_away:
+            return self._said(out)
         if self.ai_move is None:
-            if "ai" not in self.busy:
+            if "ai" not in self.busy and self.seat(side).is_ai:
                 seat = self.seat(side)
                 limits: tuple[tuple[str, float], ...] = ()
                 if self.clocks.on and not self.deterministic:
                     # On a clock the computer's time comes from its clock (docs/clocks.md).
                     limits = (("time_limit", self.clocks.think_s(side, LEVEL_TIMES[seat.level], now)),)
                 out += [say("%s (%s) is thinking" % (side, seat), "ai"), self._think("ai", side, seat.level, limits)]
-        elif not self.ai_sent and now >= self.send_at:
+        elif not self.ai_sent and now >= self.send_at and self.phase == "play":
             self.send_at = now + RETRY_S
-            out.append(request("host_move", self.ai_move))
+            if self.ai_unsaid:
+                out += self._ai_says(side)
+            else:
+                out.append(request("host_move", self.ai_move))
         elif self.ai_sent and self.show_at is not None and now >= self.show_at:
             self.show_at = None  # the terminal's hand makes the computer's move, once seen lit
             if self.hand:
                 out.append(Action("hand", value=self.game.parse_move(self.ai_move)))
         return self._said(out)
 
+    def _low_time(self, side: str, now: float) -> list[Action]:
+        """A person's flag about to fall: said once a move (the board ticks its home row)."""
+        clocks = self.clocks
+        if not clocks.on or clocks.running != side or self.seat(side).is_ai:
+            return []
+        left = clocks.remaining_ms(side, now)
+        if left > clocks.low_ms(side) or left <= 0 or self.low_said == (side, len(self.moves)):
+            return []
+        self.low_said = (side, len(self.moves))
+        return [say("%s: %s left on the clock" % (side_title(side), count_words(-(-left // 1000), "second")), "clock")]
+
+    def _ai_says(self, side: str) -> list[Action]:
+        """The computer's move said, and sent to the board to show."""
+        assert self.ai_move is not None
+        self.ai_unsaid = False
+        move = self.game.parse_move(self.ai_move)
+        return [
+            say("%s (%s)" % (plays_words(self.game, move), self.seat(side)), "ai"),
+            request("host_move", self.ai_move),
+        ]
+
     def _announce_turn(self) -> list[Action]:
         side = self.turn_side()
         if side is None or self.phase != "play":
             return []  # the board is being set up (or not heard from yet): it says so later
         seat = self.seat(side)
-        if seat.is_ai:
+        if seat.is_remote and not self.ai_move:
+            return [say("%s (%s) is to move: waiting for their move" % (side, seat.name), "ai")]
+        if seat.is_away:
             if self.ai_move and self.ai_sent:
                 return [say("%s (%s) waits for %s: %s" % (side, seat, self.ai_move, self._how(self.ai_move)), "ai")]
             return []
@@ -795,11 +969,28 @@ class GameController:
             return text
 
     # -- what the page shows ---------------------------------------------------------------
+    def told(self, out: list[Action]) -> list[Action]:
+        """``out``, its words kept among the last things said (a runner's own words)."""
+        return self._said(out)
+
     def _said(self, out: list[Action]) -> list[Action]:
         for action in out:
             if action.kind == "say":
                 self.said.append((action.tone, action.text))
+                self.said_count += 1
         del self.said[:-SAID_KEPT]
+        return out
+
+    def announcements(self) -> list[list[Any]]:
+        """What the page announces (its live region, its speech) of the last things said:
+        ``[key, spoken text, cuts]`` (``speech.spoken``; ``cuts``: a move, which cuts
+        short what the page is still saying); each key once, in order."""
+        first = self.said_count - len(self.said)
+        out: list[list[Any]] = []
+        for i, (tone, text) in enumerate(self.said):
+            said = utterance(tone, text)
+            if said is not None:
+                out.append(["said:%d" % (first + i), said.text, said.cuts])
         return out
 
     def view(self) -> dict[str, Any]:
@@ -807,7 +998,7 @@ class GameController:
         the game itself rather than guessed from the board's reports), and what was said."""
         game = self.game
         if game is None:
-            return {"controller": True, "said": [list(s) for s in self.said]}
+            return {"controller": True, "said": [list(s) for s in self.said], "announce": self.announcements()}
         names = game.geometry.names
         out: dict[str, Any] = {"controller": True, "moves": list(self.moves), "lost": False}
         out["numbered"] = numbered_moves(game, self.moves)
@@ -842,6 +1033,13 @@ class GameController:
         out["turn"] = side_title(side) if side is not None and self.phase == "play" else ""
         out["seats"] = {s: str(seat) for s, seat in self.seats.items()}
         out["number"] = self.number
+        # Why the board refused the last move, in the rule's words (as the terminal says
+        # it), never the board's "missing: s4; extra: m5"; the page drops it once the
+        # board no longer shows the error.
+        wrong = self.last_wrong or self.board_error
+        if wrong:  # (else the page keeps what it read from the board's own report)
+            out["refusal"] = self._board_words(wrong)
         out["said"] = [list(s) for s in self.said]
+        out["announce"] = self.announcements()
         out["legal"] = sorted(m.text() for m in game.legal_moves())
         return out

@@ -16,14 +16,37 @@ from typing import Any
 import zuni
 from zuniboard.games.words import count_words
 from zuniboard.link.client import BoardError, BoardLink, LinkError
-from zuniboard.play.gamelog import BoardGameLog, board_ply
+from zuniboard.play.gamelog import BOARD_PLY_TAG, BoardGameLog, board_ply, game_holder, log_moves
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
 from zuniboard.play.start_from import StartFrom
-from zuniboard.records.record import UNFINISHED, RecordError
+from zuniboard.records.db import Database, GameSummary, UnknownGameError
+from zuniboard.records.record import UNFINISHED, GameRecord, RecordError, replay
 
 
 class OpeningError(Exception):
     """No game to open (no unfinished game to resume, a board that refuses the new game)."""
+
+
+def resumable(db: Database) -> list[GameSummary]:
+    """The log's games to go on with, newest first: unfinished, with moves, and not
+    played by another process now."""
+    return [g for g in db.list_games() if g.result == UNFINISHED and g.moves and game_holder(db.path, g.id) is None]
+
+
+def check_resumable(db: Database, gid: int) -> None:
+    """OpeningError, saying why, unless logged game ``gid`` can be gone on with."""
+    try:
+        record = db.get(gid)
+    except UnknownGameError:
+        raise OpeningError("no game #%d in the log %s (`zuni log list` lists them)" % (gid, db.path)) from None
+    if record.result != UNFINISHED:
+        raise OpeningError("game #%d is over (%s): there is nothing to go on with" % (gid, record.result))
+    holder = game_holder(db.path, gid)
+    if holder is not None:
+        raise OpeningError(
+            "game #%d is being played by another zuni%s: go on there, or quit it first"
+            % (gid, " (process %d)" % holder if holder else "")
+        )
 
 
 def board_identity(hello: dict[str, str]) -> str:
@@ -75,6 +98,8 @@ class Openings:
         self.board_id = board_id
         self.layout: str | None = None
         self.request_timeout = request_timeout
+        # The terminal's hand sets up the virtual board's pieces: no set-up for the player.
+        self.hand_sets_up = False
 
     def know_the_board(self) -> None:
         """The board's name and layout, from its hello."""
@@ -126,7 +151,10 @@ class Openings:
             raise OpeningError("no new game on the board: %s" % exc)
         gid = self._logged(canonical, seats, link.game, position)
         how = (
-            "set up the pieces on the board one side at a time, where it lights (OK or a moment's wait between sides)"
+            "the terminal's hand sets up the pieces"
+            if self.hand_sets_up
+            else "set up the pieces on the board one side at a time, where it lights "
+            "(OK or a moment's wait between sides)"
             if position
             else "set up the pieces on the board"
         )
@@ -154,39 +182,80 @@ class Openings:
         )
         return Opening(link.game, list(link.moves), record.ruleset, gid, seats, link.position, log_from, said)
 
-    def resume(self, adopted: int | None) -> Opening:
-        """The log's unfinished game, which must be the board's game (``adopted``)."""
-        link = self.link
-        unfinished = [g for g in self.db.list_games() if g.result == UNFINISHED and g.termination != "abandoned"]
-        if adopted is not None and any(g.id == adopted for g in unfinished):
-            gid = adopted
-        elif not unfinished:
-            raise OpeningError("no unfinished game in the log %s to resume" % self.db.path)
+    def resume(self, adopted: int | None, gid: int | None = None) -> Opening:
+        """Goes on with the log's unfinished game ``gid`` (None: the board's game if it is
+        an unfinished one, else the newest unfinished game). A game the board does not
+        have is set up on it from the position its moves reached."""
+        if gid is None:
+            choices = resumable(self.db)
+            if adopted is not None and any(g.id == adopted for g in choices):
+                gid = adopted
+            elif not choices:
+                raise OpeningError("no unfinished game in the log %s to go on with" % self.db.path)
+            else:
+                gid = choices[0].id
         else:
-            last = unfinished[0]
-            raise OpeningError(
-                "the log's last unfinished game #%d (%s, %d moves) is not the game on the board "
-                "(%s, %d moves of %s): the board was reset or started another game"
-                % (last.id, last.ruleset, last.moves, link.game or "none", len(link.moves), link.ruleset)
-            )
+            check_resumable(self.db, gid)
+        if gid != adopted:
+            return self._set_up_again(gid)
+        link = self.link
         record = self.db.get(gid)
-        seats = seats_from_record(record.players, record.ruleset)
-        for side, text in self.players.items():
-            if text is not None and side in seats:
-                seats[side] = seats_for(record.ruleset, {side: text})[side]
-        players = {side: seat.text for side, seat in seats.items()}
-        if players != record.players:
-            self.log.set_players(gid, players)  # e.g. a game the board began on its own
+        seats = self._seats(record)
         offset = board_ply(record.tags)  # a game played on from a replay (docs/replay.md)
         position = link.position if offset else record.position or ""
         moves = list(link.moves)
         said = "resumed game #%d: %s after %s, %s" % (
             gid,
             record.ruleset,
-            count_words(len(moves), "move"),
+            count_words(len(record.moves) if offset < 0 else len(moves), "move"),
             seats_text(seats),
         )
         return Opening(link.game, moves, record.ruleset, gid, seats, position, offset, said)
+
+    def _seats(self, record: GameRecord) -> dict[str, Seat]:
+        """The seats of a logged game, with those asked for now (--north ai:2) instead."""
+        seats = seats_from_record(record.players, record.ruleset)
+        for side, text in self.players.items():
+            if text is not None and side in seats:
+                seats[side] = seats_for(record.ruleset, {side: text})[side]
+        players = {side: seat.text for side, seat in seats.items()}
+        if players != record.players:
+            self.log.set_players(record.id or 0, players)  # e.g. a game the board began on its own
+        return seats
+
+    def _set_up_again(self, gid: int) -> Opening:
+        """Logged game ``gid``, which the board no longer has, goes on on the board: a new
+        board game from the position its moves reached, whose moves the log adds to it."""
+        from zuni.position import position_text
+
+        assert self.board_id is not None
+        link = self.link
+        record = self.db.get(gid)
+        played = len(record.moves)
+        game = replay(record, complete=False)
+        position = str(position_text(game)) if played else record.position or ""
+        try:
+            link.new_game(record.ruleset, timeout=self.request_timeout * 2, position=position)
+        except BoardError as exc:
+            raise OpeningError("the board cannot set up game #%d: %s" % (gid, exc.message))
+        except LinkError as exc:
+            raise OpeningError("no game on the board: %s" % exc)
+        tags = dict(record.tags)
+        tags[BOARD_PLY_TAG] = str(-played)  # the board's first move is the log's move ``played``
+        self.db.move_to_board_game(gid, self.board_id, link.game, tags)
+        seats = self._seats(record)
+        said = "resumed game #%d: %s after %s, %s; %s%s" % (
+            gid,
+            record.ruleset,
+            count_words(played, "move"),
+            seats_text(seats),
+            "the terminal's hand sets up its position"
+            if self.hand_sets_up
+            else "set up its position on the board one side at a time, where it lights (OK or a moment's "
+            "wait between sides)",
+            "; its clocks are not kept on" if record.time_control else "",
+        )
+        return Opening(link.game, [], record.ruleset, gid, seats, position, -played, said)
 
     def switched(self, game_id: str, moves: list[str], seats_now: Any, fallback_ruleset: str) -> Opening:
         """The board started or went back to game ``game_id`` on its own (a new game after
@@ -202,9 +271,11 @@ class Openings:
             record = self.db.get(gid)
             offset = board_ply(record.tags)  # a game played on from a replay (docs/replay.md)
             try:
-                self.log.sync(gid, moves[offset:])
+                gid, _ = self.log.sync(gid, log_moves(record.move_texts(), offset, moves))
             except RecordError as exc:
                 self.log.say("error", "log: game #%d: %s" % (gid, exc))
+            record = self.db.get(gid)
+            offset = board_ply(record.tags)
             position = link.position if offset else record.position or ""
             return Opening(
                 game_id,

@@ -18,7 +18,6 @@ hint. A single letter alone is neither: the player is told to write ``/d`` for d
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import zuni
 from zuniboard.games.words import refusal
@@ -30,14 +29,20 @@ COMMANDS: dict[str, str] = {
     "resign": "give up the game (asks first)",
     "draw": "offer or agree a draw (asks first)",
     "count": "offer or agree to end the game by counting pieces (asks first)",
+    "claim": "claim the win when the opponent has been gone too long (a remote game; asks first)",
     "new": "a new game, once this one is over",
     "board": "draw the board again",
+    "where": "the position in words: each side's pieces by point, whose turn, the clocks",
+    "moves": "moves POINT (e.g. moves m5): the moves of the piece on POINT",
+    "last": "say the last move again",
     "help": "this list",
     "quit": "leave; the game stays in the log, `zuni play` offers to resume it",
 }
 ALIASES = {"takeback": "undo", "take-back": "undo", "exit": "quit", "?": "help"}
-CONFIRM = {"resign", "draw", "count"}  # commands that end a game: asked again first
+WITH_POINT = {"moves"}  # commands followed by a point's name
+CONFIRM = {"resign", "draw", "count", "claim"}  # commands that end a game: asked again first
 YES = {"y", "yes"}
+NO = {"n", "no"}
 
 
 def help_text(typed_moves: bool) -> str:
@@ -50,11 +55,13 @@ def help_text(typed_moves: bool) -> str:
 
 @dataclass(frozen=True)
 class Line:
-    """A typed line read: exactly one of ``command``, ``move`` or ``error`` is set."""
+    """A typed line read: exactly one of ``command``, ``move`` or ``error`` is set
+    (``arg``: what follows a command that takes one: ``moves m5``)."""
 
     text: str
     command: str = ""
-    move: Any = None
+    arg: str = ""
+    move: zuni.Move | None = None
     error: str = ""
 
 
@@ -77,12 +84,15 @@ def command_named(word: str) -> str:
     return ""
 
 
-def read_line(text: str, game: Any) -> Line:
+def read_line(text: str, game: zuni.Game) -> Line:
     """What ``text`` means in ``game`` (None: no game yet)."""
     word = text.strip()
     command = command_named(word)
     if command:
         return Line(word, command=command)
+    head, _, rest = word.partition(" ")
+    if rest.strip() and command_named(head) in WITH_POINT:
+        return Line(word, command=command_named(head), arg=rest.strip())
     if word.startswith("/"):
         return Line(word, error="%s: no such command; commands: %s" % (word, ", ".join(COMMANDS)))
     if len(word) == 1 and word.isalpha():
@@ -99,7 +109,7 @@ def read_line(text: str, game: Any) -> Line:
         return Line(word, error=refusal(game, word))
 
 
-def completions(game: Any) -> list[str]:
+def completions(game: zuni.Game) -> list[str]:
     """What Tab offers: the legal moves now, then the command words."""
     moves = [] if game is None else sorted(m.text() for m in game.legal_moves())
     return moves + list(COMMANDS)

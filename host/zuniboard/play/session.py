@@ -22,11 +22,13 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+import zuni
 from zuniboard.ai import SearchInfo
 from zuniboard.games.clock_view import ClockView
-from zuniboard.games.words import move_words
+from zuniboard.games.words import count_words, move_words
 from zuniboard.link.client import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
 from zuniboard.link.client import BoardError, BoardLink, LinkError, LinkEvent
+from zuniboard.oslock import LockBusy
 from zuniboard.play.controller import (
     HINT_LEVEL,
     HINT_TIME_S,
@@ -44,7 +46,7 @@ from zuniboard.play.openings import Opening, OpeningError, Openings, board_ident
 from zuniboard.play.seats import Seat
 from zuniboard.play.start_from import StartFrom
 from zuniboard.play.thinking import Thinking
-from zuniboard.records.db import Database
+from zuniboard.records.db import Database, LogUnwritable
 
 __all__ = [
     "HINT_LEVEL",
@@ -74,6 +76,8 @@ KEYS_HELP_NO_HAND = "make your moves %s; type a command: hint, undo, resign, dra
 _MOVE_LIST_EVENTS = ("move", "undo", "reset", "connected", "over")
 
 
+CATCH_UP_S = 2.0  # how often a log that could not be written is tried again
+
 SessionError = OpeningError  # the session cannot start or go on (no game to resume, the board out of sync)
 
 
@@ -92,9 +96,9 @@ class Hand(Protocol):
     """Moves pieces on the virtual board for the person at the terminal: sets up
     positions, makes typed moves and carries out the computer's moves."""
 
-    def make_move(self, game: Any, move: Any) -> None: ...
+    def make_move(self, game: zuni.Game, move: zuni.Move) -> None: ...
 
-    def set_up(self, game: Any, sides: tuple[int, ...] | None = None) -> None: ...
+    def set_up(self, game: zuni.Game, sides: tuple[int, ...] | None = None) -> None: ...
 
 
 describe_move = move_words  # the old name
@@ -148,7 +152,9 @@ class PlaySession:
             board_id=board_id,
             request_timeout=request_timeout,
         )
+        self.openings.hand_sets_up = hand is not None
         self.thinking = Thinking(self.inbox.put, seed, deterministic)
+        self._next_catch_up = 0.0  # when to try again to write what the log lacks
 
     # -- the controller's state, for the UI and the tests ----------------------------------
     @property
@@ -224,9 +230,10 @@ class PlaySession:
         return self.control.is_over()
 
     # -- starting ----------------------------------------------------------------------
-    def start(self, *, resume: bool = False, timeout: float = 10.0) -> None:
+    def start(self, *, resume: bool = False, timeout: float = 10.0, game: int | None = None) -> None:
         """Agree with the board, log what it played on its own, then start a new game
-        on it (or, with ``resume``, go on with the log's unfinished game on it)."""
+        on it (or, with ``resume``, go on with the log's unfinished game ``game``: None,
+        the board's, else the newest)."""
         link = self.link
         if not link.wait_synced(timeout):
             raise SessionError("the board did not answer and agree on its game within %.0f s" % timeout)
@@ -234,14 +241,14 @@ class PlaySession:
         self.openings.know_the_board()
         adopted = self.openings.adopt()
         if resume:
-            self._open(self.openings.resume(adopted))
+            self._open(self.openings.resume(adopted, game))
             with contextlib.suppress(LinkError):
                 shown = link.state(timeout=self.request_timeout).get("hostmove", "")
                 self.control.shown_on_resume(shown, time.monotonic())
         else:
-            if adopted is not None:
-                self.log.abandon(adopted)
             self._open(self.openings.new(self.ruleset or link.ruleset))
+            if adopted is not None:
+                self.log.left(adopted)
         self.ui.position(self)
         self._do(self.control.tick(time.monotonic(), link.connected))  # whose turn, once the board is set up
 
@@ -263,7 +270,15 @@ class PlaySession:
     def _open(self, opening: Opening) -> None:
         """The controller mirrors the opening's board game, logged as its log game."""
         self.thinking.cancel()
-        self.logged = LoggedGame(self.log, opening.gid, opening.log_from)
+        if self.logged is not None:
+            self.logged.release()
+            if self.logged.gid != opening.gid:
+                self.log.drop_if_empty(self.logged.gid)
+        try:
+            self.logged = LoggedGame(self.log, opening.gid, opening.log_from)
+        except LockBusy as exc:
+            self.logged = None
+            raise SessionError("%s: go on there, or quit it first (its terminal: quit)" % exc) from None
         self.ruleset = opening.ruleset
         link = self.link
         self._do(
@@ -299,6 +314,11 @@ class PlaySession:
             self.pump(0.05)
             if self.stdin_closed and self.is_over():
                 break
+            if self.stdin_closed and self.control.human_side() is not None:
+                # Nobody can type any more (`zuni play </dev/null`, Ctrl-D): leave as quit
+                # does; a game of computers alone plays on to its end.
+                self.ui.message("info", "the input ended: leaving as quit does")
+                break
         return 0
 
     def pump(self, timeout: float = 0.05) -> None:
@@ -321,7 +341,12 @@ class PlaySession:
                 item = None
         if self.control.deferred:
             self._reconcile()
-        self._do(self.control.tick(time.monotonic(), self.link.connected))
+        now = time.monotonic()
+        if self.logged is not None and self.logged.behind and now >= self._next_catch_up:
+            self._next_catch_up = now + CATCH_UP_S
+            if self.logged.catch_up():
+                self.control.number = self.logged.gid
+        self._do(self.control.tick(now, self.link.connected))
 
     def key(self, line: str) -> None:
         """A line typed by the user (from any thread)."""
@@ -336,8 +361,21 @@ class PlaySession:
         self.inbox.put(("eof",))
 
     def close(self) -> None:
-        """Stops the searches and leaves the board showing the game (no hint)."""
+        """Stops the searches and leaves the board showing the game (no hint); another
+        process may go on with the game then."""
         self.thinking.cancel()
+        logged = self.logged
+        if logged is not None:
+            logged.catch_up()
+            logged.release()
+            if logged.behind:
+                self.ui.message(
+                    "error",
+                    "log: %s of game #%d could not be written: the board keeps them, and `zuni play --resume` "
+                    "logs them once the log can be written" % (count_words(len(logged.pending), "move"), logged.gid),
+                )
+            elif not self.is_over():
+                self.log.drop_if_empty(logged.gid)
         if self.control.hint_shown and self.link.connected:
             with contextlib.suppress(LinkError):
                 self.link.hint("", timeout=1.0)
@@ -395,7 +433,10 @@ class PlaySession:
         kind = action.kind
         handler = self._actions.get(kind)
         assert handler is not None, "an action the runner does not know: %s" % kind
-        handler(self, action)
+        try:
+            handler(self, action)
+        except LogUnwritable as exc:  # a new log game that cannot be written: the board plays on
+            self.ui.message("error", "log: %s; the game goes on (the board keeps its moves)" % exc)
         return kind not in ("progress", "cancel", "think")
 
     def _say(self, action: Action) -> None:
@@ -454,8 +495,8 @@ class PlaySession:
             self.hand.set_up(self.control.game, action.value)
 
     def _played(self, action: Action) -> None:
-        if self.logged is not None:
-            self.logged.played(action.index, action.text, action.value)
+        if self.logged is not None and self.logged.played(action.index, action.text, action.value):
+            self.control.number = self.logged.gid
 
     def _cut(self, action: Action) -> None:
         if self.logged is None:

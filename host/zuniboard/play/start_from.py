@@ -13,6 +13,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,7 +39,7 @@ class StartFrom:
     tags: dict[str, str] = field(default_factory=dict)
 
 
-_GAME_AT = re.compile(r"^#?(\d+)(?::(\d+))?$")
+_GAME_AT = re.compile(r"^#?(\d+|last)(?::(\d+))?$")
 
 
 def _at(record: GameRecord, ply: int | None, what: str) -> ReplayCursor:
@@ -66,7 +67,13 @@ def start_from(text: str, db: Database | None) -> StartFrom:
     if m is not None:
         if db is None:
             raise StartFromError("--from %s: a logged game needs the game log" % text)
-        gid = int(m.group(1))
+        if m.group(1) == "last":  # the newest logged game with moves, as `zuni log show last`
+            with_moves = [g.id for g in db.list_games() if g.moves]
+            if not with_moves:
+                raise StartFromError("--from last: no game with moves in the log %s" % db.path)
+            gid = with_moves[0]
+        else:
+            gid = int(m.group(1))
         try:
             record = db.get(gid)
         except (DatabaseError, KeyError, LookupError) as exc:
@@ -88,14 +95,29 @@ def start_from(text: str, db: Database | None) -> StartFrom:
     if cut > 0 and text[cut + 1 :].isdigit() and not Path(text).exists():
         path_text, ply_text = text[:cut], text[cut + 1 :]
     path = Path(path_text)
+    if not path.exists() and ("." in path.name or "/" in path_text or os.sep in path_text):
+        raise StartFromError(
+            "--from %s: no such file (and not GAME[:N] (a logged game), a record file or a position text "
+            "('RULESET | SIDE to move | SIDE POINTS... | ...', docs/rules.md))" % path_text
+        )
     if not path.is_file():
         raise StartFromError(
             "--from %r: not GAME[:N] (a logged game), a record file or a position text "
             "('RULESET | SIDE to move | SIDE POINTS... | ...', docs/rules.md)" % text
         )
     try:
-        records, errors = formats.parse(path.read_text(encoding="utf-8"), formats.format_for_path(str(path)))
-    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        if path.stat().st_size > formats.MAX_FILE_BYTES:
+            raise StartFromError(
+                "--from %s: %s, too big for a game record file (at most %d MB)"
+                % (path, "%.0f MB" % (path.stat().st_size / 1e6), formats.MAX_FILE_BYTES // 1000000)
+            )
+        raw = path.read_bytes()
+        if b"\0" in raw:
+            raise StartFromError("--from %s: a binary file, not a game record (a .pgn or .json text file)" % path)
+        records, errors = formats.parse(raw.decode("utf-8"), formats.format_for_path(str(path)))
+    except UnicodeDecodeError as exc:
+        raise StartFromError("--from %s: not a UTF-8 text file (byte %d), not a game record" % (path, exc.start))
+    except (OSError, ValueError) as exc:
         raise StartFromError("--from %s: %s" % (path, exc))
     if errors:
         raise StartFromError("--from %s: %s" % (path, errors[0]))

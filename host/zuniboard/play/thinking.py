@@ -11,8 +11,13 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from zuniboard.ai import SearchInfo, SearchPlayer, tablebase
+import zuni
+from zuniboard.ai import SearchInfo, SearchPlayer, book, tablebase
 from zuniboard.games.words import table_words
+
+# A hint on Mosona's proof (docs/rules.md, "Who wins Mosona?"), at any level: following
+# the hints as North wins.
+PROVEN_WORDS = "North wins with best play: this move keeps to the proof"
 
 
 @dataclass
@@ -38,7 +43,7 @@ class Thinking:
             job.stop.set()
         self.jobs = []
 
-    def start(self, what: str, gen: int, side: str, game: Any, level: int, **limits: Any) -> None:
+    def start(self, what: str, gen: int, side: str, game: zuni.Game, level: int, **limits: Any) -> None:
         """Searches ``game`` (copied) at ``level``; posts ``(what, gen, side, move text,
         table verdict)``, ``("progress", gen, side, info)`` on the way, ``("failed",
         gen, side, why)``. A hint in a position an endgame table covers is the table's
@@ -56,6 +61,10 @@ class Thinking:
 
         def work() -> None:
             try:
+                proven = book.book_move(position) if what == "hint" else None
+                if proven is not None:  # Mosona's proof: the hint is North's winning move
+                    self.post((what, job.gen, side, proven.text(), PROVEN_WORDS))
+                    return
                 verdict = _table_verdict(position) if what == "hint" else None
                 if verdict is not None and verdict.best_moves:
                     words = table_words(verdict.result, verdict.moves)
@@ -71,7 +80,7 @@ class Thinking:
         job.thread.start()
 
 
-def _table_verdict(game: Any) -> tablebase.Verdict | None:
+def _table_verdict(game: zuni.Game) -> tablebase.Verdict | None:
     """The endgame tables' verdict (waits for them to load: this runs in the worker)."""
     try:
         return tablebase.probe(game)

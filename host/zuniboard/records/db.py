@@ -23,9 +23,11 @@ with the rules engine before it is written.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import sqlite3
+import tempfile
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -102,6 +104,48 @@ class DatabaseError(Exception):
     """The database file cannot be opened or is of an unknown schema; names the file."""
 
 
+class LogUnwritable(DatabaseError):
+    """The log cannot be written now (a full disk, a read-only folder or file): names the
+    folder and what to do. Nothing of the write was stored; the same write may be tried
+    again later."""
+
+
+def unwritable(path: str, reason: object) -> LogUnwritable:
+    folder = Path(path).resolve().parent if path != ":memory:" else Path(".")
+    if not folder.is_dir() and not isinstance(reason, OSError):  # (an OSError: it could not be made)
+        return LogUnwritable(
+            "cannot open game database %s: there is no folder %s (make it, or choose another log with --db "
+            "or $ZUNI_DB)" % (path, folder)
+        )
+    if isinstance(reason, sqlite3.Error) and "full" not in str(reason):
+        # sqlite says "unable to open database file" or "readonly database": the folder's
+        # own reason is clearer (a read-only file system, no permission).
+        try:
+            with tempfile.TemporaryFile(dir=folder):
+                pass
+        except OSError as exc:
+            reason = exc
+    return LogUnwritable(
+        "cannot write the game log in %s (%s): make that folder writable or free some space there, "
+        "or choose another log with --db or $ZUNI_DB" % (folder, _reason(reason))
+    )
+
+
+def _reason(exc: object) -> str:
+    if isinstance(exc, OSError) and exc.strerror:
+        return str(exc.strerror)
+    return str(exc)
+
+
+# sqlite's words for a write it could not do (as opposed to a damaged or foreign file).
+_CANNOT_WRITE = ("disk is full", "readonly", "read-only", "unable to open", "disk i/o error", "unable to write")
+
+
+def _cannot_write(exc: sqlite3.Error) -> bool:
+    text = str(exc).lower()
+    return any(words in text for words in _CANNOT_WRITE)
+
+
 class UnknownGameError(LookupError):
     """No game with that id."""
 
@@ -153,11 +197,27 @@ _GAME_COLUMNS = (
 class Database:
     """An open game database. Use as a context manager, or call ``close()``."""
 
-    def __init__(self, path: Path | str | None = None) -> None:
+    def __init__(self, path: Path | str | None = None, *, readonly: bool = False) -> None:
+        """``readonly``: for reading only (`zuni log list`, `zuni analyze`), which works
+        in a folder that cannot be written; a missing file is then an error."""
+        self.readonly = readonly
         if path is None:
             path = default_db_path()
-            path.parent.mkdir(parents=True, exist_ok=True)
+            if not readonly:
+                try:
+                    path.parent.mkdir(parents=True, exist_ok=True)
+                except OSError as exc:
+                    raise unwritable(str(path), exc) from None
         self.path = str(path)
+        if readonly:
+            self._conn = self._open_readonly()
+        else:
+            self._open()
+        # Games being written by this process, at their current position, so that each
+        # add_move checks one move instead of replaying the game.
+        self._live: dict[int, zuni.Game] = {}
+
+    def _open(self) -> None:
         try:
             # isolation_level=None: no implicit transactions; every write below opens its
             # own BEGIN IMMEDIATE ... COMMIT, so what is committed is exactly one step.
@@ -171,10 +231,25 @@ class Database:
             self._conn.execute("PRAGMA foreign_keys = ON")
             self._migrate()
         except sqlite3.DatabaseError as exc:
-            raise DatabaseError("cannot open game database %s: %s" % (self.path, exc))
-        # Games being written by this process, at their current position, so that each
-        # add_move checks one move instead of replaying the game.
-        self._live: dict[int, zuni.Game] = {}
+            if _cannot_write(exc):
+                raise unwritable(self.path, exc) from None
+            raise DatabaseError("cannot open game database %s: %s" % (self.path, exc)) from None
+
+    def _open_readonly(self) -> sqlite3.Connection:
+        """The file opened for reading: as it is when its folder can be written (sqlite
+        shares the write-ahead log's index there), else as an immutable file."""
+        if not os.path.exists(self.path):
+            raise DatabaseError("no game log %s yet (`zuni play` starts one)" % self.path)
+        uri = Path(self.path).resolve().as_uri()
+        last: sqlite3.Error | None = None
+        for query in ("?mode=ro", "?immutable=1"):
+            try:
+                conn = sqlite3.connect(uri + query, uri=True, isolation_level=None, timeout=10.0)
+                conn.execute("SELECT COUNT(*) FROM games").fetchone()
+                return conn
+            except sqlite3.Error as exc:
+                last = exc
+        raise DatabaseError("cannot read game database %s: %s" % (self.path, last))
 
     # -- life cycle -----------------------------------------------------------
     def close(self) -> None:
@@ -190,13 +265,25 @@ class Database:
     def _write(self) -> Iterator[sqlite3.Connection]:
         """One write transaction: committed when the block ends, rolled back on any error."""
         conn = self._conn
-        conn.execute("BEGIN IMMEDIATE")
+        try:
+            conn.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            if _cannot_write(exc):
+                raise unwritable(self.path, exc) from None
+            raise
         try:
             yield conn
-        except BaseException:
-            conn.execute("ROLLBACK")
+            conn.execute("COMMIT")
+        except sqlite3.OperationalError as exc:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            if _cannot_write(exc):
+                raise unwritable(self.path, exc) from None
             raise
-        conn.execute("COMMIT")
+        except BaseException:
+            with contextlib.suppress(sqlite3.Error):
+                conn.execute("ROLLBACK")
+            raise
 
     def _migrate(self) -> None:
         conn = self._conn
@@ -435,6 +522,40 @@ class Database:
             conn.execute(
                 "UPDATE games SET south = ?, west = ?, north = ?, east = ? WHERE id = ?",
                 (*[record.players.get(side) for side in SIDES], game_id),
+            )
+
+    def hand_over_board_game(self, game_id: int) -> None:
+        """Game ``game_id`` stops being the board's game (its moves stay as they are): the
+        board's game goes on as another log game, which takes the board's game id."""
+        with self._write() as conn:
+            self._game_row(conn, game_id)
+            conn.execute("UPDATE games SET board_game_id = NULL WHERE id = ?", (game_id,))
+
+    def drop_empty_game(self, game_id: int) -> bool:
+        """Removes game ``game_id`` if it is unfinished and has no move (a game opened and
+        left before its first move is no game); True if it went."""
+        with self._write() as conn:
+            row = self._game_row(conn, game_id)
+            if row["result"] != UNFINISHED:
+                return False
+            if conn.execute("SELECT COUNT(*) FROM moves WHERE game_id = ?", (game_id,)).fetchone()[0]:
+                return False
+            conn.execute("DELETE FROM games WHERE id = ?", (game_id,))
+        self._live.pop(game_id, None)
+        return True
+
+    def move_to_board_game(self, game_id: int, board: str, board_game_id: str, tags: dict[str, str]) -> None:
+        """Game ``game_id`` goes on as the board's game ``board_game_id`` (its moves stay;
+        ``tags``: its tags now). Another log game that had that board game id loses it."""
+        with self._write() as conn:
+            self._game_row(conn, game_id)
+            conn.execute(
+                "UPDATE games SET board_game_id = NULL WHERE board = ? AND board_game_id = ? AND id != ?",
+                (board, board_game_id, game_id),
+            )
+            conn.execute(
+                "UPDATE games SET board = ?, board_game_id = ?, tags = ? WHERE id = ?",
+                (board, board_game_id, json.dumps(tags, sort_keys=True), game_id),
             )
 
     # -- games the board played on its own ------------------------------------------

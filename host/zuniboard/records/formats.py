@@ -63,6 +63,15 @@ _TIME_COMMENT = re.compile(r"^\[%time\s+(\S+)\]$")
 # PGN's clock commands: the time a move took and the mover's clock after it, h:mm:ss(.s).
 _CLOCK_COMMENT = re.compile(r"^\[%(emt|clk)\s+(-?)(\d+):(\d\d):(\d\d(?:\.\d{1,3})?)\]$")
 _WRAP = 79
+# The biggest record file read (import, --from): a game is a few kB, so this is thousands
+# of games; a bigger file is no record file, and read whole it would take gigabytes.
+MAX_FILE_BYTES = 64 * 1000 * 1000
+MAX_QUOTE = 40  # the longest piece of a bad input quoted in a message
+
+
+def clip(text: str, limit: int = MAX_QUOTE) -> str:
+    """``text`` shortened for a message (a 400 MB "move" is not printed whole)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..." + " (%d characters)" % len(text)
 
 
 def format_for_path(path: str) -> str:

@@ -1,6 +1,6 @@
 """One game record, independent of where it is stored, and its validation by the rules engine.
 
-A record is the ruleset, who played each side, the moves in RULES.md's text form (each
+A record is the ruleset, who played each side, the moves in docs/rules.md's text form (each
 with the side that played it and when), and how the game ended. ``replay`` plays it
 through the rules engine: every move must be legal, and the result, termination and
 score must be what the rules (or a resignation or agreement) give.
@@ -65,7 +65,7 @@ class MoveEntry:
 
 @dataclass
 class GameRecord:
-    """A game: tags, moves and end. ``result`` is a result name of RULES.md ("south",
+    """A game: tags, moves and end. ``result`` is a result name of docs/rules.md ("south",
     "north", "south+east", "north+west", "draw") or "*" while unfinished; ``score`` is
     "team0-team1" (South's team first) where the game keeps one."""
 

@@ -7,15 +7,17 @@ import sys
 from pathlib import Path
 
 from zuniboard.errors import UsageError
-from zuniboard.records.db import Database, DatabaseError, UnknownGameError
+from zuniboard.records.db import Database, DatabaseError, UnknownGameError, default_db_path
 from zuniboard.records.record import GameRecord
 
 
-def open_database(path: str | None) -> Database:
+def open_database(path: str | None, readonly: bool = False) -> Database:
     """The database at ``path`` (a command's ``--db``), else ``$ZUNI_DB``, else the user's
-    default; UsageError if it cannot be opened."""
+    default; UsageError if it cannot be opened. ``readonly``: to read only, which works in
+    a read-only folder (with no log yet, an empty one is made, as for a first game)."""
+    where = Path(path) if path else default_db_path()
     try:
-        return Database(Path(path) if path else None)
+        return Database(Path(path) if path else None, readonly=readonly and where.exists())
     except (DatabaseError, OSError) as exc:
         raise UsageError(str(exc))
 

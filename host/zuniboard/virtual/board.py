@@ -49,6 +49,7 @@ from typing import Any
 
 import zuni
 from zuniboard.games import layouts
+from zuniboard.oslock import LockBusy, ProcessLock, lock_path
 from zuniboard.paths import FIRMWARE_DIR
 from zuniboard.virtual.mpy import board_command, micropython_env
 
@@ -69,8 +70,12 @@ CPYTHON_NOTICE = (
     "(it is written in their common subset)"
 )
 MAIN = FIRMWARE_DIR / "main.py"
-START_TIMEOUT_S = 10.0
+START_TIMEOUT_S = 30.0  # generous: returns as soon as the board is up (a loaded machine takes seconds)
 REPLY_TIMEOUT_S = 5.0
+# How long the wait_* helpers wait for the board by default: they return as soon as it
+# happens, so a generous limit costs nothing, and a machine under load (the test suite
+# beside other jobs on two cores) can take seconds for what takes milliseconds alone.
+WAIT_TIMEOUT_S = 30.0
 BUTTONS = ("ok", "back", "hint")
 EXIT_PORT_TAKEN = 3  # firmware/main.py's exit status when it cannot listen on --control
 
@@ -80,6 +85,11 @@ RGB = tuple[int, int, int]
 
 class SimError(RuntimeError):
     """The virtual board did not start, died, or refused a control command."""
+
+
+class FlashBusy(SimError):
+    """Another process runs a virtual board on this flash image (two firmwares writing one
+    littlefs image would each lose the other's games)."""
 
 
 def free_port() -> int:
@@ -150,6 +160,10 @@ class VirtualBoard:
             raise SimError("this computer has no pseudo-terminals: use transport='socket'")
         self._tmp = Path(tempfile.mkdtemp(prefix="zuni-sim-"))
         self.flash = Path(flash) if flash is not None else self._tmp / "flash.img"
+        # One virtual board per flash image, across processes (held from start to close).
+        self._flash_lock = ProcessLock(
+            lock_path("flash", str(self.flash.resolve())), "the virtual board's flash image %s" % self.flash
+        )
         self.log_path = self._tmp / "firmware.log"
         self._fixed_port = control_port
         self.control_port = 0
@@ -200,6 +214,10 @@ class VirtualBoard:
         self.close()
 
     def start(self) -> None:
+        try:
+            self._flash_lock.acquire()
+        except LockBusy as exc:
+            raise FlashBusy(str(exc)) from None
         if self.transport == "pty":
             if self.master < 0:
                 self._open_pty()
@@ -393,6 +411,7 @@ class VirtualBoard:
             self._lifeline_server.close()
             self._lifeline_server = None
         shutil.rmtree(self._tmp, ignore_errors=True)
+        self._flash_lock.release()
 
     @property
     def alive(self) -> bool:
@@ -473,6 +492,30 @@ class VirtualBoard:
         """Exactly these points hold magnets (all changed at once)."""
         self.command("set " + " ".join(sorted(points)))
 
+    def place_its_game(self) -> int:
+        """Puts the magnets where the game in its flash stands: a board that comes back
+        with a game in progress has its pieces where that game left them (a person leaves
+        them on the wood), not at the start, which would leave it waiting to be set up
+        (issue 26). Returns the game's moves (0: nothing done, no game with moves)."""
+        from zuniboard.link.mirror import start_game
+
+        try:
+            state = self.command("state?")
+            moves = [str(m) for m in self.command("moves?").get("moves", [])]
+        except SimError:
+            return 0  # a firmware without a board application or without moves?
+        if state.get("phase") != "setup" or not moves:
+            return 0
+        try:
+            game = start_game(str(state["ruleset"]), str(state.get("position", "")))
+            for text in moves:
+                game.push_text(text)
+        except (zuni.ZuniError, KeyError):
+            return 0
+        names = game.geometry.names
+        self.set_occupied(str(names[i]) for i in range(len(names)) if game.board[i])
+        return len(moves)
+
     def press(self, button: str) -> None:
         if button not in BUTTONS:
             raise ValueError("button %r: expected one of %s" % (button, ", ".join(BUTTONS)))
@@ -492,7 +535,7 @@ class VirtualBoard:
             return len(self.events)
 
     def wait_for(
-        self, predicate: Callable[[Event], bool], timeout: float = REPLY_TIMEOUT_S, since: int | None = None
+        self, predicate: Callable[[Event], bool], timeout: float = WAIT_TIMEOUT_S, since: int | None = None
     ) -> Event:
         """The first pushed event, from ``since`` (default: the last command sent) on, that
         satisfies ``predicate``; SimError after ``timeout`` seconds."""
@@ -510,7 +553,7 @@ class VirtualBoard:
                     raise SimError("timed out after %.1f s waiting for an event from the virtual board" % timeout)
                 self._cond.wait(min(left, 0.2))
 
-    def wait_until(self, condition: Callable[[VirtualBoard], bool], timeout: float = REPLY_TIMEOUT_S) -> None:
+    def wait_until(self, condition: Callable[[VirtualBoard], bool], timeout: float = WAIT_TIMEOUT_S) -> None:
         """Wait until ``condition(self)`` holds on the mirrored state (stable, frame, ...)."""
         deadline = time.monotonic() + timeout
         with self._cond:
@@ -520,7 +563,7 @@ class VirtualBoard:
                     raise SimError("timed out after %.1f s waiting for the virtual board" % timeout)
                 self._cond.wait(min(left, 0.2))
 
-    def wait_stable(self, occupied: Iterable[str], timeout: float = REPLY_TIMEOUT_S) -> None:
+    def wait_stable(self, occupied: Iterable[str], timeout: float = WAIT_TIMEOUT_S) -> None:
         """Wait until the firmware's debounced position is ``occupied``."""
         want = set(occupied)
         self.wait_until(lambda vb: vb.stable == want, timeout)

@@ -28,6 +28,7 @@ http://127.0.0.1:8765/
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import json
 import threading
@@ -158,7 +159,27 @@ def board_description(ruleset: str, layout: str = "") -> dict[str, Any]:
         "homes": {zuni.SIDE_NAMES[side]: [names[p] for p in pts] for side, pts in sorted(g.homes.items())},
         "sides": [zuni.SIDE_NAMES[s] for s in sides],
         "palette": palette(),
+        "contrast": dict(CONTRAST_PALETTE),
     }
+
+
+# The page's high-contrast lights (its "high-contrast lights" setting): each colour of the
+# LED language as one that stays apart from the others under red-green colour blindness
+# (tests/test_leds_colourblind.py measures it), at full strength however dim the LED.
+CONTRAST_PALETTE: dict[str, str] = {
+    "white": "#ffffff",
+    "dim-white": "#8a8a8a",
+    "red": "#e00000",
+    "green": "#00e8b0",
+    "dim-green": "#00806a",
+    "blue": "#2060ff",
+    "orange": "#ffb000",
+    "magenta": "#c060ff",
+    "yellow": "#fff200",
+    "cyan": "#40c8ff",
+    "dim-yellow": "#a09000",
+    "dim-cyan": "#2080a0",
+}
 
 
 def palette() -> dict[str, str]:
@@ -217,6 +238,7 @@ class SimController:
         # Disks stand where the sensors see magnets (the start position's disks where
         # they fit); the rest of the set lies in the tray.
         self.world = World.for_ruleset(self.ruleset, on_board=False)
+        self.world.narrator.fetch_moves = self._board_moves
         self._hint = self.world.start_hint(self.ruleset)
         self._follow()
         self._stop = False
@@ -278,6 +300,15 @@ class SimController:
             self._events.set()
             self._bump()
             return
+
+    def _board_moves(self) -> list[str] | None:
+        """The board's game's moves (the virtual board's ``moves?``), None if it cannot say."""
+        try:
+            reply = self.control.command("moves?")
+        except ControlError:
+            return None
+        moves = reply.get("moves")
+        return [str(m) for m in moves] if isinstance(moves, list) else None
 
     def _adopt(self, ruleset: str) -> None:
         """Play ``ruleset`` from now on (same board): its title, its disks, its start position."""
@@ -366,6 +397,8 @@ class SimController:
             # A game controller's view (``zuni play``) is the game itself; the narrator's
             # guesses from the board's reports fill in what it does not say.
             state["play"].update(extras.pop("game", None) or {})
+            if not (self.control.status or {}).get("error"):
+                state["play"]["refusal"] = ""  # put right on the board: nothing refused now
             # Each disk drawn in the colour of the side whose piece it is in the game.
             self.world.settle(state["play"].get("disks"))
             state.update(self.world.as_json())
@@ -470,6 +503,7 @@ class SimController:
                     HTTPStatus.BAD_REQUEST,
                     "setup: %s needs another board than %s" % (game.ruleset, self.control.layout),
                 )
+        staged = False
         with self.lock:
             if ruleset is not None:
                 self._adopt(ruleset)
@@ -477,7 +511,11 @@ class SimController:
             for piece in list(world.hand):
                 world.discard(piece.id)
             world.restock(self.ruleset)
-            clear, put = world.setup_plan(self.ruleset)
+            wanted = None if ruleset is not None else self._position_wanted()
+            want = None
+            if wanted is not None:
+                want, staged = wanted
+            clear, put = world.setup_plan(self.ruleset, want)
             if clear:
                 self._tell("lift " + " ".join(clear))
                 for point in clear:
@@ -489,8 +527,30 @@ class SimController:
                     world.take(side, kind)
                     world.place(point)
             self.last_error = ""
+        if staged:
+            # One side set up: OK asks the board for the next (as a person presses it).
+            with contextlib.suppress(ApiError):
+                self.press("ok")
         self._bump()
-        return {"ok": True, "cleared": clear, "placed": [p for p, _, _ in put]}
+        return {"ok": True, "cleared": clear, "placed": [p for p, _, _ in put], "staged": staged}
+
+    def _position_wanted(self) -> tuple[dict[str, tuple[str, str]], bool] | None:
+        """While the board waits to be set up for a game (a position, or moves made), the
+        disks it wants now: the game's, those of the sides up to the one a staged setup
+        asks for (the switches cannot tell the sides apart, so the board takes one side at
+        a time); and whether it is staged. None: the board wants the rules' start."""
+        status = self.control.status or {}
+        if status.get("phase") != "setup":
+            return None
+        view = dict(self.world.narrate(status))
+        view.update(self.extras.get("game") or {})
+        disks = view.get("disks")
+        if not disks or (not status.get("position") and not int(status.get("moves", 0) or 0)):
+            return None
+        stage = str(status.get("setup", ""))
+        sides = zuni.SIDE_NAMES[: zuni.SIDE_NAMES.index(stage) + 1] if stage in zuni.SIDE_NAMES else zuni.SIDE_NAMES
+        want = {str(p): (str(sk[0]), str(sk[1])) for p, sk in disks.items() if str(sk[0]) in sides}
+        return want, stage in zuni.SIDE_NAMES
 
 
 class _Handler(BaseHTTPRequestHandler):

@@ -16,11 +16,12 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
 import zuni
+from zuniboard.games.spoken import spoken
 from zuniboard.link.mirror import KIND_NAMES, disks_of, start_game
 
 # A disk taken off by someone else and put down again within this time is the same disk
@@ -277,12 +278,16 @@ class World:
             return {}
         return {geometry.names[p]: zuni.SIDE_NAMES[side] for side, pts in geometry.homes.items() for p in pts}
 
-    def setup_plan(self, ruleset: str) -> tuple[list[str], list[tuple[str, str, str]]]:
-        """What a person does to set up ``ruleset``'s start position: the points to clear
-        (disks that do not belong there) and the ``(point, side, kind)`` disks to put
-        down. The hand is emptied into the tray first."""
-        start, _ = inventory(ruleset)
-        want = {self.names[p]: sk for p, sk in start.items()}
+    def setup_plan(
+        self, ruleset: str, want: dict[str, tuple[str, str]] | None = None
+    ) -> tuple[list[str], list[tuple[str, str, str]]]:
+        """What a person does to set up ``ruleset``'s start position (or ``want``: point
+        -> (side, kind), a position's disks): the points to clear (disks that do not
+        belong there) and the ``(point, side, kind)`` disks to put down. The hand is
+        emptied into the tray first."""
+        if want is None:
+            start, _ = inventory(ruleset)
+            want = {self.names[p]: sk for p, sk in start.items()}
         clear = [n for n in self.occupied() if n not in want or self._sk(self.pieces[n]) != want[n]]
         put = [(n, want[n][0], want[n][1]) for n in self.names if n in want and (n in clear or n not in self.pieces)]
         return clear, put
@@ -376,10 +381,21 @@ class Narrator:
         self.texts: list[str] = []
         self.lost = False  # a move could not be followed: the list stops until a new game
         self.shown = ""  # the host move the board showed last
+        # Asks the board for its game's moves (the virtual board's ``moves?``): a page
+        # that came after some moves (`zuni sim` on a flash with a game) follows from there.
+        self.fetch_moves: Callable[[], list[str] | None] | None = None
 
     def follow(self, status: dict[str, Any] | None) -> dict[str, Any]:
         if not status or not status.get("ruleset"):
-            return {"moves": [], "numbered": "", "last": None, "showing": "", "result": "", "refusal": ""}
+            return {
+                "moves": [],
+                "numbered": "",
+                "last": None,
+                "showing": "",
+                "result": "",
+                "refusal": "",
+                "announce": [],
+            }
         self._update(status)
         return self._describe(status)
 
@@ -404,18 +420,36 @@ class Narrator:
         if len(self.texts) + 1 == count and not self.lost:
             move = self._find(status)
             if move is None:
-                self.lost = True
+                self.lost = not self._catch_up(count)
             else:
                 self.game.push(move)
                 self.texts.append(move.text())
         elif len(self.texts) < count:
-            self.lost = True
+            self.lost = not self._catch_up(count)
         if status.get("phase") == "over" and status.get("termination") == "time" and not self.lost:
             from zuniboard.games.clock_view import apply_time_loss
 
             apply_time_loss(self.game, str(status.get("result", "")))  # a flag fell
         host = status.get("hostmove")
         self.shown = str(host) if host else ""
+
+    def _catch_up(self, count: int) -> bool:
+        """The board's ``count`` moves from the board itself (``fetch_moves``); False when
+        they cannot be had or followed."""
+        if self.fetch_moves is None:
+            return False
+        texts = self.fetch_moves()
+        if texts is None or len(texts) != count:
+            return False
+        try:
+            game = start_game(self.ruleset, self.position)
+            for text in texts:
+                game.push_text(text)
+        except zuni.ZuniError:
+            return False
+        self.game = game
+        self.texts = [m.text() for m in game.move_stack]
+        return True
 
     def _find(self, status: dict[str, Any]) -> Any:
         legal = self.game.legal_moves()
@@ -501,4 +535,30 @@ class Narrator:
         error = str(status.get("error", ""))
         if error:
             out["refusal"] = error.replace("_", " ") if self.lost else board_error_words(game, error)
+        out["legal"] = (
+            sorted(m.text() for m in game.legal_moves())
+            if status.get("phase") == "play" and not self.lost and not game.is_game_over()
+            else []
+        )
+        out["announce"] = self._announcements(out, status)
         return out
+
+    def _announcements(self, out: dict[str, Any], status: dict[str, Any]) -> list[list[Any]]:
+        """What the page announces and speaks of this view (``speech.spoken``'s words):
+        ``[key, text, cuts]``, a key per event so that each is said once."""
+        said: list[list[Any]] = []
+        game_key = "%s:%d" % (self.game_id, len(self.texts))
+        last = out.get("last")
+        if last:
+            said.append(["move:" + game_key, spoken("ai", last["words"].replace(" played ", " plays ", 1)), True])
+        if out.get("showing"):
+            said.append(["showing:%s:%s" % (game_key, self.shown), spoken("ai", out["showing"]), True])
+        if out.get("setup"):
+            said.append(["setup:%s:%s" % (game_key, out["setup"]), "set up the pieces: %s" % out["setup"], False])
+        if out.get("refusal"):
+            said.append(["refusal:%s:%s" % (game_key, out["refusal"]), spoken("wrong", out["refusal"]), False])
+        if out.get("result"):
+            said.append(["result:" + game_key, spoken("over", out["result"]), False])
+        elif out.get("turn") and not out.get("showing"):
+            said.append(["turn:" + game_key, "%s to move" % out["turn"], False])
+        return [a for a in said if a[1]]

@@ -47,6 +47,7 @@
     const t = $("toast");
     t.textContent = text;
     t.hidden = false;
+    speak(text, false, "said"); // (a screen reader reads it: the toast is an alert)
     clearTimeout(toastTimer);
     toastTimer = setTimeout(() => (t.hidden = true), 4000);
   }
@@ -80,12 +81,19 @@
     return { minX: Math.min(...xs), maxX: Math.max(...xs), minY: Math.min(...ys), maxY: Math.max(...ys) };
   }
 
+  function tooLongForPhone(b) {
+    const wide = b.maxX - b.minX > 2 * (b.maxY - b.minY);
+    return wide && b.maxX - b.minX > 12 && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+  }
+
   function draw() {
     const b = bounds();
     const squares = board.shape === "squares";
     const wide = b.maxX - b.minX > 2 * (b.maxY - b.minY);
-    // A long line board on a phone held upright: turn it a quarter (North to the right).
-    rotated = wide && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
+    // South stays at the bottom, as the person sits at the board: a phone held upright
+    // shows Mosona's board across (its points still big enough to touch; issue 26). Only
+    // Kolowis' 17-point rows, too small across a phone, are turned a quarter (North right).
+    rotated = tooLongForPhone(b);
     document.body.classList.toggle("wide", wide && !rotated);
     document.body.classList.toggle("rotated", rotated);
     const pad = squares ? 0.62 : 0.7;
@@ -102,25 +110,32 @@
     board.names.forEach((n, i) => (pos[n] = map(board.coords[i][0], board.coords[i][1])));
 
     defs = el("defs", {}, svg);
+    if (!cursor || !board.names.includes(cursor)) cursor = board.names[0];
+    neighbours = linked();
     gradients.clear();
 
-    el("rect", { class: "board-bg", x: 0.03, y: 0.03, width: w - 0.06, height: h - 0.06, rx: 0.25 }, svg);
-    const under = el("g", { class: "under" }, svg);
+    el("rect", { "aria-hidden": "true", class: "board-bg", x: 0.03, y: 0.03, width: w - 0.06, height: h - 0.06, rx: 0.25 }, svg);
+    const under = el("g", { class: "under", "aria-hidden": "true" }, svg);
     if (squares) drawSquares(under);
     else drawLines(under);
 
-    const glowLayer = el("g", { class: "glows" }, svg);
-    const labels = el("g", { class: "labels" }, svg);
+    const glowLayer = el("g", { class: "glows", "aria-hidden": "true" }, svg);
     board.names.forEach((n) => {
       const p = pos[n];
       glows[n] = el("circle", { class: "glow", cx: p.x, cy: p.y, r: unit.glow, opacity: 0, "data-point": n, "data-led": "#000000" }, glowLayer);
-      const t = el("text", squares ? { class: "label", x: p.x - 0.45, y: p.y - 0.3 } : { class: "label", x: p.x + 0.2, y: p.y + 0.42 }, labels);
+    });
+    markLayer = el("g", { class: "marks", "aria-hidden": "true" }, svg);
+    drawnMarks = "";
+    diskLayer = el("g", { class: "disks", "aria-hidden": "true" }, svg);
+    disks.clear();
+    // Point names above the disks, beside them (below right of a line point, clear of its
+    // disk; a square's top left corner): never hidden under a piece.
+    const labels = el("g", { class: "labels", "aria-hidden": "true" }, svg);
+    board.names.forEach((n) => {
+      const p = pos[n];
+      const t = el("text", squares ? { class: "label", x: p.x - 0.47, y: p.y - 0.33 } : { class: "label", x: p.x + 0.3, y: p.y + 0.47 }, labels);
       t.textContent = n;
     });
-    markLayer = el("g", { class: "marks" }, svg);
-    drawnMarks = "";
-    diskLayer = el("g", { class: "disks" }, svg);
-    disks.clear();
     const hitLayer = el("g", { class: "hits" }, svg);
     board.names.forEach((n) => {
       const p = pos[n];
@@ -128,20 +143,311 @@
         ? el("rect", { class: "hit", x: p.x - 0.5, y: p.y - 0.5, width: 1, height: 1 }, hitLayer)
         : el("circle", { class: "hit", cx: p.x, cy: p.y, r: 0.45 }, hitLayer);
       h.setAttribute("data-point", n);
-      h.setAttribute("tabindex", "0");
+      h.setAttribute("tabindex", n === cursor ? "0" : "-1");
       h.setAttribute("role", "button");
       h.setAttribute("aria-label", "point " + n);
       h.addEventListener("pointerdown", (e) => pointDown(e, n));
-      // Keyboard: Tab to a point, Enter or Space lifts its disk or puts one down there.
-      h.addEventListener("keydown", (e) => {
-        if (e.key !== "Enter" && e.key !== " ") return;
-        e.preventDefault();
-        const piece = state && state.pieces[n];
-        click(piece ? { source: "board", point: n, piece: piece } : { source: "point", point: n, piece: null });
+      h.addEventListener("focus", () => {
+        setCursor(n, false);
+        speakCursor(pointLabel(n)); // what a screen reader would say of it, for the page's own speech
       });
       hits[n] = h;
     });
+    const focus = el("circle", { class: "cursor", r: unit.glow * 0.92, cx: pos[cursor].x, cy: pos[cursor].y, "aria-hidden": "true" }, svg);
+    cursorRing = focus;
     if (state) render(state);
+  }
+
+  // -- the keyboard: a cursor that walks along the board's lines ---------------------------
+  // One point of the board is in the page's Tab order (the cursor); the arrow keys move
+  // it to the next point along a line of the board in that direction on the screen.
+  let cursor = null;
+  let cursorRing = null;
+  let neighbours = {}; // point -> the points one step away along a line (or a square's side)
+
+  function linked() {
+    const out = {};
+    for (const n of board.names) out[n] = new Set();
+    if (board.shape === "squares") {
+      board.names.forEach((a, i) => {
+        board.names.forEach((b, j) => {
+          const dx = Math.abs(board.coords[i][0] - board.coords[j][0]);
+          const dy = Math.abs(board.coords[i][1] - board.coords[j][1]);
+          if (i !== j && dx <= 1.01 && dy <= 1.01) out[a].add(b);
+        });
+      });
+    } else {
+      for (const line of board.lines) {
+        for (let i = 0; i + 1 < line.length; i++) {
+          out[line[i]].add(line[i + 1]);
+          out[line[i + 1]].add(line[i]);
+        }
+      }
+    }
+    return out;
+  }
+
+  const ARROWS = { ArrowUp: [0, -1], ArrowDown: [0, 1], ArrowLeft: [-1, 0], ArrowRight: [1, 0] };
+
+  // The point the arrow key ``dir`` leads to from ``n``: the neighbour along a line most
+  // in that direction (within 67 degrees of it); with none, the nearest point that way.
+  function stepFrom(n, dir) {
+    const p = pos[n];
+    let best = null;
+    let bestScore = -1;
+    const consider = (m, along) => {
+      const dx = pos[m].x - p.x;
+      const dy = pos[m].y - p.y;
+      const len = Math.hypot(dx, dy);
+      if (!len) return;
+      const cos = (dx * dir[0] + dy * dir[1]) / len;
+      if (cos < 0.38) return;
+      const score = (along ? 10 : 0) + cos * 2 - len * 0.01;
+      if (score > bestScore) {
+        bestScore = score;
+        best = m;
+      }
+    };
+    for (const m of neighbours[n] || []) consider(m, true);
+    if (best === null) {
+      for (const m of board.names) {
+        const dx = pos[m].x - p.x;
+        const dy = pos[m].y - p.y;
+        const len = Math.hypot(dx, dy);
+        if (!len || (dx * dir[0] + dy * dir[1]) / len < 0.7) continue;
+        const score = 5 - len;
+        if (score > bestScore) {
+          bestScore = score;
+          best = m;
+        }
+      }
+    }
+    return best;
+  }
+
+  function setCursor(n, focus) {
+    if (!n || !hits[n]) return;
+    if (cursor && hits[cursor] && cursor !== n) hits[cursor].setAttribute("tabindex", "-1");
+    cursor = n;
+    hits[n].setAttribute("tabindex", "0");
+    if (cursorRing) {
+      cursorRing.setAttribute("cx", pos[n].x);
+      cursorRing.setAttribute("cy", pos[n].y);
+    }
+    if (focus) hits[n].focus();
+  }
+
+  svg.addEventListener("keydown", (e) => {
+    const n = e.target && e.target.getAttribute && e.target.getAttribute("data-point");
+    if (!n || !board) return;
+    if (ARROWS[e.key]) {
+      e.preventDefault();
+      // (pos is in screen units, the board turned or not: the keys follow the screen)
+      const next = stepFrom(n, ARROWS[e.key]);
+      if (next) setCursor(next, true);
+      else announce("no point further that way from " + n, false, true);
+    } else if (e.key === "Enter" || e.key === " ") {
+      e.preventDefault();
+      keyAct(n);
+    } else if (e.key === "Delete" || e.key === "Backspace") {
+      e.preventDefault();
+      layAside();
+    } else if (e.key === "Escape") {
+      e.preventDefault();
+      putBack();
+    } else if (e.key === "Home" || e.key === "End") {
+      e.preventDefault();
+      setCursor(e.key === "Home" ? board.names[0] : board.names[board.names.length - 1], true);
+    }
+  });
+
+  let liftedFrom = null; // the point the disk in the hand was lifted from by the keyboard
+
+  function keyAct(n) {
+    const piece = state && state.pieces[n];
+    if (piece) {
+      if (state.hand.length) {
+        announce(n + " is taken: put the disk in your hand on an empty point, or Escape puts it back", false, true);
+        return;
+      }
+      liftedFrom = n;
+      const turn = (state.play && state.play.turn) || "";
+      // A piece of the side not to move is lifted to take it off (a capture), not to move it.
+      const taking = turn && piece.side !== "unknown" && sideWord(piece.side) !== turn;
+      api("lift", { point: n })
+        .then(() =>
+          announce("lifted " + pieceWords(piece) + " from " + n + (taking ? ": Delete lays it beside the board" : movesFrom(n)), false, true)
+        )
+        .catch(() => {});
+    } else if ((state && state.hand.length) || inflight) {
+      const from = liftedFrom;
+      api("place", { point: n, piece: selected })
+        .then(() => {
+          announce("put on " + n + capturesOf(from, n), false, true);
+          liftedFrom = null;
+        })
+        .catch(() => {});
+    } else {
+      announce(n + " is empty and your hand is empty: go to a disk to lift it", false, true);
+    }
+  }
+
+  function layAside() {
+    if (!state || !state.hand.length) {
+      announce("your hand is empty: nothing to lay beside the board", false, true);
+      return;
+    }
+    const piece = state.hand.find((p) => p.id === selected) || state.hand[state.hand.length - 1];
+    // Said at once: the move it completes is announced as soon as the board has it.
+    announce("laid " + pieceWords(piece) + " beside the board", false, true);
+    liftedFrom = null;
+    api("discard", { piece: piece.id }).catch(() => {});
+  }
+
+  function putBack() {
+    if (!state || !state.hand.length || !liftedFrom) return;
+    const n = liftedFrom;
+    api("place", { point: n, piece: selected })
+      .then(() => {
+        announce("put back on " + n, false, true);
+        liftedFrom = null;
+        setCursor(n, true);
+      })
+      .catch(() => {});
+  }
+
+  function sideWord(side) {
+    return side ? side[0].toUpperCase() + side.slice(1) : "";
+  }
+
+  // "South piece", "North bow priest": a disk's name wherever it is.
+  function pieceName(piece) {
+    if (!piece || piece.side === "unknown") return "a disk";
+    return sideWord(piece.side) + (piece.kind === "priest" ? " bow priest" : " piece");
+  }
+
+  function pieceWords(piece) {
+    if (!piece || piece.side === "unknown") return "a disk";
+    return "the " + sideWord(piece.side) + (piece.kind === "priest" ? " bow priest" : " piece");
+  }
+
+  // A move's text in words, as the host says it (zuniboard.play.speech.move_spoken).
+  function moveSpoken(text) {
+    if (text.startsWith("@")) return "a piece down on " + text.slice(1);
+    const parts = text.split(/([-x])/);
+    let out = parts[0];
+    for (let i = 1; i + 1 < parts.length; i += 2) {
+      out += parts[i] === "x" ? (i > 1 ? ", takes " : " takes ") + parts[i + 1] : " to " + parts[i + 1];
+    }
+    return out;
+  }
+
+  function legalFrom(n) {
+    const legal = (state && state.play && state.play.legal) || [];
+    return legal.filter((m) => m.startsWith(n + "-") || m.startsWith(n + "x"));
+  }
+
+  function movesFrom(n) {
+    const mine = legalFrom(n);
+    if (!state || !state.play || !state.play.legal) return "";
+    if (!mine.length) return "; it has no legal move now";
+    return "; it can play " + mine.map(moveSpoken).join(", or ");
+  }
+
+  // After a disk is put on ``to``, lifted from ``from``: the pieces the move takes, to lift
+  // and lay beside the board (the move counts once they are gone).
+  function capturesOf(from, to) {
+    if (!from) return "";
+    const mine = legalFrom(from).filter((m) => m.endsWith("-" + to));
+    if (!mine.length) return "";
+    const taken = new Set();
+    for (const m of mine) {
+      const parts = m.split(/[-x]/);
+      const kinds = m.match(/[-x]/g) || [];
+      kinds.forEach((k, i) => k === "x" && taken.add(parts[i + 1]));
+    }
+    if (!taken.size) return "";
+    return "; take " + [...taken].join(" ") + " off: Enter on it lifts it, Delete lays it beside the board";
+  }
+
+  function pointLabel(n) {
+    const piece = state && state.pieces[n];
+    let label = n + ", " + (piece ? pieceName(piece) : "empty");
+    const now = state && state.leds[n] && state.leds[n] !== "#000000" ? state.leds[n] : "";
+    const seen = now || (pointSeen[n] && pointSeen[n][0]);
+    if (seen) {
+      const name = (board.palette && board.palette[seen]) || "";
+      if (MEANING[name]) label += "; light: " + MEANING[name];
+    }
+    return label;
+  }
+
+  // -- what the game says: a live region, and the browser's speech when asked for -----------
+  const announced = new Set(); // keys of the host's announcements said already
+  let announcedOnce = false;
+  window.zuniSaid = []; // everything announced, in order (what a screen reader hears)
+  window.zuniSpoken = []; // what was handed to the browser's speech
+  const SAID_KEPT = 12;
+
+  function announce(text, cuts, local) {
+    if (!text) return;
+    window.zuniSaid.push(text);
+    const list = $("announce");
+    const li = document.createElement("li");
+    li.textContent = text;
+    if (local) li.className = "local";
+    list.appendChild(li);
+    while (list.children.length > SAID_KEPT) list.removeChild(list.firstChild);
+    speak(text, cuts, "said");
+  }
+
+  let lastSpoken = "";
+  function speak(text, cuts, kind) {
+    if (!$("speak").checked) return;
+    window.zuniSpoken.push(text);
+    const synth = window.speechSynthesis;
+    if (!synth) return;
+    // A move cuts short what is still queued: speech never lags behind the board.
+    if (cuts || (kind === "cursor" && lastSpoken === "cursor")) synth.cancel();
+    lastSpoken = kind;
+    const u = new SpeechSynthesisUtterance(text);
+    u.lang = "en";
+    synth.speak(u);
+  }
+
+  // Any other control reached by the keyboard says its name too, when the page speaks.
+  document.addEventListener("focusin", (e) => {
+    const t = e.target;
+    if (!t || !t.closest || t.closest("#board")) return;
+    let name = t.getAttribute("aria-label") || "";
+    if (!name && t.labels && t.labels.length) name = t.labels[0].textContent.trim();
+    if (!name) name = (t.textContent || "").trim();
+    const what = t.tagName === "BUTTON" ? "button" : t.type === "checkbox" ? (t.checked ? "checkbox, checked" : "checkbox") : t.tagName === "INPUT" ? "text box" : "";
+    const title = t.getAttribute("title") || "";
+    // (a button's title starts with its name: "OK: end a chain here, ...")
+    const more = title.startsWith(name + ":") ? title.slice(name.length + 1).trim() : title;
+    if (name) speakCursor(name + (what ? ", " + what : "") + (more ? ": " + more : ""));
+  });
+
+  function speakCursor(text) {
+    speak(text, false, "cursor");
+  }
+
+  function renderAnnouncements(s) {
+    const list = (s.play && s.play.announce) || [];
+    if (!announcedOnce) {
+      // What was said before the page opened is not said again, but for the latest:
+      // where the game stands (whose turn, the result).
+      announcedOnce = true;
+      for (const [key] of list) announced.add(key);
+      if (list.length) announce(list[list.length - 1][1], false, false);
+      return;
+    }
+    for (const [key, text, cuts] of list) {
+      if (announced.has(key)) continue;
+      announced.add(key);
+      announce(text, cuts, false);
+    }
   }
 
   function drawLines(g) {
@@ -211,10 +517,26 @@
     s.setAttribute("class", "chip");
     s.setAttribute("data-id", piece.id);
     s.setAttribute("data-source", source);
-    s.setAttribute("aria-label", piece.side + " " + piece.kind);
+    s.setAttribute("aria-label", pieceName(piece) + (source === "tray" ? ", beside the board: Enter takes it in your hand" : ", in your hand"));
+    s.setAttribute("role", "button");
+    s.setAttribute("tabindex", "0");
     diskShape(s, piece, 0.44);
     s.addEventListener("pointerdown", (e) => chipDown(e, piece, source));
+    // Keyboard: Enter or Space picks a disk up from beside the board (a bow priest to
+    // bring in) or chooses which disk in the hand goes down next.
+    s.addEventListener("keydown", (e) => {
+      if (e.key !== "Enter" && e.key !== " ") return;
+      e.preventDefault();
+      click({ source: source, piece: piece });
+      if (source === "tray") announce("took " + pieceWords(piece) + " in your hand: go to a point on the board and press Enter", false, true);
+    });
     return s;
+  }
+
+  // The page's high-contrast palette (GET /api/board's "contrast": colour name -> "#rrggbb").
+  function contrastHex(hex) {
+    if (!document.body.classList.contains("contrast") || !board.contrast || !board.palette) return "";
+    return board.contrast[board.palette[hex]] || "";
   }
 
   // -- rendering a state ---------------------------------------------------------------
@@ -249,6 +571,16 @@
       // the glow's opacity and size, so a dim light still reads as that colour.
       const k = Math.sqrt(m / 255);
       const full = (v) => Math.round((v * 255) / m);
+      const strong = contrastHex(hex);
+      if (strong) {
+        // The high-contrast palette: each colour of the LED language as one that stays
+        // apart from the others under red-green colour blindness (docs/leds.md).
+        const [cr, cg, cb] = [1, 3, 5].map((i) => parseInt(strong.slice(i, i + 2), 16));
+        g.setAttribute("fill", glowPaint(cr, cg, cb));
+        g.setAttribute("opacity", 1);
+        g.setAttribute("r", unit.glow.toFixed(3));
+        continue;
+      }
       g.setAttribute("fill", glowPaint(full(r), full(gg), full(b)));
       g.setAttribute("opacity", (0.55 + 0.45 * k).toFixed(2));
       g.setAttribute("r", (unit.glow * (0.8 + 0.2 * k)).toFixed(3));
@@ -275,11 +607,7 @@
       }
     }
 
-    for (const n of board.names) {
-      hits[n].classList.toggle("target", s.hand.length > 0 && !s.pieces[n]);
-      const piece = s.pieces[n];
-      hits[n].setAttribute("aria-label", n + (piece ? ": " + piece.side + " " + piece.kind : ": empty"));
-    }
+    for (const n of board.names) hits[n].classList.toggle("target", s.hand.length > 0 && !s.pieces[n]);
 
     const panels = JSON.stringify([s.hand, s.tray, selected]);
     if (panels !== drawnPanels) {
@@ -288,6 +616,16 @@
     }
     renderMarks(s);
     renderStatus(s);
+    renderLabels(s);
+    renderAnnouncements(s);
+  }
+
+  // Each point's name for a screen reader: its name, what stands on it, what its light says.
+  function renderLabels(s) {
+    for (const n of board.names) {
+      const label = pointLabel(n);
+      if (hits[n].getAttribute("aria-label") !== label) hits[n].setAttribute("aria-label", label);
+    }
   }
 
   let drawnMarks = "";
@@ -371,11 +709,28 @@
     if (!s.connected) now = "<b>The virtual board is not running</b> (restarting?): the page reconnects by itself.";
     else if (play.result) now = '<b class="result">' + esc(play.result) + ".</b> Press <b>OK</b> to start a new game.";
     else if (play.showing) now = '<b class="showing">' + esc(play.showing) + "</b><br>The board shows it: carry it out (or watch it carried out).";
+    else if (st.phase === "setup" && st.setup) {
+      // A position set up one side at a time: the reed switches cannot tell the sides
+      // apart, so the board asks for one side's pieces, then the next.
+      const side = String(st.setup).charAt(0).toUpperCase() + String(st.setup).slice(1);
+      now = "<b>Set up " + esc(side) + "'s pieces</b> on the points the board lights" +
+        (play.setup ? " (" + esc(play.setup) + ")" : "") +
+        ", then press <b>OK</b> (or wait a moment): the board takes one side at a time, as it cannot tell " +
+        "the sides apart, and lights the next side's points after. <b>Set up the position</b> below does it for you.";
+    }
     else if (st.phase === "setup" && play.setup) now = "<b>Set up the pieces</b>: " + esc(play.setup) + " (the blinking points).";
     else if (st.phase === "setup") now = "<b>Set up the pieces</b>: the board is ready once every disk is in place.";
     else if (play.turn) now = "<b>" + esc(play.turn) + "</b> to move.";
     else if (st.phase) now = "The board is in its <b>" + esc(st.phase) + "</b> phase.";
     setHtml("now", now || "Waiting for the board…");
+    const setupButton = $("btn-setup");
+    if (setupButton) {
+      const ofGame = st.phase === "setup" && (st.position || Number(st.moves) > 0);
+      setupButton.textContent = ofGame ? "Set up the position" : "Set up the start position";
+      setupButton.title = ofGame
+        ? "Put the disks where the board's game wants them (one side at a time where the board asks so)"
+        : "Put every disk on its start point (wrong ones beside the board)";
+    }
     const refusal = $("refusal");
     const why = play.refusal || "";
     refusal.hidden = !why;
@@ -711,6 +1066,28 @@
   $("btn-discard").addEventListener("click", () => api("discard", { piece: selected }).catch(() => {}));
   $("btn-setup").addEventListener("click", () => api("setup", {}).catch(() => {}));
   $("show-names").addEventListener("change", (e) => document.body.classList.toggle("no-names", !e.target.checked));
+  // The page's own settings, kept in the browser for the next visit.
+  function setting(id, apply) {
+    const box = $(id);
+    try {
+      box.checked = localStorage.getItem("zuni-" + id) === "1" || box.checked;
+    } catch (e) {}
+    apply(box.checked);
+    box.addEventListener("change", () => {
+      try {
+        localStorage.setItem("zuni-" + id, box.checked ? "1" : "0");
+      } catch (e) {}
+      apply(box.checked);
+    });
+  }
+  setting("speak", (on) => {
+    if (!on && window.speechSynthesis) window.speechSynthesis.cancel();
+  });
+  setting("contrast", (on) => {
+    document.body.classList.toggle("contrast", on);
+    for (const n in glows) glows[n].setAttribute("data-led", ""); // repaint every light
+    if (board && state) render(state);
+  });
 
   $("line-panel").addEventListener("submit", (e) => {
     e.preventDefault();
@@ -748,15 +1125,16 @@
   }
 
   // A light that went out with nothing else changing leaves the "lights now" line too.
-  setInterval(() => board && state && renderStatus(state), 500);
+  setInterval(() => {
+    if (!board || !state) return;
+    renderStatus(state);
+    renderLabels(state);
+  }, 500);
 
   loadBoard().then(() => {
     window.addEventListener("resize", () => {
       if (!board) return;
-      const b = bounds();
-      const wide = b.maxX - b.minX > 2 * (b.maxY - b.minY);
-      const want = wide && window.innerWidth < 700 && window.innerHeight > window.innerWidth;
-      if (want !== rotated) draw();
+      if (tooLongForPhone(bounds()) !== rotated) draw();
     });
     connect();
   });

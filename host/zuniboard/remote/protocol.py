@@ -1,0 +1,214 @@
+"""The remote games' topics and messages (docs/remote.md is the contract).
+
+Every message is a JSON object of at most ``MAX_PAYLOAD`` bytes. A player's message
+carries its seat, a per-seat counter ``n`` (strictly increasing: a replay or a reordered
+copy is refused) and ``mac``, an HMAC-SHA256 of the message without ``mac`` under the
+seat's secret; the secret itself travels once, in the join reply. The referee's state
+messages carry ``mac`` under the game's key (every player of the game has it), so that
+a state published by someone outside the game is told apart.
+
+>>> body = {"v": 1, "do": "move", "seat": "south", "n": 1, "ply": 0, "move": "m6-m5"}
+>>> signed = sign(body, "secret")
+>>> verify(signed, "secret")
+True
+>>> verify(dict(signed, move="m6-m4"), "secret")
+False
+"""
+
+from __future__ import annotations
+
+import hashlib
+import hmac
+import json
+import os
+import secrets
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import platformdirs
+
+VERSION = 1
+ROOT = "zuni/v1"
+MAX_PAYLOAD = 4096  # bytes: anything longer a player sends is refused unread
+MAX_STATE = 65536  # bytes: a referee's state (a long game's move list) may pass MAX_PAYLOAD
+# The invite code's letters: no 0/o, 1/l/i, so that it can be read out and typed.
+CODE_LETTERS = "23456789abcdefghjkmnpqrstuvwxyz"
+CODE_LENGTH = 6
+SEATS = ("south", "west", "north", "east")
+ACTIONS = ("move", "offer", "answer", "resign", "claim", "hello")
+OFFERS = ("takeback", "draw", "count")
+CLAIMS = ("win", "draw")
+MAX_NAME = 40
+# A seat's presence on its ``seen`` topic: said on connecting; its last will says GONE.
+HERE = b'{"v":1,"here":true}'
+GONE = b'{"v":1,"here":false}'
+
+
+def remote_dir() -> Path:
+    """Where the referee keeps its games and a player its seats: ``$ZUNI_REMOTE_DIR``,
+    else ``remote`` in the user's data directory."""
+    env = os.environ.get("ZUNI_REMOTE_DIR", "")
+    return Path(env) if env else Path(platformdirs.user_data_dir("zuniboard")) / "remote"
+
+
+class ProtocolError(ValueError):
+    """A message that is not one of docs/remote.md's: what is wrong, and where."""
+
+
+@dataclass(frozen=True)
+class Topic:
+    """A topic of a referee's tree: ``kind`` new, join, reply, state, in, seen, referee;
+    ``game`` and ``seat`` where the kind has them, ``client`` for a reply."""
+
+    kind: str
+    game: str = ""
+    seat: str = ""
+    client: str = ""
+
+
+class Topics:
+    """The topic layout under ``ROOT/<shard>`` (one referee, or one shard of several)."""
+
+    def __init__(self, shard: str = "a") -> None:
+        if not shard.isalnum() or len(shard) > 8:
+            raise ProtocolError("shard %r: letters and digits, at most 8" % shard)
+        self.shard = shard
+        self.base = "%s/%s" % (ROOT, shard)
+
+    def new(self) -> str:
+        return self.base + "/new"
+
+    def join(self) -> str:
+        return self.base + "/join"
+
+    def reply(self, client: str) -> str:
+        return "%s/reply/%s" % (self.base, client)
+
+    def state(self, game: str) -> str:
+        return "%s/g/%s/state" % (self.base, game)
+
+    def inbox(self, game: str, seat: str) -> str:
+        return "%s/g/%s/in/%s" % (self.base, game, seat)
+
+    def seen(self, game: str, seat: str) -> str:
+        return "%s/g/%s/seen/%s" % (self.base, game, seat)
+
+    def referee(self) -> str:
+        return self.base + "/referee"
+
+    def referee_filters(self) -> list[str]:
+        """What the referee subscribes to."""
+        return [self.new(), self.join(), self.base + "/g/+/in/+", self.base + "/g/+/state"]
+
+    def parse(self, topic: str) -> Topic:
+        """The parts of ``topic``; ProtocolError for one outside the layout."""
+        if not topic.startswith(self.base + "/"):
+            raise ProtocolError("topic %r is not under %s/" % (topic[:120], self.base))
+        parts = topic[len(self.base) + 1 :].split("/")
+        if parts == ["new"] or parts == ["join"] or parts == ["referee"]:
+            return Topic(parts[0])
+        if len(parts) == 2 and parts[0] == "reply" and is_token(parts[1]):
+            return Topic("reply", client=parts[1])
+        if len(parts) == 3 and parts[0] == "g" and parts[2] == "state" and is_token(parts[1]):
+            return Topic("state", game=parts[1])
+        if len(parts) == 4 and parts[0] == "g" and parts[2] in ("in", "seen") and is_token(parts[1]):
+            if parts[3] not in SEATS:
+                raise ProtocolError("topic %r: no seat %r (seats: %s)" % (topic[:120], parts[3], ", ".join(SEATS)))
+            return Topic(parts[2], game=parts[1], seat=parts[3])
+        raise ProtocolError("topic %r is not one of docs/remote.md's" % topic[:120])
+
+
+def is_token(text: str) -> bool:
+    """An id in a topic: 1-40 letters, digits, - or _ (no wildcards, no separators)."""
+    return 0 < len(text) <= 40 and all(c.isalnum() or c in "-_" for c in text) and text.isascii()
+
+
+def new_code() -> str:
+    return "".join(secrets.choice(CODE_LETTERS) for _ in range(CODE_LENGTH))
+
+
+def new_secret() -> str:
+    return secrets.token_hex(16)
+
+
+def new_game_id() -> str:
+    return secrets.token_hex(6)
+
+
+def normal_code(text: str) -> str:
+    """The code as typed (any case, spaces or dashes) -> its letters; ProtocolError if not one."""
+    code = "".join(c for c in text.strip().lower() if c not in " -")
+    if len(code) != CODE_LENGTH or any(c not in CODE_LETTERS for c in code):
+        raise ProtocolError(
+            "invite code %r: %d of the letters %s (e.g. k7m-q2p)" % (text, CODE_LENGTH, CODE_LETTERS.upper())
+        )
+    return code
+
+
+def canonical(body: dict[str, Any]) -> bytes:
+    return json.dumps({k: v for k, v in body.items() if k != "mac"}, sort_keys=True, separators=(",", ":")).encode()
+
+
+def sign(body: dict[str, Any], key: str) -> dict[str, Any]:
+    out = dict(body)
+    out["mac"] = hmac.new(key.encode(), canonical(body), hashlib.sha256).hexdigest()
+    return out
+
+
+def verify(body: dict[str, Any], key: str) -> bool:
+    mac = body.get("mac")
+    if not isinstance(mac, str):
+        return False
+    return hmac.compare_digest(mac, hmac.new(key.encode(), canonical(body), hashlib.sha256).hexdigest())
+
+
+def encode(body: dict[str, Any]) -> bytes:
+    data = json.dumps(body, separators=(",", ":")).encode()
+    if len(data) > MAX_PAYLOAD:
+        raise ProtocolError("message of %d bytes: at most %d" % (len(data), MAX_PAYLOAD))
+    return data
+
+
+def json_bytes(body: dict[str, Any]) -> bytes:
+    return json.dumps(body, separators=(",", ":")).encode()
+
+
+def decode_state(payload: bytes) -> dict[str, Any]:
+    """A referee's state message (up to ``MAX_STATE`` bytes)."""
+    return decode(payload, MAX_STATE)
+
+
+def decode(payload: bytes, limit: int = MAX_PAYLOAD) -> dict[str, Any]:
+    """A message's JSON object; ProtocolError for an oversized, non-JSON or non-object one."""
+    if len(payload) > limit:
+        raise ProtocolError("payload of %d bytes: at most %d" % (len(payload), limit))
+    try:
+        body = json.loads(payload.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError) as exc:
+        raise ProtocolError("payload is not JSON: %s" % exc)
+    if not isinstance(body, dict):
+        raise ProtocolError("payload is JSON but not an object")
+    if body.get("v") != VERSION:
+        raise ProtocolError("message version %r: this referee speaks %d" % (body.get("v"), VERSION))
+    return body
+
+
+def field(body: dict[str, Any], name: str, kind: type, *, optional: bool = False) -> Any:
+    """``body[name]`` of type ``kind``; ProtocolError naming the field otherwise."""
+    if name not in body:
+        if optional:
+            return None
+        raise ProtocolError("field %r is missing" % name)
+    value = body[name]
+    if (kind is int and isinstance(value, bool)) or not isinstance(value, kind):
+        raise ProtocolError("field %r is %r: a %s is expected" % (name, value, kind.__name__))
+    if isinstance(value, str) and len(value) > 200:
+        raise ProtocolError("field %r is %d characters long: at most 200" % (name, len(value)))
+    return value
+
+
+def clean_name(text: str) -> str:
+    """A player's name as others see it: printable, at most ``MAX_NAME`` characters."""
+    name = "".join(c for c in text if c.isprintable()).strip()[:MAX_NAME]
+    return name or "someone"

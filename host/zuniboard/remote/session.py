@@ -1,0 +1,149 @@
+"""A remote game at this board: ``RemoteSession``, the play session with a seat in a
+remote game (docs/remote.md).
+
+It is ``play.session.PlaySession`` (the board, the log, the terminal and the page as for
+any game) with the referee's connection: every pump hands the broker's messages to the
+seat's ``SeatClient`` and the referee's state to the ``Bridge``, which has the
+controller show the remote players' moves on the board; a move made here goes to the
+referee; the commands that need the others' word (undo, draw, count, resign, claim)
+become the controller's ``referee`` actions, sent from here. The seat's record is saved
+after every change, so that a PC killed mid-game goes on with `zuni play --remote CODE`.
+"""
+
+from __future__ import annotations
+
+import json
+import queue
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import zuni
+from zuniboard.play.controller import Action
+from zuniboard.play.session import PlaySession
+from zuniboard.remote.bridge import Bridge
+from zuniboard.remote.protocol import HERE
+from zuniboard.remote.seat_client import SeatClient, save_seat
+from zuniboard.remote.transport import Connection
+
+
+class RemoteSession(PlaySession):
+    def __init__(self, *args: Any, remote: tuple[Connection, SeatClient, Path, str], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.connection, self.client, self.seat_file, self.client_id = remote
+        self.bridge = Bridge(self.client.creds.seat)
+        self.control.remote = True
+        self.followed = -1  # the referee's sequence number followed last
+        self.sent: dict[int, int] = {}  # ply -> the counter of the move message sent for it
+        self.presence: dict[str, bool] = {}  # the other seats' connections as their presence says
+
+    # -- the loop --------------------------------------------------------------------------
+    def pump(self, timeout: float = 0.05) -> None:
+        self.pump_remote()
+        super().pump(timeout)
+
+    def pump_remote(self) -> None:
+        now = time.monotonic()
+        changed = False
+        while True:
+            try:
+                event = self.connection.events.get_nowait()
+            except queue.Empty:
+                break
+            if event[0] == "message" and "/seen/" in event[1]:
+                self._presence(event[1].rsplit("/", 1)[1], event[2])
+            elif event[0] == "message" and self.client.take_state(event[2]) is not None:
+                changed = True
+            elif event[0] == "connected":
+                self.ui.message("link", "connected to the referee's broker (%s)" % event[1])
+                creds = self.client.creds
+                self._publish([(self.client.topics.seen(creds.game, creds.seat), HERE)], retain=True)
+                self._publish(self.client.resync(now))
+            elif event[0] == "disconnected":
+                self.ui.message("link", "the broker connection dropped (%s): trying again" % event[1])
+        self._publish(self.client.tick(now))
+        if changed:
+            self.follow(now)
+            save_seat(self.seat_file, self.client, self.client_id)
+
+    def follow(self, now: float) -> None:
+        if self.control.game is None:
+            return
+        self._send_unsent(now)
+        refused = dict(self.client.state.get("refused", {}).get(self.client.creds.seat) or {})
+        refused_ply = next((ply for ply, n in self.sent.items() if n == refused.get("n")), -1)
+        self.followed = self.client.seq
+        self._do(self.bridge.follow(self.client.state, self.control, now, refused_ply))
+
+    def _send_unsent(self, now: float) -> None:
+        """A move of ours the board has and the referee has not, with no message on the
+        way (this PC was stopped between the board's commit and the send): send it."""
+        theirs = list(self.client.state.get("moves", []))
+        ours = self.control.moves
+        k = len(theirs)
+        if len(ours) <= k or ours[:k] != theirs or k in self.sent:
+            return
+        if any(body.get("ply") == k for body in self.client.in_flight("move")):
+            return
+        game = self.control.game.copy()
+        while len(game.move_stack) > k:
+            game.pop()
+        if str(zuni.SIDE_NAMES[game.turn]) == self.client.creds.seat:
+            self._publish([self.client.move(k, ours[k], now)])
+            self.sent[k] = self.client.n
+
+    def _publish(self, messages: list[tuple[str, bytes]], retain: bool = False) -> None:
+        for topic, payload in messages:
+            self.connection.publish(topic, payload, retain)
+
+    def _presence(self, seat: str, payload: bytes) -> None:
+        """Another seat's connection came or went (its last will): said at once, so that
+        a player knows before the referee counts the seat gone. Only words: a claim
+        needs the referee's count (anyone may publish here)."""
+        if seat == self.client.creds.seat or seat not in self.seats:
+            return
+        try:
+            here = json.loads(payload).get("here")
+        except (ValueError, AttributeError):
+            return
+        was = self.presence.get(seat)
+        self.presence[seat] = here is True
+        name = self.seats[seat].name or seat
+        if here is False and was is not False:
+            self.ui.message("link", "%s (%s): connection lost; the game waits for them" % (seat, name))
+        elif here is True and was is False:
+            self.ui.message("link", "%s (%s) is connected again" % (seat, name))
+
+    # -- the controller's actions ------------------------------------------------------
+    def _played_remote(self, action: Action) -> None:
+        PlaySession._played(self, action)
+        if self.bridge.to_send(action.index, action.text, action.side, self.client.state):
+            self._publish([self.client.move(action.index, action.text, time.monotonic())])
+            self.sent[action.index] = self.client.n
+            save_seat(self.seat_file, self.client, self.client_id)
+
+    def _cut_remote(self, action: Action) -> None:
+        PlaySession._cut(self, action)
+        self.follow(time.monotonic())  # down to the referee's moves: its next move, if any
+
+    def _to_referee(self, action: Action) -> None:
+        fields: dict[str, Any] = {}
+        if action.text in ("offer", "claim"):
+            fields["what"] = action.args[0]
+        elif action.text == "answer":
+            fields["what"] = action.args[0]
+            fields["yes"] = action.args[1] == "yes"
+        self._publish([self.client.send(action.text, time.monotonic(), **fields)])
+        save_seat(self.seat_file, self.client, self.client_id)
+
+    def _new_remote(self, action: Action) -> None:
+        self.ui.message("info", "a new remote game: quit, then `zuni play --remote new` (or join with a code)")
+
+    _actions: dict[str, Callable[[PlaySession, Action], None]] = {
+        **PlaySession._actions,
+        "played": _played_remote,  # type: ignore[dict-item]
+        "cut": _cut_remote,  # type: ignore[dict-item]
+        "referee": _to_referee,  # type: ignore[dict-item]
+        "new": _new_remote,  # type: ignore[dict-item]
+    }

@@ -1,0 +1,153 @@
+"""Remote games end to end, as people play them: `zuni play --remote` at each of two (or
+four) virtual boards, the real firmware under MicroPython, the referee, and a real
+broker (Mosquitto that the test starts, or the embedded one). The person at a board
+makes their moves with a hand on it; the move appears on the other boards as the
+computer's move does ("carry out ... on the board") and that board's person carries it
+out. Each side's log keeps the whole game with the opponent's name."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from play_helpers import ZuniPlay
+from remote_net import Mosquitto, RefereeThread, free_port
+from test_play_games import Person, fast_layout, only_pass
+
+import zuni
+from zuniboard.ai import GreedyPlayer
+from zuniboard.games.words import outcome_words
+from zuniboard.play.seats import sides_in_play
+from zuniboard.records.db import Database
+from zuniboard.remote.broker import EmbeddedBroker
+from zuniboard.virtual.board import VirtualBoard
+
+NAMES = {"south": "Ann", "north": "Bea", "west": "Cy", "east": "Dee"}
+MAX_PLIES = 600
+
+
+class Seat:
+    """One board, its person and its `zuni play --remote`."""
+
+    def __init__(self, side: str, ruleset: str, tmp_path: Path, seed: int) -> None:
+        self.side = side
+        self.home = tmp_path / side
+        self.home.mkdir()
+        layout = fast_layout(ruleset, self.home)
+        self.board = VirtualBoard(layout, ruleset=ruleset, pieces="start", flash=self.home / "flash.img")
+        self.board.start()
+        self.person = Person(self.board, seed)
+        self.person.greedy = GreedyPlayer(seed)
+        self.db = self.home / "games.sqlite3"
+        self.play: ZuniPlay | None = None
+
+    def start(self, code: str, url: str, ruleset: str) -> ZuniPlay:
+        args = ["--port", self.board.port_path, "--broker", url, "--name", NAMES[self.side], "--seat", self.side]
+        if code == "new":
+            args += ["--remote", "new", "--ruleset", ruleset]
+        else:
+            args += ["--remote", code]
+        self.play = ZuniPlay(*args, db=self.db, env={"ZUNI_REMOTE_DIR": str(self.home / "remote")}, timeout=60)
+        return self.play
+
+    def close(self) -> None:
+        if self.play is not None:
+            self.play.close()
+        self.board.close()
+
+
+def play_remote_game(ruleset: str, url: str, tmp_path: Path, seed: int) -> tuple[zuni.Game, dict[str, Seat]]:
+    sides = sides_in_play(zuni.parse_ruleset(ruleset))
+    seats = {side: Seat(side, ruleset, tmp_path, seed + i) for i, side in enumerate(sides)}
+    try:
+        first = seats["south"].start("new", url, ruleset)
+        code = first.expect(r"invite code: (\S+)").group(1)
+        for side in sides[1:]:
+            seats[side].start(code, url, ruleset)
+        for seat in seats.values():
+            assert seat.play is not None
+            seat.play.expect(r"^new game #\d+: %s" % re.escape(ruleset))
+        game = zuni.new_game(ruleset)
+        while not game.is_game_over():
+            side = str(zuni.SIDE_NAMES[game.turn])
+            n = len(game.move_stack) + 1
+            mover = seats[side]
+            assert mover.play is not None
+            if only_pass(game):
+                text = "pass"  # every board commits a forced pass by itself
+                for seat in seats.values():
+                    assert seat.play is not None
+                    seat.play.expect(r"^%d\. %s pass" % (n, side))
+            else:
+                text = mover.person.move(game)
+                mover.play.expect(r"^%d\. %s %s( |$)" % (n, side, re.escape(text)))
+                for other in seats.values():
+                    if other is mover:
+                        continue
+                    assert other.play is not None
+                    shown = other.play.expect(r"^(?:carry out|the board shows) (\S+)").group(1)
+                    assert shown == text
+                    other.person.hand.play(game, text)
+                    other.play.expect(r"^%d\. %s %s \(carried out on the board\)$" % (n, side, re.escape(text)))
+            game.push_text(text)
+            assert len(game.move_stack) < MAX_PLIES, "the game does not end"
+        outcome = game.outcome()
+        assert outcome is not None
+        for seat in seats.values():
+            assert seat.play is not None
+            seat.play.expect(r"^%s\. Game #\d+ is logged" % re.escape(outcome_words(game, outcome)))
+            seat.play.send("quit")
+            assert seat.play.wait() == 0
+        return game, seats
+    finally:
+        for seat in seats.values():
+            seat.close()
+
+
+def check_logs(game: zuni.Game, seats: dict[str, Seat]) -> None:
+    outcome = game.outcome()
+    moves = [m.text() for m in game.move_stack]
+    for side, seat in seats.items():
+        with Database(seat.db) as db:
+            record = db.get(db.game_ids()[-1])
+        assert record.move_texts() == moves
+        assert (record.result, record.termination) == (outcome.result, outcome.termination)
+        expected = {s: "human" if s == side else "remote:%s" % NAMES[s] for s in seats}
+        assert record.players == expected
+
+
+@pytest.fixture
+def mosquitto_referee(tmp_path: Path) -> Iterator[str]:
+    home = tmp_path / "broker"
+    home.mkdir()
+    broker = Mosquitto(home).start()
+    referee = RefereeThread(broker.url, tmp_path / "referee").start()
+    yield broker.url
+    referee.stop()
+    broker.stop()
+
+
+def test_mosona_through_mosquitto(mosquitto_referee: str, tmp_path: Path) -> None:
+    game, seats = play_remote_game("mosona", mosquitto_referee, tmp_path, seed=11)
+    check_logs(game, seats)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("ruleset", ["kolowis size=short", "awithlaknakwe", "awithlaknakwe players=4"])
+def test_whole_games_through_mosquitto(ruleset: str, mosquitto_referee: str, tmp_path: Path) -> None:
+    game, seats = play_remote_game(ruleset, mosquitto_referee, tmp_path, seed=21)
+    check_logs(game, seats)
+
+
+def test_mosona_through_the_embedded_broker(tmp_path: Path) -> None:
+    broker = EmbeddedBroker("127.0.0.1", free_port())
+    broker.start()
+    referee = RefereeThread(broker.url, tmp_path / "referee").start()
+    try:
+        game, seats = play_remote_game("mosona", broker.url, tmp_path, seed=12)
+        check_logs(game, seats)
+    finally:
+        referee.stop()
+        broker.stop()

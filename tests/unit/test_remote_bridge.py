@@ -1,0 +1,147 @@
+"""A remote seat at the game controller, pure: the referee's state in (through the
+``Bridge``), the controller's actions out. The opponent's move is shown and carried out
+as the computer's; offers are answered yes or no; the referee's ends and take-backs
+reach the board."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import zuni
+from zuniboard.play.controller import GameController
+from zuniboard.play.seats import seats_for
+from zuniboard.remote.bridge import Bridge
+
+PLAYERS: dict[str, str | None] = {"south": "human", "north": "remote:Bea"}
+
+
+def opened() -> tuple[GameController, Bridge]:
+    c = GameController(hand=True, deterministic=True, show_move_s=2.0)
+    c.open("g1", "mosona", "", seats_for("mosona", PLAYERS), [], number=3, now=0.0)
+    c.board_state({"phase": "play"}, 0.0)
+    c.remote = True
+    return c, Bridge("south")
+
+
+def state(moves: list[str], **more: Any) -> dict[str, Any]:
+    body: dict[str, Any] = {"moves": moves, "seq": len(moves), "offer": None, "result": "", "gone": [], "note": ""}
+    body.update(more)
+    return body
+
+
+def kinds(actions: list[Any]) -> list[str]:
+    return [a.kind for a in actions]
+
+
+def said(actions: list[Any]) -> list[str]:
+    return [a.text for a in actions if a.kind == "say"]
+
+
+def test_opponents_move_is_shown_and_carried_out_as_the_computers() -> None:
+    c, bridge = opened()
+    acts = c.board_moves("g1", ["s3xm4-m5"], True, 1.0)
+    assert "north (Bea) is to move: waiting for their move" in said(acts)
+    acts = bridge.follow(state(["s3xm4-m5", "n5xm5-m4"]), c, 2.0)
+    assert ("request", "host_move") in [(a.kind, a.text) for a in acts]
+    assert [a.args for a in acts if a.kind == "request"] == [("n5xm5-m4",)]
+    assert any("(Bea)" in text for text in said(acts))
+    acts = c.replied("host_move", ("n5xm5-m4",), 2.1)
+    assert "the board shows n5xm5-m4; the terminal's hand carries it out in a moment" in said(acts)
+    hand = [a for a in c.tick(4.2) if a.kind == "hand"]
+    assert [a.value.text() for a in hand] == ["n5xm5-m4"]
+    acts = c.board_moves("g1", ["s3xm4-m5", "n5xm5-m4"], True, 4.5)
+    assert "2. north n5xm5-m4 (carried out on the board)" in said(acts)
+    played = [a for a in acts if a.kind == "played"]
+    assert played[0].side == "north" and not bridge.to_send(1, "n5xm5-m4", "north", state(["s3xm4-m5", "n5xm5-m4"]))
+    assert bridge.to_send(0, "s3xm4-m5", "south", state([]))
+
+
+def test_no_thinking_and_no_typing_for_the_remote_seat() -> None:
+    c, bridge = opened()
+    c.board_moves("g1", ["s3xm4-m5"], True, 1.0)
+    assert "think" not in kinds(c.tick(1.5))
+    assert said(c.line("n5xm5-m4", 1.6)) == ["'n5xm5-m4': it is north's turn (Bea)"]
+    assert said(c.line("hint", 1.7)) == ["no hint: it is north's turn (Bea)"]
+
+
+def test_offers_go_to_the_referee_and_are_answered_yes_or_no() -> None:
+    c, bridge = opened()
+    acts = c.line("undo", 0.5)
+    assert [(a.kind, a.text, a.args) for a in acts if a.kind == "referee"] == [("referee", "offer", ("takeback",))]
+    c.line("draw", 0.6)
+    acts = c.line("yes", 0.7)
+    assert [(a.text, a.args, a.side) for a in acts if a.kind == "referee"] == [("offer", ("draw",), "south")]
+    acts = bridge.follow(state([], offer={"what": "count", "by": "north", "yes": []}), c, 1.0)
+    assert "north (Bea) offers to end by counting: agree? (yes/no)" in said(acts)
+    acts = c.line("no", 1.1)
+    assert [(a.text, a.args) for a in acts if a.kind == "referee"] == [("answer", ("count", "no"))]
+    bridge.follow(state([], offer={"what": "draw", "by": "north", "yes": []}), c, 1.2)
+    acts = c.line("y", 1.3)
+    assert [(a.text, a.args) for a in acts if a.kind == "referee"] == [("answer", ("draw", "yes"))]
+
+
+def test_referees_end_is_the_games_end_and_the_boards() -> None:
+    c, bridge = opened()
+    acts = bridge.follow(state([], result="south", termination="resign", note="north resigned"), c, 1.0)
+    ended = [a for a in acts if a.kind == "ended"]
+    assert [(a.text, a.args) for a in ended] == [("south", ("resign",))]
+    assert ("request", "resign", ("north",)) in [(a.kind, a.text, a.args) for a in acts]
+    assert c.is_over()
+    # The board's own answer to that request does not end the game twice.
+    assert kinds(c.replied("resign", ("north",), 1.1)) == []
+
+
+def test_a_flag_and_a_claim_end_it_with_the_referees_reason() -> None:
+    for termination, result in (("time", "north"), ("abandoned", "south"), ("abandoned-draw", "draw")):
+        c, bridge = opened()
+        acts = bridge.follow(state([], result=result, termination=termination), c, 1.0)
+        assert [(a.text, a.args) for a in acts if a.kind == "ended"] == [(result, (termination,))]
+
+
+def test_agreed_takeback_is_taken_back_on_the_board() -> None:
+    c, bridge = opened()
+    c.board_moves("g1", ["s3xm4-m5"], True, 1.0)
+    assert kinds(bridge.follow(state([]), c, 1.2)) == []  # our move on its way: wait
+    bridge.follow(state(["s3xm4-m5"]), c, 1.5)  # taken
+    acts = bridge.follow(state([], note="south's take-back agreed"), c, 2.0)
+    assert [(a.text, a.args) for a in acts if a.kind == "request"] == [("take_back", ("1",))]
+    assert "the referee took back 1 move; take them back on the board" in said(acts)
+    assert bridge.follow(state([]), c, 2.5) == []  # asked once
+    acts = c.board_moves("g1", [], True, 3.0)
+    assert "cut" in kinds(acts)
+
+
+def test_ahead_of_the_referee_waits_unless_our_move_was_refused() -> None:
+    c, bridge = opened()
+    c.board_moves("g1", ["s3xm4-m5"], True, 1.0)
+    assert kinds(bridge.follow(state([]), c, 1.5, refused_ply=-1)) == []  # on its way
+    refused = state([], refused={"south": {"n": 4, "why": "the game is over"}})
+    acts = bridge.follow(refused, c, 2.0, refused_ply=0)
+    assert "the referee refused s3xm4-m5: the game is over; take them back on the board" in said(acts)
+
+
+def test_gone_opponent_is_said_and_claim_asks_the_referee() -> None:
+    c, bridge = opened()
+    acts = bridge.follow(state([], gone=["north"], gone_s=60), c, 1.0)
+    assert "north gone for 60 s: type claim for the win, draw for a draw, or wait" in said(acts)
+    c.line("claim", 1.1)
+    acts = c.line("yes", 1.2)
+    assert [(a.text, a.args) for a in acts if a.kind == "referee"] == [("claim", ("win",))]
+    c.line("draw", 1.3)
+    acts = c.line("yes", 1.4)
+    assert [(a.text, a.args) for a in acts if a.kind == "referee"] == [("claim", ("draw",))]
+    acts = bridge.follow(state([]), c, 2.0)
+    assert "everybody is back" in said(acts)
+
+
+def test_referee_clocks_are_shown() -> None:
+    c, bridge = opened()
+    bridge.follow(state([], clock="5", left={"south": 290000, "north": 300000}, running="south"), c, 10.0)
+    assert c.clocks.remaining_ms("south", 12.0) == 288000
+    assert zuni.SIDE_NAMES[0] == "south"
+
+
+def test_claim_outside_a_remote_game_says_so() -> None:
+    c = GameController(hand=True)
+    c.open("g1", "mosona", "", seats_for("mosona", {"north": "human"}), [], number=1, now=0.0)
+    assert said(c.line("claim", 0.0)) == ["claim: only in a remote game, when the opponent has been gone too long"]
