@@ -30,6 +30,11 @@ import time
 from zuni_board import load_board
 from zuni_board.scan import Debouncer
 
+try:
+    from time import ticks_diff
+except ImportError:  # CPython (the tests' loop scans): the Pico's tick arithmetic
+    from zuni_board.ticks import ticks_diff
+
 PICO_LAYOUT = "/layout.json"
 PICO_JOURNAL = "/"
 VIRTUAL_JOURNAL = "/flash"
@@ -80,6 +85,39 @@ def build_app(layout, ruleset, journal_dir, board_id=""):
     return app, app.sensor_of, app.led_of
 
 
+# The journal's flash log (zuni_board.flashlog): blocks reserved for it on the Pico (of
+# 352) and on the virtual board (of its image's 64 by default).
+PICO_LOG_BLOCKS = 8
+VIRTUAL_LOG_BLOCKS = 4
+
+
+def open_flash_log(dev, directory, blocks):
+    """(the journal's flash log on ``dev``, reserved on first use, its records put into
+    their game files by ``flashboot.replay``; why not, or ""). Without one (None) the
+    journal writes straight to its files, as it always could; the reason goes to the host
+    as a ``diag`` event once the link is up (stdout is the link on the Pico)."""
+    import zuni_board
+    from zuni_board import flashboot, flashlog
+
+    try:
+        log = flashlog.FlashLog(dev, flashboot.reserve(dev, directory, blocks))
+        flashboot.replay(directory, log)
+    except (OSError, ValueError) as e:
+        return None, "no flash log for the journal: %s" % e
+    finally:
+        zuni_board.unload(("zuni_board.flashboot",))  # boot-time code: garbage from now on
+    return log, ""
+
+
+def use_flash_log(app, log):
+    if log is not None and app.journal is not None:
+        from zuni_board import flashlog
+
+        flashlog.attach(app.journal, log)
+        return app.journal
+    return None
+
+
 def attach_link(app, port):
     from zuni_link.session import BoardSession
 
@@ -92,9 +130,34 @@ class Loop:
     """The outer loop; ``wait(ms)`` sleeps until the next scan or until input arrives."""
 
     def __init__(
-        self, layout, sensors, debouncer, app, session, leds, buttons, wait, control=None, report=None, power=None
+        self,
+        layout,
+        sensors,
+        debouncer,
+        app,
+        session,
+        leds,
+        buttons,
+        wait,
+        control=None,
+        report=None,
+        power=None,
+        journal=None,
     ):
         self.scan_ms = layout.timing["scan_ms"]
+        # The journal with a flash log: its flash jobs that stall the chip (an append to a
+        # game file, an erase ahead of need) wait for quiet time, this long after the last
+        # sensor change with nothing to commit or send, never in a move's way.
+        self.journal = journal
+        self._idle = None  # type: ignore  # zuni_board.flashlog.idle (loaded with a log only)
+        if journal is not None:
+            from zuni_board.flashlog import idle
+
+            self._idle = idle  # type: ignore
+        self.quiet_ms = layout.timing["commit_ms"] + 250
+        # A pause this long (a player thinks, nobody plays): the lines waiting in the
+        # flash log go to their file however few.
+        self.long_quiet_ms = 3000
         self.sensors = sensors
         self.debouncer = debouncer
         self.app = app
@@ -110,17 +173,44 @@ class Loop:
         self.busy_us = 0  # time spent working (not waiting), summed over iterations
         self.busy_max_us = 0
 
+    def scan(self, now):
+        """One scan at ``now`` (ms): sensors, buttons, the app's step, its LED frame, then
+        the commit's journal record and move, then a quiet time's flash job."""
+        debouncer = self.debouncer
+        app = self.app
+        journal = self.journal
+        outbox = app.outbox
+        stable = debouncer.step(now, self.sensors.read())
+        pressed = self.buttons.read(now)
+        moving = debouncer.in_motion()
+        app.step(now, stable, pressed, moving)
+        if app.frame_dirty(now):
+            # The scan's picture first: a commit's frame goes out before the host's
+            # requests are read (one may need the whole new position).
+            self.leds.show(app.frame(now))
+        if journal is not None and outbox.queue:
+            # Then, in the same scan, the commit's journal record (a page of the flash
+            # log: no erase) and its move frame, before the next position's legal moves
+            # (the app's next scan).
+            outbox.flush()
+        if journal is not None and stable is None and not pressed and not moving and not outbox.queue:
+            quiet = ticks_diff(now, debouncer.changed_at)
+            if quiet >= self.quiet_ms and not outbox.failing:
+                try:
+                    self._idle(journal, quiet >= self.long_quiet_ms)  # type: ignore
+                except OSError as e:  # a full or failing flash: the outbox's degraded mode
+                    outbox.write_failed(e)
+        if stable is not None and self.control is not None:
+            self.control.stable_changed(stable)
+
     def run(self):
         ticks_ms = time.ticks_ms
         ticks_diff = time.ticks_diff
         ticks_add = time.ticks_add
         scan_ms = self.scan_ms
-        sensors = self.sensors
-        debouncer = self.debouncer
         app = self.app
         session = self.session
         leds = self.leds
-        buttons = self.buttons
         control = self.control
         wait = self.wait
         power = self.power
@@ -131,14 +221,7 @@ class Loop:
             now = ticks_ms()
             try:
                 if ticks_diff(now, next_scan) >= 0:
-                    stable = debouncer.step(now, sensors.read())
-                    app.step(now, stable, buttons.read(), debouncer.in_motion())
-                    if app.frame_dirty(now):
-                        # The scan's picture first: a commit's frame goes out before the
-                        # host's requests are read (one may need the whole new position).
-                        leds.show(app.frame(now))
-                    if stable is not None and control is not None:
-                        control.stable_changed(stable)
+                    self.scan(now)
                     next_scan = ticks_add(next_scan, scan_ms)
                     if ticks_diff(next_scan, now) <= 0:
                         next_scan = ticks_add(now, scan_ms)  # fell behind: no burst of scans
@@ -199,17 +282,27 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
         print("zuniboard: %s" % e)
         return
     gc.collect()
+    try:
+        import rp2
+
+        log, why = open_flash_log(rp2.Flash(), journal_dir, PICO_LOG_BLOCKS)
+    except ImportError:  # not an rp2 port (the tests' fake machine)
+        log, why = None, "no flash log for the journal: no rp2 module"
+    gc.collect()  # the log's boot-time garbage (its first reservation: 8 KB a block) before the game's
     # The flash chip's 64-bit id: the host's game log names the physical board by it.
     app, sensor_of, led_of = build_app(layout, None, journal_dir, hex_id(machine.unique_id()))
+    journal = use_flash_log(app, log)
     # The LED rail first: EN and the data line low before the LED driver exists (power.md).
     power = pico.make_led_power(layout.power, layout.leds, time.ticks_ms())
     leds = pico.make_leds(layout.leds, led_of, power=power)
     sensors = pico.make_sensors(layout.sensors)
     timing = layout.timing
-    buttons = pico.make_buttons(layout.buttons, timing["debounce_scans"])
+    buttons = pico.make_buttons(layout.buttons)  # debounced by time (zuni_hw.pico.Buttons)
     debouncer = Debouncer(len(sensor_of), sensor_of, timing["debounce_scans"], timing["stable_ms"])
     port = pico.make_usb_port()
     session = attach_link(app, port)
+    if why:
+        session.send_event("diag", why)
     poller = select.poll()
     poller.register(sys.stdin, select.POLLIN)
 
@@ -221,7 +314,7 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     def report(e):
         session.send_event("diag", "exception %s: %s" % (type(e).__name__, e))
 
-    Loop(layout, sensors, debouncer, app, session, leds, buttons, wait, None, report, power).run()
+    Loop(layout, sensors, debouncer, app, session, leds, buttons, wait, None, report, power, journal).run()
 
 
 # -- the virtual board -----------------------------------------------------------------------
@@ -305,7 +398,13 @@ def main_virtual(argv):
         journal_dir = VIRTUAL_JOURNAL
         # Stable for as long as the flash image lives, like a Pico's unique_id.
         board_id = virtual.flash_board_id(VIRTUAL_JOURNAL)
+    log = None
+    if flash_dev is not None and hasattr(flash_dev, "readblocks"):  # (not the PC's folder: fw_cpython)
+        log, why = open_flash_log(flash_dev, VIRTUAL_JOURNAL, VIRTUAL_LOG_BLOCKS)
+        if why:
+            virtual.log(why)
     app, sensor_of, led_of = build_app(layout, opts.get("ruleset"), journal_dir, board_id)
+    journal = use_flash_log(app, log)
     names = app.game.geometry.names
     sensors = virtual.VirtualSensors(layout.sensor_count)
     occupied = opts.get("occupied", "")
@@ -346,7 +445,7 @@ def main_virtual(argv):
         sys.stderr.write("zuni-virtual: error in the loop:\n")
         sys.print_exception(e, sys.stderr)  # type: ignore
 
-    loop = Loop(layout, sensors, debouncer, app, session, leds, buttons, waiter, control, report)
+    loop = Loop(layout, sensors, debouncer, app, session, leds, buttons, waiter, control, report, None, journal)
     if control is not None:
         control.stats = loop.stats
         control.app = app

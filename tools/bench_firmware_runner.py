@@ -64,19 +64,22 @@ class Bench:
             gc.collect()
         self.flash = None
         journal = spec.get("journal")
+        log = None
         if spec.get("flash"):
-            # The journal on littlefs over a block device that counts the programs and
-            # erases littlefs asks for (the virtual board's, zuni_hw.virtual).
-            from zuni_hw import virtual
+            # Timing runs: the journal on littlefs over a block device that counts the
+            # programs and erases (the virtual board's, zuni_hw.virtual), with its flash
+            # log as firmware/main.py has it (bench_firmware_timing.io_loop).
+            import bench_firmware_timing
 
-            self.flash = virtual.mount_flash(spec["flash"], "/flash", 64)
-            journal = "/flash"
+            self.flash, journal, log = bench_firmware_timing.mount(spec["flash"])
         self.app = BoardApp(layout, spec["ruleset"], journal, None)
         # As firmware/main.py: a commit's journal write waits for the next scan. (Older
         # firmware lacks it: the runner also measures those, for before/after figures.)
         if hasattr(self.app, "defer_writes"):
             self.app.defer_writes()
         self.outbox = getattr(self.app, "outbox", None)
+        self.io = None  # timing runs: firmware/main.py's flash log, quiet time and link
+        self.played = 0  # moves the player made (not the forced passes)
         if "clock" in spec:
             # A new game as the host starts it, on a clock (zuni_board.clocks) unless
             # the spec's is "": the clocks' heap, measured against the same without.
@@ -119,6 +122,7 @@ class Bench:
 
             self.timer = bench_firmware_timing.Timer(spec)
             self.timer.attach_leds(layout.leds, self.app.led_of)
+            self.io = bench_firmware_timing.IoLoop(self, log, layout.timing)
 
     def cycle(self, buttons=0):
         app = self.app
@@ -137,12 +141,16 @@ class Bench:
         if app.frame_dirty(self.now):
             frame = app.frame(self.now)
             self.frames += 1
+        if self.io is not None:
+            self.io.scan(stable, buttons)  # the rest of firmware/main.py's scan, and the link
         dt = time.ticks_diff(time.ticks_us(), t0)
+        if self.io is not None:
+            self.io.count_commit(before)
         if self.timer is not None:
             if frame is not None:
                 self.timer.show(self, frame)  # the Pico's LED driver, timed apart
             # The app has made the new position (older firmware: always, in the commit).
-            complete = not getattr(app, "_fresh", False)
+            complete = not app.play.fresh
             # A forced pass is the board's, not a player's move (the scan after the move's
             # commit finds it): the latencies are the player's moves'.
             player = app.play.commits != before and len(stack) > plies and stack[plies].text() != "pass"
@@ -157,6 +165,8 @@ class Bench:
     def set(self, point, value):
         self.raw[self.sensor_of[point]] = value
         self.last_change = self.now
+        if self.io is not None:
+            self.io.changed()
 
     def settle(self):
         for _ in range((self.stable_ms + 4 * self.scan_ms) // self.scan_ms + 1):
@@ -266,6 +276,12 @@ class Bench:
         self.cycle()
         self.cycle()
         self.cycle()
+        self.played += 1
+        if self.io is not None and self.played % 4 == 0:
+            # Timing runs: a player's pause after every fourth move of the player's (half
+            # a second), the quiet time in which the journal does its flash jobs.
+            for _ in range(500 // self.scan_ms):
+                self.cycle()
         if self.timer is not None:
             self.timer.moved(self)
             return  # the firmware's own collections are part of what is timed
@@ -326,6 +342,8 @@ def main(spec_path):
         out["hint_worst_nodes"] = bench.hint_worst_nodes
         out["hint_worst_work"] = bench.hint_worst_work
         out["hint_min_depth"] = bench.hint_depth_min
+    if bench.io is not None:
+        bench.io.report(out)
     if bench.timer is not None:
         bench.timer.report(bench, out)
     print("BENCH " + json.dumps(out))

@@ -43,6 +43,182 @@ class _Neo:
         pass
 
 
+def mount(image):
+    """(block device, journal directory, flash log or None) for a timing run: littlefs on
+    ``image`` as the virtual board mounts it, the journal's flash log as firmware/main.py
+    opens it (older firmware has none)."""
+    from zuni_hw import virtual
+
+    dev = virtual.mount_flash(image, "/flash", 64)
+    try:
+        from zuni_board import flashboot, flashlog
+    except ImportError:
+        return dev, "/flash", None
+    log = flashlog.FlashLog(dev, flashboot.reserve(dev, "/flash", 4))
+    flashboot.replay("/flash", log)
+    return dev, "/flash", log
+
+
+class IoLoop:
+    """What firmware/main.py's ``Loop.scan`` does after the app's step and frame, for a
+    timing run: the commit's record (a page of the flash log) and move in its own scan,
+    the flash jobs that stall the chip in quiet time, the link session polled; and the
+    figures: scans a commit spans (from its own to the one that sent its move and made
+    the next position), erases between a move's last change and its move reaching the
+    link, the flash log's and the USB port's counters."""
+
+    def __init__(self, bench, log, timing):
+        self.bench = bench
+        app = bench.app
+        self.journal = None
+        self._idle = None
+        if log is not None:
+            from zuni_board import flashlog
+
+            flashlog.attach(app.journal, log)
+            self.journal = app.journal
+            self._idle = flashlog.idle
+        self.quiet_ms = timing["commit_ms"] + 250  # firmware/main.py's Loop
+        self.usb = CountingStream()
+        self.session = attach_session(app, self.usb)
+        self.commit_scans = [0, 0, 0]  # commits, scans in all, most scans of one
+        self._open = 0
+        self.window_erases = 0
+        self._erases_at_change = -1
+
+    def scan(self, stable, buttons):
+        bench = self.bench
+        outbox = bench.outbox
+        journal = self.journal
+        if journal is not None:
+            if outbox.queue:
+                outbox.flush()
+            if stable is None and not buttons and not bench.deb.in_motion() and not outbox.queue:
+                quiet = time.ticks_diff(bench.now, bench.deb.changed_at)
+                if quiet >= self.quiet_ms:
+                    self._idle(journal, quiet >= 3000)
+        if bench.cycles % 100 == 0:
+            self.usb.ping()
+        self.session.poll(bench.now)
+
+    def changed(self):
+        flash = self.bench.flash
+        if flash is not None:
+            self._erases_at_change = flash.erases
+
+    def count_commit(self, before):
+        bench = self.bench
+        app = bench.app
+        outbox = bench.outbox
+        done = not app.play.fresh and not (outbox is not None and outbox.pending())
+        if app.play.commits != before:
+            self._open = 1
+        elif self._open:
+            self._open += 1
+        if self._open and done:
+            c = self.commit_scans
+            c[0] += 1
+            c[1] += self._open
+            if self._open > c[2]:
+                c[2] = self._open
+            self._open = 0
+            flash = bench.flash
+            if flash is not None and self._erases_at_change >= 0:
+                self.window_erases += flash.erases - self._erases_at_change
+                self._erases_at_change = -1
+
+    def report(self, out):
+        c = self.commit_scans
+        if c[0]:
+            out["commit_scans_mean"] = c[1] / c[0]
+            out["commit_scans_max"] = c[2]
+        flash = self.bench.flash
+        if flash is not None:
+            out["window_erases"] = self.window_erases
+            out["flash_bytes"] = flash.written
+        journal = self.journal
+        if journal is not None:
+            out["journal_syncs"] = journal.log.syncs
+            out["log_programs"] = journal.log.programs
+            out["log_erases"] = journal.log.erases
+            out["log_forced"] = journal.log.forced
+        out["usb_writes"] = self.usb.calls
+        out["usb_bytes"] = self.usb.bytes
+        out["usb_frames"] = self.session.tx_frames
+
+
+class CountingStream:
+    """The USB serial port's stream as a host that reads at once: counts the write calls
+    and bytes (``zuni_hw.port.StreamPort`` writes a frame in one call while a host reads;
+    firmware before that wrote a byte a call: 157 us each on the chip)."""
+
+    def __init__(self):
+        self.calls = 0
+        self.bytes = 0
+        self.incoming = bytearray()
+        self._seq = 0
+
+    def write(self, data):
+        self.calls += 1
+        self.bytes += len(data)
+        return len(data)
+
+    def readinto(self, buf):
+        n = min(len(buf), len(self.incoming))
+        buf[:n] = self.incoming[:n]
+        self.incoming = self.incoming[n:]
+        return n
+
+    def ping(self):
+        """The host's ping (a host that speaks, so the port writes whole frames)."""
+        from zuni_link import codec
+
+        self._seq += 1
+        self.incoming += codec.encode(self._seq, "ping")
+
+
+class _Poller:
+    def register(self, stream, mask):
+        self.stream = stream
+        self.mask = mask
+
+    def poll(self, timeout):
+        if self.mask == 4 or self.stream.incoming:
+            return [(self.stream, self.mask)]
+        return []
+
+
+class _Select:
+    POLLIN = 1
+    POLLOUT = 4
+
+    def poll(self):
+        return _Poller()
+
+
+def attach_session(app, stream):
+    """A link session on the Pico's port class (``zuni_hw.pico.make_usb_port``) over
+    ``stream``."""
+    from zuni_hw import pico
+    from zuni_link.session import BoardSession
+
+    port = pico.make_usb_port(_FakeSys(stream), _Select())
+    session = BoardSession(port, app, "bench0")
+    app.attach(session)
+    return session
+
+
+class _FakeSys:
+    def __init__(self, stream):
+        class Std:
+            pass
+
+        self.stdin = Std()
+        self.stdin.buffer = stream
+        self.stdout = Std()
+        self.stdout.buffer = stream
+
+
 class Timer:
     def __init__(self, spec):
         self.times = _TIMES

@@ -160,8 +160,8 @@ class TestApp:
             info["hostmove"] = self.hostmove
         return info
 
-    def moves_from(self, index):
-        return self.moves[index:]
+    def moves_from(self, index: int, count: int = -1) -> list[str]:
+        return self.moves[index:] if count < 0 else self.moves[index : index + count]
 
     def command(self, name, body):
         arg = commands.parse(name, body)  # the one check of the arguments (zuni_link.commands)

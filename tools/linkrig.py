@@ -438,14 +438,19 @@ class Relay:
 _JOURNAL_READ = """
 import sys, json, vfs
 from zuni_hw.virtual import mount_flash
+from zuni_board import flashboot, flashlog
 from zuni_board.journal import Journal
 blocks = int(sys.argv[1])
 while True:
     path = sys.stdin.readline().strip()
     if not path:
         break
-    mount_flash(path, "/flash", blocks)
+    dev = mount_flash(path, "/flash", blocks)
     try:
+        # What waits in the journal's flash log into the game files first, as at boot.
+        reserved = flashboot.reserved("/flash")
+        if reserved:
+            flashboot.replay("/flash", flashlog.FlashLog(dev, reserved))
         found = Journal("/flash").resume()
     finally:
         vfs.umount("/flash")

@@ -180,7 +180,7 @@ class P:
 class A:
     def hello_info(self): return {"fw": "x"}
     def state_info(self): return {"game": "g", "moves": 0}
-    def moves_from(self, i): return []
+    def moves_from(self, i, count=-1): return []
     def command(self, name, arg): raise ValueError("no")
 port = P()
 session = BoardSession(port, A(), "mp0001")

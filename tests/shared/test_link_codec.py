@@ -41,6 +41,8 @@ from zuni_link.session import (  # noqa: E402
     MAX_PENDING,
     QUEUE_BYTES,
     RESEND_MS,
+    STREAM_CHUNK,
+    STREAM_FRAMES,
     BoardSession,
     ticks_add,
 )
@@ -275,8 +277,8 @@ class FakeApp:
             "occupancy": bytearray([1, 0, 1]),
         }
 
-    def moves_from(self, index):
-        return self.moves[index:]
+    def moves_from(self, index, count=-1):
+        return self.moves[index:] if count < 0 else self.moves[index : index + count]
 
     def command(self, verb, body):
         arg = commands.parse(verb, body)  # the one check of the arguments, as BoardApp does
@@ -686,6 +688,63 @@ def test_moves_request_streams_a_long_game_through_a_slow_port():
     eq(kv["moves"], "200")
     eq(kv["digest"], hex8(d))
     eq(s.dropped, 0)
+
+
+class CountingApp(FakeApp):
+    """FakeApp that records how many move texts each ``moves_from`` call made."""
+
+    def __init__(self, moves):
+        FakeApp.__init__(self, moves)
+        self.made = []
+
+    def moves_from(self, index, count=-1):
+        out = FakeApp.moves_from(self, index, count)
+        self.made.append(len(out))
+        return out
+
+
+def test_moves_reply_of_a_long_game_is_made_a_few_moves_a_poll():
+    moves = ["m%d-m%d" % (i % 9 + 1, i % 7 + 1) for i in range(400)]
+    port = FakePort()
+    app = CountingApp(moves)
+    s = BoardSession(port, app, boot_id="b00t01")
+    _hello(port, s, 0)
+    app.made = []
+    _send(port, 71, "moves", "0")
+    per_poll = []
+    got = []
+    for t in range(1, 1000):
+        s.poll(t)
+        f = port.frames()
+        sent = _by_verb(f, "move")
+        per_poll.append(len(sent))
+        got += [int(x[2].split(" ")[1]) for x in sent]
+        if _by_verb(f, "ok"):
+            break
+    eq(got, list(range(400)), "every move, in order")
+    eq(max(per_poll), STREAM_FRAMES, "at most STREAM_FRAMES move frames a poll")
+    eq(max(app.made), STREAM_CHUNK, "the app makes at most STREAM_CHUNK texts at a time")
+    eq(sum(app.made), 400, "each text made once")
+
+
+def test_moves_reply_ends_where_a_take_back_shortened_the_game():
+    moves = ["m%d-m%d" % (i % 9 + 1, i % 7 + 1) for i in range(40)]
+    port, app, s = _session(moves)
+    _hello(port, s, 0)
+    _send(port, 72, "moves", "0")
+    s.poll(1)
+    del app.moves[20:]  # (the board took moves back while the reply went out)
+    got = []
+    oks = []
+    for t in range(2, 200):
+        s.poll(t)
+        f = port.frames()
+        got += _by_verb(f, "move")
+        oks += _by_verb(f, "ok")
+        if oks:
+            break
+    assert oks, "the reply ended"
+    assert len(got) <= 20, "no move past the game's end (%d sent)" % len(got)
 
 
 def test_queue_stays_bounded_and_drops_diagnostics_first():

@@ -252,16 +252,20 @@ def test_matrix_leds_buttons_allocate_nothing():
     shown_dark = pico.LedChain(QuietNeo(25), list(range(25)), "GRB", 48)
     shown_dark.show(white)
     ok = QuietPin()
-    buttons = pico.Buttons([(1, ok), (2, QuietPin())], 3)
+    buttons = pico.Buttons([(1, ok), (2, QuietPin())])
     micropython.heap_lock()
     try:
         matrix.read()
         leds.show(frame)
         limited.show(white)  # over the budget: scaled down
         shown_dark.show(dark)  # the fast path: one compare
-        for level in (0, 0, 0, 1, 1, 1):
+        t = 0
+        for level in (0, 0, 0, 1, 1, 1, 1, 1):
             ok.v = level
-            buttons.read()
+            t += 10
+            buttons.read(t)
+        buttons.edge(1)
+        buttons.read(t + 10)
     finally:
         micropython.heap_unlock()
     eq(leds.np.buf[3 * 24 + 1], 14, "last point red: 72 * 48 / 255, rounded up")
@@ -522,23 +526,96 @@ def test_leds_clear_at_start_and_bad_config():
 def test_buttons_edges_with_bounce():
     ok = FakePin(None, "ok", 1)
     back = FakePin(None, "back", 1)
-    b = pico.Buttons([(1, ok), (2, back)], 3)
+    b = pico.Buttons([(1, ok), (2, back)], 30)
     seen = []
-    # OK pressed with contact bounce, held, released with bounce; BACK pressed later.
-    ok_levels = [1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1]
-    back_levels = [1] * 10 + [0, 0, 0, 0, 0]
+    # Reads 10 ms apart. OK pressed with contact bounce, held, released with bounce
+    # (a bounce low again 10 ms after the release); BACK pressed later.
+    ok_levels = [1, 0, 1, 0, 0, 0, 0, 0, 1, 0, 1, 1, 1, 1, 1, 1]
+    back_levels = [1] * 10 + [0, 0, 0, 0, 0, 0]
     for i in range(len(ok_levels)):
         ok.value = ok_levels[i]
         back.value = back_levels[i]
-        seen.append(b.read())
-    eq([i for i in range(len(seen)) if seen[i]], [5, 12], "one edge each, after 3 equal reads")
-    eq(seen[5], 1, "OK bit")
-    eq(seen[12], 2, "BACK bit")
-    eq(b.state, 2, "BACK still held")
+        seen.append(b.read(i * 10))
+    eq([i for i in range(len(seen)) if seen[i]], [1, 10], "one edge each, at the first low read")
+    eq(seen[1], 1, "OK bit")
+    eq(seen[10], 2, "BACK bit")
+    eq(b.state, 2, "OK released (high for 30 ms), BACK still held")
+
+
+def test_buttons_a_press_between_two_reads_is_seen_by_its_edge():
+    ok = FakePin(None, "ok", 1)
+    b = pico.Buttons([(1, ok)], 30)
+    eq(b.read(0), 0, "nothing yet")
+    b.edge(1)  # pressed and released between two reads 100 ms apart (a long scan)
+    eq(b.read(100), 1, "the latched edge is a press")
+    eq(b.read(110), 0, "once")
+    eq(b.read(140), 0, "released after 30 ms high")
+    ok.value = 0
+    eq(b.read(150), 1, "the next press")
+
+
+# Where the firmware read the buttons on the chip: the starts of the scans after a move's
+# last sensor change, in ms, measured with the emulated RP2040 (docs/firmware-timing.md)
+# on the firmware before time-debounced buttons (Kolowis, board49): move 36, whose
+# journal append erased a flash sector (45 ms, the W25Q16JV's typical time), then the
+# garbage collection; and the game's last move, whose game-over scan took 197 ms. The
+# driver that counted three equal reads saw 60 and 33 of these 80 presses of 50 ms, 74
+# and 45 of 100 ms, 80 and 65 of 200 ms (docs/firmware-timing.md).
+CHIP_READS_AFTER_A_MOVE = (
+    [7.5, 17.7, 27.4, 38.3, 48.2, 58.1, 68.0, 77.9, 87.9, 97.8, 107.7, 117.6, 127.5, 137.5, 147.4, 158.3]
+    + [167.5, 177.6, 242.1, 289.7, 299.5, 309.5, 319.3, 330.2, 340.1, 349.9, 359.9, 369.7, 379.6, 389.5]
+    + [399.3, 410.3, 420.1, 430.0, 440.2, 450.1, 460.0]
+)
+CHIP_READS_AFTER_GAME_OVER = [
+    8.9,
+    19.0,
+    28.5,
+    39.1,
+    48.8,
+    58.6,
+    68.4,
+    79.1,
+    88.8,
+    98.6,
+    108.5,
+    119.2,
+    128.9,
+    138.6,
+    148.4,
+] + [159.2, 168.8, 179.1, 376.6, 422.2, 432.4, 442.9, 452.8, 462.9, 472.8]
+
+
+def _presses_seen(make, hold_ms, reads, step_ms=5, span_ms=400):
+    """Presses of ``hold_ms`` starting every ``step_ms`` after a move's last change,
+    each given to a fresh driver read at ``reads`` (ms); (seen, pressed)."""
+    seen = 0
+    total = 0
+    for start in range(0, span_ms, step_ms):
+        pin = FakePin(None, "hint", 1)
+        b = make([(4, pin)])
+        got = 0
+        last = -1
+        for ms in reads:
+            t = int(ms)  # ticks are whole ms
+            if last < start <= t:
+                b.edge(4)  # the pin interrupt: a falling edge since the last read
+            pin.value = 0 if start <= t < start + hold_ms else 1
+            got |= b.read(t)
+            last = t
+        seen += 1 if got else 0
+        total += 1
+    return seen, total
+
+
+def test_buttons_see_every_press_in_the_scans_after_a_move():
+    for reads, what in ((CHIP_READS_AFTER_A_MOVE, "a move"), (CHIP_READS_AFTER_GAME_OVER, "the game's end")):
+        for hold in (50, 100, 200):
+            seen, total = _presses_seen(pico.Buttons, hold, reads)
+            eq(seen, total, "presses of %d ms at every 5 ms offset after %s" % (hold, what))
 
 
 def test_buttons_none():
-    b = pico.Buttons([], 3)
+    b = pico.Buttons([])
     eq(b.read(), 0, "no buttons: no presses")
 
 
@@ -611,9 +688,9 @@ def test_make_sensors_matrix_and_buttons():
     pins = [x for x in m.made if x[0] == "Pin"]
     eq([(p[1], p[2]) for p in pins], [(2, 1), (3, 1), (4, 0), (5, 0), (6, 0)], "rows out, columns in")
     eq([p[3] for p in pins[2:]], [2, 2, 2], "columns pulled up")
-    buttons = pico.make_buttons({"ok": 10, "hint": 12}, 3, m)
+    buttons = pico.make_buttons({"ok": 10, "hint": 12}, pico.RELEASE_MS, m)
     eq([bit for bit, pin in buttons.pins], [1, 4], "OK and HINT bits")
-    eq(pico.make_buttons({}, 3, m).pins, [], "no buttons section")
+    eq(pico.make_buttons({}, pico.RELEASE_MS, m).pins, [], "no buttons section")
     with raises(ValueError, "sensors.type"):
         pico.make_sensors({"type": "laser"}, m)
 
@@ -643,13 +720,17 @@ def test_make_leds():
 
 class FakeStream:
     """A blocking stream: ``readinto`` of n bytes would block unless n are there (the
-    fake raises instead, so the test fails), ``write`` takes at most ``room`` bytes and
-    would block beyond that."""
+    fake raises instead, so the test fails); ``write`` takes at most ``room`` bytes, and
+    a write of more is what the Pico's USB CDC does when the host does not read: it waits
+    (its 500 ms timeout: counted in ``waited``) and returns the bytes that fitted.
+    ``calls`` counts the write calls."""
 
     def __init__(self):
         self.incoming = bytearray()
         self.out = bytearray()
         self.room = 0
+        self.waited = 0
+        self.calls = 0
 
     def readinto(self, buf):
         if len(buf) > len(self.incoming):
@@ -660,11 +741,14 @@ class FakeStream:
         return n
 
     def write(self, data):
-        if len(data) > self.room:
-            raise AssertionError("write(%d) with room for %d would block" % (len(data), self.room))
-        self.out += bytes(data)
-        self.room -= len(data)
-        return len(data)
+        self.calls += 1
+        n = len(data)
+        if n > self.room:
+            self.waited += 1
+            n = self.room
+        self.out += bytes(data[:n])
+        self.room -= n
+        return n
 
 
 class FakeSelect:
@@ -723,6 +807,57 @@ def test_usb_port_never_blocks_when_the_host_does_not_read():
     eq(port.queued(), 0, "queue empty")
     eq(port.write(b"wrap-around"), 11, "ring buffer wraps")
     eq(bytes(s.out[16:]), b"wrap-around", "wrapped bytes in order")
+    eq(s.waited, 0, "no write ever waited")
+
+
+def test_usb_port_writes_a_frame_in_one_call():
+    s = FakeStream()
+    s.room = 1000
+    port = StreamPort(s, s, FakeSelect(), False, 128, 256, 256)
+    port.host_reads = True  # the link session's: a host has spoken lately
+    frame = b"~0005 move 12 m4-m5 00012-3fa2 1 9c3e21aa *1f2e\n"
+    eq(port.write(frame), len(frame), "queued")
+    eq((bytes(s.out), s.calls), (frame, 1), "the whole frame in one write call")
+    # Across the ring's end too: two calls (the two contiguous parts), nothing lost.
+    for _ in range(4):
+        port.write(frame)
+    eq(bytes(s.out), frame * 5, "five frames in order, the ring wrapped")
+    eq(s.calls, 6, "one call a frame, two for the one across the ring's end")
+    eq(s.waited, 0, "no call waited")
+
+
+def test_usb_port_a_host_that_stops_reading_costs_one_wait():
+    s = FakeStream()
+    s.room = 20
+    port = StreamPort(s, s, FakeSelect(), False, 512, 256, 64)
+    port.host_reads = True
+    eq(port.write(b"a" * 50), 50, "queued")
+    eq((len(s.out), s.waited), (20, 1), "the one call that found the FIFO short waited and wrote what fitted")
+    # The host reads no more: a byte at a time, each only when poll says it fits.
+    for _ in range(10):
+        port.write(b"b" * 10)
+    eq(s.waited, 1, "no further call waited")
+    s.room = 40
+    port.pump()
+    eq(s.waited, 1, "byte-wise while the host drains: no wait")
+    eq(len(s.out), 60, "what the host made room for")
+    # Once recover_bytes went out byte-wise (the host reads again), whole frames again.
+    s.room = 10000
+    for _ in range(8):
+        port.pump()
+    calls = s.calls
+    port.write(b"c" * 30)
+    eq((s.calls - calls, s.waited), (1, 1), "one call for the frame again")
+    eq(bytes(s.out[-30:]), b"c" * 30, "in order")
+
+
+def test_usb_port_without_a_host_never_waits():
+    s = FakeStream()
+    s.room = 5
+    port = StreamPort(s, s, FakeSelect(), False, 64, 256, 256)
+    eq(port.host_reads, False, "no host has spoken")
+    port.write(b"x" * 30)
+    eq((len(s.out), s.waited), (5, 0), "a byte at a time: what fits, no call waited")
 
 
 def test_usb_port_write_budget_bounds_each_pump():

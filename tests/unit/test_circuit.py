@@ -280,7 +280,7 @@ def test_circuit_wires_the_pins_the_firmware_drivers_open(board: tuple[Any, circ
     layout, c = board
     m = _Machine()
     pico.make_sensors(layout.sensors, m)
-    pico.make_buttons(layout.buttons, 3, m)
+    pico.make_buttons(layout.buttons, pico.RELEASE_MS, m)
 
     class NeoModule:
         NeoPixel = _Neo

@@ -188,8 +188,8 @@ class BoardApp:
     def state_info(self):
         return self._hostcmd().state_info(self.now)
 
-    def moves_from(self, index):
-        return self._hostcmd().moves_from(index)
+    def moves_from(self, index, count=-1):
+        return self._hostcmd().moves_from(index, count)
 
     # -- games ----------------------------------------------------------------------
     def game_for_board(self, ruleset_text):

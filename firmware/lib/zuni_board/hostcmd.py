@@ -196,7 +196,11 @@ class HostCommands:
             info["journal"] = "failing"
         return info
 
-    def moves_from(self, index):
+    def moves_from(self, index, count=-1):
+        """The texts of the moves from ``index``: all of them, or at most ``count`` (the
+        link's ``moves`` reply asks a few at a time)."""
         self.app.outbox.flush()
         stack = self.app.game.move_stack
-        return [m.text() for m in stack[index:]]
+        if count < 0:
+            return [m.text() for m in stack[index:]]
+        return [m.text() for m in stack[index : index + count]]

@@ -31,6 +31,13 @@ the older format ``Z1`` (no version) read as version 0; older firmware skips ``Z
 Each record is appended and the file closed (which commits it on littlefs) as the
 move is committed. Only the newest ``keep`` games are kept, so flash use stays bounded.
 
+With a flash log in ``log`` (``zuni_board.flashlog``: on the Pico and the virtual board)
+a record is instead programmed into the log's next erased page (no erase: littlefs would
+copy the file's last block to a freshly erased one at every append) and appended to its
+file later, with the others waiting, by ``sync()``: in quiet time (``flashlog.idle``,
+the outer loop's) or by whatever reads or starts a file first. ``flashboot.replay`` at
+boot puts the records a reset caught in the log into their files.
+
 A write that fails (flash full, a littlefs error) raises OSError and leaves the file as
 it was or with a torn last line (dropped on reading). ``make_room()`` deletes the oldest
 other game to free flash; ``rewrite(moves)`` writes the current game again whole, under
@@ -111,6 +118,10 @@ def random_hex():
 class Journal:
     """The journal directory. ``keep``: how many game files to keep (newest first)."""
 
+    # The flash log (zuni_board.flashlog.attach sets it), or None: a class attribute, so
+    # that a journal without one has no more in its instance (the heap's ragged edge).
+    log = None  # type: ignore
+
     def __init__(self, directory, keep=8):
         if keep < 1:
             raise JournalError("keep must be at least 1, not %r" % (keep,))
@@ -149,13 +160,23 @@ class Journal:
     def _append(self, body):
         if self.path is None:
             raise JournalError("no game started: call start() or resume() first")
+        line = seal(body)
+        log = self.log
+        if log is not None:
+            if log.record(self, line):
+                return  # in the log: the file gets it in quiet time (flashlog.idle)
         # Open, write, close for every record: closing commits the write on littlefs,
         # so a power cut loses at most the record being written.
         f = open(self.path, "a")
         try:
-            f.write(seal(body))
+            f.write(line)
         finally:
             f.close()
+
+    def sync(self):
+        """The lines waiting in the flash log into their file (see the module's docstring)."""
+        if self.log is not None:
+            self.log.sync()
 
     def prune(self, keep=None):
         """Delete the oldest game files beyond ``keep`` (default: the journal's ``keep``)."""
@@ -188,6 +209,7 @@ class Journal:
             raise JournalError("bad ruleset text %r for the journal" % (ruleset_text,))
         if position is not None and (not position or "\n" in position or "*" in position):
             raise JournalError("bad position text %r for the journal" % (position,))
+        self.sync()  # the old game's waiting lines belong to the old file
         numbers = self.numbers()
         number = (numbers[-1] + 1) if numbers else 1
         if game_id is None:
@@ -198,11 +220,12 @@ class Journal:
         version = self.version + 1
         # Room first: the oldest games go before the new one is written (a full flash).
         self.prune(self.keep - 1)
+        head = seal(self.header(game_id, version, ruleset_text, position))
+        if clock is not None:  # (zuni.clock's parser has refused a "*" or a line end)
+            head += seal("T " + clock.replace(" ", "%20"))
         f = open(path, "w")
         try:
-            f.write(seal(self.header(game_id, version, ruleset_text, position)))
-            if clock is not None:  # (zuni.clock's parser has refused a "*" or a line end)
-                f.write(seal("T " + clock.replace(" ", "%20")))
+            f.write(head)
         finally:
             f.close()
         # Only a written header makes it the current game (a failed start changes nothing).
@@ -231,6 +254,8 @@ class Journal:
             raise JournalError("no game started: call start() or resume() first")
         from zuni_board import repair
 
+        if self.log is not None:
+            self.log.rewritten()  # the whole game is in the file: what waited in the log too
         repair.rewrite(self, moves, left, seal)
 
     def move(self, index, text, times=None):
@@ -276,6 +301,7 @@ class Journal:
         sound = 0
         torn = False
         self.read_clock = None
+        self.sync()  # the lines waiting in the flash log first
         f = open(self.path_of(number), "r")
         try:
             while True:

@@ -186,6 +186,14 @@ class Outbox:
         else:
             journal.end(a, b)
 
+    def write_failed(self, e):
+        """A write the journal does on its own failed (``OSError`` ``e``: the quiet-time
+        append of the flash log's lines to their file, zuni_board.flashlog): a full flash
+        first deletes the oldest other game (the next quiet time tries again), else the
+        degraded mode begins, as for a record's write."""
+        if not self._room(e):
+            self._failed(e)
+
     def _room(self, e):
         """A full flash: delete the oldest other game; True if there is room to try again."""
         if not e.args or e.args[0] != ENOSPC:

@@ -395,47 +395,68 @@ class LedPower:
         return became_ready
 
 
-class Buttons:
-    """Push buttons to GND with pull-ups; ``read()`` returns the bits of the buttons that
-    were pressed since the last call (an edge, reported once per press).
+# A button counts as released once its line has read high this long (contact bounce at
+# release lasts a few ms): a bouncing release never makes a second press.
+RELEASE_MS = 30
 
-    Debounced by scans: a press (or release) counts after ``debounce_scans`` equal
-    consecutive reads, so contact bounce (a few ms) never makes two presses. No board
-    needs buttons: with none, ``read()`` is always 0.
+
+class Buttons:
+    """Push buttons to GND with pull-ups; ``read(now_ms)`` returns the bits of the buttons
+    pressed since the last call (an edge, reported once per press).
+
+    Debounced by time, not by a count of reads: on the chip the scans around a commit
+    (journal, LED frames, garbage collection) may be 30-100 ms apart, so a press of
+    100 ms saw one or two reads and a count of three equal reads lost it. A press counts
+    at the first read that finds the line low, or that finds a falling edge latched since
+    the last read (``edge(bit)``: the Pico's pin interrupt, so a press that begins and
+    ends between two reads, even during a flash erase whose stall holds the interrupt
+    back, is still seen); the button is released only once its line has read high for
+    ``release_ms`` with no edge in between, so contact bounce never makes two presses.
+    No board needs buttons: with none, ``read()`` is always 0.
 
     ``pins`` is a list of (bit, pin) pairs (bit: OK=1, BACK=2, HINT=4).
     """
 
-    def __init__(self, pins, debounce_scans=3):
+    def __init__(self, pins, release_ms=RELEASE_MS):
         self.pins = pins
-        self.debounce_scans = debounce_scans
+        self.release_ms = release_ms
         self.state = 0  # debounced: bits of the buttons held down
-        self._count = bytearray(len(pins))
+        self.edges = 0  # falling edges latched since the last read (edge(), an interrupt)
+        self._high_at = [0] * len(pins)  # when a held button's line first read high again
+        self._high = 0  # bits of held buttons whose line reads high (release pending)
 
-    def read(self):
-        edges = 0
+    def edge(self, bit):
+        """A falling edge of button ``bit``'s line (the pin interrupt's handler: it
+        allocates nothing, so it may run as a hard interrupt)."""
+        self.edges |= bit
+
+    def read(self, now_ms=0):
+        edges = self.edges
+        self.edges = 0
+        out = 0
         state = self.state
-        count = self._count
-        need = self.debounce_scans
+        high = self._high
+        high_at = self._high_at
         i = 0
         for bit, pin in self.pins:
-            down = pin() == 0
-            if down == bool(state & bit):
-                count[i] = 0
-            else:
-                c = count[i] + 1
-                if c >= need:
-                    count[i] = 0
-                    if down:
-                        state |= bit
-                        edges |= bit
-                    else:
-                        state &= ~bit
-                else:
-                    count[i] = c
+            down = pin() == 0 or edges & bit
+            if not state & bit:
+                if down:
+                    state |= bit
+                    out |= bit
+                    high &= ~bit
+            elif down:
+                high &= ~bit  # still held (or bouncing): the release starts again
+            elif not high & bit:
+                high |= bit
+                high_at[i] = now_ms
+            elif _ticks_diff(now_ms, high_at[i]) >= self.release_ms:
+                state &= ~bit
+                high &= ~bit
             i += 1
         self.state = state
-        return edges
+        self._high = high
+        return out
 
 
 # -- factories: the only code that touches `machine` ------------------------------------
@@ -518,15 +539,36 @@ def make_led_power(power_cfg, leds_cfg, now_ms, machine=None):
     )
 
 
-def make_buttons(cfg, debounce_scans=3, machine=None):
-    """The button driver for a layout's ``buttons`` section (may be empty or None)."""
-    pins = []
+def make_buttons(cfg, release_ms=RELEASE_MS, machine=None):
+    """The button driver for a layout's ``buttons`` section (may be empty or None); each
+    pin's falling edge latched by its interrupt (``Buttons.edge``) where the port has one."""
+    pins = []  # type: list
+    buttons = Buttons(pins, release_ms)
     if cfg:
         m = _machine(machine)
         for name in ("ok", "back", "hint"):
             if name in cfg:
-                pins.append((BUTTON_BITS[name], m.Pin(cfg[name], m.Pin.IN, m.Pin.PULL_UP)))
-    return Buttons(pins, debounce_scans)
+                bit = BUTTON_BITS[name]
+                pin = m.Pin(cfg[name], m.Pin.IN, m.Pin.PULL_UP)
+                pins.append((bit, pin))
+                _latch_edges(m, pin, buttons, bit)
+    buttons._high_at = [0] * len(pins)
+    return buttons
+
+
+def _latch_edges(m, pin, buttons, bit):
+    irq = getattr(pin, "irq", None)
+    falling = getattr(m.Pin, "IRQ_FALLING", None)
+    if irq is None or falling is None:
+        return  # no interrupts (a fake machine): the reads alone see presses
+
+    def handler(_pin):
+        buttons.edges |= bit
+
+    try:
+        irq(handler, falling, hard=True)
+    except (TypeError, ValueError, OSError):
+        irq(handler, falling)
 
 
 # Offset of bMaxPower in a USB configuration descriptor (USB 2.0, table 9-10); the
@@ -603,4 +645,5 @@ def make_usb_port(sys_module=None, select_module=None):
         import sys as sys_module  # type: ignore
     from zuni_hw.port import StreamPort
 
-    return StreamPort(sys_module.stdin.buffer, sys_module.stdout.buffer, select_module)
+    # Frames go out in one write of up to the CDC FIFO's 256 bytes (zuni_hw.port).
+    return StreamPort(sys_module.stdin.buffer, sys_module.stdout.buffer, select_module, False, 1024, 256, 256)

@@ -121,7 +121,7 @@ class VirtualButtons:
     def press(self, bit):
         self.pending |= bit
 
-    def read(self):
+    def read(self, now_ms=0):
         bits = self.pending
         self.pending = 0
         return bits
@@ -678,11 +678,14 @@ class FileBlockDevice:
             for _ in range(block_count):
                 f.write(blank)
         self.f = f
-        # What littlefs asked of the flash: on a Pico each program and each erase stalls
-        # the whole chip (the code runs from that flash), so the benchmark counts them.
+        self._blank = b"\xff" * block_size  # an erased block (made once: no 4 KB per erase)
+        # What littlefs and the journal's flash log asked of the flash: on a Pico each
+        # program and each erase stalls the whole chip (the code runs from that flash),
+        # so the benchmark counts them, and the bytes programmed.
         self.reads = 0
         self.writes = 0
         self.erases = 0
+        self.written = 0
 
     def readblocks(self, block, buf, offset=0):
         self.f.seek(block * self.block_size + offset)
@@ -693,13 +696,16 @@ class FileBlockDevice:
         self.f.seek(block * self.block_size + offset)
         self.f.write(buf)
         self.writes += 1
+        self.written += len(buf)
 
     def ioctl(self, op, arg):
         if op == 4:  # block count
             return self.block_count
         if op == 5:  # block size
             return self.block_size
-        if op == 6:  # erase: littlefs writes whole programmed ranges itself
+        if op == 6:  # erase: back to 0xFF, as on the chip (the journal's flash log relies on it)
+            self.f.seek(arg * self.block_size)
+            self.f.write(self._blank)
             self.erases += 1
             return 0
         if op == 3:  # sync

@@ -67,6 +67,11 @@ RESEND_MS = const(1000)
 BEAT_MS = const(2000)
 HOST_TIMEOUT_MS = const(6000)  # no valid frame for this long: the host is away, stop resending
 STREAM_ROOM = const(600)  # a `moves` stream leaves this much queue room for other replies
+# A `moves` reply goes out a few frames a poll, its texts asked of the app a few at a time:
+# on the chip a 400-ply reply made in one scan took 671 ms before its first frame and
+# left the heap in pieces (docs/firmware-timing.md).
+STREAM_FRAMES = const(4)
+STREAM_CHUNK = const(8)
 
 # Event kinds that are diagnostics: dropped first when the queue is full.
 DIAG_KINDS = ("raw", "sensor", "diag", "debug")
@@ -149,6 +154,7 @@ class BoardSession:
         self._stream = None  # type: list | None  # a `moves` reply in progress
         self._stream_base = 0
         self._stream_i = 0
+        self._stream_end = 0
         self._stream_re = 0
         self.rx_frames = 0
         self.rx_errors = 0
@@ -208,6 +214,10 @@ class BoardSession:
 
     def poll(self, now_ms):
         self._now = now_ms
+        port = self.port
+        if hasattr(port, "host_reads"):
+            # A host that speaks reads: the port may write whole frames (zuni_hw.port).
+            port.host_reads = self.host_present(now_ms)
         if not self._started:
             self._started = True
             self._beat_at = ticks_add(now_ms, BEAT_MS)
@@ -366,23 +376,31 @@ class BoardSession:
             raise FrameError(E_ARGS, "moves from %d: game %s has %d moves" % (start, self._game, n))
         if self._stream is not None:
             self._err(self._stream_re, E_CHANGED, "moves request replaced by a newer one", True)
-        self._stream = self.app.moves_from(start) if start < n else []
-        self._stream_base = start
+        self._stream = []  # the texts of the next few moves to send
+        self._stream_base = start  # the index of the first of them
         self._stream_i = 0
+        self._stream_end = n
         self._stream_re = seq
-        self._pump_stream()
+        # (its first frames by this same poll, after the input: see poll)
 
     def _pump_stream(self):
-        stream = self._stream
-        if stream is None:
+        if self._stream is None:
             return
         digests = self._digests
-        while self._stream_i < len(stream):
-            if self._queued > QUEUE_BYTES - STREAM_ROOM:
+        sent = 0
+        while self._stream_base + self._stream_i < self._stream_end:
+            if self._queued > QUEUE_BYTES - STREAM_ROOM or sent >= STREAM_FRAMES:
                 return  # go on at the next poll, as the port drains the queue
+            if self._stream_i >= len(self._stream):
+                self._stream_base += self._stream_i
+                self._stream_i = 0
+                self._stream = self.app.moves_from(self._stream_base, STREAM_CHUNK)
+                if not self._stream:
+                    break  # the app's game is shorter now (a take-back): the reply ends here
             index = self._stream_base + self._stream_i
-            self._send_move_frame(index, stream[self._stream_i], digests[index + 1], self._times_of(index))
+            self._send_move_frame(index, self._stream[self._stream_i], digests[index + 1], self._times_of(index))
             self._stream_i += 1
+            sent += 1
         self._stream = None
         self._ok(self._stream_re)
 
