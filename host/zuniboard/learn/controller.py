@@ -282,7 +282,7 @@ class LessonController:
 
     def _wrong_move(self, before: Any, move: Any, entry: tuple[str, ...] | None, now: float) -> list[Action]:
         text = move.text()
-        why = self.step.wrong.get(text) or self.step.why
+        why = self.step.wrong.get("%d:%s" % (self.k, text)) or self.step.wrong.get(text) or self.step.why
         if entry is not None and is_reply(entry):
             why = "the board shows %s's move %s: carry out that one" % (zuni.SIDE_NAMES[before.turn], entry[0][1:])
         elif not why:
@@ -328,7 +328,8 @@ class LessonController:
             gone = [p for p in missing.split() if p != "-"]
             new = [p for p in added.split() if p != "-"]
             if len(gone) == 1 and len(new) == 1:
-                extra = self.step.wrong.get("%s-%s" % (gone[0], new[0]), "")
+                attempt = "%s-%s" % (gone[0], new[0])
+                extra = self.step.wrong.get("%d:%s" % (self.k, attempt)) or self.step.wrong.get(attempt, "")
         elif error.endswith(" may not move"):
             point = error.split()[0]
             extra = next((why for key, why in self.step.wrong.items() if key.startswith(point + "-")), "")

@@ -314,7 +314,7 @@ def check_step(step: Step, game_id: str, where: str) -> None:
             raise LessonError("%s: show %r: %s" % (where, step.show, exc))
     for key in step.wrong:
         try:
-            game.parse_move(key)
+            game.parse_move(key.split(":", 1)[-1])  # "k:move": the move at the line's entry k
         except zuni.MoveParseError as exc:
             raise LessonError("%s: wrong %r is no move text: %s" % (where, key, exc))
         except zuni.MoveError:
@@ -355,7 +355,7 @@ def check_step(step: Step, game_id: str, where: str) -> None:
         move = first_move(game, entry)
         if move is None:
             raise LessonError("%s: no legal move matches" % at)
-        if move.text() in step.wrong:
+        if move.text() in step.wrong or "%d:%s" % (k, move.text()) in step.wrong:
             raise LessonError("%s: %s is both asked for and called wrong" % (at, move.text()))
         game.push(move)
         k += 1
