@@ -94,7 +94,7 @@ def test_lessons_on_the_virtual_board(game: str, layout: str, first: str, steps:
                     legal = {m.text() for m in control.game.legal_moves()}
                     if wrong in legal:
                         hand.play(control.game, wrong)
-                        pump_until(session, "the wrong move explained", lambda: bool(ui.since(mark, "wrong")))
+                        pump_until(session, "the wrong move explained", lambda mark=mark: bool(ui.since(mark, "wrong")))
                         assert wrong in ui.since(mark, "wrong")[0]
                         assert control.words(step.wrong.get(wrong, step.why)) in ui.since(mark, "wrong")[0]
                         # SimHand puts the pieces back where the board blinks; play goes on.
@@ -104,7 +104,7 @@ def test_lessons_on_the_virtual_board(game: str, layout: str, first: str, steps:
                         origin, _, dest = wrong.partition("-")
                         hand.lift(origin)
                         hand.place(dest)
-                        pump_until(session, "the refusal explained", lambda: bool(ui.since(mark, "wrong")))
+                        pump_until(session, "the refusal explained", lambda mark=mark: bool(ui.since(mark, "wrong")))
                         said = " ".join(ui.since(mark, "wrong"))
                         assert said.startswith("not legal: ")
                         assert control.words(step.wrong.get(wrong, step.why)) in said
@@ -114,7 +114,7 @@ def test_lessons_on_the_virtual_board(game: str, layout: str, first: str, steps:
                         hand.place(origin)
                 mark = len(ui.lines)
                 hand.play(control.game, right)
-                pump_until(session, "step %s done" % step_id, lambda: step_id in control.solved)
+                pump_until(session, "step %s done" % step_id, lambda step_id=step_id: step_id in control.solved)
                 assert any(right in t and "right" in t for t in ui.since(mark, "move"))
                 assert ui.since(mark, "done")
         finally:

@@ -22,7 +22,7 @@ import contextlib
 
 from zuniboard.errors import UsageError
 from zuniboard.learn.controller import HELP, LessonController
-from zuniboard.learn.lessons import LABELS, Labels, LessonError, game_of, load_course
+from zuniboard.learn.lessons import LABELS, Course, Labels, LessonError, game_of, load_course
 from zuniboard.learn.progress import Progress
 from zuniboard.link import LinkError
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
@@ -32,7 +32,10 @@ from zuniboard.records.db import Database, DatabaseError
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     learn = subparsers.add_parser(
-        "learn", help="learn a game on the board, step by step", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
+        "learn",
+        help="learn a game on the board, step by step",
+        description=__doc__,
+        formatter_class=argparse.RawTextHelpFormatter,
     )
     learn.add_argument("game", nargs="?", default=None, help="mosona (default), kolowis or awithlaknakwe")
     learn.add_argument("--step", default=None, help="start at this step (its number or id)")
@@ -74,6 +77,15 @@ def run(args: argparse.Namespace) -> int:
         except LessonError as exc:
             db.close()
             raise UsageError(str(exc))
+    return run_course(args, course, labels, db, "lesson", start_at)
+
+
+def run_course(
+    args: argparse.Namespace, course: Course, labels: Labels, db: Database, kind: str, start_at: int = 0
+) -> int:
+    """Runs ``course`` (lessons, or puzzles as steps) on the board; each step done (and
+    each begun, for puzzles) goes to the game log database as ``kind``."""
+    progress = Progress(db)
     if args.port:
         try:
             check_port(args.port)
@@ -116,9 +128,12 @@ def run(args: argparse.Namespace) -> int:
         return 130
     finally:
         if control is not None:
-            for sid in control.solved:
+            tried = [s.id for s in course.steps[start_at : control.index + 1]]
+            for sid in tried:
                 with contextlib.suppress(DatabaseError):
-                    progress.record("lesson", "%s/%s" % (course.game, sid), True)
+                    progress.record(
+                        kind, "%s/%s" % (course.game, sid) if kind == "lesson" else sid, sid in control.solved
+                    )
         if keys is not None:
             keys.close()
         if conn is not None:

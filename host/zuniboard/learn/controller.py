@@ -114,13 +114,19 @@ class LessonController:
         names = self.game.geometry.names
         parts = []
         for side in range(4):
-            points = [str(names[i]) for i in range(len(names)) if self.game.board[i] and zuni.piece_side(self.game.board[i]) == side]
+            points = [
+                str(names[i])
+                for i in range(len(names))
+                if self.game.board[i] and zuni.piece_side(self.game.board[i]) == side
+            ]
             if points:
                 parts.append("%s: %s" % (zuni.SIDE_NAMES[side].capitalize(), " ".join(points)))
         return "; ".join(parts) or "no pieces"
 
     # -- the board's answers -------------------------------------------------------------
-    def replied(self, name: str, args: tuple[str, ...], now: float, *, reply: Any = None, error: str = "") -> list[Action]:
+    def replied(
+        self, name: str, args: tuple[str, ...], now: float, *, reply: Any = None, error: str = ""
+    ) -> list[Action]:
         out: list[Action] = []
         if name == "setup":
             if error:
@@ -203,7 +209,9 @@ class LessonController:
             return []  # the wrong move, put back: the board's state says when it stands
         if entry is not None and entry[0] == "takeback":
             self.k += 1
-            return [say("taken back: the board holds the position before the move again", "takeback")] + self._after_entry(now)
+            return [
+                say("taken back: the board holds the position before the move again", "takeback")
+            ] + self._after_entry(now)
         # The player took back a move of the line: go back to where it was.
         self.k = max(0, min(self.k, self._entry_at(self.game.ply)))
         return [say("taken back; %s" % self.words(self.step.task), "takeback")]
@@ -246,11 +254,11 @@ class LessonController:
         side = str(zuni.SIDE_NAMES[game.turn])
         before = game.copy()
         game.push(move)
-        if not ok:
+        if not ok or entry is None:
             return self._wrong_move(before, move, entry, now)
         self.k += 1
-        out = [say("%s %s: right" % (side, text) if not is_reply(entry) and text != "pass" else "%s %s" % (side, text), "move")]
-        return out + self._after_entry(now)
+        mine = not is_reply(entry) and text != "pass"  # the player's move, not the lesson's or the board's
+        return [say("%s %s%s" % (side, text, ": right" if mine else ""), "move")] + self._after_entry(now)
 
     def _after_entry(self, now: float) -> list[Action]:
         if self.k >= len(self.step.line):
@@ -273,7 +281,12 @@ class LessonController:
                 out.append(Action("hand", value=self.game.parse_move(text)))
             return out
         if entry[0] == "pass":
-            return [say("%s has no legal move: the board passes for it" % zuni.SIDE_NAMES[self.game.turn].capitalize(), "board")]
+            return [
+                say(
+                    "%s has no legal move: the board passes for it" % zuni.SIDE_NAMES[self.game.turn].capitalize(),
+                    "board",
+                )
+            ]
         if entry[0] == "hint":
             return [say("ask for a hint: press HINT on the board or type hint", "task")]
         if entry[0] == "takeback":
@@ -286,7 +299,11 @@ class LessonController:
         if entry is not None and is_reply(entry):
             why = "the board shows %s's move %s: carry out that one" % (zuni.SIDE_NAMES[before.turn], entry[0][1:])
         elif not why:
-            want = first_move(before, entry) if entry is not None and entry[0] not in ("hint", "takeback", "pass") else None
+            want = (
+                first_move(before, entry)
+                if entry is not None and entry[0] not in ("hint", "takeback", "pass")
+                else None
+            )
             why = "this step asks for %s" % (want.text() if want is not None else "another move")
         self.wrong_said += 1
         self.state = "retract"
@@ -377,7 +394,9 @@ class LessonController:
         if not word:
             return []
         low = word.lower().lstrip("/")
-        command = next((c for c in LESSON_COMMANDS if c == low or (word.startswith("/") and low and c.startswith(low))), "")
+        command = next(
+            (c for c in LESSON_COMMANDS if c == low or (word.startswith("/") and low and c.startswith(low))), ""
+        )
         if command:
             return self._said(self._command(command, now))
         if self.game is None or self.state != "doing":

@@ -223,7 +223,9 @@ def parse_step(data: Any, where: str) -> Step:
         raise LessonError("%s: a step is an object, not %r" % (where, type(data).__name__))
     unknown = sorted(set(data) - STEP_KEYS)
     if unknown:
-        raise LessonError("%s: unknown key(s) %s (known: %s)" % (where, ", ".join(unknown), ", ".join(sorted(STEP_KEYS))))
+        raise LessonError(
+            "%s: unknown key(s) %s (known: %s)" % (where, ", ".join(unknown), ", ".join(sorted(STEP_KEYS)))
+        )
     sid = _text(data, "id", where)
     where = "%s (%s)" % (where, sid)
     rules = data.get("rules", [])

@@ -26,9 +26,11 @@ defence.
 
 from __future__ import annotations
 
+import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import zuni
@@ -38,6 +40,7 @@ from zuniboard.ai import tablebase as tbm
 from zuniboard.ai.tablebase import Tablebase
 from zuniboard.learn.lessons import Course, Step
 
+PUZZLE_DIR = Path(__file__).resolve().parent / "puzzles"
 BOOK_NODES = 3000  # the search's budget to refute one wrong reply of a book puzzle
 KINDS = ("table", "book", "custody")
 
@@ -77,7 +80,9 @@ class Puzzle:
                 who,
             )
         if self.kind == "book":
-            return "North to move: find North's only winning reply (the proof that North wins Mosona)"
+            if all("refutes" in why for why in self.wrong.values()):
+                return "North to move: find North's only winning reply (from the proof that North wins Mosona)"
+            return "North to move: find North's winning reply, the move of the proof that North wins Mosona"
         return "%s to move wins a warrior by force: whatever the reply, a capture follows" % who
 
     def to_data(self) -> dict[str, Any]:
@@ -106,6 +111,26 @@ def from_data(data: dict[str, Any]) -> Puzzle:
         )
     except (KeyError, TypeError, ValueError) as exc:
         raise PuzzleError("puzzle %r: %s" % (data.get("id", "?") if isinstance(data, dict) else data, exc))
+
+
+def load_puzzles(game: str, path: Path | None = None) -> list[Puzzle]:
+    """The shipped puzzles of ``game`` (``puzzles/<game>.json``, tools/make_puzzles.py)."""
+    path = path or PUZZLE_DIR / ("%s.json" % game)
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        raise PuzzleError("%s: %s" % (path, exc))
+    if not isinstance(data, dict) or not isinstance(data.get("puzzles"), list):
+        raise PuzzleError("%s: expected {'game': ..., 'puzzles': [...]}" % path)
+    out = [from_data(p) for p in data["puzzles"]]
+    for p in out:
+        if p.kind not in KINDS:
+            raise PuzzleError("%s: puzzle %s: unknown kind %r" % (path, p.id, p.kind))
+        try:
+            parse_position(p.position)
+        except (zuni.ZuniError, ValueError) as exc:
+            raise PuzzleError("%s: puzzle %s: %s" % (path, p.id, exc))
+    return out
 
 
 def grade(n: int, tempting: int) -> int:
@@ -158,7 +183,11 @@ def _fail_words(game: Any, move: Any, value: int, stall_draw: bool) -> str:
         if stall_draw:
             return "after %s the game is drawn with best play: the quiet count runs out" % text
         return "after %s the game is drawn with best play: the quiet count runs out with equal pieces" % text
-    other = str(zuni.SIDE_NAMES[1 - game.turn]).capitalize() if game.ruleset.game_id != "awithlaknakwe" else "the other side"
+    other = (
+        str(zuni.SIDE_NAMES[1 - game.turn]).capitalize()
+        if game.ruleset.game_id != "awithlaknakwe"
+        else "the other side"
+    )
     return "after %s %s wins in %d with best play" % (text, other, moves)
 
 
@@ -302,46 +331,64 @@ def refuted(game: LineGame, move: Any, tb: Tablebase | None, nodes: int = BOOK_N
 
 
 def book_puzzle(key: str, tb: Tablebase | None, nodes: int = BOOK_NODES) -> Puzzle | None:
-    """The book position ``key`` as a puzzle, if every other North move is refuted."""
+    """The book position ``key`` as a puzzle (North to move, at least two moves): the
+    proof's move is the answer. Each other move the search refutes within ``nodes`` is
+    explained as such ("only" holds where it refutes them all: ``tempting`` counts the
+    others it could not settle, so those puzzles are graded harder)."""
     from zuniboard.ai import book
 
     text = book.entries().get(key)
     if text is None:
         return None
     game = book_game(key)
+    if game.turn != zuni.NORTH:
+        return None
     right = next((m for m in game.legal_moves() if m.text() == text), None)
     others = [m for m in game.legal_moves() if m.text() != text]
     if right is None or not others:
         return None
-    for move in others:
-        if not refuted(game, move, tb, nodes):
-            return None
-    tempting = sum(1 for m in others if len(m.captures) >= len(right.captures) and (m.captures or not right.captures))
-    wrong = {
-        "0:%s" % m.text(): "after %s North no longer wins by force: South holds (the proof search refutes it)" % m.text()
-        for m in others
-    }
+    wrong: dict[str, str] = {}
+    open_ = 0
+    for m in others:
+        if refuted(game, m, tb, nodes):
+            wrong["0:%s" % m.text()] = (
+                "after %s North no longer wins by force: South holds (the proof search refutes it)" % (m.text())
+            )
+        else:
+            open_ += 1
+            wrong["0:%s" % m.text()] = (
+                "%s is not the proof's move: the proof that North wins goes on with another (whether %s wins too "
+                "is not settled)" % (m.text(), m.text())
+            )
     pid = "mosona-book-%s" % key.replace(":", "-")
-    return Puzzle(pid, "book", position_text(game), ((text,),), 1, tempting, wrong)
+    return Puzzle(pid, "book", position_text(game), ((text,),), 1, open_ + len(others) // 4, wrong)
 
 
-def book_puzzles(tb: Tablebase | None, count: int, *, max_pieces: int = 10, nodes: int = BOOK_NODES) -> list[Puzzle]:
+def book_puzzles(tb: Tablebase | None, count: int, *, max_pieces: int = 9, nodes: int = BOOK_NODES) -> list[Puzzle]:
+    """Up to ``count`` book puzzles, those with every other move refuted first."""
     from zuniboard.ai import book
 
     out: list[Puzzle] = []
     for key in sorted(book.entries()):
         game = book_game(key)
-        if sum(game.counts[:2]) > max_pieces:
+        if sum(game.counts[:2]) > max_pieces or game.turn != zuni.NORTH or len(game.legal_moves()) < 2:
             continue
         p = book_puzzle(key, tb, nodes)
         if p is not None:
             out.append(p)
-            if len(out) >= count:
+            if len(out) >= 3 * count:
                 break
-    return sorted(out, key=lambda p: (p.grade, p.id))
+    out.sort(key=lambda p: (sum("refutes" not in w for w in p.wrong.values()), p.grade, p.id))
+    return sorted(out[:count], key=lambda p: (p.grade, p.id))
+
+
+def only_reply(p: Puzzle) -> bool:
+    """Every other move of the book puzzle ``p`` is refuted: the reply is North's only win."""
+    return all("refutes" in why for why in p.wrong.values())
 
 
 def prove_book(p: Puzzle, tb: Tablebase | None, nodes: int = BOOK_NODES) -> None:
+    """The answer is the proof's move, and every refutation the puzzle claims holds."""
     from zuniboard.ai import book
 
     game = parse_position(p.position)
@@ -350,8 +397,13 @@ def prove_book(p: Puzzle, tb: Tablebase | None, nodes: int = BOOK_NODES) -> None
     move = book.book_move(game)
     if move is None or (move.text(),) != p.line[0] or len(p.line) != 1:
         raise PuzzleError("%s: the proof's move is %s, the puzzle's %s" % (p.id, move, p.line))
-    for other in game.legal_moves():
-        if other.text() != move.text() and not refuted(game, other, tb, nodes):
+    others = {"0:%s" % m.text(): m for m in game.legal_moves() if m.text() != move.text()}
+    if set(others) != set(p.wrong):
+        raise PuzzleError(
+            "%s: the other moves are %s, the puzzle explains %s" % (p.id, sorted(others), sorted(p.wrong))
+        )
+    for key, other in others.items():
+        if "refutes" in p.wrong[key] and not refuted(game, other, tb, nodes):
             raise PuzzleError("%s: %s is not refuted within %d nodes" % (p.id, other.text(), nodes))
 
 

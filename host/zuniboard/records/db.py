@@ -580,8 +580,8 @@ class Database:
         with self._write() as conn:
             conn.execute(
                 "INSERT INTO learning (kind, item, tries, solved, first, last) VALUES (?, ?, 1, ?, ?, ?) "
-                "ON CONFLICT (kind, item) DO UPDATE SET tries = tries + 1, solved = MAX(solved, excluded.solved), "
-                "last = excluded.last",
+                "ON CONFLICT (kind, item) DO UPDATE SET tries = tries + 1, "
+                "solved = MAX(solved, excluded.solved), last = excluded.last",
                 (kind, item, int(solved), now, now),
             )
 
@@ -597,7 +597,8 @@ class Database:
     def set_setting(self, key: str, value: str) -> None:
         with self._write() as conn:
             conn.execute(
-                "INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                "INSERT INTO settings (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
                 (key, value),
             )
 
