@@ -119,3 +119,40 @@ def test_lessons_on_the_virtual_board(game: str, layout: str, first: str, steps:
                 assert ui.since(mark, "done")
         finally:
             link.close()
+
+
+def test_a_puzzle_on_the_virtual_board(tmp_path: Path) -> None:
+    """A "win in N" puzzle of Mosona: a wrong first move explained (the table's words) and
+    taken back, then the line played, the table's defence shown and carried out."""
+    from zuniboard.learn.puzzles import as_course, load_puzzles
+
+    p = next(q for q in load_puzzles("mosona") if q.kind == "table" and q.n >= 3 and q.wrong)
+    course = as_course([p], "mosona")
+    with VirtualBoard(str(_layout("board25", tmp_path)), pieces="start", flash=tmp_path / "flash.img") as vb:
+        link = BoardLink.open(vb.port_path, timeout=10.0)
+        try:
+            ui = Said()
+            control = LessonController(course, hand=True)
+            session = LessonSession(link, control, ui, hand=SimHand(vb))
+            hand = Hand(vb, seed=3, speed=4.0, bounce=False)
+            session.start(timeout=20.0)
+            pump_until(session, "the puzzle set up", _in_play(control, p.id))
+            key = next(iter(p.wrong))
+            wrong = key.split(":", 1)[1]
+            mark = len(ui.lines)
+            hand.play(control.game, wrong)
+            pump_until(session, "the wrong move explained", lambda: bool(ui.since(mark, "wrong")))
+            assert p.wrong[key] in ui.since(mark, "wrong")[0]
+            pump_until(session, "the wrong move taken back", _in_play(control, p.id))
+            for i, entry in enumerate(p.line):
+                if i % 2:
+                    # The defence: shown on the board, carried out by the terminal's hand.
+                    pump_until(session, "the defence %s" % entry[0], lambda n=i + 1: len(link.moves) >= n)
+                    assert link.moves[i] == entry[0]
+                else:
+                    pump_until(session, "the player's turn", lambda n=i: len(link.moves) >= n and control.k == n)
+                    hand.play(control.game, entry[0])
+            pump_until(session, "solved", lambda: p.id in control.solved)
+            assert link.moves == [e[0] for e in p.line]
+        finally:
+            link.close()

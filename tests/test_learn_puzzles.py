@@ -204,3 +204,62 @@ def test_bad_puzzle_files(tmp_path: Path) -> None:
     )
     with pytest.raises(P.PuzzleError, match="puzzle a"):
         P.load_puzzles("mosona", path)
+
+
+def test_move_grades() -> None:
+    from zuniboard.ai.search import WIN
+    from zuniboard.learn.grades import grade_of
+
+    assert grade_of(50, 50).name == "best"
+    assert grade_of(50, 25).name == "good"
+    assert grade_of(50, -20, "m6-m5").name == "inaccuracy" and "than m6-m5" in grade_of(50, -20, "m6-m5").words
+    assert grade_of(50, -100).name == "mistake"
+    assert grade_of(50, -151).name == "blunder"
+    assert grade_of(WIN - 5, 0).words.startswith("missed a win in 5") and grade_of(WIN - 5, 0).colour == "red"
+    assert grade_of(0, -(WIN - 4)).name == "blunder"
+    assert grade_of(WIN - 5, WIN - 7).name == "good" and grade_of(WIN - 5, WIN - 15).name == "inaccuracy"
+    assert grade_of(-(WIN - 9), -(WIN - 9)).name == "best" and grade_of(-(WIN - 9), -(WIN - 3)).name == "inaccuracy"
+
+
+def test_review_grades_a_game_and_replays_its_mistake(tmp_path: Path, tables: dict[str, Tablebase]) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from zuniboard.commands.review import mistake_step
+    from zuniboard.learn.grades import grade_of
+    from zuniboard.learn.lessons import Course
+
+    db_path = tmp_path / "games.sqlite3"
+    start = "mosona | south to move | south m6 s2 | north m7 n2 n6 | quiet 0"
+    with Database(db_path) as db:
+        gid = db.new_game("mosona", position=start)
+        db.add_move(gid, 0, "m6xm7-m8")
+    env = dict(os.environ, ZUNI_TABLEBASE_DIR=str(tmp_path / "no-tables"))
+    zuni_cmd = Path(sys.executable).parent / "zuni"
+    out = subprocess.run(
+        [str(zuni_cmd), "review", "last", "--db", str(db_path), "--nodes", "4000", "--no-stop"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
+    )
+    assert out.returncode == 0, out.stderr
+    # m6xm7-m8 takes one piece; the chains take two: a mistake at least, by the search.
+    assert "1. south m6xm7-m8: " in out.stdout
+    line = next(s for s in out.stdout.splitlines() if s.startswith("1. south"))
+    assert "mistake" in line or "blunder" in line, out.stdout
+    assert "better: " in out.stdout and "m6x" in out.stdout.split("better: ")[1]
+    # The mistake as a lesson step: the played move explained and taken back, a better one accepted.
+    game = parse_position(start)
+    game.push(game.parse_move("m6xm7-m8"))
+    step = mistake_step(game, 0, grade_of(200, -10, "m6xn6-n7xm7-m6"), ["m6xn6-n7xm7-m6"], "m6xm7-m8")
+    c = LessonController(Course("mosona", "Review", ("r",), (step,)))
+    board = ScriptedBoard()
+    board.answer(c, c.start(0.0), 0.0)
+    board.placed(c, 0.0)
+    acts = board.commit(c, "m6xm7-m8", 0.1)
+    assert "was played in the game: blunder" in said(acts, "wrong")[0]
+    board.placed(c, 0.2)
+    board.commit(c, "m6xn6-n7xm7-m6", 0.3)
+    assert c.state == "done"

@@ -11,7 +11,7 @@ from zuniboard import __version__
 from zuniboard.errors import UsageError
 
 # Modules under zuniboard.commands, each with register(subparsers).
-COMMAND_MODULES = ("rules", "play", "learn", "puzzle", "analyze", "log", "board", "sim", "tablebase")
+COMMAND_MODULES = ("rules", "play", "learn", "puzzle", "review", "analyze", "log", "board", "sim", "tablebase")
 
 
 def build_parser() -> argparse.ArgumentParser:
