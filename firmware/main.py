@@ -15,7 +15,7 @@ image file mounted at /flash for the journal (made on first use; without it noth
 kept); ``--occupied``: points holding a magnet at power-on (a restart keeps the pieces);
 ``--lifeline``: an inherited pipe fd, or a socket to the host's 127.0.0.1:PORT that
 says TOKEN: the board exits when its other end (the host) is gone.
-``host/zuniboard/sim.py`` starts it this way.
+``host/zuniboard/virtual/board.py`` starts it this way.
 
 The loop (docs/architecture.md) is the only code that reads the clock. Sensors are
 scanned every ``timing.scan_ms``; in between the loop waits for input on the link (and

@@ -1,5 +1,5 @@
 """A deliberately simple second move generator for Awithlaknakwe, written from RULES.md
-alone, to cross-check the engine (zuni.awith) in tests/test_rules_awith_props.py.
+alone, to cross-check the engine (zuni.awith) in tests/unit/test_rules_awith_props.py.
 
 No tables, no undo, no speed: squares are (c, r) pairs, the board is a dict, a move
 returns a new position. Nothing here is shared with the engine except the ruleset

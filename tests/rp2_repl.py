@@ -1,4 +1,4 @@
-"""A stand-in for a Raspberry Pi Pico's MicroPython REPL on a pty, for tests/test_deploy.py.
+"""A stand-in for a Raspberry Pi Pico's MicroPython REPL on a pty, for tests/e2e/test_deploy.py.
 
     python tests/rp2_repl.py FS_DIR [--log FILE] [--bus FILE --drops N]
         (stdin and stdout: the pty's master)
@@ -356,7 +356,7 @@ class Board:
 
 def deployed_firmware_version(root: Path) -> str:
     """FIRMWARE_VERSION of the deployed .mpy, as MicroPython itself imports it."""
-    from zuniboard.mpy import micropython_executable
+    from zuniboard.virtual.mpy import micropython_executable
 
     env = dict(os.environ)
     env.pop("MICROPYPATH", None)

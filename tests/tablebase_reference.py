@@ -1,6 +1,6 @@
 """The endgame tables' first builder (zuniboard/ai/tablebase.py before the 6-piece
 work), kept unchanged as the reference the optimized builder must equal byte for byte
-(tests/test_tablebase.py, tools/build_tablebase.py --check-identical).
+(tests/unit/test_tablebase.py, tools/build_tablebase.py --check-identical).
 
 It holds every table's layers and its move graph as 8-byte edges in memory: 783 MB at
 5 pieces, about 6 GB at 6 (docs/tablebases.md)."""

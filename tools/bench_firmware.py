@@ -48,7 +48,7 @@ import zuni  # noqa: E402
 BIN = Path(sys.executable).parent
 # The smallest heap of each game without the hint (--hint-every 0), and what the
 # board's own hint (issue 17: its code, loaded at HINT and unloaded after it, and its
-# search) may add to it: the limits of tests/test_firmware_heap.py.
+# search) may add to it: the limits of tests/checks/test_firmware_heap.py.
 # The commit that leaves the next position to the scan after it (docs/firmware-timing.md)
 # costs some 0.3-0.6 KB of code and 0.3 KB live at a HINT (measured 2026-12-02: without the
 # hint 120/118/119/130/129/132 -> 121/119/119/131/130/132 KiB; with it 127/-/-/129/137/140

@@ -4,8 +4,8 @@
         [--soak PLIES] [--seed N]
 
 The board side is firmware/main.py (BoardApp + BoardSession, journal on a littlefs
-image) under the MicroPython unix port, started by ``zuniboard.sim.VirtualBoard`` with
-the board25 layout and its real timing; the host side is ``zuniboard.link.BoardLink`` on
+image) under the MicroPython unix port, started by ``zuniboard.virtual.board.VirtualBoard`` with
+the board25 layout and its real timing; the host side is ``zuniboard.link.client.BoardLink`` on
 pyserial, on the board's pty (no relay).
 
 The long game: ``--moves`` legal moves of ``mosona quiet=1000`` (the no-capture limit
@@ -71,9 +71,9 @@ from linkrig import Faults, FirmwareBoard, JournalReader, long_game, occupied_po
 
 import zuni
 from zuni_link import codec
-from zuniboard import sim
-from zuniboard.link import BoardError, BoardLink, LinkError, SerialPort
-from zuniboard.link_port import SocketURLPort, no_nagle
+from zuniboard.link.client import BoardError, BoardLink, LinkError, SerialPort
+from zuniboard.link.port import SocketURLPort, no_nagle
+from zuniboard.virtual import board as sim
 
 RULESET = "mosona quiet=1000"
 

@@ -15,7 +15,7 @@
    --wipe-journal. If mpremote fails, it runs once more after 3 s, on the board found
    again by its USB serial number: a board whose boot.py asked USB for more current drops
    off USB once at mpremote's first soft reset (hardware/<board>/power.md). A second
-   failure is an error that says what to do (tests/test_deploy.py runs both against
+   failure is an error that says what to do (tests/e2e/test_deploy.py runs both against
    tests/rp2_repl.py --drops, a model that drops off and comes back on a new pty).
 4. waits for the board's ``hello`` on the same port (found again by its USB serial
    number should it come back under another device path) and reports
@@ -29,7 +29,7 @@ and the rp2 port's main.c runs main.py only when it boots in the FRIENDLY REPL m
 
 ``--resume`` connects without the soft reset mpremote does first (needed for the
 MicroPython unix port on a pty, where Ctrl-D at the raw REPL ends the process; the
-test tests/test_deploy.py deploys that way). ``--no-reset`` leaves the board at the REPL
+test tests/e2e/test_deploy.py deploys that way). ``--no-reset`` leaves the board at the REPL
 (no reset, no wait). ``--dry-run`` prints the mpremote command instead of running it.
 """
 
@@ -113,7 +113,7 @@ def compiler() -> str:
 def check_layout(name_or_path: str) -> Path:
     """The layout file, after the firmware's loader accepted it."""
     sys.path.insert(0, str(REPO / "host"))
-    from zuniboard import layouts
+    from zuniboard.games import layouts
 
     try:
         layout = layouts.load_layout(name_or_path)
@@ -284,7 +284,7 @@ def wait_for_hello(
 ) -> dict[str, str]:
     """The board's ``hello`` after its reset, on its port found again; DeployError naming
     what was seen (the port never came back, or what the board printed instead)."""
-    from zuniboard.link import BoardLink
+    from zuniboard.link.client import BoardLink
 
     deadline = time.monotonic() + timeout
     if serial_number:

@@ -1,5 +1,5 @@
 #!/bin/sh
-# Make sure a browser for the page tests (tests/test_web_browser.py) is here: Debian's
+# Make sure a browser for the page tests (tests/browser/test_web_browser.py) is here: Debian's
 # chromium, driven by the Python playwright package through executable_path. Playwright's
 # own browser download (`playwright install`) is never used: it cannot work offline.
 #

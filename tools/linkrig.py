@@ -1,7 +1,7 @@
 """Test rig for the board link (CPython): a fault-injecting pty relay, the real firmware
 behind it with a player's hand, and the board's own record of its game.
 
-Used by tests/test_link_e2e.py and tools/bench_link.py::
+Used by tests/e2e/test_link_e2e.py and tools/bench_link.py::
 
     with FirmwareBoard(tmp) as board:               # firmware/main.py under MicroPython
         link = BoardLink(board.relay.host_path) ...  # the host talks through the relay
@@ -17,14 +17,14 @@ writes then back up, as when a PC holds the port open without reading). A tap re
 every frame the board wrote, before any fault: tests wait on it for a committed move
 instead of sleeping.
 
-``FirmwareBoard`` is ``zuniboard.sim.VirtualBoard`` (the real firmware: BoardApp,
+``FirmwareBoard`` is ``zuniboard.virtual.board.VirtualBoard`` (the real firmware: BoardApp,
 BoardSession, Journal on a littlefs image) with a ``Hand`` that carries out moves by
 lifting and placing magnets through the control channel. ``journal(flash)`` reads the
 board's game from a copy of its flash image with the firmware's own Journal code under
 MicroPython: the board's truth, independent of the link under test.
 
 ``TestBoard`` is the older stand-in (tools/link_testboard.py: the real BoardSession with a
-small rules app, driven through stdin); tests/test_play_standin.py still uses it for
+small rules app, driven through stdin); tests/e2e/test_play_standin.py still uses it for
 fast, deterministic play-session tests.
 """
 
@@ -50,9 +50,9 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 import zuni
-from zuniboard import sim
-from zuniboard.mpy import micropython_command, micropython_env
 from zuniboard.paths import FIRMWARE_LIB, HARDWARE_DIR
+from zuniboard.virtual import board as sim
+from zuniboard.virtual.mpy import micropython_command, micropython_env
 
 if str(FIRMWARE_LIB) not in sys.path:
     sys.path.append(str(FIRMWARE_LIB))

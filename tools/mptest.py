@@ -1,6 +1,6 @@
 """Run shared test modules under the MicroPython unix port.
 
-Usage (pytest calls it through tests/test_micropython.py):
+Usage (pytest calls it through tests/checks/test_micropython.py):
 
     micropython tools/mptest.py tests/shared/test_rules_line.py [...]
 

@@ -291,7 +291,7 @@ def verify(game: zuni.Game, team: int, book: dict[str, str], pieces: int) -> str
     """Walk the proof with the Python rules engine: at the winner's turns the book's move
     (it must be legal), at the other side's every legal move; each line must end in a
     game the winner has won, or in a position of at most ``pieces`` pieces that the C
-    tables (checked against the Python tables in tests/test_linesolve.py) call won."""
+    tables (checked against the Python tables in tests/unit/test_linesolve.py) call won."""
     import linesolve
 
     stack = [game.copy()]

@@ -455,7 +455,7 @@ def test_legal_captures_are_the_capturing_legal_moves():
 
 # -- perft -------------------------------------------------------------------------
 # Counted by this engine and checked against tests/refgen_line.py, an independent
-# generator (tests/test_rules_line_props.py checks every option at small depths).
+# generator (tests/unit/test_rules_line_props.py checks every option at small depths).
 PERFT = (
     ("mosona", (1, 2, 2, 15, 50, 285, 1140, 5903)),
     ("mosona board=open", (1, 1, 4, 11, 32, 113, 383, 1407)),

@@ -6,5 +6,5 @@
 - ``zuni_link.session``: ``BoardSession``, the board side (reliable moves, hello and
   sync, bounded output queue, heartbeats, error replies).
 
-The host side is ``zuniboard.link.BoardLink``.
+The host side is ``zuniboard.link.client.BoardLink``.
 """

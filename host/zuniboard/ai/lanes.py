@@ -8,7 +8,7 @@ each offset d, ``mask[d]`` has a 1 in the lane of every point A that has an edge
 A + d, and ``own & mask[d] & (empty >> 8 * d)`` has a 1 for every step from such an
 A. Summing the lanes is ``int.bit_count``. The offsets come from the rules engine's own
 tables (``zuni.line.adjacency`` and ``jump_table``), so every board and rule option is
-covered exactly; the result equals ``zuni.evaluate.line_team0`` (tests/test_ai.py
+covered exactly; the result equals ``zuni.evaluate.line_team0`` (tests/unit/test_ai.py
 checks it on random positions of every board and jump reading). (The same trick for
 "has a jump?" was no faster than ``search.line_capture_check``, which stops at the
 first jump it finds.)

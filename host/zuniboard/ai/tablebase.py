@@ -419,6 +419,9 @@ GRAPH_BYTES_PER_POSITION = 170
 # this many positions: about 10 s of CPU. Bigger tables: `zuni tablebase build`.
 AUTO_POSITIONS = 500_000
 AUTO_ENV = "ZUNI_TABLEBASE_AUTO"  # "0": never build on first use; N: at most N pieces
+# `zuni tablebase build --first-use` exits with this when another process is building
+# the same tables now (the first-use builder of `zuni play` then stays quiet).
+BUSY_EXIT = 3
 
 
 def _points(ruleset: str) -> tuple[str, int, int]:

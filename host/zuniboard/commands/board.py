@@ -15,8 +15,10 @@ import importlib
 from pathlib import Path
 from typing import Any
 
-from zuniboard import hardware, layouts, power
 from zuniboard.errors import UsageError
+from zuniboard.games import layouts
+from zuniboard.hardware import generate as hardware
+from zuniboard.hardware import power
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -110,7 +112,7 @@ def run_for(args: argparse.Namespace) -> int:
 
 
 def run_generate(args: argparse.Namespace) -> int:
-    from zuniboard import mechanics
+    from zuniboard.hardware import mechanics
 
     try:
         changed = hardware.generate(check=args.check)

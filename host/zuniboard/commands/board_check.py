@@ -19,9 +19,9 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from zuniboard import layouts
 from zuniboard.errors import UsageError
-from zuniboard.layouts import BoardGeometry
+from zuniboard.games import layouts
+from zuniboard.games.layouts import BoardGeometry
 
 FLICKER_CHANGES = 6  # this many changes of one point within FLICKER_WINDOW_S ...
 FLICKER_WINDOW_S = 2.0  # ... is a flicker, not a player
@@ -227,7 +227,7 @@ def register(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from zuniboard import link as linkmod
+    from zuniboard.link import client as linkmod
     from zuniboard.play.connect import need_board
 
     if args.walk_ms and not 20 <= args.walk_ms <= 5000:
@@ -254,7 +254,7 @@ def _led_walk(link: Any, layout: Any, bring: BringUp, step_ms: int) -> list[str]
     expected = sorted(layout.points, key=lambda name: layout.points[name][1])
     print("LED walk: one LED at a time in chain order (LED 0 is nearest the Pico), %d ms each." % step_ms)
     print("  The first LED that stays dark (and all after it): check its DIN and the DOUT before it.")
-    from zuniboard.link import SILENCE_S
+    from zuniboard.link.client import SILENCE_S
 
     link.led_test(walk_ms=step_ms)
     seen: list[tuple[int, str]] = []

@@ -14,8 +14,9 @@ from pathlib import Path
 import zuni
 from zuniboard.errors import UsageError
 from zuniboard.records import formats
-from zuniboard.records.db import Database, DatabaseError, UnknownGameError, user_db_path
+from zuniboard.records.db import user_db_path
 from zuniboard.records.record import GameRecord, RecordError, replay
+from zuniboard.records.select import get_game, open_database
 from zuniboard.records.svg import render_svg
 from zuniboard.records.text import render
 
@@ -84,54 +85,6 @@ def _help(parser: argparse.ArgumentParser) -> int:
     return 2
 
 
-def open_database(args: argparse.Namespace) -> Database:
-    """The database named by ``--db``, ``$ZUNI_DB`` or the default; UsageError if it cannot be opened."""
-    path = getattr(args, "db", None)
-    try:
-        return Database(Path(path) if path else None)
-    except (DatabaseError, OSError) as exc:
-        raise UsageError(str(exc))
-
-
-def game_id(db: Database, text: str, *, with_moves: bool = False) -> int:
-    """The log's id of game ``text``: a number from `zuni log list`, or ``last`` (the
-    newest game; with ``with_moves``, the newest game that has moves, saying on stderr
-    which newer games it passed over)."""
-    if text != "last":
-        try:
-            return int(text)
-        except ValueError:
-            raise UsageError("game %r: give a game id (a number from `zuni log list`) or `last`" % text)
-    games = db.list_games()  # newest first
-    if not games:
-        raise UsageError("no games in %s" % db.path)
-    if not with_moves:
-        return games[0].id
-    played = next((g for g in games if g.moves > 0), None)
-    if played is None:
-        raise UsageError("no game in the log %s has moves" % db.path)
-    skipped = [str(g.id) for g in reversed(games) if g.id > played.id]
-    if skipped:
-        print(
-            "%s %s no moves: taking game %d, the last game with moves"
-            % (
-                "game " + skipped[0] if len(skipped) == 1 else "games " + ", ".join(skipped),
-                "has" if len(skipped) == 1 else "have",
-                played.id,
-            ),
-            file=sys.stderr,
-        )
-    return played.id
-
-
-def get_game(db: Database, text: str, *, with_moves: bool = False) -> GameRecord:
-    """Game ``text`` of the log (see ``game_id``)."""
-    try:
-        return db.get(game_id(db, text, with_moves=with_moves))
-    except UnknownGameError as exc:
-        raise UsageError(str(exc))
-
-
 def _write(text: str, output: str | None) -> None:
     if output is None or output == "-":
         sys.stdout.write(text)
@@ -156,7 +109,7 @@ def players_text(players: dict[str, str], ruleset: str) -> str:
 def run_list(args: argparse.Namespace) -> int:
     if args.limit is not None and args.limit < 1:
         raise UsageError("--limit must be 1 or more, not %d" % args.limit)
-    with open_database(args) as db:
+    with open_database(getattr(args, "db", None)) as db:
         games = db.list_games(args.limit)
         if not games:
             print("no games in %s" % db.path)
@@ -208,7 +161,7 @@ def _position(record: GameRecord, ply: int | None) -> zuni.Game:
 
 
 def run_show(args: argparse.Namespace) -> int:
-    with open_database(args) as db:
+    with open_database(getattr(args, "db", None)) as db:
         record = get_game(db, args.game)
     game = _position(record, args.ply)
     print("Game %d" % record.id if record.id is not None else "Game")
@@ -221,7 +174,7 @@ def run_export(args: argparse.Namespace) -> int:
     if args.all and args.games:
         raise UsageError("give game ids or --all, not both")
     fmt = args.format or (formats.format_for_path(args.output) if args.output else "pgn")
-    with open_database(args) as db:
+    with open_database(getattr(args, "db", None)) as db:
         if args.all:
             records = [db.get(game_id) for game_id in db.game_ids()]
         elif args.games:
@@ -245,7 +198,7 @@ def run_import(args: argparse.Namespace) -> int:
     fmt = args.format or formats.format_for_path(args.file)
     records, errors = formats.parse(text, fmt)
     imported = same = 0
-    with open_database(args) as db:
+    with open_database(getattr(args, "db", None)) as db:
         for record in records:
             try:
                 game_id, new = db.import_record(record)
@@ -277,7 +230,7 @@ def run_import(args: argparse.Namespace) -> int:
 def run_diagram(args: argparse.Namespace) -> int:
     if args.ply < 0:
         raise UsageError("ply must be 0 or more, not %d" % args.ply)
-    with open_database(args) as db:
+    with open_database(getattr(args, "db", None)) as db:
         record = get_game(db, args.game)
     game = _position(record, args.ply)
     title = "Game %s, %s: %s" % (record.id, record.ruleset, players_text(record.players, record.ruleset))

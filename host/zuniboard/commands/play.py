@@ -46,8 +46,9 @@ from types import FrameType
 
 import zuni
 from zuniboard.errors import UsageError
-from zuniboard.link import LinkError
-from zuniboard.play.clock_view import check_clock
+from zuniboard.games.clock_view import check_clock
+from zuniboard.games.words import count_words
+from zuniboard.link.client import LinkError
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
 from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameController
 from zuniboard.play.endgame_tables import start_first_use_build
@@ -55,7 +56,6 @@ from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import KEYS_HELP, KEYS_HELP_NO_HAND, SHOW_AI_MOVE_S, PlaySession, SessionError
 from zuniboard.play.start_from import StartFrom, StartFromError, start_from
 from zuniboard.play.terminal import LineReader, TerminalUI
-from zuniboard.play.words import count_words
 from zuniboard.records.db import Database, DatabaseError, GameSummary
 
 

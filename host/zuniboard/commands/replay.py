@@ -21,17 +21,18 @@ import dataclasses
 from typing import Any
 
 from zuniboard.errors import UsageError
-from zuniboard.link import LinkError
+from zuniboard.link.client import LinkError
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, connect
 from zuniboard.play.gamelog import BOARD_PLY_TAG, BoardGameLog
 from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import PlaySession, board_identity
 from zuniboard.play.terminal import LineReader, TerminalUI, move_list
 from zuniboard.records.db import Database
+from zuniboard.records.select import get_game, open_database
 from zuniboard.records.text import render
-from zuniboard.replay import ReplayCursor, ReplayError
-from zuniboard.replay_control import KEYS_HELP, SHOW_S, ReplayController
-from zuniboard.replay_driver import ANALYZE_TIME_S, ReplayDriver, ReplayStartError
+from zuniboard.replay.control import KEYS_HELP, SHOW_S, ReplayController
+from zuniboard.replay.cursor import ReplayCursor, ReplayError
+from zuniboard.replay.driver import ANALYZE_TIME_S, ReplayDriver, ReplayStartError
 
 SIDES = ("south", "west", "north", "east")
 
@@ -123,9 +124,7 @@ def play_on(
 
 
 def run_replay(args: argparse.Namespace) -> int:
-    from zuniboard.commands.log import get_game, open_database
-
-    db: Database = open_database(args)
+    db: Database = open_database(getattr(args, "db", None))
     record = get_game(db, args.game, with_moves=True)
     try:
         cursor = ReplayCursor(record)

@@ -13,7 +13,6 @@ touch, the OK/BACK/HINT buttons. See docs/simulator.md.
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import threading
 import time
@@ -21,20 +20,13 @@ from pathlib import Path
 from types import FrameType
 from typing import TYPE_CHECKING
 
-import platformdirs
-
-from zuniboard import layouts
 from zuniboard.errors import UsageError
-from zuniboard.mpy import MicroPythonMissing
+from zuniboard.games import layouts
+from zuniboard.virtual.flash import default_flash
+from zuniboard.virtual.mpy import MicroPythonMissing
 
 if TYPE_CHECKING:
     from zuniboard.web import WebServer
-
-
-def default_flash(layout_name: str) -> Path:
-    """``virtual-<layout>.img`` in the user's data directory (``$ZUNI_SIM_DIR`` overrides)."""
-    base = os.environ.get("ZUNI_SIM_DIR") or platformdirs.user_data_dir("zuniboard")
-    return Path(base) / ("virtual-%s.img" % layout_name)
 
 
 DEFAULT_HTTP_PORT = 8765
@@ -84,7 +76,7 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
 
 
 def run_sim(args: argparse.Namespace) -> int:
-    from zuniboard.sim import CPYTHON_NOTICE, SimError, VirtualBoard
+    from zuniboard.virtual.board import CPYTHON_NOTICE, SimError, VirtualBoard
 
     try:
         if args.layout:

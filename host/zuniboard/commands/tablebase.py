@@ -15,14 +15,11 @@ from __future__ import annotations
 
 import argparse
 import os
-import sys
 import time
 
 import zuni
 from zuniboard.ai import tablebase
 from zuniboard.errors import UsageError
-
-BUSY_EXIT = 3  # --first-use: another process is building these tables now
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
@@ -130,7 +127,7 @@ def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
         except tablebase.BuildBusy as exc:
             if first_use:
                 print("%s: %s; it will finish them" % (ruleset, exc), flush=True)
-                return BUSY_EXIT
+                return tablebase.BUSY_EXIT
             print("  %s: waiting for it" % exc, flush=True)
             tablebase.ensure(ruleset, pieces, progress, wait=True)
     except MemoryError:
@@ -204,9 +201,3 @@ def _rulesets_on_disk() -> list[str]:
         if tablebase.ruleset_dir(ruleset) == entry:
             out.append(ruleset)
     return out
-
-
-if __name__ == "__main__":  # pragma: no cover
-    from zuniboard.cli import main
-
-    sys.exit(main(["tablebase", *sys.argv[1:]]))

@@ -19,7 +19,7 @@ from pathlib import Path
 from typing import Any
 
 import zuni
-from zuniboard.link import BoardLink, LinkError, discover
+from zuniboard.link.client import BoardLink, LinkError, discover
 
 PAGE_PORT = 8765  # the browser page's port, as `zuni sim`'s (--http)
 
@@ -54,7 +54,7 @@ class SimHand:
     typed moves and carries out the computer's moves (with a player's timing)."""
 
     def __init__(self, board: Any, seed: int | None = None) -> None:
-        from zuniboard.sim import Hand
+        from zuniboard.virtual.board import Hand
 
         self.board = board
         self.hand = Hand(board, seed=seed, speed=hand_speed(board), bounce=False)
@@ -127,7 +127,7 @@ def check_port(port: str) -> None:
 def sim_flash(layout_name: str) -> Path:
     """The virtual board's flash image for a layout (shared with `zuni sim`)."""
     try:
-        from zuniboard.commands.sim import default_flash
+        from zuniboard.virtual.flash import default_flash
 
         path = Path(default_flash(layout_name))
     except ImportError:  # pragma: no cover - zuni sim not installed
@@ -149,11 +149,11 @@ def start_virtual(
 ) -> BoardConnection:
     """Starts the virtual board for ``ruleset`` (on ``layout_name``, a layout's name or
     file; default the ruleset's layout) and opens the link."""
-    from zuniboard import layouts
-    from zuniboard.mpy import MicroPythonMissing
+    from zuniboard.games import layouts
+    from zuniboard.virtual.mpy import MicroPythonMissing
 
     try:
-        from zuniboard.sim import SimError, VirtualBoard
+        from zuniboard.virtual.board import SimError, VirtualBoard
     except ImportError as exc:  # pragma: no cover
         raise LinkError("the virtual board is not available: %s" % exc)
     try:
@@ -194,7 +194,7 @@ def _open_virtual(
     ruleset: str | None = None,
 ) -> BoardConnection:
     if getattr(board, "runtime", "") == "cpython":
-        from zuniboard.sim import CPYTHON_NOTICE
+        from zuniboard.virtual.board import CPYTHON_NOTICE
 
         say("link", CPYTHON_NOTICE)
     say("link", "virtual board: layout %s, serial port %s, flash %s" % (layout_name, board.port_path, flash))

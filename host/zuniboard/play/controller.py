@@ -7,7 +7,7 @@ hand move pieces, and the facts the game log keeps: a move played, moves taken b
 game ended or reopened). No threads and no I/O: ``zuniboard.play.session.PlaySession``
 does the actions on the link, the log, the searches and the user interface and feeds the
 events back; the terminal, the page (``POST /api/line``) and the tests drive the same
-controller. Commands are dispatched from one table (``commands.COMMANDS`` names them).
+controller. Commands are dispatched from one table (``prompt.COMMANDS`` names them).
 
 The board is the truth about the game: the controller mirrors the board's move list
 into its own ``zuni.Game`` and follows take-backs and new games the board makes on its
@@ -29,13 +29,9 @@ from typing import Any
 
 import zuni
 from zuniboard.ai import LEVEL_TIMES
-from zuniboard.board_mirror import disks_of, start_game
-from zuniboard.play import clock_view
-from zuniboard.play.clock_view import ClockView
-from zuniboard.play.commands import COMMANDS, CONFIRM, YES, completions, help_text, read_line
-from zuniboard.play.gamelog import common_prefix
-from zuniboard.play.seats import Seat, seats_for
-from zuniboard.play.words import (
+from zuniboard.games import clock_view
+from zuniboard.games.clock_view import ClockView
+from zuniboard.games.words import (
     MARKS_HELP,
     board_error_words,
     count_words,
@@ -49,6 +45,10 @@ from zuniboard.play.words import (
     restore_words,
     side_title,
 )
+from zuniboard.link.mirror import disks_of, start_game
+from zuniboard.play.gamelog import common_prefix
+from zuniboard.play.prompt import COMMANDS, CONFIRM, YES, completions, help_text, read_line
+from zuniboard.play.seats import Seat, seats_for
 
 RETRY_S = 0.3  # the board was not ready (setting up, reconnecting): ask again after this
 REFUSED_RETRY_S = 2.0  # the board refused the computer's move: ask again after this
@@ -178,7 +178,7 @@ class GameController:
         self.show_at: float | None = None  # when the hand carries out the computer's move
         self.send_at = 0.0
         self.state_at = 0.0
-        # One table: command name -> handler (``commands.COMMANDS`` lists them for help).
+        # One table: command name -> handler (``prompt.COMMANDS`` lists them for help).
         self.commands: dict[str, Callable[[str, float], list[Action]]] = {
             "hint": lambda name, now: self._hint(),
             "undo": lambda name, now: self._take_back(),

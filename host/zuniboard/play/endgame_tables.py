@@ -23,7 +23,6 @@ from dataclasses import dataclass
 
 import zuni
 from zuniboard.ai import tablebase
-from zuniboard.commands.tablebase import BUSY_EXIT
 
 Say = Callable[[str, str], None]  # (kind, text), as PlayUI.message
 
@@ -87,7 +86,7 @@ def start_first_use_build(ruleset: str, say: Say) -> FirstUseBuild | None:
                 'endgame tables for %s ready up to %d pieces: hints there say "win in N"; '
                 "`zuni tablebase build` makes bigger ones" % (canonical, pieces),
             )
-        elif code != BUSY_EXIT:
+        elif code != tablebase.BUSY_EXIT:
             say("error", "endgame tables for %s: the builder failed (exit %d; see %s)" % (canonical, code, log.name))
 
     watcher = threading.Thread(target=watch, name="zuni-tablebase-build", daemon=True)

@@ -14,11 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 import zuni
-from zuniboard.link import BoardError, BoardLink, LinkError
+from zuniboard.games.words import count_words
+from zuniboard.link.client import BoardError, BoardLink, LinkError
 from zuniboard.play.gamelog import BoardGameLog, board_ply
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
 from zuniboard.play.start_from import StartFrom
-from zuniboard.play.words import count_words
 from zuniboard.records.record import UNFINISHED, RecordError
 
 

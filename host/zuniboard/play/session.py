@@ -23,9 +23,10 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from zuniboard.ai import SearchInfo
-from zuniboard.link import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
-from zuniboard.link import BoardError, BoardLink, LinkError, LinkEvent
-from zuniboard.play.clock_view import ClockView
+from zuniboard.games.clock_view import ClockView
+from zuniboard.games.words import move_words
+from zuniboard.link.client import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
+from zuniboard.link.client import BoardError, BoardLink, LinkError, LinkEvent
 from zuniboard.play.controller import (
     HINT_LEVEL,
     HINT_TIME_S,
@@ -43,7 +44,6 @@ from zuniboard.play.openings import Opening, OpeningError, Openings, board_ident
 from zuniboard.play.seats import Seat
 from zuniboard.play.start_from import StartFrom
 from zuniboard.play.thinking import Thinking
-from zuniboard.play.words import move_words
 from zuniboard.records.db import Database
 
 __all__ = [

@@ -22,7 +22,7 @@ from zuni.position import PositionError, parse_position, position_text
 from zuniboard.records import formats
 from zuniboard.records.db import Database, DatabaseError
 from zuniboard.records.record import GameRecord
-from zuniboard.replay import ReplayCursor, ReplayError
+from zuniboard.replay.cursor import ReplayCursor, ReplayError
 
 
 class StartFromError(ValueError):

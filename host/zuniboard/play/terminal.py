@@ -1,7 +1,7 @@
 """The terminal of `zuni play`: the board drawing, the move list, the computer's
 thinking, and typed lines read without blocking the game.
 
-Every line is a move or a command (``zuniboard.play.commands``): on a terminal it is
+Every line is a move or a command (``zuniboard.play.prompt``): on a terminal it is
 edited in a line editor with Tab completion and history, and the computer's thinking
 shows on the status line under it; when standard input is a pipe or a file it is read
 line by line, so scripts and tests drive it too.
@@ -18,8 +18,8 @@ from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
 from zuniboard.ai import SearchInfo
+from zuniboard.games.words import MARKS_HELP, moves_per_round, outcome_words
 from zuniboard.play.session import PlaySession
-from zuniboard.play.words import MARKS_HELP, moves_per_round, outcome_words
 from zuniboard.records.text import render, status_head
 
 _KIND_COLORS = {"wrong": "1;31", "error": "1;31", "board": "33", "over": "1;32", "ai": "36", "hint": "35", "link": "2"}

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from zuniboard.ai import SearchInfo, SearchPlayer, tablebase
-from zuniboard.play.words import table_words
+from zuniboard.games.words import table_words
 
 
 @dataclass

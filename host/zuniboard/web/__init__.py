@@ -13,7 +13,7 @@ from zuniboard.web.server import WebServer
 
 
 def start_web(board: Any, port: int = 0, ruleset: str | None = None) -> WebServer:
-    """Serve the page of ``board`` (a ``zuniboard.sim.VirtualBoard``, or the TCP port of a
+    """Serve the page of ``board`` (a ``zuniboard.virtual.board.VirtualBoard``, or the TCP port of a
     virtual board's control channel together with ``ruleset``) on 127.0.0.1:``port``
     (0: any free port). The server runs in background threads until ``close()``.
 

@@ -707,7 +707,7 @@ class WebServer:
     def start(
         cls, board: Any, port: int = 0, ruleset: str | None = None, link: str | None = None, verbose: bool = False
     ) -> WebServer:
-        """Serve the page of a running virtual board: a ``zuniboard.sim.VirtualBoard``
+        """Serve the page of a running virtual board: a ``zuniboard.virtual.board.VirtualBoard``
         (followed across its restarts) or the TCP port of its control channel."""
         alive: Callable[[], bool] | None = None
         if isinstance(board, int):

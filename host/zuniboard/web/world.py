@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import zuni
-from zuniboard.board_mirror import KIND_NAMES, disks_of, start_game
+from zuniboard.link.mirror import KIND_NAMES, disks_of, start_game
 
 # A disk taken off by someone else and put down again within this time is the same disk
 # moved (the two halves of one move); after it, it is a captured disk in the tray.
@@ -316,7 +316,7 @@ class World:
 
     def settle(self, disks: dict[str, list[str]] | None) -> bool:
         """Make each disk on the board the game's own: ``disks`` (point -> [side, kind],
-        ``board_mirror.disks_of``) is whose piece stands where in the game's position.
+        ``link.mirror.disks_of``) is whose piece stands where in the game's position.
         The reed switches cannot tell sides apart, so a disk left standing where the
         next position has another side's (a game set up from a position over the start
         one, a take-back, a replay) would keep its old colour. Only when the disks
@@ -411,7 +411,7 @@ class Narrator:
         elif len(self.texts) < count:
             self.lost = True
         if status.get("phase") == "over" and status.get("termination") == "time" and not self.lost:
-            from zuniboard.play.clock_view import apply_time_loss
+            from zuniboard.games.clock_view import apply_time_loss
 
             apply_time_loss(self.game, str(status.get("result", "")))  # a flag fell
         host = status.get("hostmove")
@@ -434,7 +434,7 @@ class Narrator:
         return None
 
     def _describe(self, status: dict[str, Any]) -> dict[str, Any]:
-        from zuniboard.play.words import (
+        from zuniboard.games.words import (
             board_error_words,
             moves_per_round,
             numbered_moves,

@@ -1,0 +1,119 @@
+"""Board layouts on the host: find them, load them with the firmware's own loader,
+pick the one for a ruleset, and the rules geometry they are drawn from.
+
+>>> layout_for_ruleset("kolowis size=short").name
+'board25'
+>>> [p.stem for p in layout_paths()]
+['board168', 'board25', 'board25-matrix', 'board49']
+
+The loader is ``firmware/lib/zuni_board/layout.py`` (the board runs the same code), so
+the host and the firmware can never read a layout differently.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+from dataclasses import dataclass
+from pathlib import Path
+from types import ModuleType
+from typing import Any
+
+import zuni
+from zuniboard.paths import HARDWARE_DIR
+
+LAYOUTS_DIR = HARDWARE_DIR / "layouts"
+
+# Of several layouts for the same ruleset (board25 and its diode-matrix variant), the
+# one listed first here is the default.
+PREFERRED = ("board25", "board49", "board168")
+
+
+def _loader() -> ModuleType:
+    return importlib.import_module("zuni_board.layout")
+
+
+def layout_error() -> type[ValueError]:
+    """The loader's LayoutError class (for ``except``)."""
+    cls: type[ValueError] = _loader().LayoutError
+    return cls
+
+
+def layout_paths(directory: Path = LAYOUTS_DIR) -> list[Path]:
+    """The layout files, sorted by name."""
+    return sorted(directory.glob("*.json"))
+
+
+def load_layout(name_or_path: str | Path) -> Any:
+    """A checked ``zuni_board.layout.Layout`` by name (``board25``) or by file path.
+
+    Raises the loader's LayoutError naming the file and field, or naming the layouts
+    that exist when no such layout is found."""
+    text = str(name_or_path)
+    path = Path(text)
+    if not text.endswith(".json"):
+        path = LAYOUTS_DIR / (text + ".json")
+        if not path.exists():
+            known = ", ".join(p.stem for p in layout_paths())
+            raise layout_error()("no layout named %r (known: %s)" % (text, known))
+    return _loader().Layout.load(str(path))
+
+
+def load_all(directory: Path = LAYOUTS_DIR) -> list[Any]:
+    return [_loader().Layout.load(str(p)) for p in layout_paths(directory)]
+
+
+def canonical_ruleset(text: str) -> str:
+    """The ruleset's canonical text: ``canonical_ruleset("kolowis  size=short") == "kolowis size=short"``."""
+    return str(zuni.parse_ruleset(text))
+
+
+def layouts_for_ruleset(text: str, directory: Path = LAYOUTS_DIR) -> list[Any]:
+    """Every layout whose points are exactly the ruleset's geometry, preferred first."""
+    names = set(board_geometry(text).names)
+    found = [layout for layout in load_all(directory) if set(layout.points) == names]
+
+    def rank(layout: Any) -> tuple[int, str]:
+        order = PREFERRED.index(layout.name) if layout.name in PREFERRED else len(PREFERRED)
+        return (order, layout.name)
+
+    return sorted(found, key=rank)
+
+
+def layout_for_ruleset(text: str, directory: Path = LAYOUTS_DIR) -> Any:
+    """The default layout for a ruleset; LayoutError when no board fits it."""
+    found = layouts_for_ruleset(text, directory)
+    if not found:
+        raise layout_error()("no layout in %s fits the ruleset %r" % (directory, text))
+    return found[0]
+
+
+# -- rules geometry ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """What drawings need from ``zuni.Geometry``: names, coordinates (RULES.md units),
+    lines to draw (tuples of point indices), homes (side -> points) and shape."""
+
+    shape: str
+    names: tuple[str, ...]
+    coords: tuple[tuple[float, float], ...]
+    lines: tuple[tuple[int, ...], ...]
+    homes: dict[int, tuple[int, ...]]
+
+    @functools.cached_property
+    def index(self) -> dict[str, int]:
+        return {name: i for i, name in enumerate(self.names)}
+
+
+def board_geometry(text: str) -> BoardGeometry:
+    """The geometry of a ruleset, from the rules engine (tests cross-check it with RULES.md)."""
+    geometry = zuni.new_game(zuni.parse_ruleset(text)).geometry
+    return BoardGeometry(
+        shape=str(geometry.shape),
+        names=tuple(str(n) for n in geometry.names),
+        coords=tuple((float(x), float(y)) for x, y in geometry.coords),
+        lines=tuple(tuple(int(p) for p in line) for line in geometry.lines),
+        homes={int(side): tuple(int(p) for p in points) for side, points in dict(geometry.homes).items()},
+    )

@@ -1,0 +1,389 @@
+"""Bill of materials: the electrical parts come from the circuit (``circuit.build``), so
+the BOM holds exactly the netlist's components; two rows (the load switch's adapter, the
+perfboard) are parts no netlist names. Sockets, headers and connectors are in the
+mechanical BOM (``bom-mechanical.csv``), once. Other modules append their own rows (dicts with
+the ``COLUMNS`` keys) before ``render``; the cost estimate is computed from the rows.
+
+Prices are single-unit catalogue prices in USD, rounded (2025-26), for the estimate
+only. Supplier part numbers are written as the distributor shows them; those of the Pico,
+74HC165, 74AHCT125, TPS2553, 100 nF, 220 uF and WS2812B were compared with other public
+BOMs, the rest follow the distributor's pattern: check them and the stock before ordering.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from zuniboard.hardware import perfboard
+from zuniboard.hardware.circuit import Circuit
+
+COLUMNS = (
+    "group",
+    "refs",
+    "qty",
+    "part",
+    "value",
+    "package",
+    "manufacturer",
+    "mpn",
+    "supplier_1",
+    "supplier_2",
+    "unit_price_usd",
+    "notes",
+)
+
+# bom key -> (group, part, value, package, manufacturer, mpn, supplier_1, supplier_2, unit price, notes)
+PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
+    "pico": (
+        "controller",
+        "Microcontroller module",
+        "Raspberry Pi Pico (RP2040)",
+        "module, 2 x 20 pins, 2.54 mm",
+        "Raspberry Pi",
+        "SC0915",
+        "Mouser 358-SC0915",
+        "Digi-Key 2648-SC0915CT-ND",
+        4.00,
+        "MicroPython firmware; USB to the PC",
+    ),
+    "tps2553": (
+        "controller",
+        "Load switch, current-limited, soft start",
+        "TPS2553",
+        "SOT-23-6 (DBV)",
+        "Texas Instruments",
+        "TPS2553DBVR",
+        "Mouser 595-TPS2553DBVR",
+        "Digi-Key (same MPN; TPS2553DBVT is the same part on a small reel)",
+        1.10,
+        "solder onto the SOT-23-6 adapter below; TPS2553 (EN active high), not TPS2552 (EN active low) nor a "
+        "-1 part (latches off after an overload)",
+    ),
+    "ahct125": (
+        "controller",
+        "Quad buffer (level shifter)",
+        "74AHCT125",
+        "DIP-14",
+        "Texas Instruments",
+        "SN74AHCT125N",
+        "Mouser 595-SN74AHCT125N",
+        "Digi-Key 296-4655-5-ND",
+        0.70,
+        "5 V supply, TTL inputs: 3.3 V data reads high",
+    ),
+    "hc165": (
+        "sensors",
+        "Shift register, parallel in / serial out",
+        "74HC165",
+        "DIP-16",
+        "Texas Instruments",
+        "SN74HC165N",
+        "Mouser 595-SN74HC165N",
+        "Digi-Key 296-8251-5-ND",
+        0.70,
+        "at 3.3 V; CLK_INH to GND; one per sensor strip",
+    ),
+    "rn_47k": (
+        "sensors",
+        "Resistor network, 8 bussed",
+        "47 kOhm x 8",
+        "SIP-9",
+        "Bourns",
+        "4609X-101-473LF",
+        "Mouser 652-4609X-1LF-47K",
+        "Digi-Key 4609X-101-473LF-ND",
+        0.30,
+        "pin 1 (dot) is the common: to +3V3",
+    ),
+    "reed": (
+        "sensors",
+        "Reed switch, normally open",
+        "15-20 AT, glass 1.8 x 12.7 mm",
+        "axial glass, leads straight, 40.4 mm over the leads",
+        "Littelfuse (Hamlin)",
+        "MDSR-7-15-20",
+        "Mouser: MPN MDSR-7-15-20",
+        "Digi-Key: MPN MDSR-7-15-20",
+        0.90,
+        "Littelfuse MDSR-7 datasheet: 12.7 x 1.8 mm glass (fits the 15 x 2.5 mm channel), 40.38 mm over the leads, "
+        "ordered by its pull-in band; 15-20 AT lies inside the 10-20 AT the drive figures assume "
+        "(hardware/magnets.md): MDSR-7-10-15 works too, never a band above 20 AT. Buy the board's set in "
+        "one order (one batch); never cut the leads, never bend one within 3 mm of the glass",
+    ),
+    "1n4148": (
+        "sensors",
+        "Signal diode",
+        "1N4148",
+        "DO-35",
+        "onsemi",
+        "1N4148",
+        "Mouser 512-1N4148",
+        "Digi-Key 1N4148FS-ND",
+        0.05,
+        "cathode (band) to the row",
+    ),
+    "led": (
+        "leds",
+        "RGB LED with driver, 5 mm through-hole, diffused",
+        "WS2812D-F5",
+        "5 mm round, 4 leads 2.54 mm",
+        "Worldsemi",
+        "WS2812D-F5",
+        "LCSC: WS2812D-F5 (number unchecked)",
+        "Adafruit 1938 (5-pack: order qty / 5; PL9823-class: RGB order, set leds.order to RGB)",
+        0.20,
+        "through-hole so that it stands beside the piece, dome flush with the play surface "
+        "(hardware/mechanical.md); a PL9823-F5 fits the same hole but takes RGB, not GRB: then set "
+        "leds.order to RGB in the layout",
+    ),
+    "r_330": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "330 Ohm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-330R",
+        "Mouser 603-MFR-25FBF52-330R",
+        "Digi-Key (same MPN)",
+        0.10,
+        "LED data series resistor, at LED 0's DIN",
+    ),
+    "r_100": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "100 Ohm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-100R",
+        "Mouser 603-MFR-25FBF52-100R",
+        "Digi-Key (same MPN)",
+        0.10,
+        "SCK and latch source termination, at the Pico's pins",
+    ),
+    "r_10k": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "10 kOhm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-10K",
+        "Mouser 603-MFR-25FBF52-10K",
+        "Digi-Key (same MPN)",
+        0.10,
+        "~FAULT pull-up",
+    ),
+    "r_100k": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "100 kOhm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-100K",
+        "Mouser 603-MFR-25FBF52-100K",
+        "Digi-Key (same MPN)",
+        0.10,
+        "TPS2553 EN pull-down: LED rail off until the firmware turns it on",
+    ),
+    "r_43k2": (
+        "passives",
+        "Resistor 1/4 W 1 %",
+        "43.2 kOhm",
+        "axial, 0207",
+        "Yageo",
+        "MFR-25FBF52-43K2",
+        "Mouser 603-MFR-25FBF52-43K2",
+        "Digi-Key (same MPN)",
+        0.10,
+        "TPS2553 ILIM: 544-673 mA",
+    ),
+    "c_100n": (
+        "passives",
+        "Capacitor, ceramic X7R 50 V",
+        "100 nF",
+        "radial, 2.54 mm lead spacing",
+        "KEMET",
+        "C320C104K5R5TA",
+        "Mouser 80-C320C104K5R",
+        "Digi-Key 399-4264-ND",
+        0.25,
+        "decoupling: one per chip, one at the switch input, one at every LED (across VDD-VSS, leads short)",
+    ),
+    "c_220u": (
+        "passives",
+        "Capacitor, aluminium electrolytic",
+        "220 uF 10 V",
+        "radial 6.3 x 11 mm, 2.5 mm spacing",
+        "Panasonic",
+        "EEU-FR1A221",
+        "Mouser 667-EEU-FR1A221",
+        "Digi-Key (same MPN); any 220 uF >= 10 V radial 6.3 mm, 2.5 mm spacing",
+        0.48,
+        "LED rail bulk after the load switch, on the controller board where the LED power wires start; "
+        "mind the polarity (stripe = -)",
+    ),
+    "button": (
+        "controller",
+        "Push button, momentary, normally open, panel mount",
+        "7 mm panel hole, round cap",
+        "threaded bushing 7 mm, 2 solder tags",
+        "generic",
+        "",
+        "electronics distributor: 7 mm mini push button (PBS-110 class), momentary (OFF-(ON))",
+        "",
+        0.40,
+        "OK, BACK, HINT (optional): through P1's 7 mm hole, its nut under P1 in P2's 14 mm pocket "
+        "(mechanical.md); bushing at least 4 mm long (3 mm plate + nut). Not a latching (ON-OFF) button",
+    ),
+}
+
+# Parts that no netlist names (counts depend on the circuit).
+SOT_ADAPTER = (
+    "build",
+    "Adapter board",
+    "SOT-23-6 to 2.54 mm",
+    "PCB, 6 pins",
+    "generic",
+    "",
+    "any SOT-23-6 to DIP breakout",
+    "",
+    0.60,
+    "carries U3 on the controller board",
+)
+PERFBOARD = (
+    "build",
+    "Perfboard",
+    "2.54 mm, one pad per hole",
+    "board",
+    "generic",
+    "",
+    "100 x 160 mm perfboard (39 x 62 holes or more)",
+    "",
+    3.00,
+    "the controller board and the sensor strips, cut per perfboard.svg; quantity: the pieces packed onto "
+    "100 x 160 mm boards (perfboard.stock_layout)",
+)
+
+
+def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
+    """The electrical rows: one per orderable part, with its references."""
+    refs: dict[str, list[str]] = {}
+    for ref, part in circuit.parts.items():
+        refs.setdefault(part.bom, []).append(ref)
+    out = []
+    for key, entry in PARTS.items():
+        if key in refs:
+            out.append(_row(entry, refs[key], len(refs[key])))
+    # IC sockets, the Pico's header strips and the strip-to-strip connectors are rows of
+    # the mechanical BOM (zuniboard.hardware.mechanics.bom_rows, bom-mechanical.csv): listed once.
+    out.append(_row(SOT_ADAPTER, [], 1))
+    out.append(_row(PERFBOARD, [], len(perfboard.stock_layout(layout, circuit))))
+    return out
+
+
+def _row(entry: tuple[str, str, str, str, str, str, str, str, float, str], refs: list[str], qty: int) -> dict[str, str]:
+    group, part, value, package, manufacturer, mpn, s1, s2, price, notes = entry
+    return {
+        "group": group,
+        "refs": compress(refs),
+        "qty": str(qty),
+        "part": part,
+        "value": value,
+        "package": package,
+        "manufacturer": manufacturer,
+        "mpn": mpn,
+        "supplier_1": s1,
+        "supplier_2": s2,
+        "unit_price_usd": "%.2f" % price,
+        "notes": notes,
+    }
+
+
+def compress(refs: list[str]) -> str:
+    """``C1 C2 C10 C11 C12`` -> ``C1-C2 C10-C12``: runs of one prefix in number order."""
+
+    def split(ref: str) -> tuple[str, int]:
+        head = ref.rstrip("0123456789")
+        tail = ref[len(head) :]
+        return head, int(tail) if tail else -1
+
+    parsed = sorted((split(r), r) for r in refs)
+    out: list[str] = []
+    i = 0
+    while i < len(parsed):
+        (head, num), ref = parsed[i]
+        j = i
+        while (
+            j + 1 < len(parsed)
+            and parsed[j + 1][0][0] == head
+            and num >= 0
+            and parsed[j + 1][0][1] == parsed[j][0][1] + 1
+        ):
+            j += 1
+        out.append(ref if j == i else "%s-%s" % (ref, parsed[j][1]))
+        i = j + 1
+    return " ".join(out)
+
+
+def expand(text: str) -> list[str]:
+    """The inverse of ``compress``."""
+    out: list[str] = []
+    for item in text.split():
+        if "-" in item:
+            first, last = item.split("-")
+            head = first.rstrip("0123456789")
+            out += ["%s%d" % (head, k) for k in range(int(first[len(head) :]), int(last[len(head) :]) + 1)]
+        else:
+            out.append(item)
+    return out
+
+
+def cost_usd(table: list[dict[str, str]]) -> float:
+    """Sum of quantity x unit price (quantities may be fractional: metres of wire)."""
+    return sum(float(r["qty"]) * float(r["unit_price_usd"]) for r in table)
+
+
+def as_dicts(rows: list[tuple[str, ...]]) -> list[dict[str, str]]:
+    """Rows given as tuples in ``COLUMNS`` order (another module's) as dicts."""
+    out = []
+    for row in rows:
+        assert len(row) == len(COLUMNS), row
+        out.append(dict(zip(COLUMNS, row, strict=True)))
+    return out
+
+
+def cost_md(layout: Any, electrical: list[dict[str, str]], other: list[dict[str, str]]) -> str:
+    """The cost estimate per group, computed from the BOM rows."""
+    out = [
+        "# Cost estimate: %s" % layout.name,
+        "",
+        "Generated by `zuni board generate` from the BOM rows (`bom.csv`%s); do not edit."
+        % (" and `bom-mechanical.csv`" if other else ""),
+        "Single-unit catalogue prices in USD, rounded; shipping and tax not included.",
+        "",
+        "| group | rows | USD |",
+        "| --- | ---: | ---: |",
+    ]
+    groups: dict[str, list[dict[str, str]]] = {}
+    for row in electrical + other:
+        groups.setdefault(row["group"], []).append(row)
+    for group, rows in groups.items():
+        out.append("| %s | %d | %.2f |" % (group, len(rows), cost_usd(rows)))
+    out.append("| **electrical** | %d | **%.2f** |" % (len(electrical), cost_usd(electrical)))
+    if other:
+        out.append("| **mechanical** | %d | **%.2f** |" % (len(other), cost_usd(other)))
+    out.append("| **total** | %d | **%.2f** |" % (len(electrical) + len(other), cost_usd(electrical + other)))
+    out.append("")
+    return "\n".join(out)
+
+
+def render(table: list[dict[str, str]]) -> str:
+    out = [",".join(COLUMNS)]
+    for r in table:
+        out.append(",".join(_csv(r[c]) for c in COLUMNS))
+    return "\n".join(out) + "\n"
+
+
+def _csv(value: str) -> str:
+    if any(c in value for c in ',"\n'):
+        return '"' + value.replace('"', '""') + '"'
+    return value

@@ -1,0 +1,768 @@
+"""The power design of a board, computed from its layout: the current of every consumer
+(each figure with its source), the USB current the firmware asks for, the LED rail's
+voltage drop, and the sensor chain's clock timing. ``power_md`` writes it all out as
+``hardware/<board>/power.md``; the tests hold the layouts to these figures.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from zuniboard.games.layouts import board_geometry
+from zuniboard.hardware import circuit
+
+# -- sources, named once ---------------------------------------------------------------
+
+SRC = {
+    "uberguide": "Adafruit NeoPixel Uberguide, 'Powering NeoPixels': up to 60 mA per WS2812B at full white",
+    "pjrc": "PJRC, 'How much current do WS2812 / NeoPixel LEDs really use?': 33.5 and 52.5 mA per LED at full white; "
+    "just under 1 mA per dark LED",
+    "ws2812b": "Worldsemi WS2812B datasheet: VIH >= 0.7 VDD; electrical characteristics at VDD 4.5-5.5 V; blue and "
+    "green die forward voltage 3.0-3.4 V; absolute maximum input voltage VDD + 0.5 V (a clamp to VDD)",
+    "pico": "Raspberry Pi Pico datasheet, 'Power consumption' section: typical active currents of about 20-25 mA",
+    "hc165": "TI SN74HC165 datasheet: ICC 80 uA max (static, 85 C); input capacitance 10 pF max; "
+    "input transition time 500 ns max at VCC 4.5 V (1000 ns at 2 V)",
+    "ahct125": "TI SN74AHCT125 datasheet: ICC 40 uA max plus delta-ICC 1.35 mA max for one input at VCC - 2.1 V; "
+    "absolute maximum input voltage -0.5 to 7 V whatever VCC, input clamp current only for VI < 0; II 1 uA max",
+    "hct125": "NXP 74HC125/74HCT125 datasheet, limiting values: input clamping current for VI > VCC + 0.5 V "
+    "(a diode from each input to VCC)",
+    "tps2553": "TI TPS2552/TPS2553 datasheet (SLVS841): 85 mOhm switch (DBV); table 1, RILIM 43.2 kOhm -> "
+    "current limit 544 / 605 / 673 mA (min / nom / max); built-in soft start; Device Comparison Table "
+    "(TPS2553 EN active high, TPS2552 ~EN active low, -1 versions latch off on overcurrent); 7.5 Electrical "
+    "Characteristics, 'Enable input EN or ~EN': turn-on/off threshold 0.66-1.1 V, input current -0.5..0.5 uA; "
+    "Description: an internal reverse-voltage comparator turns the switch off when OUT is driven above IN",
+    "rp2040": "RP2040 datasheet, GPIO electrical characteristics: VOH >= 2.62 V at 4 mA drive (IOVDD 3.3 V), "
+    "pull-up 50-80 kOhm; PADS_BANK0 GPIOx reset value 0x56: pull-down enabled, output disabled",
+    "usb2": "USB 2.0 specification: 7.2.1 (a high-power port gives 500 mA, VBUS >= 4.75 V at the port; an "
+    "unconfigured device takes at most 100 mA), 7.2.3 (a suspended device at most 2.5 mA), "
+    "7.2.4.1 (at most 10 uF across VBUS at attach), 9.6.3 "
+    "(bMaxPower in 2 mA units)",
+    "mpy": "MicroPython rp2 machine.USBDevice.BUILTIN_CDC.desc_cfg: bMaxPower 0x7D = 125 -> 250 mA",
+    "awg": "ASTM B258 / standard AWG table, annealed copper at 20 C",
+    "tps2553tab": "TI SLVS841E, table 1 'Common RILIM Resistor Selections' (1 % resistor tolerance included): "
+    "66.5 kOhm -> 351.2 / 396.7 / 448.7 mA, 52.3 kOhm -> 448.3 / 501.6 / 562.4 mA, 43.2 kOhm -> "
+    "544.3 / 604.6 / 673.1 mA (IOS min / nom / max)",
+    "tps22965": "TI TPS22965 datasheet (SLVSBJ0F, August 2016), 9.3.1 'Adjustable Rise Time', table 1, typical "
+    "values at 25 C with a 25 V X7R capacitor on CT: CT 10000 pF, VIN 5 V -> 17700 us (10-90 %), no minimum "
+    "given; the CT pin may reach 12 V (a 25 V capacitor); 10.1.3: CIN larger than CL is recommended (its body "
+    "diode lets a larger CL drive VOUT above VIN when the supply goes), a smaller ratio costs some VIN dip, "
+    "eased by a larger CT",
+    "usbinrush": "USB 2.0 specification 7.2.4.1 (as quoted in electronics.stackexchange.com/questions/36375): "
+    "the most a device may put at the end of a cable is 10 uF in parallel with 44 Ohm (CRPB); a device needing "
+    "more capacitance must limit its VBUS surge current to match; the USB-IF inrush test measures 100 ms "
+    "after attach",
+    "tps2556": "TI TPS2556/TPS2557 datasheet, 'FAULT deglitch': 6 / 9 / 13 ms (min / typ / max), an example of "
+    "a USB port power switch: it limits the current at once and reports the overcurrent only after the deglitch",
+}
+
+# -- figures ----------------------------------------------------------------------------
+
+PICO_MA = 50.0  # twice the Pico datasheet's busy figure: flash writes of the journal, USB traffic
+PICO_SRC = (
+    "50 mA: about twice the datasheet's typical active current, for flash writes and USB [pico];"
+    " step 1 below measures it"
+)
+HC165_MA = 0.2  # ICC 80 uA + clocking (Cpd x VCC x f and the SCK wire, averaged)
+AHCT125_MA = 1.5  # ICC 0.04 + delta-ICC 1.35 mA (one input held at 3.3 V)
+TPS2553_MA = 0.2  # allowance for the switch's own supply current
+V33 = 3.3
+RP2040_PULLUP_MIN_OHMS = 50000.0
+FAULT_PULLUP_OHMS = 10000.0
+EN_ON_MA = V33 / circuit.EN_PULL_OHMS * 1000
+UNCONFIGURED_MA = 100.0  # USB 2.0 7.2.1: the most a device may take before it is configured
+DESIGN_MARGIN = 0.9  # the board stays within 90 % of what it asks the host for
+
+# USB path (worst case): the port's minimum voltage and a 1 m cable with 28 AWG power pair.
+USB_PORT_MIN_V = 4.75
+CABLE_M = 1.0  # the cable the docs ask for (mechanics.md, assembly.md): at most 1 m
+CABLE_OHMS = 2 * 0.213 * CABLE_M  # 28 AWG: 212.9 mOhm/m per conductor, VBUS and GND
+SWITCH_OHMS = 0.085
+LED_RAIL_MAX_DROP_V = 0.25  # design rule: the rail loses at most 5 % of 5 V
+
+# Copper resistance per metre of one conductor (ASTM B258 / AWG table).
+AWG_OHMS_PER_M = {26: 0.1339, 24: 0.0842, 22: 0.0530, 20: 0.0333, 18: 0.0210}
+ROW_BUS_AWG = 22  # the row bus: +5V and GND along each row (mechanics.WIRE_AWG "led_trunk")
+TAP_AWG = 26  # each LED's own leads to its row bus (mechanics.WIRE_AWG "led_tap")
+TAP_M = 0.05  # at most 5 cm
+
+# Sensor chain timing.
+SPI_HZ_DEFAULT = 1000000
+WIRE_PF_PER_M = 60.0  # a signal wire beside its ground wire (estimate; measure with a meter)
+WIRE_NS_PER_M = 5.0  # propagation in PVC-insulated wire, about 0.67 c
+RP2040_OUT_OHMS = (V33 - 2.62) / 0.004  # from VOH >= 2.62 V at 4 mA
+HC_MAX_TRANSITION_NS = 500.0
+
+
+@dataclass(frozen=True)
+class PowerLine:
+    what: str
+    detail: str
+    ma: float
+
+
+def usb_ma(layout: Any) -> int:
+    """What the firmware asks the host for (``power.usb_ma``)."""
+    ma: int = layout.power["usb_ma"]
+    return ma
+
+
+def design_limit_ma(layout: Any) -> float:
+    return DESIGN_MARGIN * usb_ma(layout)
+
+
+def _sensor_lines(layout: Any) -> list[PowerLine]:
+    """The sensors at their worst (every switch closed): on +3V3, powered from plug-in."""
+    if layout.sensors["type"] == "hc165":
+        chips = layout.sensor_count // 8
+        n = len(layout.points)
+        pull = n * V33 / circuit.PULLUP_OHMS * 1000
+        return [
+            PowerLine("74HC165 x %d" % chips, "%.1f mA each: ICC + clocking [hc165]" % HC165_MA, chips * HC165_MA),
+            PowerLine("Reed switch pull-ups", "%d switches closed, 3.3 V / 47 kOhm each" % n, pull),
+        ]
+    cols = len(layout.sensors["cols"])
+    pull = cols * V33 / RP2040_PULLUP_MIN_OHMS * 1000
+    return [
+        PowerLine("Matrix pull-ups", "%d columns low at once, 3.3 V / 50 kOhm (RP2040 minimum) [rp2040]" % cols, pull)
+    ]
+
+
+def gated(layout: Any) -> bool:
+    """The LED rail is switched by a GPIO (``power.led_enable``): off until the firmware turns it on."""
+    return "led_enable" in layout.power
+
+
+def fixed_lines(layout: Any) -> list[PowerLine]:
+    """Everything that is not an LED, at its worst."""
+    lines = [PowerLine("Raspberry Pi Pico", PICO_SRC, PICO_MA)]
+    lines.append(PowerLine("TPS2553 load switch", "allowance for its supply current [tps2553]", TPS2553_MA))
+    fault = V33 / FAULT_PULLUP_OHMS * 1000
+    lines.append(PowerLine("~FAULT pull-up R3", "3.3 V / 10 kOhm, only while the switch reports a fault", fault))
+    if gated(layout):
+        lines.append(PowerLine("EN pull-down R6", "3.3 V / 100 kOhm while the GPIO holds EN high", EN_ON_MA))
+    lines += _sensor_lines(layout)
+    lines.append(PowerLine("74AHCT125 level shifter", "one input at 3.3 V [ahct125]", AHCT125_MA))
+    return lines
+
+
+def dark_lines(layout: Any, switched: bool | None = None) -> list[PowerLine]:
+    """The board before USB configuration: plugged in, LEDs dark, the firmware waiting for
+    the host (every switch closed: pieces may stand on the board). ``switched``: with the
+    LED rail behind the GPIO-driven load switch (the default where the layout has
+    ``power.led_enable``), else EN tied on as in the earlier design."""
+    if switched is None:
+        switched = gated(layout)
+    n = layout.led_count
+    idle = layout.leds["idle_ma"]
+    lines = [PowerLine("Raspberry Pi Pico", PICO_SRC, PICO_MA)]
+    lines.append(PowerLine("TPS2553 load switch", "allowance for its supply current [tps2553]", TPS2553_MA))
+    lines += _sensor_lines(layout)
+    if switched:
+        lines.append(PowerLine("EN pull-down R6", "EN held low: no current", 0.0))
+        lines.append(PowerLine("74AHCT125 level shifter", "on the switched +5V: unpowered", 0.0))
+        lines.append(PowerLine("LEDs idle", "%d LEDs on the switched +5V: unpowered" % n, 0.0))
+    else:
+        lines.append(PowerLine("74AHCT125 level shifter", "one input at 3.3 V [ahct125]", AHCT125_MA))
+        lines.append(PowerLine("LEDs idle", "%d x %s mA, control logic of each LED [pjrc]" % (n, _f(idle)), n * idle))
+    return lines
+
+
+def dark_ma(layout: Any, switched: bool | None = None) -> float:
+    return sum(line.ma for line in dark_lines(layout, switched))
+
+
+def power_lines(layout: Any) -> list[PowerLine]:
+    """Worst-case current of each consumer: the LED chain at its dynamic limit (the
+    firmware scales down any frame that would draw more than ``leds.budget_ma``), every
+    reed switch closed, the Pico busy, the fault pull-up on."""
+    leds = layout.leds
+    n = layout.led_count
+    lines = fixed_lines(layout)
+    idle = n * leds["idle_ma"]
+    lines.append(
+        PowerLine("LEDs idle", "%d x %s mA, control logic of each LED [pjrc]" % (n, _f(leds["idle_ma"])), idle)
+    )
+    all_on = n * white_led_ma(layout)
+    room = leds["budget_ma"] - idle
+    if all_on > room:
+        detail = (
+            "dynamic limit: `leds.budget_ma` %s mA less the idle LEDs (all %d white at %d/255 would be %.0f mA)"
+            % (
+                _f(leds["budget_ma"]),
+                n,
+                leds["max_level"],
+                all_on,
+            )
+        )
+        lines.append(PowerLine("LEDs lit", detail, room))
+    else:
+        detail = "%d LEDs x 3 channels x %s mA x %d/255" % (n, _f(leds["ma_per_channel"]), leds["max_level"])
+        lines.append(PowerLine("LEDs lit", detail, all_on))
+    return lines
+
+
+def total_ma(layout: Any) -> float:
+    return sum(line.ma for line in power_lines(layout))
+
+
+def fixed_ma(layout: Any) -> float:
+    return sum(line.ma for line in fixed_lines(layout))
+
+
+def max_budget_ma(layout: Any) -> float:
+    """The largest ``leds.budget_ma`` that keeps the whole board inside the design limit."""
+    return design_limit_ma(layout) - fixed_ma(layout)
+
+
+def white_led_ma(layout: Any) -> float:
+    """One LED white at ``max_level`` (without its idle current)."""
+    ma: float = 3 * layout.leds["ma_per_channel"] * layout.leds["max_level"] / 255
+    return ma
+
+
+def full_points(layout: Any) -> int:
+    """How many LEDs can be white at ``max_level`` before the limit dims the frame."""
+    room = layout.leds["budget_ma"] - layout.led_count * layout.leds["idle_ma"]
+    count: int = layout.led_count
+    return min(count, int(room / white_led_ma(layout)))
+
+
+# -- the LED rail: trunk, rows, voltage drop ---------------------------------------------
+
+
+@dataclass(frozen=True)
+class Rail:
+    rows: list[list[str]]  # LED chain order, split where the chain leaves a row
+    trunk_m: float  # controller to the farthest row's feed point, one conductor
+    longest_row_m: float
+    trunk_awg: int
+    row_ma: float  # the most one row can draw
+    trunk_ma: float
+    trunk_drop_v: float  # supply + return
+    row_drop_v: float
+    cable_drop_v: float
+    switch_drop_v: float
+
+    @property
+    def rail_drop_v(self) -> float:
+        return self.trunk_drop_v + self.row_drop_v
+
+    @property
+    def far_led_v(self) -> float:
+        return USB_PORT_MIN_V - self.cable_drop_v - self.switch_drop_v - self.rail_drop_v
+
+
+def _positions_mm(layout: Any) -> dict[str, tuple[float, float]]:
+    geometry = board_geometry(layout.rulesets[0])
+    pitch = layout.mechanics["pitch_mm"]
+    return {
+        name: (geometry.coords[geometry.index[name]][0] * pitch, geometry.coords[geometry.index[name]][1] * pitch)
+        for name in layout.points
+    }
+
+
+def led_rows(layout: Any) -> list[list[str]]:
+    """The LED chain cut into rows: a new row wherever the chain changes y."""
+    pos = _positions_mm(layout)
+    order = sorted(layout.points, key=lambda name: layout.points[name][1])
+    rows: list[list[str]] = [[order[0]]]
+    for name in order[1:]:
+        if abs(pos[name][1] - pos[rows[-1][-1]][1]) > 1e-6:
+            rows.append([])
+        rows[-1].append(name)
+    return rows
+
+
+def rail(layout: Any, feeds: list[tuple[list[str], float, float]]) -> Rail:
+    """The LED power wiring of ``mechanics.led_feeds`` (the same wires as wiring.csv): one
+    +5V/GND pair per row of LEDs from the controller's star point, up the West edge to the
+    row's West end (the feed) and on along the row (the bus), each LED's own leads (26 AWG,
+    at most 5 cm) soldered to it. A row's pair carries only that row's LEDs, so the worst
+    drop is the most one row can draw, all of it at the far end of the longest pair.
+    ``feeds``: ``mechanics.led_feeds(layout)`` (the wires are where the mechanics put them)."""
+    rows = led_rows(layout)
+    leds = layout.leds
+    per_led = white_led_ma(layout) + leds["idle_ma"]
+    budget = float(leds["budget_ma"])
+    trunk_m = max(feed for _, feed, _ in feeds)
+    longest = max(bus for _, _, bus in feeds)
+    row_ma = max(min(len(names) * per_led, budget) for names, _, _ in feeds)
+    tap = 2 * AWG_OHMS_PER_M[TAP_AWG] * TAP_M * per_led / 1000
+    row_drop = 2 * AWG_OHMS_PER_M[ROW_BUS_AWG] * longest * row_ma / 1000 + tap
+    total = total_ma(layout)
+    cable = CABLE_OHMS * total / 1000
+    switch = SWITCH_OHMS * budget / 1000
+    for awg in (22, 20, 18):
+        trunk_drop = 2 * AWG_OHMS_PER_M[awg] * trunk_m * row_ma / 1000
+        if trunk_drop + row_drop <= LED_RAIL_MAX_DROP_V:
+            break
+    return Rail(rows, trunk_m, longest, awg, row_ma, row_ma, trunk_drop, row_drop, cable, switch)
+
+
+# -- the sensor chain's clock -------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ClockLine:
+    chips: int
+    length_m: float  # SCK (and latch) wire from the Pico past every chip
+    load_pf: float
+    rise_ns: float  # 10-90 %
+    round_trip_ns: float
+    spi_hz: int
+    read_us: float
+
+
+def clock_line(layout: Any) -> ClockLine | None:
+    """SCK and latch run from the Pico along the sensor chain (one strip per 74HC165, in
+    the middle of its group of points), through a source-series resistor at the Pico."""
+    if layout.sensors["type"] != "hc165":
+        return None
+    pos = _positions_mm(layout)
+    order = sorted(layout.points, key=lambda name: layout.points[name][0])
+    chips = layout.sensor_count // 8
+    stops = []
+    for k in range(chips):
+        group = [pos[p] for p in order[8 * k : 8 * k + 8]]
+        if group:
+            stops.append((sum(x for x, _ in group) / len(group), sum(y for _, y in group) / len(group)))
+    length = sum(math.dist(a, b) for a, b in itertools.pairwise(stops)) / 1000
+    length += layout.mechanics["pitch_mm"] / 1000  # Pico to the first strip
+    load = length * WIRE_PF_PER_M + chips * 10.0
+    tau_ns = (RP2040_OUT_OHMS + circuit.SERIES_OHMS) * load * 1e-3
+    hz = layout.sensors.get("baudrate", SPI_HZ_DEFAULT)
+    return ClockLine(chips, length, load, 2.2 * tau_ns, 2 * length * WIRE_NS_PER_M, hz, 8 * chips * 1e6 / hz)
+
+
+def _f(value: float) -> str:
+    text = "%.2f" % value
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+ILIM_MIN_MA = 544.0  # TPS2553 with RILIM 43.2 kOhm [tps2553]
+ILIM_MAX_MA = 673.0
+RAIL_V = 5.0
+
+
+def inrush_ms(current_ma: float) -> float:
+    """Time to charge C3 to the rail at a constant current (t = C V / I)."""
+    return circuit.BULK_UF * RAIL_V / current_ma
+
+
+# -- switch-on (the LED rail's inrush after configuration) ----------------------------
+
+LED_CAP_UF = 0.1  # CL0, CL1, ...: 100 nF at every LED, on the same rail as C3
+SLEW_CT_PF = 10000.0  # proposed TPS22965 CT: 10 nF [tps22965]
+SLEW_RISE_MS = 17.7  # its 10-90 % rise time at VIN 5 V, CT 10 nF, typical [tps22965]
+SLEW_SPREAD = 2.0  # assumed: the part slews up to twice as fast as typical (no minimum published)
+# TPS2553 Table 1 rows [tps2553tab]: RILIM kOhm -> (IOS min, max) mA, 1 % resistor included.
+ILIM_TABLE = {66.5: (351.2, 448.7), 52.3: (448.3, 562.4), 43.2: (544.3, 673.1)}
+
+
+def rail_uf(layout: Any) -> float:
+    """All the capacitance on the switched rail: C3 and the 100 nF at every LED."""
+    n: int = layout.led_count
+    return circuit.BULK_UF + n * LED_CAP_UF
+
+
+def rail_load_ma(layout: Any) -> float:
+    """The most the switched rail draws in play: the LED budget and the level shifter."""
+    budget: float = layout.leds["budget_ma"]
+    return budget + AHCT125_MA
+
+
+def switch_on_now(layout: Any) -> tuple[float, float]:
+    """The built design: (peak USB mA, duration ms) when the firmware turns the rail on.
+    U3 charges the rail at its current limit: at most 673 mA, plus the dark board."""
+    idle = layout.led_count * layout.leds["idle_ma"]
+    return ILIM_MAX_MA + dark_ma(layout), rail_uf(layout) * RAIL_V / (ILIM_MIN_MA - idle)
+
+
+def switch_on_slew(layout: Any, spread: float = SLEW_SPREAD) -> tuple[float, float]:
+    """The proposed design (a TPS22965 with CT 10 nF after U3): (peak USB mA, duration ms).
+    The rail rises at 0.8 x 5 V per 10-90 % rise time, ``spread`` times faster than
+    typical; the charge current is C dV/dt, on top of the dark board, every idle LED and
+    the level shifter (counted from the first millivolt: the worst case)."""
+    dv_per_ms = 0.8 * RAIL_V / SLEW_RISE_MS * spread
+    peak = dark_ma(layout) + layout.led_count * layout.leds["idle_ma"] + AHCT125_MA + rail_uf(layout) * dv_per_ms
+    return peak, RAIL_V / dv_per_ms
+
+
+def _switch_on_section(layout: Any) -> list[str]:
+    if not gated(layout):
+        return []
+    peak, ms = switch_on_now(layout)
+    dark = dark_ma(layout)
+    typ_peak, typ_ms = switch_on_slew(layout, 1.0)
+    worst_peak, worst_ms = switch_on_slew(layout)
+    need = rail_load_ma(layout)
+    rows = []
+    for r_k, (lo, hi) in sorted(ILIM_TABLE.items(), reverse=True):
+        verdict = []
+        if hi + dark > usb_ma(layout):
+            verdict.append("switch-on %.0f mA > %d" % (hi + dark, usb_ma(layout)))
+        if lo < need:
+            verdict.append("in play it may limit at %.0f < %.1f mA" % (lo, need))
+        rows.append(
+            "| %.1f kOhm | %.1f-%.1f mA | %.1f mA | %s |" % (r_k, lo, hi, hi + dark, "; ".join(verdict) or "passes")
+        )
+    return (
+        [
+            "## Switch-on: the LED rail's inrush after configuration (open defect)",
+            "",
+            "**Built design, over budget.** When the firmware turns the rail on, U3 charges C3 and the",
+            "%d LED capacitors (%.1f uF in all) at its current limit: the host sees up to %.0f mA (U3's"
+            % (layout.led_count, rail_uf(layout), peak),
+            "maximum %.0f mA [tps2553] plus the %.1f mA dark board) for up to %.1f ms, once, against the"
+            % (ILIM_MAX_MA, dark, ms),
+            "%d mA the host granted. USB 2.0 bounds the surge only at attach (10 uF in parallel with 44 Ohm, and"
+            % usb_ma(layout),
+            "a device with more capacitance must limit its surge to match [usbinrush]); for a load switched in",
+            "after configuration it gives no separate figure that this project could find, so the design keeps",
+            "the whole board inside the %d mA granted at every instant. A port's power switch limits at its"
+            % usb_ma(layout),
+            "own threshold at once and reports an overcurrent only after a deglitch of several ms (6-13 ms on",
+            "the TPS2556 [tps2556]); the thresholds and deglitch times of the hub and laptop port switches",
+            "in the field were not found, so whether a given port trips or only sags is not known.",
+            "",
+            "**A lower current limit cannot fix it**: U3 must pass the rail's %.1f mA in play (`leds.budget_ma`" % need,
+            "plus the level shifter) at its minimum, and keep its maximum plus the dark board inside %d mA:"
+            % usb_ma(layout),
+            "",
+            "| R2 | U3 limit [tps2553tab] | switch-on peak | verdict |",
+            "| --- | --- | ---: | --- |",
+        ]
+        + rows
+        + [
+            "",
+            "**Proposed fix (not built yet)**: a slew-rate-controlled load switch, TI **TPS22965** (WSON-8",
+            "2 x 2 mm on an adapter board), between U3's output and +5V: its ON from GP%d (R6 moves to it),"
+            % layout.power["led_enable"],
+            "CT = %.0f nF (25 V X7R), VIN and VBIAS from U3's output; U3 stays in front with EN tied on,"
+            " so a short on the" % (SLEW_CT_PF / 1000),
+            "LED rail is still held at 544-673 mA with ~FAULT low. The rail then rises in %.2f ms (10-90 %%,"
+            % SLEW_RISE_MS,
+            "typical [tps22965]) and the capacitors take C x dV/dt:",
+            "",
+            "| | typical [tps22965] | twice as fast (assumed margin: no minimum is published) |",
+            "| --- | ---: | ---: |",
+            "| charge current, %.1f uF x dV/dt | %.1f mA | %.1f mA |"
+            % (
+                rail_uf(layout),
+                typ_peak - dark - layout.led_count * layout.leds["idle_ma"] - AHCT125_MA,
+                worst_peak - dark - layout.led_count * layout.leds["idle_ma"] - AHCT125_MA,
+            ),
+            "| **switch-on peak** (dark board, every idle LED and the level shifter on top)"
+            " | **%.1f mA** | **%.1f mA** |" % (typ_peak, worst_peak),
+            "| rail rise, 0-5 V | %.1f ms | %.1f ms |" % (typ_ms, worst_ms),
+            "",
+            "With it built, `power.settle_ms` must grow from %d ms to at least twice the typical rise"
+            % layout.power["settle_ms"],
+            "(%.0f ms) so that the first frame finds the rail up. Not verified here: the TPS22965's pin numbers"
+            % (2 * typ_ms),
+            "and a distributor part number (the generator does not draw it until they are checked). C3 on its",
+            "output is far more than on its input; the TPS22965 asks for the opposite because its body diode",
+            "would feed VOUT back into VIN when the supply goes [tps22965], and here U3 in front blocks that",
+            "reverse current (it turns off when OUT is above IN [tps2553]); the VIN dip at switch-on is only the",
+            "charge current above through the USB cable's resistance (see the LED power trunk table).",
+            "",
+        ]
+    )
+
+
+def _dark_section(layout: Any) -> list[str]:
+    before = dark_lines(layout, False)
+    after = dark_lines(layout, True)
+    n = layout.led_count
+    out = [
+        "## Before USB configuration: the LED rail is switched",
+        "",
+        "USB 2.0 lets a device take at most %d mA until the host has configured it [usb2]; a" % UNCONFIGURED_MA,
+        "bus-powered hub and a strict host enforce that. With U3's EN tied to its input (the earlier",
+        "design) the %d idle LEDs and the level shifter draw from plug-in: **%.1f mA** dark."
+        % (n, dark_ma(layout, False)),
+    ]
+    if not gated(layout):
+        return out + ["", "This layout has no `power.led_enable`: the LED rail is on from plug-in.", ""]
+    pin = layout.power["led_enable"]
+    out += [
+        "Now GP%d (`power.led_enable`) drives U3's EN and R6 (100 kOhm) pulls it to GND, so the" % pin,
+        "LED rail, the LEDs and the 74AHCT125 stay unpowered until the firmware turns them on:",
+        "**%.1f mA** dark." % dark_ma(layout),
+        "",
+        "| consumer | EN tied on (before) | mA | EN from GP%d (now) | mA |" % pin,
+        "| --- | --- | ---: | --- | ---: |",
+    ]
+    after_by = {line.what: line for line in after}
+    for line in before:
+        now = after_by.get(line.what, line)
+        detail = "the same" if now == line else now.detail
+        out.append("| %s | %s | %.1f | %s | %.1f |" % (line.what, line.detail, line.ma, detail, now.ma))
+    out += [
+        "| **total** | | **%.1f** | | **%.1f** |" % (dark_ma(layout, False), dark_ma(layout)),
+        "",
+        "- **EN polarity**: the TPS2553's EN is active high; the TPS2552 (same pins) has an",
+        "  active-low ~EN, and the -1 parts latch off after an overload instead of limiting: order",
+        "  exactly TPS2553DBVR [tps2553]. EN switches at 0.66-1.1 V and takes at most 0.5 uA [tps2553].",
+        "- **Why a pull-down, and why 100 kOhm**: from plug-in until `main.py` sets the pin up, GP%d" % pin,
+        "  is not driven (the Pico's 3.3 V is still rising, then the boot ROM and MicroPython start;",
+        "  the RP2040's own pad pull-down [rp2040] only works once 3.3 V is up). R6 holds EN at",
+        "  0.5 uA x 100 kOhm = 0.05 V at most, far under 0.66 V; 1 MOhm could leave 0.5 V, too near;",
+        "  10 kOhm would waste 0.33 mA while on for nothing. Driven high, GP%d gives at least 2.62 V" % pin,
+        "  [rp2040] against the 1.1 V threshold and R6 takes %.3f mA." % EN_ON_MA,
+        "- **When the firmware turns it on** (`zuni_hw.pico.LedPower`, polled every 50 ms from the",
+        "  scan loop): once the host has **configured** the board (it read the %d mA request and" % usb_ma(layout),
+        "  accepted it; the firmware sees the USB controller's endpoints enabled, which TinyUSB does",
+        "  only on SET_CONFIGURATION); off again on a bus reset or when the host deconfigures it.",
+        "  With **no host** (a USB charger or power bank: no start-of-frame packets, no address)",
+        "  for `power.no_host_ms` = %d ms after the firmware starts, it turns the rail on too:"
+        % layout.power["no_host_ms"],
+        "  a charger configures nothing, gives 500 mA or more, and polices nothing. A host that",
+        "  talks to the board but does not configure it (a bus-powered hub refusing %d mA) keeps" % usb_ma(layout),
+        "  the rail **off**: the board stays dark and inside 100 mA, and the PC says why.",
+        "  A host that suspends a configured board (a sleeping PC) leaves the rail on, so that",
+        "  standalone play goes on: the board then takes more than USB's 2.5 mA suspend current [usb2]",
+        "  (the Pico alone does; a PC that powers its ports while asleep feeds it anyway).",
+        "- **The data line while the rail is off**: the LED driver sends nothing (the frames wait",
+        "  in its buffer) and GP%d stays low. The 74AHCT125 is on the switched rail; its" % layout.leds["pin"],
+        "  inputs take up to 7 V whatever its supply and have no clamp diode to VCC [ahct125], so even",
+        "  a high on GP%d would feed it at most its 1 uA input leakage. (A 74HCT125 has that diode"
+        % layout.leds["pin"],
+        "  [hct125]: it would back-power its VCC from the GPIO; and a buffer on the unswitched VBUS",
+        "  would drive (5.0 - 0.6) V / 330 Ohm = 13 mA into LED 0's DIN clamp diode [ws2812b]",
+        "  and half-power the chain. Neither is built.)",
+        "",
+    ]
+    return out
+
+
+def _power_path_section(layout: Any) -> list[str]:
+    dark = dark_ma(layout)
+    en = "EN <- GP%d with R6 100 kOhm to GND" % layout.power["led_enable"] if gated(layout) else "EN tied to IN"
+    out = [
+        "## Power path and inrush",
+        "",
+        "VBUS (Pico pin 40) -> U3 TPS2553 (IN; %s) -> OUT = **+5V**, the LED rail and the" % en,
+        "74AHCT125. C1 100 nF ceramic at U3's input is the only capacitor on VBUS besides the Pico's",
+        "own, far under the 10 uF USB allows at attach [usb2]. C3 %d uF sits after the switch, on the"
+        " controller board where the LED power pairs start." % circuit.BULK_UF,
+    ]
+    if gated(layout):
+        idle = layout.led_count * layout.leds["idle_ma"]
+        slow = inrush_ms(ILIM_MIN_MA - idle)
+        out += [
+            "The switch is off at attach and through enumeration, so the attach sees only C1 and the Pico.",
+            "When the firmware turns it on, the TPS2553's soft start and current limit (R2 43.2 kOhm:",
+            "%.0f-%.0f mA [tps2553]) charge C3 to 5 V while the %d idle LEDs (%.0f mA) wake up: %.1f-%.1f ms"
+            % (ILIM_MIN_MA, ILIM_MAX_MA, layout.led_count, idle, inrush_ms(ILIM_MAX_MA - idle), slow),
+            "(C x V / (limit - idle)). The host sees at most the limit plus the %.1f mA dark board, %.0f mA,"
+            % (dark, ILIM_MAX_MA + dark),
+            "for those %.1f ms, once, after it granted %d mA: **over that grant** (next section). The sequence"
+            % (slow, usb_ma(layout)),
+            "keeps lit LEDs out of it:",
+            "EN goes high with the data line low (every LED comes up dark), and the first frame is sent",
+            "`power.settle_ms` = %d ms later, %.0f times the charge time."
+            % (layout.power["settle_ms"], layout.power["settle_ms"] / slow),
+        ]
+    else:
+        out += [
+            "The TPS2553's soft start and current limit (R2 43.2 kOhm: 544-673 mA [tps2553]) charge it in about",
+            "%.1f ms at the limit, so the host never sees more than the limit." % inrush_ms(ILIM_MIN_MA),
+        ]
+    out += [
+        "(An older design put 1000 uF straight on VBUS: 100 times the allowance; a PTC fuse cannot",
+        "limit a millisecond inrush.) A short on the LED rail is held at the limit (constant current)",
+        "and ~FAULT goes low (TP_FAULT).",
+        "",
+    ]
+    return out
+
+
+def power_md(layout: Any, feeds: list[tuple[list[str], float, float]]) -> str:
+    """power.md; ``feeds``: ``mechanics.led_feeds(layout)``, for the LED rail (``rail``)."""
+    lines = power_lines(layout)
+    total = sum(line.ma for line in lines)
+    leds = layout.leds
+    n = layout.led_count
+    one = white_led_ma(layout)
+    room = leds["budget_ma"] - n * leds["idle_ma"]
+    ask = usb_ma(layout)
+    limit = design_limit_ma(layout)
+    fixed = fixed_ma(layout)
+    default_room = DESIGN_MARGIN * 250 - fixed - n * leds["idle_ma"]
+    r = rail(layout, feeds)
+    out = [
+        "# Power design: %s" % layout.name,
+        "",
+        "Generated by `zuni board generate` from `hardware/layouts/%s.json` and" % layout.name,
+        "`host/zuniboard/hardware/power.py`; do not edit. Sources in square brackets, listed at the end.",
+        "",
+        "## Worst-case current",
+        "",
+        "The LED chain at the firmware's dynamic limit (`leds.budget_ma` = %s mA), every reed" % _f(leds["budget_ma"]),
+        "switch closed, the Pico busy, the load switch reporting a fault. USB power only.",
+        "",
+        "| consumer | figure and source | mA |",
+        "| --- | --- | ---: |",
+    ]
+    for line in lines:
+        out.append("| %s | %s | %.1f |" % (line.what, line.detail, line.ma))
+    out += [
+        "| **total** | | **%.1f** |" % total,
+        "",
+        "- LED current per channel: `leds.ma_per_channel` = %s mA, a third of the 60 mA per LED at"
+        % _f(leds["ma_per_channel"]),
+        "  full white [uberguide]; PJRC measured 33.5-52.5 mA per LED, so 20 mA is the safe upper",
+        "  figure until you measure your own LEDs. Idle: `leds.idle_ma` = %s mA per dark LED [pjrc]."
+        % _f(leds["idle_ma"]),
+        "- One lit point, white at `leds.max_level` = %d/255: %.1f mA. Up to %d of the %d LEDs can be"
+        % (leds["max_level"], one, full_points(layout), n),
+        "  white at once (more in single colours) before the limiter dims the frame; every LED white",
+        "  (%.0f mA) is shown at %.0f%% of that brightness." % (n * one, 100 * min(1.0, room / (n * one))),
+        "",
+        "## What the board asks of USB, and why",
+        "",
+        "- The firmware asks the host for **%d mA** (`power.usb_ma`): `firmware/boot.py` sets bMaxPower = %d"
+        % (ask, ask // 2),
+        "  (2 mA units [usb2]) in a copy of MicroPython's built-in CDC configuration descriptor, before",
+        "  USB enumerates (`zuni_hw.pico.request_usb_power`). MicroPython alone asks for 250 mA [mpy].",
+        "- The board stays within %.0f%% of that: design limit %.0f mA; this board %.1f mA (%.0f%% of %d mA)."
+        % (100 * DESIGN_MARGIN, limit, total, 100 * total / ask, ask),
+        "- The highest `leds.budget_ma` inside the design limit: %d mA (the limit less %.1f mA that is not LEDs)."
+        % (int(max_budget_ma(layout)), fixed),
+        "- Why not stay at MicroPython's 250 mA: 90%% of it less the fixed %.1f mA and %d idle LEDs leaves %.0f mA"
+        % (fixed, n, default_room),
+        "  for lit LEDs, against %.1f mA for one white point: %s."
+        % (one, "enough for %d points" % int(default_room / one) if default_room >= one else "not even one"),
+        "- Where it works: a computer's own USB port or a powered hub (500 mA per port [usb2]), or a",
+        "  USB charger or power bank for standalone play (they give 500 mA or more without asking).",
+        "  **Not** on a bus-powered hub: it has 100 mA per port, and the host refuses to configure a",
+        "  %d mA device there (it says so, e.g. 'power surge on the USB port'). The board then stays" % ask,
+        "  dark (below), at %.1f mA, inside the 100 mA an unconfigured device may take [usb2]." % dark_ma(layout),
+        "- It asks whenever the board boots with USB down: at power-up and after `machine.reset()`",
+        "  (what `tools/deploy.py` ends with). Not after a soft reset, which mpremote makes when it",
+        "  connects: MicroPython clears a runtime descriptor then, so the board drops off USB once and",
+        "  comes back asking for 250 mA until the next power-up or reset; run that first mpremote",
+        "  command again. The host does not police the figure; only hubs budget with it.",
+        "",
+    ]
+    out += _dark_section(layout)
+    out += _power_path_section(layout)
+    out += _switch_on_section(layout)
+    out += [
+        "## LED power trunk",
+        "",
+        "The LED rail is not daisy-chained through every LED across the board. Each row of LEDs has",
+        "its own +5V/GND pair of 22 AWG (wires LPP*/LPG* of `wiring.csv`): from the controller's star",
+        "point (C3 + and -, on the controller board) up the West edge to the row's West end (the feed),",
+        "then on along the row under its LEDs (the bus); each LED's legs and its 100 nF are soldered",
+        "to the pair where it passes (at most 5 cm of 26 AWG). The LED ground returns only to the star",
+        "point, never through the sensor strips' ground wire.",
+        "",
+        "| | |",
+        "| --- | --- |",
+        "| rows (feed points) | %d: %s |" % (len(r.rows), ", ".join("%s..%s" % (row[0], row[-1]) for row in r.rows)),
+        "| longest feed, controller to a row's West end | %.2f m per conductor (`wiring.csv`) |" % r.trunk_m,
+        "| feed wire | **%d AWG** (%.1f mOhm/m [awg]), the thinnest of 22/20/18 AWG within the rule below |"
+        % (r.trunk_awg, 1000 * AWG_OHMS_PER_M[r.trunk_awg]),
+        "| feed current (worst) | %.0f mA: the most one row draws (each row has its own pair) |" % r.trunk_ma,
+        "| feed drop (+5V and GND) | %.3f V |" % r.trunk_drop_v,
+        "| longest row | %.2f m of %d AWG bus (%.1f mOhm/m [awg]), at most %.0f mA |"
+        % (r.longest_row_m, ROW_BUS_AWG, 1000 * AWG_OHMS_PER_M[ROW_BUS_AWG], r.row_ma),
+        "| row drop (+5V and GND, current all at the far end, plus 5 cm of %d AWG leads) | %.3f V |"
+        % (TAP_AWG, r.row_drop_v),
+        "| **rail drop, controller to the farthest LED** | **%.3f V** (rule: at most %.2f V, 5%% of 5 V) |"
+        % (r.rail_drop_v, LED_RAIL_MAX_DROP_V),
+        "| USB cable, %s m, 28 AWG pair, at %.0f mA | %.3f V |" % (_f(CABLE_M), total, r.cable_drop_v),
+        "| TPS2553 switch, 85 mOhm [tps2553] | %.3f V |" % r.switch_drop_v,
+        "| farthest LED, from a port at its 4.75 V minimum [usb2] | **%.2f V** |" % r.far_led_v,
+        "",
+        "At %.2f V the blue and green dies (3.0-3.4 V [ws2812b]) keep %.2f V for the LED's constant-current"
+        % (r.far_led_v, r.far_led_v - 3.4),
+        "driver. Data: the 74AHCT125 runs on the same +5V, so LED 0 sees a high of its own supply (VIH",
+        "0.7 VDD [ws2812b]); every LED regenerates the data for the next at its own supply, and",
+        "neighbours differ by millivolts.",
+        "",
+    ]
+    clock = clock_line(layout)
+    out += ["## Sensor chain: clock, termination, ground", ""]
+    if clock is None:
+        out += [
+            "Diode matrix: rows and columns are Pico pins, at most one row's wires long; the firmware",
+            "waits 30 us after driving a row low (`DiodeMatrix.settle_us`, six RC constants of the",
+            "RP2040 pull-up against the wiring) before reading the columns. No clock, no termination.",
+            "",
+        ]
+    else:
+        out += [
+            "SCK and the latch are bussed to all %d 74HC165s along the snake: about %.2f m of wire from the"
+            % (clock.chips, clock.length_m),
+            "Pico past the last chip. Each leaves the Pico through a %d Ohm series resistor at the Pico"
+            % circuit.SERIES_OHMS,
+            "(R4 SCK, R5 latch: source termination).",
+            "",
+            "| | |",
+            "| --- | --- |",
+            "| load on SCK | %.2f m x %d pF/m (estimate: a wire beside its ground) + %d x 10 pF [hc165] = %.0f pF |"
+            % (clock.length_m, WIRE_PF_PER_M, clock.chips, clock.load_pf),
+            "| source resistance | %d Ohm + the RP2040's %.0f Ohm at 4 mA [rp2040] |"
+            % (circuit.SERIES_OHMS, RP2040_OUT_OHMS),
+            "| edge (10-90 %%) | %.0f ns, within the 74HC165's %d ns input transition limit [hc165] |"
+            % (clock.rise_ns, HC_MAX_TRANSITION_NS),
+            "| line round trip | %.0f ns at %.0f ns/m |" % (clock.round_trip_ns, WIRE_NS_PER_M),
+            "| SPI clock (`sensors.baudrate`) | **%d Hz**: half period %.0f ns |" % (clock.spi_hz, 5e8 / clock.spi_hz),
+            "| one scan reads | %d bits in %.0f us (every `timing.scan_ms`) |" % (8 * clock.chips, clock.read_us),
+            "",
+            "Why no double clocking: the source resistance is above the wire's impedance (roughly",
+            "100-150 Ohm for a wire beside its ground), so the edge travels without overshoot; and the edge",
+            "is %.0f times longer than the line's round trip, so the whole bus charges as one RC and no"
+            % (clock.rise_ns / max(clock.round_trip_ns, 1)),
+            "reflection crosses the threshold twice. SPI mode 2 samples QH half a period after each shift;",
+            "the half period is %.0f times the edge. Lower `sensors.baudrate` further if a board misreads."
+            % (5e8 / clock.spi_hz / clock.rise_ns),
+            "",
+        ]
+    out += [
+        "Ground: the sensor strips have their own ground wire, run beside SCK and the latch from Pico",
+        "pin 23 (GND) along the chain; it carries microamps. The LED data wire LD0 runs twisted with its",
+        "own ground wire LDG0 (`wiring.csv`), away from SCK (at least 10 mm, or crossing at right angles):",
+        "the LED data is a 5 V, 800 kHz signal that would otherwise couple into the 3.3 V clock.",
+        "",
+        "## Measuring (a USB meter between the computer and the board)",
+        "",
+        "The meter reads the whole board. Write the LEDs from the REPL (`mpremote exec` stops the",
+        "firmware; `mpremote reset` starts it again). Let `N = neopixel.NeoPixel(machine.Pin(%d), %d)`:"
+        % (leds["pin"], n),
+        "",
+        "1. **No LEDs** (the board before configuration): plug in, then",
+        '   `mpremote exec "import machine; machine.Pin(%s, machine.Pin.OUT, value=0)"` (the firmware'
+        % (layout.power.get("led_enable", "EN"),),
+        "   stops, the LED rail goes off, the LED data pin stays low). Reading A: the Pico and the logic,",
+        "   the dark board (%.1f mA budgeted above; expect about half: the Pico's figure is doubled)."
+        % dark_ma(layout, True),
+        "2. **All dark**: the same with `value=1`, then",
+        '   `mpremote exec "import neopixel, machine; N = neopixel.NeoPixel(machine.Pin(%d), %d);' % (leds["pin"], n),
+        '   N.fill((0, 0, 0)); N.write()"`. Reading B. Your `idle_ma` = (B - A) / %d (the layout has %s).'
+        % (n, _f(leds["idle_ma"])),
+        "3. **One LED at full**: the same with `N[0] = (255, 0, 0)`, then `(0, 255, 0)`, then `(0, 0, 255)`",
+        "   (after `N.fill((0, 0, 0))`). Readings R, G, B'. Your `ma_per_channel` = the largest of",
+        "   R - B, G - B, B' - B (the layout has %s). Repeat on two more LEDs; keep the largest."
+        % _f(leds["ma_per_channel"]),
+        "4. Put your figures in the layout, run `zuni board generate`: the budget check tells you the",
+        "   new highest `leds.budget_ma`.",
+        "5. **The limit at work**: `zuni board check` runs the LED test (every LED red, green, blue, then",
+        "   white); during white the meter must stay at or under %.0f mA (this file's total), and the" % total,
+        "   LEDs look dimmer than one LED alone: the limiter scaling the frame down.",
+        "",
+        "## Sources",
+        "",
+    ]
+    body = "\n".join(out)
+    for key, text in SRC.items():
+        if "[%s]" % key in body:
+            out.append("- [%s] %s." % (key, text))
+    out.append("")
+    return "\n".join(out)

@@ -1,0 +1,73 @@
+"""The LED rail's switch-on current, per shipped board, computed from the circuit model
+and the layouts (``zuniboard.hardware.power``): the built design's peak (U3 charging the rail at
+its current limit) as power.md states it, why no TPS2553 current limit fixes it, and the
+proposed slew-rate switch inside the USB grant with margin."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+
+from zuniboard.games import layouts
+from zuniboard.hardware import circuit, power
+
+REPO = Path(__file__).resolve().parents[2]
+NAMES = [p.stem for p in layouts.layout_paths()]
+
+
+@pytest.fixture(params=NAMES)
+def layout(request: pytest.FixtureRequest) -> object:
+    return layouts.load_layout(request.param)
+
+
+def test_built_switch_on_is_the_limit_plus_the_dark_board_and_power_md_says_so(layout: object) -> None:
+    assert power.gated(layout)
+    peak, ms = power.switch_on_now(layout)
+    assert peak == pytest.approx(power.ILIM_MAX_MA + power.dark_ma(layout))
+    # The charge time at the slowest limit, with every idle LED taking its share.
+    idle = layout.led_count * layout.leds["idle_ma"]  # type: ignore[attr-defined]
+    assert ms == pytest.approx(power.rail_uf(layout) * 5.0 / (power.ILIM_MIN_MA - idle))
+    assert 1.0 < ms < 5.0
+    # The open defect is stated with these figures, not hidden.
+    assert peak > power.usb_ma(layout)
+    text = (REPO / "hardware" / layout.name / "power.md").read_text()  # type: ignore[attr-defined]
+    assert "up to %.0f mA" % peak in text and "for up to %.1f ms" % ms in text
+    assert "open defect" in text
+
+
+def test_the_table_1_row_in_use_is_the_one_the_model_builds() -> None:
+    lo, hi = power.ILIM_TABLE[circuit.ILIM_OHMS / 1000]
+    assert (round(lo), round(hi)) == (power.ILIM_MIN_MA, power.ILIM_MAX_MA)
+
+
+def test_no_tps2553_limit_in_table_1_passes_both_play_and_switch_on(layout: object) -> None:
+    dark = power.dark_ma(layout)
+    need = power.rail_load_ma(layout)
+    for lo, hi in power.ILIM_TABLE.values():
+        assert hi + dark > power.usb_ma(layout) or lo < need
+    # ...and the shipped limit passes play with room.
+    assert power.ILIM_MIN_MA > need * 1.3
+
+
+def test_proposed_slew_switch_stays_inside_the_grant_with_margin(layout: object) -> None:
+    typ_peak, typ_ms = power.switch_on_slew(layout, 1.0)
+    peak, ms = power.switch_on_slew(layout)
+    assert typ_peak < peak < power.design_limit_ma(layout)  # 90 % of 500 mA, at twice the typical slew
+    # C dV/dt at the typical slew: 0.8 x 5 V over 17.7 ms (TPS22965 table 1, CT 10 nF).
+    charge = typ_peak - power.dark_ma(layout) - layout.led_count * layout.leds["idle_ma"] - power.AHCT125_MA  # type: ignore[attr-defined]
+    assert charge == pytest.approx(power.rail_uf(layout) * 4.0 / 17.7)
+    assert ms == pytest.approx(typ_ms / 2)
+    text = (REPO / "hardware" / layout.name / "power.md").read_text()  # type: ignore[attr-defined]
+    row = re.search(r"\*\*switch-on peak\*\*.*\| \*\*([\d.]+) mA\*\* \| \*\*([\d.]+) mA\*\* \|", text)
+    assert row is not None
+    assert (float(row.group(1)), float(row.group(2))) == (round(typ_peak, 1), round(peak, 1))
+
+
+def test_readme_states_the_switch_on_range_of_the_shipped_boards() -> None:
+    figures = [power.switch_on_now(layouts.load_layout(name)) for name in NAMES]
+    peaks, times = [f[0] for f in figures], [f[1] for f in figures]
+    text = " ".join((REPO / "hardware" / "README.md").read_text().split())
+    assert "up to %.0f-%.0f mA" % (min(peaks), max(peaks)) in text
+    assert "for %.1f-%.1f ms" % (min(times), max(times)) in text
