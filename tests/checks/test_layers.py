@@ -24,7 +24,7 @@ FIRMWARE_LIB = REPO / "firmware" / "lib"
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"cli"}),
     frozenset({"commands"}),
-    frozenset({"play", "replay", "web", "virtual", "hardware", "records", "ai"}),
+    frozenset({"play", "learn", "replay", "web", "virtual", "hardware", "records", "ai"}),
     frozenset({"link", "games"}),
     frozenset({"paths", "errors", ""}),
 )

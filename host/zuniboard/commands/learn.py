@@ -24,7 +24,7 @@ from zuniboard.errors import UsageError
 from zuniboard.learn.controller import HELP, LessonController
 from zuniboard.learn.lessons import LABELS, Course, Labels, LessonError, game_of, load_course
 from zuniboard.learn.progress import Progress
-from zuniboard.link import LinkError
+from zuniboard.link.client import LinkError
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
 from zuniboard.play.terminal import LineReader, TerminalUI
 from zuniboard.records.db import Database, DatabaseError

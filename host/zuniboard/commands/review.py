@@ -21,13 +21,13 @@ import sys
 import zuni
 from zuni.position import position_text
 from zuniboard.ai import analyze
-from zuniboard.commands.log import game_id
 from zuniboard.errors import UsageError
 from zuniboard.learn.grades import GOOD_MAX, GRADES, MoveGrade, grade
 from zuniboard.learn.lessons import Course, Labels, Step
 from zuniboard.play.connect import PAGE_PORT
 from zuniboard.records.db import Database, DatabaseError, UnknownGameError
 from zuniboard.records.record import RecordError, replay
+from zuniboard.records.select import game_id
 
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:

@@ -28,9 +28,9 @@ from typing import Any
 
 import zuni
 from zuni.position import parse_position
+from zuniboard.games.words import board_error_words, move_words, outcome_words, refusal
 from zuniboard.learn.lessons import Course, Labels, Step, first_move, is_reply, matches
 from zuniboard.play.controller import Action, request, say
-from zuniboard.play.words import board_error_words, move_words, outcome_words, refusal
 
 NEXT_S = 2.0  # a finished step stays this long before the next one is set up
 STATE_POLL_S = 3.0  # while the board is being set up: ask its state this often

@@ -13,7 +13,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 from zuniboard.learn.controller import LessonController
-from zuniboard.link import REQUEST_TIMEOUT_S, BoardError, BoardLink, LinkError
+from zuniboard.link.client import REQUEST_TIMEOUT_S, BoardError, BoardLink, LinkError
 from zuniboard.play.controller import Action
 
 _MOVE_LIST_EVENTS = ("move", "undo", "reset", "connected", "over")

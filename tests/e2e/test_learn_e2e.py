@@ -8,23 +8,23 @@ board's own error report, the right move, the lesson's reply carried out, the ne
 from __future__ import annotations
 
 import json
-import time
 from pathlib import Path
 from typing import Any
 
 import pytest
+from waiting import wait_until
 
 from zuniboard.learn.controller import LessonController
 from zuniboard.learn.lessons import load_course
 from zuniboard.learn.session import LessonSession
-from zuniboard.link import BoardLink
-from zuniboard.mpy import MicroPythonMissing, micropython_executable
+from zuniboard.link.client import BoardLink
 from zuniboard.paths import HARDWARE_DIR
 from zuniboard.play.connect import SimHand
+from zuniboard.virtual.mpy import MicroPythonMissing, micropython_executable
 
 try:
     micropython_executable()
-    from zuniboard.sim import Hand, VirtualBoard
+    from zuniboard.virtual.board import Hand, VirtualBoard
 except (MicroPythonMissing, ImportError) as exc:  # pragma: no cover
     pytest.skip("no virtual board: %s" % exc, allow_module_level=True)
 
@@ -51,10 +51,8 @@ def _layout(name: str, tmp: Path) -> Path:
 
 
 def pump_until(session: LessonSession, what: str, predicate: Any, timeout: float = 30.0) -> None:
-    deadline = time.monotonic() + timeout
-    while not predicate():
-        assert time.monotonic() < deadline, "timed out waiting for %s; said: %s" % (what, session.ui.lines[-6:])  # type: ignore[attr-defined]
-        session.pump(0.02)
+    said = session.ui.lines  # type: ignore[attr-defined]
+    wait_until(predicate, lambda: "%s; said last: %s" % (what, said[-6:]), timeout, step=lambda: session.pump(0.02))
 
 
 def _in_play(c: LessonController, step_id: str) -> Any:
