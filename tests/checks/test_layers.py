@@ -1,6 +1,6 @@
 """The host's layers (docs/architecture.md, "Layers"), read from the source with ``ast``:
 
-    cli -> commands -> {play, replay, web, virtual, hardware, records, ai}
+    cli -> commands -> {play, learn, replay, web, virtual, hardware, records, ai}
         -> {link, games} -> {paths, errors} -> the firmware's {zuni, zuni_link, zuni_board}
 
 A module imports only from its own layer or a lower one; no import circle, between

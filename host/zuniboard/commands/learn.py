@@ -18,15 +18,12 @@ from Zuni religious life (the choice is kept in the game log database for next t
 from __future__ import annotations
 
 import argparse
-import contextlib
 
 from zuniboard.errors import UsageError
-from zuniboard.learn.controller import HELP, LessonController
-from zuniboard.learn.lessons import LABELS, Course, Labels, LessonError, game_of, load_course
+from zuniboard.learn.lessons import LABELS, Labels, LessonError, game_of, load_course
 from zuniboard.learn.progress import Progress
-from zuniboard.link.client import LinkError
-from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
-from zuniboard.play.terminal import LineReader, TerminalUI
+from zuniboard.learn.session import run_course
+from zuniboard.play.connect import PAGE_PORT
 from zuniboard.records.db import Database, DatabaseError
 
 
@@ -77,66 +74,6 @@ def run(args: argparse.Namespace) -> int:
         except LessonError as exc:
             db.close()
             raise UsageError(str(exc))
-    return run_course(args, course, labels, db, "lesson", start_at)
-
-
-def run_course(
-    args: argparse.Namespace, course: Course, labels: Labels, db: Database, kind: str, start_at: int = 0
-) -> int:
-    """Runs ``course`` (lessons, or puzzles as steps) on the board; each step done (and
-    each begun, for puzzles) goes to the game log database as ``kind``."""
-    progress = Progress(db)
-    if args.port:
-        try:
-            check_port(args.port)
-        except LinkError as exc:
-            db.close()
-            raise UsageError(str(exc))
-    ui = TerminalUI()
-    conn: BoardConnection | None = None
-    keys: LineReader | None = None
-    control: LessonController | None = None
-    ruleset = course.steps[start_at].ruleset
-    try:
-        try:
-            conn = connect(args.port, args.sim, ruleset, ui.message, timeout=args.timeout, page_port=args.http)
-        except LinkError as exc:
-            raise UsageError(str(exc))
-        from zuniboard.learn.session import LessonSession
-
-        control = LessonController(course, labels, hand=conn.hand is not None, start_at=start_at)
-        on_change = None
-        if conn.virtual is not None:
-            from zuniboard.web import page
-
-            def on_change(c: LessonController) -> None:
-                page.publish("lesson", c.view())
-
-        session = LessonSession(conn.link, control, ui, hand=conn.hand, on_change=on_change)
-        if conn.virtual is not None:
-            page.on_line(session.key)
-        keys = LineReader(session.key, lambda: session.key("quit"), prompt=lambda: "learn> ")
-        keys.start()
-        ui.message("info", HELP)
-        try:
-            session.start(timeout=args.timeout)
-        except LinkError as exc:
-            raise UsageError(str(exc))
-        return session.run()
-    except KeyboardInterrupt:
-        ui.message("info", "interrupted")
-        return 130
-    finally:
-        if control is not None:
-            tried = [s.id for s in course.steps[start_at : control.index + 1]]
-            for sid in tried:
-                with contextlib.suppress(DatabaseError):
-                    progress.record(
-                        kind, "%s/%s" % (course.game, sid) if kind == "lesson" else sid, sid in control.solved
-                    )
-        if keys is not None:
-            keys.close()
-        if conn is not None:
-            conn.close()
-        with contextlib.suppress(Exception):
-            db.close()
+    return run_course(
+        course, labels, db, "lesson", start_at, port=args.port, sim=args.sim, timeout=args.timeout, http=args.http
+    )

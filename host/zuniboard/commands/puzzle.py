@@ -22,11 +22,11 @@ from __future__ import annotations
 import argparse
 
 import zuni
-from zuniboard.commands.learn import run_course
 from zuniboard.errors import UsageError
 from zuniboard.learn.lessons import LABELS, Labels, LessonError, game_of
 from zuniboard.learn.progress import Progress
 from zuniboard.learn.puzzles import KINDS, Puzzle, PuzzleError, as_course, load_puzzles
+from zuniboard.learn.session import run_course
 from zuniboard.play.connect import PAGE_PORT
 from zuniboard.records.db import Database, DatabaseError
 
@@ -94,4 +94,13 @@ def run(args: argparse.Namespace) -> int:
         db.close()
         return 0
     labels = Labels(progress.setting("names", "zuni") if progress.setting("names", "zuni") in LABELS else "zuni")
-    return run_course(args, as_course(chosen, game), labels, db, "puzzle")
+    return run_course(
+        as_course(chosen, game),
+        labels,
+        db,
+        "puzzle",
+        port=args.port,
+        sim=args.sim,
+        timeout=args.timeout,
+        http=args.http,
+    )

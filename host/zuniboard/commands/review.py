@@ -120,7 +120,7 @@ def run(args: argparse.Namespace) -> int:
         print("no mistakes to replay on the board")
         db.close()
         return 0
-    from zuniboard.commands.learn import run_course
+    from zuniboard.learn.session import run_course
 
     course = Course(
         str(game.ruleset.game_id),
@@ -129,4 +129,6 @@ def run(args: argparse.Namespace) -> int:
         tuple(steps),
         "That was the last mistake of the game.",
     )
-    return run_course(args, course, Labels(), db, "review")
+    return run_course(
+        course, Labels(), db, "review", port=args.port, sim=args.sim, timeout=args.timeout, http=args.http
+    )

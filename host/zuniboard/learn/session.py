@@ -7,14 +7,21 @@ arrived (link events, typed lines) to the controller and does the actions it ret
 
 from __future__ import annotations
 
+import contextlib
 import queue
 import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from zuniboard.learn.controller import LessonController
+from zuniboard.errors import UsageError
+from zuniboard.learn.controller import HELP, LessonController
+from zuniboard.learn.lessons import Course, Labels
+from zuniboard.learn.progress import Progress
 from zuniboard.link.client import REQUEST_TIMEOUT_S, BoardError, BoardLink, LinkError
+from zuniboard.play.connect import BoardConnection, check_port, connect
 from zuniboard.play.controller import Action
+from zuniboard.play.terminal import LineReader, TerminalUI
+from zuniboard.records.db import Database, DatabaseError
 
 _MOVE_LIST_EVENTS = ("move", "undo", "reset", "connected", "over")
 
@@ -128,3 +135,72 @@ class LessonSession:
         if name == "state" and isinstance(reply, dict):
             self._do(self.control.board_state(reply, time.monotonic()))
         self._do(self.control.replied(name, args, time.monotonic(), reply=reply))
+
+
+def run_course(
+    course: Course,
+    labels: Labels,
+    db: Database,
+    kind: str,
+    start_at: int = 0,
+    *,
+    port: str | None,
+    sim: bool,
+    timeout: float,
+    http: int,
+) -> int:
+    """Runs ``course`` (lessons, or puzzles as steps) on the board; each step done (and
+    each begun, for puzzles) goes to the game log database as ``kind``."""
+    progress = Progress(db)
+    if port:
+        try:
+            check_port(port)
+        except LinkError as exc:
+            db.close()
+            raise UsageError(str(exc))
+    ui = TerminalUI()
+    conn: BoardConnection | None = None
+    keys: LineReader | None = None
+    control: LessonController | None = None
+    ruleset = course.steps[start_at].ruleset
+    try:
+        try:
+            conn = connect(port, sim, ruleset, ui.message, timeout=timeout, page_port=http)
+        except LinkError as exc:
+            raise UsageError(str(exc))
+        control = LessonController(course, labels, hand=conn.hand is not None, start_at=start_at)
+        on_change = None
+        if conn.virtual is not None:
+            from zuniboard.web import page
+
+            def on_change(c: LessonController) -> None:
+                page.publish("lesson", c.view())
+
+        session = LessonSession(conn.link, control, ui, hand=conn.hand, on_change=on_change)
+        if conn.virtual is not None:
+            page.on_line(session.key)
+        keys = LineReader(session.key, lambda: session.key("quit"), prompt=lambda: "learn> ")
+        keys.start()
+        ui.message("info", HELP)
+        try:
+            session.start(timeout=timeout)
+        except LinkError as exc:
+            raise UsageError(str(exc))
+        return session.run()
+    except KeyboardInterrupt:
+        ui.message("info", "interrupted")
+        return 130
+    finally:
+        if control is not None:
+            tried = [s.id for s in course.steps[start_at : control.index + 1]]
+            for sid in tried:
+                with contextlib.suppress(DatabaseError):
+                    progress.record(
+                        kind, "%s/%s" % (course.game, sid) if kind == "lesson" else sid, sid in control.solved
+                    )
+        if keys is not None:
+            keys.close()
+        if conn is not None:
+            conn.close()
+        with contextlib.suppress(Exception):
+            db.close()
