@@ -50,6 +50,10 @@ def main(argv: list[str] | None = None) -> int:
         built = time.process_time() - t
         t = time.process_time()
         found = P.table_puzzles(ruleset, tb, args.count, seed=args.seed, max_n=21, tries=args.tries)
+        if not found:
+            # Small tables of a big board (Kolowis long, 3 pieces) hold few long unique
+            # wins: take the wins in 1 too (one winning move among tempting others).
+            found = P.table_puzzles(ruleset, tb, args.count, seed=args.seed, min_n=1, max_n=21, tries=args.tries)
         print(
             "%-20s %d-piece tables %.1f CPU s; %d win-in-N puzzles in %.1f CPU s (N: %s)"
             % (ruleset, pieces, built, len(found), time.process_time() - t, " ".join(str(p.n) for p in found)),

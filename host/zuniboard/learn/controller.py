@@ -112,16 +112,17 @@ class LessonController:
 
     def _sides_words(self) -> str:
         names = self.game.geometry.names
+        board = self.game.board
         parts = []
         for side in range(4):
             points = [
-                str(names[i])
+                str(names[i]) + (" ({priest})" if zuni.piece_kind(board[i]) == zuni.PRIEST else "")
                 for i in range(len(names))
-                if self.game.board[i] and zuni.piece_side(self.game.board[i]) == side
+                if board[i] and zuni.piece_side(board[i]) == side
             ]
             if points:
                 parts.append("%s: %s" % (zuni.SIDE_NAMES[side].capitalize(), " ".join(points)))
-        return "; ".join(parts) or "no pieces"
+        return self.words("; ".join(parts) or "no pieces")
 
     # -- the board's answers -------------------------------------------------------------
     def replied(
@@ -163,7 +164,7 @@ class LessonController:
         """The position stands on the board: the task (or the restored position)."""
         if self.state == "setup":
             self.state = "doing"
-            out = [say("set up. %s" % self.words(self.step.task), "task")]
+            out = [say("the position stands. Task: %s" % self.words(self.step.task), "task")]
             if not self.step.line:
                 return out + self._step_done(now)
             if self.step.show:
@@ -172,7 +173,7 @@ class LessonController:
             return out + self._board_turn()
         if self.state == "retract":
             self.state = "doing"
-            out = [say("put back. Try again: %s" % self.words(self.step.task), "task")]
+            out = [say("put back. Try again. Task: %s" % self.words(self.step.task), "task")]
             if self.step.show and self.k == 0:
                 out.append(request("hint", self.step.show))
             return out + self._board_turn()

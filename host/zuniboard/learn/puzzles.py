@@ -511,16 +511,16 @@ def _captures_now(game: Any, move: Any) -> bool:
 
 
 def _threatens(game: Any, move: Any, team: int) -> bool:
-    """After ``move`` the player could capture next if the opponent passed: it looks
-    like an attack (a tempting wrong move)."""
+    """After ``move`` some reply still leaves the player a capture: an attack the opponent
+    can parry, which looks as good as the real one (a tempting wrong move)."""
     game.push(move)
     try:
         for reply in game.legal_moves():
             game.push(reply)
             hit = any(_captures_now(game, m) for m in game.legal_moves())
             game.pop()
-            if not hit:
-                return False
+            if hit:
+                return True
         return False
     finally:
         game.pop()
