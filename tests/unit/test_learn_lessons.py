@@ -290,3 +290,28 @@ def test_not_json_is_refused(tmp_path: Path) -> None:
         parse_course([], "x")
     assert isinstance(load_course("kolowis"), Course)
     assert zuni.SIDE_NAMES[0] == "south"
+
+
+def test_undo_typed_puts_the_pieces_back() -> None:
+    course = load_course("mosona")
+    c = LessonController(course, hand=True, start_at=course.step_index("takeback"))
+    board = ScriptedBoard()
+    board.answer(c, c.start(0.0), 0.0)
+    board.placed(c, 0.0)
+    assert said(c.line("undo", 0.0)) == ["nothing to take back"]
+    board.commit(c, "m6-m5", 0.1)
+    acts = c.line("/u", 0.2)
+    assert [a.kind for a in acts] == ["restore"] and not acts[0].value.move_stack, "the hand puts m5 back on m6"
+    # The board sees the position before the move and takes it back.
+    board.game.pop()
+    board.moves.pop()
+    acts = board.answer(c, c.board_moves(board.game_id, [], 0.3), 0.3)
+    assert said(acts, "takeback") and c.k == 2
+    board.commit(c, "m6-m7", 0.4)
+    assert c.state == "done"
+    c2 = LessonController(course, hand=False, start_at=course.step_index("takeback"))
+    board2 = ScriptedBoard()
+    board2.answer(c2, c2.start(0.0), 0.0)
+    board2.placed(c2, 0.0)
+    board2.commit(c2, "m6-m5", 0.1)
+    assert "put the pieces back" in said(c2.line("undo", 0.2))[0]

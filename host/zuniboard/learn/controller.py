@@ -36,11 +36,11 @@ NEXT_S = 2.0  # a finished step stays this long before the next one is set up
 STATE_POLL_S = 3.0  # while the board is being set up: ask its state this often
 SAID_KEPT = 8
 
-LESSON_COMMANDS = ("hint", "again", "skip", "back", "steps", "help", "quit")
+LESSON_COMMANDS = ("hint", "undo", "again", "skip", "back", "steps", "help", "quit")
 HELP = (
     "make the moves on the board (on the virtual board you may type them); commands: "
-    "hint (show the move), again (the step from its start), skip (the next step), back "
-    "(the step before), steps (list them), quit"
+    "hint (show the move), undo (put the pieces back as before the last move), again (the "
+    "step from its start), skip (the next step), back (the step before), steps (list them), quit"
 )
 
 
@@ -214,7 +214,7 @@ class LessonController:
                 say("taken back: the board holds the position before the move again", "takeback")
             ] + self._after_entry(now)
         # The player took back a move of the line: go back to where it was.
-        self.k = max(0, min(self.k, self._entry_at(self.game.ply)))
+        self.k = max(0, min(self.k, self._entry_at(len(self.game.move_stack))))
         return [say("taken back; %s" % self.words(self.step.task), "takeback")]
 
     def _entry_at(self, ply: int) -> int:
@@ -322,7 +322,7 @@ class LessonController:
         self.state = "done"
         self.solved.append(self.step.id)
         out: list[Action] = []
-        outcome = self.game.outcome() if self.game.ply else None
+        outcome = self.game.outcome() if self.game.move_stack else None
         if outcome is not None:
             out.append(say(outcome_words(self.game, outcome), "over"))
         out.append(say("done: %s" % self.words(self.step.done or "well done."), "done"))
@@ -413,6 +413,8 @@ class LessonController:
     def _command(self, name: str, now: float) -> list[Action]:
         if name == "hint":
             return self._hint()
+        if name == "undo":
+            return self._undo()
         if name == "again":
             return self._begin(self.index, now)
         if name == "skip":
@@ -444,6 +446,17 @@ class LessonController:
             return [say(self.words(self.step.task), "hint")]
         text = move.text()
         return [request("hint", text), say("hint: %s (%s), shown on the board" % (text, self._how(text)), "hint")]
+
+    def _undo(self) -> list[Action]:
+        """Take the last move back the board's way: by putting the pieces back as they were
+        before it (the terminal's hand does it on the virtual board)."""
+        if self.state != "doing" or self.game is None or not self.game.move_stack:
+            return [say("nothing to take back", "wrong")]
+        if not self.hand:
+            return [say("put the pieces back as they were before the last move (BACK lights what to restore)", "task")]
+        before = self.game.copy()
+        before.pop()
+        return [Action("restore", value=before)]
 
     def _next(self, now: float) -> list[Action]:
         if self.index + 1 >= len(self.course.steps):

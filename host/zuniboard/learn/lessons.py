@@ -335,7 +335,7 @@ def check_step(step: Step, game_id: str, where: str) -> None:
             k += 1
             continue
         if word == "takeback":
-            if game.ply == 0:
+            if not game.move_stack:
                 raise LessonError("%s: nothing to take back" % at)
             game.pop()
             k += 1

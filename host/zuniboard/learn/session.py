@@ -108,6 +108,8 @@ class LessonSession:
             self.hand.make_move(self.control.game, action.value)
         elif kind == "setup" and self.hand is not None:
             self.hand.set_up(self.control.game, action.value)
+        elif kind == "restore" and self.hand is not None:
+            self.hand.set_up(action.value)  # the position before the last move: the board takes it back
 
     def _request(self, action: Action) -> None:
         name, args = action.text, action.args
