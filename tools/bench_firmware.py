@@ -82,7 +82,7 @@ RP2040_FACTOR = 170
 # The board's hint (issue 17): shown at most HINT_LIMIT_MS after HINT on an RP2040. Each
 # scan while it thinks is estimated at its unix time x HINT_CHIP_FACTOR (the slow end of
 # MICROPYTHON-NOTES' 160-190) plus the chip loop's own HINT_LOOP_US (2.4-3.1 ms), and at
-# least a scan period; the app cuts a hint at HINT_THINK_MS (zuni_board.app).
+# least a scan period; the app cuts a hint at HINT_THINK_MS (zuni_board.play).
 HINT_LIMIT_MS = 1500
 HINT_THINK_MS = 1300
 HINT_CHIP_FACTOR = 190
@@ -142,6 +142,8 @@ MODULES = (
     "zuni_board/outbox.py",
     "zuni_board/repair.py",
     "zuni_board/staged.py",  # a game set up from a position (not in these games)
+    "zuni_board/play.py",
+    "zuni_board/hostcmd.py",  # a host's commands (a game on a clock is started by one)
     "zuni_board/clocks.py",  # a game on a clock (spec "clock")
     "zuni_board/journal.py",
     "zuni_board/app.py",

@@ -28,7 +28,7 @@ def _mark(label):
 
 # As firmware/main.py: the layout is read first, into a Board (zuni_board.load_board
 # unloads the loader), and only then are the engine and the app imported.
-from zuni_board import load_board  # noqa: E402
+from zuni_board import PLAY, load_board  # noqa: E402
 
 zuni = None
 BoardApp = None
@@ -81,7 +81,9 @@ class Bench:
             # A new game as the host starts it, on a clock (zuni_board.clocks) unless
             # the spec's is "": the clocks' heap, measured against the same without.
             clock = spec["clock"]
-            self.app.cmd_new(0, ("clock=%s " % clock if clock else "") + spec["ruleset"])
+            from zuni_board.hostcmd import HostCommands
+
+            HostCommands(self.app).cmd_new(0, ("clock=%s " % clock if clock else "") + spec["ruleset"])
         _mark("app")
         geometry = self.app.game.geometry
         self.names = geometry.names
@@ -120,7 +122,7 @@ class Bench:
 
     def cycle(self, buttons=0):
         app = self.app
-        before = app.commits
+        before = app.play.commits
         stack = app.game.move_stack
         plies = len(stack)
         outbox = self.outbox
@@ -143,8 +145,8 @@ class Bench:
             complete = not getattr(app, "_fresh", False)
             # A forced pass is the board's, not a player's move (the scan after the move's
             # commit finds it): the latencies are the player's moves'.
-            player = app.commits != before and len(stack) > plies and stack[plies].text() != "pass"
-            self.timer.scan(self, dt, stable is not None, queued, app.commits != before, complete, player)
+            player = app.play.commits != before and len(stack) > plies and stack[plies].text() != "pass"
+            self.timer.scan(self, dt, stable is not None, queued, app.play.commits != before, complete, player)
             if self.thinking and self.cycles < len(self.timer.kinds):
                 self.timer.kinds[self.cycles] |= 8  # the board thinks (HINT)
         if self.thinking:
@@ -166,7 +168,7 @@ class Bench:
             if target[i]:
                 self.set(i, 1)
         self.settle()
-        if self.app.phase != 1:
+        if self.app.phase != PLAY:
             raise RuntimeError("setup did not start play")
 
     def hint(self):
@@ -180,12 +182,12 @@ class Bench:
     def hint_begin(self):
         """Press HINT (when the position has a choice); True if the board thinks."""
         app = self.app
-        pos = app.pos
-        if app.phase != 1 or pos is None or len(pos.foot) < 2:
+        pos = app.play.pos
+        if app.phase != PLAY or pos is None or len(pos.foot) < 2:
             return False
         self.thinking = True  # the press counts too: it loads the search's code
         self.cycle(4)
-        self._search = app._search
+        self._search = app.play.thinking  # zuni_board.hint.HintSearch
         self._waited = 0
         if self._search is None:
             raise RuntimeError("HINT started no search")
@@ -193,7 +195,7 @@ class Bench:
 
     def hint_cycle(self):
         """One scan while the board thinks; False once it shows its hint."""
-        if self.app._search is None:
+        if self.app.play.thinking is None:
             return False
         self.cycle()
         self._waited += 1
@@ -206,7 +208,7 @@ class Bench:
         search = self._search
         self._search = None
         self.thinking = False
-        if app.hint is None or app.hint.move != search.best:
+        if app.play.hint is None or app.play.hint.move != search.best:
             raise RuntimeError("the board did not show its hint")
         if search.oom:
             # The search ran out of heap: its hint is weaker than the search's own, so
@@ -228,7 +230,7 @@ class Bench:
             self.hint()
         if len(app.game.move_stack) > index:
             return  # a forced pass, committed by the app with the move before it
-        before = app.commits
+        before = app.play.commits
         if text != "pass":
             move = app.game.parse_move(text)
             origin = move.origin
@@ -248,12 +250,12 @@ class Bench:
                     self.set(c, 0)
                     self.settle()
         waited = 0
-        r = app.result
+        r = app.play.result
         # A chain that could go on: the player presses OK at once (else the 2 s
         # settle time would end it).
         ok = r is not None and r.kind == 2 and r.extendable
         self.extendable = ok  # committed by the OK press: no commit latency of the board
-        while app.commits == before:
+        while app.play.commits == before:
             self.cycle(1 if (ok and waited == 0) else 0)
             waited += 1
             if waited > 400:
@@ -300,6 +302,8 @@ def main(spec_path):
             raise RuntimeError("move %d: expected %s, committed %s" % (count, text, stack[count].text()))
         count += 1
     f.close()
+    import sys
+
     out = {
         "ok": True,
         "moves": count,
@@ -308,6 +312,9 @@ def main(spec_path):
         "peak_alloc": bench.peak,
         "phase": bench.app.phase,
         "mem": _MEM,
+        # The host's commands are loaded at the host's first frame only (zuni_board.hostcmd):
+        # a board that plays without one never holds them.
+        "host_code": "zuni_board.hostcmd" in sys.modules or "zuni_link.commands" in sys.modules,
     }
     clock = getattr(bench.app, "clock", None)
     if clock is not None:

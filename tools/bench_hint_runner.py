@@ -17,8 +17,8 @@ import sys
 
 import zuni
 from zuni.evaluate import evaluate
-from zuni_board.app import HINT_SLICE, HINT_THINK_MS
 from zuni_board.hint import HintSearch
+from zuni_board.play import HINT_SLICE, HINT_THINK_MS
 
 try:
     from time import ticks_diff, ticks_us

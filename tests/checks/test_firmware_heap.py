@@ -111,6 +111,7 @@ def test_a_whole_game_fits_the_heap(lib: Path, short_tmp: Path, ruleset: str, bo
     assert result is not None, "%s on %s did not complete in a %d KiB heap" % (ruleset, board, HEAP_KIB[ruleset])
     assert result["ok"] and result["moves"] > 20
     assert result["hints"] > 3, "the board showed its own hint"
+    assert result["host_code"] is False, "a board without a host never loads the host's commands"
     # The layout loader is gone once the board is read: only the packed Board stays.
     assert result["mem"]["layout"] < 12 * 1024, result["mem"]
 

@@ -7,7 +7,8 @@ A module imports only from its own layer or a lower one; no import circle, betwe
 modules or between the packages of a layer, counting the imports inside functions and
 under ``TYPE_CHECKING`` too (an import put in a function to dodge a circle is still a
 circle: the two modules cannot be understood apart). The firmware's shared packages never
-import the host."""
+import the host, and the firmware has no import circle either (zuni and zuni_link below
+zuni_board, below the drivers of zuni_hw)."""
 
 from __future__ import annotations
 
@@ -29,6 +30,13 @@ LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"paths", "errors", ""}),
 )
 FIRMWARE_SHARED = ("zuni", "zuni_link", "zuni_board")
+# The firmware's packages, bottom to top: the rules and the link codec know nothing of the
+# board; the drivers (zuni_hw) sit on the board application.
+FIRMWARE_LAYERS: tuple[frozenset[str], ...] = (
+    frozenset({"zuni_hw"}),
+    frozenset({"zuni_board"}),
+    frozenset({"zuni", "zuni_link"}),
+)
 
 
 def module_files(root: Path, package: str) -> dict[str, Path]:
@@ -208,3 +216,31 @@ def test_the_firmware_never_imports_the_host() -> None:
                 names = [a.name for a in node.names] if isinstance(node, ast.Import) else [node.module or ""]
                 bad += ["%s imports %s" % (name, n) for n in names if n.split(".")[0] == "zuniboard"]
     assert bad == [], "\n".join(bad)
+
+
+def firmware_graph() -> dict[str, set[str]]:
+    return import_graph(FIRMWARE_LIB, [*FIRMWARE_SHARED, "zuni_hw"])
+
+
+def firmware_layer(module: str) -> int:
+    for depth, packages in enumerate(FIRMWARE_LAYERS):
+        if module.split(".")[0] in packages:
+            return depth
+    raise AssertionError(module)
+
+
+def test_no_import_circle_in_the_firmware() -> None:
+    graph = firmware_graph()
+    assert "zuni_board.app" in graph and "zuni.core" in graph["zuni.line"]
+    found = circles(graph)
+    assert found == [], "import circles:\n" + "\n".join(" <-> ".join(c) for c in found)
+
+
+def test_the_firmware_packages_import_downwards() -> None:
+    upward = sorted(
+        "%s imports %s" % (a, b)
+        for a, targets in firmware_graph().items()
+        for b in targets
+        if firmware_layer(b) < firmware_layer(a)
+    )
+    assert upward == [], "\n".join(upward)

@@ -6,10 +6,11 @@ from board_helpers import RecordingLink, Table, board_layout, journal_with, remo
 
 import zuni
 from check import eq, raises
-from zuni_board.app import HINT_THINK_MS, HOST_HINT_MS, OVER, PLAY, SETUP
+from zuni_board.app import OVER, PLAY, SETUP
 from zuni_board.hint import HintSearch
 from zuni_board.infer import PROGRESS
 from zuni_board.journal import Journal
+from zuni_board.play import HINT_THINK_MS, HOST_HINT_MS
 from zuni_board.scan import Debouncer
 
 MOSONA_END = [
@@ -167,7 +168,7 @@ def _until_commit(sc, commits, ms=400):
     """Scan by scan until the app has made ``commits`` commits; the scan's time."""
     t = sc.t
     end = t.now + ms
-    while t.app.commits < commits:
+    while t.app.play.commits < commits:
         assert t.now < end, "not committed: %s" % t.app.describe()
         sc.run(sc.scan_ms)
     return t.now
@@ -185,7 +186,7 @@ def test_deferred_commit_frame_at_once_whole_picture_one_scan_later():
     eq(committed - seen, 150, "committed by the scan that saw it stable")
     assert committed in sc.frame_times, "the commit's frame is drawn in its own scan"
     eq(t.app.describe(), "", "the move's picture is gone")
-    eq(t.app.pos, None, "the next position: the next scan's work")
+    eq(t.app.play.pos, None, "the next position: the next scan's work")
     sc.run(sc.scan_ms)
     assert t.now in sc.frame_times, "the whole picture one scan later"
     eq(_lit(t, "n5"), (12, 1), "North's pieces that may move, dim cyan")
@@ -205,12 +206,12 @@ def test_deferred_commit_the_next_lift_one_scan_after_the_commit():
     sc.set("-n5")  # seen by the next scan, the one that completes the position
     lifted = t.now + sc.scan_ms
     sc.run(sc.scan_ms)
-    assert t.app.pos.moves, "the position was completed in that scan"
+    assert t.app.play.pos.moves, "the position was completed in that scan"
     sc.run(200)
     eq(_lit(t, "n5"), (6, 1), "the lifted piece: blue")
     eq(_lit(t, "m4"), (4, 1), "its landing point: green")
     eq(_lit(t, "m5"), (7, 1), "the piece it captures: orange")
-    eq(t.app.result.kind, PROGRESS, "the lift is a half-made move, %d ms after it" % (t.now - lifted))
+    eq(t.app.play.result.kind, PROGRESS, "the lift is a half-made move, %d ms after it" % (t.now - lifted))
     sc.set("+m4")
     sc.run(sc.scan_ms)
     sc.set("-m5")  # the captured piece one scan after the landing
@@ -233,7 +234,7 @@ def test_deferred_commit_a_press_150ms_after_the_change_acts_on_the_moves_positi
         sc.run(400, press_at=press_at + sc.scan_ms, buttons=4)
         eq(t.link.texts(), ["s3xm4-m5"], "HINT %d ms after the change" % press_at)
         _think(t)
-        hint = t.app.hint
+        hint = t.app.play.hint
         assert hint is not None, "HINT %d ms after the change: no hint" % press_at
         eq(hint.move in t.app.game.legal_moves(), True, "a move of the side now to move")
         sc.run(sc.scan_ms)  # the event goes out in the scan after (defer_writes)
@@ -247,9 +248,9 @@ def test_deferred_commit_a_host_request_in_the_commit_scan_sees_the_whole_positi
     sc.gesture("-s3", "+m5")
     sc.set("-m4")
     _until_commit(sc, 1)
-    eq(t.app.pos, None)
+    eq(t.app.play.pos, None)
     t.app.command("hostmove", "n5xm5-m4")
-    eq(t.app.host.move.text(), "n5xm5-m4")
+    eq(t.app.play.host.move.text(), "n5xm5-m4")
     eq(_lit(t, "n5"), (6, 4), "the host's move shown: origin blue double flash")
     eq(t.link.texts(), ["s3xm4-m5"], "its journal record and the move went out first")
 
@@ -332,7 +333,7 @@ def test_opponent_lift_150ms_after_the_last_removal_commits_the_chain():
     # (s2 itself may not move: after error_ms that is said, and only that.)
     errors = [e for e in t.link.events if e[0] in ("error", "wrong")]
     eq(errors, [("error", "s2 may not move")], "no mistake in the merged position")
-    eq(t.app.result.gone, [t.p("s2")], "South's lift belongs to South's turn")
+    eq(t.app.play.result.gone, [t.p("s2")], "South's lift belongs to South's turn")
     remove_dir(t.dir)
 
 
@@ -493,7 +494,7 @@ def test_host_move_shown_then_done_right():
     t.act("-n5", "+m4", "-m5")
     t.wait(400)
     eq(t.link.texts(), ["s3xm4-m5", "n5xm5-m4"])
-    eq(t.app.host, None)
+    eq(t.app.play.host, None)
 
 
 def test_host_move_done_wrong_is_said_and_not_committed():
@@ -548,7 +549,7 @@ def test_bad_host_commands_change_nothing():
     with raises(ValueError, "frobnicate"):
         t.app.command("frobnicate", "")
     eq(t.app.phase, PLAY)
-    eq(t.app.host, None)
+    eq(t.app.play.host, None)
     eq(len(t.app.game.move_stack), 0)
 
 
@@ -582,7 +583,7 @@ def test_chain_stopped_early_commits_on_opponent_lift():
     t.act("-n7", "+s6", "-m7")
     t.act("-s2")  # South lifts a piece the chain could not take next
     eq(t.link.texts(), ["n7xm7-s6"])
-    eq(t.app.result.gone, [t.p("s2")], "South's lift now belongs to South's turn")
+    eq(t.app.play.result.gone, [t.p("s2")], "South's lift now belongs to South's turn")
     remove_dir(t.dir)
 
 
@@ -637,7 +638,7 @@ def test_priest_entry_squares_are_shown():
     t.act("+e14")
     t.wait(400)
     if t.app.game.move_stack[-1].text() != "@e14":
-        t.act(*["-" + t.names[c] for c in t.app.pos.find(t.app.game.parse_move("@e14")).captures])
+        t.act(*["-" + t.names[c] for c in t.app.play.pos.find(t.app.game.parse_move("@e14")).captures])
         t.wait(400)
     eq(t.link.texts(), ["@e14"])
     remove_dir(t.dir)
@@ -734,7 +735,7 @@ def test_new_game_from_host_goes_to_setup():
 def _think(t, ms=2000):
     """Scans until the board shows its own hint (or ``ms`` pass)."""
     end = t.now + ms
-    while t.app._search is not None and t.now < end:
+    while t.app.play.thinking is not None and t.now < end:
         t.now += 10
         t.app.step(t.now, None, 0)
 
@@ -773,14 +774,14 @@ def test_hint_with_no_host_is_the_searchs_best_and_hint_again_cycles():
     eq(len(best.captures), 2, "best: %s" % best.text())
     eq(len(game.legal_moves()[0].captures), 1)
     t.press(4)
-    eq(t.app.hint, None, "thinking: nothing shown yet")
+    eq(t.app.play.hint, None, "thinking: nothing shown yet")
     scans = 0
-    while t.app.hint is None:
+    while t.app.play.hint is None:
         t.now += 10
         t.app.step(t.now, None, 0)
         scans += 1
         assert scans < 200, "no hint after 2 s"
-    eq(t.app.hint.move, best)
+    eq(t.app.play.hint.move, best)
     eq(t.link.events[-1], ("hint", best.text()))
     names = game.geometry.names
     eq(_lit(t, names[best.origin]), (6, 4), "origin: blue double flash")
@@ -789,11 +790,11 @@ def test_hint_with_no_host_is_the_searchs_best_and_hint_again_cycles():
         eq(_lit(t, names[c]), (7, 4), "captured: orange double flash")
     # HINT again: the next legal move, as before the board could think.
     t.press(4)
-    foot = t.app.pos.foot
-    eq(t.app.hint, foot[(foot.index(t.app.pos.find(best)) + 1) % len(foot)])
+    foot = t.app.play.pos.foot
+    eq(t.app.play.hint, foot[(foot.index(t.app.play.pos.find(best)) + 1) % len(foot)])
     # The hinted move played: the game goes on (the hint was only a suggestion).
     t.do(best.text())
-    eq(t.app.hint, None)
+    eq(t.app.play.hint, None)
 
 
 def test_a_lift_while_the_board_thinks_cancels_the_hint():
@@ -802,11 +803,11 @@ def test_a_lift_while_the_board_thinks_cancels_the_hint():
     t.press(4)
     t.now += 10
     t.app.step(t.now, None, 0)
-    assert t.app._search is not None, "thinking"
+    assert t.app.play.thinking is not None, "thinking"
     t.act("-s3")
-    eq(t.app._search, None, "the lift cancelled the search")
+    eq(t.app.play.thinking, None, "the lift cancelled the search")
     t.wait(2000)
-    eq(t.app.hint, None, "no hint comes later")
+    eq(t.app.play.hint, None, "no hint comes later")
     eq([e for e in t.link.events if e[0] == "hint"], [])
     eq(t.app.game.key(), zuni.new_game("mosona").key(), "the game is back in its position")
     t.act("+s3")
@@ -827,19 +828,19 @@ def test_a_connected_host_has_a_moment_to_send_its_own_hint():
     t.play(["s3xm4-m5", "m2xs2-s3", "s4xs3-s2xm3-m4"])
     t.press(4)
     t.wait(HOST_HINT_MS - 50, 10)
-    eq(t.app.hint, None, "the board waits for the host's hint")
+    eq(t.app.play.hint, None, "the board waits for the host's hint")
     own = _own_hint(t.app.game)
     other = [m.text() for m in t.app.game.legal_moves() if m != own][0]
     t.app.command("hint", other)
-    eq(t.app.hint.move.text(), other, "the host's hint")
+    eq(t.app.play.hint.move.text(), other, "the host's hint")
     t.wait(2000, 10)
-    eq(t.app.hint.move.text(), other, "the board's own never replaces it")
+    eq(t.app.play.hint.move.text(), other, "the board's own never replaces it")
     eq([e for e in t.link.events if e[0] == "hint"], [])
     # The host does not answer: the board's own hint after HOST_HINT_MS.
     t.do(other)
     t.press(4)
     pressed = t.now
-    while t.app.hint is None:
+    while t.app.play.hint is None:
         t.now += 10
         t.app.step(t.now, None, 0)
         assert t.now - pressed < 2000, "no hint"
@@ -854,11 +855,11 @@ def test_a_slow_chip_shows_the_hint_in_time():
     t.setup()
     t.press(4)
     pressed = t.now
-    while t.app.hint is None:
+    while t.app.play.hint is None:
         t.now += 400
         t.app.step(t.now, None, 0)
         assert t.now - pressed <= HINT_THINK_MS + 800, "no hint in time"
-    assert t.app.hint.move in t.app.game.legal_moves()
+    assert t.app.play.hint.move in t.app.game.legal_moves()
 
 
 def test_ledtest_then_back_to_the_game():
@@ -1016,7 +1017,7 @@ def test_resume_after_reset_waits_for_the_pieces():
     t2.occ[:] = t.occ
     t2.settle()
     eq(t2.app.phase, PLAY)
-    t2.do("m6xm5-m4" if False else t2.app.pos.moves[0].text())
+    t2.do("m6xm5-m4" if False else t2.app.play.pos.moves[0].text())
     eq(len(t2.app.game.move_stack), 3)
     remove_dir(d)
 
@@ -1094,7 +1095,7 @@ def test_journal_write_error_keeps_the_game_going_and_recovers():
     errors = [e[1] for e in t.link.events if e[0] == "error"]
     assert errors and "journal failing" in errors[0], t.link.events
     eq(t.app.state_info().get("journal"), "failing")
-    eq(t.app.pos is not None and t.app.phase, PLAY, "play goes on")
+    eq(t.app.play.pos is not None and t.app.phase, PLAY, "play goes on")
     t.do("m7xn6-n5")
     eq(len(t.link.moves), 3, "later moves are not ignored")
     eq(Journal(t.dir).resume()[2], ["s3xm4-m5"], "nothing half written in the meantime")
@@ -1178,14 +1179,14 @@ def test_commit_scan_writes_no_flash_the_next_scans_complete_then_write_then_sen
     states = t.link.states
     assert states >= 1, "the setup's state went out in the scan after"
     t.act("-s3", "+m5", "-m4")
-    eq(t.app.commits, 1, "committed by the scan that saw it stable")
+    eq(t.app.play.commits, 1, "committed by the scan that saw it stable")
     eq(t.link.moves, [], "nothing sent in the commit's scan")
     eq(Journal(d).resume()[2], [], "nothing written in the commit's scan")
     assert t.app.frame_dirty(t.now), "but the new picture is due"
     eq(t.app.describe(), "", "the commit's frame: the move's picture is gone")
-    eq(t.app.pos, None, "the next position is the next scan's work")
+    eq(t.app.play.pos, None, "the next position is the next scan's work")
     t.wait(10, 10)
-    assert t.app.pos.moves, "the next scan made them"
+    assert t.app.play.pos.moves, "the next scan made them"
     eq(_lit(t, "n5"), (12, 1), "and the new picture: North's pieces that may move, dim cyan")
     eq(Journal(d).resume()[2], [], "not yet written")
     t.wait(10, 10)
@@ -1195,7 +1196,7 @@ def test_commit_scan_writes_no_flash_the_next_scans_complete_then_write_then_sen
     # reads is written (and sent) first.
     t.act("-n5", "+m4")
     t.act("-m5")
-    while t.app.commits < 2:
+    while t.app.play.commits < 2:
         t.wait(10, 10)
     eq(len(t.link.moves), 1, "not sent yet")
     eq(t.app.state_info()["moves"], 2)
@@ -1225,7 +1226,7 @@ def test_with_the_link_session_deferred_writes_keep_the_order():
     session.poll(t.now)
     port.frames()
     t.act("-s3", "+m5", "-m4")
-    while not t.app.commits:
+    while not t.app.play.commits:
         t.wait(10, 10)
     port.send(2, "state", "")
     session.poll(t.now)  # in the commit's scan
@@ -1269,7 +1270,7 @@ def test_with_the_link_session_host_move_commit_and_errors():
     errs = [f for f in port.frames() if f[1] == "err"]
     eq(len(errs), 1)
     assert "n1-m5" in errs[0][2] and "illegal" in errs[0][2], errs
-    eq(t.app.host, None)
+    eq(t.app.play.host, None)
     # The host's move is carried out on the board and committed.
     port.send(3, "hostmove", "n5xm5-m4")
     session.poll(t.now)

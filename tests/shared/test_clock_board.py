@@ -122,7 +122,7 @@ def test_low_time_ticks_on_the_home_row():
     eq([p for p in range(t.n) if low[p]], sorted(home))
     eq(low[home[0]], 9, "yellow: South's")
     # the tick shows only where the picture is dark, in South's colour, once a second
-    described = t.app.clock.describe(t.app)
+    described = t.app.clock.describe(t.app.game.geometry.names, t.app.renderer)
     dark = [t.names[p] for p in home if not t.app.renderer.colour[p]]
     assert dark, described
     assert dark[0] + ":yellow/tick" in described, described  # South's colour

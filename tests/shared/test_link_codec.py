@@ -800,10 +800,10 @@ def test_idle_poll_does_not_allocate():
 
 
 def test_one_command_table_names_every_handler_and_checks_every_argument():
-    from zuni_board.app import BoardApp
+    from zuni_board.hostcmd import HostCommands
 
     for verb, flags, _kind, _choices, handler in commands.COMMANDS:
-        owner = BoardSession if flags & commands.LINK else BoardApp
+        owner = BoardSession if flags & commands.LINK else HostCommands
         assert hasattr(owner, handler), (verb, handler)
         if not flags & commands.LINK:
             eq(commands.method(verb), handler)

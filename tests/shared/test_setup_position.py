@@ -4,8 +4,9 @@ OK or a settle time between sides, the journal's start position. CPython and Mic
 from board_helpers import Table, remove_dir, temp_dir
 
 from check import eq, raises
-from zuni_board.app import PLAY, SETUP, SETUP_SETTLE_MS
+from zuni_board.app import PLAY, SETUP
 from zuni_board.journal import Journal
+from zuni_board.staged import SETUP_SETTLE_MS
 
 MOSONA = "mosona | north to move | south s3 s5 | north m4"
 AWITH4 = "awithlaknakwe players=4 | south to move | south e1 f1 | west a6 | north e14 priest f14 | east n7"

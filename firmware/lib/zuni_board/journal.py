@@ -18,7 +18,7 @@ records carry the move's time, the mover's time left after it and the mover's si
 that a reset costs that side at most the time since the last of them. Older firmware reads
 such a file as torn at its ``T`` record (it resumes the game without its moves).
 
-A game set up from a position (``BoardApp.cmd_setup``) has the header ``Z3 <id> <version>
+A game set up from a position (``HostCommands.cmd_setup``) has the header ``Z3 <id> <version>
 <position text>`` instead (docs/rules.md, "Positions as text": its first field is the
 ruleset), and its moves replay from that position. Older firmware skips ``Z3`` files as it
 skips any header it does not know; ``Z2`` and ``Z1`` files still read.
@@ -214,7 +214,8 @@ class Journal:
         self.version = version
         return game_id
 
-    # The repairs of a failing flash live in ``repair``, loaded only when one is needed.
+    # The repairs of a failing flash live in ``repair``, loaded only when one is needed;
+    # it takes what it writes with (``seal``) from here, and never imports this module.
     def make_room(self):
         """Delete the oldest game file other than the current one (the flash is full);
         True if one was deleted."""
@@ -226,9 +227,11 @@ class Journal:
         """Write the current game again, whole (header and ``moves``, move texts; ``left``:
         the clocks' ms left per side, -1 for none), to a new file that then replaces the old
         one; the game id and the history version (in the header) stay."""
+        if self.path is None or self.game_id is None or self.ruleset is None:
+            raise JournalError("no game started: call start() or resume() first")
         from zuni_board import repair
 
-        repair.rewrite(self, moves, left)
+        repair.rewrite(self, moves, left, seal)
 
     def move(self, index, text, times=None):
         """Record move number ``index`` (0-based) as committed; ``times``: on a clock,
@@ -239,6 +242,10 @@ class Journal:
             self._append("M %d %s" % (index, text))
         else:
             self._append("M %d %s %d %d %d" % (index, text, times[0], times[1], times[2]))
+
+    def clock_left(self, side, left):
+        """Record ``side``'s time left (ms) on its clock (the periodic save, a stopped clock)."""
+        self._append("K %d %d" % (side, left))
 
     def takeback(self, index):
         """Record that move ``index`` (the last one) was taken back."""

@@ -180,7 +180,7 @@ class Outbox:
             else:
                 journal.move(a, b)
         elif op == _CLOCK:
-            journal._append("K %d %d" % (a, b))  # the side's time left (journal.py)
+            journal.clock_left(a, b)
         elif op == _UNDO:
             journal.takeback(a)
         else:

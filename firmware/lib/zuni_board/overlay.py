@@ -9,8 +9,6 @@ only while one runs (a maker's tool should not cost every game its heap). Pure: 
 are arguments.
 """
 
-import sys
-
 from micropython import const
 from zuni_board import leds as L
 
@@ -79,7 +77,6 @@ class Overlays:
         if self._seq is not None:
             self._seq = None
             # Unloaded again, as the layout loader is (zuni_board.load_board).
-            sys.modules.pop("zuni_board.ledcheck", None)
-            import zuni_board
+            from zuni_board import unload
 
-            zuni_board.__dict__.pop("ledcheck", None)
+            unload(("zuni_board.ledcheck",), True)

@@ -1,14 +1,13 @@
 """Repairs for a failing flash, loaded only when the journal meets one (a full flash or
 a littlefs error): the heap of every game does not pay for them.
 
-``make_room(journal)``: delete the oldest other game. ``rewrite(journal, moves)``: write
-the current game again, whole. ``resync(outbox)``: the degraded mode's attempt to get the
-journal complete again (see ``outbox.Outbox``).
+``make_room(journal)``: delete the oldest other game. ``rewrite(journal, moves, left,
+seal)``: write the current game again, whole. ``resync(outbox)``: the degraded mode's
+attempt to get the journal complete again (see ``outbox.Outbox``). The journal loads this
+module; this module does not import the journal.
 """
 
 import os
-
-from zuni_board.journal import JournalError, seal
 
 # Ends of a game that are not a board position: the journal keeps them as records.
 _JOURNAL_END = {"resign": "resign", "agreed-draw": "agree", "agreed-count": "agree", "time": "time"}
@@ -23,10 +22,11 @@ def make_room(journal):
     return False
 
 
-def rewrite(journal, moves, left=None):
+def rewrite(journal, moves, left, seal):
+    """``Journal.rewrite`` (which has checked that a game is started), its records sealed
+    by ``seal`` (journal.seal: passed in, so that this module does not import the journal,
+    which loads it)."""
     path = journal.path
-    if path is None or journal.game_id is None or journal.ruleset is None:
-        raise JournalError("no game started: call start() or resume() first")
     tmp = path + ".tmp"
     try:
         f = open(tmp, "w")

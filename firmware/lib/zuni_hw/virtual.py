@@ -239,22 +239,23 @@ class ControlServer:
         if app is None or not self.clients:
             return
         game = app.game
+        play = app.play
         moves = len(game.move_stack)
         if (
             game is self._seen_game
             and app.phase == self._seen_phase
             and moves == self._seen_moves
-            and app.commits == self._seen_commits
-            and app.error_shown == self._seen_error
-            and app.host is self._seen_host
+            and play.commits == self._seen_commits
+            and play.error_shown == self._seen_error
+            and play.host is self._seen_host
         ):
             return
         self._seen_game = game
         self._seen_phase = app.phase
         self._seen_moves = moves
-        self._seen_commits = app.commits
-        self._seen_error = app.error_shown
-        self._seen_host = app.host
+        self._seen_commits = play.commits
+        self._seen_error = play.error_shown
+        self._seen_host = play.host
         d = self.app_state()
         d["event"] = "state"
         self._push(d)

@@ -1,5 +1,5 @@
 """The one table of host commands (docs/protocol.md, "Host -> board"), shared by the
-board's link session (``zuni_link.session``) and the board app (``zuni_board.app``).
+board's link session (``zuni_link.session``) and the board app (its host commands: ``zuni_board.hostcmd``).
 
 Each row: ``(verb, flags, argument kind, choices, handler)``. ``parse(verb, body)``
 checks a command's arguments once, for both: it returns the argument in its canonical

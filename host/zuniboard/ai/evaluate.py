@@ -26,6 +26,7 @@ from typing import Any
 import zuni
 from zuni.evaluate import LINE_MOBILITY, PIECE
 from zuni.evaluate_awith import ARRIVAL, ARRIVAL_PATH, awith_team0
+from zuni.line import LineGame
 from zuniboard.ai.lanes import LineLanes
 
 __all__ = [
@@ -50,6 +51,7 @@ from zuni.awith import DIAG_NB as _DIAGONALS  # noqa: E402
 from zuni.awith import ENEMY as _ENEMY  # noqa: E402
 from zuni.awith import NB as _NB  # noqa: E402
 from zuni.awith import TEAM as _TEAM  # noqa: E402
+from zuni.awith import AwithGame  # noqa: E402
 
 _ENEMY0 = _ENEMY[0]
 _PAIRS = tuple((_DIAGONALS[i], _DIAGONALS[(i + 2) % 4]) for i in range(4))
@@ -60,8 +62,9 @@ _MAN_CODE = tuple(zuni.piece_code(side, zuni.MAN) for side in range(4))
 def make_evaluator(game: zuni.Game) -> Evaluator:
     """The evaluation function for ``game``'s ruleset, from team 0's side."""
     if game.ruleset.game_id == "awithlaknakwe":
-        return awith_team0  # type: ignore[no-any-return]
+        return awith_team0
     # line_team0's value, computed board-wide (lanes.py: the same number, faster).
+    assert isinstance(game, LineGame), game
     return LineLanes(game).evaluate_team0
 
 
@@ -112,7 +115,7 @@ def arrival_distances(game: zuni.Game, side: int) -> list[int]:
     return dist
 
 
-def awith_contacts(game: Any) -> int:
+def awith_contacts(game: AwithGame) -> int:
     """Awithlaknakwe: pairs of enemy pieces on one diagonal, next to each other or one
     empty square apart (where custody captures happen: a piece arriving next to an
     enemy with a friend behind it); along each diagonal only the nearest enemy counts.
@@ -122,7 +125,7 @@ def awith_contacts(game: Any) -> int:
     return awith_contacts_threats(game, 0)[0]
 
 
-def awith_threats(game: Any, team: int) -> int:
+def awith_threats(game: AwithGame, team: int) -> int:
     """Awithlaknakwe: the enemy pieces that ``team`` could capture with one warrior
     step if it were to move (custody on the diagonals: an enemy next to an empty square
     a warrior can step to, with a friend behind the enemy), each counted once. UCT
@@ -131,7 +134,7 @@ def awith_threats(game: Any, team: int) -> int:
     return awith_contacts_threats(game, team)[1]
 
 
-def awith_contacts_threats(game: Any, team: int) -> tuple[int, int]:
+def awith_contacts_threats(game: AwithGame, team: int) -> tuple[int, int]:
     """``awith_contacts(game)`` and ``awith_threats(game, team)`` in one pass over
     team 0's pieces (the search's leaves ask both): a threat needs an enemy piece next
     to a friend on a diagonal, which is a contact."""

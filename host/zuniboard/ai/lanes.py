@@ -18,11 +18,9 @@ Host only: big integers and ``int.bit_count`` are CPython's (3.10+), not the boa
 
 from __future__ import annotations
 
-from typing import Any
-
 import zuni
 from zuni.evaluate import LINE_MOBILITY, PIECE
-from zuni.line import adjacency
+from zuni.line import LineGame, adjacency
 
 _SOUTH = zuni.piece_code(zuni.SOUTH, zuni.MAN)
 _NORTH = zuni.piece_code(zuni.NORTH, zuni.MAN)
@@ -45,7 +43,7 @@ def _shift(value: int, points: int) -> int:
 class LineLanes:
     """Board-wide evaluation of one line-game board (module doc)."""
 
-    def __init__(self, game: Any) -> None:
+    def __init__(self, game: LineGame) -> None:
         geometry = game.geometry
         first, targets, _rows = adjacency(geometry.k, geometry.lined)
         points = len(first) - 1
@@ -67,7 +65,7 @@ class LineLanes:
             int.from_bytes(board.translate(_IS_EMPTY), "little"),
         )
 
-    def evaluate_team0(self, game: Any) -> int:
+    def evaluate_team0(self, game: LineGame) -> int:
         """``zuni.evaluate.line_team0``: material, and LINE_MOBILITY per free
         neighbour of each piece, for South."""
         south, north, empty = self.lanes(game.board)

@@ -163,5 +163,6 @@ class SearchPlayer:
             seed=self.seed,
         )
         self.last = result
-        move: zuni.Move = result.best_move
+        move = result.best_move
+        assert move is not None, "a search of a game in progress always has a move"
         return move

@@ -33,9 +33,11 @@ import time
 import zlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Protocol
+from typing import Protocol, cast
 
 import zuni
+from zuni.awith import AwithGame
+from zuni.line import LineGame
 from zuniboard.ai import tablebase
 from zuniboard.ai.evaluate import Evaluator, awith_contacts_threats, make_evaluator
 from zuniboard.ai.tablebase import Tablebase
@@ -167,7 +169,7 @@ class Searcher:
         self._node_limit = 0
         self._next_check = 0
         self._stop: StopFlag | None = None
-        self._game: zuni.Game = None
+        self._game: zuni.Game = None  # type: ignore[assignment]  # set by _prepare before a search
         self._evaluate: Evaluator = _zero
 
     # -- public -------------------------------------------------------------
@@ -470,7 +472,8 @@ class Searcher:
         game = self._game
         # Over or not shows in the moves (none once it is over): outcome() is asked only
         # then, which saves the rules' own has-a-move scan at every node.
-        if self._tb_pieces and game.counts[0] + game.counts[1] <= self._tb_pieces:
+        # Tables only for the line games: the game is a LineGame when _tb_pieces is set.
+        if self._tb_pieces and sum(cast(LineGame, game).counts) <= self._tb_pieces:
             exact = self._probe(game, ply)
             if exact is not None:
                 return exact
@@ -551,7 +554,7 @@ class Searcher:
             self.nodes += 1
             if self.nodes >= self._next_check:
                 self._check()
-            if self._tb_pieces and game.counts[0] + game.counts[1] <= self._tb_pieces:
+            if self._tb_pieces and sum(cast(LineGame, game).counts) <= self._tb_pieces:
                 exact = self._probe(game, ply)
                 if exact is not None:
                     return exact
@@ -620,14 +623,15 @@ class Searcher:
     def _static_for_mover(self, game: zuni.Game) -> int:
         score = self._evaluate(game)
         if self._line_quiet:
-            score = self._quiet_adjusted(game, score)
+            score = self._quiet_adjusted(cast(LineGame, game), score)  # _line_quiet: a line game
         elif self._contact_on:
-            contacts, threats = awith_contacts_threats(game, self._root_team)
+            # _contact_on: Awithlaknakwe's
+            contacts, threats = awith_contacts_threats(cast(AwithGame, game), self._root_team)
             bonus = self.contact * contacts + self.threat * threats
             score += bonus if self._root_team == 0 else -bonus
         return -score if game.team_of(game.turn) else score
 
-    def _quiet_adjusted(self, game: zuni.Game, score: int) -> int:
+    def _quiet_adjusted(self, game: LineGame, score: int) -> int:
         """A line game's evaluation (team 0's) as the quiet rule nears its end.
 
         The quiet rule ends the game after ``quiet`` moves without a capture: then the

@@ -28,11 +28,11 @@ def side_title(side: str) -> str:
     return " and ".join(part.capitalize() for part in side.split("+"))
 
 
-def mover(game: Any) -> str:
+def mover(game: zuni.Game) -> str:
     return str(zuni.SIDE_NAMES[game.turn])
 
 
-def move_words(game: Any, move: Any) -> str:
+def move_words(game: zuni.Game, move: zuni.Move) -> str:
     """What hands do on the board for ``move`` (``game`` before it):
     ``lift n5, jump m5 to m4, take m5 off``."""
     names = game.geometry.names
@@ -54,7 +54,7 @@ def move_words(game: Any, move: Any) -> str:
     return text
 
 
-def plays_words(game: Any, move: Any) -> str:
+def plays_words(game: zuni.Game, move: zuni.Move) -> str:
     """``North plays n5xm5-m4: lift n5, jump m5 to m4, take m5 off`` (``game`` before it)."""
     return "%s plays %s: %s" % (side_title(mover(game)), move.text(), move_words(game, move))
 
@@ -69,7 +69,7 @@ def _listed(moves: Iterable[Any]) -> str:
     return ", ".join(texts[:SHOWN]) + (" (and %d more)" % more if more > 0 else "")
 
 
-def refusal(game: Any, text: str) -> str:
+def refusal(game: zuni.Game, text: str) -> str:
     """Why ``text`` is not a move now, naming the rule; '' when it is legal."""
     text = text.strip()
     try:
@@ -116,7 +116,7 @@ def refusal(game: Any, text: str) -> str:
     return "%s: not a move of the piece on %s; it can play %s" % (text, origin, _listed(from_here))
 
 
-def occupied_names(game: Any) -> set[str]:
+def occupied_names(game: zuni.Game) -> set[str]:
     occ = game.occupancy()
     names = game.geometry.names
     return {str(names[i]) for i in range(len(names)) if occ[i]}
@@ -135,7 +135,7 @@ def restore_words(want: set[str], shown: set[str]) -> str:
     return "; ".join(parts)
 
 
-def board_refusal(game: Any, missing: Iterable[str], extra: Iterable[str]) -> str:
+def board_refusal(game: zuni.Game, missing: Iterable[str], extra: Iterable[str]) -> str:
     """Why what the board senses is no legal move (``missing``: points emptied,
     ``extra``: points filled, against ``game``'s position), in the rule's words."""
     missing = sorted(missing)
@@ -148,7 +148,7 @@ def board_refusal(game: Any, missing: Iterable[str], extra: Iterable[str]) -> st
     return "no legal move leaves the board like this: %s" % undo
 
 
-def board_error_words(game: Any, error: str) -> str:
+def board_error_words(game: zuni.Game, error: str) -> str:
     """The board's error report (``missing: m6; extra: m5``, ``m6 may not move``) said
     as the rule that refused the move; other reports as they are."""
     error = error.replace("_", " ").strip()
@@ -179,7 +179,7 @@ def board_error_words(game: Any, error: str) -> str:
     return error
 
 
-def outcome_words(game: Any, outcome: Any) -> str:
+def outcome_words(game: zuni.Game, outcome: zuni.Outcome) -> str:
     """``North wins: South has no pieces left`` (the score where the game keeps one)."""
     result = str(outcome.result)
     sides = [str(s) for s in game.team_names()] if hasattr(game, "team_names") else ["south", "north"]
@@ -220,7 +220,7 @@ def moves_per_round(ruleset: Any) -> int:
     return 2
 
 
-def numbered_moves(game: Any, moves: list[str]) -> str:
+def numbered_moves(game: zuni.Game, moves: list[str]) -> str:
     """``1. s3xm4-m5 n5xm5-m4 2. m6-m5``: every move, numbered by rounds."""
     per = moves_per_round(game.ruleset)
     return " ".join(("%d. " % (i // per + 1) if i % per == 0 else "") + text for i, text in enumerate(moves))
@@ -269,7 +269,7 @@ def hint_words(side: str, text: str, how: str, verdict: str, shown: bool) -> str
     return line
 
 
-def hint_note(game: Any, side: str, text: str, verdict: str) -> dict[str, Any]:
+def hint_note(game: zuni.Game, side: str, text: str, verdict: str) -> dict[str, Any]:
     """The hint as the browser page shows it beside the board (its state's ``hint``):
     for the position after ``moves`` moves of the game."""
     try:

@@ -34,7 +34,7 @@ from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
-import serial  # type: ignore[import-untyped, unused-ignore]
+import serial
 
 from zuni_link import codec
 from zuni_link.codec import FrameError
@@ -516,16 +516,16 @@ class BoardLink:
             if re.isdigit():
                 self.requests.reply(int(re), verb, body)
         elif verb in ("ok", "err"):
-            re, rest = reply_seq(body)
+            seq, rest = reply_seq(body)
             if verb == "ok":
                 with self._lock:
                     self._reconcile_kv(codec.kv_decode(rest))
-            elif re == 0:
+            elif seq == 0:
                 self._emit(LinkEvent("linkerror", rest))
-            elif re == self._hello_seq and rest.startswith(codec.E_VERSION + " "):
+            elif seq == self._hello_seq and rest.startswith(codec.E_VERSION + " "):
                 self.version_error = rest[len(codec.E_VERSION) + 1 :]
                 self.console.append("the board refused our hello: " + self.version_error)
-            self.requests.reply(re, verb, body)
+            self.requests.reply(seq, verb, body)
         elif verb == "event":
             kind, _, text = body.partition(" ")
             self._emit(LinkEvent(codec.unesc(kind), text))

@@ -201,7 +201,7 @@ class BoardMirror:
 KIND_NAMES = ("man", "priest")
 
 
-def disks_of(game: Any) -> dict[str, list[str]]:
+def disks_of(game: zuni.Game) -> dict[str, list[str]]:
     """point name -> [side, kind] of every piece on ``game``'s board: whose disk stands
     where in the game's real position (a set-up one, after moves and take-backs), which
     the page draws rather than the start position's sides."""

@@ -18,8 +18,8 @@ from collections.abc import Callable
 from typing import Protocol
 
 # No stubs for pyserial in the venv; should types-pyserial be installed, the ignores are silent.
-import serial  # type: ignore[import-untyped, unused-ignore]
-from serial.tools import list_ports  # type: ignore[import-untyped, unused-ignore]
+import serial
+from serial.tools import list_ports
 
 from zuni_link import codec
 from zuni_link.codec import FrameError

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Protocol
 
-import serial  # type: ignore[import-untyped, unused-ignore]
+import serial
 
 from zuni_link import codec
 from zuniboard.link.port import LinkError

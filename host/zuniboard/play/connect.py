@@ -59,10 +59,10 @@ class SimHand:
         self.board = board
         self.hand = Hand(board, seed=seed, speed=hand_speed(board), bounce=False)
 
-    def make_move(self, game: Any, move: Any) -> None:
+    def make_move(self, game: zuni.Game, move: zuni.Move) -> None:
         self.hand.play(game, move.text())
 
-    def set_up(self, game: Any, sides: tuple[int, ...] | None = None) -> None:
+    def set_up(self, game: zuni.Game, sides: tuple[int, ...] | None = None) -> None:
         """Put ``game``'s pieces on the board (only those of ``sides``: a staged setup)."""
         names = game.geometry.names
         board = game.board
@@ -98,7 +98,7 @@ def browser_page(board: Any, port: int = PAGE_PORT) -> str | None:
 def ports_found() -> list[str]:
     """The serial ports this computer has now (device paths)."""
     try:
-        from serial.tools import list_ports  # type: ignore[import-untyped, unused-ignore]
+        from serial.tools import list_ports
     except ImportError:  # pragma: no cover
         return []
     return sorted(str(p.device) for p in list_ports.comports())

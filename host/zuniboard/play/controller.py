@@ -120,7 +120,7 @@ REDRAW = Action("redraw")
 CANCEL = Action("cancel")
 
 
-def same_effect(game: Any, text: str, move: Any) -> bool:
+def same_effect(game: zuni.Game, text: str, move: zuni.Move) -> bool:
     """``text`` is another path of ``move`` with the same start, end and captures (a chain
     round a loop, either way): a board that senses occupancy cannot tell them apart."""
     try:
@@ -332,7 +332,7 @@ class GameController:
             return [say("the game is not over: finish it, or resign, draw or count first")]
         return [Action("new")]
 
-    def _typed_move(self, text: str, move: Any) -> list[Action]:
+    def _typed_move(self, text: str, move: zuni.Move) -> list[Action]:
         if not self.hand:
             return [
                 say(
@@ -583,7 +583,7 @@ class GameController:
                 out += self._ended(outcome)
         return True
 
-    def _ended(self, outcome: Any) -> list[Action]:
+    def _ended(self, outcome: zuni.Outcome) -> list[Action]:
         self._new_position([])
         self.phase = "over"
         return [
@@ -595,7 +595,7 @@ class GameController:
             ),
         ]
 
-    def _declare(self, outcome: Any) -> list[Action]:
+    def _declare(self, outcome: zuni.Outcome) -> list[Action]:
         """A declared end (resignation, agreement) the board accepted."""
         out = [CANCEL] + self._ended(outcome)
         out.append(REDRAW)

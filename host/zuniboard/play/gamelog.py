@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+import zuni
 from zuniboard.games.words import count_words
 from zuniboard.records.db import Database, MoveConflictError
 from zuniboard.records.record import UNFINISHED, RecordError
@@ -186,7 +187,7 @@ class LoggedGame:
             self.log.add_move(self.gid, index - self.log_from, text, times)
 
     def taken_back(
-        self, keep: int, game: Any, start: str, players: dict[str, str], board: str | None, layout: str | None
+        self, keep: int, game: zuni.Game, start: str, players: dict[str, str], board: str | None, layout: str | None
     ) -> bool:
         """The board keeps its first ``keep`` moves (``game``: the game then, ``start``:
         the position the board's game starts from, "" the rules'). Before the position

@@ -11,8 +11,6 @@ a game, an even position, it plays on.
 
 from __future__ import annotations
 
-from typing import Any
-
 import zuni
 from zuniboard.ai import Searcher, score_text
 
@@ -26,7 +24,7 @@ def _value(score: int) -> int:
     return 1 if score > MARGIN else (-1 if score < -MARGIN else 0)
 
 
-def verdict(game: Any, what: str, side: str, *, deterministic: bool = False) -> str:
+def verdict(game: zuni.Game, what: str, side: str, *, deterministic: bool = False) -> str:
     """'' when the computer playing ``side`` agrees to ``what`` (draw, count), else why not."""
     team = game.team_of(zuni.SIDE_NAMES.index(side))
     if what == "count":

@@ -18,7 +18,6 @@ hint. A single letter alone is neither: the player is told to write ``/d`` for d
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
 
 import zuni
 from zuniboard.games.words import refusal
@@ -54,7 +53,7 @@ class Line:
 
     text: str
     command: str = ""
-    move: Any = None
+    move: zuni.Move | None = None
     error: str = ""
 
 
@@ -77,7 +76,7 @@ def command_named(word: str) -> str:
     return ""
 
 
-def read_line(text: str, game: Any) -> Line:
+def read_line(text: str, game: zuni.Game) -> Line:
     """What ``text`` means in ``game`` (None: no game yet)."""
     word = text.strip()
     command = command_named(word)
@@ -99,7 +98,7 @@ def read_line(text: str, game: Any) -> Line:
         return Line(word, error=refusal(game, word))
 
 
-def completions(game: Any) -> list[str]:
+def completions(game: zuni.Game) -> list[str]:
     """What Tab offers: the legal moves now, then the command words."""
     moves = [] if game is None else sorted(m.text() for m in game.legal_moves())
     return moves + list(COMMANDS)

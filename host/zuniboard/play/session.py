@@ -22,6 +22,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
+import zuni
 from zuniboard.ai import SearchInfo
 from zuniboard.games.clock_view import ClockView
 from zuniboard.games.words import move_words
@@ -92,9 +93,9 @@ class Hand(Protocol):
     """Moves pieces on the virtual board for the person at the terminal: sets up
     positions, makes typed moves and carries out the computer's moves."""
 
-    def make_move(self, game: Any, move: Any) -> None: ...
+    def make_move(self, game: zuni.Game, move: zuni.Move) -> None: ...
 
-    def set_up(self, game: Any, sides: tuple[int, ...] | None = None) -> None: ...
+    def set_up(self, game: zuni.Game, sides: tuple[int, ...] | None = None) -> None: ...
 
 
 describe_move = move_words  # the old name

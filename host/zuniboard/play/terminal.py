@@ -17,6 +17,7 @@ import time
 from collections.abc import Callable, Iterator
 from typing import Any, TextIO
 
+import zuni
 from zuniboard.ai import SearchInfo
 from zuniboard.games.words import MARKS_HELP, moves_per_round, outcome_words
 from zuniboard.play.session import PlaySession
@@ -29,7 +30,7 @@ SHOWN_MOVES = 24  # the move list shows this many of the last moves
 OUTPUT_FLUSH_S = 0.03
 
 
-def move_list(game: Any, moves: list[str], last: int = SHOWN_MOVES) -> str:
+def move_list(game: zuni.Game, moves: list[str], last: int = SHOWN_MOVES) -> str:
     """``1. s3xm4-m5 n5xm5-m4 2. m6-m5`` (the last ``last`` moves; ``...`` before them)."""
     per = moves_per_round(game.ruleset)
     first = max(0, len(moves) - last)

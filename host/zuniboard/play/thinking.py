@@ -11,6 +11,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+import zuni
 from zuniboard.ai import SearchInfo, SearchPlayer, tablebase
 from zuniboard.games.words import table_words
 
@@ -38,7 +39,7 @@ class Thinking:
             job.stop.set()
         self.jobs = []
 
-    def start(self, what: str, gen: int, side: str, game: Any, level: int, **limits: Any) -> None:
+    def start(self, what: str, gen: int, side: str, game: zuni.Game, level: int, **limits: Any) -> None:
         """Searches ``game`` (copied) at ``level``; posts ``(what, gen, side, move text,
         table verdict)``, ``("progress", gen, side, info)`` on the way, ``("failed",
         gen, side, why)``. A hint in a position an endgame table covers is the table's
@@ -71,7 +72,7 @@ class Thinking:
         job.thread.start()
 
 
-def _table_verdict(game: Any) -> tablebase.Verdict | None:
+def _table_verdict(game: zuni.Game) -> tablebase.Verdict | None:
     """The endgame tables' verdict (waits for them to load: this runs in the worker)."""
     try:
         return tablebase.probe(game)

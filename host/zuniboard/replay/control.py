@@ -25,7 +25,6 @@ Meaning of the keys and buttons (docs/replay.md):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
 
 import zuni
 from zuniboard.ai import Analysis, score_text
@@ -273,7 +272,7 @@ class ReplayController:
         return [say("the computer looks at move %d" % (ply + 1), "hint"), Action("analyze", ply=ply)]
 
 
-def analysis_words(before: Any, a: Analysis) -> str:
+def analysis_words(before: zuni.Game, a: Analysis) -> str:
     """``move 2, North n5xm5-m4 (-1.00): the computer prefers n4xm5-s4 (+0.00): lift n4,
     ...; the move played loses 1.00`` (``before``: the game before the move)."""
     side = side_title(str(zuni.SIDE_NAMES[a.side]))
