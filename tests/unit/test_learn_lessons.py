@@ -65,7 +65,8 @@ class ScriptedBoard:
             if name == "setup":
                 self.games += 1
                 self.game_id = "g%d" % self.games
-                self.game = parse_position(action.args[0])
+                new = action.args[1:] == ("new",)
+                self.game = zuni.new_game(action.args[0]) if new else parse_position(action.args[0])
                 self.moves = []
                 self.phase = "setup"
                 todo += c.replied("setup", action.args, now, reply={"game": self.game_id, "moves": "0"})
@@ -315,3 +316,17 @@ def test_undo_typed_puts_the_pieces_back() -> None:
     board2.placed(c2, 0.0)
     board2.commit(c2, "m6-m5", 0.1)
     assert "put the pieces back" in said(c2.line("undo", 0.2))[0]
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_start_is_set_up_as_a_new_game(game: str) -> None:
+    """The rules' start goes to the board as a new game (a whole start is longer than the
+    board's ``setup`` line allows on the 49-point board); other positions staged."""
+    course = load_course(game)
+    c = LessonController(course, start_at=course.step_index("start"))
+    acts = c.start(0.0)
+    setup = [a for a in acts if a.kind == "request" and a.text == "setup"]
+    assert setup[0].args == (str(zuni.parse_ruleset(course.steps[c.index].ruleset)), "new")
+    c = LessonController(course, start_at=0)
+    setup = [a for a in c.start(0.0) if a.kind == "request" and a.text == "setup"]
+    assert setup[0].args == (course.steps[0].position,)

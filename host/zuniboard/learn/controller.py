@@ -27,7 +27,7 @@ from collections.abc import Callable
 from typing import Any
 
 import zuni
-from zuni.position import parse_position
+from zuni.position import parse_position, position_text
 from zuniboard.games.words import board_error_words, move_words, outcome_words, refusal
 from zuniboard.learn.lessons import Course, Labels, Step, first_move, is_reply, matches
 from zuniboard.play.controller import Action, request, say
@@ -107,8 +107,17 @@ class LessonController:
             say("Step %d of %d: %s" % (index + 1, len(self.course.steps), self.words(step.title)), "lesson"),
             say(self.words(step.say), "info"),
             say("set up the position the board lights (%s)" % self._sides_words(), "board"),
-            Action("request", "setup", args=(step.position,)),
+            self._setup_request(),
         ]
+
+    def _setup_request(self) -> Action:
+        """Set the step's position up: a new game where it is the rules' start (the board
+        sets that up in one go, and a whole start is too long for the ``setup`` line on the
+        49-point board), else the staged setup of the position."""
+        start = zuni.new_game(self.game.ruleset)
+        if position_text(start) == position_text(self.game):
+            return Action("request", "setup", args=(str(self.game.ruleset), "new"))
+        return Action("request", "setup", args=(self.step.position,))
 
     def _sides_words(self) -> str:
         names = self.game.geometry.names

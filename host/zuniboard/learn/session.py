@@ -117,7 +117,10 @@ class LessonSession:
         reply: Any = None
         try:
             if name == "setup":
-                reply = link.new_game("", self.request_timeout, position=args[0])
+                if args[1:] == ("new",):  # the rules' start: a new game of the ruleset
+                    reply = link.new_game(args[0], self.request_timeout)
+                else:
+                    reply = link.new_game("", self.request_timeout, position=args[0])
             elif name == "take_back":
                 reply = link.take_back(timeout=self.request_timeout)
             else:
