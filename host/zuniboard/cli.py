@@ -13,7 +13,19 @@ from zuniboard import __version__
 from zuniboard.errors import UsageError
 
 # Modules under zuniboard.commands, each with register(subparsers).
-COMMAND_MODULES = ("rules", "play", "analyze", "log", "board", "sim", "tablebase", "referee")
+COMMAND_MODULES = (
+    "rules",
+    "play",
+    "learn",
+    "puzzle",
+    "review",
+    "analyze",
+    "log",
+    "board",
+    "sim",
+    "tablebase",
+    "referee",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

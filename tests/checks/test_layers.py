@@ -1,6 +1,6 @@
 """The host's layers (docs/architecture.md, "Layers"), read from the source with ``ast``:
 
-    cli -> commands -> {play, replay, web, virtual, hardware, records, ai}
+    cli -> commands -> {play, remote, learn, replay, web, virtual, hardware, records, ai}
         -> {link, games} -> {paths, errors, oslock} -> the firmware's {zuni, zuni_link, zuni_board}
 
 A module imports only from its own layer or a lower one; no import circle, between
@@ -25,7 +25,7 @@ FIRMWARE_LIB = REPO / "firmware" / "lib"
 LAYERS: tuple[frozenset[str], ...] = (
     frozenset({"cli"}),
     frozenset({"commands"}),
-    frozenset({"play", "remote", "replay", "web", "virtual", "hardware", "records", "ai"}),
+    frozenset({"play", "remote", "learn", "replay", "web", "virtual", "hardware", "records", "ai"}),
     frozenset({"link", "games"}),
     frozenset({"paths", "errors", "oslock", ""}),
 )

@@ -96,6 +96,22 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
             "ALTER TABLE moves ADD COLUMN clock_ms INTEGER",
         ),
     ),
+    (
+        3,
+        "learning: lessons and puzzles done, settings",
+        (
+            """CREATE TABLE learning (
+                kind TEXT NOT NULL,
+                item TEXT NOT NULL,
+                tries INTEGER NOT NULL DEFAULT 0,
+                solved INTEGER NOT NULL DEFAULT 0,
+                first TEXT,
+                last TEXT,
+                PRIMARY KEY (kind, item)
+            ) WITHOUT ROWID""",
+            "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+        ),
+    ),
 )
 SCHEMA_VERSION = MIGRATIONS[-1][0]
 
@@ -677,6 +693,35 @@ class Database:
             )
             for row in cursor
         ]
+
+    # -- learning: lessons and puzzles done, settings (zuniboard.learn.progress) -----
+    def record_try(self, kind: str, item: str, solved: bool) -> None:
+        """One try at lesson step or puzzle ``item`` (``kind``: lesson, puzzle)."""
+        now = now_iso()
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO learning (kind, item, tries, solved, first, last) VALUES (?, ?, 1, ?, ?, ?) "
+                "ON CONFLICT (kind, item) DO UPDATE SET tries = tries + 1, "
+                "solved = MAX(solved, excluded.solved), last = excluded.last",
+                (kind, item, int(solved), now, now),
+            )
+
+    def tries(self, kind: str) -> dict[str, tuple[int, bool]]:
+        """item -> (tries, solved) of every ``kind`` item tried."""
+        rows = self._conn.execute("SELECT item, tries, solved FROM learning WHERE kind = ?", (kind,))
+        return {str(item): (int(tries), bool(solved)) for item, tries, solved in rows}
+
+    def setting(self, key: str, default: str = "") -> str:
+        row = self._conn.execute("SELECT value FROM settings WHERE key = ?", (key,)).fetchone()
+        return default if row is None else str(row[0])
+
+    def set_setting(self, key: str, value: str) -> None:
+        with self._write() as conn:
+            conn.execute(
+                "INSERT INTO settings (key, value) VALUES (?, ?) "
+                "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                (key, value),
+            )
 
     def game_ids(self) -> list[int]:
         return [int(row[0]) for row in self._conn.execute("SELECT id FROM games ORDER BY id")]

@@ -764,6 +764,7 @@
     setHtml("moves", html);
     if (moves.innerHTML !== before) moves.scrollTop = moves.scrollHeight;
     renderReplay(s, per);
+    renderLesson(s);
     renderLines(s, play);
   }
 
@@ -783,6 +784,19 @@
     if (box.placeholder !== example) box.placeholder = example;
     const said = (play.said || []).slice(-4);
     setHtml("said", said.map(([tone, text]) => '<li class="' + esc(tone) + '">' + esc(text) + "</li>").join(""));
+  }
+
+  // A lesson (zuni learn) or a puzzle (zuni puzzle) in the same process: the step, its
+  // rule and task, and what the lesson said last (a wrong attempt's explanation).
+  function renderLesson(s) {
+    const l = s.lesson;
+    $("lesson-panel").hidden = !l;
+    if (!l) return;
+    setHtml("lesson-head", esc(l.course) + ": " + esc(l.title) + ' <span class="empty-note">(' + esc(l.step) + " of " + esc(l.of) + ")</span>");
+    setHtml("lesson-rule", esc(l.rule));
+    setHtml("lesson-task", "<b>Task:</b> " + esc(l.task));
+    const said = (l.said || []).slice(-4);
+    setHtml("lesson-said", said.map(([tone, text]) => '<li class="' + esc(tone) + '">' + esc(text) + "</li>").join(""));
   }
 
   // A replay (zuni log replay) in the same process: the game's moves, the current one

@@ -1,0 +1,1 @@
+"""Learning the games: lessons (`zuni learn`) and puzzles (`zuni puzzle`)."""

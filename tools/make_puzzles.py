@@ -1,0 +1,87 @@
+#!/usr/bin/env python3
+"""Makes the puzzles `zuni puzzle` ships (host/zuniboard/learn/puzzles/<game>.json).
+
+"Win in N" puzzles from endgame tables built here (small enough that the tests build the
+same tables and prove every puzzle again: 4 pieces on the 25-point boards, 3 on Kolowis
+long); Mosona proof-book puzzles (the book positions whose every other North move the
+proof search refutes); Awithlaknakwe custody tactics from the search. Prints what it made
+and how long each part took.
+
+    .venv/bin/python tools/make_puzzles.py            # all games
+    .venv/bin/python tools/make_puzzles.py --game mosona --count 12 --seed 1
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from zuniboard.ai import tablebase as tbm
+from zuniboard.learn import puzzles as P
+
+# Ruleset -> the pieces of the tables its puzzles come from (what the tests can build).
+TABLE_RULESETS = {
+    "mosona": ("mosona", 4),
+    "mosona board=open": ("mosona", 4),
+    "kolowis size=short": ("kolowis", 4),
+    "kolowis": ("kolowis", 3),
+}
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--game", choices=("mosona", "kolowis", "awithlaknakwe"), action="append")
+    ap.add_argument("--count", type=int, default=10, help="puzzles per ruleset and kind (at most)")
+    ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--tries", type=int, default=150000, help="random positions tried per ruleset")
+    ap.add_argument("--book-nodes", type=int, default=P.BOOK_NODES)
+    ap.add_argument("--out", type=Path, default=P.PUZZLE_DIR)
+    args = ap.parse_args(argv)
+    games = args.game or ["mosona", "kolowis", "awithlaknakwe"]
+    made: dict[str, list[P.Puzzle]] = {g: [] for g in games}
+    for ruleset, (game, pieces) in TABLE_RULESETS.items():
+        if game not in games:
+            continue
+        t = time.process_time()
+        tb = tbm.build(ruleset, pieces)
+        built = time.process_time() - t
+        t = time.process_time()
+        found = P.table_puzzles(ruleset, tb, args.count, seed=args.seed, max_n=21, tries=args.tries)
+        if not found:
+            # Small tables of a big board (Kolowis long, 3 pieces) hold few long unique
+            # wins: take the wins in 1 too (one winning move among tempting others).
+            found = P.table_puzzles(ruleset, tb, args.count, seed=args.seed, min_n=1, max_n=21, tries=args.tries)
+        print(
+            "%-20s %d-piece tables %.1f CPU s; %d win-in-N puzzles in %.1f CPU s (N: %s)"
+            % (ruleset, pieces, built, len(found), time.process_time() - t, " ".join(str(p.n) for p in found)),
+            flush=True,
+        )
+        made[game] += found
+        if ruleset == "mosona" and "mosona" in games:
+            t = time.process_time()
+            book = P.book_puzzles(tb, args.count, nodes=args.book_nodes)
+            print("mosona book: %d puzzles in %.1f CPU s" % (len(book), time.process_time() - t), flush=True)
+            made[game] += book
+    if "awithlaknakwe" in games:
+        t = time.process_time()
+        found = P.custody_puzzles(args.count, seed=args.seed)
+        print("awithlaknakwe custody: %d puzzles in %.1f CPU s" % (len(found), time.process_time() - t), flush=True)
+        made["awithlaknakwe"] += found
+    args.out.mkdir(parents=True, exist_ok=True)
+    for game, found in made.items():
+        path = args.out / ("%s.json" % game)
+        data = {
+            "game": game,
+            "made_by": "tools/make_puzzles.py --seed %d" % args.seed,
+            "puzzles": [p.to_data() for p in found],
+        }
+        path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
+        print("%s: %d puzzles" % (path, len(found)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
