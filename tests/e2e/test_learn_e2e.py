@@ -106,8 +106,13 @@ def test_lessons_on_the_virtual_board(game: str, layout: str, first: str, steps:
                         said = " ".join(ui.since(mark, "wrong"))
                         assert said.startswith("not legal: ")
                         assert control.words(step.wrong.get(wrong, step.why)) in said
-                        lit = vb.leds()
-                        assert any(rgb[0] > max(rgb[1], rgb[2]) for rgb in lit.values()), "the error shows red"
+                        # A mistake is a red triple flash (three 100 ms flashes, then 0.5 s
+                        # dark: docs/leds.md): watched until a flash is lit, not read once.
+                        pump_until(
+                            session,
+                            "the error shows red",
+                            lambda: any(rgb[0] > max(rgb[1], rgb[2]) for rgb in vb.leds().values()),
+                        )
                         hand.lift(dest)
                         hand.place(origin)
                 mark = len(ui.lines)
