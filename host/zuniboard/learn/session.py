@@ -52,15 +52,8 @@ class LessonSession:
     def start(self, timeout: float = 10.0) -> None:
         if not self.link.wait_synced(timeout):
             raise LinkError("the board did not answer within %.0f s" % timeout)
-        self._drain()
+        self.link.drop_events()
         self._do(self.control.start(time.monotonic()))
-
-    def _drain(self) -> None:
-        while True:
-            try:
-                self.link.events.get_nowait()
-            except queue.Empty:
-                return
 
     def key(self, line: str) -> None:
         self.inbox.put(line)

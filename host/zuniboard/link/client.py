@@ -250,6 +250,15 @@ class BoardLink:
         with self._lock:
             return self.mirror.synced()
 
+    def drop_events(self) -> None:
+        """Forget the events not yet read: what the link said before a new game or
+        lesson is about the old one."""
+        while True:
+            try:
+                self.events.get_nowait()
+            except queue.Empty:
+                return
+
     def wait_synced(self, timeout: float) -> bool:
         deadline = time.monotonic() + timeout
         with self._lock:

@@ -237,7 +237,7 @@ class PlaySession:
         link = self.link
         if not link.wait_synced(timeout):
             raise SessionError("the board did not answer and agree on its game within %.0f s" % timeout)
-        self._drain_link()  # what they said is in link.moves now
+        self.link.drop_events()  # what they said is in link.moves now
         self.openings.know_the_board()
         adopted = self.openings.adopt()
         if resume:
@@ -259,13 +259,6 @@ class PlaySession:
         self._open(self.openings.branch(gid, log_from))
         self.ui.position(self)
         self._do(self.control.tick(time.monotonic(), self.link.connected))
-
-    def _drain_link(self) -> None:
-        while True:
-            try:
-                self.link.events.get_nowait()
-            except queue.Empty:
-                return
 
     def _open(self, opening: Opening) -> None:
         """The controller mirrors the opening's board game, logged as its log game."""

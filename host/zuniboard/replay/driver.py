@@ -66,11 +66,7 @@ class ReplayDriver:
             raise ReplayStartError("the board cannot start %s: %s" % (what, exc.message))
         except LinkError as exc:
             raise ReplayStartError("no new game on the board: %s" % exc)
-        while True:  # what the link said before the new game is about the old one
-            try:
-                self.link.events.get_nowait()
-            except queue.Empty:
-                break
+        self.link.drop_events()  # what the link said before the new game is about the old one
         self._phase(state.get("phase", "?"), state.get("setup", ""))
         self._feed()
 
