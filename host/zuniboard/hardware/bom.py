@@ -372,6 +372,24 @@ PARTS: dict[str, tuple[str, str, str, str, str, str, str, str, float, str]] = {
     ),
 }
 
+# The strip modules' chain headers (board49, board168): 2 x N, 2.54 mm, one per cable end;
+# a 1.27 mm flat ribbon with an IDC socket pressed on at each end (a vise does it) joins
+# two of them pin for pin.
+for _rows in range(2, 11):
+    PARTS["header_2x%d" % _rows] = (
+        "controller",
+        "Box header, 2 x %d, 2.54 mm, straight (shrouded, keyed)" % _rows,
+        "2 x %d" % _rows,
+        "THT, 2.54 mm",
+        "Amphenol",
+        "75869-131LF (2 x 5; 2 x %d: the same series)" % _rows,
+        "LCSC C3405 (2 x 5 box header; other sizes unchecked)",
+        "IDC socket 2 x %d + 1.27 mm ribbon (e.g. LCSC C2931, unchecked)" % _rows,
+        0.35,
+        "the chain headers of the strip modules: J2 on the controller, Jk0 (in) and Jk1 (out) on strip k; "
+        "each cable a 2 x %d IDC ribbon, at most 30 cm, pin 1 to pin 1" % _rows,
+    )
+
 # Parts that no netlist names (counts depend on the circuit).
 SOT_ADAPTER = (
     "build",
@@ -410,7 +428,7 @@ def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
         if key in refs:
             out.append(_row(entry, refs[key], len(refs[key])))
     if any(p.pcb for p in circuit.parts.values()):
-        for pcb, (w, h) in pcb_sizes(layout).items():
+        for pcb, (w, h) in pcb_sizes(layout, circuit).items():
             out.append(_row(_pcb_entry(layout.name, pcb, w, h), [], 1))
         out.append(_row(ASSEMBLY_SERVICE, [], 1))
         return out
@@ -421,13 +439,22 @@ def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
     return out
 
 
-def pcb_sizes(layout: Any) -> dict[str, tuple[float, float]]:
+def pcb_sizes(layout: Any, circuit: Circuit) -> dict[str, tuple[float, float]]:
     """Outline of each PCB (mm): the main board is the play surface's size, the
-    controller module a fixed 78 x 66 mm (``pcb_layout``)."""
+    controller module 78 x 66 mm or longer (``pcb_layout.controller_size``), a strip its
+    cells' bounding box (``strips``)."""
+    from zuniboard.hardware import pcb_layout, strips
     from zuniboard.hardware.placement import layout_geometry, placement
 
     place = placement(layout_geometry(layout), float(layout.mechanics["pitch_mm"]))
-    return {"main": (place.width, place.height), "controller": (78.0, 66.0)}
+    sub = Circuit("controller", "")
+    sub.parts = {r: p for r, p in circuit.parts.items() if p.pcb == "controller"}
+    out = {"controller": pcb_layout.controller_size(sub)}
+    if any(p.pcb == "main" for p in circuit.parts.values()):
+        out = {"main": (place.width, place.height), **out}
+    for k, run in enumerate(strips.strips(layout) if strips.needs_strips(layout) else []):
+        out["strip%d" % (k + 1)] = (len(run) * place.pitch, 36.0)
+    return out
 
 
 # 2-layer FR-4 1.6 mm, HASL, 5 boards (the usual minimum order): a price that grows with
@@ -440,7 +467,7 @@ def _pcb_entry(board: str, pcb: str, w: float, h: float) -> tuple[str, str, str,
     price = round(PCB_USD_BASE + PCB_USD_PER_DM2 * (w * h / 10000.0) * 5, 2)
     return (
         "build",
-        "PCB, 2 layers, %s" % ("main board" if pcb == "main" else "controller module"),
+        "PCB, 2 layers, %s" % {"main": "main board", "controller": "controller module"}.get(pcb, pcb),
         "%s x %s mm" % (_mm(w), _mm(h)),
         "FR-4 1.6 mm, 1 oz, HASL",
         "any 2-layer PCB fab",

@@ -544,7 +544,12 @@ def build(layout: Any) -> Circuit:
     c.connect("+3V3", *three)  # on the matrix board: only the FAULT pull-up
     c.connect(GROUND, *gnd)
     if sensors["type"] == "hc165":
-        split_boards(c)
+        from zuniboard.hardware import strips
+
+        if strips.needs_strips(layout):
+            split_strips(c, layout, strips.strips(layout))
+        else:
+            split_boards(c)
     else:  # the diode matrix variant stays a perfboard build
         _through_hole(c)
     return c
@@ -612,6 +617,111 @@ def split_boards(c: Circuit) -> None:
         c.add(part)
     for k, net in enumerate(pins, 1):
         c.connect(net, ("J1", str(k)), ("J2", str(k)))
+
+
+STRIP_HEADER_FOOTPRINT = "Connector_PinHeader_2.54mm:PinHeader_2x%02d_P2.54mm_Vertical"
+
+
+def strip_pcb(k: int) -> str:
+    """The PCB name of the k-th strip (0-based, chain order): "strip1", "strip2", ..."""
+    return "strip%d" % (k + 1)
+
+
+def chain_headers(k: int) -> tuple[str, str]:
+    """References of strip k's chain headers (in from the Pico's side, out)."""
+    return "J%d0" % (k + 1), "J%d1" % (k + 1)
+
+
+def split_strips(c: Circuit, layout: Any, runs: list[list[str]]) -> None:
+    """Puts every part on the controller module or on one of the strips (``strips``) and
+    joins them in chain order (controller, strip1, strip2, ...) by 2 x N ribbon cables:
+    J2 (controller) - J10 (strip1 in), J11 (strip1 out) - J20 (strip2 in), ... Each cable
+    carries every net with parts on both sides of it; a net that skips a strip passes
+    through it, from its in header to its out header. A 74HC165 with its pull-ups and
+    capacitor sits on the strip that holds most of its points; the buttons on the strip
+    under them (or on the controller when no strip is)."""
+    strip_of = {name: k for k, run in enumerate(runs) for name in run}
+    order = sorted(layout.points, key=lambda name: layout.points[name][1])
+    by_sensor = {layout.points[name][0]: name for name in layout.points}
+    for ref, part in c.parts.items():
+        if part.sheet == "controller" and part.bom != "button" and part.pcb != "main":
+            part.pcb = "controller"
+    for i, name in enumerate(order):
+        c.parts["LED%d" % i].pcb = strip_pcb(strip_of[name])
+        c.parts["CL%d" % i].pcb = strip_pcb(strip_of[name])
+    for name in layout.points:
+        c.parts["SW_%s" % name].pcb = strip_pcb(strip_of[name])
+    if "R1" in c.parts:
+        c.parts["R1"].pcb = strip_pcb(strip_of[order[0]])
+    chips = layout.sensors["count"] // 8
+    for k in range(chips):
+        members = [strip_of[by_sensor[i]] for i in range(8 * k, 8 * k + 8) if i in by_sensor]
+        home = max(sorted(set(members)), key=members.count) if members else len(runs) - 1
+        for ref in ("U%d", "RN%d", "C%d"):
+            c.parts[ref % (FIRST_HC165 + k)].pcb = strip_pcb(home)
+    buttons = [r for r, p in c.parts.items() if p.bom == "button"]
+    home_of_buttons = _button_strip(layout, runs)
+    for ref in buttons:
+        protection = {c.net_of(ref, "1")}
+        near = [r for r, p in c.parts.items() if any(c.net_of(r, q.number) in protection for q in p.pins)]
+        for r in near:
+            if r != "U1":
+                c.parts[r].pcb = "controller" if home_of_buttons is None else strip_pcb(home_of_buttons)
+    position = {"controller": 0}
+    position.update({strip_pcb(k): k + 1 for k in range(len(runs))})
+    for ref, part in c.parts.items():
+        if part.pcb not in position:
+            raise ValueError("%s: part %s is on no PCB" % (layout.name, ref))
+    cables: list[list[str]] = []
+    for boundary in range(len(runs)):
+        crossing = []
+        for net, nodes in c.nets.items():
+            where = {position[c.parts[ref].pcb] for ref, _ in nodes}
+            if min(where) <= boundary < max(where):
+                crossing.append(net)
+        first = [n for n in (GROUND, "+5V", "+3V3") if n in crossing]
+        cables.append(first + sorted(n for n in crossing if n not in first))
+    for boundary, pins in enumerate(cables):
+        rows = max(2, (len(pins) + 1) // 2)
+        a = "J2" if boundary == 0 else chain_headers(boundary - 1)[1]
+        b = chain_headers(boundary)[0]
+        a_pcb = "controller" if boundary == 0 else strip_pcb(boundary - 1)
+        for ref, board, other in ((a, a_pcb, b), (b, strip_pcb(boundary), a)):
+            part = Part(
+                ref,
+                "cable to %s" % other,
+                STRIP_HEADER_FOOTPRINT % rows,
+                "2x%d pin header: the ribbon cable between %s and %s" % (rows, a_pcb, strip_pcb(boundary)),
+                [Pin(str(k), net, "passive") for k, net in enumerate(pins, 1)]
+                + [Pin(str(k), "NC", "passive") for k in range(len(pins) + 1, 2 * rows + 1)],
+                "controller",
+                "header_2x%d" % rows,
+            )
+            part.no_connect = {str(k) for k in range(len(pins) + 1, 2 * rows + 1)}
+            part.pcb = board
+            c.add(part)
+        for k, net in enumerate(pins, 1):
+            c.connect(net, (a, str(k)), (b, str(k)))
+
+
+def _button_strip(layout: Any, runs: list[list[str]]) -> int | None:
+    """The strip whose cells lie over all the buttons (line boards: the South margin)."""
+    from zuniboard.hardware import mechanics
+
+    b = mechanics.build(layout)
+    spots = mechanics.button_positions(b)
+    if not spots:
+        return None
+    if b.geometry.shape == "lines":
+        # the South margin of a line board leaves a strip's channel too few lanes for the
+        # button nets: the buttons go on the controller module (``pcb_layout``)
+        return None
+    for k, run in enumerate(runs):
+        xs = [b.xy(n)[0] for n in run]
+        y = b.xy(run[0])[1]
+        if all(min(xs) - b.pitch / 2 <= x <= max(xs) + b.pitch / 2 and 0 < by - y <= b.pitch for _, x, by in spots):
+            return k
+    return None
 
 
 def subcircuit(c: Circuit, pcb: str) -> Circuit:

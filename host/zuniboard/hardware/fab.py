@@ -113,7 +113,7 @@ def export(layout: Any, out_dir: Path, source: Path = HARDWARE_DIR) -> list[Path
     cli = kicad_cli()
     written: list[Path] = []
     whole = circuit.build(layout)
-    for pcb in kicad_project.PCBS:
+    for pcb in kicad_project.pcbs(layout):
         project = "%s-%s" % (layout.name, pcb)
         board = source / layout.name / kicad_project.folder(pcb) / (project + ".kicad_pcb")
         if not board.exists():

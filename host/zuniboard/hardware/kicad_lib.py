@@ -47,6 +47,8 @@ def symbol_of(part: Part) -> str:
         return "Device:C"
     if part.bom.startswith("header_1x"):
         return "Connector_Generic:Conn_01x%02d" % len(part.pins)
+    if part.bom.startswith("header_2x"):
+        return "Connector_Generic:Conn_02x%02d_Odd_Even" % (len(part.pins) // 2)
     raise KeyError("no symbol for %s (%s)" % (part.ref, part.bom))
 
 
@@ -64,7 +66,9 @@ STOCK_SYMBOLS = (
     "Diode:1N4148",
     "Power_Management:TPS22917DBV",
     "power:PWR_FLAG",
-) + tuple("Connector_Generic:Conn_01x%02d" % n for n in range(2, 21))
+) + tuple("Connector_Generic:Conn_01x%02d" % n for n in range(2, 21)) + tuple(
+    "Connector_Generic:Conn_02x%02d_Odd_Even" % n for n in range(2, 11)
+)
 
 
 class LibraryError(LookupError):

@@ -222,6 +222,7 @@ def board_text(
     holes: list[Hole],
     texts: list[tuple[float, float, str, str]],
     title: str,
+    outline: list[tuple[float, float]] | None = None,
 ) -> str:
     """The whole ``.kicad_pcb``. ``pad_nets``: ref -> pad number -> net;
     ``texts``: (x, y, layer, text)."""
@@ -256,17 +257,12 @@ def board_text(
         tree.append([Sym("net"), Sym(str(codes[name])), name])
     for p in placements:
         tree.append(footprint_node(lib, p, pad_nets.get(p.ref, {}), codes, project))
-    tree.append(
-        [
-            Sym("gr_rect"),
-            [Sym("start"), num(0), num(0)],
-            [Sym("end"), num(width), num(height)],
-            _stroke(0.1),
-            [Sym("fill"), Sym("no")],
-            [Sym("layer"), "Edge.Cuts"],
-            [Sym("uuid"), stable_uuid(project, "edge")],
-        ]
-    )
+    if outline:  # a polygon (the strips' combs of cells)
+        edge: list[Node] = [Sym("gr_poly"), [Sym("pts")] + [[Sym("xy"), num(x), num(y)] for x, y in outline]]
+    else:
+        edge = [Sym("gr_rect"), [Sym("start"), num(0), num(0)], [Sym("end"), num(width), num(height)]]
+    tree.append(edge + [_stroke(0.1), [Sym("fill"), Sym("no")], [Sym("layer"), "Edge.Cuts"],
+                        [Sym("uuid"), stable_uuid(project, "edge")]])  # fmt: skip
     for i, (x, y, layer, text) in enumerate(texts):
         tree.append(
             [

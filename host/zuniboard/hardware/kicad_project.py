@@ -18,9 +18,26 @@ from zuniboard.hardware.kicad_lib import OWN_LIB, Library, own_symbol, symbol_of
 from zuniboard.hardware.kicad_pcb import board_text, project_json
 from zuniboard.hardware.kicad_sch import SchematicWriter, sheets, stable_uuid, symbol_units
 from zuniboard.hardware.kicad_sexpr import Sym, dump
-from zuniboard.hardware.pcb_layout import BoardPlan, PlanError, SymbolRef, controller_plan, main_plan
+from zuniboard.hardware.pcb_layout import BoardPlan, PlanError, SymbolRef, controller_plan, main_plan, strip_plan
 
 PCBS = ("main", "controller")
+
+
+def pcbs(layout: Any) -> list[str]:
+    """The PCBs of a board: the main board and the controller module, or (a board cut into
+    strips, ``strips``) the controller module and every strip in chain order."""
+    names = {p.pcb for p in circuit.build(layout).parts.values()}
+    if "main" in names:
+        return list(PCBS)
+    return ["controller"] + sorted((n for n in names if n.startswith("strip")), key=lambda n: int(n[5:]))
+
+
+def _make(pcb: str) -> Any:
+    if pcb == "main":
+        return main_plan
+    if pcb == "controller":
+        return controller_plan
+    return strip_plan
 
 
 def folder(pcb: str) -> str:
@@ -123,15 +140,14 @@ def plan_for(layout: Any, pcb: str, lib: Library) -> tuple[BoardPlan, dict[str, 
     files = writer.files()
     refs = symbol_refs(writer, sub)
     nets = pin_nets(writer, sub)
-    make = main_plan if pcb == "main" else controller_plan
-    return make(layout, sub, lib, refs, nets), files
+    return _make(pcb)(layout, sub, lib, refs, nets), files
 
 
 def project_files(layout: Any, lib: Library) -> dict[str, bytes]:
     """Path (relative to ``hardware/<board>/``) -> contents, for both PCBs. A board the
     PCB generator cannot place yet gets its schematics only (and a note why)."""
     out: dict[str, bytes] = {}
-    for pcb in PCBS:
+    for pcb in pcbs(layout):
         whole = circuit.build(layout)
         sub = circuit.subcircuit(whole, pcb)
         project = "%s-%s" % (layout.name, pcb)
@@ -142,9 +158,8 @@ def project_files(layout: Any, lib: Library) -> dict[str, bytes]:
         out[base + project + ".kicad_pro"] = project_json(project).encode()
         for name, text in lib_tables().items():
             out[base + name] = text.encode()
-        make = main_plan if pcb == "main" else controller_plan
         try:
-            plan = make(layout, sub, lib, symbol_refs(writer, sub), pin_nets(writer, sub))
+            plan = _make(pcb)(layout, sub, lib, symbol_refs(writer, sub), pin_nets(writer, sub))
         except PlanError as exc:
             out[base + "NO-PCB.md"] = ("# No PCB for %s yet\n\n%s\n" % (project, exc)).encode()
             continue
@@ -160,6 +175,7 @@ def project_files(layout: Any, lib: Library) -> dict[str, bytes]:
             plan.holes,
             plan.texts,
             plan.title,
+            plan.outline,
         )
         out[base + project + ".kicad_pcb"] = text.encode()
     return out

@@ -52,6 +52,7 @@ class BoardPlan:
     holes: list[Hole] = field(default_factory=list)
     texts: list[tuple[float, float, str, str]] = field(default_factory=list)
     lanes: dict[str, int] = field(default_factory=dict)
+    outline: list[tuple[float, float]] = field(default_factory=list)  # empty: the rectangle
 
 
 @dataclass(frozen=True)
@@ -104,6 +105,8 @@ def _width(footprint: str) -> float:
         return 9.0
     if "R_Array_SIP9" in footprint:
         return 23.5
+    if "SW_PUSH_6mm" in footprint:
+        return 10.0
     return 4.6
 
 
@@ -254,10 +257,29 @@ def main_plan(
     return plan
 
 
+CONTROLLER_ORDER = ["U3", "C1", "R2", "R3", "R6", "C3", "U2", "C2", "R4", "R5"]
+
+
+def _controller_row(c: Circuit) -> list[str]:
+    """The small parts in one row above the top channel, in signal order (the buttons and
+    their protection last, where a board's strips leave them on the controller)."""
+    order = [r for r in CONTROLLER_ORDER if r in c.parts]
+    return order + sorted(
+        r for r, p in c.parts.items() if p.pcb == "controller" and r not in order and r not in ("U1", "J2")
+    )
+
+
+def controller_size(c: Circuit) -> tuple[float, float]:
+    """78 x 66 mm, longer when the buttons are on it: the row of small parts and the
+    bridge corridor East of it."""
+    row = 2.0 + sum(_width(c.parts[r].footprint) for r in _controller_row(c))
+    return (max(78.0, round(max(row, 3.0 + 48.26 + 2.0) + 14.0)), 66.0)
+
+
 def controller_plan(
     layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
 ) -> BoardPlan:
-    width, height = 78.0, 66.0
+    width, height = controller_size(c)
     plan = BoardPlan(
         "%s-controller" % layout.name, "%s: controller module (Pico, power, level shifter)" % layout.name, width, height
     )
@@ -269,22 +291,26 @@ def controller_plan(
     bld.stub([p for p in ps if p.y < pico_y - 1], "top", False)
     bld.stub([p for p in ps if p.y > pico_y - 1], "bottom", True)
     # the small parts in one row above the top channel, in signal order
-    order = ["U3", "C1", "R2", "R3", "R6", "C3", "U2", "C2", "R4", "R5"]
-    order = [r for r in order if r in c.parts] + sorted(
-        r for r, p in c.parts.items() if p.pcb == "controller" and r not in order and r not in ("U1", "J2")
-    )
+    order = _controller_row(c)
     x = 2.0
     for ref in order:
         fp = c.parts[ref].footprint
         wdt = _width(fp)
         rot, style = _smd_style(fp)
-        bld.stub(bld.place(ref, x + wdt / 2, row_a, rot), "top", True, style)
+        if "SW_PUSH" in fp:  # turned so that each pin's two pads share a column; origin: pad 1
+            bld.stub(bld.place(ref, x + wdt / 2 - 2.25, row_a + 3.25, 90.0), "top", True)
+        else:
+            bld.stub(bld.place(ref, x + wdt / 2, row_a, rot), "top", True, style)
         x += wdt
     corridor_x0 = max(x, pico_x + 48.26 + 2.0)
     j2_y = height - 5.0
     if "J2" in c.parts:
-        ps = bld.place("J2", pico_x + 1.27 + 2.54 * 2, j2_y, 90.0)
-        bld.stub(ps, "bottom", False)
+        if "2x" in c.parts["J2"].footprint:  # the strips' ribbon: two rows, pin 1 at the bottom left
+            ps = bld.place("J2", pico_x + 1.27 + 2.54 * 2, j2_y + 1.27, 90.0)
+            bld.stub(ps, "bottom", False, "pairs")
+        else:
+            ps = bld.place("J2", pico_x + 1.27 + 2.54 * 2, j2_y, 90.0)
+            bld.stub(ps, "bottom", False)
     channels = [
         Channel("top", row_a + 4.535 + 0.3 + FAB.clearance + 0.05, top_pins_y - 0.8 - FAB.clearance - 0.05),
         Channel("bottom", pico_y + 0.8 + FAB.clearance + 0.05, j2_y - 0.85 - FAB.clearance - 0.05),
@@ -302,4 +328,164 @@ def controller_plan(
         (39.0, height - 5.6, "F.SilkS", "%s controller" % layout.name),
         (39.0, height - 3.0, "F.SilkS", "J2 pin 1 left  CERN-OHL-S-2.0"),
     ]
+    return plan
+
+
+# The strips (``strips``): one row of cells each. From the row's y: the 74HC165s and the
+# chain headers between the LEDs and the channel, the channel under the reed glass down
+# to the body's bottom edge; the far (South) pads of the reed switches stand out of the
+# body in tabs that reach into notches of the strip below (rows 30 mm apart leave
+# no room for a straight edge between a reed's far pad and the next row's LEDs).
+LED_BODY_R = 2.5
+STRIP_GAP = 0.3  # between two strips' edges
+# The chips' and headers' centre line, relative to the row's y: as high as the notches
+# above allow (a SOIC-16's pads reach 3.5 mm from it), so that the channel below is wide.
+CHIP_MID = -7.2
+CHIP_REACH = 5.1  # from the centre line to the bottom of the chips' lower fan-out vias
+HEADER_PITCH = 2.54
+
+
+def _strip_edges(b: Any, row_ys: list[float], y: float, h: float) -> tuple[float, float]:
+    """Top and bottom edge of the body of a strip in the row at ``y``."""
+    d = mechanics.led_offset_mm(b)
+    top = y - d - LED_BODY_R - 0.35
+    below = [r for r in row_ys if r > y + 1]
+    bottom = min(below) - d - LED_BODY_R - 0.35 - STRIP_GAP if below else h - 1.0
+    return top, bottom
+
+
+def _far_pad_bottom(b: Any, name: str) -> float:
+    return mechanics.switch_xy(b, name)[1] + SWITCH_PITCH / 2 + SW_PAD / 2 + FAB.edge_clearance + 0.1
+
+
+def _outline(
+    xl: float, xr: float, top: float, bottom: float, notches: list[tuple[float, float, float]],
+    tabs: list[tuple[float, float, float]],
+) -> list[tuple[float, float]]:
+    """The body rectangle with notches cut down from the top edge and tabs standing out of
+    the bottom edge: (x0, x1, depth to y) each, inside (xl, xr)."""
+    pts = [(xl, top)]
+    for x0, x1, y in sorted(notches):
+        x0, x1 = max(x0, xl + 0.5), min(x1, xr - 0.5)
+        if x1 > x0:
+            pts += [(x0, top), (x0, y), (x1, y), (x1, top)]
+    pts += [(xr, top), (xr, bottom)]
+    for x0, x1, y in sorted(tabs, reverse=True):
+        pts += [(x1, bottom), (x1, y), (x0, y), (x0, bottom)]
+    pts.append((xl, bottom))
+    return [(round(x, 4), round(y, 4)) for x, y in pts]
+
+
+def strip_plan(
+    layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
+) -> BoardPlan:
+    from zuniboard.hardware import strips
+
+    b = mechanics.build(layout)
+    pcb = c.name.rsplit("-", 1)[1]
+    k = int(pcb[5:]) - 1
+    runs = strips.strips(layout)
+    points = runs[k]
+    if b.geometry.shape != "lines" or layout.mechanics.get("switch_angle_deg") != -90.0:
+        raise PlanError(
+            "%s: the strip cells are drawn for switches pointing South (line boards); this board's switches "
+            "lie at %s degrees across the square" % (c.name, layout.mechanics.get("switch_angle_deg"))
+        )
+    w, h = b.place.width, b.place.height
+    y = b.xy(points[0])[1]
+    row_ys = sorted({round(b.xy(n)[1], 3) for n in layout.points})
+    xs = sorted(b.xy(n)[0] for n in points)
+    xl = xs[0] - b.pitch / 2 + STRIP_GAP / 2
+    xr = xs[-1] + b.pitch / 2 - STRIP_GAP / 2
+    top, bottom = _strip_edges(b, row_ys, y, h)
+    plan = BoardPlan(c.name, "%s: strip %d (%s..%s)" % (layout.name, k + 1, points[0], points[-1]), w, h)
+    bld = _Builder(lib, c, refs, pin_nets)
+    ch = "row"
+    sx0, sy0 = mechanics.switch_xy(b, points[0])
+    far_top = sy0 + SWITCH_PITCH / 2 - SW_PAD / 2 - FAB.clearance - 0.05
+    near_top = sy0 - SWITCH_PITCH / 2 + SW_PAD / 2 + FAB.clearance + 0.05
+    channel = Channel(ch, max(near_top, y + CHIP_MID + CHIP_REACH), min(far_top, bottom - FAB.edge_clearance - 0.1))
+    tabs: list[tuple[float, float, float]] = []
+    by_led = {layout.points[n][1]: n for n in points}
+    for i in sorted(by_led):
+        name = by_led[i]
+        sx, sy = mechanics.switch_xy(b, name)
+        ps = bld.place("SW_%s" % name, sx, sy - SWITCH_PITCH / 2, 270.0)
+        bld.stub([p for p in ps if p.number == "1"], ch, True)
+        bld.stub([p for p in ps if p.number == "2"], ch, False)
+        if _far_pad_bottom(b, name) > bottom:
+            tabs.append((sx - 2.4, sx + 2.4, _far_pad_bottom(b, name)))
+        lx, ly = mechanics.led_xy(b, name)
+        bld.stub(bld.place("LED%d" % i, lx - 1.905, ly, 0.0), ch, True, "jog", lx)
+        bld.stub(bld.place("CL%d" % i, lx + 5.5, ly, 0.0), ch, True)
+    notches = []
+    above = [r for r in row_ys if r < y - 1]
+    if above:
+        upper = max(above)
+        for n in layout.points:
+            if abs(b.xy(n)[1] - upper) < 1e-3:
+                ux = mechanics.switch_xy(b, n)[0]
+                if xl - 3 < ux < xr + 3 and _far_pad_bottom(b, n) > _strip_edges(b, row_ys, upper, h)[1]:
+                    notches.append((ux - 2.7, ux + 2.7, _far_pad_bottom(b, n) + STRIP_GAP))
+    # buttons below the row (the South strip): as on the main board
+    below: list[tuple[float, float]] = []
+    for label, bx, by in mechanics.button_positions(b):
+        ref = "SW_%s" % label
+        if ref in c.parts:
+            bld.stub(bld.place(ref, bx - 2.25, by + 3.25, 90.0), ch, False)
+            protection = [c.net_of(ref, "1")]
+            parts = [r for r, p in c.parts.items() if r != ref and any(c.net_of(r, q.number) in protection for q in p.pins)]
+            for j, part in enumerate(sorted(parts)):
+                bld.stub(bld.place(part, bx + 8.0 + 4.6 * j, by, 0.0), ch, False)
+            below.append((bx - 5, bx + 10.0 + 4.6 * len(parts)))
+    gaps = [
+        (a + 8.0, z - 4.5)
+        for a, z in itertools.pairwise(xs)
+        if not any(lo < z - 4.5 and hi > a + 8.0 for lo, hi in below)
+    ]
+    chain_x = [b.xy(n)[0] for n in points]
+    y_mid = y + CHIP_MID
+
+    def take(near_x: float) -> tuple[float, float]:
+        if not gaps:
+            raise PlanError("%s: no gap left between the points for its parts" % c.name)
+        g = min(gaps, key=lambda g: abs((g[0] + g[1]) / 2 - near_x))
+        gaps.remove(g)
+        return g
+
+    headers = sorted(r for r in c.parts if r.startswith("J"))
+    for ref in headers:
+        end = chain_x[0] if ref.endswith("0") and ref != "J2" else chain_x[-1]
+        g = take(end)
+        ps = bld.place(ref, g[0] + 1.0, y_mid + HEADER_PITCH / 2, 90.0)
+        bld.stub(ps, ch, True, "pairs")
+    chips = sorted(int(r[1:]) for r in c.parts if r.startswith("U") and r[1:].isdigit() and int(r[1:]) >= FIRST_HC165)
+    by_sensor = {layout.points[n][0]: n for n in layout.points}
+    for number in chips:
+        j = number - FIRST_HC165
+        mine = [b.xy(by_sensor[i])[0] for i in range(8 * j, 8 * j + 8) if i in by_sensor and by_sensor[i] in points]
+        centre = sum(mine) / len(mine) if mine else chain_x[-1]
+        g1 = take(centre)
+        u = "U%d" % number
+        rot, style = _smd_style(c.parts[u].footprint)
+        bld.stub(bld.place(u, g1[0] + 6.0, y_mid, rot), ch, True, style)
+        bld.stub(bld.place("C%d" % number, g1[0] + 14.5, y_mid, 0.0), ch, True)
+        g2 = take(centre)
+        rn = "RN%d" % number
+        rot, style = _smd_style(c.parts[rn].footprint)
+        bld.stub(bld.place(rn, g2[0] + 6.0, y_mid, rot), ch, True, style)
+    if "R1" in c.parts:
+        g = take(chain_x[0])
+        bld.stub(bld.place("R1", g[0] + 4.0, y_mid, 0.0), ch, True)
+    try:
+        routed = route([channel], [], bld.stubs, [])
+    except RoutingError as exc:
+        raise PlanError("%s: %s" % (plan.name, exc)) from exc
+    plan.placements = bld.placements
+    plan.tracks, plan.vias, plan.lanes = routed.tracks, routed.vias, routed.lanes
+    plan.pad_nets = {p.ref: pin_nets[p.ref] for p in bld.placements}
+    plan.holes = [Hole((g[0] + g[1]) / 2, y_mid, 3.2) for g in gaps]
+    plan.outline = _outline(xl, xr, top, bottom, notches, tabs)
+    plan.texts = [(xl + 1.0, bottom - 1.2 if not tabs else y + 9.0, "B.SilkS",
+                   "%s strip %d  CERN-OHL-S-2.0" % (layout.name, k + 1))]  # fmt: skip
     return plan

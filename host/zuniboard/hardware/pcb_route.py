@@ -139,6 +139,18 @@ def _fanout(pads_of_part: list[Pad], channel: str, down: bool, style: str, centr
                 ts = [Track(p.x, p.y, vx, vy, FAB.track, "F.Cu", p.net)]
             out.append(Stub(p.net, vx, vy, channel, ts, [Via(vx, vy, p.net)]))
         return out
+    if style == "pairs":
+        # a 2 x N header (pitch 2.54 mm): the far row steps half a pitch aside, between
+        # two pads of the near row
+        cy = sum(p.y for p in pads_of_part) / len(pads_of_part)
+        for p in pads_of_part:
+            far = (p.y < cy) == down
+            if not far:
+                out.append(Stub(p.net, p.x, p.y, channel, [], []))
+                continue
+            x2, y2 = p.x + 1.27, p.y + sign * 1.27
+            out.append(Stub(p.net, x2, y2, channel, [Track(p.x, p.y, x2, y2, FAB.track, "B.Cu", p.net)], []))
+        return out
     if style == "jog":
         xs = sorted(p.x for p in pads_of_part)
         mid = (xs[0] + xs[-1]) / 2 if centre is None else centre
