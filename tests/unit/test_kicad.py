@@ -30,10 +30,11 @@ REPO = Path(__file__).resolve().parents[2]
 HARDWARE = REPO / "hardware"
 KICAD_CLI = shutil.which("kicad-cli")
 BOARDS = [name for name in ("board25", "board49", "board168")]
+PCBS_OF = {board: kicad_project.pcbs(layouts.load_layout(board)) for board in BOARDS}
 PROJECTS = [
     (board, pcb)
     for board in BOARDS
-    for pcb in kicad_project.PCBS
+    for pcb in PCBS_OF[board]
     if (HARDWARE / board / kicad_project.folder(pcb) / ("%s-%s.kicad_sch" % (board, pcb))).exists()
 ]
 PCB_FILES = [
@@ -66,12 +67,35 @@ def test_every_shipped_board_has_its_kicad_schematics() -> None:
     """Both PCBs of every shipped hc165 board have a schematic; the PCB files that are
     not there yet say why (NO-PCB.md), so that a missing PCB is never silent."""
     for board in BOARDS:
-        for pcb in kicad_project.PCBS:
+        for pcb in PCBS_OF[board]:
             folder = HARDWARE / board / kicad_project.folder(pcb)
             assert (folder / ("%s-%s.kicad_sch" % (board, pcb))).exists()
             has_pcb = (folder / ("%s-%s.kicad_pcb" % (board, pcb))).exists()
             assert has_pcb != (folder / "NO-PCB.md").exists(), folder
     assert ("board25", "main") in PCB_FILES and ("board25", "controller") in PCB_FILES
+    # board49 is cut into strips, every one placed and routed, and no main board is left
+    assert [p for b, p in PCB_FILES if b == "board49"] == PCBS_OF["board49"]
+    assert PCBS_OF["board49"] == ["controller"] + ["strip%d" % k for k in range(1, 7)]
+    assert not (HARDWARE / "board49" / "pcb-main").exists() and not (HARDWARE / "board168" / "pcb-main").exists()
+
+
+def test_strips_chain_their_cables_pin_for_pin() -> None:
+    """Every cable of a strip board joins two 2 x N headers of the same size whose pins
+    carry the same nets, and every net of the model that spans PCBs crosses on them."""
+    for board in ("board49", "board168"):
+        model = circuit.build(layouts.load_layout(board))
+        pcbs = PCBS_OF[board]
+        heads = {r: p for r, p in model.parts.items() if r.startswith("J")}
+        pairs = [("J2", "J10")] + [("J%d1" % k, "J%d0" % (k + 1)) for k in range(1, len(pcbs) - 1)]
+        assert set(heads) == {r for pair in pairs for r in pair}
+        for a, b in pairs:
+            assert heads[a].footprint == heads[b].footprint and "2x" in heads[a].footprint
+            assert [p.name for p in heads[a].pins] == [p.name for p in heads[b].pins]
+            assert heads[a].pcb != heads[b].pcb
+        for net, nodes in model.nets.items():
+            boards = {model.parts[ref].pcb for ref, _ in nodes}
+            if len(boards) > 1:
+                assert any(ref.startswith("J") for ref, _ in nodes), net
 
 
 @needs_kicad
@@ -114,7 +138,7 @@ def test_kicad_netlists_are_the_model(tmp_path: Path, board: str) -> None:
     """The netlists KiCad exports from the two schematics, joined by the cable, are the
     circuit model's nets pin for pin (the open pins' one-pin nets aside)."""
     got: dict[str, set[tuple[str, str]]] = {}
-    for pcb in kicad_project.PCBS:
+    for pcb in PCBS_OF[board]:
         folder = _project(tmp_path, board, pcb)
         net = tmp_path / ("%s.net" % pcb)
         sch = folder / ("%s-%s.kicad_sch" % (board, pcb))
@@ -130,31 +154,35 @@ def test_kicad_netlists_are_the_model(tmp_path: Path, board: str) -> None:
 
 
 @needs_kicad
-def test_fab_writes_gerbers_drill_bom_and_placement(tmp_path: Path) -> None:
-    layout = layouts.load_layout("board25")
+@pytest.mark.parametrize("board", ["board25", "board49"])
+def test_fab_writes_gerbers_drill_bom_and_placement(tmp_path: Path, board: str) -> None:
+    layout = layouts.load_layout(board)
     parser = __import__("argparse").ArgumentParser()
     sub = parser.add_subparsers()
     board_command.register(sub)
-    args = parser.parse_args(["board", "fab", "board25", str(tmp_path / "out")])
+    args = parser.parse_args(["board", "fab", board, str(tmp_path / "out")])
     assert args.func(args) == 0
     model = circuit.build(layout)
-    for pcb in kicad_project.PCBS:
-        dest = tmp_path / "out" / ("board25-%s" % pcb)
+    for pcb in PCBS_OF[board]:
+        dest = tmp_path / "out" / ("%s-%s" % (board, pcb))
         names = {p.name for p in (dest / "gerbers").iterdir()}
-        assert {"board25-%s-F_Cu.gtl" % pcb, "board25-%s-B_Cu.gbl" % pcb, "board25-%s-Edge_Cuts.gm1" % pcb} <= names
+        assert {"%s-%s-F_Cu.gtl" % (board, pcb), "%s-%s-B_Cu.gbl" % (board, pcb),
+                "%s-%s-Edge_Cuts.gm1" % (board, pcb)} <= names  # fmt: skip
         assert any(n.endswith(".drl") for n in names)
-        with zipfile.ZipFile(dest / ("board25-%s-gerbers.zip" % pcb)) as z:
+        with zipfile.ZipFile(dest / ("%s-%s-gerbers.zip" % (board, pcb))) as z:
             assert set(z.namelist()) == names
         drill = next(p for p in (dest / "gerbers").iterdir() if p.suffix == ".drl").read_text()
         assert "M48" in drill and "METRIC" in drill
-        bom = list(csv.DictReader(io.StringIO((dest / ("board25-%s-bom.csv" % pcb)).read_text())))
+        bom = list(csv.DictReader(io.StringIO((dest / ("%s-%s-bom.csv" % (board, pcb))).read_text())))
         assert bom and set(bom[0]) == {"Comment", "Designator", "Footprint", "LCSC Part #"}
         placed = {r for row in bom for r in row["Designator"].split(",")}
         fab_parts = {r for r, p in model.parts.items() if p.pcb == pcb and fab.sourcing(p.bom).mount == "fab"}
         assert placed == fab_parts and all(row["LCSC Part #"] for row in bom)
-        cpl = list(csv.DictReader(io.StringIO((dest / ("board25-%s-placement.csv" % pcb)).read_text())))
+        cpl = list(csv.DictReader(io.StringIO((dest / ("%s-%s-placement.csv" % (board, pcb))).read_text())))
         assert {row["Designator"] for row in cpl} == fab_parts
         assert all(row["Mid X"].endswith("mm") and row["Layer"] == "Top" for row in cpl)
+    if board != "board25":
+        return
     # U10 sits where the PCB file puts it
     cpl = {
         r["Designator"]: r

@@ -452,6 +452,8 @@ def pcb_sizes(layout: Any, circuit: Circuit) -> dict[str, tuple[float, float]]:
     out = {"controller": pcb_layout.controller_size(sub)}
     if any(p.pcb == "main" for p in circuit.parts.values()):
         out = {"main": (place.width, place.height), **out}
+    if any(p.pcb == "buttons" for p in circuit.parts.values()):
+        out["buttons"] = (3 * place.pitch + 12.0, 29.5)
     for k, run in enumerate(strips.strips(layout) if strips.needs_strips(layout) else []):
         out["strip%d" % (k + 1)] = (len(run) * place.pitch, 36.0)
     return out

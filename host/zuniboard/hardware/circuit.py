@@ -639,7 +639,8 @@ def split_strips(c: Circuit, layout: Any, runs: list[list[str]]) -> None:
     carries every net with parts on both sides of it; a net that skips a strip passes
     through it, from its in header to its out header. A 74HC165 with its pull-ups and
     capacitor sits on the strip that holds most of its points; the buttons on the strip
-    under them (or on the controller when no strip is)."""
+    under them, or on a small PCB of their own ("buttons") cabled to the controller
+    (J3 - J4)."""
     strip_of = {name: k for k, run in enumerate(runs) for name in run}
     order = sorted(layout.points, key=lambda name: layout.points[name][1])
     by_sensor = {layout.points[name][0]: name for name in layout.points}
@@ -666,8 +667,8 @@ def split_strips(c: Circuit, layout: Any, runs: list[list[str]]) -> None:
         near = [r for r, p in c.parts.items() if any(c.net_of(r, q.number) in protection for q in p.pins)]
         for r in near:
             if r != "U1":
-                c.parts[r].pcb = "controller" if home_of_buttons is None else strip_pcb(home_of_buttons)
-    position = {"controller": 0}
+                c.parts[r].pcb = BUTTONS_PCB if home_of_buttons is None else strip_pcb(home_of_buttons)
+    position = {"controller": 0, BUTTONS_PCB: -1}
     position.update({strip_pcb(k): k + 1 for k in range(len(runs))})
     for ref, part in c.parts.items():
         if part.pcb not in position:
@@ -676,32 +677,45 @@ def split_strips(c: Circuit, layout: Any, runs: list[list[str]]) -> None:
     for boundary in range(len(runs)):
         crossing = []
         for net, nodes in c.nets.items():
-            where = {position[c.parts[ref].pcb] for ref, _ in nodes}
-            if min(where) <= boundary < max(where):
+            where = {position[c.parts[ref].pcb] for ref, _ in nodes} - {-1}
+            if where and min(where) <= boundary < max(where):
                 crossing.append(net)
         first = [n for n in (GROUND, "+5V", "+3V3") if n in crossing]
         cables.append(first + sorted(n for n in crossing if n not in first))
     for boundary, pins in enumerate(cables):
-        rows = max(2, (len(pins) + 1) // 2)
         a = "J2" if boundary == 0 else chain_headers(boundary - 1)[1]
-        b = chain_headers(boundary)[0]
         a_pcb = "controller" if boundary == 0 else strip_pcb(boundary - 1)
-        for ref, board, other in ((a, a_pcb, b), (b, strip_pcb(boundary), a)):
-            part = Part(
-                ref,
-                "cable to %s" % other,
-                STRIP_HEADER_FOOTPRINT % rows,
-                "2x%d pin header: the ribbon cable between %s and %s" % (rows, a_pcb, strip_pcb(boundary)),
-                [Pin(str(k), net, "passive") for k, net in enumerate(pins, 1)]
-                + [Pin(str(k), "NC", "passive") for k in range(len(pins) + 1, 2 * rows + 1)],
-                "controller",
-                "header_2x%d" % rows,
-            )
-            part.no_connect = {str(k) for k in range(len(pins) + 1, 2 * rows + 1)}
-            part.pcb = board
-            c.add(part)
-        for k, net in enumerate(pins, 1):
-            c.connect(net, (a, str(k)), (b, str(k)))
+        _cable(c, a, a_pcb, chain_headers(boundary)[0], strip_pcb(boundary), pins)
+    buttons_cable = sorted(
+        (net for net, nodes in c.nets.items()
+         if len({c.parts[ref].pcb == BUTTONS_PCB for ref, _ in nodes}) > 1),
+        key=lambda n: (n not in (GROUND, "+3V3"), n),
+    )  # fmt: skip
+    if buttons_cable:
+        _cable(c, "J3", "controller", "J4", BUTTONS_PCB, buttons_cable)
+
+
+BUTTONS_PCB = "buttons"
+
+
+def _cable(c: Circuit, a: str, a_pcb: str, b: str, b_pcb: str, pins: list[str]) -> None:
+    rows = max(2, (len(pins) + 1) // 2)
+    for ref, board, other in ((a, a_pcb, b), (b, b_pcb, a)):
+        part = Part(
+            ref,
+            "cable to %s" % other,
+            STRIP_HEADER_FOOTPRINT % rows,
+            "2x%d pin header: the ribbon cable between %s and %s" % (rows, a_pcb, b_pcb),
+            [Pin(str(k), net, "passive") for k, net in enumerate(pins, 1)]
+            + [Pin(str(k), "NC", "passive") for k in range(len(pins) + 1, 2 * rows + 1)],
+            "controller",
+            "header_2x%d" % rows,
+        )
+        part.no_connect = {str(k) for k in range(len(pins) + 1, 2 * rows + 1)}
+        part.pcb = board
+        c.add(part)
+    for k, net in enumerate(pins, 1):
+        c.connect(net, (a, str(k)), (b, str(k)))
 
 
 def _button_strip(layout: Any, runs: list[list[str]]) -> int | None:
@@ -714,7 +728,7 @@ def _button_strip(layout: Any, runs: list[list[str]]) -> int | None:
         return None
     if b.geometry.shape == "lines":
         # the South margin of a line board leaves a strip's channel too few lanes for the
-        # button nets: the buttons go on the controller module (``pcb_layout``)
+        # button nets: the buttons get a PCB of their own
         return None
     for k, run in enumerate(runs):
         xs = [b.xy(n)[0] for n in run]

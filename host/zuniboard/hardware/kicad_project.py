@@ -18,7 +18,7 @@ from zuniboard.hardware.kicad_lib import OWN_LIB, Library, own_symbol, symbol_of
 from zuniboard.hardware.kicad_pcb import board_text, project_json
 from zuniboard.hardware.kicad_sch import SchematicWriter, sheets, stable_uuid, symbol_units
 from zuniboard.hardware.kicad_sexpr import Sym, dump
-from zuniboard.hardware.pcb_layout import BoardPlan, PlanError, SymbolRef, controller_plan, main_plan, strip_plan
+from zuniboard.hardware.pcb_layout import BoardPlan, PlanError, SymbolRef, buttons_plan, controller_plan, main_plan, strip_plan
 
 PCBS = ("main", "controller")
 
@@ -29,7 +29,8 @@ def pcbs(layout: Any) -> list[str]:
     names = {p.pcb for p in circuit.build(layout).parts.values()}
     if "main" in names:
         return list(PCBS)
-    return ["controller"] + sorted((n for n in names if n.startswith("strip")), key=lambda n: int(n[5:]))
+    extra = ["buttons"] if "buttons" in names else []
+    return ["controller"] + extra + sorted((n for n in names if n.startswith("strip")), key=lambda n: int(n[5:]))
 
 
 def _make(pcb: str) -> Any:
@@ -37,6 +38,8 @@ def _make(pcb: str) -> Any:
         return main_plan
     if pcb == "controller":
         return controller_plan
+    if pcb == "buttons":
+        return buttons_plan
     return strip_plan
 
 

@@ -265,7 +265,7 @@ def _controller_row(c: Circuit) -> list[str]:
     their protection last, where a board's strips leave them on the controller)."""
     order = [r for r in CONTROLLER_ORDER if r in c.parts]
     return order + sorted(
-        r for r, p in c.parts.items() if p.pcb == "controller" and r not in order and r not in ("U1", "J2")
+        r for r, p in c.parts.items() if p.pcb == "controller" and r not in order and r not in ("U1", "J2", "J3")
     )
 
 
@@ -273,7 +273,7 @@ def controller_size(c: Circuit) -> tuple[float, float]:
     """78 x 66 mm, longer when the buttons are on it: the row of small parts and the
     bridge corridor East of it."""
     row = 2.0 + sum(_width(c.parts[r].footprint) for r in _controller_row(c))
-    return (max(78.0, round(max(row, 3.0 + 48.26 + 2.0) + 14.0)), 66.0)
+    return (max(78.0, round(max(row, 3.0 + 48.26 + 2.0) + 16.0)), 66.0)
 
 
 def controller_plan(
@@ -308,6 +308,8 @@ def controller_plan(
         if "2x" in c.parts["J2"].footprint:  # the strips' ribbon: two rows, pin 1 at the bottom left
             ps = bld.place("J2", pico_x + 1.27 + 2.54 * 2, j2_y + 1.27, 90.0)
             bld.stub(ps, "bottom", False, "pairs")
+        if "J3" in c.parts:  # the buttons' PCB
+            bld.stub(bld.place("J3", pico_x + 24.0, j2_y + 1.27, 90.0), "bottom", False, "pairs")
         else:
             ps = bld.place("J2", pico_x + 1.27 + 2.54 * 2, j2_y, 90.0)
             bld.stub(ps, "bottom", False)
@@ -346,11 +348,13 @@ HEADER_PITCH = 2.54
 
 
 def _strip_edges(b: Any, row_ys: list[float], y: float, h: float) -> tuple[float, float]:
-    """Top and bottom edge of the body of a strip in the row at ``y``."""
+    """Top and bottom edge of the body of a strip in the row at ``y``: from above its
+    LEDs to the next row's LEDs, or (the last row) to below its reed switches' far pads."""
     d = mechanics.led_offset_mm(b)
     top = y - d - LED_BODY_R - 0.35
     below = [r for r in row_ys if r > y + 1]
-    bottom = min(below) - d - LED_BODY_R - 0.35 - STRIP_GAP if below else h - 1.0
+    far = y + b.layout.mechanics["switch_offset_mm"] + SWITCH_PITCH / 2 + SW_PAD / 2 + 1.5
+    bottom = min(below) - d - LED_BODY_R - 0.35 - STRIP_GAP if below else min(far, h - 1.0)
     return top, bottom
 
 
@@ -485,7 +489,48 @@ def strip_plan(
     plan.tracks, plan.vias, plan.lanes = routed.tracks, routed.vias, routed.lanes
     plan.pad_nets = {p.ref: pin_nets[p.ref] for p in bld.placements}
     plan.holes = [Hole((g[0] + g[1]) / 2, y_mid, 3.2) for g in gaps]
+    if not plan.holes:
+        raise PlanError("%s: no gap left for a mounting hole" % plan.name)
     plan.outline = _outline(xl, xr, top, bottom, notches, tabs)
     plan.texts = [(xl + 1.0, bottom - 1.2 if not tabs else y + 9.0, "B.SilkS",
                    "%s strip %d  CERN-OHL-S-2.0" % (layout.name, k + 1))]  # fmt: skip
+    return plan
+
+
+def buttons_plan(
+    layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
+) -> BoardPlan:
+    """The buttons' own PCB (a board whose strips leave no room for them): OK, BACK and
+    HINT at their places under P1's holes, each with its series resistor, pull-up and TVS
+    in the row below the channel, and J4 for the cable to the controller's J3."""
+    b = mechanics.build(layout)
+    spots = [(label, bx, by) for label, bx, by in mechanics.button_positions(b) if "SW_%s" % label in c.parts]
+    xs = [bx for _, bx, _ in spots]
+    by = spots[0][2]
+    bld = _Builder(lib, c, refs, pin_nets)
+    ch = "buttons"
+    for label, bx, _ in spots:
+        ref = "SW_%s" % label
+        bld.stub(bld.place(ref, bx - 2.25, by + 3.25, 90.0), ch, True)
+        protection = [c.net_of(ref, "1")]
+        parts = [r for r, p in c.parts.items() if r != ref and any(c.net_of(r, q.number) in protection for q in p.pins)]
+        for j, part in enumerate(sorted(parts)):
+            bld.stub(bld.place(part, bx - 4.8 + 4.8 * j, by + 17.5, 0.0), ch, False)
+    x0 = min(xs) - b.pitch / 2 - 12.0
+    bld.stub(bld.place("J4", x0 + 3.0, by + 20.0, 90.0), ch, False, "pairs")
+    plan = BoardPlan(c.name, "%s: buttons (OK, BACK, HINT)" % layout.name, b.place.width, b.place.height)
+    channel = Channel(ch, by + 4.8, by + 14.2)
+    try:
+        routed = route([channel], [], bld.stubs, [])
+    except RoutingError as exc:
+        raise PlanError("%s: %s" % (plan.name, exc)) from exc
+    x1 = max(xs) + b.pitch / 2
+    top, bottom = by - 6.0, by + 23.5
+    plan.placements = bld.placements
+    plan.tracks, plan.vias, plan.lanes = routed.tracks, routed.vias, routed.lanes
+    plan.pad_nets = {p.ref: pin_nets[p.ref] for p in bld.placements}
+    plan.holes = [Hole(x0 + 3.0, top + 3.5, 3.2), Hole(x1 - 3.5, bottom - 3.5, 3.2)]
+    plan.outline = [(round(x0, 4), round(top, 4)), (round(x1, 4), round(top, 4)), (round(x1, 4), round(bottom, 4)),
+                    (round(x0, 4), round(bottom, 4))]  # fmt: skip
+    plan.texts = [(x0 + 1.0, bottom - 1.5, "B.SilkS", "%s buttons  J4: cable to J3  CERN-OHL-S-2.0" % layout.name)]
     return plan
