@@ -75,7 +75,7 @@ def test_every_shipped_board_has_its_kicad_schematics() -> None:
     assert ("board25", "main") in PCB_FILES and ("board25", "controller") in PCB_FILES
     # board49 is cut into strips, every one placed and routed, and no main board is left
     assert [p for b, p in PCB_FILES if b == "board49"] == PCBS_OF["board49"]
-    assert PCBS_OF["board49"] == ["controller"] + ["strip%d" % k for k in range(1, 7)]
+    assert PCBS_OF["board49"] == ["controller", "buttons"] + ["strip%d" % k for k in range(1, 7)]
     assert not (HARDWARE / "board49" / "pcb-main").exists() and not (HARDWARE / "board168" / "pcb-main").exists()
 
 
@@ -84,14 +84,17 @@ def test_strips_chain_their_cables_pin_for_pin() -> None:
     carry the same nets, and every net of the model that spans PCBs crosses on them."""
     for board in ("board49", "board168"):
         model = circuit.build(layouts.load_layout(board))
-        pcbs = PCBS_OF[board]
+        strips = [p for p in PCBS_OF[board] if p.startswith("strip")]
         heads = {r: p for r, p in model.parts.items() if r.startswith("J")}
-        pairs = [("J2", "J10")] + [("J%d1" % k, "J%d0" % (k + 1)) for k in range(1, len(pcbs) - 1)]
+        pairs = [("J2", "J10"), ("J3", "J4")] + [("J%d1" % k, "J%d0" % (k + 1)) for k in range(1, len(strips))]
         assert set(heads) == {r for pair in pairs for r in pair}
         for a, b in pairs:
             assert heads[a].footprint == heads[b].footprint and "2x" in heads[a].footprint
             assert [p.name for p in heads[a].pins] == [p.name for p in heads[b].pins]
             assert heads[a].pcb != heads[b].pcb
+        assert model.parts["J4"].pcb == "buttons" and {p.bom for p in model.parts.values() if p.pcb == "buttons"} >= {
+            "button"
+        }
         for net, nodes in model.nets.items():
             boards = {model.parts[ref].pcb for ref, _ in nodes}
             if len(boards) > 1:

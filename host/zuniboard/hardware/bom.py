@@ -430,7 +430,8 @@ def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
     if any(p.pcb for p in circuit.parts.values()):
         for pcb, (w, h) in pcb_sizes(layout, circuit).items():
             out.append(_row(_pcb_entry(layout.name, pcb, w, h), [], 1))
-        out.append(_row(ASSEMBLY_SERVICE, [], 1))
+        # the service charges its set-up and stencil per PCB design
+        out.append(_row(ASSEMBLY_SERVICE, [], len(pcb_sizes(layout, circuit))))
         return out
     # IC sockets, the Pico's header strips and the strip-to-strip connectors are rows of
     # the mechanical BOM (zuniboard.hardware.mechanics.bom_rows, bom-mechanical.csv): listed once.
@@ -488,14 +489,15 @@ def _mm(v: float) -> str:
 ASSEMBLY_SERVICE = (
     "build",
     "PCB assembly, top side (the fab-assembled SMD parts)",
-    "economic assembly, 2 boards",
+    "economic assembly, per PCB design",
     "service",
     "PCB fab's assembly service",
     "BOM and placement files from zuni board fab",
     "PCB fab",
     "",
-    25.0,
-    "set-up and stencil fees plus the extended-part fees; the parts themselves are in the rows above",
+    12.5,
+    "set-up and stencil fees plus the extended-part fees, per PCB design ordered; the parts themselves are "
+    "in the rows above",
 )
 
 

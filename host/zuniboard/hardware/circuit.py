@@ -644,7 +644,7 @@ def split_strips(c: Circuit, layout: Any, runs: list[list[str]]) -> None:
     strip_of = {name: k for k, run in enumerate(runs) for name in run}
     order = sorted(layout.points, key=lambda name: layout.points[name][1])
     by_sensor = {layout.points[name][0]: name for name in layout.points}
-    for ref, part in c.parts.items():
+    for part in c.parts.values():
         if part.sheet == "controller" and part.bom != "button" and part.pcb != "main":
             part.pcb = "controller"
     for i, name in enumerate(order):

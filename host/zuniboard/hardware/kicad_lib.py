@@ -53,21 +53,23 @@ def symbol_of(part: Part) -> str:
 
 
 STOCK_SYMBOLS = (
-    "MCU_Module:RaspberryPi_Pico",
-    "74xx:74HC165",
-    "74xx:74AHCT125",
-    "Device:R",
-    "Device:C",
-    "Device:C_Polarized",
-    "Device:R_Network08",
-    "Device:D_TVS",
-    "Switch:SW_Reed",
-    "Switch:SW_Push",
-    "Diode:1N4148",
-    "Power_Management:TPS22917DBV",
-    "power:PWR_FLAG",
-) + tuple("Connector_Generic:Conn_01x%02d" % n for n in range(2, 21)) + tuple(
-    "Connector_Generic:Conn_02x%02d_Odd_Even" % n for n in range(2, 11)
+    (
+        "MCU_Module:RaspberryPi_Pico",
+        "74xx:74HC165",
+        "74xx:74AHCT125",
+        "Device:R",
+        "Device:C",
+        "Device:C_Polarized",
+        "Device:R_Network08",
+        "Device:D_TVS",
+        "Switch:SW_Reed",
+        "Switch:SW_Push",
+        "Diode:1N4148",
+        "Power_Management:TPS22917DBV",
+        "power:PWR_FLAG",
+    )
+    + tuple("Connector_Generic:Conn_01x%02d" % n for n in range(2, 21))
+    + tuple("Connector_Generic:Conn_02x%02d_Odd_Even" % n for n in range(2, 11))
 )
 
 

@@ -18,7 +18,15 @@ from zuniboard.hardware.kicad_lib import OWN_LIB, Library, own_symbol, symbol_of
 from zuniboard.hardware.kicad_pcb import board_text, project_json
 from zuniboard.hardware.kicad_sch import SchematicWriter, sheets, stable_uuid, symbol_units
 from zuniboard.hardware.kicad_sexpr import Sym, dump
-from zuniboard.hardware.pcb_layout import BoardPlan, PlanError, SymbolRef, buttons_plan, controller_plan, main_plan, strip_plan
+from zuniboard.hardware.pcb_layout import (
+    BoardPlan,
+    PlanError,
+    SymbolRef,
+    buttons_plan,
+    controller_plan,
+    main_plan,
+    strip_plan,
+)
 
 PCBS = ("main", "controller")
 

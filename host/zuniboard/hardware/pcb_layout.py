@@ -13,8 +13,12 @@ Two PCBs per board, joined by a 1:1 cable (``circuit.split_boards``):
   facing a channel; above the top channel the load switch, the level shifter and their
   resistors and capacitors; below the bottom channel J2.
 
-Only the line boards (board25, board49) have a main-board plan so far; the 168-square
-board's cells (switches at 45 degrees) raise ``PlanError``.
+Boards too large for one main board (``strips``) get instead, for each strip, a
+**strip** PCB (``strip_plan``): one row of the same cells with one channel, the
+74HC165s and the chain headers between the LEDs and the channel; and a small PCB for
+the buttons (``buttons_plan``). The line boards' strips are placed and routed; the
+168-square board's cells (switches at 45 degrees) raise ``PlanError`` (the reason is in
+its ``NO-PCB.md`` files).
 """
 
 from __future__ import annotations
@@ -363,7 +367,11 @@ def _far_pad_bottom(b: Any, name: str) -> float:
 
 
 def _outline(
-    xl: float, xr: float, top: float, bottom: float, notches: list[tuple[float, float, float]],
+    xl: float,
+    xr: float,
+    top: float,
+    bottom: float,
+    notches: list[tuple[float, float, float]],
     tabs: list[tuple[float, float, float]],
 ) -> list[tuple[float, float]]:
     """The body rectangle with notches cut down from the top edge and tabs standing out of
@@ -392,8 +400,12 @@ def strip_plan(
     points = runs[k]
     if b.geometry.shape != "lines" or layout.mechanics.get("switch_angle_deg") != -90.0:
         raise PlanError(
-            "%s: the strip cells are drawn for switches pointing South (line boards); this board's switches "
-            "lie at %s degrees across the square" % (c.name, layout.mechanics.get("switch_angle_deg"))
+            "%s: the strip cells are drawn for switches pointing South (line boards). This board's reed "
+            "switches lie at %s degrees across %.0f mm squares: between the row of LEDs and North-East pads "
+            "and the row of South-West pads the channel has about 10 mm (some 11 lanes), and a strip of %d "
+            "points needs 14-16 lanes (board49's strips use 15-16), the 74HC165s below the South-West pads. "
+            "It needs a second channel per strip or a 4-layer board."
+            % (c.name, layout.mechanics.get("switch_angle_deg"), b.pitch, len(points))
         )
     w, h = b.place.width, b.place.height
     y = b.xy(points[0])[1]
@@ -438,7 +450,9 @@ def strip_plan(
         if ref in c.parts:
             bld.stub(bld.place(ref, bx - 2.25, by + 3.25, 90.0), ch, False)
             protection = [c.net_of(ref, "1")]
-            parts = [r for r, p in c.parts.items() if r != ref and any(c.net_of(r, q.number) in protection for q in p.pins)]
+            parts = [
+                r for r, p in c.parts.items() if r != ref and any(c.net_of(r, q.number) in protection for q in p.pins)
+            ]
             for j, part in enumerate(sorted(parts)):
                 bld.stub(bld.place(part, bx + 8.0 + 4.6 * j, by, 0.0), ch, False)
             below.append((bx - 5, bx + 10.0 + 4.6 * len(parts)))
