@@ -506,7 +506,8 @@ def strip_plan(
     if not plan.holes:
         raise PlanError("%s: no gap left for a mounting hole" % plan.name)
     plan.outline = _outline(xl, xr, top, bottom, notches, tabs)
-    plan.texts = [(xl + 1.0, bottom - 1.2 if not tabs else y + 9.0, "B.SilkS",
+    # on the back, mirrored: the text runs from its anchor towards -x
+    plan.texts = [(xr - 1.0, y + 9.0, "B.SilkS",
                    "%s strip %d  CERN-OHL-S-2.0" % (layout.name, k + 1))]  # fmt: skip
     return plan
 
@@ -546,5 +547,5 @@ def buttons_plan(
     plan.holes = [Hole(x0 + 3.0, top + 3.5, 3.2), Hole(x1 - 3.5, bottom - 3.5, 3.2)]
     plan.outline = [(round(x0, 4), round(top, 4)), (round(x1, 4), round(top, 4)), (round(x1, 4), round(bottom, 4)),
                     (round(x0, 4), round(bottom, 4))]  # fmt: skip
-    plan.texts = [(x0 + 1.0, bottom - 1.5, "B.SilkS", "%s buttons  J4: cable to J3  CERN-OHL-S-2.0" % layout.name)]
+    plan.texts = [(x1 - 1.0, bottom - 1.5, "B.SilkS", "%s buttons  J4: cable to J3  CERN-OHL-S-2.0" % layout.name)]
     return plan
