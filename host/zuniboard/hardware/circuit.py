@@ -708,7 +708,9 @@ def _cable(c: Circuit, a: str, a_pcb: str, b: str, b_pcb: str, pins: list[str]) 
             "2x%d pin header: the ribbon cable between %s and %s" % (rows, a_pcb, b_pcb),
             [Pin(str(k), net, "passive") for k, net in enumerate(pins, 1)]
             + [Pin(str(k), "NC", "passive") for k in range(len(pins) + 1, 2 * rows + 1)],
-            "controller",
+            # the cables at the controller on its sheet; the strip-to-strip ones with the
+            # sensors they carry
+            "controller" if "controller" in (a_pcb, b_pcb) else "sensors",
             "header_2x%d" % rows,
         )
         part.no_connect = {str(k) for k in range(len(pins) + 1, 2 * rows + 1)}

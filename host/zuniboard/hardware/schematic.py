@@ -204,7 +204,8 @@ def _frame(page: Page, layout: Any, number: int, total: int, notes: list[str]) -
 
 def _pages(layout: Any, c: Circuit, rail: power.Rail) -> list[Page]:
     hc165 = layout.sensors["type"] == "hc165"
-    total = 4 if "J1" in c.parts else 3
+    cables = any(r.startswith("J") for r in c.parts)
+    total = 4 if cables else 3
     pages = []
     # -- sheet 1 -------------------------------------------------------------------------
     p1 = Page("controller and power")
@@ -315,10 +316,11 @@ def _pages(layout: Any, c: Circuit, rail: power.Rail) -> list[Page]:
         ],
     )
     pages.append(p3)
-    if "J1" in c.parts:
+    if cables:
         # -- sheet 4 (the PCB build) -------------------------------------------------------
-        p4 = Page("buttons and the cable between the PCBs")
-        refs = [r for r in ("J2", "J1") if r in c.parts]
+        strips = "J10" in c.parts
+        p4 = Page("buttons and the cables between the PCBs")
+        refs = sorted((r for r in c.parts if r.startswith("J") and c.parts[r].sheet == "controller"), key=len)
         refs += sorted(r for r, p in c.parts.items() if p.bom in ("r_1k", "esd") or "pull-up to +3V3" in p.description)
         _place(p4, c, refs)
         _frame(
@@ -327,8 +329,11 @@ def _pages(layout: Any, c: Circuit, rail: power.Rail) -> list[Page]:
             4,
             total,
             [
-                "J2 (controller module) - J1 (main board): a 1:1 cable; +5V and GND on two pins each.",
-                "At each button on the main board: 10k pull-up to +3V3, a TVS to GND, 1k in series towards the Pico.",
+                "J2 (controller) - J10 (strip 1), Jk1 (strip k out) - J(k+1)0 (strip k+1 in), J3 (controller) - J4 "
+                "(buttons): 2 x N ribbon cables, pin for pin."
+                if strips
+                else "J2 (controller module) - J1 (main board): a 1:1 cable; +5V and GND on two pins each.",
+                "At each button: 10k pull-up to +3V3, a TVS to GND, 1k in series towards the Pico.",
             ],
         )
         pages.append(p4)
