@@ -347,7 +347,7 @@ def test_schematic_labels_are_the_netlist(board: tuple[Any, circuit.Circuit]) ->
         assert {"U10", "RN10", "C10"} <= {p.split(".")[0] for p in drawn}
     pdf = (REPO / "hardware" / layout.name / "schematic.pdf").read_bytes()
     # three sheets, and a fourth for the PCB build's buttons and cable
-    pages = 4 if "J1" in c.parts else 3
+    pages = 4 if "J2" in c.parts else 3
     assert pdf.startswith(b"%PDF-1.4") and b"/Count %d" % pages in pdf
 
 
