@@ -442,15 +442,15 @@ def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
 
 def pcb_sizes(layout: Any, circuit: Circuit) -> dict[str, tuple[float, float]]:
     """Outline of each PCB (mm): the main board is the play surface's size, the
-    controller module 78 x 66 mm or longer (``pcb_layout.controller_size``), a strip its
+    controller module 78 x 66 mm or longer (``pcb_size.controller_size``), a strip its
     cells' bounding box (``strips``)."""
-    from zuniboard.hardware import pcb_layout, strips
+    from zuniboard.hardware import pcb_size, strips
     from zuniboard.hardware.placement import layout_geometry, placement
 
     place = placement(layout_geometry(layout), float(layout.mechanics["pitch_mm"]))
     sub = Circuit("controller", "")
     sub.parts = {r: p for r, p in circuit.parts.items() if p.pcb == "controller"}
-    out = {"controller": pcb_layout.controller_size(sub)}
+    out = {"controller": pcb_size.controller_size(sub)}
     if any(p.pcb == "main" for p in circuit.parts.values()):
         out = {"main": (place.width, place.height), **out}
     if any(p.pcb == "buttons" for p in circuit.parts.values()):

@@ -721,22 +721,10 @@ def _cable(c: Circuit, a: str, a_pcb: str, b: str, b_pcb: str, pins: list[str]) 
 
 
 def _button_strip(layout: Any, runs: list[list[str]]) -> int | None:
-    """The strip whose cells lie over all the buttons (line boards: the South margin)."""
-    from zuniboard.hardware import mechanics
-
-    b = mechanics.build(layout)
-    spots = mechanics.button_positions(b)
-    if not spots:
-        return None
-    if b.geometry.shape == "lines":
-        # the South margin of a line board leaves a strip's channel too few lanes for the
-        # button nets: the buttons get a PCB of their own
-        return None
-    for k, run in enumerate(runs):
-        xs = [b.xy(n)[0] for n in run]
-        y = b.xy(run[0])[1]
-        if all(min(xs) - b.pitch / 2 <= x <= max(xs) + b.pitch / 2 and 0 < by - y <= b.pitch for _, x, by in spots):
-            return k
+    """The strip that carries the buttons: none on the shipped boards (board49's South
+    margin leaves strip 2's channel too few lanes for them, no board168 strip lies under
+    them), so they get a PCB of their own."""
+    del layout, runs
     return None
 
 

@@ -32,6 +32,9 @@ from zuniboard.hardware.circuit import FIRST_HC165, Circuit
 from zuniboard.hardware.kicad_lib import Library
 from zuniboard.hardware.kicad_pcb import FAB, Hole, Placement, Track, Via
 from zuniboard.hardware.pcb_route import Channel, Corridor, Pad, RoutingError, Stub, fanout, pads, route
+from zuniboard.hardware.pcb_size import controller_row as _controller_row
+from zuniboard.hardware.pcb_size import controller_size
+from zuniboard.hardware.pcb_size import part_width as _width
 
 SWITCH_PITCH = 20.32  # the reed footprint's pad distance
 SW_PAD = 2.4
@@ -96,22 +99,6 @@ def _smd_style(footprint: str) -> tuple[float, str]:
     if "SOT-23-6" in footprint:
         return 0.0, "sides"
     return 0.0, ""
-
-
-def _width(footprint: str) -> float:
-    if footprint.startswith("Package_SO:SOIC-16"):
-        return 13.0
-    if footprint.startswith("Package_SO:SOIC-14"):
-        return 12.0
-    if "SOT-23-6" in footprint:
-        return 11.0
-    if "CP_Elec_6.3" in footprint:
-        return 9.0
-    if "R_Array_SIP9" in footprint:
-        return 23.5
-    if "SW_PUSH_6mm" in footprint:
-        return 10.0
-    return 4.6
 
 
 def main_plan(
@@ -259,25 +246,6 @@ def main_plan(
         (j1_x, h - 2.5, "F.SilkS", "zuniboard, CERN-OHL-S-2.0, source: hardware/ of the zuniboard repository"),
     ]
     return plan
-
-
-CONTROLLER_ORDER = ["U3", "C1", "R2", "R3", "R6", "C3", "U2", "C2", "R4", "R5"]
-
-
-def _controller_row(c: Circuit) -> list[str]:
-    """The small parts in one row above the top channel, in signal order (the buttons and
-    their protection last, where a board's strips leave them on the controller)."""
-    order = [r for r in CONTROLLER_ORDER if r in c.parts]
-    return order + sorted(
-        r for r, p in c.parts.items() if p.pcb == "controller" and r not in order and r not in ("U1", "J2", "J3")
-    )
-
-
-def controller_size(c: Circuit) -> tuple[float, float]:
-    """78 x 66 mm, longer when the buttons are on it: the row of small parts and the
-    bridge corridor East of it."""
-    row = 2.0 + sum(_width(c.parts[r].footprint) for r in _controller_row(c))
-    return (max(78.0, round(max(row, 3.0 + 48.26 + 2.0) + 16.0)), 66.0)
 
 
 def controller_plan(
