@@ -1,7 +1,7 @@
 """Benchmark of remote games (docs/remote.md) over a loopback Mosquitto.
 
     .venv/bin/python tools/bench_remote.py [--json] [--moves 200] [--games 10,50,100,200,400,700,1000]
-        [--seconds 20] [--memory-games 2000]
+        [--seconds 20] [--memory-games 2000] [--board-moves 40]
 
 Mosquitto (Debian's, started here on a free loopback port with a generated config) and
 the referee (`zuni referee`, its own process) run as in production; the players are
@@ -17,6 +17,9 @@ players):
   tools/bench_link.py ``move_to_host_ms`` less the commit delay, a few ms on the
   virtual board) and the host's ``hostmove`` to the other board's LEDs (one request
   round trip: ``rtt_median_ms`` there).
+- ``board_to_board``: two virtual boards under MicroPython, each with its own `zuni play
+  --remote`, a move's commit on board A to board B taking it and to its first flash
+  (tools/bench_remote_boards.py; ``--board-moves 0`` leaves it out).
 - ``load``: N concurrent games, each making one move a second (its two seats taking
   turns, moves spread over the second), for ``--seconds``: per N the moves made, the
   latency p50/p99 (publish to the other seat's state) and the referee's CPU share. The
@@ -245,6 +248,7 @@ def load(players: Players, referee_pid: int, count: int, seconds: float, base: i
         "p50_ms": round(percentile(samples, 50), 1),
         "p99_ms": round(percentile(samples, 99), 1),
         "referee_cpu": round(cpu, 2),
+        "load_average": round(os.getloadavg()[0], 1),  # the machine's, over the last minute
     }
 
 
@@ -292,6 +296,7 @@ def main() -> int:
     parser.add_argument("--games", default="10,50,100,200,400,700,1000")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--memory-games", type=int, default=2000)
+    parser.add_argument("--board-moves", type=int, default=40)
     args = parser.parse_args()
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="bench-remote-") as tmp:
@@ -305,6 +310,12 @@ def main() -> int:
             players = Players(port)
             figures["move_to_other_seat_ms"] = latency(players, args.moves)
             print("move to the other seat: %s" % figures["move_to_other_seat_ms"], file=sys.stderr, flush=True)
+            if args.board_moves > 0:
+                from bench_remote_boards import board_to_board
+
+                url = "mqtt://127.0.0.1:%d" % port
+                figures["board_to_board"] = board_to_board(url, home / "boards", args.board_moves)
+                print("board to board: %s" % figures["board_to_board"], file=sys.stderr, flush=True)
             curve = []
             base = 10000
             for count in [int(c) for c in args.games.split(",") if c]:
