@@ -42,6 +42,14 @@ class Seated:
     client_id: str
     resumed: bool
     helpers: list[Any] = field(default_factory=list)  # the embedded broker and referee, stopped at the end
+    broker: str | None = None  # the broker's URL as the player gave it (None: the local one)
+
+    @property
+    def invite(self) -> str:
+        """What the others type to join."""
+        code = self.client.creds.code.upper()
+        where = "" if self.broker is None else " --broker %s" % self.broker
+        return "zuni play --remote %s-%s%s" % (code[:3], code[3:], where)
 
     def players(self) -> dict[str, str | None]:
         """The seats for the log: this board's a person's, the others' their players' names."""
@@ -187,7 +195,7 @@ def take_seat(
                 pretty = client.creds.code[:3] + "-" + client.creds.code[3:]
                 say(
                     "invite code: %s (the others type: zuni play --remote %s%s)"
-                    % (pretty.upper(), pretty.upper(), "" if broker is None else " --broker %s" % url_text)
+                    % (pretty.upper(), pretty.upper(), "" if broker is None else " --broker %s" % broker)
                 )
         connection = game_connection(url, url_text, client_id, client)
         path = seat_path(client.creds.code, client.creds.seat)
@@ -195,7 +203,7 @@ def take_seat(
             lock = SeatLock(path)
             lock.acquire()
             helpers.append(lock)
-        seated = Seated(connection, client, path, client_id, saved is not None, helpers)
+        seated = Seated(connection, client, path, client_id, saved is not None, helpers, broker)
         save_seat(seated.seat_file, client, client_id)
         if saved is not None:
             say("going on with your seat (%s) of game %s, saved on this computer" % (client.creds.seat, code))
