@@ -281,9 +281,13 @@ def ask_seat(
             reply = json.loads(event[2])
             if "error" in reply:
                 raise LobbyError("the referee: %s" % reply["error"])
-            creds = Credentials(
-                topics.shard, reply["game"], reply["code"], reply["seat"], reply["secret"], reply["key"]
-            )
+            # The game's shard is the referee's that answered (one of several: docs/remote.md).
+            shard = str(reply.get("shard", topics.shard))
+            try:
+                Topics(shard)
+            except ProtocolError as exc:
+                raise LobbyError("the referee's reply: %s" % exc)
+            creds = Credentials(shard, reply["game"], reply["code"], reply["seat"], reply["secret"], reply["key"])
             return SeatClient(creds)
     raise LobbyError(
         "no referee answered on %s within %.0f s (is `zuni referee` running?)" % (connection.url, ANSWER_S)
