@@ -92,3 +92,25 @@ def test_one_referee_as_before() -> None:
     outs = ref.step(0, "zuni/v1/a/new", protocol.encode({"v": 1, "do": "new", "ruleset": "mosona", "client": "c"}))
     reply = next(json.loads(o.payload) for o in outs if isinstance(o, Publish) and o.topic == "zuni/v1/a/reply/c")
     assert reply["shard"] == "a"
+
+
+def test_referees_sharing_one_password_file_lose_none_of_each_others_users(tmp_path: Any) -> None:
+    """Per-game accounts (docs/remote.md) with several referees: each adds its games'
+    users to Mosquitto's one password file at the same time as the others."""
+    import subprocess
+    import sys
+
+    passwd = tmp_path / "zuni.passwd"
+    passwd.write_text("operator:kept\n")
+    script = (
+        "import sys\n"
+        "from pathlib import Path\n"
+        "from zuniboard.remote.broker_accounts import BrokerAccounts\n"
+        "accounts = BrokerAccounts(Path(sys.argv[1]), None)\n"
+        "for i in range(40):\n"
+        "    accounts.add('%s%02d' % (sys.argv[2], i), 'key')\n"
+    )
+    procs = [subprocess.Popen([sys.executable, "-c", script, str(passwd), who]) for who in ("ref0x", "ref1x")]
+    assert [p.wait(120) for p in procs] == [0, 0]
+    users = [line.split(":", 1)[0] for line in passwd.read_text().splitlines()]
+    assert sorted(users) == sorted(["operator"] + ["ref%dx%02d" % (k, i) for k in range(2) for i in range(40)])
