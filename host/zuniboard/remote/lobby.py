@@ -27,6 +27,7 @@ from zuniboard.remote.service import RefereeService
 from zuniboard.remote.transport import BrokerUrl, Connection, parse_url, with_account
 
 LOCAL_URL = "mqtt://127.0.0.1:%d" % DEFAULT_PORT
+REFEREES_UP = protocol.ROOT + "/+/referee"  # each referee's retained {"up": true}, once it listens
 ANSWER_S = 15.0  # the broker connects and the referee answers within this
 
 
@@ -184,7 +185,7 @@ def take_seat(
     try:
         if client is None:
             lobby = Connection(url, client_id)
-            lobby.subscribe(topics.reply(client_id))
+            lobby.subscribe(topics.reply(client_id), REFEREES_UP)
             lobby.start()
             try:
                 wait_connected(lobby, url_text)
@@ -270,14 +271,25 @@ def ask_seat(
     else:
         body.update({"do": "join", "code": code})
         topic = topics.join()
-    connection.publish(topic, protocol.encode(body))
+    # A request the broker gets before any referee subscribed is dropped (MQTT keeps
+    # no message for a topic nobody reads): sent once a referee says it is up. (The
+    # embedded referee starts with this command and may take seconds on a busy PC.)
     deadline = time.monotonic() + ANSWER_S
+    sent = False
     while time.monotonic() < deadline:
         try:
             event = connection.events.get(timeout=0.2)
         except queue.Empty:
             continue
-        if event[0] == "message" and event[1] == topics.reply(client_id):
+        if event[0] == "message" and not sent and event[1].endswith("/referee"):
+            try:
+                up = json.loads(event[2]).get("up") is True
+            except (ValueError, AttributeError):
+                up = False
+            if up:
+                connection.publish(topic, protocol.encode(body))
+                sent = True
+        elif event[0] == "message" and event[1] == topics.reply(client_id):
             reply = json.loads(event[2])
             if "error" in reply:
                 raise LobbyError("the referee: %s" % reply["error"])
@@ -289,6 +301,11 @@ def ask_seat(
                 raise LobbyError("the referee's reply: %s" % exc)
             creds = Credentials(shard, reply["game"], reply["code"], reply["seat"], reply["secret"], reply["key"])
             return SeatClient(creds)
+    if not sent:
+        raise LobbyError(
+            "no referee is up on %s: none said so within %.0f s (is `zuni referee` running?)"
+            % (connection.url, ANSWER_S)
+        )
     raise LobbyError(
         "no referee answered on %s within %.0f s (is `zuni referee` running?)" % (connection.url, ANSWER_S)
     )

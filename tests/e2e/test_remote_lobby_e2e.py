@@ -1,4 +1,9 @@
-"""Two referees sharing the games on one Mosquitto (`zuni referee URL --shard 0/2` and
+"""Taking a seat (``lobby.take_seat``, the real player side of `zuni play --remote`)
+through a real Mosquitto.
+
+A request made while no referee listens yet waits for one (the embedded referee starts
+with the first player's command and may take seconds on a busy PC: the request was
+lost). Two referees sharing the games on one Mosquitto (`zuni referee URL --shard 0/2` and
 `--shard 1/2`), and players that give no shard: each `zuni play --remote` request
 (``lobby.take_seat``, the real player side) is answered by one referee, the game is
 played under that referee's shard, and games land on both."""
@@ -98,3 +103,38 @@ def test_players_with_no_shard_option_play_on_both_referees(two_referees: str) -
             south.close()
     with pytest.raises(LobbyError, match="no game has the invite code"):
         take_seat("ZZZ-ZZZ", broker=two_referees, say=lambda text: None, name="Cy")
+
+
+def test_a_seat_asked_for_before_the_referee_listens_waits_for_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import threading
+
+    monkeypatch.setenv("ZUNI_REMOTE_DIR", str(tmp_path / "players"))
+    home = tmp_path / "broker"
+    home.mkdir()
+    broker = Mosquitto(home).start()
+    result: list[Seated | BaseException] = []
+
+    def ask() -> None:
+        try:
+            result.append(take_seat("new", broker=broker.url, say=lambda text: None, name="Ann", seat="south"))
+        except BaseException as exc:  # (reported below)
+            result.append(exc)
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    referee = None
+    try:
+        time.sleep(3)  # the player is connected and waiting; nobody has subscribed to `new`
+        assert not result, result
+        referee = RefereeThread(broker.url, tmp_path / "referee").start()
+        asker.join(WAIT_S)
+        assert len(result) == 1 and isinstance(result[0], Seated), result
+        assert result[0].client.creds.seat == "south"
+        result[0].close()
+    finally:
+        asker.join(WAIT_S)
+        if referee is not None:
+            referee.stop()
+        broker.stop()
