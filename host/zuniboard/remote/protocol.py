@@ -188,6 +188,14 @@ def sign(body: dict[str, Any], key: str) -> dict[str, Any]:
     return out
 
 
+def signed_bytes(body: dict[str, Any], key: str) -> tuple[str, bytes]:
+    """``body`` signed, as the bytes to publish, and its mac: the canonical form with the
+    mac appended (one encoding instead of two: the referee's hot path, a state a move)."""
+    data = canonical(body)
+    mac = hmac.new(key.encode(), data, hashlib.sha256).hexdigest()
+    return mac, data[:-1] + b',"mac":"' + mac.encode() + b'"}'
+
+
 def verify(body: dict[str, Any], key: str) -> bool:
     mac = body.get("mac")
     if not isinstance(mac, str):

@@ -108,11 +108,9 @@ class Referee:
 
     def _state(self, game: RefereeGame, now_ms: int) -> Publish:
         # A long game's state may pass MAX_PAYLOAD: the limit is on what players send.
-        body = game.state(now_ms)
-        mac = str(body["mac"])
+        mac, data = game.state(now_ms)
         game.state_macs = [*game.state_macs[-(OWN_STATES_KEPT - 1) :], mac]
         game.known_macs = [*game.known_macs[-(OWN_STATES_KEPT * 4 - 1) :], mac]
-        data = protocol.json_bytes(body)
         return Publish(self.topics.state(game.id), data, retain=True)
 
     def _changed(self, game: RefereeGame, now_ms: int) -> list[Out]:
