@@ -716,7 +716,7 @@
       now = "<b>Set up " + esc(side) + "'s pieces</b> on the points the board lights" +
         (play.setup ? " (" + esc(play.setup) + ")" : "") +
         ", then press <b>OK</b> (or wait a moment): the board takes one side at a time, as it cannot tell " +
-        "the sides apart, and lights the next side's points after. <b>Set up the position</b> below does it for you.";
+        "the sides apart, and lights the next side's points after. <b>Set up the position</b> below puts every side down for you.";
     }
     else if (st.phase === "setup" && play.setup) now = "<b>Set up the pieces</b>: " + esc(play.setup) + " (the blinking points).";
     else if (st.phase === "setup") now = "<b>Set up the pieces</b>: the board is ready once every disk is in place.";
@@ -728,7 +728,7 @@
       const ofGame = st.phase === "setup" && (st.position || Number(st.moves) > 0);
       setupButton.textContent = ofGame ? "Set up the position" : "Set up the start position";
       setupButton.title = ofGame
-        ? "Put the disks where the board's game wants them (one side at a time where the board asks so)"
+        ? "Put every side's disks where the board's game wants them (the board takes one side at a time; this goes on until all are down)"
         : "Put every disk on its start point (wrong ones beside the board)";
     }
     const refusal = $("refusal");
