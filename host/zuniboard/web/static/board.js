@@ -136,6 +136,17 @@
       const t = el("text", squares ? { class: "label", x: p.x - 0.47, y: p.y - 0.33 } : { class: "label", x: p.x + 0.3, y: p.y + 0.47 }, labels);
       t.textContent = n;
     });
+    if (rotated) {
+      // Turned a quarter, South sits on the left and North on the right: say so along
+      // the edges, so nobody reads the board's rows as the players' sides (issue 26).
+      const sides = el("g", { class: "side-names", "aria-hidden": "true" }, svg);
+      const at = [["South", 0.2, -90], ["North", w - 0.2, 90]];
+      at.forEach(([name, x, turn]) => {
+        const t = el("text", { class: "side-name", x: x, y: h / 2, transform: "rotate(" + turn + " " + x + " " + h / 2 + ")" }, sides);
+        t.setAttribute("data-side", String(name).toLowerCase());
+        t.textContent = name;
+      });
+    }
     const hitLayer = el("g", { class: "hits" }, svg);
     board.names.forEach((n) => {
       const p = pos[n];
