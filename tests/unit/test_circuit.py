@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from zuniboard.games import layouts
-from zuniboard.hardware import bom, circuit, erc, mechanics, netlist, power
+from zuniboard.hardware import bom, circuit, erc, netlist, power, wiring
 from zuniboard.paths import FIRMWARE_LIB
 
 REPO = Path(__file__).resolve().parents[2]
@@ -377,7 +377,7 @@ def test_power_file_states_the_layout_budget(board: tuple[Any, circuit.Circuit])
         assert "- [%s] " % key in text, key
     for key in re.findall(r"^- \[([a-z0-9]+)\] ", text, re.M):
         assert text.count("[%s]" % key) >= 2, "source %s listed but never cited" % key
-    r = power.rail(layout, mechanics.led_feeds(layout))
+    r = power.rail(layout, wiring.led_feeds(layout))
     assert r.rail_drop_v <= power.LED_RAIL_MAX_DROP_V
     assert r.far_led_v > 4.0
 

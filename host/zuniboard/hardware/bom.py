@@ -16,6 +16,7 @@ from typing import Any
 
 from zuniboard.hardware import perfboard
 from zuniboard.hardware.circuit import Circuit
+from zuniboard.hardware.fmt import csv_cell
 
 COLUMNS = (
     "group",
@@ -569,11 +570,5 @@ def cost_md(layout: Any, electrical: list[dict[str, str]], other: list[dict[str,
 def render(table: list[dict[str, str]]) -> str:
     out = [",".join(COLUMNS)]
     for r in table:
-        out.append(",".join(_csv(r[c]) for c in COLUMNS))
+        out.append(",".join(csv_cell(r[c]) for c in COLUMNS))
     return "\n".join(out) + "\n"
-
-
-def _csv(value: str) -> str:
-    if any(c in value for c in ',"\n'):
-        return '"' + value.replace('"', '""') + '"'
-    return value
