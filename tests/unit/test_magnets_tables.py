@@ -1,5 +1,5 @@
 """The hand-written tables of hardware/magnets.md against the model in
-``zuniboard.hardware.mechanics``: the on-axis field table (exact cylinder formula), the
+``zuniboard.hardware.magnets``: the on-axis field table (exact cylinder formula), the
 neighbour-field table (dipole), and the drive table per board (``field_figures``).
 Every printed figure must be the model's, to the digits printed."""
 

@@ -416,7 +416,7 @@ def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
         out.append(_row(ASSEMBLY_SERVICE, [], 1))
         return out
     # IC sockets, the Pico's header strips and the strip-to-strip connectors are rows of
-    # the mechanical BOM (zuniboard.hardware.mechanics.bom_rows, bom-mechanical.csv): listed once.
+    # the mechanical BOM (zuniboard.hardware.bom_mechanical.bom_rows, bom-mechanical.csv): listed once.
     out.append(_row(SOT_ADAPTER, [], 1))
     out.append(_row(PERFBOARD, [], len(perfboard.stock_layout(layout, circuit))))
     return out

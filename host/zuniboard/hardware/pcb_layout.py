@@ -5,7 +5,7 @@ Two PCBs per board, joined by a 1:1 cable (``circuit.split_boards``):
 
 - the **main board**, the size of the play surface, under it: for every point its reed
   switch at the point's switch position and its 5 mm LED under the LED window (both from
-  ``mechanics``), the LED's 100 nF beside it; per eight points a 74HC165 with its pull-up
+  ``placement``), the LED's 100 nF beside it; per eight points a 74HC165 with its pull-up
   network and 100 nF in a gap between two points of its row; the buttons in the South
   margin; J1 for the cable. Each row of points has a channel between the switches' two
   pads (under the reed's glass), corridors at the West and East ends join the rows.

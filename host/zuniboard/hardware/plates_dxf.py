@@ -1,5 +1,5 @@
 """Every plate as a DXF for a laser or CNC service (``<board>/plate-P1.dxf`` ...), drawn
-from the same features as the paper templates and ``drill.csv`` (``mechanics.features``).
+from the same features as the paper templates and ``drill.csv`` (``drill.features``).
 
 Millimetres, origin at the plate's bottom-left corner (DXF's y points up, so the
 template's y is turned over). Layers: ``OUTLINE`` (the plate's edge), ``CUT`` (through

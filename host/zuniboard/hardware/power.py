@@ -85,8 +85,8 @@ LED_RAIL_MAX_DROP_V = 0.25  # design rule: the rail loses at most 5 % of 5 V
 
 # Copper resistance per metre of one conductor (ASTM B258 / AWG table).
 AWG_OHMS_PER_M = {26: 0.1339, 24: 0.0842, 22: 0.0530, 20: 0.0333, 18: 0.0210}
-ROW_BUS_AWG = 22  # the row bus: +5V and GND along each row (mechanics.WIRE_AWG "led_trunk")
-TAP_AWG = 26  # each LED's own leads to its row bus (mechanics.WIRE_AWG "led_tap")
+ROW_BUS_AWG = 22  # the row bus: +5V and GND along each row (wiring.WIRE_AWG "led_trunk")
+TAP_AWG = 26  # each LED's own leads to its row bus (wiring.WIRE_AWG "led_tap")
 TAP_M = 0.05  # at most 5 cm
 
 # Sensor chain timing.
@@ -278,12 +278,12 @@ def led_rows(layout: Any) -> list[list[str]]:
 
 
 def rail(layout: Any, feeds: list[tuple[list[str], float, float]]) -> Rail:
-    """The LED power wiring of ``mechanics.led_feeds`` (the same wires as wiring.csv): one
+    """The LED power wiring of ``wiring.led_feeds`` (the same wires as wiring.csv): one
     +5V/GND pair per row of LEDs from the controller's star point, up the West edge to the
     row's West end (the feed) and on along the row (the bus), each LED's own leads (26 AWG,
     at most 5 cm) soldered to it. A row's pair carries only that row's LEDs, so the worst
     drop is the most one row can draw, all of it at the far end of the longest pair.
-    ``feeds``: ``mechanics.led_feeds(layout)`` (the wires are where the mechanics put them)."""
+    ``feeds``: ``wiring.led_feeds(layout)`` (the wires are where the mechanics put them)."""
     rows = led_rows(layout)
     leds = layout.leds
     per_led = white_led_ma(layout) + leds["idle_ma"]
@@ -580,7 +580,7 @@ def _power_path_section(layout: Any) -> list[str]:
 
 
 def power_md(layout: Any, feeds: list[tuple[list[str], float, float]]) -> str:
-    """power.md; ``feeds``: ``mechanics.led_feeds(layout)``, for the LED rail (``rail``)."""
+    """power.md; ``feeds``: ``wiring.led_feeds(layout)``, for the LED rail (``rail``)."""
     lines = power_lines(layout)
     total = sum(line.ma for line in lines)
     leds = layout.leds
