@@ -11,7 +11,7 @@ from zuniboard.hardware import perfboard, power
 from zuniboard.hardware.board_spots import BoardSpot, board_spots, usb_slot
 from zuniboard.hardware.bom_mechanical import pieces_per_set
 from zuniboard.hardware.drill import features
-from zuniboard.hardware.fmt import num
+from zuniboard.hardware.fmt import LICENCE_NOTICE, num
 from zuniboard.hardware.placement import build, led_xy
 from zuniboard.hardware.plates import button_positions
 from zuniboard.hardware.stack import (
@@ -77,6 +77,8 @@ def assembly_md(layout: Any) -> str:
         "every wire: `wiring.csv`; parts: `bom.csv` and `bom-mechanical.csv`; boards: `perfboard.svg`.",
         "Work in this order: each stage ends with a check, and a stage is not started before the check",
         "of the one before it passes.",
+        "",
+        LICENCE_NOTICE,
         "",
         "**Positions** (`drill.csv`, `wiring.csv`, the template) are millimetres from the plates' North-West",
         "corner seen from above, x to the East, y to the South. Under P2 (the plate turned over its West-East",

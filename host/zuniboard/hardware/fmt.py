@@ -3,6 +3,9 @@ regeneration gives the same bytes, and the escapes of XML and CSV."""
 
 from __future__ import annotations
 
+# The notice every generated document of hardware/ carries (CERN-OHL-S v2, section 1.10).
+LICENCE_NOTICE = "Licence: CERN-OHL-S-2.0 (hardware/LICENSE); source location: this repository, folder hardware/."
+
 
 def num(value: float) -> str:
     """At most two decimals, trailing zeros dropped; never "-0"."""

@@ -10,7 +10,7 @@ from typing import Any
 
 from zuniboard.hardware.board_spots import NoRoomError, board_spots, usb_slot
 from zuniboard.hardware.drill import features
-from zuniboard.hardware.fmt import num
+from zuniboard.hardware.fmt import LICENCE_NOTICE, num
 from zuniboard.hardware.placement import build, piece_diameter
 from zuniboard.hardware.plates import Feature
 from zuniboard.hardware.stack import BUTTON_NUT_MM, FRAME_WIDTH_MM, SCREW_HEAD_MM, USB_SLOT_MM, unit_vector
@@ -214,6 +214,7 @@ def template_svg(layout: Any, pitch: float | None = None) -> str:
         '<svg xmlns="http://www.w3.org/2000/svg" width="%smm" height="%smm" viewBox="0 0 %s %s" '
         'font-family="sans-serif">' % (num(w), num(h), num(w), num(h)),
         "<title>%s drilling template, 1:1, pitch %s mm</title>" % (b.name, num(b.pitch)),
+        "<!-- %s -->" % LICENCE_NOTICE,
     ]
     out += [_svg_shape(s) for s in drawing(layout, pitch)]
     y0 = b.place.height + 6
