@@ -6,7 +6,7 @@ prices, and the pieces a game set needs.
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import Any, NamedTuple
 
 from zuniboard.hardware import power
 from zuniboard.hardware.board_spots import board_spots
@@ -61,12 +61,46 @@ def pieces_per_set(layout: Any) -> tuple[int, str]:
 BOM_COLUMNS = COLUMNS
 
 
+class BomRow(NamedTuple):
+    """One row of the mechanical BOM; ``cells`` writes it in ``BOM_COLUMNS`` order, the
+    electrical BOM's columns, so that cost.md adds the two lists row for row."""
+
+    refs: str
+    qty: float  # pieces, or metres where the part says so
+    part: str
+    value: str
+    unit_price_usd: float  # per piece or per metre; an estimate (USD, 2026, hobby quantities)
+    notes: str = ""
+    package: str = ""
+    manufacturer: str = ""
+    mpn: str = ""
+    supplier_1: str = ""
+    supplier_2: str = ""
+    group: str = "mechanical"
+
+    def cells(self) -> tuple[str, ...]:
+        return (
+            self.group,
+            self.refs,
+            num(self.qty),
+            self.part,
+            self.value,
+            self.package,
+            self.manufacturer,
+            self.mpn,
+            self.supplier_1,
+            self.supplier_2,
+            "%.2f" % self.unit_price_usd,
+            self.notes,
+        )
+
+
 def _area_m2(b: Build) -> float:
     return b.place.width * b.place.height / 1e6
 
 
-def bom_rows(layout: Any) -> list[tuple[str, ...]]:
-    """Mechanical rows in BOM_COLUMNS order (strings). Prices are estimates (USD, 2026,
+def bom_rows(layout: Any) -> list[BomRow]:
+    """The mechanical rows. Prices are estimates (USD, 2026,
     hobby quantities); generic parts name their specification instead of a part number."""
     b = build(layout)
     pieces, why = pieces_per_set(layout)
@@ -78,337 +112,263 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
     spacers = sum(len(spot.mounts) for spot in board_spots(b))
     feet = 4 if max(b.place.width, b.place.height) <= 300 else 6
     colours = 4 if b.geometry.shape == "squares" else 2
-    rows: list[tuple[str, ...]] = [
-        (
-            "mechanical",
-            "MAG",
-            str(pieces),
-            "Magnet",
-            "disc 6 x 3 mm N35 (or N42), axially magnetised",
-            "disc",
-            "generic",
-            "",
-            "supermagnete.de disc 6 x 3 mm",
-            "K&J Magnetics D42 (6.35 x 3.18 mm, N42)",
-            "0.20",
-            "one per piece, all the same way up; %s" % why,
+    rows: list[BomRow] = [
+        BomRow(
+            refs="MAG",
+            qty=pieces,
+            part="Magnet",
+            value="disc 6 x 3 mm N35 (or N42), axially magnetised",
+            package="disc",
+            manufacturer="generic",
+            supplier_1="supermagnete.de disc 6 x 3 mm",
+            supplier_2="K&J Magnetics D42 (6.35 x 3.18 mm, N42)",
+            unit_price_usd=0.2,
+            notes="one per piece, all the same way up; %s" % why,
         ),
-        (
-            "mechanical",
-            "PC",
-            str(pieces),
-            "Piece",
-            "wooden disc %s x %s mm, opaque, %d colours" % (num(d), num(PIECE_HEIGHT_MM), colours),
-            "beech or birch",
-            "generic",
-            "",
-            "craft shop: wooden discs %s mm" % num(d),
-            "wood turning supplier",
-            "0.15",
-            "pocket %s x %s mm deep in the base for the magnet; opaque: the LED shines beside it"
+        BomRow(
+            refs="PC",
+            qty=pieces,
+            part="Piece",
+            value="wooden disc %s x %s mm, opaque, %d colours" % (num(d), num(PIECE_HEIGHT_MM), colours),
+            package="beech or birch",
+            manufacturer="generic",
+            supplier_1="craft shop: wooden discs %s mm" % num(d),
+            supplier_2="wood turning supplier",
+            unit_price_usd=0.15,
+            notes="pocket %s x %s mm deep in the base for the magnet; opaque: the LED shines beside it"
             % (num(MAGNET_POCKET_DIA_MM), num(MAGNET_THICK_MM)),
         ),
-        (
-            "mechanical",
-            "FELT",
-            str(pieces),
-            "Felt pad",
-            "self-adhesive, %s mm round, 1 mm" % num(d - 2),
-            "",
-            "generic",
-            "",
-            "hardware store (furniture glides)",
-            "",
-            "0.03",
-            "covers the magnet; part of the %s mm magnet-to-reed distance" % num(MAGNET_TO_REED_AXIS_MM),
+        BomRow(
+            refs="FELT",
+            qty=pieces,
+            part="Felt pad",
+            value="self-adhesive, %s mm round, 1 mm" % num(d - 2),
+            manufacturer="generic",
+            supplier_1="hardware store (furniture glides)",
+            unit_price_usd=0.03,
+            notes="covers the magnet; part of the %s mm magnet-to-reed distance" % num(MAGNET_TO_REED_AXIS_MM),
         ),
-        (
-            "mechanical",
-            "P1",
-            "1",
-            "Plate P1 (play surface)",
-            "birch plywood %s mm, %s x %s mm" % (num(P1_MM), num(b.place.width), num(b.place.height)),
-            "sheet",
-            "generic",
-            "",
-            "timber merchant / laser-cut plywood",
-            "hobby plywood sheets",
-            num(max(2.0, 25.0 * area)),
-            "board drawing on top; LED windows, buttons",
+        BomRow(
+            refs="P1",
+            qty=1,
+            part="Plate P1 (play surface)",
+            value="birch plywood %s mm, %s x %s mm" % (num(P1_MM), num(b.place.width), num(b.place.height)),
+            package="sheet",
+            manufacturer="generic",
+            supplier_1="timber merchant / laser-cut plywood",
+            supplier_2="hobby plywood sheets",
+            unit_price_usd=max(2.0, 25.0 * area),
+            notes="board drawing on top; LED windows, buttons",
         ),
-        (
-            "mechanical",
-            "P2",
-            "1",
-            "Plate P2 (sensor plate)",
-            "birch plywood %s mm, %s x %s mm" % (num(P2_MM), num(b.place.width), num(b.place.height)),
-            "sheet",
-            "generic",
-            "",
-            "timber merchant",
-            "hobby plywood sheets",
-            num(max(3.0, 35.0 * area)),
-            "reed channels in the top face, LED bodies, wiring underneath",
+        BomRow(
+            refs="P2",
+            qty=1,
+            part="Plate P2 (sensor plate)",
+            value="birch plywood %s mm, %s x %s mm" % (num(P2_MM), num(b.place.width), num(b.place.height)),
+            package="sheet",
+            manufacturer="generic",
+            supplier_1="timber merchant",
+            supplier_2="hobby plywood sheets",
+            unit_price_usd=max(3.0, 35.0 * area),
+            notes="reed channels in the top face, LED bodies, wiring underneath",
         ),
-        (
-            "mechanical",
-            "P3",
-            "1",
-            "Plate P3 (back)",
-            "plywood or hardboard %s mm, %s x %s mm" % (num(P3_MM), num(b.place.width), num(b.place.height)),
-            "sheet",
-            "generic",
-            "",
-            "timber merchant",
-            "",
-            num(max(2.0, 15.0 * area)),
-            "closes the case",
+        BomRow(
+            refs="P3",
+            qty=1,
+            part="Plate P3 (back)",
+            value="plywood or hardboard %s mm, %s x %s mm" % (num(P3_MM), num(b.place.width), num(b.place.height)),
+            package="sheet",
+            manufacturer="generic",
+            supplier_1="timber merchant",
+            unit_price_usd=max(2.0, 15.0 * area),
+            notes="closes the case",
         ),
-        (
-            "mechanical",
-            "FR",
-            num(math.ceil(perimeter_m * 1.1 * 10) / 10),
-            "Frame strip (metres)",
-            "softwood %s x %s mm" % (num(FRAME_WIDTH_MM), num(FRAME_HEIGHT_MM)),
-            "strip",
-            "generic",
-            "",
-            "DIY store",
-            "",
-            "2.00",
-            "qty and price in metres; four sides glued at the corners; USB slot %s x %s mm"
+        BomRow(
+            refs="FR",
+            qty=math.ceil(perimeter_m * 1.1 * 10) / 10,
+            part="Frame strip (metres)",
+            value="softwood %s x %s mm" % (num(FRAME_WIDTH_MM), num(FRAME_HEIGHT_MM)),
+            package="strip",
+            manufacturer="generic",
+            supplier_1="DIY store",
+            unit_price_usd=2.0,
+            notes="qty and price in metres; four sides glued at the corners; USB slot %s x %s mm"
             % (num(USB_SLOT_MM[0]), num(USB_SLOT_MM[1])),
         ),
-        (
-            "mechanical",
-            "SCT",
-            str(screws),
-            "Wood screw",
-            "3.0 x 20 mm countersunk",
-            "",
-            "generic",
-            "",
-            "DIY store",
-            "",
-            "0.03",
-            "P1 and P2 into the frame",
+        BomRow(
+            refs="SCT",
+            qty=screws,
+            part="Wood screw",
+            value="3.0 x 20 mm countersunk",
+            manufacturer="generic",
+            supplier_1="DIY store",
+            unit_price_usd=0.03,
+            notes="P1 and P2 into the frame",
         ),
-        (
-            "mechanical",
-            "SCB",
-            str(screws),
-            "Wood screw",
-            "3.0 x 12 mm pan head",
-            "",
-            "generic",
-            "",
-            "DIY store",
-            "",
-            "0.03",
-            "P3 into the frame",
+        BomRow(
+            refs="SCB",
+            qty=screws,
+            part="Wood screw",
+            value="3.0 x 12 mm pan head",
+            manufacturer="generic",
+            supplier_1="DIY store",
+            unit_price_usd=0.03,
+            notes="P3 into the frame",
         ),
-        (
-            "mechanical",
-            "SP",
-            str(spacers),
-            "Spacer",
-            "nylon, %s mm long, 3.2 mm bore (unthreaded)" % num(SPACER_MM),
-            "",
-            "generic",
-            "",
-            "electronics distributor (nylon spacers M3 x %s, round)" % num(SPACER_MM),
-            "",
-            "0.05",
-            "electronics boards under P2 (2 per sensor strip, 3 or 4 for the controller), at the pilot holes "
-            "MT-* of drill.csv",
+        BomRow(
+            refs="SP",
+            qty=spacers,
+            part="Spacer",
+            value="nylon, %s mm long, 3.2 mm bore (unthreaded)" % num(SPACER_MM),
+            manufacturer="generic",
+            supplier_1="electronics distributor (nylon spacers M3 x %s, round)" % num(SPACER_MM),
+            unit_price_usd=0.05,
+            notes="electronics boards under P2 (2 per sensor strip, 3 or 4 for the controller), "
+            "at the pilot holes MT-* of drill.csv",
         ),
-        (
-            "mechanical",
-            "SCS",
-            str(spacers),
-            "Self-tapping screw",
-            "%s x %s mm pan head, DIN 7981 / ISO 7049" % (num(MOUNT_SCREW[0]), num(MOUNT_SCREW[1])),
-            "",
-            "generic",
-            "",
-            "DIY store / electronics distributor",
-            "",
-            "0.03",
-            "through the board (corner hole drilled out to 3.0 mm) and its spacer into P2: %s mm of thread "
-            "in the wood, "
-            "its tip %s mm under P2's top face; never longer (it would reach the reed channels)"
+        BomRow(
+            refs="SCS",
+            qty=spacers,
+            part="Self-tapping screw",
+            value="%s x %s mm pan head, DIN 7981 / ISO 7049" % (num(MOUNT_SCREW[0]), num(MOUNT_SCREW[1])),
+            manufacturer="generic",
+            supplier_1="DIY store / electronics distributor",
+            unit_price_usd=0.03,
+            notes="through the board (corner hole drilled out to 3.0 mm) and its spacer into P2: %s mm of thread "
+            "in the wood, its tip %s mm under P2's top face; never longer (it would reach the reed channels)"
             % (num(MOUNT_BITE_MM), num(P2_MM - MOUNT_BITE_MM)),
         ),
-        (
-            "mechanical",
-            "FT",
-            str(feet),
-            "Rubber foot",
-            "self-adhesive, 12 mm",
-            "",
-            "generic",
-            "",
-            "DIY store",
-            "",
-            "0.10",
-            "under P3",
+        BomRow(
+            refs="FT",
+            qty=feet,
+            part="Rubber foot",
+            value="self-adhesive, 12 mm",
+            manufacturer="generic",
+            supplier_1="DIY store",
+            unit_price_usd=0.1,
+            notes="under P3",
         ),
-        (
-            "mechanical",
-            "GLUE",
-            "1",
-            "Glue",
-            "PVA wood glue; hot glue sticks",
-            "",
-            "generic",
-            "",
-            "DIY store",
-            "",
-            "6.00",
-            "frame corners; LED bodies on P2's underside",
+        BomRow(
+            refs="GLUE",
+            qty=1,
+            part="Glue",
+            value="PVA wood glue; hot glue sticks",
+            manufacturer="generic",
+            supplier_1="DIY store",
+            unit_price_usd=6.0,
+            notes="frame corners; LED bodies on P2's underside",
         ),
-        (
-            "mechanical",
-            "EPX",
-            "1",
-            "Adhesive",
-            "2-part epoxy or CA, 5 g",
-            "",
-            "generic",
-            "",
-            "DIY store",
-            "",
-            "5.00",
-            "magnets into the pieces",
+        BomRow(
+            refs="EPX",
+            qty=1,
+            part="Adhesive",
+            value="2-part epoxy or CA, 5 g",
+            manufacturer="generic",
+            supplier_1="DIY store",
+            unit_price_usd=5.0,
+            notes="magnets into the pieces",
         ),
     ]
     for awg, metres in wire_totals_m(layout).items():
         use = ", ".join(k.replace("_", " ") for k, v in WIRE_AWG.items() if v == awg)
         rows.append(
-            (
-                "mechanical",
-                "W%d" % awg,
-                num(metres),
-                "Hook-up wire (metres)",
-                "%d AWG stranded, PVC" % awg,
-                "",
-                "generic",
-                "",
-                "electronics distributor",
-                "",
-                "0.20",
-                "qty and price in metres; %s; length from wiring.csv + 20 %%, in two colours (red/black for power)"
-                % use,
+            BomRow(
+                refs="W%d" % awg,
+                qty=metres,
+                part="Hook-up wire (metres)",
+                value="%d AWG stranded, PVC" % awg,
+                manufacturer="generic",
+                supplier_1="electronics distributor",
+                unit_price_usd=0.2,
+                notes="qty and price in metres; %s; length from wiring.csv + 20 %%, "
+                "in two colours (red/black for power)" % use,
             )
         )
     rows += [
-        (
-            "mechanical",
-            "HS",
-            "2",
-            "Socket strip",
-            "1 x 20 female header, 2.54 mm",
-            "THT",
-            "generic",
-            "",
-            "electronics distributor",
-            "",
-            "0.60",
-            "Pico on sockets (replaceable)",
+        BomRow(
+            refs="HS",
+            qty=2,
+            part="Socket strip",
+            value="1 x 20 female header, 2.54 mm",
+            package="THT",
+            manufacturer="generic",
+            supplier_1="electronics distributor",
+            unit_price_usd=0.6,
+            notes="Pico on sockets (replaceable)",
         ),
-        (
-            "mechanical",
-            "HP",
-            "2",
-            "Pin header",
-            "1 x 20 male, 2.54 mm",
-            "THT",
-            "generic",
-            "",
-            "electronics distributor",
-            "",
-            "0.30",
-            "soldered to the Pico",
+        BomRow(
+            refs="HP",
+            qty=2,
+            part="Pin header",
+            value="1 x 20 male, 2.54 mm",
+            package="THT",
+            manufacturer="generic",
+            supplier_1="electronics distributor",
+            unit_price_usd=0.3,
+            notes="soldered to the Pico",
         ),
     ]
     if sensor_boards:
         rows += [
-            (
-                "mechanical",
-                "IC-S",
-                str(sensor_boards),
-                "IC socket",
-                "DIP-16, 2.54 mm",
-                "THT",
-                "generic",
-                "",
-                "electronics distributor",
-                "",
-                "0.15",
-                "one per 74HC165",
+            BomRow(
+                refs="IC-S",
+                qty=sensor_boards,
+                part="IC socket",
+                value="DIP-16, 2.54 mm",
+                package="THT",
+                manufacturer="generic",
+                supplier_1="electronics distributor",
+                unit_price_usd=0.15,
+                notes="one per 74HC165",
             ),
-            (
-                "mechanical",
-                "JC",
-                str(2 * sensor_boards),
-                "Pin header",
-                "1 x %d male, 2.54 mm" % len(CHAIN_PINS),
-                "THT",
-                "generic",
-                "",
-                "electronics distributor",
-                "",
-                "0.10",
-                "the chain: one on the controller, IN on every sensor strip, OUT on every strip but the last; "
+            BomRow(
+                refs="JC",
+                qty=2 * sensor_boards,
+                part="Pin header",
+                value="1 x %d male, 2.54 mm" % len(CHAIN_PINS),
+                package="THT",
+                manufacturer="generic",
+                supplier_1="electronics distributor",
+                unit_price_usd=0.1,
+                notes="the chain: one on the controller, IN on every sensor strip, OUT on every strip but the last; "
                 "pin order %s (assembly.md)" % chain_pin_text(),
             ),
-            (
-                "mechanical",
-                "JCH",
-                str(2 * sensor_boards),
-                "Connector housing",
-                "1 x %d Dupont housing with crimp pins" % len(CHAIN_PINS),
-                "",
-                "generic",
-                "",
-                "electronics distributor",
-                "",
-                "0.15",
-                "both ends of each chain link",
+            BomRow(
+                refs="JCH",
+                qty=2 * sensor_boards,
+                part="Connector housing",
+                value="1 x %d Dupont housing with crimp pins" % len(CHAIN_PINS),
+                manufacturer="generic",
+                supplier_1="electronics distributor",
+                unit_price_usd=0.15,
+                notes="both ends of each chain link",
             ),
         ]
     rows.append(
-        (
-            "mechanical",
-            "USB",
-            "1",
-            "USB cable",
-            "USB 2.0 A (or C) to micro-B, data and power, at most %s m" % num(power.CABLE_M),
-            "",
-            "generic",
-            "",
-            "electronics distributor",
-            "",
-            "3.00",
-            "a data cable (not charge-only); micro-B overmould at most %s x %s mm to pass the frame's slot; "
+        BomRow(
+            refs="USB",
+            qty=1,
+            part="USB cable",
+            value="USB 2.0 A (or C) to micro-B, data and power, at most %s m" % num(power.CABLE_M),
+            manufacturer="generic",
+            supplier_1="electronics distributor",
+            unit_price_usd=3.0,
+            notes="a data cable (not charge-only); micro-B overmould at most %s x %s mm to pass the frame's slot; "
             "longer than %s m only with a thicker power pair (power.md)"
             % (num(USB_SLOT_MM[0] - 1), num(USB_SLOT_MM[1] - 0.5), num(power.CABLE_M)),
         )
     )
     rows.append(
-        (
-            "mechanical",
-            "IC-L",
-            "1",
-            "IC socket",
-            "DIP-14, 2.54 mm",
-            "THT",
-            "generic",
-            "",
-            "electronics distributor",
-            "",
-            "0.15",
-            "level shifter",
+        BomRow(
+            refs="IC-L",
+            qty=1,
+            part="IC socket",
+            value="DIP-14, 2.54 mm",
+            package="THT",
+            manufacturer="generic",
+            supplier_1="electronics distributor",
+            unit_price_usd=0.15,
+            notes="level shifter",
         )
     )
     return rows
@@ -417,12 +377,9 @@ def bom_rows(layout: Any) -> list[tuple[str, ...]]:
 def bom_mechanical_csv(layout: Any) -> str:
     out = [",".join(BOM_COLUMNS)]
     for row in bom_rows(layout):
-        out.append(",".join(csv_cell(v) for v in row))
+        out.append(",".join(csv_cell(v) for v in row.cells()))
     return "\n".join(out) + "\n"
 
 
 def mechanical_cost_usd(layout: Any) -> float:
-    total = 0.0
-    for row in bom_rows(layout):
-        total += float(row[2]) * float(row[10])
-    return total
+    return sum(row.qty * row.unit_price_usd for row in bom_rows(layout))

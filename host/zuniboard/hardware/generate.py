@@ -96,7 +96,7 @@ def bom_csv(layout: Any) -> str:
 def other_bom_rows(layout: Any) -> list[dict[str, str]]:
     """Rows of the mechanical BOM (``bom_mechanical.bom_rows``, written to its own file), for
     the cost estimate."""
-    return bom.as_dicts(bom_mechanical.bom_rows(layout))
+    return bom.as_dicts([row.cells() for row in bom_mechanical.bom_rows(layout)])
 
 
 def cost_md(layout: Any) -> str:
@@ -258,15 +258,17 @@ def derived_files(layout: Any) -> dict[str, bytes]:
     feeds = wiring.led_feeds(layout)
     rail = power.rail(layout, feeds)
     spots = board_spots.board_spots(build(layout))
+    c = circuit.build(layout)  # once: every electrical file below is drawn from this model
+    rows = bom.rows(layout, c)
     return {
-        "netlist.txt": netlist_txt(layout).encode(),
-        "netlist.net": kicad_net(layout).encode(),
-        "bom.csv": bom_csv(layout).encode(),
-        "cost.md": cost_md(layout).encode(),
+        "netlist.txt": netlist.netlist_txt(layout, c).encode(),
+        "netlist.net": netlist.kicad_net(layout, c).encode(),
+        "bom.csv": bom.render(rows).encode(),
+        "cost.md": bom.cost_md(layout, rows, other_bom_rows(layout)).encode(),
         "power.md": power_md(layout, feeds).encode(),
-        "schematic.svg": schematic.svg(layout, circuit.build(layout), rail).encode(),
-        "schematic.pdf": schematic.pdf(layout, circuit.build(layout), rail),
-        "perfboard.svg": perfboard.svg(layout, circuit.build(layout), spots).encode(),
+        "schematic.svg": schematic.svg(layout, c, rail).encode(),
+        "schematic.pdf": schematic.pdf(layout, c, rail),
+        "perfboard.svg": perfboard.svg(layout, c, spots).encode(),
         "wiring.svg": wiring_svg(layout).encode(),
         "template.svg": template_svg(layout).encode(),
         "template.pdf": template_pdf(layout),
