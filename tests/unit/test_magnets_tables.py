@@ -86,7 +86,7 @@ def test_drive_table_is_the_models_field_figures() -> None:
         layout = layouts.load_layout(name)
         if angle is not None:
             layout.mechanics["switch_angle_deg"] = angle
-        ff = magnets.field_figures(layout)
+        ff = magnets.field_figures(layout, reed=magnets.CHANNEL_REED)  # the table's stack
         assert row[1] == "%.0f mm" % layout.mechanics["pitch_mm"]
         assert row[2] == DIRECTIONS[float(layout.mechanics["switch_angle_deg"])]
         _close(row[3], ff.own_min, "A")

@@ -8,12 +8,12 @@ import math
 from typing import Any
 
 from zuniboard.hardware import perfboard, power
-from zuniboard.hardware.board_spots import BoardSpot, board_spots, usb_slot
+from zuniboard.hardware.board_spots import board_spots, usb_slot
 from zuniboard.hardware.bom_mechanical import pieces_per_set
 from zuniboard.hardware.drill import features
 from zuniboard.hardware.fmt import LICENCE_NOTICE, num
 from zuniboard.hardware.placement import build, led_xy
-from zuniboard.hardware.plates import button_positions
+from zuniboard.hardware.plates import BoardSpot, button_positions
 from zuniboard.hardware.stack import (
     FRAME_HEIGHT_MM,
     FRAME_WIDTH_MM,

@@ -7,13 +7,12 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
 from typing import Any
 
-from zuniboard.hardware import circuit, perfboard
+from zuniboard.hardware import circuit, pcb_stack, perfboard
 from zuniboard.hardware.fmt import num
 from zuniboard.hardware.placement import Build, switch_xy
-from zuniboard.hardware.plates import button_positions, plate_features, point_seg
+from zuniboard.hardware.plates import BoardSpot, button_positions, plate_features, point_seg
 from zuniboard.hardware.stack import (
     BOARD_GAP_MM,
     BUTTON_NUT_MM,
@@ -33,22 +32,6 @@ def controller_xy(b: Build) -> tuple[float, float]:
 
 class NoRoomError(ValueError):
     """The electronics boards do not fit under P2 (a layout too small for them)."""
-
-
-@dataclass(frozen=True)
-class BoardSpot:
-    """Where an electronics board hangs under P2 (template mm, seen from above; its
-    component side down): centre, size, and the pilot holes of its mounting screws."""
-
-    name: str
-    x: float
-    y: float
-    width: float
-    height: float
-    mounts: tuple[tuple[float, float], ...]
-
-    def rect(self) -> tuple[float, float, float, float]:
-        return (self.x - self.width / 2, self.y - self.height / 2, self.x + self.width / 2, self.y + self.height / 2)
 
 
 _SPOTS: dict[tuple[Any, ...], list[BoardSpot]] = {}
@@ -139,7 +122,10 @@ def board_spots(b: Build) -> list[BoardSpot]:
     """The controller board, then one strip per 74HC165 in chain order, each placed under
     P2 inside the frame, no two closer than BOARD_GAP_MM, clear of the button pockets, with
     mounting holes on bare wood. The controller's USB edge lies against the South frame;
-    a strip as near the middle of its eight switches as that allows."""
+    a strip as near the middle of its eight switches as that allows. On the PCB build
+    (``pcb_stack``): the controller module alone, on P3."""
+    if pcb_stack.is_pcb_build(b):
+        return [pcb_stack.controller_spot(b)]
     layout = b.layout
     key = (
         layout.name,
@@ -256,6 +242,8 @@ def board_spots(b: Build) -> list[BoardSpot]:
 
 def usb_slot(b: Build) -> tuple[float, float]:
     """The USB slot's centre on the South side of the frame (x along the frame)."""
+    if pcb_stack.is_pcb_build(b):
+        return (pcb_stack.usb_x(b), b.place.height)
     spot = board_spots(b)[0]
     return (spot.x - spot.width / 2 + PICO_USB_X_PITCHES * 2.54, b.place.height)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from zuniboard.hardware import pcb_stack
 from zuniboard.hardware.board_spots import NoRoomError, board_spots
 from zuniboard.hardware.fmt import csv_cell, num
 from zuniboard.hardware.placement import build
@@ -14,10 +15,14 @@ from zuniboard.hardware.stack import MOUNT_PILOT_MM, MOUNT_SCREW, P2_MM, SPACER_
 
 
 def features(layout: Any, pitch: float | None = None) -> list[Feature]:
-    """Every hole, slot and pocket: the plates' own, then the pilot holes of the
-    electronics boards' mounting screws in P2's underside (``board_spots``; a template at a
-    pitch too small for the boards has none)."""
+    """Every hole, slot and pocket: the plates' own, then on the PCB build the spacer's
+    openings over the PCB's parts and the controller module's holes in P3
+    (``pcb_stack``), else the pilot holes of the electronics boards' mounting screws in P2's
+    underside (``board_spots``; a template at a pitch too small for the boards has none)."""
     b = build(layout, pitch)
+    if pcb_stack.is_pcb_build(b):
+        # P2 a spacer over the main PCB; the controller module stands on P3.
+        return plate_features(b, pcb=True) + pcb_stack.spacer_openings(b) + pcb_stack.controller_mounts(b)
     out = list(plate_features(b))
     try:
         spots = board_spots(b)

@@ -33,6 +33,7 @@ from typing import Any
 from zuniboard.games.layouts import BoardGeometry, layout_paths, load_layout
 from zuniboard.hardware import (
     assembly_doc,
+    assembly_pcb,
     board_spots,
     bom,
     bom_mechanical,
@@ -40,6 +41,7 @@ from zuniboard.hardware import (
     drill,
     mechanics_doc,
     netlist,
+    pcb_stack,
     perfboard,
     power,
     schematic,
@@ -258,6 +260,7 @@ def derived_files(layout: Any) -> dict[str, bytes]:
     feeds = wiring.led_feeds(layout)
     rail = power.rail(layout, feeds)
     spots = board_spots.board_spots(build(layout))
+    pcb = pcb_stack.is_pcb_build(build(layout))  # the PCBs replace the perfboard plans
     c = circuit.build(layout)  # once: every electrical file below is drawn from this model
     rows = bom.rows(layout, c)
     return {
@@ -268,7 +271,7 @@ def derived_files(layout: Any) -> dict[str, bytes]:
         "power.md": power_md(layout, feeds).encode(),
         "schematic.svg": schematic.svg(layout, c, rail).encode(),
         "schematic.pdf": schematic.pdf(layout, c, rail),
-        "perfboard.svg": perfboard.svg(layout, c, spots).encode(),
+        **({} if pcb else {"perfboard.svg": perfboard.svg(layout, c, spots).encode()}),
         "wiring.svg": wiring_svg(layout).encode(),
         "template.svg": template_svg(layout).encode(),
         "template.pdf": template_pdf(layout),
@@ -311,7 +314,9 @@ def _mechanical_files(layout: Any) -> dict[str, bytes]:
         "template-a4.pdf": template_print.tiled_pdf(layout, "a4"),
         "template-letter.pdf": template_print.tiled_pdf(layout, "letter"),
         "wiring.csv": wiring.wiring_csv(layout).encode(),
-        "assembly.md": assembly_doc.assembly_md(layout).encode(),
+        "assembly.md": (assembly_pcb if pcb_stack.is_pcb_build(build(layout)) else assembly_doc)
+        .assembly_md(layout)
+        .encode(),
         "mechanics.md": mechanics_doc.mechanics_md(layout).encode(),
         "bom-mechanical.csv": bom_mechanical.bom_mechanical_csv(layout).encode(),
     }

@@ -6,14 +6,17 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
-from zuniboard.hardware.placement import build, switch_xy
+from zuniboard.hardware import pcb_stack
+from zuniboard.hardware.placement import Build, build, switch_xy
 from zuniboard.hardware.stack import (
     MAGNET_BR_T,
     MAGNET_DIA_MM,
     MAGNET_THICK_MM,
     MAGNET_TO_REED_AXIS_MM,
+    MAGNET_TO_REED_AXIS_PCB_MM,
+    PCB_SWITCH_PITCH_MM,
     PLACEMENT_SLOP_MM,
     REED_GLASS_MM,
     SLOT_LEN_MM,
@@ -79,13 +82,32 @@ def dipole_field_mt(
     return br_t * volume / (4 * math.pi * r**3) * math.sqrt(3 * (z / r) ** 2 + 1) * 1000
 
 
-def reed_drive(mx: float, my: float, sx: float, sy: float, angle: float, exact: bool = True) -> float:
+class Reed(NamedTuple):
+    """How a reed switch lies under the magnet: the magnet face to glass axis distance,
+    and the length of each half (blade plus the lead while it runs straight on, in line)."""
+
+    axis_mm: float
+    half_mm: float
+
+
+# The hand-wired build: the glass on P2's channel floor, its leads straight in their slots
+# to the lead holes. The PCB build: the glass at the same height, its leads bent down to
+# the footprint's pads 3.8 mm beyond the seals, so each half is shorter.
+CHANNEL_REED = Reed(MAGNET_TO_REED_AXIS_MM, SLOT_LEN_MM / 2)
+PCB_REED = Reed(MAGNET_TO_REED_AXIS_PCB_MM, PCB_SWITCH_PITCH_MM / 2)
+
+
+def reed_of(b: Build) -> Reed:
+    return PCB_REED if pcb_stack.is_pcb_build(b) else CHANNEL_REED
+
+
+def reed_drive(
+    mx: float, my: float, sx: float, sy: float, angle: float, exact: bool = True, reed: Reed = CHANNEL_REED
+) -> float:
     """Drive (A, compare with AT) of a magnet at (mx, my) on the switch centred at (sx,
-    sy) along ``angle``: the difference of the mean potentials of the two halves (blade
-    plus straight lead, SLOT_LEN_MM / 2 each)."""
+    sy) along ``angle``: the difference of the mean potentials of the two halves."""
     ux, uy = unit_vector(angle)
-    h = MAGNET_TO_REED_AXIS_MM
-    half = SLOT_LEN_MM / 2
+    h, half = reed
     samples = 10
     pot = _potential_exact if exact else _potential_dipole
     means = []
@@ -108,8 +130,11 @@ class FieldFigures:
     along_axis_deg: float  # angle between that switch's axis and the line to the magnet
 
 
-def field_figures(layout: Any, pitch: float | None = None) -> FieldFigures:
+def field_figures(layout: Any, pitch: float | None = None, reed: Reed | None = None) -> FieldFigures:
+    """The figures of the board's own build, or of ``reed`` (for instance ``PCB_REED`` on a
+    board whose PCB is still to come)."""
     b = build(layout, pitch)
+    reed = reed or reed_of(b)
     ang = float(layout.mechanics["switch_angle_deg"])
     ux, uy = unit_vector(ang)
     names = list(b.geometry.names)
@@ -118,7 +143,7 @@ def field_figures(layout: Any, pitch: float | None = None) -> FieldFigures:
     x0, y0 = b.xy(p0)
     s0 = switch_xy(b, p0)
     own = min(
-        reed_drive(x0 + PLACEMENT_SLOP_MM * math.cos(a), y0 + PLACEMENT_SLOP_MM * math.sin(a), *s0, ang)
+        reed_drive(x0 + PLACEMENT_SLOP_MM * math.cos(a), y0 + PLACEMENT_SLOP_MM * math.sin(a), *s0, ang, reed=reed)
         for a in (k * math.pi / 4 for k in range(8))
     )
     worst = (0.0, ("", ""))
@@ -140,7 +165,7 @@ def field_figures(layout: Any, pitch: float | None = None) -> FieldFigures:
                 nearest = (d, (m, s), along)
             # the magnet pushed PLACEMENT_SLOP_MM towards that nearest point
             k = PLACEMENT_SLOP_MM / d
-            drive = reed_drive(mx + (px - mx) * k, my + (py - my) * k, sx, sy, ang, exact=False)
+            drive = reed_drive(mx + (px - mx) * k, my + (py - my) * k, sx, sy, ang, exact=False, reed=reed)
             if drive > worst[0]:
                 worst = (drive, (m, s))
     return FieldFigures(own, worst[0], worst[1], nearest[0], nearest[1], nearest[2])
@@ -157,11 +182,12 @@ class Tolerance:
     toggle_pair: tuple[str, str]
 
 
-def placement_tolerance(layout: Any, pitch: float | None = None) -> Tolerance:
+def placement_tolerance(layout: Any, pitch: float | None = None, reed: Reed | None = None) -> Tolerance:
     """The figures a builder checks by hand (assembly.md stage 4): how sloppily a piece may
     stand and still close its own switch, and how far it must be pushed towards a
     neighbour to close that one's switch, by the drive model, in 0.5 mm steps."""
     b = build(layout, pitch)
+    reed = reed or reed_of(b)
     ang = float(layout.mechanics["switch_angle_deg"])
     ux, uy = unit_vector(ang)
     ff = field_figures(layout, pitch)
@@ -173,7 +199,7 @@ def placement_tolerance(layout: Any, pitch: float | None = None) -> Tolerance:
     r = 0.5
     while r < b.pitch / 2:
         drive = min(
-            reed_drive(x0 + r * math.cos(a), y0 + r * math.sin(a), *s0, ang)
+            reed_drive(x0 + r * math.cos(a), y0 + r * math.sin(a), *s0, ang, reed=reed)
             for a in (k * math.pi / 4 for k in range(8))
         )
         if drive < PULL_IN_MAX_AT:
@@ -189,6 +215,6 @@ def placement_tolerance(layout: Any, pitch: float | None = None) -> Tolerance:
     while toggle < d:
         toggle += 0.5
         k = toggle / d
-        if reed_drive(mx + (px - mx) * k, my + (py - my) * k, sx, sy, ang) >= PULL_IN_MIN_AT:
+        if reed_drive(mx + (px - mx) * k, my + (py - my) * k, sx, sy, ang, reed=reed) >= PULL_IN_MIN_AT:
             break
     return Tolerance(own, toggle, (m, n))

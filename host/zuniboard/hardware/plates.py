@@ -25,6 +25,7 @@ from zuniboard.hardware.stack import (
     P1_MM,
     P2_MM,
     P3_MM,
+    PCB_SWITCH_SLOT_MM,
     SCREW_HOLE_MM,
     SCREW_INSET_MM,
     SCREW_SPACING_MM,
@@ -99,7 +100,10 @@ def button_positions(b: Build) -> list[tuple[str, float, float]]:
     return [(n.upper(), x, y) for n, (x, y) in zip(names, spots, strict=False)]
 
 
-def plate_features(b: Build) -> list[Feature]:
+def plate_features(b: Build, pcb: bool = False) -> list[Feature]:
+    """The plates' own features. ``pcb``: the PCB build, where P2 is a spacer of plain
+    through-cuts over the main PCB (``pcb_stack``), else the hand-wired build's P2 with its
+    reed channels, lead slots and lead holes."""
     layout = b.layout
     ang = float(layout.mechanics["switch_angle_deg"])
     ux, uy = unit_vector(ang)
@@ -140,56 +144,7 @@ def plate_features(b: Build) -> list[Feature]:
                 "LED body; hot glue on the underside",
             )
         )
-        out.append(
-            Feature(
-                "RC-" + name,
-                name,
-                "P2",
-                "top",
-                sx,
-                sy,
-                ang,
-                CHANNEL_WIDTH_MM,
-                CHANNEL_LEN_MM,
-                CHANNEL_DEPTH_MM,
-                "end mill 2.5",
-                "reed switch glass channel",
-            )
-        )
-        out.append(
-            Feature(
-                "RS-" + name,
-                name,
-                "P2",
-                "top",
-                sx,
-                sy,
-                ang,
-                LEAD_SLOT_WIDTH_MM,
-                SLOT_LEN_MM,
-                CHANNEL_DEPTH_MM,
-                "end mill 1.5",
-                "lead slots, straight on from both ends of the channel",
-            )
-        )
-        reach = SLOT_LEN_MM / 2 - LEAD_HOLE_MM / 2
-        for end, k in (("a", -1), ("b", 1)):
-            out.append(
-                Feature(
-                    "RH%s-%s" % (end, name),
-                    name,
-                    "P2",
-                    "top",
-                    sx + k * reach * ux,
-                    sy + k * reach * uy,
-                    ang,
-                    LEAD_HOLE_MM,
-                    0.0,
-                    P2_MM,
-                    "drill 1.5",
-                    "reed lead %s down to the wiring" % end.upper(),
-                )
-            )
+        out += _pcb_switch(name, sx, sy, ang) if pcb else _channel_switch(name, sx, sy, ang)
     for i, (x, y) in enumerate(screw_positions(b)):
         for plate, depth in (("P1", P1_MM), ("P2", P2_MM)):
             out.append(
@@ -262,7 +217,8 @@ def plate_features(b: Build) -> list[Feature]:
 
 def collisions(feats: list[Feature], web_mm: float = 1.0) -> list[tuple[str, str, float]]:
     """Pairs of features on one plate closer than ``web_mm`` of wood (a reed switch's own
-    channel, slot and lead holes overlap by design and are left out)."""
+    channel, slot and lead holes overlap by design and are left out, and so does a spacer
+    opening that merges with another through-cut)."""
     out = []
     segs = [(f, f.segment()) for f in feats]
     for i, (f, (a1, a2, r1)) in enumerate(segs):
@@ -274,6 +230,8 @@ def collisions(feats: list[Feature], web_mm: float = 1.0) -> list[tuple[str, str
             if abs(f.x - g.x) > 40 or abs(f.y - g.y) > 40:
                 continue
             gap = _seg_dist(a1, a2, b1, b2) - r1 - r2
+            if gap < 0.01 and "OP-" in (f.ident[:3], g.ident[:3]) and f.through and g.through:
+                continue  # a part's opening that runs into another cut-out: one hole in the spacer
             if gap < web_mm:
                 out.append((f.ident, g.ident, round(gap, 2)))
     return out
@@ -297,3 +255,98 @@ def _seg_dist(
     if d1 * d2 < 0 and d3 * d4 < 0:
         return 0.0
     return min(point_seg(a1, b1, b2), point_seg(a2, b1, b2), point_seg(b1, a1, a2), point_seg(b2, a1, a2))
+
+
+@dataclass(frozen=True)
+class BoardSpot:
+    """Where an electronics board hangs under P2 (template mm, seen from above; its
+    component side down): centre, size, and the pilot holes of its mounting screws."""
+
+    name: str
+    x: float
+    y: float
+    width: float
+    height: float
+    mounts: tuple[tuple[float, float], ...]
+
+    def rect(self) -> tuple[float, float, float, float]:
+        return (self.x - self.width / 2, self.y - self.height / 2, self.x + self.width / 2, self.y + self.height / 2)
+
+
+def _channel_switch(name: str, sx: float, sy: float, ang: float) -> list[Feature]:
+    """The hand-wired build: a channel in P2's top face for the glass, lead slots straight
+    on, and a hole at each end that takes the lead down to the wiring under P2."""
+    ux, uy = unit_vector(ang)
+    out: list[Feature] = []
+    out.append(
+        Feature(
+            "RC-" + name,
+            name,
+            "P2",
+            "top",
+            sx,
+            sy,
+            ang,
+            CHANNEL_WIDTH_MM,
+            CHANNEL_LEN_MM,
+            CHANNEL_DEPTH_MM,
+            "end mill 2.5",
+            "reed switch glass channel",
+        )
+    )
+    out.append(
+        Feature(
+            "RS-" + name,
+            name,
+            "P2",
+            "top",
+            sx,
+            sy,
+            ang,
+            LEAD_SLOT_WIDTH_MM,
+            SLOT_LEN_MM,
+            CHANNEL_DEPTH_MM,
+            "end mill 1.5",
+            "lead slots, straight on from both ends of the channel",
+        )
+    )
+    reach = SLOT_LEN_MM / 2 - LEAD_HOLE_MM / 2
+    for end, k in (("a", -1), ("b", 1)):
+        out.append(
+            Feature(
+                "RH%s-%s" % (end, name),
+                name,
+                "P2",
+                "top",
+                sx + k * reach * ux,
+                sy + k * reach * uy,
+                ang,
+                LEAD_HOLE_MM,
+                0.0,
+                P2_MM,
+                "drill 1.5",
+                "reed lead %s down to the wiring" % end.upper(),
+            )
+        )
+    return out
+
+
+def _pcb_switch(name: str, sx: float, sy: float, ang: float) -> list[Feature]:
+    """The PCB build: one slot through the spacer, over the glass and both lead bends down
+    to the footprint's pads (``PCB_SWITCH_PITCH_MM`` apart)."""
+    return [
+        Feature(
+            "RT-" + name,
+            name,
+            "P2",
+            "top",
+            sx,
+            sy,
+            ang,
+            CHANNEL_WIDTH_MM,
+            PCB_SWITCH_SLOT_MM,
+            P2_MM,
+            "laser / end mill 2.5",
+            "reed switch: glass and both lead bends, through the spacer",
+        )
+    ]

@@ -129,6 +129,23 @@ BUTTON_NUT_MM = 14.0  # pocket through P2 for the nut and the solder tags
 USB_SLOT_MM = (12.0, 8.0)  # through the frame: a micro-B plug's overmould reaches the Pico
 
 
+# -- the PCB build (pcb_stack) ---------------------------------------------------------------
+# The main PCB takes the wiring's place under P2, which becomes a spacer of plain
+# through-cuts. The reed switch's footprint has its pads 20.32 mm apart (pcb_layout): its
+# leads bend down 3.8 mm from the glass seals (more than the 3 mm makers ask), and the
+# slot through the spacer spans both bends and the pads' holes.
+PCB_MM = 1.6
+PCB_SWITCH_PITCH_MM = 20.32
+PCB_SWITCH_SLOT_MM = PCB_SWITCH_PITCH_MM + 2.5
+# The glass is held on its soldered leads with its top GLASS_TOP_BELOW_P2_MM below the
+# spacer's top face (a 0.7 mm shim laid over the slot while soldering), the same height as
+# on the hand-wired build's channel floor: so MAGNET_TO_REED_AXIS_MM holds for both, and
+# with it every pull-in figure. Its axis is then this far above the PCB:
+GLASS_TOP_BELOW_P2_MM = CHANNEL_DEPTH_MM - REED_PART_DIA_MM
+GLASS_AXIS_ABOVE_PCB_MM = P2_MM - GLASS_TOP_BELOW_P2_MM - REED_PART_DIA_MM / 2
+MAGNET_TO_REED_AXIS_PCB_MM = FELT_MM + P1_MM + GLASS_TOP_BELOW_P2_MM + REED_PART_DIA_MM / 2
+
+
 def unit_vector(angle_deg: float) -> tuple[float, float]:
     a = math.radians(angle_deg)
     return (round(math.cos(a), 9), round(-math.sin(a), 9))

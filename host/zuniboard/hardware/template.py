@@ -8,10 +8,11 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
+from zuniboard.hardware import pcb_stack
 from zuniboard.hardware.board_spots import NoRoomError, board_spots, usb_slot
 from zuniboard.hardware.drill import features
 from zuniboard.hardware.fmt import LICENCE_NOTICE, num
-from zuniboard.hardware.placement import build, piece_diameter
+from zuniboard.hardware.placement import Build, build, piece_diameter
 from zuniboard.hardware.plates import Feature
 from zuniboard.hardware.stack import BUTTON_NUT_MM, FRAME_WIDTH_MM, SCREW_HEAD_MM, USB_SLOT_MM, unit_vector
 
@@ -116,6 +117,10 @@ def drawing(layout: Any, pitch: float | None = None) -> list[Shape]:
             out.append(Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, colour=RED, width=0.15, dash=0.6))
         elif f.ident.startswith("RC-"):
             out.append(Shape("poly", _capsule(f), closed=True, colour=BLUE, width=0.3, ident="switch-" + f.point))
+        elif f.ident.startswith("RT-"):
+            out.append(Shape("poly", _capsule(f), closed=True, colour=BLUE, width=0.3, ident="switch-" + f.point))
+        elif f.ident.startswith("OP-"):
+            out.append(Shape("poly", _capsule(f), closed=True, colour=GREEN, width=0.2, ident="opening-" + f.ident))
         elif f.ident.startswith("RS-"):
             out.append(Shape("poly", _capsule(f), closed=True, colour=BLUE, width=0.12))
         elif f.ident.startswith("RH"):
@@ -167,6 +172,18 @@ LEGEND = (
     "Brown dashed boxes: the electronics boards under P2 (component side down); brown circles: 2.0 mm pilot "
     "holes through P2 for their mounting screws.",
 )
+PCB_LEGEND = (
+    "PCB build: P2 is a 6 mm spacer over the main PCB, every cut through. Red: LED window 5.0 mm through P1 "
+    "(dashed: 6.0 mm through P2). Blue: reed switch slot 22.82 x 2.5 mm through P2.",
+    "Green: openings through P2 over the PCB's parts (chips, capacitors, resistors, diodes, J1). Black: screw "
+    "holes 3.5 mm through P1, P2 and the PCB (dashed: countersink); buttons 7 mm through P1, 14 mm through P2.",
+    "Dashed circles: piece footprint (orange: home points). Brown dashes: frame. Brown dashed box: the "
+    "controller module on P3; brown circles: its 3.2 mm holes through P3.",
+)
+
+
+def legend(b: Build) -> tuple[str, ...]:
+    return PCB_LEGEND if pcb_stack.is_pcb_build(b) else LEGEND
 
 
 def _svg_shape(s: Shape, dx: float = 0.0, dy: float = 0.0) -> str:
@@ -226,7 +243,7 @@ def template_svg(layout: Any, pitch: float | None = None) -> str:
         '<text x="115" y="%s" font-size="3">100 mm: check the print scale. %s, pitch %s mm, plates %s x %s mm.'
         "</text>" % (num(y0 + 1), b.name, num(b.pitch), num(b.place.width), num(b.place.height))
     )
-    for i, line in enumerate(LEGEND):
+    for i, line in enumerate(legend(b)):
         out.append('<text x="10" y="%s" font-size="2.6">%s</text>' % (num(y0 + 7 + 4 * i), line))
     out.append("</svg>")
     return "\n".join(out) + "\n"

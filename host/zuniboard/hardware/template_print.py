@@ -11,7 +11,7 @@ from typing import Any
 from zuniboard.hardware.drawing import MM, PdfDoc
 from zuniboard.hardware.fmt import num
 from zuniboard.hardware.placement import Build, build
-from zuniboard.hardware.template import BLACK, BLUE, GREY, LEGEND, Colour, Shape, drawing
+from zuniboard.hardware.template import BLACK, BLUE, GREY, Colour, Shape, drawing, legend
 
 # -- PDF -------------------------------------------------------------------------------------
 
@@ -113,7 +113,7 @@ def template_pdf(layout: Any, pitch: float | None = None) -> bytes:
         "100 mm: check the print scale. %s, pitch %s mm, plates %s x %s mm."
         % (b.name, num(b.pitch), num(b.place.width), num(b.place.height)),
     )
-    for i, line in enumerate(LEGEND):
+    for i, line in enumerate(legend(b)):
         pen.text(10, y0 + 7 + 4 * i, 2.6, line)
     return pdf.bytes()
 
@@ -239,10 +239,10 @@ def tiled_pdf(layout: Any, paper: str, pitch: float | None = None) -> bytes:
             )
             mp.text(x0 + 1.5, y0 + 4.5, 3.5, "%s p%d" % (_tile_name(col, row), 2 + row * t.cols + col), BLUE)
     y_leg = y_map + b.place.height * scale + 8
-    for i, line in enumerate(LEGEND):
+    for i, line in enumerate(legend(b)):
         for j, part in enumerate(_wrap(line, 110)):
             pen.text(m, y_leg + 9 * i + 4 * j, 2.8, part)
-    y_chk = y_leg + 9 * len(LEGEND) + 4
+    y_chk = y_leg + 9 * len(legend(b)) + 4
     _scale_checks(pen, m, y_chk, card=True)
     for row in range(t.rows):
         for col in range(t.cols):

@@ -8,11 +8,11 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from zuniboard.hardware import circuit, perfboard
-from zuniboard.hardware.board_spots import BoardSpot, board_spots
+from zuniboard.hardware import circuit, pcb_stack, perfboard
+from zuniboard.hardware.board_spots import board_spots
 from zuniboard.hardware.fmt import csv_cell, num
 from zuniboard.hardware.placement import Build, build, led_xy, switch_xy
-from zuniboard.hardware.plates import button_positions
+from zuniboard.hardware.plates import BoardSpot, button_positions
 from zuniboard.hardware.stack import FRAME_WIDTH_MM, LEAD_HOLE_MM, SLOT_LEN_MM, unit_vector
 
 # -- wiring (electrical choices, stated once here; the electrical design owns them) --------
@@ -105,6 +105,8 @@ def switch_pad_xy(b: Build, chip: int, bit: int, pin: int) -> tuple[float, float
 
 def wires(layout: Any) -> list[Wire]:
     b = build(layout)
+    if pcb_stack.is_pcb_build(b):
+        return _pcb_wires(b)
     out: list[Wire] = []
 
     def pad(net: str) -> tuple[float, float]:
@@ -272,6 +274,27 @@ def wires(layout: Any) -> list[Wire]:
     return out
 
 
+def _pcb_wires(b: Build) -> list[Wire]:
+    """The PCB build: the cable from J1 on the main PCB to J2 on the controller module,
+    pin for pin (a 12-way ribbon or Dupont jumpers); every other joint is copper."""
+    out = []
+    for k, (a, c) in enumerate(pcb_stack.header_pins(b)):
+        out.append(
+            Wire(
+                "J%d" % (k + 1),
+                "cable",
+                "J1.%d" % (k + 1),
+                "J2.%d" % (k + 1),
+                WIRE_AWG["chain"],
+                wire_length(a, c),
+                a,
+                c,
+                "main PCB to controller module, pin for pin",
+            )
+        )
+    return out
+
+
 def perfboard_count(layout: Any) -> int:
     return len(perfboard.stock_layout(layout, circuit.build(layout)))
 
@@ -279,9 +302,11 @@ def perfboard_count(layout: Any) -> int:
 def led_feeds(layout: Any) -> list[tuple[list[str], float, float]]:
     """Per row of LEDs (North first): its LEDs West to East, the feed (one conductor,
     metres, from the controller up the West edge to the row's West end) and the bus along
-    the row, metres: the LPP*/LPG* wires of ``wires`` without their slack."""
+    the row, metres: the LPP*/LPG* wires of ``wires`` without their slack. On the PCB
+    build the supply enters at J1 and the same runs are copper; the figures keep the
+    wire model until the PCB's own trace widths are in the power design."""
     b = build(layout)
-    start = edge_pad_xy(b, 0, "+5V")
+    start = pcb_stack.header_pins(b)[0][0] if pcb_stack.is_pcb_build(b) else edge_pad_xy(b, 0, "+5V")
     spine_x = FRAME_WIDTH_MM + 5
     rows: dict[float, list[str]] = {}
     for n in sorted(layout.points, key=lambda p: led_xy(b, p)[0]):
