@@ -7,13 +7,13 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from zuniboard.hardware import power
+from zuniboard.hardware import pcb_stack, power
 from zuniboard.hardware.board_spots import board_spots, usb_slot
 from zuniboard.hardware.bom_mechanical import pieces_per_set
 from zuniboard.hardware.drill import features
 from zuniboard.hardware.fmt import LICENCE_NOTICE, num
 from zuniboard.hardware.magnets import PULL_IN_MAX_AT, PULL_IN_MIN_AT, field_figures, placement_tolerance
-from zuniboard.hardware.placement import build, led_offset_mm, led_xy, nearest_neighbour_mm, piece_diameter
+from zuniboard.hardware.placement import Build, build, led_offset_mm, led_xy, nearest_neighbour_mm, piece_diameter
 from zuniboard.hardware.stack import (
     BOARD_GAP_MM,
     CHANNEL_DEPTH_MM,
@@ -22,6 +22,8 @@ from zuniboard.hardware.stack import (
     FELT_MM,
     FRAME_HEIGHT_MM,
     FRAME_WIDTH_MM,
+    GLASS_AXIS_ABOVE_PCB_MM,
+    GLASS_TOP_BELOW_P2_MM,
     LEAD_HOLE_MM,
     LEAD_RUN_MM,
     LEAD_SLOT_WIDTH_MM,
@@ -37,6 +39,10 @@ from zuniboard.hardware.stack import (
     P1_MM,
     P2_MM,
     P3_MM,
+    PCB_MM,
+    PCB_SWITCH_PITCH_MM,
+    PCB_SWITCH_SLOT_MM,
+    PICO_PCB_MM,
     PIECE_FRACTION_MAX,
     PIECE_HEIGHT_MM,
     PIECE_SIZES_MM,
@@ -49,6 +55,7 @@ from zuniboard.hardware.stack import (
     SPACER_MM,
     USB_CENTRE_BELOW_P2_MM,
     USB_SLOT_MM,
+    USB_SOCKET_H_MM,
 )
 from zuniboard.hardware.template_print import tiling
 from zuniboard.hardware.wiring import WIRE_AWG, perfboard_count, wire_totals_m
@@ -83,6 +90,7 @@ def mechanics_md(layout: Any) -> str:
     a4, letter = tiling(layout, "a4"), tiling(layout, "letter")
     totals = wire_totals_m(layout)
     ang = layout.mechanics["switch_angle_deg"]
+    pcb = pcb_stack.is_pcb_build(b)
     out = [
         "# Mechanical plan: %s" % layout.name,
         "",
@@ -100,34 +108,23 @@ def mechanics_md(layout: Any) -> str:
         % (num(PIECE_HEIGHT_MM), num(FELT_MM), num(d), num(MAGNET_DIA_MM), num(MAGNET_THICK_MM)),
         "| P1 play surface | birch plywood | %s | %s x %s | board drawing, LED windows %s mm, buttons |"
         % (num(P1_MM), num(b.place.width), num(b.place.height), num(LED_WINDOW_MM)),
-        "| P2 sensor plate | birch plywood | %s | %s x %s | reed channels (top face), LED bodies, wiring (underside) |"
-        % (num(P2_MM), num(b.place.width), num(b.place.height)),
+        _p2_row(b, pcb),
         "| frame | softwood strip | %s high, %s wide | outside %s x %s | cavity for wiring and electronics, USB slot |"
         % (num(FRAME_HEIGHT_MM), num(FRAME_WIDTH_MM), num(b.place.width), num(b.place.height)),
         "| P3 back | plywood or hardboard | %s | %s x %s | closes the case; feet |"
         % (num(P3_MM), num(b.place.width), num(b.place.height)),
         "",
         "Overall height without pieces: %s mm. Pitch %s mm; %d points; %d features in `drill.csv`."
-        % (num(P1_MM + P2_MM + FRAME_HEIGHT_MM + P3_MM), num(b.pitch), len(b.geometry.names), len(feats)),
+        % (
+            num(P1_MM + P2_MM + (PCB_MM if pcb else 0) + FRAME_HEIGHT_MM + P3_MM),
+            num(b.pitch),
+            len(b.geometry.names),
+            len(feats),
+        ),
         "",
         "## Reed switches",
         "",
-        "- Glass %s x %s mm (the BOM's MDSR-7; the channel is drawn for any switch up to %s x %s mm). Channel %s x %s"
-        " mm, %s mm deep in P2's top face; lead slots %s x %s mm (tip to tip),"
-        % (
-            num(REED_PART_GLASS_MM),
-            num(REED_PART_DIA_MM),
-            num(REED_GLASS_MM),
-            num(REED_GLASS_DIA_MM),
-            num(CHANNEL_LEN_MM),
-            num(CHANNEL_WIDTH_MM),
-            num(CHANNEL_DEPTH_MM),
-            num(SLOT_LEN_MM),
-            num(LEAD_SLOT_WIDTH_MM),
-        ),
-        "  as deep, straight on; lead holes %s mm through P2 at %s mm from the channel's ends: the leads stay straight"
-        % (num(LEAD_HOLE_MM), num(LEAD_RUN_MM - LEAD_HOLE_MM / 2)),
-        "  for %s mm beyond the glass seal before they bend down." % num(LEAD_RUN_MM - LEAD_HOLE_MM / 2 + 0.5),
+        *(_pcb_reed_lines() if pcb else _channel_reed_lines()),
         "- Along %s degrees (0 = East, 90 = North), centre %s mm from the point: the magnet stands over one blade."
         % (num(ang), num(layout.mechanics["switch_offset_mm"])),
         "- Magnet face to glass axis: %s mm (felt %s + P1 %s + %s above the glass + glass radius %s)."
@@ -190,7 +187,83 @@ def mechanics_md(layout: Any) -> str:
     for awg, metres in totals.items():
         use = ", ".join(k.replace("_", " ") for k, v in WIRE_AWG.items() if v == awg)
         out.append("| %d AWG | %s | %s |" % (awg, use, num(metres)))
+    out += _pcb_electronics(b) if pcb else _electronics(b, layout)
     out += [
+        "## Game set",
+        "",
+        "%d pieces and %d magnets (%s)." % (pieces, pieces, why),
+        "",
+    ]
+    return "\n".join(out)
+
+
+def _p2_row(b: Build, pcb: bool) -> str:
+    what = (
+        "every cut through: LED bodies, reed slots, openings over the PCB's parts"
+        if pcb
+        else "reed channels (top face), LED bodies, wiring (underside)"
+    )
+    name = "P2 spacer" if pcb else "P2 sensor plate"
+    size = "%s x %s" % (num(b.place.width), num(b.place.height))
+    return "| %s | birch plywood | %s | %s | %s |" % (name, num(P2_MM), size, what)
+
+
+def _channel_reed_lines() -> list[str]:
+    return [
+        "- Glass %s x %s mm (the BOM's MDSR-7; the channel is drawn for any switch up to %s x %s mm). Channel %s x %s"
+        " mm, %s mm deep in P2's top face; lead slots %s x %s mm (tip to tip),"
+        % (
+            num(REED_PART_GLASS_MM),
+            num(REED_PART_DIA_MM),
+            num(REED_GLASS_MM),
+            num(REED_GLASS_DIA_MM),
+            num(CHANNEL_LEN_MM),
+            num(CHANNEL_WIDTH_MM),
+            num(CHANNEL_DEPTH_MM),
+            num(SLOT_LEN_MM),
+            num(LEAD_SLOT_WIDTH_MM),
+        ),
+        "  as deep, straight on; lead holes %s mm through P2 at %s mm from the channel's ends: the leads stay straight"
+        % (num(LEAD_HOLE_MM), num(LEAD_RUN_MM - LEAD_HOLE_MM / 2)),
+        "  for %s mm beyond the glass seal before they bend down." % num(LEAD_RUN_MM - LEAD_HOLE_MM / 2 + 0.5),
+    ]
+
+
+def _pcb_reed_lines() -> list[str]:
+    bend = (PCB_SWITCH_PITCH_MM - REED_PART_GLASS_MM) / 2
+    return [
+        "- Glass %s x %s mm (the BOM's MDSR-7). On the main PCB (footprint pads %s mm apart, leads bent down %s mm"
+        % (num(REED_PART_GLASS_MM), num(REED_PART_DIA_MM), num(PCB_SWITCH_PITCH_MM), num(bend)),
+        "  beyond the seals), in a %s x %s mm slot through P2; the glass held on its leads with its top %s mm below"
+        % (num(PCB_SWITCH_SLOT_MM), num(CHANNEL_WIDTH_MM), num(GLASS_TOP_BELOW_P2_MM)),
+        "  P2's top face, its axis %s mm above the PCB (`assembly.md`, stage 3)." % num(GLASS_AXIS_ABOVE_PCB_MM),
+    ]
+
+
+def _pcb_electronics(b: Build) -> list[str]:
+    spot = pcb_stack.controller_spot(b)
+    x0, y0, x1, y1 = spot.rect()
+    usb_up = pcb_stack.CONTROLLER_SPACER_MM + PCB_MM + PICO_PCB_MM + USB_SOCKET_H_MM / 2
+    return [
+        "",
+        "## Electronics: the PCBs",
+        "",
+        "The main PCB (%s x %s mm, `pcb-main/`) lies on the frame under P2 and carries every switch, LED and"
+        % (num(b.place.width), num(b.place.height)),
+        "button; P1, P2 and the PCB are screwed together into the frame. The controller module (`pcb-controller/`,",
+        "%s x %s mm as placed) stands on P3 on %s mm nylon spacers at x %s-%s, y %s-%s mm (MT-controller-* in"
+        % (num(spot.width), num(spot.height), num(pcb_stack.CONTROLLER_SPACER_MM), num(x0), num(x1), num(y0), num(y1)),
+        "`drill.csv`), the Pico's USB socket to the South; a 12-way cable joins J1 and J2 (`wiring.csv`).",
+        "",
+        "USB: a %s x %s mm slot through the South frame side at x = %s mm, its centre %s mm above P3, lets a"
+        % (num(USB_SLOT_MM[0]), num(USB_SLOT_MM[1]), num(round(pcb_stack.usb_x(b), 1)), num(usb_up)),
+        "micro-B plug reach the Pico; the cable to the PC: at most %s m (`power.md`)." % num(power.CABLE_M),
+        "",
+    ]
+
+
+def _electronics(b: Build, layout: Any) -> list[str]:
+    out = [
         "",
         "## Electronics under P2",
         "",
@@ -226,9 +299,5 @@ def mechanics_md(layout: Any) -> str:
         % num(power.CABLE_M),
         "that length; a longer cable needs a thicker power pair than the usual 28 AWG).",
         "",
-        "## Game set",
-        "",
-        "%d pieces and %d magnets (%s)." % (pieces, pieces, why),
-        "",
     ]
-    return "\n".join(out)
+    return out
