@@ -178,6 +178,8 @@ def mechanics_md(layout: Any) -> str:
             "landscape" if letter.landscape else "portrait",
         ),
         "- `drill.csv`: every hole, slot and pocket: plate, face, position, diameter or length x width, depth, tool.",
+        "- `plate-P1.dxf`, `plate-P2.dxf`, `plate-P3.dxf` for a laser or CNC service: through-cuts and outline %s"
+        % _cut_lengths(b, feats),
         "",
         "## Cables and wire (`wiring.csv`)",
         "",
@@ -301,3 +303,17 @@ def _electronics(b: Build, layout: Any) -> list[str]:
         "",
     ]
     return out
+
+
+def _cut_lengths(b: Build, feats: list[Feature]) -> str:
+    """What a laser service charges by: the length of every through-cut and the outline,
+    per plate (a slot's outline is two sides and a circle of its width)."""
+    parts = []
+    for plate in ("P1", "P2", "P3"):
+        mm = 2 * (b.place.width + b.place.height)
+        for f in feats:
+            if f.plate == plate and f.through:
+                mm += 2 * max(0.0, f.length - f.diameter) + math.pi * f.diameter
+        pockets = sum(1 for f in feats if f.plate == plate and not f.through)
+        parts.append("%s %s m%s" % (plate, num(mm / 1000), " + %d pockets (CNC)" % pockets if pockets else ""))
+    return "; ".join(parts) + "."
