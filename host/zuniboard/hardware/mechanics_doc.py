@@ -14,6 +14,7 @@ from zuniboard.hardware.drill import features
 from zuniboard.hardware.fmt import LICENCE_NOTICE, num
 from zuniboard.hardware.magnets import PULL_IN_MAX_AT, PULL_IN_MIN_AT, field_figures, placement_tolerance
 from zuniboard.hardware.placement import Build, build, led_offset_mm, led_xy, nearest_neighbour_mm, piece_diameter
+from zuniboard.hardware.plates import Feature
 from zuniboard.hardware.stack import (
     BOARD_GAP_MM,
     CHANNEL_DEPTH_MM,
