@@ -8,7 +8,7 @@ from __future__ import annotations
 import math
 from typing import Any, NamedTuple
 
-from zuniboard.hardware import power
+from zuniboard.hardware import pcb_stack, power
 from zuniboard.hardware.board_spots import board_spots
 from zuniboard.hardware.bom import COLUMNS
 from zuniboard.hardware.fmt import csv_cell, num
@@ -371,7 +371,7 @@ def bom_rows(layout: Any) -> list[BomRow]:
             notes="level shifter",
         )
     )
-    return rows
+    return _pcb_rows(rows) if pcb_stack.is_pcb_build(b) else rows
 
 
 def bom_mechanical_csv(layout: Any) -> str:
@@ -383,3 +383,34 @@ def bom_mechanical_csv(layout: Any) -> str:
 
 def mechanical_cost_usd(layout: Any) -> float:
     return sum(row.qty * row.unit_price_usd for row in bom_rows(layout))
+
+
+# The hand-wired build's board hardware, which the PCB build does not use: the Pico and
+# the chips are soldered to the PCBs (fab-assembled), the chain is copper.
+_HAND_WIRED_ONLY = ("HS", "HP", "IC-S", "JC", "JCH", "IC-L")
+
+
+def _pcb_rows(rows: list[BomRow]) -> list[BomRow]:
+    """The PCB build's mechanical rows (``pcb_stack``): P2 is the spacer, the controller
+    module stands on P3 on spacers held by M3 screws and nuts."""
+    out = []
+    for row in rows:
+        if row.refs in _HAND_WIRED_ONLY:
+            continue
+        if row.refs == "P2":
+            row = row._replace(
+                part="Plate P2 (spacer)", notes="every cut through (laser): LED bodies, reed slots, openings"
+            )
+        elif row.refs == "SCT":
+            row = row._replace(notes="P1, P2 and the main PCB into the frame")
+        elif row.refs == "SP":
+            row = row._replace(notes="the controller module on P3, at the holes MT-controller-* of drill.csv")
+        elif row.refs == "SCS":
+            row = row._replace(
+                part="Machine screw and nut",
+                value="M3 x 16 mm pan head, with an M3 nut",
+                unit_price_usd=0.08,
+                notes="from under P3 through the spacer and the controller module's hole, the nut on top",
+            )
+        out.append(row)
+    return out
