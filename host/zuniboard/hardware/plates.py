@@ -104,9 +104,12 @@ def plate_features(b: Build, pcb: bool = False) -> list[Feature]:
     """The plates' own features. ``pcb``: the PCB build, where P2 is a spacer of plain
     through-cuts over the main PCB (``pcb_stack``), else the hand-wired build's P2 with its
     reed channels, lead slots and lead holes."""
-    layout = b.layout
-    ang = float(layout.mechanics["switch_angle_deg"])
-    ux, uy = unit_vector(ang)
+    return _point_features(b, pcb) + _screw_features(b) + _button_features(b)
+
+
+def _point_features(b: Build, pcb: bool) -> list[Feature]:
+    """Per point: the LED window in P1, the LED body's hole and the reed switch's cuts in P2."""
+    ang = float(b.layout.mechanics["switch_angle_deg"])
     led_ang = LED_ANGLE_DEG[b.geometry.shape]
     out: list[Feature] = []
     for name in b.geometry.names:
@@ -145,6 +148,12 @@ def plate_features(b: Build, pcb: bool = False) -> list[Feature]:
             )
         )
         out += _pcb_switch(name, sx, sy, ang) if pcb else _channel_switch(name, sx, sy, ang)
+    return out
+
+
+def _screw_features(b: Build) -> list[Feature]:
+    """The screws along the frame: through P1 and P2 (and the main PCB) from above, P3 from below."""
+    out: list[Feature] = []
     for i, (x, y) in enumerate(screw_positions(b)):
         for plate, depth in (("P1", P1_MM), ("P2", P2_MM)):
             out.append(
@@ -179,6 +188,12 @@ def plate_features(b: Build, pcb: bool = False) -> list[Feature]:
                 "3.0 x 12 mm pan head screw into the frame",
             )
         )
+    return out
+
+
+def _button_features(b: Build) -> list[Feature]:
+    """OK, BACK, HINT: a hole for the button in P1, room for its body under it in P2."""
+    out: list[Feature] = []
     for label, x, y in button_positions(b):
         out.append(
             Feature(
