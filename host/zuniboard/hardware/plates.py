@@ -144,7 +144,7 @@ def _point_features(b: Build, pcb: bool) -> list[Feature]:
                 0.0,
                 P2_MM,
                 "drill 6.0",
-                "LED body; hot glue on the underside",
+                "LED body: it stands on the main PCB" if pcb else "LED body; hot glue on the underside",
             )
         )
         out += _pcb_switch(name, sx, sy, ang) if pcb else _channel_switch(name, sx, sy, ang)
