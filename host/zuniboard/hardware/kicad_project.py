@@ -144,6 +144,8 @@ def own_library(c: circuit.Circuit) -> str:
 
 def plan_for(layout: Any, pcb: str, lib: Library) -> tuple[BoardPlan, dict[str, str]]:
     """The PCB plan and the schematic files of one of the board's PCBs."""
+    if pcb not in pcbs(layout):
+        raise PlanError("%s has no %s PCB (its PCBs: %s)" % (layout.name, pcb, ", ".join(pcbs(layout))))
     whole = circuit.build(layout)
     sub = circuit.subcircuit(whole, pcb)
     project = "%s-%s" % (layout.name, pcb)
