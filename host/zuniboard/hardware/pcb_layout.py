@@ -322,7 +322,7 @@ HEADER_PITCH = 2.54
 def _strip_edges(b: Any, row_ys: list[float], y: float, h: float) -> tuple[float, float]:
     """Top and bottom edge of the body of a strip in the row at ``y``: from above its
     LEDs to the next row's LEDs, or (the last row) to below its reed switches' far pads."""
-    d = mechanics.led_offset_mm(b)
+    d = placement.led_offset_mm(b)
     top = y - d - LED_BODY_R - 0.35
     below = [r for r in row_ys if r > y + 1]
     far = y + b.layout.mechanics["switch_offset_mm"] + SWITCH_PITCH / 2 + SW_PAD / 2 + 1.5
@@ -331,7 +331,7 @@ def _strip_edges(b: Any, row_ys: list[float], y: float, h: float) -> tuple[float
 
 
 def _far_pad_bottom(b: Any, name: str) -> float:
-    return mechanics.switch_xy(b, name)[1] + SWITCH_PITCH / 2 + SW_PAD / 2 + FAB.edge_clearance + 0.1
+    return placement.switch_xy(b, name)[1] + SWITCH_PITCH / 2 + SW_PAD / 2 + FAB.edge_clearance + 0.1
 
 
 def _outline(
@@ -361,7 +361,7 @@ def strip_plan(
 ) -> BoardPlan:
     from zuniboard.hardware import strips
 
-    b = mechanics.build(layout)
+    b = placement.build(layout)
     pcb = c.name.rsplit("-", 1)[1]
     k = int(pcb[5:]) - 1
     runs = strips.strips(layout)
@@ -385,7 +385,7 @@ def strip_plan(
     plan = BoardPlan(c.name, "%s: strip %d (%s..%s)" % (layout.name, k + 1, points[0], points[-1]), w, h)
     bld = _Builder(lib, c, refs, pin_nets)
     ch = "row"
-    sx0, sy0 = mechanics.switch_xy(b, points[0])
+    sx0, sy0 = placement.switch_xy(b, points[0])
     far_top = sy0 + SWITCH_PITCH / 2 - SW_PAD / 2 - FAB.clearance - 0.05
     near_top = sy0 - SWITCH_PITCH / 2 + SW_PAD / 2 + FAB.clearance + 0.05
     channel = Channel(ch, max(near_top, y + CHIP_MID + CHIP_REACH), min(far_top, bottom - FAB.edge_clearance - 0.1))
@@ -393,13 +393,13 @@ def strip_plan(
     by_led = {layout.points[n][1]: n for n in points}
     for i in sorted(by_led):
         name = by_led[i]
-        sx, sy = mechanics.switch_xy(b, name)
+        sx, sy = placement.switch_xy(b, name)
         ps = bld.place("SW_%s" % name, sx, sy - SWITCH_PITCH / 2, 270.0)
         bld.stub([p for p in ps if p.number == "1"], ch, True)
         bld.stub([p for p in ps if p.number == "2"], ch, False)
         if _far_pad_bottom(b, name) > bottom:
             tabs.append((sx - 2.4, sx + 2.4, _far_pad_bottom(b, name)))
-        lx, ly = mechanics.led_xy(b, name)
+        lx, ly = placement.led_xy(b, name)
         bld.stub(bld.place("LED%d" % i, lx - 1.905, ly, 0.0), ch, True, "jog", lx)
         bld.stub(bld.place("CL%d" % i, lx + 5.5, ly, 0.0), ch, True)
     notches = []
@@ -408,12 +408,12 @@ def strip_plan(
         upper = max(above)
         for n in layout.points:
             if abs(b.xy(n)[1] - upper) < 1e-3:
-                ux = mechanics.switch_xy(b, n)[0]
+                ux = placement.switch_xy(b, n)[0]
                 if xl - 3 < ux < xr + 3 and _far_pad_bottom(b, n) > _strip_edges(b, row_ys, upper, h)[1]:
                     notches.append((ux - 2.7, ux + 2.7, _far_pad_bottom(b, n) + STRIP_GAP))
     # buttons below the row (the South strip): as on the main board
     below: list[tuple[float, float]] = []
-    for label, bx, by in mechanics.button_positions(b):
+    for label, bx, by in plates.button_positions(b):
         ref = "SW_%s" % label
         if ref in c.parts:
             bld.stub(bld.place(ref, bx - 2.25, by + 3.25, 90.0), ch, False)
@@ -486,8 +486,8 @@ def buttons_plan(
     """The buttons' own PCB (a board whose strips leave no room for them): OK, BACK and
     HINT at their places under P1's holes, each with its series resistor, pull-up and TVS
     in the row below the channel, and J4 for the cable to the controller's J3."""
-    b = mechanics.build(layout)
-    spots = [(label, bx, by) for label, bx, by in mechanics.button_positions(b) if "SW_%s" % label in c.parts]
+    b = placement.build(layout)
+    spots = [(label, bx, by) for label, bx, by in plates.button_positions(b) if "SW_%s" % label in c.parts]
     xs = [bx for _, bx, _ in spots]
     by = spots[0][2]
     bld = _Builder(lib, c, refs, pin_nets)

@@ -39,4 +39,4 @@ def controller_size(c: Circuit) -> tuple[float, float]:
     """78 x 66 mm, longer when the buttons are on it: the row of small parts and the
     bridge corridor East of it."""
     row = 2.0 + sum(part_width(c.parts[r].footprint) for r in controller_row(c))
-    return (max(78.0, round(max(row, 3.0 + 48.26 + 2.0) + 16.0)), 66.0)
+    return (max(78.0, round(max(row, 3.0 + 48.26 + 2.0) + 11.2)), 66.0)
