@@ -187,14 +187,14 @@ def test_fab_writes_gerbers_drill_bom_and_placement(tmp_path: Path, board: str) 
     if board != "board25":
         return
     # U10 sits where the PCB file puts it
-    cpl = {
+    placed_at = {
         r["Designator"]: r
         for r in csv.DictReader(
             io.StringIO((tmp_path / "out" / "board25-main" / "board25-main-placement.csv").read_text())
         )
     }
     pcb_text = (HARDWARE / "board25" / "pcb-main" / "board25-main.kicad_pcb").read_text()
-    assert float(cpl["U10"]["Mid X"][:-2]) > 0 and '"U10"' in pcb_text
+    assert float(placed_at["U10"]["Mid X"][:-2]) > 0 and '"U10"' in pcb_text
 
 
 @pytest.mark.skipif(not (Path("/usr/share/kicad/symbols").exists()), reason="KiCad's stock libraries are not installed")
