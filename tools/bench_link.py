@@ -72,6 +72,7 @@ from linkrig import Faults, FirmwareBoard, JournalReader, long_game, occupied_po
 import zuni
 from zuni_link import codec
 from zuniboard.link.client import BoardError, BoardLink, LinkError, SerialPort
+from zuniboard.link.events import Undone
 from zuniboard.link.port import SocketURLPort, no_nagle
 from zuniboard.virtual import board as sim
 
@@ -308,7 +309,7 @@ def soak(plies: int, seed: int) -> dict[str, float]:
             events = []
             while not link.events.empty():
                 events.append(link.events.get())
-            spurious = max(0, sum(1 for e in events if e.kind == "undo") - expected_undos)
+            spurious = max(0, sum(1 for e in events if isinstance(e, Undone)) - expected_undos)
             stats = link.stats
         finally:
             link.close()

@@ -32,7 +32,8 @@ import serial
 from waiting import wait_until
 
 import zuni
-from zuniboard.link.client import BoardError, BoardLink, LinkEvent, SerialPort
+from zuniboard.link.client import BoardError, BoardLink, SerialPort
+from zuniboard.link.events import BoardEvent, BoardRestarted, LinkEvent, Moved, Reset, Undone
 from zuniboard.virtual.mpy import MicroPythonMissing, micropython_executable
 
 REPO = Path(__file__).resolve().parents[2]
@@ -97,11 +98,11 @@ def _replay(events: list[LinkEvent]) -> list[str]:
     at the next index (a duplicate or a reordered move fails here)."""
     moves: list[str] = []
     for e in events:
-        if e.kind == "reset":
+        if isinstance(e, Reset):
             moves = []
-        elif e.kind == "undo":
-            del moves[e.index :]
-        elif e.kind == "move":
+        elif isinstance(e, Undone):
+            del moves[e.moves_left :]
+        elif isinstance(e, Moved):
             assert e.index == len(moves), "move %d arrived with %d moves held: %r" % (e.index, len(moves), events)
             moves.append(e.text)
     return moves
@@ -193,7 +194,7 @@ def test_host_requests_reach_the_board_and_bad_ones_change_nothing(board: Firmwa
         board.play(1)
         assert link.wait_moves(1, WAIT_S)
         events = _drain(link)
-        assert any(e.kind == "raw" for e in events), "raw sensor events after raw on"
+        assert any(isinstance(e, BoardEvent) and e.name == "raw" for e in events), "raw sensor events after raw on"
         assert _replay(events) == _agree(link, board)
     finally:
         link.close()
@@ -381,8 +382,8 @@ def test_a_late_reply_and_its_resends_take_back_nothing(board: FirmwareBoard) ->
         link.ping(timeout=10)  # a barrier: every earlier frame of the board has reached the host
         assert link.wait_moves(2, WAIT_S)
         events += _drain(link)
-        assert [e for e in events if e.kind in ("undo", "reset") and e.text != link.game] == [], events
-        assert not [e for e in events if e.kind == "undo"], "no take-back: %r" % events
+        assert [e for e in events if isinstance(e, Reset) and e.game != link.game] == [], events
+        assert not [e for e in events if isinstance(e, Undone)], "no take-back: %r" % events
         assert len(_agree(link, board)) == 2
     finally:
         link.close()
@@ -480,7 +481,7 @@ def test_board_reset_resumes_and_the_host_follows(board: FirmwareBoard) -> None:
         assert link.wait_moves(7, WAIT_S)
         moves = _agree(link, board)
         events = _drain(link)
-        assert any(e.kind == "boardreset" and e.text == boot for e in events), events
+        assert any(isinstance(e, BoardRestarted) and e.boot == boot for e in events), events
         assert _replay(events) == moves
         link.take_back()  # the reset board knows this host again (it said hello anew)
         board.take_back_applied()
@@ -506,7 +507,7 @@ HOST_SCRIPT = textwrap.dedent(
     print("up", flush=True)
     while True:
         e = link.events.get()
-        if e.kind == "move":
+        if type(e).__name__ == "Moved":
             print("move", e.index, flush=True)
     """
 )
@@ -579,7 +580,7 @@ def test_board_keeps_scanning_while_the_host_does_not_read(board: FirmwareBoard)
         assert _replay(events) == moves
         # Heartbeats queued during the backlog leave after the moves queued later (they
         # are diagnostics): their older move counts take nothing back.
-        assert not [e for e in events if e.kind == "undo"], events
+        assert not [e for e in events if isinstance(e, Undone)], events
         # Output was bounded: most replies to the flood were dropped, not queued.
         answered = {int(f.body.split(" ")[0]) for f in relay.frames("ok", mark)} & set(flood)
         assert len(answered) < len(flood) - QUEUE_BYTES // 40, len(answered)
@@ -626,7 +627,7 @@ def test_whole_game_through_a_faulty_line(board: FirmwareBoard) -> None:
         moves = _agree(link, board, timeout=30)
         assert len(moves) == 2 and link.game != old_game
         events = _drain(link)
-        assert any(e.kind == "reset" and e.text == link.game for e in events)
+        assert any(isinstance(e, Reset) and e.game == link.game for e in events)
         assert _replay(events) == moves
         damaged = relay.stats_up.corrupted + relay.stats_up.dropped + relay.stats_down.corrupted
         assert damaged > 5, "the line really was faulty"
