@@ -70,6 +70,8 @@ class LessonSession:
         self.request_timeout = request_timeout
         self.on_change = on_change
         self.inbox: queue.Queue[Inbox] = queue.Queue()
+        # Requests on their way: one is not asked again while it is (a timer asks again).
+        self.in_flight: set[tuple[str, tuple[str, ...]]] = set()
 
     def start(self, timeout: float = 10.0) -> None:
         if not self.link.wait_synced(timeout):
@@ -169,6 +171,10 @@ class LessonSession:
             # The rules' start (``(ruleset, "new")``): a new game; else from a position.
             call, call_args = "new_game", (args[0], "") if args[1:] == ("new",) else ("", args[0])
 
+        if (name, args) in self.in_flight:
+            return  # still on its way: its result answers this ask too
+        self.in_flight.add((name, args))
+
         def then(result: RequestResult) -> None:
             self.inbox.put(_renamed(result, name, args))
 
@@ -176,6 +182,7 @@ class LessonSession:
 
     def _replied(self, result: RequestResult, now: float) -> None:
         name, args = result.call, result.args
+        self.in_flight.discard((name, args))
         match result:
             case Answered(fields=fields):
                 if name == "state":

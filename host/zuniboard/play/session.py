@@ -208,6 +208,10 @@ class PlaySession:
         self.openings.hand_sets_up = hand is not None
         self.thinking = Thinking(lambda item: self.inbox.put(SearchPost(item)), seed, deterministic)
         self.take_backs_left = 0  # of the controller's take_back request: one at a time
+        # Requests on their way -> the position generation they were asked in: the same
+        # request is not asked again while it is (the controller asks again on a timer),
+        # and a computer's move or hint answered for a position that is gone is dropped.
+        self.in_flight: dict[tuple[str, tuple[str, ...]], int] = {}
         self._next_catch_up = 0.0  # when to try again to write what the log lacks
 
     # -- the controller's state, for the UI and the tests ----------------------------------
@@ -533,11 +537,17 @@ class PlaySession:
             self._begin(name, tuple(args), now)
 
     def _begin(self, call: str, args: tuple[str, ...], now: float) -> None:
+        if (call, args) in self.in_flight:
+            return  # still on its way: its result answers this ask too
+        self.in_flight[(call, args)] = self.control.gen
         self.link.begin(call, args, now, self.inbox.put, timeout=self.request_timeout)
 
     def _replied(self, result: RequestResult, now: float) -> None:
         """A request's result, as the controller hears it."""
         name, args = result.call, result.args
+        gen = self.in_flight.pop((name, args), self.control.gen)
+        if name in ("host_move", "hint") and any(args) and gen != self.control.gen:
+            return  # about a position that is gone (the move was made meanwhile)
         if name == "take_back":
             self.take_backs_left -= 1
             if isinstance(result, Answered) and self.take_backs_left > 0:
