@@ -723,6 +723,70 @@ def test_a_game_against_the_computer_through_long_delays_and_unplugging(board: F
     assert up.delayed + down.delayed > 20 and up.unplugs + down.unplugs + 1 >= 1, (up, down)
 
 
+def test_the_session_answers_while_the_board_is_unplugged_and_gets_every_move_after(
+    board: FirmwareBoard, tmp_path: Path
+) -> None:
+    """`zuni play`'s session with the cable pulled while a request is on its way: the
+    terminal's and the page's commands are answered at once (while that request is still
+    unanswered: the pump does not wait on the board), and once the cable is back every
+    move made meanwhile arrives and the computer's move is shown."""
+    from play_helpers import RecordingUI
+
+    from zuniboard.play.prompt import help_text
+    from zuniboard.play.session import PlaySession
+    from zuniboard.records.db import Database
+
+    relay = _relay(board)
+    link = _open(board, silence_s=3.0)
+    ui = RecordingUI()
+    first_help_line = help_text(False).splitlines()[0]
+    with Database(tmp_path / "games.sqlite3") as db:
+        session = PlaySession(link, db, ui, ruleset="mosona", players={"north": "ai:1"}, seed=1, deterministic=True)
+        try:
+            session.start()
+            board.new_game("mosona")
+            wait_until(lambda: session.phase == "play", "the game to start", WAIT_S, step=lambda: session.pump(0.02))
+            relay.unplug()  # soft: the port stays open, nothing passes either way
+            session.key("hint")
+            wait_until(
+                lambda: any(call == "hint" for call, _ in session.in_flight),
+                "the hint's request to be on its way",
+                WAIT_S,
+                step=lambda: session.pump(0.02),
+            )
+            for where in ("terminal", "page"):
+                said = len(ui.messages)
+                (session.key if where == "terminal" else session.page_line)("help")
+                pumps = 0
+                while not any(first_help_line in text for _, text in ui.messages[said:]):
+                    assert pumps < 5, "the %s's command was not answered within 5 pumps" % where
+                    session.pump(0.05)
+                    pumps += 1
+                assert any(call == "hint" for call, _ in session.in_flight), "answered while the hint waits"
+                assert link.requests.outstanding() >= 1
+            board.play(1)  # South moves on the board meanwhile; the host hears nothing of it
+            assert session.moves == []
+            relay.replug()
+            truth = board.truth()
+            wait_until(
+                lambda: session.moves == truth.moves,
+                lambda: "the session's %r to be the board's %r" % (session.moves, truth.moves),
+                WAIT_S * 2,
+                step=lambda: session.pump(0.02),
+            )
+
+            def shown() -> bool:
+                return bool(dict(board.vb.command("state?")).get("hostmove"))
+
+            wait_until(shown, "the computer's move to reach the board", WAIT_S * 2, step=lambda: session.pump(0.02))
+        finally:
+            session.close()
+            link.close()
+    # (The hint, resent once the cable is back, may reach a board that has moved on: it
+    # may be refused. The computer's move, asked for the position the board has, is not.)
+    assert not [t for t in ui.texts() if "refused the computer's move" in t], ui.texts()
+
+
 def test_the_host_never_opens_at_1200_baud() -> None:
     from zuniboard.link import client as link_module
 
