@@ -11,6 +11,8 @@ path (the firmware under MicroPython on a pty) is tests/e2e/test_link_e2e.py.
 
 from __future__ import annotations
 
+import itertools
+
 import pytest
 
 from zuni_link import codec
@@ -329,7 +331,7 @@ def test_the_host_acks_every_one_and_a_half_seconds_and_reopens_after_silence() 
         acks += [rig.now for _, verb, _ in rig.port.frames() if verb == "ack"]
         rig.now += 0.05
     assert len(acks) == 3, acks
-    assert all(b - a == pytest.approx(KEEPALIVE_S, abs=0.06) for a, b in zip(acks, acks[1:], strict=False))
+    assert all(b - a == pytest.approx(KEEPALIVE_S, abs=0.06) for a, b in itertools.pairwise(acks))
     heard = rig.now
     rig.link.line(rig.board.beat(), heard)
     rig.link.idle(heard + SILENCE_S - 0.1)
