@@ -11,6 +11,9 @@ with the same digest, and the host's event stream, replayed, gives those moves o
 each, in order. The board uses its layout with a faster clock (tools/linkrig.py,
 FAST_TIMING); the link's own timers are the real ones. Tests wait for frames and
 events, not fixed sleeps (a window is timed only to show that something does NOT happen).
+The link's logic alone (resends, deadlines, silence, unplug, reset) is tested on a
+virtual clock in tests/unit/test_link_clock.py; its figures (round trips, the board's
+scan rate with the host away) are tools/bench_link.py's.
 """
 
 from __future__ import annotations
