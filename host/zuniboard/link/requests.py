@@ -139,10 +139,15 @@ class Requests:
         """Sends a request (now if the board is registered, else once it is) and returns
         its seq; ``then`` gets its result, from whichever thread ends it."""
         p = _Pending(self.next_seq(), verb, body, now + timeout, timeout, then, done)
+        go = self.channel.registered()
+        if go:  # due again only after a resend interval: the port thread's tick leaves it alone
+            p.sent_in = self.channel.registrations()
+            p.next_send = now + REQUEST_RESEND_S
         with self._lock:
             self._pending[p.seq] = p
-        if self.channel.registered():
-            self._send(p, now)
+        if go:
+            with contextlib.suppress(OSError, serial.SerialException, LinkError):
+                self.channel.write(codec.encode(p.seq, p.verb, p.body))
         return p.seq
 
     def tick(self, now: float) -> None:
