@@ -186,6 +186,7 @@ class LessonSession:
         match result:
             case Answered(fields=fields):
                 if name == "state":
+                    fields = dict(self.link.info) or fields  # the freshest: newer than this reply
                     self._do(self.control.board_state(fields, now), now)
                 self._do(self.control.replied(name, args, now, reply=fields), now)
             case Refused(message=message):

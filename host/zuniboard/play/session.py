@@ -556,6 +556,10 @@ class PlaySession:
             args = ("1",)
         match result:
             case Answered(fields=fields):
+                if name == "state" and self.link.info:
+                    # The board's freshest state: a state it sent on its own after this
+                    # reply (setup done, a take-back) is newer than the reply.
+                    fields = dict(self.link.info)
                 self._do(self.control.replied(name, args, now, reply=fields), now)
             case Refused(message=message):
                 self._do(self.control.replied(name, args, now, error=message, by_board=True), now)
