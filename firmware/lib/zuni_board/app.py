@@ -86,10 +86,16 @@ def staged():
 class BoardApp:
     version = FIRMWARE_VERSION
 
-    def __init__(self, layout, ruleset_text=None, journal_dir=None, link=None, board_id=""):
+    def __init__(self, layout, ruleset_text=None, journal_dir=None, link=None, board_id="", resume_slice=0):
         # board_id: this physical board's unique id (hex of machine.unique_id() on the
         # Pico, read by main.py: the app imports no machine), sent in hello as ``id``.
         self.board_id = board_id
+        # A game resumed from the journal is replayed ``resume_slice`` moves a scan
+        # (0: at once, in this constructor). Until then ``_replay`` holds its move texts
+        # (``resuming()``): the boot hello goes out first, with the journal's moves.
+        self.resume_slice = resume_slice
+        self._replay = None  # type: list | None
+        self._replayed = 0
         # Only what the app needs of the layout is kept, so that the caller may drop the
         # layout (its point table is a few KB of heap on the 168-square board).
         self.layout_name = layout.name
@@ -144,8 +150,11 @@ class BoardApp:
         self.game = game
         # The play phase: position, commit, take-back, hint (zuni_board.play).
         self.play = Play(self, n, layout.timing)
+        self._ruleset_text = ruleset_text  # a new game's rules when the journal has none to resume
         if not self._resume(0):
             self.new_game(ruleset_text, 0, game)
+        elif resume_slice <= 0:
+            self._resume_moves(0, -1)
 
     # -- the link -------------------------------------------------------------------
     def attach(self, link):
@@ -216,6 +225,7 @@ class BoardApp:
                 game = staged().position_game(position, self.fits)
             else:
                 game = self.game_for_board(ruleset_text)
+        self._replay = None  # a new game replaces a resume still replayed
         self.game = game
         self.position = position
         self.clock = clock
@@ -245,7 +255,8 @@ class BoardApp:
         return "nojournal-" + random_hex()
 
     def _resume(self, now):
-        """Continue the journal's newest game if it is unfinished and fits this board."""
+        """Start to continue the journal's newest game if it is unfinished and fits this
+        board: its moves are replayed by ``_resume_moves`` (a slice a scan, or at once)."""
         if self.journal is None:
             return False
         try:
@@ -256,36 +267,88 @@ class BoardApp:
         if found is None:
             return False
         game_id, ruleset_text, moves, end = found
+        if end is not None:
+            return False  # resigned or agreed: finished
         position = self.journal.position
-        spec = self.journal.clock
         try:
             if position is not None:
                 game = staged().position_game(position, self.fits)
             else:
                 game = self.game_for_board(ruleset_text)
-            self._start_occ = game.occupancy()
-            for text in moves:
-                game.push_text(text)
         except ValueError:
             return False  # another board's game, or a journal the rules no longer accept
-        if end is not None or game.is_game_over():
-            return False
-        clock = None
-        if spec is not None:
-            try:
-                clock = clocks().resume(spec, game, self.journal)
-            except (OSError, ValueError):
-                pass  # clocks this firmware cannot read: the game goes on without them
-        self.clock = clock
-        self.outbox.clock = clock
+        self._start_occ = game.occupancy()
         self.game = game
         self.game_id = game_id
         self.position = position
         self.outbox.position = position
         self.play.reset()
-        # A set-up position not yet played from is set up again side by side.
-        self.enter_setup(now, position is not None and not moves)
+        self.phase = SETUP  # dark until the replay is done (the renderer is blank)
+        self._replay = moves
+        self._replayed = 0
         return True
+
+    def resuming(self):
+        """Moves of the resumed game still to replay (0: none, the game is whole)."""
+        replay = self._replay
+        return 0 if replay is None else len(replay) - self._replayed
+
+    def move_count(self):
+        """The game's moves, the resumed game's whole count while it is replayed."""
+        replay = self._replay
+        return len(self.game.move_stack) if replay is None else len(replay)
+
+    def move_texts(self, index, count=-1):
+        """The texts of the moves from ``index`` (all, or at most ``count``): the
+        journal's while the game is replayed, else the game's."""
+        replay = self._replay
+        end = self.move_count() if count < 0 else min(self.move_count(), index + count)
+        if replay is not None:
+            return replay[index:end]
+        stack = self.game.move_stack
+        return [stack[i].text() for i in range(index, end)]
+
+    def finish_resume(self, now):
+        """Whatever needs the position (a host command) has it now: the rest of the
+        replay at once."""
+        if self._replay is not None:
+            self._resume_moves(now, -1)
+
+    def _resume_moves(self, now, count):
+        """Replay ``count`` more moves of the resumed game (-1: all); after the last,
+        the game goes on (setup, then play) or, finished or unreadable, a new one starts.
+        Nothing is written while it runs: a power cut in it only means a replay again."""
+        moves = self._replay
+        game = self.game
+        i = self._replayed
+        end = len(moves) if count < 0 else min(len(moves), i + count)
+        try:
+            while i < end:
+                game.push_text(moves[i])
+                i += 1
+        except ValueError:
+            end = -1  # a journal the rules no longer accept
+        self._replayed = i
+        if end >= 0 and i < len(moves):
+            return
+        self._replay = None
+        if end < 0 or game.is_game_over():
+            self.new_game(self._ruleset_text, now)
+        else:
+            spec = self.journal.clock  # type: ignore
+            clock = None
+            if spec is not None:
+                try:
+                    clock = clocks().resume(spec, game, self.journal)
+                except (OSError, ValueError):
+                    pass  # clocks this firmware cannot read: the game goes on without them
+            self.clock = clock
+            self.outbox.clock = clock
+            self.play.reset()
+            # A set-up position not yet played from is set up again side by side.
+            self.enter_setup(now, self.position is not None and not moves)
+        if self.resume_slice > 0:
+            self.outbox.state()  # the boot hello told "resuming": the host learns the end
 
     # -- phases ---------------------------------------------------------------------
     def enter_setup(self, now, by_side=False):
@@ -364,6 +427,11 @@ class BoardApp:
         acts on the position that change makes, so while one is being debounced the press
         waits for it (at most HOLD_MS, so a board that never settles still has buttons)."""
         self.now = now
+        if self._replay is not None:
+            self._resume_moves(now, self.resume_slice)
+            if self._replay is not None:
+                self._while_resuming(stable, buttons)
+                return
         play = self.play
         # The rest of a commit's work, one piece per scan, never in the commit's own (its
         # LED frame goes out first): the next position's legal moves and its picture,
@@ -408,6 +476,15 @@ class BoardApp:
                 play.drop_search()  # a hand on the board: the hint is not wanted now
             else:
                 play.think(now)
+
+    def _while_resuming(self, stable, buttons):
+        """A scan while the resumed game is replayed: the pieces sensed are kept for
+        the setup that follows, presses wait for it (``_held``)."""
+        if stable is not None:
+            mine = self.stable
+            for i in range(self.n):
+                mine[i] = 1 if stable[i] else 0
+        self._held |= buttons
 
     def _fire(self, now):
         if self.phase == PLAY:
