@@ -298,6 +298,7 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     # The flash chip's 64-bit id: the host's game log names the physical board by it.
     app, sensor_of, led_of = build_app(layout, None, journal_dir, hex_id(machine.unique_id()))
     journal = use_flash_log(app, log)
+    gc.collect()  # the journal's reading (a resumed game's lines) before the link's code loads
     # The LED rail first: EN and the data line low before the LED driver exists (power.md).
     power = pico.make_led_power(layout.power, layout.leds, time.ticks_ms())
     leds = pico.make_leds(layout.leds, led_of, power=power)

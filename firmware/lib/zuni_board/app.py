@@ -94,8 +94,13 @@ class BoardApp:
         # (0: at once, in this constructor). Until then ``_replay`` holds its move texts
         # (``resuming()``): the boot hello goes out first, with the journal's moves.
         self.resume_slice = resume_slice
-        self._replay = None  # type: list | None
+        # The texts as one string, a line each (as in the journal) (one object: 400 strings left across
+        # the heap kept the chip from a 1 KB block at boot), the count and the next one's
+        # index and offset.
+        self._replay = None  # type: str | None
+        self._replay_n = 0
         self._replayed = 0
+        self._replay_at = 0
         # Only what the app needs of the layout is kept, so that the caller may drop the
         # layout (its point table is a few KB of heap on the 168-square board).
         self.layout_name = layout.name
@@ -284,29 +289,38 @@ class BoardApp:
         self.outbox.position = position
         self.play.reset()
         self.phase = SETUP  # dark until the replay is done (the renderer is blank)
-        self._replay = moves
+        self._replay = "\n".join(moves)
+        self._replay_n = len(moves)
         self._replayed = 0
+        self._replay_at = 0
         return True
 
     def resuming(self):
         """Moves of the resumed game still to replay (0: none, the game is whole)."""
-        replay = self._replay
-        return 0 if replay is None else len(replay) - self._replayed
+        return 0 if self._replay is None else self._replay_n - self._replayed
 
     def move_count(self):
         """The game's moves, the resumed game's whole count while it is replayed."""
-        replay = self._replay
-        return len(self.game.move_stack) if replay is None else len(replay)
+        return len(self.game.move_stack) if self._replay is None else self._replay_n
 
     def move_texts(self, index, count=-1):
         """The texts of the moves from ``index`` (all, or at most ``count``): the
         journal's while the game is replayed, else the game's."""
         replay = self._replay
         end = self.move_count() if count < 0 else min(self.move_count(), index + count)
-        if replay is not None:
-            return replay[index:end]
-        stack = self.game.move_stack
-        return [stack[i].text() for i in range(index, end)]
+        if replay is None:
+            stack = self.game.move_stack
+            return [stack[i].text() for i in range(index, end)]
+        texts = []
+        at = 0
+        for i in range(end):
+            cut = replay.find("\n", at)
+            if cut < 0:
+                cut = len(replay)
+            if i >= index:
+                texts.append(replay[at:cut])
+            at = cut + 1
+        return texts
 
     def finish_resume(self, now):
         """Whatever needs the position (a host command) has it now: the rest of the
@@ -318,18 +332,25 @@ class BoardApp:
         """Replay ``count`` more moves of the resumed game (-1: all); after the last,
         the game goes on (setup, then play) or, finished or unreadable, a new one starts.
         Nothing is written while it runs: a power cut in it only means a replay again."""
-        moves = self._replay
+        replay = self._replay
+        n = self._replay_n
         game = self.game
         i = self._replayed
-        end = len(moves) if count < 0 else min(len(moves), i + count)
+        at = self._replay_at
+        end = n if count < 0 else min(n, i + count)
         try:
             while i < end:
-                game.push_text(moves[i])
+                cut = replay.find("\n", at)  # type: ignore
+                if cut < 0:
+                    cut = len(replay)  # type: ignore
+                game.push_text(replay[at:cut])  # type: ignore
+                at = cut + 1
                 i += 1
         except ValueError:
             end = -1  # a journal the rules no longer accept
         self._replayed = i
-        if end >= 0 and i < len(moves):
+        self._replay_at = at
+        if end >= 0 and i < n:
             return
         self._replay = None
         if end < 0 or game.is_game_over():
@@ -346,7 +367,7 @@ class BoardApp:
             self.outbox.clock = clock
             self.play.reset()
             # A set-up position not yet played from is set up again side by side.
-            self.enter_setup(now, self.position is not None and not moves)
+            self.enter_setup(now, self.position is not None and n == 0)
         if self.resume_slice > 0:
             self.outbox.state()  # the boot hello told "resuming": the host learns the end
 
