@@ -94,13 +94,8 @@ class BoardApp:
         # (0: at once, in this constructor). Until then ``_replay`` holds its move texts
         # (``resuming()``): the boot hello goes out first, with the journal's moves.
         self.resume_slice = resume_slice
-        # The texts as one string, a line each (as in the journal) (one object: 400 strings left across
-        # the heap kept the chip from a 1 KB block at boot), the count and the next one's
-        # index and offset.
-        self._replay = None  # type: str | None
-        self._replay_n = 0
+        self._replay = None  # type: ignore  # journal.Texts
         self._replayed = 0
-        self._replay_at = 0
         # Only what the app needs of the layout is kept, so that the caller may drop the
         # layout (its point table is a few KB of heap on the 168-square board).
         self.layout_name = layout.name
@@ -289,38 +284,29 @@ class BoardApp:
         self.outbox.position = position
         self.play.reset()
         self.phase = SETUP  # dark until the replay is done (the renderer is blank)
-        self._replay = "\n".join(moves)
-        self._replay_n = len(moves)
+        self._replay = moves
         self._replayed = 0
-        self._replay_at = 0
         return True
 
     def resuming(self):
         """Moves of the resumed game still to replay (0: none, the game is whole)."""
-        return 0 if self._replay is None else self._replay_n - self._replayed
+        replay = self._replay
+        return 0 if replay is None else len(replay) - self._replayed
 
     def move_count(self):
         """The game's moves, the resumed game's whole count while it is replayed."""
-        return len(self.game.move_stack) if self._replay is None else self._replay_n
+        replay = self._replay
+        return len(self.game.move_stack) if replay is None else len(replay)
 
     def move_texts(self, index, count=-1):
         """The texts of the moves from ``index`` (all, or at most ``count``): the
         journal's while the game is replayed, else the game's."""
         replay = self._replay
         end = self.move_count() if count < 0 else min(self.move_count(), index + count)
-        if replay is None:
-            stack = self.game.move_stack
-            return [stack[i].text() for i in range(index, end)]
-        texts = []
-        at = 0
-        for i in range(end):
-            cut = replay.find("\n", at)
-            if cut < 0:
-                cut = len(replay)
-            if i >= index:
-                texts.append(replay[at:cut])
-            at = cut + 1
-        return texts
+        if replay is not None:
+            return replay.texts(index, end)
+        stack = self.game.move_stack
+        return [stack[i].text() for i in range(index, end)]
 
     def finish_resume(self, now):
         """Whatever needs the position (a host command) has it now: the rest of the
@@ -333,23 +319,17 @@ class BoardApp:
         the game goes on (setup, then play) or, finished or unreadable, a new one starts.
         Nothing is written while it runs: a power cut in it only means a replay again."""
         replay = self._replay
-        n = self._replay_n
+        n = len(replay)  # type: ignore
         game = self.game
         i = self._replayed
-        at = self._replay_at
         end = n if count < 0 else min(n, i + count)
         try:
             while i < end:
-                cut = replay.find("\n", at)  # type: ignore
-                if cut < 0:
-                    cut = len(replay)  # type: ignore
-                game.push_text(replay[at:cut])  # type: ignore
-                at = cut + 1
+                game.push_text(replay[i])  # type: ignore
                 i += 1
         except ValueError:
             end = -1  # a journal the rules no longer accept
         self._replayed = i
-        self._replay_at = at
         if end >= 0 and i < n:
             return
         self._replay = None

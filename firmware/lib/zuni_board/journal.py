@@ -46,7 +46,7 @@ the same id, once writes work again (the app's degraded mode, ``BoardApp``).
 >>> j = Journal("/")
 >>> gid = j.start("mosona")
 >>> j.move(0, "s3xm4-m5")
->>> j.resume()         # after a reset: (game id, ruleset text, [move texts], end or None)
+>>> j.resume()         # after a reset: (game id, ruleset text, Texts of the moves, end or None)
 ('00001-3fa2', 'mosona', ['s3xm4-m5'], None)
 """
 
@@ -59,22 +59,86 @@ OLD_FORMAT = "Z1"  # before history versions: read, never written
 POSITION_FORMAT = "Z3"  # a game set up from a position: its header carries the position
 
 
+class Texts:
+    """A game's move texts as read from its file, kept in one buffer and one array of
+    ends: a list of 400 strings, made between the lines' garbage, was left spread over
+    the whole heap of the chip, with no free block of 2 KB (docs/firmware-timing.md).
+    A list's calls that the reading needs (append, pop, len, [i]); ``texts(a, b)`` the
+    texts from ``a`` to ``b`` as a list; equal to the list of its texts."""
+
+    def __init__(self):
+        from array import array
+
+        self.buf = bytearray()
+        self.ends = array("I")
+
+    def append(self, text):
+        self.buf.extend(text.encode())
+        self.ends.append(len(self.buf))
+
+    def pop(self):
+        """The last text, taken off (a take-back record: rare, so a copy of both)."""
+        ends = self.ends
+        n = len(ends) - 1
+        text = self[n]
+        self.ends = ends[:n]
+        self.buf = self.buf[: ends[n - 1] if n > 0 else 0]
+        return text
+
+    def __len__(self):
+        return len(self.ends)
+
+    def __getitem__(self, i):
+        ends = self.ends
+        if type(i) is slice:
+            return self.texts(0, len(ends))[i]
+        if i < 0:
+            i += len(ends)
+        start = ends[i - 1] if i > 0 else 0
+        return self.buf[start : ends[i]].decode()
+
+    def __iter__(self):
+        return iter(self.texts(0, len(self.ends)))
+
+    def texts(self, start, end):
+        return [self[i] for i in range(start, end)]
+
+    def __eq__(self, other):
+        return self.texts(0, len(self.ends)) == other
+
+
 class JournalError(ValueError):
     """A journal operation was given bad input (the message names it)."""
 
 
+_crc_table = None  # type: ignore  # array("H"): the CRC of each byte value, made at first use
+
+
+def _crc16_table():
+    global _crc_table
+    if _crc_table is None:
+        from array import array
+
+        table = array("H", bytes(512))
+        for byte in range(256):
+            crc = byte << 8
+            for _ in range(8):
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
+            table[byte] = crc
+        _crc_table = table
+    return _crc_table
+
+
 def crc16(data):
-    """CRC-16/CCITT-FALSE of a str or bytes: ``crc16("123456789") == 0x29B1``."""
+    """CRC-16/CCITT-FALSE of a str or bytes: ``crc16("123456789") == 0x29B1``. By a
+    table, a byte a step: bit by bit, reading a 400-move game's file took the chip
+    some 2 s of its boot."""
     if isinstance(data, str):
         data = data.encode()
+    table = _crc16_table()
     crc = 0xFFFF
     for byte in data:
-        crc ^= byte << 8
-        for _ in range(8):
-            if crc & 0x8000:
-                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
-            else:
-                crc = (crc << 1) & 0xFFFF
+        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
     return crc
 
 
@@ -296,7 +360,7 @@ class Journal:
         game_id = None
         ruleset = None
         position = None
-        moves = []  # type: list[str]
+        moves = Texts()
         end = None  # type: tuple[str, str] | None
         sound = 0
         torn = False
