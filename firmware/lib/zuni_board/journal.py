@@ -73,8 +73,10 @@ class Texts:
         self.ends = array("I")
 
     def append(self, text):
-        self.buf.extend(text.encode())
-        self.ends.append(len(self.buf))
+        buf = self.buf
+        buf.extend(text.encode())
+        buf.append(10)  # a newline after each: ``texts`` splits them at C speed
+        self.ends.append(len(buf))
 
     def pop(self):
         """The last text, taken off (a take-back record: rare, so a copy of both)."""
@@ -95,13 +97,16 @@ class Texts:
         if i < 0:
             i += len(ends)
         start = ends[i - 1] if i > 0 else 0
-        return self.buf[start : ends[i]].decode()
+        return self.buf[start : ends[i] - 1].decode()
 
     def __iter__(self):
         return iter(self.texts(0, len(self.ends)))
 
     def texts(self, start, end):
-        return [self[i] for i in range(start, end)]
+        if start >= end:
+            return []
+        ends = self.ends
+        return self.buf[ends[start - 1] if start > 0 else 0 : ends[end - 1] - 1].decode().split("\n")
 
     def __eq__(self, other):
         return self.texts(0, len(self.ends)) == other
@@ -163,6 +168,36 @@ def unseal(line):
     if crc16(body) != crc:
         return None
     return body
+
+
+def _lines(f):
+    """The lines of the binary file ``f`` as str, the last one as it is (torn: no
+    newline), read 256 bytes at a time: MicroPython's readline reads a byte per call
+    (a 400-move game's file took the chip about 1 s). A line that is not UTF-8 comes
+    out as "" (unsealed, it is torn)."""
+    rest = b""
+    while True:
+        chunk = f.read(256)
+        if not chunk:
+            break
+        rest += chunk
+        start = 0
+        while True:
+            cut = rest.find(b"\n", start)
+            if cut < 0:
+                break
+            yield _text(rest[start : cut + 1])
+            start = cut + 1
+        rest = rest[start:]
+    if rest:
+        yield _text(rest)
+
+
+def _text(raw):
+    try:
+        return raw.decode()
+    except UnicodeError:
+        return ""
 
 
 def _join(directory, name):
@@ -366,12 +401,9 @@ class Journal:
         torn = False
         self.read_clock = None
         self.sync()  # the lines waiting in the flash log first
-        f = open(self.path_of(number), "r")
+        f = open(self.path_of(number), "rb")
         try:
-            while True:
-                line = f.readline()
-                if not line:
-                    break
+            for line in _lines(f):
                 body = unseal(line)
                 if body is None or not self._apply(body, moves):
                     torn = True
@@ -480,8 +512,8 @@ class Journal:
         if path is None:
             return
         tmp = path + ".tmp"
-        src = open(path, "r")
-        dst = open(tmp, "w")
+        src = open(path, "rb")  # bytes: a torn record need not be text
+        dst = open(tmp, "wb")
         try:
             left = sound
             while left > 0:
