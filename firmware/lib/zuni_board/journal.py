@@ -116,31 +116,39 @@ class JournalError(ValueError):
     """A journal operation was given bad input (the message names it)."""
 
 
-_crc_table = None  # type: ignore  # array("H"): the CRC of each byte value, made at first use
+# The CRC of each byte value (array("H")) while a game file is read (``Journal.read``:
+# a 400-move file bit by bit took the chip some 0.5 s of its boot); None otherwise, so
+# that the board in play does not keep its 0.5 KB (a line written is CRC'd bit by bit).
+_crc_table = None  # type: ignore
 
 
 def _crc16_table():
-    global _crc_table
-    if _crc_table is None:
-        from array import array
+    from array import array
 
-        table = array("H", bytes(512))
-        for byte in range(256):
-            crc = byte << 8
-            for _ in range(8):
-                crc = ((crc << 1) ^ 0x1021) & 0xFFFF if crc & 0x8000 else (crc << 1) & 0xFFFF
-            table[byte] = crc
-        _crc_table = table
-    return _crc_table
+    table = array("H", bytes(512))
+    for byte in range(256):
+        table[byte] = _crc16_bits(0, bytes((byte,)))  # the register from 0 through one byte
+    return table
+
+
+def _crc16_bits(crc, data):
+    for byte in data:
+        crc ^= byte << 8
+        for _ in range(8):
+            if crc & 0x8000:
+                crc = ((crc << 1) ^ 0x1021) & 0xFFFF
+            else:
+                crc = (crc << 1) & 0xFFFF
+    return crc
 
 
 def crc16(data):
-    """CRC-16/CCITT-FALSE of a str or bytes: ``crc16("123456789") == 0x29B1``. By a
-    table, a byte a step: bit by bit, reading a 400-move game's file took the chip
-    some 2 s of its boot."""
+    """CRC-16/CCITT-FALSE of a str or bytes: ``crc16("123456789") == 0x29B1``."""
     if isinstance(data, str):
         data = data.encode()
-    table = _crc16_table()
+    table = _crc_table
+    if table is None:
+        return _crc16_bits(0xFFFF, data)
     crc = 0xFFFF
     for byte in data:
         crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
@@ -401,6 +409,8 @@ class Journal:
         torn = False
         self.read_clock = None
         self.sync()  # the lines waiting in the flash log first
+        global _crc_table
+        _crc_table = _crc16_table()
         f = open(self.path_of(number), "rb")
         try:
             for line in _lines(f):
@@ -447,6 +457,7 @@ class Journal:
                 sound += len(line)
         finally:
             f.close()
+            _crc_table = None
         self.read_version = version
         self.read_position = position
         return game_id, ruleset, moves, end, sound, torn
