@@ -418,6 +418,9 @@ class Journal:
                 if body is None or not self._apply(body, moves):
                     torn = True
                     break
+                if body[0] == "M" and game_id is not None:
+                    sound += len(line)  # a move, nearly every line: no header checks
+                    continue
                 if body.startswith(POSITION_FORMAT + " "):
                     parts = body.split(" ", 3)
                     if game_id is not None or len(parts) != 4 or not parts[2].isdigit():
