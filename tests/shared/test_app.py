@@ -1388,6 +1388,7 @@ def _sliced(d, texts, slice_moves=2, link=None):
 
 def test_resume_in_slices_answers_the_host_from_the_journal_first():
     from board_helpers import MemoryPort
+
     from zuni_link.session import BoardSession, digest_seed, digest_step, hex8
 
     d = temp_dir()
@@ -1407,7 +1408,8 @@ def test_resume_in_slices_answers_the_host_from_the_journal_first():
     chain = digest_seed(app.game_id)
     for text in texts:
         chain = digest_step(chain, text)
-    eq((kv["moves"], kv["digest"], kv["game"], kv["phase"], kv["resuming"]), ("6", hex8(chain), app.game_id, "setup", "6"))
+    got = (kv["moves"], kv["digest"], kv["game"], kv["phase"], kv["resuming"])
+    eq(got, ("6", hex8(chain), app.game_id, "setup", "6"))
     state = app.state_info()
     eq((state["moves"], state["resuming"], "turn" in state), (6, 6, False))
     eq(app.moves_from(4), texts[4:])
