@@ -50,7 +50,7 @@ import gc
 
 import zuni
 from micropython import const
-from zuni_board import OVER, PLAY, SETUP
+from zuni_board import OVER, PLAY, SETUP, unload
 from zuni_board import leds as L
 from zuni_board.outbox import Outbox
 from zuni_board.overlay import Overlays
@@ -94,8 +94,10 @@ class BoardApp:
         # (0: at once, in this constructor). Until then ``_replay`` holds its move texts
         # (``resuming()``): the boot hello goes out first, with the journal's moves.
         self.resume_slice = resume_slice
-        self._replay = None  # type: ignore  # journal.Texts
-        self._replayed = 0
+        # While a resumed game is replayed (``zuni_board.resume``): the journal's move
+        # texts (a ``journalread.Texts``) and how many are replayed; None once it is whole.
+        self.replay = None  # type: ignore
+        self.replayed = 0
         # Only what the app needs of the layout is kept, so that the caller may drop the
         # layout (its point table is a few KB of heap on the 168-square board).
         self.layout_name = layout.name
@@ -129,7 +131,7 @@ class BoardApp:
         self.clock = None  # type: ignore
         # The host's commands and queries (zuni_board.hostcmd), made at its first frame.
         self._host = None  # type: ignore
-        self._start_occ = bytearray(n)
+        self.start_occ = bytearray(n)
         self.now = 0  # the time of the last step (a host request comes in the same scan)
         self._held = 0  # presses waiting for the change before them to be stable
         self._held_until = Deadline()
@@ -150,11 +152,11 @@ class BoardApp:
         self.game = game
         # The play phase: position, commit, take-back, hint (zuni_board.play).
         self.play = Play(self, n, layout.timing)
-        self._ruleset_text = ruleset_text  # a new game's rules when the journal has none to resume
+        self.ruleset_text = ruleset_text  # a new game's rules when the journal has none to resume
         if not self._resume(0):
             self.new_game(ruleset_text, 0, game)
         elif resume_slice <= 0:
-            self._resume_moves(0, -1)
+            self.finish_resume(0)
 
     # -- the link -------------------------------------------------------------------
     def attach(self, link):
@@ -225,7 +227,7 @@ class BoardApp:
                 game = staged().position_game(position, self.fits)
             else:
                 game = self.game_for_board(ruleset_text)
-        self._replay = None  # a new game replaces a resume still replayed
+        self.replay = None  # a new game replaces a resume still replayed
         self.game = game
         self.position = position
         self.clock = clock
@@ -234,7 +236,7 @@ class BoardApp:
         self.hv += 1
         if self.journal is not None:
             self.hv = max(self.hv, self.journal.version)
-        self._start_occ = game.occupancy()
+        self.start_occ = game.occupancy()
         self.play.reset()
         self.enter_setup(now, position is not None)
 
@@ -255,101 +257,31 @@ class BoardApp:
         return "nojournal-" + random_hex()
 
     def _resume(self, now):
-        """Start to continue the journal's newest game if it is unfinished and fits this
-        board: its moves are replayed by ``_resume_moves`` (a slice a scan, or at once)."""
-        if self.journal is None:
+        """Start to continue the journal's newest game (``zuni_board.resume``, loaded
+        for it and unloaded once the game is whole)."""
+        journal = self.journal
+        if journal is None:
             return False
-        try:
-            found = self.journal.resume()
-        except (OSError, ValueError):
-            return False
-        self.hv = self.journal.version  # a new game continues from it too
-        if found is None:
-            return False
-        game_id, ruleset_text, moves, end = found
-        if end is not None:
-            return False  # resigned or agreed: finished
-        position = self.journal.position
-        try:
-            if position is not None:
-                game = staged().position_game(position, self.fits)
-            else:
-                game = self.game_for_board(ruleset_text)
-        except ValueError:
-            return False  # another board's game, or a journal the rules no longer accept
-        self._start_occ = game.occupancy()
-        self.game = game
-        self.game_id = game_id
-        self.position = position
-        self.outbox.position = position
-        self.play.reset()
-        self.phase = SETUP  # dark until the replay is done (the renderer is blank)
-        self._replay = moves
-        self._replayed = 0
-        return True
+        if not journal.numbers():
+            self.hv = journal.version
+            return False  # no game at all: its reading code is never loaded
+        from zuni_board import resume
 
-    def resuming(self):
-        """Moves of the resumed game still to replay (0: none, the game is whole)."""
-        replay = self._replay
-        return 0 if replay is None else len(replay) - self._replayed
+        if resume.begin(self, now):
+            return True
+        unload(("zuni_board.resume",))  # nothing to resume: its code is garbage
+        return False
 
-    def move_count(self):
-        """The game's moves, the resumed game's whole count while it is replayed."""
-        replay = self._replay
-        return len(self.game.move_stack) if replay is None else len(replay)
-
-    def move_texts(self, index, count=-1):
-        """The texts of the moves from ``index`` (all, or at most ``count``): the
-        journal's while the game is replayed, else the game's."""
-        replay = self._replay
-        end = self.move_count() if count < 0 else min(self.move_count(), index + count)
-        if replay is not None:
-            return replay.texts(index, end)
-        stack = self.game.move_stack
-        return [stack[i].text() for i in range(index, end)]
+    def hold(self, buttons):
+        """Presses that wait (for a change before them to settle, or a replay)."""
+        self._held |= buttons
 
     def finish_resume(self, now):
-        """Whatever needs the position (a host command) has it now: the rest of the
-        replay at once."""
-        if self._replay is not None:
-            self._resume_moves(now, -1)
+        """Whatever needs the position has it now: the rest of a replay at once."""
+        if self.replay is not None:
+            from zuni_board import resume
 
-    def _resume_moves(self, now, count):
-        """Replay ``count`` more moves of the resumed game (-1: all); after the last,
-        the game goes on (setup, then play) or, finished or unreadable, a new one starts.
-        Nothing is written while it runs: a power cut in it only means a replay again."""
-        replay = self._replay
-        n = len(replay)  # type: ignore
-        game = self.game
-        i = self._replayed
-        end = n if count < 0 else min(n, i + count)
-        try:
-            while i < end:
-                game.push_text(replay[i])  # type: ignore
-                i += 1
-        except ValueError:
-            end = -1  # a journal the rules no longer accept
-        self._replayed = i
-        if end >= 0 and i < n:
-            return
-        self._replay = None
-        if end < 0 or game.is_game_over():
-            self.new_game(self._ruleset_text, now)
-        else:
-            spec = self.journal.clock  # type: ignore
-            clock = None
-            if spec is not None:
-                try:
-                    clock = clocks().resume(spec, game, self.journal)
-                except (OSError, ValueError):
-                    pass  # clocks this firmware cannot read: the game goes on without them
-            self.clock = clock
-            self.outbox.clock = clock
-            self.play.reset()
-            # A set-up position not yet played from is set up again side by side.
-            self.enter_setup(now, self.position is not None and n == 0)
-        if self.resume_slice > 0:
-            self.outbox.state()  # the boot hello told "resuming": the host learns the end
+            resume.moves(self, now, -1)
 
     # -- phases ---------------------------------------------------------------------
     def enter_setup(self, now, by_side=False):
@@ -428,11 +360,11 @@ class BoardApp:
         acts on the position that change makes, so while one is being debounced the press
         waits for it (at most HOLD_MS, so a board that never settles still has buttons)."""
         self.now = now
-        if self._replay is not None:
-            self._resume_moves(now, self.resume_slice)
-            if self._replay is not None:
-                self._while_resuming(stable, buttons)
-                return
+        if self.replay is not None:
+            from zuni_board import resume
+
+            if resume.scan(self, now, stable, buttons):
+                return  # still replaying
         play = self.play
         # The rest of a commit's work, one piece per scan, never in the commit's own (its
         # LED frame goes out first): the next position's legal moves and its picture,
@@ -477,15 +409,6 @@ class BoardApp:
                 play.drop_search()  # a hand on the board: the hint is not wanted now
             else:
                 play.think(now)
-
-    def _while_resuming(self, stable, buttons):
-        """A scan while the resumed game is replayed: the pieces sensed are kept for
-        the setup that follows, presses wait for it (``_held``)."""
-        if stable is not None:
-            mine = self.stable
-            for i in range(self.n):
-                mine[i] = 1 if stable[i] else 0
-        self._held |= buttons
 
     def _fire(self, now):
         if self.phase == PLAY:
@@ -536,7 +459,7 @@ class BoardApp:
                 # The host learns at once that the board is set up (no polling); a
                 # game that ended or passed at once has sent its own state or move.
                 self.outbox.state()
-        elif self.stable == self._start_occ:
+        elif self.stable == self.start_occ:
             # Game over and the pieces set up again: a new game.
             self._again(now)
 

@@ -160,8 +160,8 @@ class HostCommands:
             info["position"] = app.position
         if app.board_id:
             info["id"] = app.board_id
-        if app.resuming():
-            info["resuming"] = app.resuming()
+        if app.replay is not None:
+            info["resuming"] = len(app.replay) - app.replayed
         return info
 
     def state_info(self, now):
@@ -172,7 +172,7 @@ class HostCommands:
         game = app.game
         info = {
             "game": app.game_id,
-            "moves": app.move_count(),
+            "moves": self._move_count(),
             "hv": app.hv,
             "ruleset": str(game.ruleset),
             "phase": PHASE_NAMES[app.phase],
@@ -180,10 +180,9 @@ class HostCommands:
             # link writes a bytearray as such a string.
             "occupancy": bytes(app.stable),
         }
-        left = app.resuming()
-        if left:
+        if app.replay is not None:
             # The journal's game is still replayed (setup follows): no turn to tell yet.
-            info["resuming"] = left
+            info["resuming"] = len(app.replay) - app.replayed
         else:
             info["turn"] = SIDE_NAMES[game.turn]
         if app.position is not None:
@@ -209,4 +208,15 @@ class HostCommands:
         """The texts of the moves from ``index``: all of them, or at most ``count`` (the
         link's ``moves`` reply asks a few at a time)."""
         self.app.outbox.flush()
-        return self.app.move_texts(index, count)
+        app = self.app
+        replay = app.replay  # a game resumed and still replayed: the journal's texts
+        end = self._move_count() if count < 0 else min(self._move_count(), index + count)
+        if replay is not None:
+            return replay.texts(index, end)
+        stack = app.game.move_stack
+        return [stack[i].text() for i in range(index, end)]
+
+    def _move_count(self):
+        app = self.app
+        replay = app.replay
+        return len(app.game.move_stack) if replay is None else len(replay)

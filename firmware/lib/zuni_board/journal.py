@@ -59,79 +59,15 @@ OLD_FORMAT = "Z1"  # before history versions: read, never written
 POSITION_FORMAT = "Z3"  # a game set up from a position: its header carries the position
 
 
-class Texts:
-    """A game's move texts as read from its file, kept in one buffer and one array of
-    ends: a list of 400 strings, made between the lines' garbage, was left spread over
-    the whole heap of the chip, with no free block of 2 KB (docs/firmware-timing.md).
-    A list's calls that the reading needs (append, pop, len, [i]); ``texts(a, b)`` the
-    texts from ``a`` to ``b`` as a list; equal to the list of its texts."""
-
-    def __init__(self):
-        from array import array
-
-        self.buf = bytearray()
-        self.ends = array("I")
-
-    def append(self, text):
-        buf = self.buf
-        buf.extend(text.encode())
-        buf.append(10)  # a newline after each: ``texts`` splits them at C speed
-        self.ends.append(len(buf))
-
-    def pop(self):
-        """The last text, taken off (a take-back record: rare, so a copy of both)."""
-        ends = self.ends
-        n = len(ends) - 1
-        text = self[n]
-        self.ends = ends[:n]
-        self.buf = self.buf[: ends[n - 1] if n > 0 else 0]
-        return text
-
-    def __len__(self):
-        return len(self.ends)
-
-    def __getitem__(self, i):
-        ends = self.ends
-        if type(i) is slice:
-            return self.texts(0, len(ends))[i]
-        if i < 0:
-            i += len(ends)
-        start = ends[i - 1] if i > 0 else 0
-        return self.buf[start : ends[i] - 1].decode()
-
-    def __iter__(self):
-        return iter(self.texts(0, len(self.ends)))
-
-    def texts(self, start, end):
-        if start >= end:
-            return []
-        ends = self.ends
-        return self.buf[ends[start - 1] if start > 0 else 0 : ends[end - 1] - 1].decode().split("\n")
-
-    def __eq__(self, other):
-        return self.texts(0, len(self.ends)) == other
-
-
 class JournalError(ValueError):
     """A journal operation was given bad input (the message names it)."""
 
 
-# The CRC of each byte value (array("H")) while a game file is read (``Journal.read``:
-# a 400-move file bit by bit took the chip some 0.5 s of its boot); None otherwise, so
-# that the board in play does not keep its 0.5 KB (a line written is CRC'd bit by bit).
-_crc_table = None  # type: ignore
-
-
-def _crc16_table():
-    from array import array
-
-    table = array("H", bytes(512))
-    for byte in range(256):
-        table[byte] = _crc16_bits(0, bytes((byte,)))  # the register from 0 through one byte
-    return table
-
-
-def _crc16_bits(crc, data):
+def crc16(data):
+    """CRC-16/CCITT-FALSE of a str or bytes: ``crc16("123456789") == 0x29B1``."""
+    if isinstance(data, str):
+        data = data.encode()
+    crc = 0xFFFF
     for byte in data:
         crc ^= byte << 8
         for _ in range(8):
@@ -139,19 +75,6 @@ def _crc16_bits(crc, data):
                 crc = ((crc << 1) ^ 0x1021) & 0xFFFF
             else:
                 crc = (crc << 1) & 0xFFFF
-    return crc
-
-
-def crc16(data):
-    """CRC-16/CCITT-FALSE of a str or bytes: ``crc16("123456789") == 0x29B1``."""
-    if isinstance(data, str):
-        data = data.encode()
-    table = _crc_table
-    if table is None:
-        return _crc16_bits(0xFFFF, data)
-    crc = 0xFFFF
-    for byte in data:
-        crc = ((crc << 8) & 0xFFFF) ^ table[(crc >> 8) ^ byte]
     return crc
 
 
@@ -176,36 +99,6 @@ def unseal(line):
     if crc16(body) != crc:
         return None
     return body
-
-
-def _lines(f):
-    """The lines of the binary file ``f`` as str, the last one as it is (torn: no
-    newline), read 256 bytes at a time: MicroPython's readline reads a byte per call
-    (a 400-move game's file took the chip about 1 s). A line that is not UTF-8 comes
-    out as "" (unsealed, it is torn)."""
-    rest = b""
-    while True:
-        chunk = f.read(256)
-        if not chunk:
-            break
-        rest += chunk
-        start = 0
-        while True:
-            cut = rest.find(b"\n", start)
-            if cut < 0:
-                break
-            yield _text(rest[start : cut + 1])
-            start = cut + 1
-        rest = rest[start:]
-    if rest:
-        yield _text(rest)
-
-
-def _text(raw):
-    try:
-        return raw.decode()
-    except UnicodeError:
-        return ""
 
 
 def _join(directory, name):
@@ -392,154 +285,21 @@ class Journal:
             self.version += 1  # a take-back too
 
     # -- reading ------------------------------------------------------------
+    # -- reading: zuni_board.journalread, loaded for it (at boot) -------------
     def read(self, number):
-        """(game id, ruleset, moves, end, sound_bytes, torn) of one game file; its history
-        version is left in ``read_version``, its start position (or None) in ``read_position``.
+        """(game id, ruleset, moves, end, sound_bytes, torn) of one game file
+        (``journalread.read``)."""
+        from zuni_board import journalread
 
-        Read a line at a time (a long game's file is never in memory at once). Records
-        after a torn or corrupted one are dropped with it; ``sound_bytes`` is the length
-        of the sound part."""
-        version = 0
-        game_id = None
-        ruleset = None
-        position = None
-        moves = Texts()
-        end = None  # type: tuple[str, str] | None
-        sound = 0
-        torn = False
-        self.read_clock = None
-        self.sync()  # the lines waiting in the flash log first
-        global _crc_table
-        _crc_table = _crc16_table()
-        f = open(self.path_of(number), "rb")
-        try:
-            for line in _lines(f):
-                body = unseal(line)
-                if body is None or not self._apply(body, moves):
-                    torn = True
-                    break
-                if body[0] == "M" and game_id is not None:
-                    sound += len(line)  # a move, nearly every line: no header checks
-                    continue
-                if body.startswith(POSITION_FORMAT + " "):
-                    parts = body.split(" ", 3)
-                    if game_id is not None or len(parts) != 4 or not parts[2].isdigit():
-                        torn = True
-                        break
-                    game_id = parts[1]
-                    version = int(parts[2])
-                    position = parts[3]
-                    ruleset = position.split("|")[0].strip()
-                elif body.startswith(FORMAT + " ") or body.startswith(OLD_FORMAT + " "):
-                    old = body[1] == "1"
-                    parts = body.split(" ", 2 if old else 3)
-                    if game_id is not None or len(parts) != (3 if old else 4) or not (old or parts[2].isdigit()):
-                        torn = True
-                        break
-                    game_id = parts[1]
-                    ruleset = parts[2] if old else parts[3]
-                    version = 0 if old else int(parts[2])
-                elif game_id is None:
-                    torn = True
-                    break
-                elif body[0] == "E":
-                    parts = body.split(" ", 2)
-                    if parts[1] == "clear":
-                        end = None
-                        version += 1
-                    else:
-                        end = (parts[1], parts[2] if len(parts) > 2 else "")
-                elif body[0] == "U":
-                    end = None
-                    version += 1
-                elif body[0] == "T":
-                    if moves or self.read_clock is not None:
-                        torn = True
-                        break
-                    self.read_clock = body[2:].replace("%20", " ")
-                sound += len(line)
-        finally:
-            f.close()
-            _crc_table = None
-        self.read_version = version
-        self.read_position = position
-        return game_id, ruleset, moves, end, sound, torn
-
-    def _apply(self, body, moves):
-        """Apply a move or take-back record to ``moves``; False if it does not fit."""
-        kind = body[:2]
-        if kind == "M ":
-            parts = body.split(" ")
-            n = len(parts)  # 6 on a clock: the times (zuni_board.clocks reads them)
-            if (n != 3 and n != 6) or not parts[1].isdigit() or int(parts[1]) != len(moves):
-                return False
-            moves.append(parts[2])
-        elif kind == "K " or kind == "T ":
-            return len(body) > 2  # a clock's records (zuni_board.clocks)
-        elif kind == "U ":
-            parts = body.split(" ")
-            if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) != len(moves) - 1:
-                return False
-            moves.pop()
-        elif kind == "E ":
-            return len(body.split(" ")) >= 2
-        elif (
-            not body.startswith(FORMAT + " ")
-            and not body.startswith(OLD_FORMAT + " ")
-            and not body.startswith(POSITION_FORMAT + " ")
-        ):
-            return False
-        return True
+        return journalread.read(self, number)
 
     def resume(self):
-        """The newest game in the journal as (game id, ruleset, move texts, end), or None;
-        ``position`` then holds its start position's text (None: the rules' start).
+        """The newest game in the journal as (game id, ruleset, move texts, end), or None
+        (``journalread.resume``: the texts are a ``journalread.Texts``); ``position``
+        then holds its start position's text (None: the rules' start)."""
+        from zuni_board import journalread
 
-        ``end`` is None or (how, arg) for a resignation or agreement. A torn last record
-        is dropped and the file rewritten without it, so later appends stay readable.
-        Whether the game is finished is for the rules engine to say (see
-        ``BoardApp``); the journal only keeps the record. Appends then go to this game."""
-        numbers = self.numbers()
-        while numbers:
-            number = numbers.pop()
-            try:
-                game_id, ruleset, moves, end, sound, torn = self.read(number)
-            except OSError:
-                continue
-            if game_id is None or ruleset is None:
-                continue
-            self.path = self.path_of(number)
-            self.game_id = game_id
-            self.version = self.read_version
-            self.ruleset = ruleset
-            self.position = self.read_position
-            self.clock = self.read_clock
-            if torn:
-                self._rewrite(sound)
-            return game_id, ruleset, moves, end
-        return None
-
-    def _rewrite(self, sound):
-        """Keep only the first ``sound`` bytes of the current file (copied in chunks to a
-        new file that then replaces it, so a cut during the repair loses nothing)."""
-        path = self.path
-        if path is None:
-            return
-        tmp = path + ".tmp"
-        src = open(path, "rb")  # bytes: a torn record need not be text
-        dst = open(tmp, "wb")
-        try:
-            left = sound
-            while left > 0:
-                chunk = src.read(min(256, left))
-                if not chunk:
-                    break
-                dst.write(chunk)
-                left -= len(chunk)
-        finally:
-            src.close()
-            dst.close()
-        os.rename(tmp, path)
+        return journalread.resume(self)
 
     def size(self):
         """Bytes used by the journal's game files."""
