@@ -118,6 +118,9 @@ def random_hex():
 class Journal:
     """The journal directory. ``keep``: how many game files to keep (newest first)."""
 
+    # The header formats, for ``journalread`` (which does not import this module).
+    FORMATS = (FORMAT, OLD_FORMAT, POSITION_FORMAT)
+
     # The flash log (zuni_board.flashlog.attach sets it), or None: a class attribute, so
     # that a journal without one has no more in its instance (the heap's ragged edge).
     log = None  # type: ignore

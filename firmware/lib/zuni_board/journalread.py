@@ -10,8 +10,6 @@ spread over the whole heap of the chip). docs/firmware-timing.md, "Boot".
 
 import os
 
-from zuni_board.journal import FORMAT, OLD_FORMAT, POSITION_FORMAT
-
 
 class Texts:
     """A game's move texts as read from its file, kept in one buffer and one array of
@@ -149,11 +147,12 @@ def read(j, number):
     j.read_clock = None
     j.sync()  # the lines waiting in the flash log first
     table = _crc16_table()
+    FORMAT, OLD_FORMAT, POSITION_FORMAT = j.FORMATS  # noqa: N806  (the journal's constants)
     f = open(j.path_of(number), "rb")
     try:
         for line in _lines(f):
             body = _unseal(line, table)
-            if body is None or not _apply(body, moves):
+            if body is None or not _apply(body, moves, j.FORMATS):
                 torn = True
                 break
             if body[0] == "M" and game_id is not None:
@@ -203,8 +202,9 @@ def read(j, number):
     return game_id, ruleset, moves, end, sound, torn
 
 
-def _apply(body, moves):
+def _apply(body, moves, formats):
     """Apply a move or take-back record to ``moves``; False if it does not fit."""
+    FORMAT, OLD_FORMAT, POSITION_FORMAT = formats  # noqa: N806
     kind = body[:2]
     if kind == "M ":
         parts = body.split(" ")

@@ -364,9 +364,13 @@ class BoardSession:
         self._sid = sid
         boot = self._boot_hello
         # The boot hello not yet written stays: it is news of a reset, not stale output.
-        self._hi = [boot] if boot is not None and boot in self._hi else []
+        if boot is not None and boot in self._hi:
+            self._hi = [boot]
+            self._queued = len(boot)
+        else:
+            self._hi = []
+            self._queued = 0
         self._lo = []
-        self._queued = len(boot) if self._hi else 0
         self._lo_queued = 0
         self._stream = None
         self._hello_ok = True
@@ -578,7 +582,7 @@ class BoardSession:
                 self._queued -= len(cur)
                 self._cur = cur
                 self._off = 0
-                if cur is self._boot_hello:
+                if cur == self._boot_hello:
                     self._boot_hello = None  # on its way: a host's hello no longer clears it
             off = self._off
             try:
