@@ -118,9 +118,6 @@ def random_hex():
 class Journal:
     """The journal directory. ``keep``: how many game files to keep (newest first)."""
 
-    # The header formats, for ``journalread`` (which does not import this module).
-    FORMATS = (FORMAT, OLD_FORMAT, POSITION_FORMAT)
-
     # The flash log (zuni_board.flashlog.attach sets it), or None: a class attribute, so
     # that a journal without one has no more in its instance (the heap's ragged edge).
     log = None  # type: ignore
@@ -294,7 +291,7 @@ class Journal:
         (``journalread.read``)."""
         from zuni_board import journalread
 
-        return journalread.read(self, number)
+        return journalread.read(self, number, (FORMAT, OLD_FORMAT, POSITION_FORMAT))
 
     def resume(self):
         """The newest game in the journal as (game id, ruleset, move texts, end), or None
@@ -302,7 +299,7 @@ class Journal:
         then holds its start position's text (None: the rules' start)."""
         from zuni_board import journalread
 
-        return journalread.resume(self)
+        return journalread.resume(self, (FORMAT, OLD_FORMAT, POSITION_FORMAT))
 
     def size(self):
         """Bytes used by the journal's game files."""

@@ -129,7 +129,7 @@ def _text(raw):
         return ""
 
 
-def read(j, number):
+def read(j, number, formats):
     """(game id, ruleset, moves, end, sound_bytes, torn) of one game file; its history
     version is left in ``read_version``, its start position (or None) in ``read_position``.
 
@@ -147,12 +147,12 @@ def read(j, number):
     j.read_clock = None
     j.sync()  # the lines waiting in the flash log first
     table = _crc16_table()
-    FORMAT, OLD_FORMAT, POSITION_FORMAT = j.FORMATS  # noqa: N806  (the journal's constants)
+    FORMAT, OLD_FORMAT, POSITION_FORMAT = formats  # noqa: N806  (the journal's: it is not imported here)
     f = open(j.path_of(number), "rb")
     try:
         for line in _lines(f):
             body = _unseal(line, table)
-            if body is None or not _apply(body, moves, j.FORMATS):
+            if body is None or not _apply(body, moves, formats):
                 torn = True
                 break
             if body[0] == "M" and game_id is not None:
@@ -230,7 +230,7 @@ def _apply(body, moves, formats):
     return True
 
 
-def resume(j):
+def resume(j, formats):
     """The newest game in the journal as (game id, ruleset, move texts, end), or None;
     ``position`` then holds its start position's text (None: the rules' start).
 
@@ -242,7 +242,7 @@ def resume(j):
     while numbers:
         number = numbers.pop()
         try:
-            game_id, ruleset, moves, end, sound, torn = read(j, number)
+            game_id, ruleset, moves, end, sound, torn = read(j, number, formats)
         except OSError:
             continue
         if game_id is None or ruleset is None:
