@@ -365,6 +365,7 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
         signal.signal(signal.SIGTERM, _terminate)
     conn: BoardConnection | None = None
     session: PlaySession | None = None
+    lobby: Any = None
     keys: LineReader | None = None
     try:
         try:
@@ -390,38 +391,21 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
                 page.publish("game", control.view())
                 page.publish("hint", control.hint_note)  # the hint beside the board (None: none)
 
-        session_class: Any = PlaySession
-        more: dict[str, Any] = {}
-        if remote is not None:
-            from zuniboard.remote.session import RemoteSession
+        lobby: Any = None
+        if conn.virtual is not None and remote is None:
+            # The page's "Play someone remotely": its lobby waits in a thread of its own;
+            # when every seat is taken, the board goes over to the remote game (below).
+            from zuniboard.remote.page_lobby import PageLobby
 
-            session_class = RemoteSession
-            more["remote"] = (remote.connection, remote.client, remote.seat_file, remote.client_id)
-            if conn.virtual is not None:
-                # The page's remote panel: the invite code (and the command the others
-                # type), the seats and their presence, the offer to answer.
-                invite = remote.invite
-
-                def on_view(view: dict[str, Any]) -> None:
-                    page.publish("remote", dict(view, invite=invite))
-
-                more["on_view"] = on_view
-        session = session_class(
-            conn.link,
-            db,
-            ui,
-            ruleset=ruleset,
-            players=players,
-            seed=args.seed,
-            deterministic=args.deterministic,
-            hand=conn.hand,
-            show_move_s=max(0.0, args.show),
-            start=start,
-            on_change=on_change,
-            moves_at=MOVES_AT_PAGE if conn.virtual is not None and conn.hand is None else MOVES_AT_BOARD,
-            clock=clock,
-            **more,
-        )
+            lobby = PageLobby(
+                broker=args.broker,
+                name=args.name or getpass.getuser(),
+                ruleset=ruleset or _resume_ruleset(db, game) or "mosona",
+                publish=lambda view: page.publish("remote_lobby", view),
+                fits=page.fits,
+            )
+            page.on_remote(lobby.request)
+        session = _session(args, conn, db, ui, remote, ruleset, players, start, on_change, clock)
         if conn.virtual is not None:
             page.on_line(session.page_line)
         try:
@@ -437,26 +421,49 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
         follow = getattr(session, "follow", None)
         if follow is not None:
             follow(time.monotonic())  # a remote game: the referee's moves the board has not had yet
-        active = session
         if session.game is not None:
             start_first_use_build(str(session.game.ruleset), ui.message)
+        # The terminal's lines go to the session playing now (the page may switch it).
+        holder = [session]
 
         def prompt() -> str:
-            side = active.turn_side()
+            side = holder[0].turn_side()
             return "%s> " % side if side else "> "
 
         keys = LineReader(
-            active.key,
-            active.end_of_input,
-            complete=active.control.completions,
+            lambda line: holder[0].key(line),
+            lambda: holder[0].end_of_input(),
+            complete=lambda text: holder[0].control.completions(text),
             prompt=prompt,
-            status=lambda: "   ".join(t for t in (active.clocks.text(time.monotonic()), terminal.status) if t),
+            status=lambda: "   ".join(t for t in (holder[0].clocks.text(time.monotonic()), terminal.status) if t),
             history=history_path(db),
         )
         if keys.is_tty:
             terminal.status_line = keys.refresh
         keys.start()
-        ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % active.control.moves_at)
+        ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % session.control.moves_at)
+        code = session.run(until=None if lobby is None else lobby.ready.is_set)
+        if lobby is None or lobby.seated is None:
+            return code
+        # Every seat of the page's remote game is taken: this game is left (as quit
+        # leaves it), and the board plays the remote one.
+        seated = lobby.seated
+        page.on_remote(None)
+        page.publish("remote_lobby", None)
+        session.close()
+        if session.db_game is not None and not session.is_over():
+            _left(session, db, ui)
+        ui.message("info", "the remote game %s starts on this board" % seated.client.creds.code.upper())
+        for side in ("south", "north", "west", "east"):
+            setattr(args, side, None)
+        players = seated.players()
+        ruleset = str(seated.client.state.get("ruleset", "mosona"))
+        session = None
+        session = _session(args, conn, db, ui, seated, ruleset, players, None, on_change, "")
+        holder[0] = session
+        page.on_line(session.page_line)
+        session.start(resume=False, timeout=args.timeout)
+        session.follow(time.monotonic())
         return session.run()
     except KeyboardInterrupt:
         ui.message("info", "interrupted")
@@ -468,6 +475,10 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
             session.close()
             if session.db_game is not None and not session.is_over():
                 _left(session, db, ui)
+        if lobby is not None:
+            lobby.stop()
+            if lobby.seated is not None:
+                lobby.seated.close()
         if conn is not None:
             conn.close()
         if speaker is not None:
@@ -478,6 +489,57 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
                     speaker.transcript.close()
         with contextlib.suppress(Exception):
             db.close()
+
+
+def _session(
+    args: argparse.Namespace,
+    conn: BoardConnection,
+    db: Database,
+    ui: TerminalUI | SpeakingUI,
+    remote: Any,
+    ruleset: str | None,
+    players: dict[str, str | None],
+    start: StartFrom | None,
+    on_change: Callable[[GameController], None] | None,
+    clock: str,
+) -> PlaySession:
+    """The play session on ``conn``'s board: a remote game's (``remote``: a
+    ``remote.lobby.Seated``) or a local one."""
+    session_class: Any = PlaySession
+    more: dict[str, Any] = {}
+    if remote is not None:
+        from zuniboard.remote.session import RemoteSession
+
+        session_class = RemoteSession
+        more["remote"] = (remote.connection, remote.client, remote.seat_file, remote.client_id)
+        if conn.virtual is not None:
+            # The page's remote panel: the invite code (and the command the others
+            # type), the seats and their presence, the offer to answer.
+            from zuniboard.web import page
+
+            invite = remote.invite
+
+            def on_view(view: dict[str, Any]) -> None:
+                page.publish("remote", dict(view, invite=invite))
+
+            more["on_view"] = on_view
+    session: PlaySession = session_class(
+        conn.link,
+        db,
+        ui,
+        ruleset=ruleset,
+        players=players,
+        seed=args.seed,
+        deterministic=args.deterministic,
+        hand=conn.hand,
+        show_move_s=max(0.0, args.show),
+        start=start,
+        on_change=on_change,
+        moves_at=MOVES_AT_PAGE if conn.virtual is not None and conn.hand is None else MOVES_AT_BOARD,
+        clock=clock,
+        **more,
+    )
+    return session
 
 
 SPEECH_DRAIN_S = 10.0  # at the end, what is still being said is waited for this long at most
