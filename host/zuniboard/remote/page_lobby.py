@@ -112,7 +112,7 @@ class PageLobby:
             except protocol.ProtocolError as exc:
                 raise LobbyRequestError("invite code %r: %s" % (raw.strip(), exc)) from None
         with self.lock:
-            if self.thread is not None and self.thread.is_alive() or self.seated is not None:
+            if (self.thread is not None and self.thread.is_alive()) or self.seated is not None:
                 raise LobbyBusy("a remote game is already being %s" % ("started" if code == "new" else "joined"))
             self.state.update(
                 state="asking", name=name, code="", invite="", joined=[], error="", said="asking the referee…"
