@@ -231,7 +231,7 @@ def test_a_remote_game_started_and_joined_from_the_pages(browser: Any, broker_ur
         b.fill("#lobby-code", code.lower())
         b.click("#btn-lobby-join")
         for play in plays.values():
-            play.expect(r"the remote game %s starts on this board" % code.replace("-", ""))
+            play.expect(r"the remote game %s starts on this board" % code)
             play.expect(r"^new game #\d+: mosona")
         for page in pages.values():
             page.wait_for_selector("#remote-panel:not([hidden])", timeout=30000)

@@ -391,7 +391,6 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
                 page.publish("game", control.view())
                 page.publish("hint", control.hint_note)  # the hint beside the board (None: none)
 
-        lobby: Any = None
         if conn.virtual is not None and remote is None:
             # The page's "Play someone remotely": its lobby waits in a thread of its own;
             # when every seat is taken, the board goes over to the remote game (below).
@@ -453,18 +452,18 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
         session.close()
         if session.db_game is not None and not session.is_over():
             _left(session, db, ui)
-        ui.message("info", "the remote game %s starts on this board" % seated.client.creds.code.upper())
-        for side in ("south", "north", "west", "east"):
-            setattr(args, side, None)
-        players = seated.players()
+        from zuniboard.remote.session import RemoteSession
+
+        ui.message("info", "the remote game %s starts on this board" % _pretty_code(seated.client.creds.code))
         ruleset = str(seated.client.state.get("ruleset", "mosona"))
-        session = None
-        session = _session(args, conn, db, ui, seated, ruleset, players, None, on_change, "")
-        holder[0] = session
-        page.on_line(session.page_line)
-        session.start(resume=False, timeout=args.timeout)
-        session.follow(time.monotonic())
-        return session.run()
+        session = None  # (not closed twice if the next one cannot start)
+        remote_session = _session(args, conn, db, ui, seated, ruleset, seated.players(), None, on_change, "")
+        assert isinstance(remote_session, RemoteSession)
+        session = holder[0] = remote_session
+        page.on_line(remote_session.page_line)
+        remote_session.start(timeout=args.timeout)  # the referee's moves so far, if any, follow
+        remote_session.follow(time.monotonic())
+        return remote_session.run()
     except KeyboardInterrupt:
         ui.message("info", "interrupted")
         return 130
@@ -489,6 +488,11 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
                     speaker.transcript.close()
         with contextlib.suppress(Exception):
             db.close()
+
+
+def _pretty_code(code: str) -> str:
+    """An invite code as people type it: K7M-Q2P."""
+    return "%s-%s" % (code[:3].upper(), code[3:].upper())
 
 
 def _session(
