@@ -432,7 +432,7 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
         keys = LineReader(
             lambda line: holder[0].key(line),
             lambda: holder[0].end_of_input(),
-            complete=lambda text: holder[0].control.completions(text),
+            complete=lambda: holder[0].control.completions(),
             prompt=prompt,
             status=lambda: "   ".join(t for t in (holder[0].clocks.text(time.monotonic()), terminal.status) if t),
             history=history_path(db),
