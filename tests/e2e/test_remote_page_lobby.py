@@ -81,6 +81,31 @@ def test_new_and_join_from_two_pages(broker: Mosquitto, tmp_path: Path) -> None:
         referee.stop()
 
 
+def test_waiting_for_the_others_is_given_up_and_a_new_game_made(broker: Mosquitto, tmp_path: Path) -> None:
+    referee = RefereeThread(broker.url, tmp_path / "referee").start()
+    views = Views()
+    page = lobby(broker.url, views)
+    try:
+        with pytest.raises(LobbyBusy, match="nothing to cancel"):
+            page.request({"do": "cancel"})
+        page.request({"do": "new", "name": "Ann"})
+        wait_for("the invite code", lambda: views.last["state"] == "waiting" and views.last["code"])
+        first = views.last["code"]
+        assert page.request({"do": "cancel"}) == {"ok": True}
+        wait_for("given up", lambda: views.last["state"] == "idle")
+        assert views.last["said"] == "gave up waiting for game %s; `zuni play --remote %s` goes on with your seat" % (
+            first,
+            first,
+        )
+        assert views.last["code"] == "" and page.seated is None and not page.ready.is_set()
+        page.request({"do": "new", "name": "Ann"})
+        wait_for("another code", lambda: views.last["state"] == "waiting" and views.last["code"])
+        assert views.last["code"] != first
+    finally:
+        page.stop()
+        referee.stop()
+
+
 @pytest.mark.parametrize(
     "body, words",
     [
@@ -91,7 +116,7 @@ def test_new_and_join_from_two_pages(broker: Mosquitto, tmp_path: Path) -> None:
         ({"do": "new", "name": "Ann", "clock": "5 minutes"}, "clock '5 minutes'"),
         ({"do": "new", "name": ""}, "your name ''"),
         ({"do": "new", "name": "x" * 41}, "1 to 40 printable characters"),
-        ({"do": "leave", "name": "Ann"}, "'do' must be 'new' or 'join'"),
+        ({"do": "leave", "name": "Ann"}, "'do' must be 'new', 'join' or 'cancel'"),
     ],
 )
 def test_a_bad_request_is_refused_in_words_and_starts_nothing(body: dict[str, Any], words: str) -> None:

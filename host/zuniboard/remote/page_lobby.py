@@ -32,7 +32,8 @@ class LobbyRequestError(ValueError):
 
 
 class LobbyBusy(RuntimeError):
-    """A request while a remote game is already being started or joined."""
+    """A request that does not fit what the lobby does now: one while a remote game is
+    already being started or joined, a Cancel with nothing to cancel."""
 
 
 class PageLobby:
@@ -53,6 +54,7 @@ class PageLobby:
         self.lock = threading.Lock()
         self.thread: threading.Thread | None = None
         self.stopping = threading.Event()
+        self.giving_up = threading.Event()  # the page's Cancel, while it waits for the others
         self.ready = threading.Event()
         self.seated: Seated | None = None
         self.state: dict[str, Any] = {
@@ -81,8 +83,10 @@ class PageLobby:
     # -- the page's request (the HTTP thread) ------------------------------------------
     def request(self, body: dict[str, Any]) -> dict[str, Any]:
         do = body.get("do")
+        if do == "cancel":
+            return self.cancel()
         if do not in ("new", "join"):
-            raise LobbyRequestError("remote: 'do' must be 'new' or 'join', not %r" % (do,))
+            raise LobbyRequestError("remote: 'do' must be 'new', 'join' or 'cancel', not %r" % (do,))
         name = str(body.get("name") or "").strip()
         if not name or len(name) > NAME_MAX or not name.isprintable():
             raise LobbyRequestError("your name %r: 1 to %d printable characters" % (name, NAME_MAX))
@@ -117,6 +121,7 @@ class PageLobby:
             self.state.update(
                 state="asking", name=name, code="", invite="", joined=[], error="", said="asking the referee…"
             )
+            self.giving_up = threading.Event()
             self.thread = threading.Thread(
                 target=self._work, args=(code, name, ruleset, clock), name="zuni-page-lobby", daemon=True
             )
@@ -140,10 +145,19 @@ class PageLobby:
             joined.append(text)
             self._set(joined=list(joined))
 
+        giving_up = self.giving_up
         try:
-            wait_for_seats(seated, said, self.stopping.is_set)
-        except KeyboardInterrupt:  # stopped: `zuni play` ends
+            wait_for_seats(seated, said, lambda: self.stopping.is_set() or giving_up.is_set())
+        except KeyboardInterrupt:  # `zuni play` ends, or the page's Cancel
             seated.close()
+            self._set(
+                state="idle",
+                code="",
+                invite="",
+                joined=[],
+                error="",
+                said="gave up waiting for game %s; `zuni play --remote %s` goes on with your seat" % (pretty, pretty),
+            )
             return
         game_ruleset = str(seated.client.state.get("ruleset", ruleset or ""))
         if game_ruleset and not self.fits(game_ruleset):
@@ -161,6 +175,14 @@ class PageLobby:
             self.state.update(state="ready", said="every seat is taken: the game starts")
         self.publish(self.view())
         self.ready.set()
+
+    def cancel(self) -> dict[str, Any]:
+        """The page's Cancel: stop waiting for the others (the seat stays saved here)."""
+        with self.lock:
+            if self.state["state"] != "waiting":
+                raise LobbyBusy("remote: nothing to cancel (%s)" % self.state["state"])
+            self.giving_up.set()
+        return {"ok": True}
 
     def _said(self, text: str) -> None:
         self._set(said=text)

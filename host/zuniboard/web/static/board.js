@@ -801,6 +801,7 @@
     for (const id of ["btn-lobby-new", "btn-lobby-join"]) $(id).disabled = busy;
     $("lobby-form").hidden = busy;
     $("lobby-wait").hidden = !l.code;
+    $("btn-lobby-cancel").hidden = l.state !== "waiting";
     $("lobby-code-shown").textContent = l.code || "";
     $("lobby-invite").textContent = l.invite || "";
     setHtml("lobby-joined", (l.joined || []).map((j) => "<li>" + esc(j) + "</li>").join(""));
@@ -1221,6 +1222,7 @@
   $("btn-lobby-new").addEventListener("click", () =>
     lobby({ do: "new", ruleset: $("lobby-ruleset").value.trim(), clock: $("lobby-clock").value.trim() }));
   $("btn-lobby-join").addEventListener("click", () => lobby({ do: "join", code: $("lobby-code").value.trim() }));
+  $("btn-lobby-cancel").addEventListener("click", () => api("remote", { do: "cancel" }).catch(() => {}));
   $("lobby-form").addEventListener("submit", (e) => e.preventDefault());
 
   $("line-panel").addEventListener("submit", (e) => {
