@@ -39,6 +39,8 @@ another board and prints a short invite code; they type `zuni play --remote CODE
 no --broker, the first runs a broker and a referee on this computer (127.0.0.1:1883);
 across the internet, name one: `--broker mqtts://host`. The other's moves show on your
 board as the computer's do; undo, draw and count are offers they accept (yes) or not.
+On the virtual board's page of a plain `zuni play`, "Play someone remotely" starts one
+(it shows the code) or joins one with a code, through --broker or this computer's.
 
 Board marks: S N W E pieces (lower case: bow priests), . empty point, [ ] the last
 move's start and end, x a piece it took.
