@@ -219,7 +219,9 @@ def test_a_remote_game_started_and_joined_from_the_pages(browser: Any, broker_ur
         b.fill("#lobby-code", "zzz-zzz")
         b.click("#btn-lobby-join")
         wait(lambda: "no game has the invite code zzzzzz" in text_of(b, "#lobby-error"), "an unknown code refused")
+        shot(b, tmp_path, "lobby-refused-b.png")
         assert page_state(b).get("remote") is None
+        assert b.is_hidden("#btn-lobby-cancel")
         assert b.is_visible("#btn-lobby-join")
 
         # Page A starts a game: its code shows while it waits for the other.
@@ -227,6 +229,7 @@ def test_a_remote_game_started_and_joined_from_the_pages(browser: Any, broker_ur
         wait(lambda: re.fullmatch(r"[A-Z0-9]{3}-[A-Z0-9]{3}", text_of(a, "#lobby-code-shown")), "the code on A")
         code = text_of(a, "#lobby-code-shown")
         assert text_of(a, "#lobby-invite") == "zuni play --remote %s --broker %s" % (code, broker_url)
+        assert a.is_visible("#btn-lobby-cancel") and a.is_hidden("#lobby-form")
         shot(a, tmp_path, "lobby-waiting-a.png")
         b.fill("#lobby-code", code.lower())
         b.click("#btn-lobby-join")

@@ -114,7 +114,7 @@ class PageLobby:
             try:
                 code = protocol.normal_code(raw)
             except protocol.ProtocolError as exc:
-                raise LobbyRequestError("invite code %r: %s" % (raw.strip(), exc)) from None
+                raise LobbyRequestError(str(exc)) from None  # (it names the code typed)
         with self.lock:
             if (self.thread is not None and self.thread.is_alive()) or self.seated is not None:
                 raise LobbyBusy("a remote game is already being %s" % ("started" if code == "new" else "joined"))
