@@ -39,6 +39,8 @@ another board and prints a short invite code; they type `zuni play --remote CODE
 no --broker, the first runs a broker and a referee on this computer (127.0.0.1:1883);
 across the internet, name one: `--broker mqtts://host`. The other's moves show on your
 board as the computer's do; undo, draw and count are offers they accept (yes) or not.
+On the virtual board's page of a plain `zuni play`, "Play someone remotely" starts one
+(it shows the code) or joins one with a code, through --broker or this computer's.
 
 Board marks: S N W E pieces (lower case: bow priests), . empty point, [ ] the last
 move's start and end, x a piece it took.
@@ -365,6 +367,7 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
         signal.signal(signal.SIGTERM, _terminate)
     conn: BoardConnection | None = None
     session: PlaySession | None = None
+    lobby: Any = None
     keys: LineReader | None = None
     try:
         try:
@@ -390,38 +393,20 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
                 page.publish("game", control.view())
                 page.publish("hint", control.hint_note)  # the hint beside the board (None: none)
 
-        session_class: Any = PlaySession
-        more: dict[str, Any] = {}
-        if remote is not None:
-            from zuniboard.remote.session import RemoteSession
+        if conn.virtual is not None and remote is None:
+            # The page's "Play someone remotely": its lobby waits in a thread of its own;
+            # when every seat is taken, the board goes over to the remote game (below).
+            from zuniboard.remote.page_lobby import PageLobby
 
-            session_class = RemoteSession
-            more["remote"] = (remote.connection, remote.client, remote.seat_file, remote.client_id)
-            if conn.virtual is not None:
-                # The page's remote panel: the invite code (and the command the others
-                # type), the seats and their presence, the offer to answer.
-                invite = remote.invite
-
-                def on_view(view: dict[str, Any]) -> None:
-                    page.publish("remote", dict(view, invite=invite))
-
-                more["on_view"] = on_view
-        session = session_class(
-            conn.link,
-            db,
-            ui,
-            ruleset=ruleset,
-            players=players,
-            seed=args.seed,
-            deterministic=args.deterministic,
-            hand=conn.hand,
-            show_move_s=max(0.0, args.show),
-            start=start,
-            on_change=on_change,
-            moves_at=MOVES_AT_PAGE if conn.virtual is not None and conn.hand is None else MOVES_AT_BOARD,
-            clock=clock,
-            **more,
-        )
+            lobby = PageLobby(
+                broker=args.broker,
+                name=args.name or getpass.getuser(),
+                ruleset=ruleset or _resume_ruleset(db, game) or "mosona",
+                publish=lambda view: page.publish("remote_lobby", view),
+                fits=page.fits,
+            )
+            page.on_remote(lobby.request)
+        session = _session(args, conn, db, ui, remote, ruleset, players, start, on_change, clock)
         if conn.virtual is not None:
             page.on_line(session.page_line)
         try:
@@ -437,27 +422,50 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
         follow = getattr(session, "follow", None)
         if follow is not None:
             follow(time.monotonic())  # a remote game: the referee's moves the board has not had yet
-        active = session
         if session.game is not None:
             start_first_use_build(str(session.game.ruleset), ui.message)
+        # The terminal's lines go to the session playing now (the page may switch it).
+        holder = [session]
 
         def prompt() -> str:
-            side = active.turn_side()
+            side = holder[0].turn_side()
             return "%s> " % side if side else "> "
 
         keys = LineReader(
-            active.key,
-            active.end_of_input,
-            complete=active.control.completions,
+            lambda line: holder[0].key(line),
+            lambda: holder[0].end_of_input(),
+            complete=lambda: holder[0].control.completions(),
             prompt=prompt,
-            status=lambda: "   ".join(t for t in (active.clocks.text(time.monotonic()), terminal.status) if t),
+            status=lambda: "   ".join(t for t in (holder[0].clocks.text(time.monotonic()), terminal.status) if t),
             history=history_path(db),
         )
         if keys.is_tty:
             terminal.status_line = keys.refresh
         keys.start()
-        ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % active.control.moves_at)
-        return session.run()
+        ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % session.control.moves_at)
+        code = session.run(until=None if lobby is None else lobby.ready.is_set)
+        if lobby is None or lobby.seated is None:
+            return code
+        # Every seat of the page's remote game is taken: this game is left (as quit
+        # leaves it), and the board plays the remote one.
+        seated = lobby.seated
+        page.on_remote(None)
+        page.publish("remote_lobby", None)
+        session.close()
+        if session.db_game is not None and not session.is_over():
+            _left(session, db, ui)
+        from zuniboard.remote.session import RemoteSession
+
+        ui.message("info", "the remote game %s starts on this board" % _pretty_code(seated.client.creds.code))
+        ruleset = str(seated.client.state.get("ruleset", "mosona"))
+        session = None  # (not closed twice if the next one cannot start)
+        remote_session = _session(args, conn, db, ui, seated, ruleset, seated.players(), None, on_change, "")
+        assert isinstance(remote_session, RemoteSession)
+        session = holder[0] = remote_session
+        page.on_line(remote_session.page_line)
+        remote_session.start(timeout=args.timeout)  # the referee's moves so far, if any, follow
+        remote_session.follow(time.monotonic())
+        return remote_session.run()
     except KeyboardInterrupt:
         ui.message("info", "interrupted")
         return 130
@@ -468,6 +476,10 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
             session.close()
             if session.db_game is not None and not session.is_over():
                 _left(session, db, ui)
+        if lobby is not None:
+            lobby.stop()
+            if lobby.seated is not None:
+                lobby.seated.close()
         if conn is not None:
             conn.close()
         if speaker is not None:
@@ -478,6 +490,62 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
                     speaker.transcript.close()
         with contextlib.suppress(Exception):
             db.close()
+
+
+def _pretty_code(code: str) -> str:
+    """An invite code as people type it: K7M-Q2P."""
+    return "%s-%s" % (code[:3].upper(), code[3:].upper())
+
+
+def _session(
+    args: argparse.Namespace,
+    conn: BoardConnection,
+    db: Database,
+    ui: TerminalUI | SpeakingUI,
+    remote: Any,
+    ruleset: str | None,
+    players: dict[str, str | None],
+    start: StartFrom | None,
+    on_change: Callable[[GameController], None] | None,
+    clock: str,
+) -> PlaySession:
+    """The play session on ``conn``'s board: a remote game's (``remote``: a
+    ``remote.lobby.Seated``) or a local one."""
+    session_class: Any = PlaySession
+    more: dict[str, Any] = {}
+    if remote is not None:
+        from zuniboard.remote.session import RemoteSession
+
+        session_class = RemoteSession
+        more["remote"] = (remote.connection, remote.client, remote.seat_file, remote.client_id)
+        if conn.virtual is not None:
+            # The page's remote panel: the invite code (and the command the others
+            # type), the seats and their presence, the offer to answer.
+            from zuniboard.web import page
+
+            invite = remote.invite
+
+            def on_view(view: dict[str, Any]) -> None:
+                page.publish("remote", dict(view, invite=invite))
+
+            more["on_view"] = on_view
+    session: PlaySession = session_class(
+        conn.link,
+        db,
+        ui,
+        ruleset=ruleset,
+        players=players,
+        seed=args.seed,
+        deterministic=args.deterministic,
+        hand=conn.hand,
+        show_move_s=max(0.0, args.show),
+        start=start,
+        on_change=on_change,
+        moves_at=MOVES_AT_PAGE if conn.virtual is not None and conn.hand is None else MOVES_AT_BOARD,
+        clock=clock,
+        **more,
+    )
+    return session
 
 
 SPEECH_DRAIN_S = 10.0  # at the end, what is still being said is waited for this long at most

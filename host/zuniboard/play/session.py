@@ -361,9 +361,12 @@ class PlaySession:
         self._do(self.control.board_moves(game_id, moves, True, now, self.link.move_times), now)
 
     # -- the loop --------------------------------------------------------------------
-    def run(self) -> int:
-        """Plays until quit (or the game is over and the typed input has ended)."""
+    def run(self, until: Callable[[], bool] | None = None) -> int:
+        """Plays until quit (or the game is over and the typed input has ended, or
+        ``until()``: the page started a remote game, which takes the board over)."""
         while not self.control.quit:
+            if until is not None and until():
+                break
             self.pump(0.05)
             if self.stdin_closed and self.is_over():
                 break

@@ -778,6 +778,37 @@
     renderLesson(s);
     renderLines(s, play);
     renderRemote(s);
+    renderLobby(s);
+  }
+
+  // "Play someone remotely" on the page of a plain `zuni play` (docs/remote.md, "From
+  // the page"): a new remote game or one joined with its invite code. The lobby works
+  // in the background; its progress (the code, who joined) or its error comes back in
+  // the state as remote_lobby. Once every seat is taken the remote panel takes over.
+  let lobbyFilled = false;
+  function renderLobby(s) {
+    const l = s.remote_lobby;
+    const panel = $("lobby-panel");
+    panel.hidden = !l || !s.remote_start || !!s.remote;
+    if (panel.hidden) return;
+    if (!lobbyFilled) {
+      lobbyFilled = true;
+      $("lobby-name").value = l.name || "";
+      $("lobby-ruleset").value = l.ruleset || "";
+    }
+    $("lobby-broker").textContent = l.broker || "";
+    const busy = l.state === "asking" || l.state === "waiting" || l.state === "ready";
+    for (const id of ["btn-lobby-new", "btn-lobby-join"]) $(id).disabled = busy;
+    $("lobby-form").hidden = busy;
+    $("lobby-wait").hidden = !l.code;
+    $("btn-lobby-cancel").hidden = l.state !== "waiting";
+    $("lobby-code-shown").textContent = l.code || "";
+    $("lobby-invite").textContent = l.invite || "";
+    setHtml("lobby-joined", (l.joined || []).map((j) => "<li>" + esc(j) + "</li>").join(""));
+    $("lobby-said").textContent = l.said || "";
+    const err = $("lobby-error");
+    err.hidden = !l.error;
+    err.textContent = l.error || "";
   }
 
   // A remote game (zuni play --remote, docs/remote.md): the invite code to pass on, the
@@ -1178,6 +1209,21 @@
     sel.addRange(range);
     toast("Press Ctrl-C (or Cmd-C) to copy the selected code");
   }
+
+  function lobby(body) {
+    body.name = $("lobby-name").value.trim();
+    // A refusal shows as the page's toast and in the lobby's box (it changes nothing).
+    api("remote", body).catch((e) => {
+      const err = $("lobby-error");
+      err.hidden = false;
+      err.textContent = e.message;
+    });
+  }
+  $("btn-lobby-new").addEventListener("click", () =>
+    lobby({ do: "new", ruleset: $("lobby-ruleset").value.trim(), clock: $("lobby-clock").value.trim() }));
+  $("btn-lobby-join").addEventListener("click", () => lobby({ do: "join", code: $("lobby-code").value.trim() }));
+  $("btn-lobby-cancel").addEventListener("click", () => api("remote", { do: "cancel" }).catch(() => {}));
+  $("lobby-form").addEventListener("submit", (e) => e.preventDefault());
 
   $("line-panel").addEventListener("submit", (e) => {
     e.preventDefault();
