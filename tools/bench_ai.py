@@ -11,6 +11,7 @@ Usage (from the repository root):
     .venv/bin/python tools/bench_ai.py --vs-uct --results vs_uct.jsonl --table   # its table
     .venv/bin/python tools/bench_ai.py --speed    # search speed: nodes and CPU time to a fixed depth
     .venv/bin/python tools/bench_ai.py --endgames # the endgame tables on disk, and who wins Mosona
+    .venv/bin/python tools/bench_ai.py --ladder --ladder-games 10   # the levels' Elo-like ratings
 
 What it plays, per game (mosona, kolowis, awithlaknakwe with 2 players; and 4 players
 with ``--four`` or in the full run):
@@ -42,6 +43,14 @@ table of the file's games. The engine is a digest of the computer player's sourc
 (``engine_tag()``): games of an older engine are kept in the file but not counted
 (``--engine all`` counts every game, ``--engine TAG`` an older engine's).
 
+**The level ladder** (``--ladder``): per game (``--only``; default Mosona, Kolowis,
+Kolowis short, Awithlaknakwe), matches between neighbours only: random v level 1, level
+n v level n+1 up to ``--ladder-levels`` (5), plain UCT at fixed playouts v the level
+nearest it (``ladder.UCT_RUNGS``), ``--ladder-games`` games a pair (10), levels by node
+budget as in the table (so the ladder does not depend on the machine's load). One
+rating per player is fitted to all the games of a game (``ladder.fit``: Elo's model, a
+draw half a win, random = 0), printed with about a 95% interval and the games behind it.
+
 **Search speed** (``--speed``): fixed positions of each ruleset searched to a fixed
 depth without tables: nodes (fewer: better pruning) and nodes per CPU second (the
 fastest of three runs, since other work on the machine only ever slows a run).
@@ -63,6 +72,7 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import multiprocessing
 import os
@@ -78,6 +88,8 @@ for extra in (REPO / "host", REPO / "firmware" / "lib"):
         sys.path.insert(0, str(extra))
 
 import math  # noqa: E402
+
+import ladder  # noqa: E402  (tools/ladder.py, beside this file)
 
 import zuni  # noqa: E402
 from zuniboard.ai import (  # noqa: E402
@@ -107,8 +119,8 @@ MAX_PLIES = 2000
 
 @dataclass(frozen=True)
 class Spec:
-    """A player to build in a worker: ``kind`` random/greedy/search; a search player
-    thinks ``node_limit`` nodes or ``time_limit`` seconds."""
+    """A player to build in a worker: ``kind`` random/greedy/search/uct; a search player
+    thinks ``node_limit`` nodes or ``time_limit`` seconds, UCT ``node_limit`` playouts."""
 
     kind: str
     level: int = 0
@@ -117,6 +129,8 @@ class Spec:
 
     @property
     def label(self) -> str:
+        if self.kind == "uct":
+            return "uct@%dp" % (self.node_limit or 0)
         if self.kind != "search":
             return self.kind
         if self.time_limit is not None:
@@ -128,6 +142,8 @@ class Spec:
             return RandomPlayer(seed)
         if self.kind == "greedy":
             return GreedyPlayer(seed)
+        if self.kind == "uct":
+            return UCTPlayer(seed, iterations=self.node_limit)
         if self.time_limit is not None:
             return SearchPlayer(self.level, seed, time_limit=self.time_limit)
         return SearchPlayer(self.level, seed, deterministic=True, node_limit=self.node_limit)
@@ -238,6 +254,79 @@ def run(pairings: list[Pairing], workers: int, seed: int, quiet: bool) -> None:
                     file=sys.stderr,
                     flush=True,
                 )
+
+
+LADDER_GAMES = ("mosona", "kolowis", "kolowis-short", "awithlaknakwe")
+
+
+def ladder_pairings(games: list[str], levels: list[int], count: int) -> list[Pairing]:
+    """Neighbours' matches of the ladder (module doc), per game."""
+    out: list[Pairing] = []
+    for game in games:
+        specs = [Spec("random")] + [Spec("search", lv, node_limit=LEVEL_NODES[lv]) for lv in levels]
+        for lower, upper in itertools.pairwise(specs):
+            out.append(Pairing(game, upper, lower, count))
+        for playouts, level in ladder.UCT_RUNGS:
+            if level in levels:
+                out.append(
+                    Pairing(game, Spec("search", level, node_limit=LEVEL_NODES[level]), Spec("uct", 0, playouts), count)
+                )
+    return out
+
+
+def ladder_report(pairings: list[Pairing]) -> list[dict[str, Any]]:
+    """Per game: each player's rating (random = 0), its interval, and the matches."""
+    out = []
+    for game in dict.fromkeys(p.game for p in pairings):
+        rows = [p.summary() for p in pairings if p.game == game and p.results]
+        results = [(r["player"], r["opponent"], r["wins"] + r["draws"] / 2, r["games"]) for r in rows]
+        rating = ladder.fit(results, anchor="random")
+        players = sorted(rating, key=lambda name: rating[name])
+        out.append(
+            {
+                "game": game,
+                "ratings": [
+                    {
+                        "player": name,
+                        "rating": round(rating[name]),
+                        "interval": round(ladder.interval(results, rating, name)) if name != "random" else 0,
+                        "games": sum(g for a, b, _, g in results if name in (a, b)),
+                    }
+                    for name in players
+                ],
+                "matches": rows,
+            }
+        )
+    return out
+
+
+def run_ladder(args: argparse.Namespace) -> int:
+    start = time.monotonic()
+    pairings = ladder_pairings(args.ladder_list, args.ladder_levels, args.ladder_games)
+    run(pairings, args.workers, args.seed, args.quiet)
+    report = {
+        "ladder": ladder_report(pairings),
+        "games_per_pair": args.ladder_games,
+        "level_nodes": {str(k): LEVEL_NODES[k] for k in args.ladder_levels},
+        "seconds": round(time.monotonic() - start, 1),
+    }
+    if args.save:
+        Path(args.save).write_text(json.dumps(report, indent=1) + "\n")
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    for block in report["ladder"]:
+        print("%s: rating (random = 0; 400 more: about 91%% of the points), about 95%% interval, games" % block["game"])
+        for r in block["ratings"]:
+            print("  %-12s %6d  +-%-5s %4d games" % (r["player"], r["rating"], r["interval"] or "-", r["games"]))
+        print("  matches (player v opponent: won-drawn-lost)")
+        for m in block["matches"]:
+            print(
+                "    %-10s v %-10s %2d-%d-%d  %5.1f plies"
+                % (m["player"], m["opponent"], m["wins"], m["draws"], m["losses"], m["mean_plies"])
+            )
+    print("%d games a pair, %.0f s" % (args.ladder_games, report["seconds"]))
+    return 0
 
 
 def _play_numbered(item: tuple[int, Task]) -> tuple[int, GameResult]:
@@ -765,6 +854,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--timing", action="store_true", help="time per move against its budget (see run_timing; --uct-times)"
     )
     parser.add_argument("--endgames", action="store_true", help="endgame tables on disk and the Mosona solver")
+    parser.add_argument("--ladder", action="store_true", help="the levels' Elo-like ratings (see above)")
+    parser.add_argument("--ladder-games", type=int, default=10, help="games a pair in the ladder (default 10)")
+    parser.add_argument("--ladder-levels", default="1,2,3,4,5", help="the ladder's levels, from 1 (default 1-5)")
     parser.add_argument(
         "--solver-pieces", type=int, default=7, help="the solver's C tables, pieces (default 7; 0: no solver)"
     )
@@ -775,6 +867,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.endgames:
         if args.solver_pieces not in (0, 2, 3, 4, 5, 6, 7):
             parser.error("--solver-pieces takes 0 (no solver) or 2-7, not %d" % args.solver_pieces)
+        return args
+    if args.ladder:
+        args.ladder_levels = _levels(parser, "--ladder-levels", args.ladder_levels)
+        if args.ladder_levels != list(range(1, len(args.ladder_levels) + 1)):
+            parser.error("--ladder-levels must run 1, 2, ... without gaps (each level is matched with the next)")
+        args.ladder_list = args.only.split(",") if args.only else list(LADDER_GAMES)
+        for name in args.ladder_list:
+            if name not in GAMES:
+                parser.error("unknown game %r in --only (allowed: %s)" % (name, ", ".join(GAMES)))
+        if args.ladder_games < 1 or args.workers < 1:
+            parser.error("--ladder-games and --workers must be >= 1")
         return args
     if args.timing:
         args.vs_uct = True
@@ -902,6 +1005,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.endgames:
         return run_endgames(args)
+    if args.ladder:
+        return run_ladder(args)
     if args.timing:
         return run_timing(args)
     if args.vs_uct:
