@@ -1,5 +1,5 @@
 """What a connected host asks of the board: its commands (``new``, ``setup``, ``hostmove``,
-``hint``, ``takeback``, ``resign``, ``agree``, ``ledtest``, ``raw``, ``button``) and its
+``hint``, ``grade``, ``takeback``, ``resign``, ``agree``, ``ledtest``, ``raw``, ``button``) and its
 queries (``hello``, ``state``, the moves from an index).
 
 ``HostCommands(app)`` is made by ``BoardApp`` on the host's first frame (a board that
@@ -92,6 +92,21 @@ class HostCommands:
         play = self.app.play
         play.drop_search()  # the host's hint (or its clearing) wins over the board's
         play.host_hint(now, pos.find(self.app.game.parse_move(text)) if text else None)
+
+    def cmd_grade(self, now, text):
+        """``grade mistake|blunder POINT``: the host graded the move just made a mistake
+        or a blunder; the moved piece's point shows it until the next move. ``grade
+        off``: no more."""
+        words = text.split()
+        self._require_play("grade " + text)
+        play = self.app.play
+        if words == ["off"]:
+            play.host_grade(now, -1, 0)
+            return
+        if len(words) != 2 or words[0] not in ("mistake", "blunder"):
+            raise ValueError("grade takes mistake|blunder POINT or off, got %r" % (text,))
+        point = self.app.game.geometry.point(words[1])
+        play.host_grade(now, point, 2 if words[0] == "blunder" else 1)
 
     def cmd_ledtest(self, now, walk_ms):
         self.app.overlays.ledtest(now, walk_ms)

@@ -214,13 +214,21 @@ def paint_sync(r, target, stable):
     r.end()
 
 
-def paint_idle(r, position, team, hint=None, host=None):
+# A graded move's point (the host's ``grade``): kind 1 a mistake, 2 a blunder. The
+# mistake's own pattern, the triple flash; the colour tells the two apart where it can.
+GRADE_COLOUR = (BLACK, ORANGE, RED)
+
+
+def paint_idle(r, position, team, hint=None, host=None, graded=None):
     """The last legal position on the board: whose turn (the pieces that may move, dim
-    in the team's colour), priest entry squares (magenta), and a hint or the host's
-    move if there is one."""
+    in the team's colour), priest entry squares (magenta), the last move's grade if the
+    host called it a mistake (``graded``: (point, kind)), and a hint or the host's move
+    if there is one (painted last: they win on a shared point)."""
     r.begin()
     r.mark_all(position.movable, TEAM_DIM[team], STEADY)
     r.mark_all(position.drops, MAGENTA, STEADY)
+    if graded is not None:
+        r.mark(graded[0], GRADE_COLOUR[graded[1]], TRIPLE)
     if hint is not None:
         paint_suggestion(r, hint, position.occ)
     if host is not None:

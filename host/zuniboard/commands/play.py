@@ -65,6 +65,16 @@ from zuniboard.errors import UsageError
 from zuniboard.games.clock_view import check_clock
 from zuniboard.games.words import count_words
 from zuniboard.link.client import LinkError
+from zuniboard.play.assist import (
+    ASSISTS,
+    DEFAULT_ASSIST,
+    HANDICAPS,
+    AssistError,
+    check_hint_limit,
+    handicap_clock,
+    handicap_position,
+    parse_assist,
+)
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
 from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameController
 from zuniboard.play.endgame_tables import start_first_use_build
@@ -162,6 +172,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="write what is spoken to FILE, one line each (- : standard error); with or without --speak",
     )
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="coloured board drawing")
+    helps = play.add_argument_group("help and handicaps (docs/learn.md)")
+    helps.add_argument(
+        "--assist",
+        metavar="LEVEL",
+        default="",
+        help="help for the people's seats: %s (default %s); per seat: south=full,north=none"
+        % (", ".join(ASSISTS), DEFAULT_ASSIST),
+    )
+    helps.add_argument(
+        "--hint-limit", metavar="N", type=int, default=None, help="hints per side per game (default: no limit)"
+    )
+    helps.add_argument(
+        "--handicap",
+        metavar="KIND[:SIDE]",
+        default=None,
+        help="the stronger side (the computer's, or SIDE) gives up: %s"
+        % "; ".join("%s: %s" % kv for kv in HANDICAPS.items()),
+    )
     remote = play.add_argument_group("remote games (docs/remote.md)")
     remote.add_argument(
         "--remote", metavar="CODE", default=None, help="new: start a remote game and print its invite code; CODE: join"
@@ -182,6 +210,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--timeout", type=float, default=10.0, help="seconds to wait for the board to answer (default 10)"
     )
     play.set_defaults(func=run_play)
+
+
+def _handicap(args: argparse.Namespace, ruleset: str, players: dict[str, str | None]) -> tuple[str, str]:
+    """``--handicap KIND[:SIDE]`` applied: (a position text for --from, or ''; the clock)."""
+    kind, _, stronger = str(args.handicap).partition(":")
+    if not stronger:
+        seats = seats_for(ruleset, players)
+        ais = [s for s, seat in seats.items() if seat.is_ai]
+        if len(ais) != 1:
+            raise UsageError("--handicap %s: name the stronger side (%s:south or %s:north)" % (kind, kind, kind))
+        stronger = ais[0]
+    try:
+        if kind == "time":
+            return "", handicap_clock(ruleset, args.clock or "", stronger)
+        return handicap_position(ruleset, kind, stronger), args.clock or ""
+    except AssistError as exc:
+        raise UsageError(str(exc))
 
 
 def _players(args: argparse.Namespace) -> dict[str, str | None]:
@@ -303,6 +348,18 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
     if args.layout is not None and args.port is not None:
         raise UsageError("--layout is the virtual board's: leave out --port")
     ruleset = args.ruleset if args.ruleset is not None else ("mosona" if args.resume is None else None)
+    if args.handicap is not None:
+        if args.start_from is not None or args.resume is not None:
+            raise UsageError("--handicap sets up a new game: leave out --from and --resume")
+        handicapped, args.clock = _handicap(args, ruleset or "mosona", players)
+        if handicapped:
+            args.start_from, args.ruleset = handicapped, None
+        args.clock = args.clock or None
+    try:
+        check_hint_limit(args.hint_limit)
+        assist = parse_assist(args.assist, [str(s) for s in seats_for(ruleset or "mosona", players)])
+    except (AssistError, ValueError) as exc:
+        raise UsageError(str(exc))
     if ruleset is not None:
         # Bad input is refused before any board is touched.
         try:
@@ -413,6 +470,8 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
             clock=clock,
             **more,
         )
+        session.control.assist = assist
+        session.control.hint_limit = args.hint_limit
         if conn.virtual is not None:
             page.on_line(session.page_line)
         try:

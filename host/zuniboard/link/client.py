@@ -354,6 +354,11 @@ class BoardLink:
         """Shows a suggested move ("" clears it)."""
         return self._command("hint", text, timeout)
 
+    def grade(self, kind: str, point: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
+        """Shows a graded mistake (``kind``: mistake, blunder; off clears) on ``point``,
+        the moved piece's (docs/protocol.md)."""
+        return self._command("grade", ("%s %s" % (kind, point)).strip(), timeout)
+
     def led_test(self, timeout: float = REQUEST_TIMEOUT_S, walk_ms: int | None = None) -> dict[str, str]:
         """Every LED red, green, blue, white; with ``walk_ms``: one LED at a time in chain
         order, ``walk_ms`` each, each step an event "ledwalk" (``<LED index> <point>``)."""

@@ -452,6 +452,7 @@ class PlaySession:
         calls: dict[str, Callable[..., Any]] = {
             "host_move": self.link.host_move,
             "hint": self.link.hint,
+            "grade": self.link.grade,
             "resign": self.link.resign,
             "agree": self.link.agree,
             "state": self.link.state,
