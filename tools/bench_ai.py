@@ -47,7 +47,10 @@ table of the file's games. The engine is a digest of the computer player's sourc
 Kolowis short, Awithlaknakwe), matches between neighbours only: random v level 1, level
 n v level n+1 up to ``--ladder-levels`` (5), plain UCT at fixed playouts v the level
 nearest it (``ladder.UCT_RUNGS``), ``--ladder-games`` games a pair (10), levels by node
-budget as in the table (so the ladder does not depend on the machine's load). One
+budget as in the table (so the ladder does not depend on the machine's load). Each game
+starts after ``--ladder-openings`` random plies (4), the same for two games in a row, one
+with each side: Mosona is won by force by North, and from level 3 the computer plays
+the proof, so from the rules' start every game would be won by the side. One
 rating per player is fitted to all the games of a game (``ladder.fit``: Elo's model, a
 draw half a win, random = 0), printed with about a 95% interval and the games behind it.
 
@@ -76,6 +79,7 @@ import itertools
 import json
 import multiprocessing
 import os
+import random
 import sys
 import time
 from dataclasses import dataclass, field
@@ -156,6 +160,11 @@ class Task:
     b: Spec
     a_team: int
     seed: int
+    # Random plies played first (the ladder's openings): the same for the two games of a
+    # pair of seeds, one with each side, so that who moves first in a won or lost game
+    # (Mosona: North wins by force, and levels 3-5 play the proof) weighs nothing.
+    opening: int = 0
+    opening_seed: int = 0
 
 
 @dataclass
@@ -170,6 +179,11 @@ class GameResult:
 def play(task: Task) -> GameResult:
     """One game: player a plays team ``a_team``, b the other (both partners with 4 players)."""
     game = zuni.new_game(GAMES[task.game])
+    opening = random.Random(task.opening_seed)
+    for _ in range(task.opening):
+        if game.is_game_over():
+            break
+        game.push(opening.choice(game.legal_moves()))
     players = {task.a_team: task.a.build(task.seed), 1 - task.a_team: task.b.build(task.seed + 7919)}
     nodes = 0
     think = 0.0
@@ -194,9 +208,13 @@ class Pairing:
     b: Spec
     games: int
     results: list[GameResult] = field(default_factory=list)
+    opening: int = 0  # random plies before each game (pairs of games share them)
 
     def tasks(self, base_seed: int) -> list[Task]:
-        return [Task(self.game, self.a, self.b, i % 2, base_seed + 1000 * i) for i in range(self.games)]
+        return [
+            Task(self.game, self.a, self.b, i % 2, base_seed + 1000 * i, self.opening, base_seed + 1000 * (i // 2))
+            for i in range(self.games)
+        ]
 
     def summary(self) -> dict[str, Any]:
         wins = sum(1 for r in self.results if r.winner == 0)
@@ -259,13 +277,14 @@ def run(pairings: list[Pairing], workers: int, seed: int, quiet: bool) -> None:
 LADDER_GAMES = ("mosona", "kolowis", "kolowis-short", "awithlaknakwe")
 
 
-def ladder_pairings(games: list[str], levels: list[int], count: int) -> list[Pairing]:
-    """Neighbours' matches of the ladder (module doc), per game."""
+def ladder_pairings(games: list[str], levels: list[int], count: int, opening: int = 0) -> list[Pairing]:
+    """Neighbours' matches of the ladder (module doc), per game, each game after
+    ``opening`` random plies (the same for each pair of games, one with each side)."""
     out: list[Pairing] = []
     for game in games:
         specs = [Spec("random")] + [Spec("search", lv, node_limit=LEVEL_NODES[lv]) for lv in levels]
         for lower, upper in itertools.pairwise(specs):
-            out.append(Pairing(game, upper, lower, count))
+            out.append(Pairing(game, upper, lower, count, opening=opening))
         for playouts, level in ladder.UCT_RUNGS:
             if level in levels:
                 out.append(
@@ -302,11 +321,12 @@ def ladder_report(pairings: list[Pairing]) -> list[dict[str, Any]]:
 
 def run_ladder(args: argparse.Namespace) -> int:
     start = time.monotonic()
-    pairings = ladder_pairings(args.ladder_list, args.ladder_levels, args.ladder_games)
+    pairings = ladder_pairings(args.ladder_list, args.ladder_levels, args.ladder_games, args.ladder_openings)
     run(pairings, args.workers, args.seed, args.quiet)
     report = {
         "ladder": ladder_report(pairings),
         "games_per_pair": args.ladder_games,
+        "opening_plies": args.ladder_openings,
         "level_nodes": {str(k): LEVEL_NODES[k] for k in args.ladder_levels},
         "seconds": round(time.monotonic() - start, 1),
     }
@@ -325,7 +345,10 @@ def run_ladder(args: argparse.Namespace) -> int:
                 "    %-10s v %-10s %2d-%d-%d  %5.1f plies"
                 % (m["player"], m["opponent"], m["wins"], m["draws"], m["losses"], m["mean_plies"])
             )
-    print("%d games a pair, %.0f s" % (args.ladder_games, report["seconds"]))
+    print(
+        "%d games a pair, each after %d random plies (a pair of games shares them, one with each side), %.0f s"
+        % (args.ladder_games, args.ladder_openings, report["seconds"])
+    )
     return 0
 
 
@@ -856,6 +879,9 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--endgames", action="store_true", help="endgame tables on disk and the Mosona solver")
     parser.add_argument("--ladder", action="store_true", help="the levels' Elo-like ratings (see above)")
     parser.add_argument("--ladder-games", type=int, default=10, help="games a pair in the ladder (default 10)")
+    parser.add_argument(
+        "--ladder-openings", type=int, default=4, help="random plies before each ladder game (default 4)"
+    )
     parser.add_argument("--ladder-levels", default="1,2,3,4,5", help="the ladder's levels, from 1 (default 1-5)")
     parser.add_argument(
         "--solver-pieces", type=int, default=7, help="the solver's C tables, pieces (default 7; 0: no solver)"
@@ -876,8 +902,8 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         for name in args.ladder_list:
             if name not in GAMES:
                 parser.error("unknown game %r in --only (allowed: %s)" % (name, ", ".join(GAMES)))
-        if args.ladder_games < 1 or args.workers < 1:
-            parser.error("--ladder-games and --workers must be >= 1")
+        if args.ladder_games < 1 or args.workers < 1 or args.ladder_openings < 0:
+            parser.error("--ladder-games and --workers must be >= 1, --ladder-openings >= 0")
         return args
     if args.timing:
         args.vs_uct = True
