@@ -1132,7 +1132,7 @@ class GameController:
         out["legal"] = sorted(m.text() for m in game.legal_moves())
         out["review"] = self.review()
         out["help"] = {
-            s: {"level": self.help_of(s).name, "hints_left": self.hints_left(s)}
+            s: {"level": self.help_of(s).name, "hints_left": self.hints_left(s) if self.help_of(s).hints else None}
             for s, seat in self.seats.items()
             if not seat.is_away
         }
