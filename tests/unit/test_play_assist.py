@@ -5,6 +5,7 @@ grading thread on a real position."""
 from __future__ import annotations
 
 import queue
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -198,3 +199,35 @@ def test_the_grading_thread_finds_a_real_blunder_from_the_tables_or_the_search()
     assert graded["s2xm2-n2xn3-m4xm3-n2"].name == "best"
     assert graded["s2xm2-n1"].name == "blunder" and graded["s2xm2-n1"].is_mistake
     assert graded["s2xm2-n1"].words.startswith("missed a win in 1")
+
+
+# -- the command line ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--assist", "south=lots"], "no help level 'lots'"),
+        (["--assist", "west=full"], "no seat 'west'"),
+        (["--hint-limit", "-1"], "--hint-limit -1"),
+        (["--handicap", "piece", "--south", "human", "--north", "human"], "name the stronger side"),
+        (["--handicap", "time"], "give the clocks with --clock"),
+        (["--handicap", "queen"], "none such"),
+        (["--handicap", "piece", "--from", "mosona | south to move | south s1 | north n1"], "leave out --from"),
+    ],
+)
+def test_zuni_play_refuses_bad_help_and_handicaps_before_touching_a_board(
+    args: list[str], message: str, tmp_path: Path
+) -> None:
+    import subprocess
+    import sys
+
+    zuni_cmd = Path(sys.executable).parent / "zuni"
+    done = subprocess.run(
+        [str(zuni_cmd), "play", "--db", str(tmp_path / "g.sqlite3"), "--port", "/dev/null-no-board", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert done.returncode == 2, (done.stdout, done.stderr)
+    assert message in done.stderr, done.stderr
