@@ -136,6 +136,17 @@
       const t = el("text", squares ? { class: "label", x: p.x - 0.47, y: p.y - 0.33 } : { class: "label", x: p.x + 0.3, y: p.y + 0.47 }, labels);
       t.textContent = n;
     });
+    if (rotated) {
+      // Turned a quarter, South sits on the left and North on the right: say so along
+      // the edges, so nobody reads the board's rows as the players' sides (issue 26).
+      const sides = el("g", { class: "side-names", "aria-hidden": "true" }, svg);
+      const at = [["South", 0.2, -90], ["North", w - 0.2, 90]];
+      at.forEach(([name, x, turn]) => {
+        const t = el("text", { class: "side-name", x: x, y: h / 2, transform: "rotate(" + turn + " " + x + " " + h / 2 + ")" }, sides);
+        t.setAttribute("data-side", String(name).toLowerCase());
+        t.textContent = name;
+      });
+    }
     const hitLayer = el("g", { class: "hits" }, svg);
     board.names.forEach((n) => {
       const p = pos[n];
@@ -716,7 +727,7 @@
       now = "<b>Set up " + esc(side) + "'s pieces</b> on the points the board lights" +
         (play.setup ? " (" + esc(play.setup) + ")" : "") +
         ", then press <b>OK</b> (or wait a moment): the board takes one side at a time, as it cannot tell " +
-        "the sides apart, and lights the next side's points after. <b>Set up the position</b> below does it for you.";
+        "the sides apart, and lights the next side's points after. <b>Set up the position</b> below puts every side down for you.";
     }
     else if (st.phase === "setup" && play.setup) now = "<b>Set up the pieces</b>: " + esc(play.setup) + " (the blinking points).";
     else if (st.phase === "setup") now = "<b>Set up the pieces</b>: the board is ready once every disk is in place.";
@@ -728,7 +739,7 @@
       const ofGame = st.phase === "setup" && (st.position || Number(st.moves) > 0);
       setupButton.textContent = ofGame ? "Set up the position" : "Set up the start position";
       setupButton.title = ofGame
-        ? "Put the disks where the board's game wants them (one side at a time where the board asks so)"
+        ? "Put every side's disks where the board's game wants them (the board takes one side at a time; this goes on until all are down)"
         : "Put every disk on its start point (wrong ones beside the board)";
     }
     const refusal = $("refusal");
