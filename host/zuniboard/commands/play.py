@@ -27,6 +27,13 @@ With --clock each side plays on a clock, kept by the board (docs/clocks.md): `--
 move stops the mover's clock; a flag that falls loses the game on time. The clocks show in
 the terminal and on the page; the computer takes its thinking time from its clock.
 
+Help per seat (docs/learn.md): `--assist warn` grades your moves and warns of a mistake
+or a blunder (said, and flashed on the moved piece), `--assist full` says every grade,
+`--assist none` gives no hints; per seat: `--assist south=full,north=none`.
+`--hint-limit N`: hints per side per game. `--handicap piece|move|time[:SIDE]`: the
+stronger side (the computer's) starts a piece short, lets the other begin, or has half
+the time on its clock.
+
 After quit, the next `zuni play` lists the unfinished games and offers to go on with
 one; `zuni play --resume N` goes on with game N without asking (`--resume` alone: the
 board's unfinished game, else the newest). A game left before its first move leaves no
