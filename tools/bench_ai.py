@@ -48,7 +48,8 @@ Kolowis short, Awithlaknakwe), matches between neighbours only: random v level 1
 n v level n+1 up to ``--ladder-levels`` (5), plain UCT at fixed playouts v the level
 nearest it (``ladder.UCT_RUNGS``), ``--ladder-games`` games a pair (10), levels by node
 budget as in the table (so the ladder does not depend on the machine's load). Each game
-starts after ``--ladder-openings`` random plies (4), the same for two games in a row, one
+starts after ``--ladder-openings`` random plies (6) that leave the material even, the same
+for two games in a row, one
 with each side: Mosona is won by force by North, and from level 3 the computer plays
 the proof, so from the rules' start every game would be won by the side. One
 rating per player is fitted to all the games of a game (``ladder.fit``: Elo's model, a
@@ -176,14 +177,37 @@ class GameResult:
     think: float
 
 
+def material(game: zuni.Game) -> list[int]:
+    """Each team's pieces on the board."""
+    count = [0, 0]
+    for p in range(len(game.board)):
+        piece = game.piece_at(p)
+        if piece is not None:
+            count[game.team_of(piece[0])] += 1
+    return count
+
+
+def opening_game(name: str, plies: int, seed: int) -> zuni.Game:
+    """A game of ``name`` after ``plies`` random plies that leave the material even (the
+    first such of up to 200 draws; captures are compulsory in the line games, and a
+    random ply often gives a piece away, which would weigh more than the levels)."""
+    rng = random.Random(seed)
+    game = zuni.new_game(GAMES[name])
+    for _ in range(200):
+        game = zuni.new_game(GAMES[name])
+        for _ in range(plies):
+            if game.is_game_over():
+                break
+            game.push(rng.choice(game.legal_moves()))
+        count = material(game)
+        if not game.is_game_over() and count[0] == count[1]:
+            return game
+    return game
+
+
 def play(task: Task) -> GameResult:
     """One game: player a plays team ``a_team``, b the other (both partners with 4 players)."""
-    game = zuni.new_game(GAMES[task.game])
-    opening = random.Random(task.opening_seed)
-    for _ in range(task.opening):
-        if game.is_game_over():
-            break
-        game.push(opening.choice(game.legal_moves()))
+    game = opening_game(task.game, task.opening, task.opening_seed)
     players = {task.a_team: task.a.build(task.seed), 1 - task.a_team: task.b.build(task.seed + 7919)}
     nodes = 0
     think = 0.0
@@ -880,7 +904,7 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument("--ladder", action="store_true", help="the levels' Elo-like ratings (see above)")
     parser.add_argument("--ladder-games", type=int, default=10, help="games a pair in the ladder (default 10)")
     parser.add_argument(
-        "--ladder-openings", type=int, default=4, help="random plies before each ladder game (default 4)"
+        "--ladder-openings", type=int, default=6, help="random plies before each ladder game (default 6)"
     )
     parser.add_argument("--ladder-levels", default="1,2,3,4,5", help="the ladder's levels, from 1 (default 1-5)")
     parser.add_argument(
