@@ -48,11 +48,10 @@ Kolowis short, Awithlaknakwe), matches between neighbours only: random v level 1
 n v level n+1 up to ``--ladder-levels`` (5), plain UCT at fixed playouts v the level
 nearest it (``ladder.UCT_RUNGS``), ``--ladder-games`` games a pair (10), levels by node
 budget as in the table (so the ladder does not depend on the machine's load). Each game
-starts after ``--ladder-openings`` random plies (6) that leave the material even, the same
-for two games in a row, one
-with each side: Mosona is won by force by North, and from level 3 the computer plays
-the proof, so from the rules' start every game would be won by the side. One
-rating per player is fitted to all the games of a game (``ladder.fit``: Elo's model, a
+starts after ``--ladder-openings`` random plies (6) that leave the material even, the
+same for two games in a row, one with each side: Mosona is won by force by North, and
+from level 3 the computer plays the proof, so from the rules' start every game would be
+won by the side. One rating per player is fitted to all the games of a game (``ladder.fit``: Elo's model, a
 draw half a win, random = 0), printed with about a 95% interval and the games behind it.
 
 **Search speed** (``--speed``): fixed positions of each ruleset searched to a fixed
