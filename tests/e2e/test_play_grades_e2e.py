@@ -10,6 +10,7 @@ board shows no hint of its own either. South's hint limit runs out after one hin
 from __future__ import annotations
 
 import json
+import re
 import time
 from pathlib import Path
 from typing import Any
@@ -18,7 +19,7 @@ import pytest
 from play_helpers import RecordingUI
 from waiting import wait_until
 
-from zuniboard.link.client import BoardLink
+from zuniboard.link.client import BoardError, BoardLink
 from zuniboard.paths import HARDWARE_DIR
 from zuniboard.play.assist import parse_assist
 from zuniboard.play.connect import SimHand
@@ -75,6 +76,12 @@ def test_grades_review_and_help_levels_on_the_virtual_board(tmp_path: Path) -> N
         try:
             session.start(timeout=20.0)
             pump_until(session, "the position set up", lambda: session.phase == "play")
+            # A bad grade is refused by the board, naming the input, and shows nothing.
+            with pytest.raises(BoardError, match="zz9"):
+                link.grade("mistake", "zz9")
+            with pytest.raises(BoardError, match=re.escape("grade takes mistake|blunder POINT or off")):
+                link.grade("great", "m6")
+            assert RED not in vb.leds().values()
             # South's one hint of the game, then no more.
             session.key("hint")
             pump_until(session, "south's hint", lambda: session.hint_shown)

@@ -99,14 +99,16 @@ class HostCommands:
         off``: no more."""
         words = text.split()
         self._require_play("grade " + text)
-        play = self.app.play
+        app = self.app
+        play = app.play
         if words == ["off"]:
-            play.host_grade(now, -1, 0)
-            return
-        if len(words) != 2 or words[0] not in ("mistake", "blunder"):
+            play.graded = None
+        elif len(words) != 2 or words[0] not in ("mistake", "blunder"):
             raise ValueError("grade takes mistake|blunder POINT or off, got %r" % (text,))
-        point = self.app.game.geometry.point(words[1])
-        play.host_grade(now, point, 2 if words[0] == "blunder" else 1)
+        else:
+            play.graded = (app.game.geometry.point(words[1]), 2 if words[0] == "blunder" else 1)
+        play.graded_ply = len(app.game.move_stack)
+        play.evaluate(now)
 
     def cmd_ledtest(self, now, walk_ms):
         self.app.overlays.ledtest(now, walk_ms)

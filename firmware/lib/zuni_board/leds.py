@@ -214,11 +214,6 @@ def paint_sync(r, target, stable):
     r.end()
 
 
-# A graded move's point (the host's ``grade``): kind 1 a mistake, 2 a blunder. The
-# mistake's own pattern, the triple flash; the colour tells the two apart where it can.
-GRADE_COLOUR = (BLACK, ORANGE, RED)
-
-
 def paint_idle(r, position, team, hint=None, host=None, graded=None):
     """The last legal position on the board: whose turn (the pieces that may move, dim
     in the team's colour), priest entry squares (magenta), the last move's grade if the
@@ -228,7 +223,8 @@ def paint_idle(r, position, team, hint=None, host=None, graded=None):
     r.mark_all(position.movable, TEAM_DIM[team], STEADY)
     r.mark_all(position.drops, MAGENTA, STEADY)
     if graded is not None:
-        r.mark(graded[0], GRADE_COLOUR[graded[1]], TRIPLE)
+        # The mistake's own pattern; orange a mistake (1), red a blunder (2).
+        r.mark(graded[0], RED if graded[1] == 2 else ORANGE, TRIPLE)
     if hint is not None:
         paint_suggestion(r, hint, position.occ)
     if host is not None:

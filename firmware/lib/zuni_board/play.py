@@ -77,9 +77,9 @@ class Play:
         self.host = None  # type: ignore  # footprint of the host's move to carry out
         self.hint = None  # type: ignore
         self._hint_i = -1
-        # The host's grade of the move just made (``host_grade``): its point, 1 mistake
-        # or 2 blunder, shown while the game has ``graded_ply`` moves (until the next).
-        self.graded = None  # type: ignore  # (point, kind), made once per grade
+        # The host's grade of the move just made (hostcmd.cmd_grade): (point, kind: 1
+        # mistake, 2 blunder), shown while the game has ``graded_ply`` moves.
+        self.graded = None  # type: ignore
         self.graded_ply = -1
         self.drop_search()
         self.pending = None  # type: ignore  # finished move waiting to be committed
@@ -137,13 +137,14 @@ class Play:
         game = app.game
         renderer = app.renderer
         team = game.team_of(game.turn)
+        graded = self.graded if self.graded_ply == len(game.move_stack) else None
         if host is not None:
             if r.kind == FINISHED and host in r.finished:
                 self.pending = host
                 self._set_due(now, self.commit_delay, True)
                 L.paint_progress(renderer, pos, r, team, host)
             elif r.kind == SAME:
-                L.paint_idle(renderer, pos, team, None, host, self._graded())
+                L.paint_idle(renderer, pos, team, None, host, graded)
             elif (r.kind == PROGRESS or r.kind == FINISHED) and host in r.candidates:
                 L.paint_progress(renderer, pos, r, team, host)
             else:
@@ -152,7 +153,7 @@ class Play:
                 self._set_due(now, self.error_delay, False)
             return
         if r.kind == SAME:
-            L.paint_idle(renderer, pos, team, self.hint, None, self._graded())
+            L.paint_idle(renderer, pos, team, self.hint, None, graded)
         elif r.kind == PROGRESS:
             L.paint_progress(renderer, pos, r, team)
         elif r.kind == FINISHED:
@@ -377,18 +378,6 @@ class Play:
         self.hint = None
         self.drop_search()
         self.evaluate(now)
-
-    def host_grade(self, now, point, kind):
-        """The host graded the last move (``kind`` 1 mistake, 2 blunder; 0 none) on ``point``."""
-        self.graded = (point, kind) if kind else None
-        self.graded_ply = len(self.app.game.move_stack)
-        self.evaluate(now)
-
-    def _graded(self):
-        """The grade shown now: ``(point, kind)``, or None once another move was made."""
-        if self.graded_ply == len(self.app.game.move_stack):
-            return self.graded
-        return None
 
     def host_hint(self, now, foot):
         """The host's hint (None: cleared); it wins over the board's own."""
