@@ -355,6 +355,14 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
     if args.layout is not None and args.port is not None:
         raise UsageError("--layout is the virtual board's: leave out --port")
     ruleset = args.ruleset if args.ruleset is not None else ("mosona" if args.resume is None else None)
+    if ruleset is not None:
+        # Bad input is refused before any board is touched.
+        try:
+            seats_for(ruleset, players)
+        except zuni.RulesetError as exc:
+            raise UsageError("--ruleset %r: %s" % (ruleset, exc))
+        except ValueError as exc:
+            raise UsageError(str(exc))
     if args.handicap is not None:
         if args.start_from is not None or args.resume is not None:
             raise UsageError("--handicap sets up a new game: leave out --from and --resume")
@@ -367,14 +375,6 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
         assist = parse_assist(args.assist, [str(s) for s in seats_for(ruleset or "mosona", players)])
     except (AssistError, ValueError) as exc:
         raise UsageError(str(exc))
-    if ruleset is not None:
-        # Bad input is refused before any board is touched.
-        try:
-            seats_for(ruleset, players)
-        except zuni.RulesetError as exc:
-            raise UsageError("--ruleset %r: %s" % (ruleset, exc))
-        except ValueError as exc:
-            raise UsageError(str(exc))
     try:
         db = Database(args.db)
     except DatabaseError as exc:
