@@ -1,5 +1,5 @@
 """What a connected host asks of the board: its commands (``new``, ``setup``, ``hostmove``,
-``hint``, ``takeback``, ``resign``, ``agree``, ``ledtest``, ``raw``, ``button``) and its
+``hint``, ``grade``, ``takeback``, ``resign``, ``agree``, ``ledtest``, ``raw``, ``button``) and its
 queries (``hello``, ``state``, the moves from an index).
 
 ``HostCommands(app)`` is made by ``BoardApp`` on the host's first frame (a board that
@@ -94,6 +94,23 @@ class HostCommands:
         play = self.app.play
         play.drop_search()  # the host's hint (or its clearing) wins over the board's
         play.host_hint(now, pos.find(self.app.game.parse_move(text)) if text else None)
+
+    def cmd_grade(self, now, text):
+        """``grade mistake|blunder POINT``: the host graded the move just made a mistake
+        or a blunder; the moved piece's point shows it until the next move. ``grade
+        off``: no more."""
+        words = text.split()
+        self._require_play("grade " + text)
+        app = self.app
+        play = app.play
+        if words == ["off"]:
+            play.graded = None
+        elif len(words) != 2 or words[0] not in ("mistake", "blunder"):
+            raise ValueError("grade takes mistake|blunder POINT or off, got %r" % (text,))
+        else:
+            play.graded = (app.game.geometry.point(words[1]), 2 if words[0] == "blunder" else 1)
+        play.graded_ply = len(app.game.move_stack)
+        play.evaluate(now)
 
     def cmd_ledtest(self, now, walk_ms):
         self.app.overlays.ledtest(now, walk_ms)

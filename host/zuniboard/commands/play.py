@@ -27,6 +27,13 @@ With --clock each side plays on a clock, kept by the board (docs/clocks.md): `--
 move stops the mover's clock; a flag that falls loses the game on time. The clocks show in
 the terminal and on the page; the computer takes its thinking time from its clock.
 
+Help per seat (docs/learn.md): `--assist warn` grades your moves and warns of a mistake
+or a blunder (said, and flashed on the moved piece), `--assist full` says every grade,
+`--assist none` gives no hints; per seat: `--assist south=full,north=none`.
+`--hint-limit N`: hints per side per game. `--handicap piece|move|time[:SIDE]`: the
+stronger side (the computer's) starts a piece short, lets the other begin, or has half
+the time on its clock.
+
 After quit, the next `zuni play` lists the unfinished games and offers to go on with
 one; `zuni play --resume N` goes on with game N without asking (`--resume` alone: the
 board's unfinished game, else the newest). A game left before its first move leaves no
@@ -67,6 +74,16 @@ from zuniboard.errors import UsageError
 from zuniboard.games.clock_view import check_clock
 from zuniboard.games.words import count_words
 from zuniboard.link.client import LinkError
+from zuniboard.play.assist import (
+    ASSISTS,
+    DEFAULT_ASSIST,
+    HANDICAPS,
+    AssistError,
+    check_hint_limit,
+    handicap_clock,
+    handicap_position,
+    parse_assist,
+)
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
 from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameController
 from zuniboard.play.endgame_tables import start_first_use_build
@@ -164,6 +181,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="write what is spoken to FILE, one line each (- : standard error); with or without --speak",
     )
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="coloured board drawing")
+    helps = play.add_argument_group("help and handicaps (docs/learn.md)")
+    helps.add_argument(
+        "--assist",
+        metavar="LEVEL",
+        default="",
+        help="help for the people's seats: %s (default %s); per seat: south=full,north=none"
+        % (", ".join(ASSISTS), DEFAULT_ASSIST),
+    )
+    helps.add_argument(
+        "--hint-limit", metavar="N", type=int, default=None, help="hints per side per game (default: no limit)"
+    )
+    helps.add_argument(
+        "--handicap",
+        metavar="KIND[:SIDE]",
+        default=None,
+        help="the stronger side (the computer's, or SIDE) gives up: %s"
+        % "; ".join("%s: %s" % kv for kv in HANDICAPS.items()),
+    )
     remote = play.add_argument_group("remote games (docs/remote.md)")
     remote.add_argument(
         "--remote", metavar="CODE", default=None, help="new: start a remote game and print its invite code; CODE: join"
@@ -184,6 +219,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--timeout", type=float, default=10.0, help="seconds to wait for the board to answer (default 10)"
     )
     play.set_defaults(func=run_play)
+
+
+def _handicap(args: argparse.Namespace, ruleset: str, players: dict[str, str | None]) -> tuple[str, str]:
+    """``--handicap KIND[:SIDE]`` applied: (a position text for --from, or ''; the clock)."""
+    kind, _, stronger = str(args.handicap).partition(":")
+    if not stronger:
+        seats = seats_for(ruleset, players)
+        ais = [s for s, seat in seats.items() if seat.is_ai]
+        if len(ais) != 1:
+            raise UsageError("--handicap %s: name the stronger side (%s:south or %s:north)" % (kind, kind, kind))
+        stronger = ais[0]
+    try:
+        if kind == "time":
+            return "", handicap_clock(ruleset, args.clock or "", stronger)
+        return handicap_position(ruleset, kind, stronger), args.clock or ""
+    except AssistError as exc:
+        raise UsageError(str(exc))
 
 
 def _players(args: argparse.Namespace) -> dict[str, str | None]:
@@ -313,6 +365,18 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
             raise UsageError("--ruleset %r: %s" % (ruleset, exc))
         except ValueError as exc:
             raise UsageError(str(exc))
+    if args.handicap is not None:
+        if args.start_from is not None or args.resume is not None:
+            raise UsageError("--handicap sets up a new game: leave out --from and --resume")
+        handicapped, args.clock = _handicap(args, ruleset or "mosona", players)
+        if handicapped:
+            args.start_from, args.ruleset = handicapped, None
+        args.clock = args.clock or None
+    try:
+        check_hint_limit(args.hint_limit)
+        assist = parse_assist(args.assist, [str(s) for s in seats_for(ruleset or "mosona", players)])
+    except (AssistError, ValueError) as exc:
+        raise UsageError(str(exc))
     try:
         db = Database(args.db)
     except DatabaseError as exc:
@@ -407,6 +471,8 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
             )
             page.on_remote(lobby.request)
         session = _session(args, conn, db, ui, remote, ruleset, players, start, on_change, clock)
+        session.control.assist = assist
+        session.control.hint_limit = args.hint_limit
         if conn.virtual is not None:
             page.on_line(session.page_line)
         try:

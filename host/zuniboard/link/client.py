@@ -109,6 +109,7 @@ CALLS = (
     "state",
     "host_move",
     "hint",
+    "grade",
     "led_test",
     "raw",
     "resign",
@@ -346,6 +347,7 @@ class BoardLink:
             "state": ("state", "", None),
             "host_move": ("hostmove", arg, None),
             "hint": ("hint", arg, None),
+            "grade": ("grade", " ".join(args), None),
             "led_test": ("ledtest", "walk %s" % arg if arg else "", None),
             "raw": ("raw", arg, None),
             "resign": ("resign", arg, _ended_by("resign")),
@@ -467,6 +469,11 @@ class BoardLink:
     def hint(self, text: str = "", timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         """Shows a suggested move ("" clears it)."""
         return self.call("hint", (text,), timeout)
+
+    def grade(self, kind: str, point: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
+        """Shows a graded mistake (``kind``: mistake, blunder; off clears) on ``point``,
+        the moved piece's (docs/protocol.md)."""
+        return self.call("grade", (kind, point) if point else (kind,), timeout)
 
     def led_test(self, timeout: float = REQUEST_TIMEOUT_S, walk_ms: int | None = None) -> dict[str, str]:
         """Every LED red, green, blue, white; with ``walk_ms``: one LED at a time in chain

@@ -777,6 +777,7 @@
     renderReplay(s, per);
     renderLesson(s);
     renderLines(s, play);
+    renderReview(play);
     renderRemote(s);
     renderLobby(s);
   }
@@ -870,6 +871,40 @@
     if (box.placeholder !== example) box.placeholder = example;
     const said = (play.said || []).slice(-4);
     setHtml("said", said.map(([tone, text]) => '<li class="' + esc(tone) + '">' + esc(text) + "</li>").join(""));
+  }
+
+  // Help per seat and the grades of the people's moves (zuni play --assist): during the
+  // game the help levels, hints left and the mistakes so far; after it, the review:
+  // each side's grades counted and every graded move, the mistakes first.
+  function renderReview(play) {
+    const review = play.review || { counts: {}, moves: [] };
+    const help = play.help || {};
+    const helped = Object.entries(help).filter(([, h]) => h.level !== "hints" || h.hints_left !== null);
+    const over = !!play.result;
+    const panel = $("review-panel");
+    panel.hidden = !helped.length && !review.moves.length;
+    if (panel.hidden) return;
+    $("review-head").textContent = over ? "Review of the game" : "Help and grades";
+    setHtml(
+      "help-levels",
+      helped
+        .map(([side, h]) => esc(side) + ": help " + esc(h.level) + (h.hints_left === null ? "" : ", " + h.hints_left + " hints left"))
+        .join(" · ")
+    );
+    setHtml(
+      "review-counts",
+      Object.entries(review.counts)
+        .map(([side, c]) => esc(side) + ": " + Object.entries(c).filter(([, n]) => n).map(([g, n]) => n + " " + esc(g)).join(", "))
+        .join(" · ")
+    );
+    const rank = (m) => (m.grade === "mistake" || m.grade === "blunder" ? 0 : 1); // mistakes first
+    const shown = over ? review.moves.slice().sort((a, b) => rank(a) - rank(b) || a.index - b.index) : review.moves.filter((m) => rank(m) === 0);
+    setHtml(
+      "review-moves",
+      shown
+        .map((m) => '<li class="grade-' + esc(m.grade) + '">' + (m.index + 1) + ". " + esc(m.side) + " " + esc(m.move) + ": <b>" + esc(m.grade) + "</b>, " + esc(m.words) + "</li>")
+        .join("")
+    );
   }
 
   // A lesson (zuni learn) or a puzzle (zuni puzzle) in the same process: the step, its
