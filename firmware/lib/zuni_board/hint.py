@@ -534,6 +534,17 @@ class HintSearch:
 
 
 # -- the hint as it runs on the board ------------------------------------------------
+def search_for(game, moves=None):
+    """The board's hint search of ``game``'s position: ``linehint.LineSearch`` in a line
+    game (its own copy of the board, viper loops: depth 4 and more on the RP2040),
+    ``HintSearch`` in Awithlaknakwe. ``moves``: the position's legal moves, if known."""
+    if game.ruleset.game_id == "awithlaknakwe":
+        return HintSearch(game, moves)
+    from zuni_board.linehint import LineSearch
+
+    return LineSearch(game, moves)
+
+
 def run(search, now, think, host, budget):
     """The board's own hint as the board runs it (``play.Play``, which owns the search and
     the two deadlines, calls this every scan while it thinks): one slice of ``budget``

@@ -45,7 +45,14 @@ _DECLARED = ("resign", "agreed-draw", "agreed-count")
 
 # What a HINT loads and the hint's end drops again: the search and its evaluation (for
 # Awithlaknakwe with its tables).
-_HINT_CODE = ("zuni_board.hint", "zuni.evaluate", "zuni.evaluate_awith", "zuni.awith_reach")
+_HINT_CODE = (
+    "zuni_board.hint",
+    "zuni_board.linehint",
+    "zuni.linefast",
+    "zuni.evaluate",
+    "zuni.evaluate_awith",
+    "zuni.awith_reach",
+)
 
 
 class Play:
@@ -395,9 +402,9 @@ class Play:
             try:
                 # Loaded at each HINT and unloaded once the hint is shown (drop_search):
                 # a board whose players do not ask keeps that heap.
-                from zuni_board.hint import HintSearch
+                from zuni_board.hint import search_for
 
-                self.thinking = HintSearch(self.app.game, pos.moves)
+                self.thinking = search_for(self.app.game, pos.moves)
                 self.think_until.set(now, HINT_THINK_MS)
                 link = self.app.link
                 if link is not None and hasattr(link, "host_present") and link.host_present(now):
