@@ -97,6 +97,10 @@ def test_make_and_unmake_are_push_and_pop():
                 # The other side to move now: its moves are the engine's too.
                 end2 = F.gen(mem, end, 0)
                 eq(_records(mem, end, end2), [m.path for m in game.legal_moves()], "replies to " + move.text())
+                # Mode 2: the captures and the evaluation in one pass.
+                end2 = F.gen(mem, end, 2)
+                eq(_records(mem, end, end2), [m.path for m in game.legal_captures()], "captures after " + move.text())
+                eq(F.evaluation(mem), line_team0(game), "mode 2's evaluation after " + move.text())
                 game.pop()
                 F.unmake(mem, pos)
                 eq(bytes(mem[F.BOARD : F.BOARD + len(game.board)]), before, "back from " + move.text())

@@ -33,7 +33,8 @@ except NameError:
 
 
 # The header: points, jump table width, chain rule (0 none, 1 optional, 2 forced), capture
-# forced, the mover's and the other side's board bytes, and gen()'s "a step exists" flag.
+# forced, the mover's and the other side's board bytes, gen()'s "a step exists" flag, and
+# its evaluation (mode 2: two bytes).
 H_N = const(0)
 H_WIDTH = const(1)
 H_CHAIN = const(2)
@@ -41,6 +42,7 @@ H_MUST = const(3)
 H_ME = const(4)
 H_FOE = const(5)
 H_STEPS = const(6)
+H_EVAL = const(8)
 # Fixed places, sized for the long Kolowis board (49 points, 220 directed edges, 5
 # landings an edge): the board, adjacency's first and targets, the landings, one chain's
 # path while it is built (at most 1 + 2 * 24 points), then the records.
@@ -56,6 +58,8 @@ NORTH_MAN = const(5)
 # zuni.evaluate's terms: a piece, and an empty point next to a piece.
 _PIECE = const(100)
 _MOBILITY = const(3)
+# team0 in the header as 16 bits: at most 24 pieces a side, 6 free points each.
+_EVAL_BIAS = const(32768)
 
 
 def arena(game, size):
@@ -170,8 +174,9 @@ def _extend(mem, plen: int, pos: int) -> int:
 @micropython.viper
 def gen(mem, pos: int, mode: int) -> int:
     """The mover's moves as records from ``pos`` (mode 0: all legal moves, as
-    LineGame.legal_moves(); 1: the jumps only, as legal_captures()); returns their end,
-    or -1 if the arena has no room. H_STEPS: 1 if the mover has a step."""
+    LineGame.legal_moves(); 1: the jumps only, as legal_captures(); 2: the jumps, and
+    ``team0`` into the header: ``evaluation(mem)``); returns their end, or -1 if the arena
+    has no room. H_STEPS: 1 if the mover has a step."""
     m = ptr8(mem)
     cap = int(len(mem)) - 4
     me = m[H_ME]
@@ -181,17 +186,20 @@ def gen(mem, pos: int, mode: int) -> int:
     chain = m[H_CHAIN]
     start = pos
     steps = 0
+    score = 0
     a = 0
     while a < n:
-        if m[BOARD + a] == me:
+        code = m[BOARD + a]
+        if code == me or (mode == 2 and code != 0):
+            free = 0
             e = m[FIRST + a]
             e1 = m[FIRST + a + 1]
             while e < e1:
                 b = m[TARGETS + e]
                 there = m[BOARD + b]
                 if there == 0:
-                    steps = 1
-                elif there == foe:
+                    free += 1
+                elif there == foe and code == me:
                     j = e * width
                     jend = j + width
                     while j < jend:
@@ -222,9 +230,19 @@ def gen(mem, pos: int, mode: int) -> int:
                                     return -1
                         j += 1
                 e += 1
+            if code == me and free != 0:
+                steps = 1
+            if code == SOUTH_MAN:
+                score += _PIECE + _MOBILITY * free
+            else:
+                score -= _PIECE + _MOBILITY * free
         a += 1
     m[H_STEPS] = steps
-    if mode == 1 or steps == 0 or (m[H_MUST] and pos > start):
+    if mode == 2:
+        score += _EVAL_BIAS
+        m[H_EVAL] = score & 255
+        m[H_EVAL + 1] = (score >> 8) & 255
+    if mode != 0 or steps == 0 or (m[H_MUST] and pos > start):
         return pos
     a = 0
     while a < n:
@@ -243,6 +261,11 @@ def gen(mem, pos: int, mode: int) -> int:
                 e += 1
         a += 1
     return pos
+
+
+def evaluation(mem):
+    """``team0`` of the position of the last ``gen(mem, pos, 2)``."""
+    return mem[H_EVAL] + (mem[H_EVAL + 1] << 8) - _EVAL_BIAS
 
 
 @micropython.viper

@@ -32,20 +32,24 @@ it in the unfinished one), at ``max_depth``, at a forced result, or when the nex
 would not finish in the work left.
 """
 
+import micropython
 from micropython import const
-from zuni.linefast import H_STEPS, MOVES, arena, gen, longest, make, promote, team0, to_move, unmake
+from zuni.linefast import H_EVAL, H_STEPS, MOVES, arena, gen, longest, make, promote, to_move, unmake
 
 _INF = const(1 << 29)
 _WIN = const(1 << 24)
 _WIN_BOUND = const((1 << 24) - 1000)
 _MAX_QPLY = const(4)
+_EVAL_BIAS = const(32768)  # zuni.linefast's
 MAX_DEPTH = const(12)
 # The arena: the tables (linefast.MOVES bytes) and the move stack (a Kolowis position's
 # 60 moves are some 190 bytes; a depth-12 line with its quiescence plies stays far below).
 ARENA = const(8192)
-# Ticks (nodes) a work unit on a 25-point board; a 49-point one gets about half.
-PER_UNIT = const(24)
-# Work units of a whole search: what the RP2040 does in about 1.1 s (docs/firmware-timing.md).
+# Ticks (nodes) a work unit on a 25-point board; a 49-point one gets 5/7 of them (a node
+# there cost 1.3 times as much on the emulated RP2040: 0.24 and 0.32 ms).
+PER_UNIT = const(10)
+# Work units of a whole search: more than the RP2040 does in the 1.3 s the board thinks
+# (docs/firmware-timing.md), so that there the time ends it; elsewhere this does.
 MAX_WORK = const(2000)
 _ENTER = const(0)
 _NEXT = const(1)
@@ -68,7 +72,7 @@ class LineSearch:
         self._moves = moves
         self._root_len = len(game.move_stack)
         n = len(game.board)
-        self._per_unit = PER_UNIT * 25 // n if n > 25 else PER_UNIT
+        self._per_unit = PER_UNIT * 85 // (60 + n)
         self._max_nodes = max_work * self._per_unit
         self._max_depth = max_depth
         self._mem = arena(game, size)
@@ -203,6 +207,11 @@ class LineSearch:
         if self._order is None:
             if self._root():
                 return True
+        return self._loop(left)
+
+    @micropython.native
+    def _loop(self, left):
+        """_run's loop (machine code on the board: most of a node's time is here)."""
         mem = self._mem
         lo = self._lo
         hi = self._hi
@@ -221,17 +230,21 @@ class LineSearch:
         max_nodes = self._max_nodes
         sp = self._sp
         phase = self._phase
-        fresh = True
+        must = self._must
+        nodes = self.nodes
+        # The slice's last node: at least one, at most left, none past max_nodes.
+        last = nodes + (left if left > 0 else 1)
+        if last > max_nodes:
+            last = max_nodes
         while True:
             if phase == _ENTER:
                 # -- a node: its value now, or its moves on the move stack --
-                if left <= 0 and not fresh:
+                if nodes >= last:
+                    if nodes >= max_nodes:
+                        self.nodes = nodes
+                        return True
                     break
-                if self.nodes >= max_nodes:
-                    return True
-                fresh = False
-                left -= 1
-                self.nodes += 1
+                nodes += 1
                 side = root_side ^ (sp & 1)
                 mine = cnt[side]
                 theirs = cnt[1 - side]
@@ -253,6 +266,7 @@ class LineSearch:
                     end = gen(mem, start, 0)
                     if end < 0:
                         self.oom = True
+                        self.nodes = nodes
                         return True
                     if end == start:
                         value = sp - _WIN
@@ -266,29 +280,26 @@ class LineSearch:
                         phase = _NEXT
                         continue
                 else:
-                    end = gen(mem, start, 1)
+                    # The captures and the evaluation in one pass over the board.
+                    end = gen(mem, start, 2)
                     if end < 0:
                         self.oom = True
+                        self.nodes = nodes
                         return True
                     steps = mem[H_STEPS]
+                    # zuni.linefast.evaluation(mem), for the side to move
+                    stand = mem[H_EVAL] + (mem[H_EVAL + 1] << 8) - _EVAL_BIAS
+                    if side:
+                        stand = -stand
                     if end == start:
-                        if steps:
-                            value = team0(mem)
-                            if side:
-                                value = -value
-                        else:
-                            value = sp - _WIN
+                        value = stand if steps else sp - _WIN
                     elif -d >= _MAX_QPLY:
-                        value = team0(mem)
-                        if side:
-                            value = -value
+                        value = stand
                     else:
                         best = -_INF
                         value = _INF  # none yet
-                        if steps and not self._must:
-                            best = team0(mem)
-                            if side:
-                                best = -best
+                        if steps and not must:
+                            best = stand
                             if best >= be[sp]:
                                 value = best
                             elif best > al[sp]:
@@ -306,6 +317,7 @@ class LineSearch:
                     i = self._ri
                     order = self._order
                     if i >= len(order):
+                        self.nodes = nodes
                         if self._depth_done():
                             return True
                         continue
@@ -364,6 +376,7 @@ class LineSearch:
                     if value >= be[sp] and mem[p] == 2:
                         kl[sp] = (mem[p + 1] << 8) + mem[p + 2] + 1
             phase = _NEXT
+        self.nodes = nodes
         self._sp = sp
         self._phase = phase
         return False
