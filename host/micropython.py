@@ -6,7 +6,8 @@ emitters of a function on the board) are identities too: the function runs as wr
 Installed only into CPython environments.
 """
 
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 _T = TypeVar("_T")
 _F = TypeVar("_F", bound=Callable[..., object])

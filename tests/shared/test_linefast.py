@@ -4,8 +4,8 @@ make/unmake and evaluation are LineGame's push/pop and zuni.evaluate's. Runs und
 CPython (plain Python) and MicroPython (the viper code the board runs)."""
 
 import zuni
-from check import eq, raises
 import zuni.linefast as F
+from check import eq, raises
 from zuni.evaluate import line_team0
 from zuni.line import LineGame
 

@@ -100,7 +100,8 @@ class LineSearch:
         self._qt[0] = game.quiet
         self._sp = 0
         self._phase = _ENTER
-        self._order = None  # type: ignore  # the root's records, best first
+        self._order = []  # type: list  # the root's records, best first
+        self._ready = False  # the root's moves made
         self._ri = 0  # the root's next move (index in _order)
         self._rbest = 0
         self._started = 0  # nodes at the current depth's start
@@ -130,7 +131,7 @@ class LineSearch:
         """End the search now (the caller's time is up): ``best`` is what it has."""
         self.done = True
         self._mem = None  # type: ignore
-        self._order = None  # type: ignore
+        self._order = []
 
     def _move(self, i):
         """The root move ``_order[i]`` as the caller's Move (or a new one)."""
@@ -204,7 +205,8 @@ class LineSearch:
 
     def _run(self, left):
         """The search's loop for ``left`` nodes at most (one at least); True once over."""
-        if self._order is None:
+        if not self._ready:
+            self._ready = True
             if self._root():
                 return True
         return self._loop(left)
