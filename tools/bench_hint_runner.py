@@ -17,7 +17,7 @@ import sys
 
 import zuni
 from zuni.evaluate import evaluate
-from zuni_board.hint import search_for
+from zuni_board.hintrun import search_for
 from zuni_board.play import HINT_SLICE, HINT_THINK_MS
 
 try:

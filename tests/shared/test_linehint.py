@@ -9,7 +9,8 @@ import zuni
 from check import eq
 from zuni.evaluate import evaluate
 from zuni.line import LineGame
-from zuni_board.hint import HintSearch, search_for
+from zuni_board.hint import HintSearch
+from zuni_board.hintrun import search_for
 from zuni_board.linehint import MAX_WORK, PER_UNIT, LineSearch
 
 INF = 1 << 29

@@ -64,13 +64,14 @@ _EVAL_BIAS = const(32768)
 
 def arena(game, size):
     """The arena of ``game`` (a LineGame) at its position, side to move first: ``size``
-    bytes, the records from MOVES to the end."""
+    bytes (or ``size`` itself, a bytearray of more than MOVES bytes, filled in), the
+    records from MOVES to the end."""
     from zuni.line import adjacency, jump_table
 
     geometry = game.geometry
     first, targets, _rows = adjacency(geometry.k, geometry.lined)
     width, landings = jump_table(geometry.k, geometry.lined, game.ruleset["jumps"])
-    mem = bytearray(size)
+    mem = bytearray(size) if isinstance(size, int) else size
     n = len(game.board)
     mem[H_N] = n
     mem[H_WIDTH] = width

@@ -3,10 +3,10 @@
 
 ``LineSearch`` has ``zuni_board.hint.HintSearch``'s interface (``step(budget)``, ``stop()``,
 ``best``, ``score``, ``depth``, ``nodes``, ``work``, ``slices``, ``depth_slices``,
-``done``, ``oom``); ``hint.search_for`` picks it for a line game. What makes it deep
+``done``, ``oom``); ``hintrun.search_for`` picks it for a line game. What makes it deep
 enough for the RP2040 (docs/firmware-timing.md, "The board's own hint"):
 
-- its own copy of the position (``linefast.arena``: about 7 KB, made once): the game is
+- its own copy of the position (``linefast.arena``: 3 KB, ``hintrun.ARENA``, made once): the game is
   never touched, so a slice does not play the line again and take it back, and the
   search's line stays on the arena between slices;
 - no allocation per node: a position's moves are records on the arena's move stack, each
@@ -42,23 +42,24 @@ _WIN_BOUND = const((1 << 24) - 1000)
 _MAX_QPLY = const(4)
 _EVAL_BIAS = const(32768)  # zuni.linefast's
 MAX_DEPTH = const(12)
-# The arena: the tables (linefast.MOVES bytes) and the move stack (a Kolowis position's
-# 60 moves are some 190 bytes; a depth-12 line with its quiescence plies stays far below).
-ARENA = const(8192)
 # Ticks (nodes) a work unit on a 25-point board; a 49-point one gets 5/7 of them (a node
 # there cost 1.3 times as much on the emulated RP2040: 0.24 and 0.32 ms).
 PER_UNIT = const(10)
 # Work units of a whole search: more than the RP2040 does in the 1.3 s the board thinks
-# (docs/firmware-timing.md), so that there the time ends it; elsewhere this does.
-MAX_WORK = const(2000)
+# (250-450, docs/firmware-timing.md), so that there the time ends it; on a PC this does,
+# before the board's 1.3 s (as the general search's hint.MAX_WORK).
+MAX_WORK = const(600)
+# The arena's bytes when the caller gives none (hintrun.ARENA, which makes it first).
+ARENA = const(3072)
 _ENTER = const(0)
 _NEXT = const(1)
 
 
 class LineSearch:
-    def __init__(self, game, moves=None, max_depth=MAX_DEPTH, max_work=MAX_WORK, size=ARENA):
+    def __init__(self, game, moves=None, max_depth=MAX_DEPTH, max_work=MAX_WORK, buf=None):
         # ``moves``: the position's legal moves if the caller has them (the app's Position
-        # does): ``best`` is then one of them.
+        # does): ``best`` is then one of them. ``buf``: the arena's bytes
+        # (hintrun.ARENA, made before the search's code is loaded), else made here.
         self.game = game
         self.nodes = 0
         self.work = 0
@@ -68,14 +69,17 @@ class LineSearch:
         self.depth = 0
         self.depth_slices = []  # type: list  # the slice in which each depth completed
         self.done = False
-        self.oom = False  # out of heap or of arena: the best move so far
+        self.oom = False  # out of heap: the best move so far
+        self.full = False  # out of arena (move stack): the best move so far
         self._moves = moves
         self._root_len = len(game.move_stack)
         n = len(game.board)
         self._per_unit = PER_UNIT * 85 // (60 + n)
         self._max_nodes = max_work * self._per_unit
         self._max_depth = max_depth
-        self._mem = arena(game, size)
+        if buf is None:
+            buf = bytearray(ARENA)
+        self._mem = arena(game, buf)
         self._side = 0 if game.turn == 0 else 1  # the root's mover: 0 South, 1 North
         self._cnt = [game.counts[0], game.counts[1]]
         self._qlimit = game.ruleset.get_int("quiet")
@@ -154,7 +158,7 @@ class LineSearch:
         mem = self._mem
         end = gen(mem, MOVES, 0)
         if end < 0:
-            self.oom = True
+            self.full = True
             return True
         order = []
         p = MOVES
@@ -267,7 +271,7 @@ class LineSearch:
                 elif d > 0:
                     end = gen(mem, start, 0)
                     if end < 0:
-                        self.oom = True
+                        self.full = True
                         self.nodes = nodes
                         return True
                     if end == start:
@@ -285,7 +289,7 @@ class LineSearch:
                     # The captures and the evaluation in one pass over the board.
                     end = gen(mem, start, 2)
                     if end < 0:
-                        self.oom = True
+                        self.full = True
                         self.nodes = nodes
                         return True
                     steps = mem[H_STEPS]
