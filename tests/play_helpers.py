@@ -154,12 +154,19 @@ class TtyPlay:
     ``expect(regex)`` waits for it in the output, escape codes stripped, and consumes
     the output up to the match."""
 
-    def __init__(self, *args: str, db: Path, timeout: float = 60.0, env: dict[str, str] | None = None) -> None:
+    def __init__(
+        self,
+        *args: str,
+        db: Path,
+        timeout: float = 60.0,
+        env: dict[str, str] | None = None,
+        command: tuple[str, ...] = ("play",),
+    ) -> None:
         env = dict(os.environ, **(env or {}))
         env.update({"NO_COLOR": "1", "PYTHONUNBUFFERED": "1", "TERM": "xterm", "COLUMNS": "120", "LINES": "50"})
         env["PROMPT_TOOLKIT_NO_CPR"] = "1"  # the test answers no cursor position requests
         # The page on any free port: parallel tests do not take turns on 8765 (the default).
-        self.command = [str(ZUNI), "play", "--db", str(db), "--color", "never", "--http", "0", *args]
+        self.command = [str(ZUNI), *command, "--db", str(db), "--color", "never", "--http", "0", *args]
         self.master, slave = os.openpty()
         import fcntl
         import struct

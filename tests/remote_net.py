@@ -129,8 +129,10 @@ class Mosquitto:
 class RefereeThread:
     """A ``RefereeService`` in a thread (``stop`` ends it as SIGTERM does `zuni referee`)."""
 
-    def __init__(self, url: str, data: Path, shard: str = "a", client_id: str = "") -> None:
-        self.service = RefereeService(parse_url(url), data, shard=shard, client_id=client_id)
+    def __init__(
+        self, url: str, data: Path, shard: str = "a", client_id: str = "", part: tuple[int, int] = (0, 1)
+    ) -> None:
+        self.service = RefereeService(parse_url(url), data, shard=shard, client_id=client_id, part=part)
         self.thread = threading.Thread(target=self.service.run, daemon=True)
 
     def start(self) -> RefereeThread:

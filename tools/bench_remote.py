@@ -1,7 +1,7 @@
 """Benchmark of remote games (docs/remote.md) over a loopback Mosquitto.
 
     .venv/bin/python tools/bench_remote.py [--json] [--moves 200] [--games 10,50,100,200,400,700,1000]
-        [--seconds 20] [--memory-games 2000]
+        [--seconds 20] [--memory-games 2000] [--board-moves 40] [--referees 1]
 
 Mosquitto (Debian's, started here on a free loopback port with a generated config) and
 the referee (`zuni referee`, its own process) run as in production; the players are
@@ -17,10 +17,15 @@ players):
   tools/bench_link.py ``move_to_host_ms`` less the commit delay, a few ms on the
   virtual board) and the host's ``hostmove`` to the other board's LEDs (one request
   round trip: ``rtt_median_ms`` there).
+- ``board_to_board``: two virtual boards under MicroPython, each with its own `zuni play
+  --remote`, a move's commit on board A to board B taking it and to its first flash
+  (tools/bench_remote_boards.py; ``--board-moves 0`` leaves it out).
 - ``load``: N concurrent games, each making one move a second (its two seats taking
   turns, moves spread over the second), for ``--seconds``: per N the moves made, the
-  latency p50/p99 (publish to the other seat's state) and the referee's CPU share. The
-  curve bends where p99 passes 500 ms.
+  latency p50/p99 (publish to the other seat's state), the referees' CPU share (cores)
+  and the machine's load average. The curve bends where p99 passes 500 ms. With
+  ``--referees N`` the games are shared by N referee processes (`zuni referee --shard
+  K/N`; the players give no shard: docs/remote.md, Several referees).
 - ``referee_bytes_per_game``: the referee's memory per game (tracemalloc, in process:
   ``--memory-games`` games of 40 moves each, every seat taken).
 """
@@ -74,7 +79,7 @@ def percentile(values: list[float], p: float) -> float:
 class Players:
     """One paho connection playing every seat of many games (the load generator)."""
 
-    def __init__(self, port: int) -> None:
+    def __init__(self, port: int, referees: int = 1) -> None:
         self.client = mqtt.Client(CallbackAPIVersion.VERSION2, client_id="bench-%d" % os.getpid(), clean_session=True)
         self.client.max_inflight_messages_set(0)
         self.client.max_queued_messages_set(0)
@@ -86,18 +91,19 @@ class Players:
         self.samples: list[float] = []  # ms from a move's publish to the other seat's state with it
         self.arrived: dict[tuple[str, int], float] = {}  # (game, number of moves) -> when first seen
         self.client.connect("127.0.0.1", port, keepalive=30)
-        self.referee_up = False
-        self.client.subscribe([("zuni/v1/a/reply/+", 1), ("zuni/v1/a/g/+/state", 1), (TOPICS.referee(), 1)])
+        self.referees_up: set[str] = set()
+        self.client.subscribe([("zuni/v1/a/reply/+", 1), ("zuni/v1/+/g/+/state", 1), ("zuni/v1/+/referee", 1)])
         self.client.loop_start()
         deadline = time.monotonic() + 60
-        while not self.referee_up and time.monotonic() < deadline:
+        while len(self.referees_up) < referees and time.monotonic() < deadline:
             time.sleep(0.05)
 
     def _message(self, client: Any, userdata: Any, message: Any) -> None:
         now = time.monotonic()
         body = json.loads(message.payload)
-        if message.topic == TOPICS.referee():
-            self.referee_up = body.get("up") is True
+        if message.topic.endswith("/referee"):
+            if body.get("up") is True:
+                self.referees_up.add(message.topic)
         elif message.topic.endswith("/state"):
             game = body["game"]
             key = (game, len(body["moves"]))
@@ -135,7 +141,8 @@ class Game:
         new = players.ask(TOPICS.new(), {"do": "new", "ruleset": "kolowis", "seat": "south"}, "n%d" % n)
         join = players.ask(TOPICS.join(), {"do": "join", "code": new["code"]}, "j%d" % n)
         for reply in (new, join):
-            creds = Credentials("a", reply["game"], reply["code"], reply["seat"], reply["secret"], reply["key"])
+            shard = reply.get("shard", "a")  # the referee's that took the game (--referees)
+            creds = Credentials(shard, reply["game"], reply["code"], reply["seat"], reply["secret"], reply["key"])
             self.seats[reply["seat"]] = SeatClient(creds)
         self.id = new["game"]
         self.game = zuni.new_game("kolowis")
@@ -203,7 +210,7 @@ def latency(players: Players, moves: int) -> dict[str, float]:
     return {"p50": round(percentile(samples, 50), 2), "p99": round(percentile(samples, 99), 2), "n": len(samples)}
 
 
-def load(players: Players, referee_pid: int, count: int, seconds: float, base: int) -> dict[str, Any]:
+def load(players: Players, referee_pids: list[int], count: int, seconds: float, base: int) -> dict[str, Any]:
     games = [Game(players, base + i, base + i) for i in range(count)]
     with players.lock:
         players.samples.clear()
@@ -211,7 +218,7 @@ def load(players: Players, referee_pid: int, count: int, seconds: float, base: i
     start = time.monotonic() + 0.2
     due = [(start + i / count, i) for i in range(count)]  # moves spread over each second
     heapq.heapify(due)
-    cpu0 = cpu_seconds(referee_pid)
+    cpu0 = sum(cpu_seconds(pid) for pid in referee_pids)
     end = start + seconds
     made = 0
     while due and due[0][0] < end:
@@ -228,7 +235,7 @@ def load(players: Players, referee_pid: int, count: int, seconds: float, base: i
         game.move()
         made += 1
         heapq.heappush(due, (when + 1.0, i))
-    cpu = (cpu_seconds(referee_pid) - cpu0) / (time.monotonic() - start)
+    cpu = (sum(cpu_seconds(pid) for pid in referee_pids) - cpu0) / (time.monotonic() - start)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         with players.lock:
@@ -245,6 +252,7 @@ def load(players: Players, referee_pid: int, count: int, seconds: float, base: i
         "p50_ms": round(percentile(samples, 50), 1),
         "p99_ms": round(percentile(samples, 99), 1),
         "referee_cpu": round(cpu, 2),
+        "load_average": round(os.getloadavg()[0], 1),  # the machine's, over the last minute
     }
 
 
@@ -292,23 +300,33 @@ def main() -> int:
     parser.add_argument("--games", default="10,50,100,200,400,700,1000")
     parser.add_argument("--seconds", type=float, default=20.0)
     parser.add_argument("--memory-games", type=int, default=2000)
+    parser.add_argument("--board-moves", type=int, default=40)
+    parser.add_argument("--referees", type=int, default=1, help="referee processes sharing the games (--shard K/N)")
     args = parser.parse_args()
     figures: dict[str, Any] = {}
     with tempfile.TemporaryDirectory(prefix="bench-remote-") as tmp:
         home = Path(tmp)
         broker, port = start_mosquitto(home)
-        referee = subprocess.Popen(
-            [str(ZUNI), "referee", "mqtt://127.0.0.1:%d" % port, "--data", str(home / "games")],
-            stderr=subprocess.DEVNULL,
-        )
+        referees = []
+        for k in range(args.referees):
+            command = [str(ZUNI), "referee", "mqtt://127.0.0.1:%d" % port, "--data", str(home / ("games%d" % k))]
+            if args.referees > 1:
+                command += ["--shard", "%d/%d" % (k, args.referees)]
+            referees.append(subprocess.Popen(command, stderr=subprocess.DEVNULL))
         try:
-            players = Players(port)
+            players = Players(port, args.referees)
             figures["move_to_other_seat_ms"] = latency(players, args.moves)
             print("move to the other seat: %s" % figures["move_to_other_seat_ms"], file=sys.stderr, flush=True)
+            if args.board_moves > 0:
+                from bench_remote_boards import board_to_board
+
+                url = "mqtt://127.0.0.1:%d" % port
+                figures["board_to_board"] = board_to_board(url, home / "boards", args.board_moves)
+                print("board to board: %s" % figures["board_to_board"], file=sys.stderr, flush=True)
             curve = []
             base = 10000
             for count in [int(c) for c in args.games.split(",") if c]:
-                point = load(players, referee.pid, count, args.seconds, base)
+                point = load(players, [r.pid for r in referees], count, args.seconds, base)
                 base += count
                 curve.append(point)
                 print("load: %s" % point, file=sys.stderr, flush=True)
@@ -319,8 +337,9 @@ def main() -> int:
             )
             players.close()
         finally:
-            referee.send_signal(signal.SIGTERM)
-            referee.wait(30)
+            for referee in referees:
+                referee.send_signal(signal.SIGTERM)
+                referee.wait(30)
             broker.terminate()
             broker.wait(30)
     figures["referee_bytes_per_game"] = memory_per_game(args.memory_games)

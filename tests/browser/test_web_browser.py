@@ -305,6 +305,16 @@ def test_phone_rotated_kolowis_board_beside_its_buttons_and_words(browser: Brows
             for selector in ("#btn-ok", "#btn-back", "#btn-hint", "#game-panel", "#status"):
                 box = page.locator(selector).bounding_box()
                 assert box is not None and box["y"] + box["height"] <= 844, (selector, box)
+            # Turned, South is on the left: the edges say whose side is whose (issue 26).
+            south = page.locator('#board .side-name[data-side="south"]').bounding_box()
+            north = page.locator('#board .side-name[data-side="north"]').bounding_box()
+            s3 = point(page, "s3").bounding_box()
+            n3 = point(page, "n3").bounding_box()
+            assert south is not None and north is not None and s3 is not None and n3 is not None
+            disk = s3["width"] / 2 * 0.3 / 0.45  # a disk's radius (0.3) in the hit circle's (0.45)
+            assert south["x"] + south["width"] <= s3["x"] + s3["width"] / 2 - disk, (south, s3)
+            assert n3["x"] + n3["width"] / 2 + disk <= north["x"], (north, n3)
+            assert page.text_content('#board .side-name[data-side="south"]') == "South"
             path = shot(page, tmp_path, "kolowis-phone.png")
             assert path.stat().st_size > 10_000
             assert page.errors == []  # type: ignore[attr-defined]

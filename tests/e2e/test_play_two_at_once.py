@@ -327,3 +327,32 @@ def test_the_page_sets_up_a_position_one_side_at_a_time_and_the_computer_waits(t
         play.expect(r"^North plays m4xs3-s2")
     finally:
         play.close()
+
+
+def test_resume_n_carries_the_clocks_on(tmp_path: Path) -> None:
+    """Issue 26 point 3: a logged game on a clock that the board no longer has goes on
+    with each side's time left after its last move (not with fresh clocks, not without)."""
+    db = tmp_path / "games.sqlite3"
+    game = zuni.new_game("mosona")
+    game.push_text("s3xm4-m5")
+    reply = str(min(m.text() for m in game.legal_moves()))
+    with Database(db) as d:
+        gid = d.new_game("mosona", players={"south": "human", "north": "ai:1"}, time_control="5+3")
+        d.add_move(gid, 0, "s3xm4-m5", elapsed_ms=4000, clock_ms=299000)
+        d.add_move(gid, 1, reply, elapsed_ms=12500, clock_ms=290500)
+    env = {"ZUNI_SIM_DIR": str(tmp_path / "sim")}
+    play = ZuniPlay("--resume", str(gid), "--show", "0.2", db=db, env=env, timeout=SLOW)
+    try:
+        carried = r"its clocks go on from south=299s\+3 north=290\.5s\+3"
+        play.expect(r"^resumed game #%d: mosona after 2 moves.*%s" % (gid, carried))
+        play.expect(r"^south to move")
+        play.send("where")
+        # South's clock runs from 299 s (4:59), North's stands at 290.5 s (4:50).
+        said = play.expect(r"Clocks: South (\d):(\d\d)(?: \(running\))?\s+North (\d):(\d\d)")
+        south = int(said.group(1)) * 60 + int(said.group(2))
+        north = int(said.group(3)) * 60 + int(said.group(4))
+        assert 240 < south <= 299 and north == 290, said.group(0)
+        play.send("quit")
+        assert play.wait(SLOW) == 0
+    finally:
+        play.close()

@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from play_helpers import RecordingUI, ZuniPlay, ZuniReplay
+from play_helpers import RecordingUI, TtyPlay, ZuniPlay, ZuniReplay
 from waiting import wait_until
 
 import zuni
@@ -345,6 +345,29 @@ def test_the_page_colours_a_replayed_positioned_game_by_its_position(tmp_path: P
         run.expect(r"^back at move 1: restore")
         page_shows(1, "back at move 1")
         run.send("q")
+        assert run.wait() == 0
+    finally:
+        run.close()
+
+
+def test_after_play_on_the_prompt_is_whose_turn_it_is(tmp_path: Path) -> None:
+    """Issue 26 point 10: after replay's `play` the terminal's prompt was still `replay>`;
+    it is the game's now, as in zuni play: the side to move."""
+    db_path = tmp_path / "games.sqlite3"
+    with Database(db_path) as db:
+        logged_game(db, 3)
+    env = {"ZUNI_SIM_DIR": str(tmp_path)}
+    args = ("last", "--sim", "--from-move", "1", "--show", "0.2", "--time", "0.1")
+    run = TtyPlay(*args, db=db_path, env=env, command=("log", "replay"))
+    try:
+        run.expect(r"^replay>")
+        run.type("play north=ai:1")
+        run.expect(r"2\. north \S+ \(carried out on the board\)")
+        since = len(run.all)
+        run.expect(r"south to move \(")
+        run.expect(r"south>")
+        assert "replay>" not in run.all[since:], run.all[since:]
+        run.type("quit")
         assert run.wait() == 0
     finally:
         run.close()

@@ -591,3 +591,40 @@ def test_typed_lines_go_to_a_game_controller_only_when_one_plays(page: Page) -> 
     finally:
         page.web.sim.line_handler = None
         page.web.sim.publish("game", None)
+
+
+@pytest.mark.parametrize(
+    "board_name,position",
+    [
+        ("board25", "mosona | north to move | south s3 s5 | north m4 n5"),
+        ("board168", "awithlaknakwe players=4 | south to move | south f13 | west m7 | north f2 | east b7"),
+    ],
+    ids=["mosona", "awithlaknakwe-4"],
+)
+def test_one_setup_action_sets_up_every_side_of_a_position(board_name: str, position: str, tmp_path: Path) -> None:
+    """Issue 26 point 6: a game from a position starts with the board asking for one side
+    at a time (its switches cannot tell the sides apart); one "set up the position" on the
+    page clears the board and puts every side down as the board asks for it, and play
+    starts on exactly the position's points."""
+    from vboard_helpers import fast_layout, side_points
+
+    from zuni.position import parse_position
+    from zuniboard.link.client import BoardLink
+
+    game = parse_position(position)
+    ruleset = str(game.ruleset)
+    layout = fast_layout(board_name, tmp_path)
+    with VirtualBoard(layout, ruleset=ruleset, pieces="start", flash=tmp_path / "f.img") as vb:
+        with start_web(vb, 0) as web, BoardLink.open(vb.port_path, timeout=10.0) as link:
+            page = Page(vb, web)
+            link.new_game(ruleset, position=position)
+            first = next(iter(side_points(game)))
+            page.wait_state(lambda s: s["board"].get("phase") == "setup" and s["board"].get("setup") == first)
+            reply = page.ok("setup")  # one click
+            assert reply["staged"] is True
+            wanted = {p for ps in side_points(game).values() for p in ps}
+            state = page.wait_state(lambda s: s["board"].get("phase") == "play", timeout=30.0)
+            assert set(vb.sensors()) == wanted
+            assert set(state["pieces"]) == wanted
+            sides = {p: state["pieces"][p]["side"] for p in wanted}
+            assert sides == {p: side for side, ps in side_points(game).items() for p in ps}

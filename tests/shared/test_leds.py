@@ -34,6 +34,34 @@ def test_patterns_differ_so_colour_is_not_needed():
             assert seqs[i] != seqs[j], (i, j)
 
 
+def test_a_suggestion_flashes_at_once_when_it_appears():
+    # The computer's (or a remote player's) move appears at t=1000, where the tick
+    # counter's phase of the double flash is dark (1000 % 1200): it flashes at once, then
+    # keeps its rhythm through repaints that still show it.
+    r = L.Renderer(2)
+    r.begin()
+    r.mark(0, L.YELLOW, L.STEADY)
+    r.end()
+    r.frame(990)
+    r.begin()
+    r.mark(1, L.BLUE, L.DOUBLE)
+    r.end()
+    eq(r.dirty(1000), True)
+    lit = [r.frame(t)[3:6] != b"\x00\x00\x00" for t in (1000, 1149, 1150, 1300, 1449, 1450, 2199, 2200)]
+    eq(lit, [True, True, False, True, True, False, False, True])
+    r.begin()
+    r.mark(1, L.BLUE, L.DOUBLE)  # repainted (a sensor changed): the same rhythm
+    r.end()
+    eq(r.frame(2350)[3:6] != b"\x00\x00\x00", False)
+    r.begin()
+    r.end()  # gone ...
+    r.frame(2400)
+    r.begin()
+    r.mark(1, L.BLUE, L.DOUBLE)  # ... and a new one: at once again
+    r.end()
+    eq(r.frame(2500)[3:6] != b"\x00\x00\x00", True)
+
+
 def test_frame_and_dirty():
     r = L.Renderer(3)
     r.begin()

@@ -723,3 +723,25 @@ def test_cli_database_location(tmp_path: Path) -> None:
     assert (tmp_path / "env.sqlite3").exists()
     bad = zuni_log("list", db=tmp_path / "missing-dir" / "g.sqlite3")
     assert bad.returncode == 2 and "cannot open game database" in bad.stderr
+
+
+def test_carried_clock_gives_each_side_its_time_left(tmp_path: Path) -> None:
+    """A logged game set up again on the board goes on with each side's time left after
+    its last logged move, with its own increment or delay (issue 26 point 3)."""
+    from zuniboard.play.openings import carried_clock
+
+    with Database(tmp_path / "g.sqlite3") as d:
+        plain = d.new_game("mosona", players={"south": "human", "north": "human"})
+        assert carried_clock(d.get(plain)) == ""
+        four = d.new_game(
+            "awithlaknakwe players=4",
+            players={side: "human" for side in ("south", "west", "north", "east")},
+            time_control="south=5+3 west=5+3 north=10d2 east=5+3",
+        )
+        game = zuni.new_game("awithlaknakwe players=4")
+        for index, left in enumerate((298_000, 295_500)):  # south, then west
+            move = game.legal_moves()[0]
+            d.add_move(four, index, move.text(), elapsed_ms=5000, clock_ms=left)
+            game.push(move)
+        # North has not moved: its whole base; a side's flag never starts below 1 ms.
+        assert carried_clock(d.get(four)) == "south=298s+3 west=295.5s+3 north=10d2 east=5+3"

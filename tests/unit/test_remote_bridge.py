@@ -145,3 +145,13 @@ def test_claim_outside_a_remote_game_says_so() -> None:
     c = GameController(hand=True)
     c.open("g1", "mosona", "", seats_for("mosona", {"north": "human"}), [], number=1, now=0.0)
     assert said(c.line("claim", 0.0)) == ["claim: only in a remote game, when the opponent has been gone too long"]
+
+
+def test_an_offer_and_the_referees_note_are_each_kept_once_among_the_things_said() -> None:
+    """The page lists the controller's last things said: the offer's question once (it
+    was listed twice), the referee's note once."""
+    c, b = opened()
+    b.follow(state([], offer={"what": "draw", "by": "north", "yes": []}, note="north offers draw"), c, 1.0)
+    texts = [text for _, text in c.said]
+    assert texts.count("north (Bea) offers a draw: agree? (yes/no)") == 1, texts
+    assert texts.count("referee: north offers draw") == 1, texts

@@ -22,6 +22,7 @@ changed since the last one drawn, so a scan with nothing new costs almost nothin
 
 from micropython import const
 from zuni_board.infer import FINISHED
+from zuni_board.ticks import ticks_diff
 
 # Patterns.
 OFF = const(0)
@@ -74,7 +75,8 @@ TEAM_DIM = (DIM_YELLOW, DIM_CYAN)
 
 def pattern_on(pattern, now_ms):
     """Whether a pattern is lit at ``now_ms`` (phases follow the tick counter, so all
-    points with the same pattern blink together)."""
+    points with the same pattern blink together; a renderer starts the double flash's
+    when a suggestion appears)."""
     if pattern == STEADY:
         return True
     if pattern == SLOW:
@@ -112,6 +114,12 @@ class Renderer:
         self._uses = 0  # bit per pattern present
         self._drawn_version = -1
         self._drawn_phase = -1
+        # A suggestion (the computer's or a remote player's move, a hint) flashes at once
+        # when it appears: the double flash's phase starts then, not on the tick
+        # counter's next multiple of 1.2 s (up to 0.9 s dark before its first flash).
+        self._double_on = False
+        self._double_fresh = False
+        self._double_at = 0
 
     def begin(self):
         """Start a new picture: every point off."""
@@ -136,6 +144,10 @@ class Renderer:
     def end(self):
         """Finish the picture; the next ``dirty()`` is True if it differs."""
         self.version += 1
+        double = (self._uses & (1 << DOUBLE)) != 0
+        if double and not self._double_on:
+            self._double_fresh = True  # its phase starts at the next phase() (the frame's time)
+        self._double_on = double
 
     def get(self, point):
         """(colour, pattern) of a point: for tests and ``describe``."""
@@ -144,9 +156,12 @@ class Renderer:
     def phase(self, now_ms):
         """Bits of the blink patterns in use that are lit at ``now_ms``."""
         uses = self._uses
+        if self._double_fresh:
+            self._double_fresh = False
+            self._double_at = now_ms
         bits = 0
         for p in range(SLOW, N_PATTERNS):
-            if uses & (1 << p) and pattern_on(p, now_ms):
+            if uses & (1 << p) and pattern_on(p, ticks_diff(now_ms, self._double_at) if p == DOUBLE else now_ms):
                 bits |= 1 << p
         return bits
 

@@ -397,6 +397,15 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
 
             session_class = RemoteSession
             more["remote"] = (remote.connection, remote.client, remote.seat_file, remote.client_id)
+            if conn.virtual is not None:
+                # The page's remote panel: the invite code (and the command the others
+                # type), the seats and their presence, the offer to answer.
+                invite = remote.invite
+
+                def on_view(view: dict[str, Any]) -> None:
+                    page.publish("remote", dict(view, invite=invite))
+
+                more["on_view"] = on_view
         session = session_class(
             conn.link,
             db,

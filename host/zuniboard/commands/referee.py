@@ -24,7 +24,12 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=None,
         help="broker URL: mqtt://, mqtts://, ws://, wss:// (default: run the embedded broker on 127.0.0.1:1883)",
     )
-    parser.add_argument("--shard", default="a", help="this referee's share of the games (topic zuni/v1/SHARD/...)")
+    parser.add_argument(
+        "--shard",
+        default="a",
+        help="K/N: the K-th of N referees sharing the games (0/4 ... 3/4; players need no option); "
+        "or a name: a referee of its own (topics zuni/v1/NAME/...; its players give --shard NAME)",
+    )
     parser.add_argument("--data", metavar="DIR", default=None, help="where the games are kept (default: the data dir)")
     parser.add_argument(
         "--listen", metavar="HOST:PORT", default="127.0.0.1:1883", help="the embedded broker's address (no BROKER)"
@@ -46,7 +51,7 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
 
 def run_referee(args: argparse.Namespace) -> int:
     from zuniboard.remote.broker import BrokerError, EmbeddedBroker
-    from zuniboard.remote.protocol import ProtocolError, remote_dir
+    from zuniboard.remote.protocol import ProtocolError, remote_dir, shard_part
     from zuniboard.remote.service import RefereeService
     from zuniboard.remote.transport import BrokerUrlError, parse_url
 
@@ -66,14 +71,15 @@ def run_referee(args: argparse.Namespace) -> int:
         print("zuni referee: embedded broker on %s:%s" % (broker.host, broker.port), file=sys.stderr)
     try:
         url = parse_url(url_text)
-        where = Path(args.data) if args.data else remote_dir() / "referee" / args.shard
+        shard, k, n = shard_part(args.shard)
+        where = Path(args.data) if args.data else remote_dir() / "referee" / shard
         accounts = None
         if args.passwords:
             from zuniboard.remote.broker_accounts import BrokerAccounts
 
             pid = Path(args.mosquitto_pid) if args.mosquitto_pid else None
             accounts = BrokerAccounts(Path(args.passwords), pid)
-        service = RefereeService(url, where, shard=args.shard, accounts=accounts)
+        service = RefereeService(url, where, shard=shard, accounts=accounts, part=(k, n))
     except (BrokerUrlError, ProtocolError) as exc:
         raise UsageError(str(exc))
 

@@ -14,13 +14,16 @@ from dataclasses import dataclass
 from typing import Any
 
 import zuni
+import zuni.clock as zclock
 from zuniboard.games.words import count_words
 from zuniboard.link.client import BoardError, BoardLink, LinkError
 from zuniboard.play.gamelog import BOARD_PLY_TAG, BoardGameLog, board_ply, game_holder, log_moves
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
 from zuniboard.play.start_from import StartFrom
 from zuniboard.records.db import Database, GameSummary, UnknownGameError
-from zuniboard.records.record import UNFINISHED, GameRecord, RecordError, replay
+from zuniboard.records.record import SIDES, UNFINISHED, GameRecord, RecordError, replay, sides_in_play
+
+MAX_CLOCK_MS = 36_000_000  # zuni.clock's longest base time (10 hours)
 
 
 class OpeningError(Exception):
@@ -47,6 +50,26 @@ def check_resumable(db: Database, gid: int) -> None:
             "game #%d is being played by another zuni%s: go on there, or quit it first"
             % (gid, " (process %d)" % holder if holder else "")
         )
+
+
+def carried_clock(record: GameRecord) -> str:
+    """The time control that puts a logged game's clocks back where they stood: each
+    side's own control, with its base time the time it had left after its last logged
+    move (the whole base for a side that has not moved). "" for a game without clocks.
+    The time a side spent on a move that was never made is lost with that move."""
+    if not record.time_control:
+        return ""
+    sides = [SIDES.index(side) for side in sides_in_play(zuni.parse_ruleset(record.ruleset))]
+    controls = zclock.parse_clock_spec(record.time_control, sides)
+    for entry in record.moves:
+        if entry.clock_ms is None or entry.side not in SIDES:
+            continue
+        side = SIDES.index(entry.side)
+        control = controls[side]
+        if control is not None:
+            left = min(max(1, int(entry.clock_ms)), MAX_CLOCK_MS)
+            controls[side] = zclock.TimeControl(left, control.mode, control.extra_ms)
+    return str(zclock.clock_spec_text(controls))
 
 
 def board_identity(hello: dict[str, str]) -> str:
@@ -234,8 +257,9 @@ class Openings:
         played = len(record.moves)
         game = replay(record, complete=False)
         position = str(position_text(game)) if played else record.position or ""
+        clock = carried_clock(record)
         try:
-            link.new_game(record.ruleset, timeout=self.request_timeout * 2, position=position)
+            link.new_game(record.ruleset, timeout=self.request_timeout * 2, position=position, clock=clock)
         except BoardError as exc:
             raise OpeningError("the board cannot set up game #%d: %s" % (gid, exc.message))
         except LinkError as exc:
@@ -253,7 +277,7 @@ class Openings:
             if self.hand_sets_up
             else "set up its position on the board one side at a time, where it lights (OK or a moment's "
             "wait between sides)",
-            "; its clocks are not kept on" if record.time_control else "",
+            "; its clocks go on from %s" % clock if clock else "",
         )
         return Opening(link.game, [], record.ruleset, gid, seats, position, -played, said)
 

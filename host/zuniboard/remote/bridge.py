@@ -78,12 +78,15 @@ class Bridge:
         return []
 
     def _words(self, state: dict[str, Any], control: GameController) -> list[Action]:
-        out: list[Action] = []
+        # The controller keeps the words of its own actions among the last things said
+        # (the page lists them); only the bridge's own go through ``told``, once.
+        asked: list[Action] = []
         offer = state.get("offer")
         if offer and offer.get("by") != self.seat and self.seat not in offer.get("yes", []):
-            out += control.offered(str(offer["what"]), str(offer["by"]))
+            asked = control.offered(str(offer["what"]), str(offer["by"]))
         elif control.asked is not None and not offer:
-            out += control.offer_closed("")
+            asked = control.offer_closed("")
+        out: list[Action] = []
         note = str(state.get("note", ""))
         if note and note != self.note:
             out.append(say("referee: %s" % note, "board"))
@@ -106,7 +109,7 @@ class Bridge:
         if refused and refused.get("n", 0) > self.refused_n:
             self.refused_n = int(refused["n"])
             out.append(say("the referee refused: %s" % refused.get("why", "?"), "wrong"))
-        return control.told(out)
+        return asked + control.told(out)
 
     def to_send(self, index: int, text: str, side: str, state: dict[str, Any]) -> bool:
         """A move of this board's seat played here at ``index``, new to the referee."""

@@ -18,6 +18,8 @@ import os
 import signal
 from pathlib import Path
 
+from zuniboard.oslock import ProcessLock
+
 ITERATIONS = 101  # mosquitto_passwd's (its $7$ format: PBKDF2-SHA512, a 12-byte salt)
 
 
@@ -36,13 +38,17 @@ class BrokerAccounts:
         self.pid_file = pid_file
 
     def add(self, user: str, password: str) -> None:
-        lines = self.path.read_text().splitlines() if self.path.exists() else []
-        lines = [line for line in lines if not line.startswith(user + ":")]
-        lines.append(password_line(user, password))
-        temp = self.path.with_suffix(".tmp")
-        temp.write_text("\n".join(lines) + "\n")
-        os.chmod(temp, self.path.stat().st_mode & 0o777 if self.path.exists() else 0o600)
-        os.replace(temp, self.path)
+        # Several referees (--shard K/N) share one Mosquitto and its one password file:
+        # each reads, changes and replaces it under a lock, so none loses another's user.
+        line = password_line(user, password)
+        with ProcessLock(self.path.with_name(self.path.name + ".lock"), "the password file %s" % self.path, wait=True):
+            lines = self.path.read_text().splitlines() if self.path.exists() else []
+            lines = [kept for kept in lines if not kept.startswith(user + ":")]
+            lines.append(line)
+            temp = self.path.with_name("%s.%d.tmp" % (self.path.name, os.getpid()))
+            temp.write_text("\n".join(lines) + "\n")
+            os.chmod(temp, self.path.stat().st_mode & 0o777 if self.path.exists() else 0o600)
+            os.replace(temp, self.path)
         self.reload()
 
     def reload(self) -> None:

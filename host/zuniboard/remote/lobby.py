@@ -27,6 +27,7 @@ from zuniboard.remote.service import RefereeService
 from zuniboard.remote.transport import BrokerUrl, Connection, parse_url, with_account
 
 LOCAL_URL = "mqtt://127.0.0.1:%d" % DEFAULT_PORT
+REFEREES_UP = protocol.ROOT + "/+/referee"  # each referee's retained {"up": true}, once it listens
 ANSWER_S = 15.0  # the broker connects and the referee answers within this
 
 
@@ -42,6 +43,14 @@ class Seated:
     client_id: str
     resumed: bool
     helpers: list[Any] = field(default_factory=list)  # the embedded broker and referee, stopped at the end
+    broker: str | None = None  # the broker's URL as the player gave it (None: the local one)
+
+    @property
+    def invite(self) -> str:
+        """What the others type to join."""
+        code = self.client.creds.code.upper()
+        where = "" if self.broker is None else " --broker %s" % self.broker
+        return "zuni play --remote %s-%s%s" % (code[:3], code[3:], where)
 
     def players(self) -> dict[str, str | None]:
         """The seats for the log: this board's a person's, the others' their players' names."""
@@ -176,7 +185,7 @@ def take_seat(
     try:
         if client is None:
             lobby = Connection(url, client_id)
-            lobby.subscribe(topics.reply(client_id))
+            lobby.subscribe(topics.reply(client_id), REFEREES_UP)
             lobby.start()
             try:
                 wait_connected(lobby, url_text)
@@ -187,7 +196,7 @@ def take_seat(
                 pretty = client.creds.code[:3] + "-" + client.creds.code[3:]
                 say(
                     "invite code: %s (the others type: zuni play --remote %s%s)"
-                    % (pretty.upper(), pretty.upper(), "" if broker is None else " --broker %s" % url_text)
+                    % (pretty.upper(), pretty.upper(), "" if broker is None else " --broker %s" % broker)
                 )
         connection = game_connection(url, url_text, client_id, client)
         path = seat_path(client.creds.code, client.creds.seat)
@@ -195,7 +204,7 @@ def take_seat(
             lock = SeatLock(path)
             lock.acquire()
             helpers.append(lock)
-        seated = Seated(connection, client, path, client_id, saved is not None, helpers)
+        seated = Seated(connection, client, path, client_id, saved is not None, helpers, broker)
         save_seat(seated.seat_file, client, client_id)
         if saved is not None:
             say("going on with your seat (%s) of game %s, saved on this computer" % (client.creds.seat, code))
@@ -262,21 +271,41 @@ def ask_seat(
     else:
         body.update({"do": "join", "code": code})
         topic = topics.join()
-    connection.publish(topic, protocol.encode(body))
+    # A request the broker gets before any referee subscribed is dropped (MQTT keeps
+    # no message for a topic nobody reads): sent once a referee says it is up. (The
+    # embedded referee starts with this command and may take seconds on a busy PC.)
     deadline = time.monotonic() + ANSWER_S
+    sent = False
     while time.monotonic() < deadline:
         try:
             event = connection.events.get(timeout=0.2)
         except queue.Empty:
             continue
-        if event[0] == "message" and event[1] == topics.reply(client_id):
+        if event[0] == "message" and not sent and event[1].endswith("/referee"):
+            try:
+                up = json.loads(event[2]).get("up") is True
+            except (ValueError, AttributeError):
+                up = False
+            if up:
+                connection.publish(topic, protocol.encode(body))
+                sent = True
+        elif event[0] == "message" and event[1] == topics.reply(client_id):
             reply = json.loads(event[2])
             if "error" in reply:
                 raise LobbyError("the referee: %s" % reply["error"])
-            creds = Credentials(
-                topics.shard, reply["game"], reply["code"], reply["seat"], reply["secret"], reply["key"]
-            )
+            # The game's shard is the referee's that answered (one of several: docs/remote.md).
+            shard = str(reply.get("shard", topics.shard))
+            try:
+                Topics(shard)
+            except ProtocolError as exc:
+                raise LobbyError("the referee's reply: %s" % exc)
+            creds = Credentials(shard, reply["game"], reply["code"], reply["seat"], reply["secret"], reply["key"])
             return SeatClient(creds)
+    if not sent:
+        raise LobbyError(
+            "no referee is up on %s: none said so within %.0f s (is `zuni referee` running?)"
+            % (connection.url, ANSWER_S)
+        )
     raise LobbyError(
         "no referee answered on %s within %.0f s (is `zuni referee` running?)" % (connection.url, ANSWER_S)
     )

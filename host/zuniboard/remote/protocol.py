@@ -22,6 +22,7 @@ import hmac
 import json
 import os
 import secrets
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -67,23 +68,52 @@ class Topic:
     client: str = ""
 
 
-class Topics:
-    """The topic layout under ``ROOT/<shard>`` (one referee, or one shard of several)."""
+LOBBY = "a"  # the shard whose new, join and reply topics the players use by default
 
-    def __init__(self, shard: str = "a") -> None:
-        if not shard.isalnum() or len(shard) > 8:
-            raise ProtocolError("shard %r: letters and digits, at most 8" % shard)
+
+def shard_part(text: str) -> tuple[str, int, int]:
+    """``--shard``: a name (``b``: a referee of its own, its own players) or ``K/N`` (the
+    K-th of N referees sharing the default lobby). Returns (name, K, N)."""
+    k, slash, n = text.partition("/")
+    if not slash:
+        Topics(text)  # checks the name
+        return text, 0, 1
+    if not (k.isdigit() and n.isdigit() and 0 <= int(k) < int(n) <= 99):
+        raise ProtocolError("shard %r: a name, or K/N with 0 <= K < N <= 99 (the K-th of N referees)" % text)
+    if int(n) == 1:
+        return LOBBY, 0, 1
+    return "%sof%s" % (int(k), int(n)), int(k), int(n)
+
+
+def part_of(key: str, parts: int) -> int:
+    """Which of ``parts`` referees owns ``key`` (a new game's client id, an invite code):
+    the same in every process and on every machine (Python's hash() is not)."""
+    return zlib.crc32(key.encode()) % parts
+
+
+class Topics:
+    """The topic layout under ``ROOT/<shard>`` (one referee, or one shard of several).
+
+    ``lobby``: the shard whose ``new``, ``join`` and ``reply`` topics this one's referee
+    reads and answers on (default: its own); the K-th of N referees use ``LOBBY``'s, so
+    that a player needs no shard: the referee's reply names the game's."""
+
+    def __init__(self, shard: str = "a", lobby: str = "") -> None:
+        for name in (shard, lobby or shard):
+            if not name.isalnum() or len(name) > 8:
+                raise ProtocolError("shard %r: letters and digits, at most 8" % name)
         self.shard = shard
         self.base = "%s/%s" % (ROOT, shard)
+        self.lobby = "%s/%s" % (ROOT, lobby or shard)
 
     def new(self) -> str:
-        return self.base + "/new"
+        return self.lobby + "/new"
 
     def join(self) -> str:
-        return self.base + "/join"
+        return self.lobby + "/join"
 
     def reply(self, client: str) -> str:
-        return "%s/reply/%s" % (self.base, client)
+        return "%s/reply/%s" % (self.lobby, client)
 
     def state(self, game: str) -> str:
         return "%s/g/%s/state" % (self.base, game)
@@ -103,6 +133,8 @@ class Topics:
 
     def parse(self, topic: str) -> Topic:
         """The parts of ``topic``; ProtocolError for one outside the layout."""
+        if topic in (self.new(), self.join()):
+            return Topic(topic.rsplit("/", 1)[1])
         if not topic.startswith(self.base + "/"):
             raise ProtocolError("topic %r is not under %s/" % (topic[:120], self.base))
         parts = topic[len(self.base) + 1 :].split("/")
@@ -154,6 +186,14 @@ def sign(body: dict[str, Any], key: str) -> dict[str, Any]:
     out = dict(body)
     out["mac"] = hmac.new(key.encode(), canonical(body), hashlib.sha256).hexdigest()
     return out
+
+
+def signed_bytes(body: dict[str, Any], key: str) -> tuple[str, bytes]:
+    """``body`` signed, as the bytes to publish, and its mac: the canonical form with the
+    mac appended (one encoding instead of two: the referee's hot path, a state a move)."""
+    data = canonical(body)
+    mac = hmac.new(key.encode(), data, hashlib.sha256).hexdigest()
+    return mac, data[:-1] + b',"mac":"' + mac.encode() + b'"}'
 
 
 def verify(body: dict[str, Any], key: str) -> bool:

@@ -268,7 +268,11 @@ class RefereeGame:
         return changed
 
     # -- the state message ---------------------------------------------------------------
-    def state(self, now_ms: int) -> dict[str, Any]:
+    def state(self, now_ms: int) -> tuple[str, bytes]:
+        """The state message (docs/remote.md), signed with the game's key: (mac, bytes)."""
+        return protocol.signed_bytes(self.state_body(now_ms), self.key)
+
+    def state_body(self, now_ms: int) -> dict[str, Any]:
         left: dict[str, int] = {}
         running = ""
         if self.clock is not None:
@@ -298,7 +302,7 @@ class RefereeGame:
             "refused": {s: r.refused for s, r in self.seats.items() if r.refused},
             "note": self.note,
         }
-        return protocol.sign(body, self.key)
+        return body
 
     # -- saved and restored ----------------------------------------------------------------
     def record(self, now_ms: int) -> dict[str, Any]:

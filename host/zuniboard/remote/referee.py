@@ -61,8 +61,13 @@ Out = Publish | Save | Refusal | Account
 
 
 class Referee:
-    def __init__(self, topics: Topics) -> None:
+    """``part``: (K, N), the K-th of N referees sharing a lobby (docs/remote.md, Several
+    referees): it takes the new games of the client ids and the joins of the invite codes
+    ``protocol.part_of`` gives it, and leaves the others to the others, unanswered."""
+
+    def __init__(self, topics: Topics, part: tuple[int, int] = (0, 1)) -> None:
         self.topics = topics
+        self.part = part
         self.games: dict[str, RefereeGame] = {}
         self.codes: dict[str, str] = {}  # invite code -> game id
         self.refused = 0
@@ -97,13 +102,15 @@ class Referee:
     def _reply(self, client: str, body: dict[str, Any]) -> Publish:
         return Publish(self.topics.reply(client), protocol.encode(dict(body, v=protocol.VERSION)))
 
+    def _mine(self, key: str) -> bool:
+        k, n = self.part
+        return n == 1 or protocol.part_of(key, n) == k
+
     def _state(self, game: RefereeGame, now_ms: int) -> Publish:
         # A long game's state may pass MAX_PAYLOAD: the limit is on what players send.
-        body = game.state(now_ms)
-        mac = str(body["mac"])
+        mac, data = game.state(now_ms)
         game.state_macs = [*game.state_macs[-(OWN_STATES_KEPT - 1) :], mac]
         game.known_macs = [*game.known_macs[-(OWN_STATES_KEPT * 4 - 1) :], mac]
-        data = protocol.json_bytes(body)
         return Publish(self.topics.state(game.id), data, retain=True)
 
     def _changed(self, game: RefereeGame, now_ms: int) -> list[Out]:
@@ -119,10 +126,12 @@ class Referee:
 
     def _new(self, body: dict[str, Any], now_ms: int) -> list[Out]:
         client = self._client(body)
+        if not self._mine(client):
+            return []  # another referee's
         if len(self.games) >= MAX_GAMES and not self._forget_finished():
             return [self._reply(client, {"error": "the referee is full: try later"})]
         code = protocol.new_code()
-        while code in self.codes:
+        while code in self.codes or not self._mine(code):  # (N tries on average)
             code = protocol.new_code()
         try:
             game = RefereeGame(
@@ -146,6 +155,7 @@ class Referee:
         self.games[game.id] = game
         self.codes[code] = game.id
         reply = {"do": "seated", "game": game.id, "code": code, "seat": seat, "secret": secret, "key": game.key}
+        reply["shard"] = self.topics.shard  # where the game's topics are
         # The account first: the reply sends the player to it.
         return [Account(game.id, game.key), self._reply(client, reply), *self._changed(game, now_ms)]
 
@@ -154,7 +164,11 @@ class Referee:
         try:
             code = protocol.normal_code(protocol.field(body, "code", str))
         except ProtocolError as exc:
+            if not self._mine(client):
+                return []  # (one referee answers a code that is none)
             return [Refusal(self.topics.join(), str(exc)), self._reply(client, {"error": str(exc)})]
+        if not self._mine(code):
+            return []  # another referee's game
         gid = self.codes.get(code)
         if gid is None:
             why = "no game has the invite code %s" % code
@@ -171,6 +185,7 @@ class Referee:
         except Refused as exc:
             return [Refusal(self.topics.join(), "game %s: %s" % (gid, exc)), self._reply(client, {"error": str(exc)})]
         reply = {"do": "seated", "game": gid, "code": code, "seat": seat, "secret": secret, "key": game.key}
+        reply["shard"] = self.topics.shard
         return [self._reply(client, reply), *self._changed(game, now_ms)]
 
     def _player(self, gid: str, seat: str, body: dict[str, Any], now_ms: int) -> list[Out]:

@@ -17,7 +17,7 @@ from typing import Any
 
 import zuni
 from zuniboard.remote.broker_accounts import BrokerAccounts
-from zuniboard.remote.protocol import Topics
+from zuniboard.remote.protocol import LOBBY, Topics
 from zuniboard.remote.referee import Account, Out, Publish, Referee, Refusal, Save
 from zuniboard.remote.transport import BrokerUrl, Connection, Event
 
@@ -40,10 +40,13 @@ class RefereeService:
         shard: str = "a",
         client_id: str = "",
         accounts: BrokerAccounts | None = None,
+        part: tuple[int, int] = (0, 1),
     ) -> None:
+        """``part``: (K, N), this referee the K-th of N sharing the default lobby (then
+        ``shard`` is its own, ``protocol.shard_part``)."""
         self.accounts = accounts
-        self.topics = Topics(shard)
-        self.referee = Referee(self.topics)
+        self.topics = Topics(shard, LOBBY if part[1] > 1 else "")
+        self.referee = Referee(self.topics, part)
         self.data_dir = data_dir
         self.stopping = threading.Event()
         self.connection = Connection(

@@ -8,6 +8,9 @@ controller show the remote players' moves on the board; a move made here goes to
 referee; the commands that need the others' word (undo, draw, count, resign, claim)
 become the controller's ``referee`` actions, sent from here. The seat's record is saved
 after every change, so that a PC killed mid-game goes on with `zuni play --remote CODE`.
+
+``on_view`` (the page's, in `zuni play`) is given ``view()`` whenever it changes: the
+invite code, the seats with their names and presence, the open offer, who is gone.
 """
 
 from __future__ import annotations
@@ -29,8 +32,16 @@ from zuniboard.remote.transport import Connection
 
 
 class RemoteSession(PlaySession):
-    def __init__(self, *args: Any, remote: tuple[Connection, SeatClient, Path, str], **kwargs: Any) -> None:
+    def __init__(
+        self,
+        *args: Any,
+        remote: tuple[Connection, SeatClient, Path, str],
+        on_view: Callable[[dict[str, Any]], None] | None = None,
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
+        self.on_view = on_view
+        self.shown_view: dict[str, Any] | None = None
         self.connection, self.client, self.seat_file, self.client_id = remote
         self.bridge = Bridge(self.client.creds.seat)
         self.control.remote = True
@@ -66,6 +77,47 @@ class RemoteSession(PlaySession):
         if changed:
             self.follow(now)
             save_seat(self.seat_file, self.client, self.client_id)
+        if self.on_view is not None:
+            view = self.view()
+            if view != self.shown_view:
+                self.shown_view = view
+                self.on_view(view)
+
+    def view(self) -> dict[str, Any]:
+        """The remote game as the page shows it (JSON data): ``code`` (as people type
+        it), ``seat`` (this board's), ``seats`` (seat, name, joined, ``here``: its
+        connection as its presence says, None: not heard of; ``gone``: the referee counts
+        it gone), ``offer`` (what, by, and whether this seat is asked), ``note`` (the
+        referee's last word), ``result``."""
+        state = self.client.state
+        mine = self.client.creds.seat
+        gone = list(state.get("gone") or [])
+        seats = [
+            {
+                "seat": side,
+                "name": str(info.get("name", "")),
+                "joined": bool(info.get("joined")),
+                "here": True if side == mine else self.presence.get(side),
+                "gone": side in gone,
+            }
+            for side, info in dict(state.get("seats") or {}).items()
+        ]
+        offer = state.get("offer")
+        code = self.client.creds.code.upper()
+        return {
+            "code": code[:3] + "-" + code[3:],
+            "seat": mine,
+            "seats": seats,
+            "offer": None
+            if not offer
+            else {
+                "what": str(offer.get("what")),
+                "by": str(offer.get("by")),
+                "asked": offer.get("by") != mine and mine not in (offer.get("yes") or []),
+            },
+            "note": str(state.get("note", "")),
+            "result": str(state.get("result", "")),
+        }
 
     def follow(self, now: float) -> None:
         if self.control.game is None:

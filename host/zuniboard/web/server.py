@@ -224,6 +224,9 @@ class SimController:
                 % (self.ruleset, self.control.layout, len(self.control.points))
             )
         self._homes = World.home_points(self.ruleset)
+        # A "set up the position" click goes on by itself through a staged setup: the
+        # side whose pieces the page last put down, until the board leaves its setup.
+        self._setup_done_side: str | None = None
         # What a host program in the same process shows on the page beside the board
         # (``publish``): e.g. "replay", the replay's moves, current move and analysis.
         self.extras: dict[str, Any] = {}
@@ -270,7 +273,23 @@ class SimController:
             self._events.clear()
             with self.lock:
                 self._follow()
+            self._continue_setup()
             self._bump()
+
+    def _continue_setup(self) -> None:
+        """After one "set up the position" action, each side the board asks for next is
+        put down too (the board takes one side at a time, as its switches cannot tell the
+        sides apart): one click sets up the whole position."""
+        done = self._setup_done_side
+        if done is None:
+            return
+        status = self.control.status or {}
+        stage = str(status.get("setup", ""))
+        if status.get("phase") != "setup" or stage not in zuni.SIDE_NAMES:
+            self._setup_done_side = None  # set up (or the game moved on): nothing to do
+        elif stage != done:
+            with contextlib.suppress(ApiError):
+                self.setup()
 
     def _reconnect(self) -> None:
         """The virtual board restarted (a power cycle) or stopped: connect again when it is back."""
@@ -528,7 +547,9 @@ class SimController:
                     world.place(point)
             self.last_error = ""
         if staged:
-            # One side set up: OK asks the board for the next (as a person presses it).
+            # One side set up: OK asks the board for the next (as a person presses it);
+            # the pump puts the next side down when the board asks for it.
+            self._setup_done_side = str((self.control.status or {}).get("setup", ""))
             with contextlib.suppress(ApiError):
                 self.press("ok")
         self._bump()

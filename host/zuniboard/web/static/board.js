@@ -136,6 +136,17 @@
       const t = el("text", squares ? { class: "label", x: p.x - 0.47, y: p.y - 0.33 } : { class: "label", x: p.x + 0.3, y: p.y + 0.47 }, labels);
       t.textContent = n;
     });
+    if (rotated) {
+      // Turned a quarter, South sits on the left and North on the right: say so along
+      // the edges, so nobody reads the board's rows as the players' sides (issue 26).
+      const sides = el("g", { class: "side-names", "aria-hidden": "true" }, svg);
+      const at = [["South", 0.2, -90], ["North", w - 0.2, 90]];
+      at.forEach(([name, x, turn]) => {
+        const t = el("text", { class: "side-name", x: x, y: h / 2, transform: "rotate(" + turn + " " + x + " " + h / 2 + ")" }, sides);
+        t.setAttribute("data-side", String(name).toLowerCase());
+        t.textContent = name;
+      });
+    }
     const hitLayer = el("g", { class: "hits" }, svg);
     board.names.forEach((n) => {
       const p = pos[n];
@@ -716,7 +727,7 @@
       now = "<b>Set up " + esc(side) + "'s pieces</b> on the points the board lights" +
         (play.setup ? " (" + esc(play.setup) + ")" : "") +
         ", then press <b>OK</b> (or wait a moment): the board takes one side at a time, as it cannot tell " +
-        "the sides apart, and lights the next side's points after. <b>Set up the position</b> below does it for you.";
+        "the sides apart, and lights the next side's points after. <b>Set up the position</b> below puts every side down for you.";
     }
     else if (st.phase === "setup" && play.setup) now = "<b>Set up the pieces</b>: " + esc(play.setup) + " (the blinking points).";
     else if (st.phase === "setup") now = "<b>Set up the pieces</b>: the board is ready once every disk is in place.";
@@ -728,7 +739,7 @@
       const ofGame = st.phase === "setup" && (st.position || Number(st.moves) > 0);
       setupButton.textContent = ofGame ? "Set up the position" : "Set up the start position";
       setupButton.title = ofGame
-        ? "Put the disks where the board's game wants them (one side at a time where the board asks so)"
+        ? "Put every side's disks where the board's game wants them (the board takes one side at a time; this goes on until all are down)"
         : "Put every disk on its start point (wrong ones beside the board)";
     }
     const refusal = $("refusal");
@@ -766,6 +777,50 @@
     renderReplay(s, per);
     renderLesson(s);
     renderLines(s, play);
+    renderRemote(s);
+  }
+
+  // A remote game (zuni play --remote, docs/remote.md): the invite code to pass on, the
+  // seats and whether their players are connected, an offer to agree to or decline, a
+  // seat gone too long (claim the win or a draw). The buttons type the same lines as
+  // the terminal (yes, no, claim, draw) to the same game controller.
+  const OFFER_WORDS = { draw: "a draw", count: "to end by counting", takeback: "to take back their last move" };
+  function renderRemote(s) {
+    const r = s.remote;
+    $("remote-panel").hidden = !r;
+    if (!r) return;
+    $("remote-code").textContent = r.code;
+    $("remote-invite").textContent = r.invite || "zuni play --remote " + r.code;
+    const cap = (w) => w.charAt(0).toUpperCase() + w.slice(1);
+    const who = (seat) => {
+      const found = (r.seats || []).find((x) => x.seat === seat);
+      return cap(seat) + (found && found.name ? " (" + found.name + ")" : "");
+    };
+    setHtml("remote-seats", (r.seats || []).map((x) => {
+      const status = x.seat === r.seat ? "you" : !x.joined ? "not joined yet" : x.gone ? "gone" :
+        x.here === false ? "connection lost: the game waits for them" : "connected";
+      const cls = x.seat === r.seat ? "me" : x.gone || x.here === false ? "away" : "here";
+      return '<li class="' + cls + '" data-seat="' + esc(x.seat) + '"><b>' + esc(who(x.seat)) + "</b>: " + esc(status) + "</li>";
+    }).join(""));
+    const offer = r.offer;
+    const offerBox = $("remote-offer");
+    offerBox.hidden = !offer || !!r.result;
+    if (offer) {
+      const words = OFFER_WORDS[offer.what] || offer.what;
+      setHtml("remote-offer", offer.asked
+        ? "<b>" + esc(who(offer.by)) + "</b> offers " + esc(words) + ': <button class="small" data-line="yes">Agree</button> ' +
+          '<button class="small" data-line="no">Decline</button>'
+        : offer.by === r.seat ? "You offered " + esc(offer.what === "takeback" ? "to take back your last move" : words) +
+          ": waiting for the others' answer" : esc(who(offer.by)) + " offers " + esc(words) + ": waiting for the others");
+    }
+    const gone = (r.seats || []).filter((x) => x.gone && x.seat !== r.seat);
+    const goneBox = $("remote-gone");
+    goneBox.hidden = !gone.length || !!r.result;
+    if (gone.length) {
+      setHtml("remote-gone", esc(gone.map((x) => who(x.seat)).join(", ")) + " gone too long: " +
+        '<button class="small" data-line="claim">Claim the win</button> <button class="small" data-line="draw">Claim a draw</button> or wait.');
+    }
+    $("remote-note").textContent = r.note ? "Referee: " + r.note : "";
   }
 
   // Lines typed on the page go to the game controller of `zuni play` (POST /api/line),
@@ -1102,6 +1157,27 @@
     for (const n in glows) glows[n].setAttribute("data-led", ""); // repaint every light
     if (board && state) render(state);
   });
+
+  $("remote-panel").addEventListener("click", (e) => {
+    const button = e.target.closest("button[data-line]");
+    if (button) api("line", { text: button.dataset.line }).catch(() => {});
+  });
+  $("btn-copy-code").addEventListener("click", () => {
+    const code = $("remote-code").textContent;
+    const copied = () => toast("Invite code " + code + " copied");
+    if (navigator.clipboard && navigator.clipboard.writeText) {
+      navigator.clipboard.writeText(code).then(copied, () => selectCode());
+    } else selectCode();
+  });
+  function selectCode() {
+    // No clipboard here (an old browser): the code is selected for Ctrl-C.
+    const range = document.createRange();
+    range.selectNodeContents($("remote-code"));
+    const sel = window.getSelection();
+    sel.removeAllRanges();
+    sel.addRange(range);
+    toast("Press Ctrl-C (or Cmd-C) to copy the selected code");
+  }
 
   $("line-panel").addEventListener("submit", (e) => {
     e.preventDefault();
