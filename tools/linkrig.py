@@ -452,6 +452,8 @@ while True:
         if reserved:
             flashboot.replay("/flash", flashlog.FlashLog(dev, reserved))
         found = Journal("/flash").resume()
+        if found is not None:
+            found = (found[0], found[1], list(found[2]), found[3])  # its Texts as a list for JSON
     finally:
         vfs.umount("/flash")
     print("JOURNAL " + json.dumps(found))

@@ -309,3 +309,49 @@ def test_the_page_colours_the_disks_of_a_game_from_a_position_and_after_a_take_b
         assert play.wait() == 0
     finally:
         play.close()
+
+
+def test_grades_and_the_review_on_the_page(page_browser: Any, tmp_path: Path) -> None:
+    """`zuni play --assist south=warn,north=none --hint-limit 2` from a position where
+    South's s2xm2-n1 throws away a win in 1: the page shows each seat's help, the blunder
+    graded in words once it is made, and after the game (South resigns) the review."""
+    position = "mosona | south to move | south m6 m7 s2 s4 | north n3 m3 m2 | quiet 0"
+    play = ZuniPlay(
+        "--from",
+        position,
+        "--south",
+        "human",
+        "--north",
+        "human",
+        "--assist",
+        "south=warn,north=none",
+        "--hint-limit",
+        "2",
+        "--deterministic",
+        db=tmp_path / "games.sqlite3",
+        env={"ZUNI_SIM_DIR": str(tmp_path / "sim")},
+    )
+    try:
+        url = play.expect(r"^browser page of the virtual board: (http://\S+)").group(1)
+        page = page_browser.new_context(viewport={"width": 1280, "height": 860}).new_page()
+        page.goto(url)
+        wait(lambda: page.is_visible("#review-panel"), "the help panel")
+        wait(
+            lambda: page_text(page, "#help-levels") == "south: help warn, 2 hints left · north: help none",
+            "each seat's help on the page",
+        )
+        play.expect(r"south to move")
+        play.send("s2xm2-n1")
+        play.expect(r"^1\. south s2xm2-n1: blunder, missed a win in 1 \(s2xm2-n2xn3-m4xm3-n2\)$")
+        wait(lambda: "s2xm2-n1: blunder" in page_text(page, "#review-moves"), "the blunder on the page")
+        assert page.text_content("#review-head") == "Help and grades"
+        play.send("resign")
+        play.expect(r"resign the game for")
+        play.send("yes")
+        wait(lambda: page.text_content("#review-head") == "Review of the game", "the review after the game")
+        assert page_text(page, "#review-counts") == "south: 1 blunder"
+        graded = "1. south s2xm2-n1: blunder, missed a win in 1 (s2xm2-n2xn3-m4xm3-n2)"
+        assert page_text(page, "#review-moves") == graded
+        shot(page, tmp_path, "play-review.png")
+    finally:
+        play.close()

@@ -180,3 +180,102 @@ def test_two_pages_play_a_remote_game_to_the_end(browser: Any, broker_url: str, 
     finally:
         for play in plays.values():
             play.close()
+
+
+def page_state(page: Any) -> dict[str, Any]:
+    state: dict[str, Any] = page.evaluate("fetch('/api/state').then((r) => r.json())")
+    return state
+
+
+def test_a_remote_game_started_and_joined_from_the_pages(browser: Any, broker_url: str, tmp_path: Path) -> None:
+    """Two plain `zuni play` (each against the computer, as a new user starts): page A's
+    "New remote game" shows the invite code, page B refuses a code that is none in words
+    and then joins with the code typed into its box; both boards go over to the remote
+    game and the people play moves on their pages."""
+    plays: dict[str, ZuniPlay] = {}
+    pages: dict[str, Any] = {}
+    try:
+        for who, name in (("a", "Ann"), ("b", "Bea")):
+            home = tmp_path / who
+            home.mkdir()
+            env = {"ZUNI_REMOTE_DIR": str(home / "remote"), "ZUNI_SIM_DIR": str(home / "sim")}
+            plays[who] = ZuniPlay(
+                "--broker", broker_url, "--name", name, "--show", "0.2", db=home / "games.sqlite3", env=env
+            )
+            url = plays[who].expect(r"^browser page of the virtual board: (http://\S+)").group(1)
+            plays[who].expect(r"^new game #\d+: mosona")
+            page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+            page.goto(url)
+            page.wait_for_selector("#lobby-panel:not([hidden])", timeout=30000)
+            pages[who] = page
+        a, b = pages["a"], pages["b"]
+        assert a.input_value("#lobby-name") == "Ann"
+        assert text_of(a, "#lobby-broker") == broker_url
+
+        # A code that is no code, then one no game has: said in words, nothing changes.
+        b.fill("#lobby-code", "12")
+        b.click("#btn-lobby-join")
+        wait(lambda: "invite code '12'" in text_of(b, "#lobby-error"), "a malformed code refused")
+        b.fill("#lobby-code", "zzz-zzz")
+        b.click("#btn-lobby-join")
+        wait(lambda: "no game has the invite code zzzzzz" in text_of(b, "#lobby-error"), "an unknown code refused")
+        shot(b, tmp_path, "lobby-refused-b.png")
+        assert page_state(b).get("remote") is None
+        assert b.is_hidden("#btn-lobby-cancel")
+        assert b.is_visible("#btn-lobby-join")
+
+        # Page A starts a game: its code shows while it waits for the other.
+        a.click("#btn-lobby-new")
+        wait(lambda: re.fullmatch(r"[A-Z0-9]{3}-[A-Z0-9]{3}", text_of(a, "#lobby-code-shown")), "the code on A")
+        code = text_of(a, "#lobby-code-shown")
+        assert text_of(a, "#lobby-invite") == "zuni play --remote %s --broker %s" % (code, broker_url)
+        assert a.is_visible("#btn-lobby-cancel") and a.is_hidden("#lobby-form")
+        shot(a, tmp_path, "lobby-waiting-a.png")
+        b.fill("#lobby-code", code.lower())
+        b.click("#btn-lobby-join")
+        for play in plays.values():
+            play.expect(r"the remote game %s starts on this board" % code)
+            play.expect(r"^new game #\d+: mosona")
+        for page in pages.values():
+            page.wait_for_selector("#remote-panel:not([hidden])", timeout=30000)
+            wait(lambda p=page: p.is_hidden("#lobby-panel"), "the lobby gives way to the remote panel")
+        seats = {who: str(page_state(page)["remote"]["seat"]) for who, page in pages.items()}
+        assert sorted(seats.values()) == ["north", "south"]
+        by_seat = {seat: who for who, seat in seats.items()}
+        assert text_of(a, "#remote-code") == code
+        wait(
+            lambda: seat_line(a, seats["b"]) == "%s (Bea): connected" % seats["b"].capitalize(),
+            "B connected on A's page",
+        )
+
+        game = zuni.new_game("mosona")
+        person = GreedyPlayer(5)
+        for _ in range(6):
+            side = str(zuni.SIDE_NAMES[game.turn])
+            mover, other = by_seat[side], by_seat["north" if side == "south" else "south"]
+            n = len(game.move_stack) + 1
+            if only_pass(game):
+                break
+            text = str(person.choose(game).text())
+            type_line(pages[mover], text)
+            plays[mover].expect(r"^%d\. %s %s$" % (n, side, re.escape(text)))
+            plays[other].expect(r"^%d\. %s %s \(carried out on the board\)$" % (n, side, re.escape(text)))
+            game.push_text(text)
+        for page in pages.values():
+            wait(
+                lambda p=page: page_state(p)["play"].get("moves") == [m.text() for m in game.move_stack],
+                "the moves on the page",
+            )
+        shot(b, tmp_path, "lobby-joined-b.png")
+        for play in plays.values():
+            play.send("quit")
+            assert play.wait() == 0
+        # Each log keeps the remote game with the other's name (and the computer game
+        # left before it, unfinished).
+        with Database(tmp_path / "a" / "games.sqlite3") as db:
+            record = db.get(db.game_ids()[-1])
+        assert record.move_texts() == [m.text() for m in game.move_stack]
+        assert record.players == {seats["a"]: "human", seats["b"]: "remote:Bea"}
+    finally:
+        for play in plays.values():
+            play.close()

@@ -87,8 +87,12 @@ def _spec(tmp: Path, ruleset: str, board: str) -> Path:
     journal.mkdir()
     moves_path = tmp / "moves.txt"
     moves_path.write_text("\n".join(moves) + "\n")
+    # The layout from the short directory too: its path is a string on the heap, and the
+    # clone's own path (CI's is not ours) must not move the ragged edge.
+    layout = tmp / "layout.json"
+    shutil.copyfile(REPO / "hardware" / "layouts" / (board + ".json"), layout)
     spec = {
-        "layout": str(REPO / "hardware" / "layouts" / (board + ".json")),
+        "layout": str(layout),
         "ruleset": ruleset,
         "moves": str(moves_path),
         "journal": str(journal),

@@ -16,6 +16,7 @@ import pytest
 
 from zuniboard.commands.board_check import FLICKER_CHANGES, BringUp, WalkClock
 from zuniboard.games.layouts import board_geometry
+from zuniboard.link.events import Disconnected
 from zuniboard.virtual import board as sim
 from zuniboard.virtual.mpy import MicroPythonMissing, micropython_executable
 
@@ -344,7 +345,7 @@ def test_the_link_keeps_a_board_that_beats_late() -> None:
             assert link.connected, "the link dropped the board: %s" % list(link.console)
             time.sleep(0.05)
         assert link.stats.reconnects == 0
-        assert not [e for e in list(link.events.queue) if e.kind == "disconnected"]
+        assert not [e for e in list(link.events.queue) if isinstance(e, Disconnected)]
     finally:
         link.close()
 

@@ -11,6 +11,9 @@ with the same digest, and the host's event stream, replayed, gives those moves o
 each, in order. The board uses its layout with a faster clock (tools/linkrig.py,
 FAST_TIMING); the link's own timers are the real ones. Tests wait for frames and
 events, not fixed sleeps (a window is timed only to show that something does NOT happen).
+The link's logic alone (resends, deadlines, silence, unplug, reset) is tested on a
+virtual clock in tests/unit/test_link_clock.py; its figures (round trips, the board's
+scan rate with the host away) are tools/bench_link.py's.
 """
 
 from __future__ import annotations
@@ -32,13 +35,14 @@ import serial
 from waiting import wait_until
 
 import zuni
-from zuniboard.link.client import BoardError, BoardLink, LinkEvent, SerialPort
+from zuniboard.link.client import BoardError, BoardLink, SerialPort
+from zuniboard.link.events import BoardEvent, BoardRestarted, LinkEvent, Moved, Reset, Undone
 from zuniboard.virtual.mpy import MicroPythonMissing, micropython_executable
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "tools"))  # linkrig; zuniboard.link.client put firmware/lib on the path
 
-from linkrig import FAST_TIMING, WAIT_S, Faults, FirmwareBoard, Frame, Relay, digest_of  # noqa: E402
+from linkrig import WAIT_S, Faults, FirmwareBoard, Frame, Relay, digest_of  # noqa: E402
 
 from zuni_link import codec  # noqa: E402
 from zuni_link.session import BEAT_MS, QUEUE_BYTES, RESEND_MS  # noqa: E402
@@ -97,11 +101,11 @@ def _replay(events: list[LinkEvent]) -> list[str]:
     at the next index (a duplicate or a reordered move fails here)."""
     moves: list[str] = []
     for e in events:
-        if e.kind == "reset":
+        if isinstance(e, Reset):
             moves = []
-        elif e.kind == "undo":
-            del moves[e.index :]
-        elif e.kind == "move":
+        elif isinstance(e, Undone):
+            del moves[e.moves_left :]
+        elif isinstance(e, Moved):
             assert e.index == len(moves), "move %d arrived with %d moves held: %r" % (e.index, len(moves), events)
             moves.append(e.text)
     return moves
@@ -193,7 +197,7 @@ def test_host_requests_reach_the_board_and_bad_ones_change_nothing(board: Firmwa
         board.play(1)
         assert link.wait_moves(1, WAIT_S)
         events = _drain(link)
-        assert any(e.kind == "raw" for e in events), "raw sensor events after raw on"
+        assert any(isinstance(e, BoardEvent) and e.name == "raw" for e in events), "raw sensor events after raw on"
         assert _replay(events) == _agree(link, board)
     finally:
         link.close()
@@ -326,7 +330,7 @@ def test_a_take_back_whose_reply_was_lost_is_done_once_across_a_reconnect_and_a_
     the board is reset, forgetting the request) before the host's resend gets through:
     the move is taken back once, not twice."""
     relay = _relay(board)
-    link = _open(board, silence_s=3.0)
+    link = _open(board, silence_s=2.5)
     try:
         board.play(4)
         _agree(link, board)
@@ -381,8 +385,8 @@ def test_a_late_reply_and_its_resends_take_back_nothing(board: FirmwareBoard) ->
         link.ping(timeout=10)  # a barrier: every earlier frame of the board has reached the host
         assert link.wait_moves(2, WAIT_S)
         events += _drain(link)
-        assert [e for e in events if e.kind in ("undo", "reset") and e.text != link.game] == [], events
-        assert not [e for e in events if e.kind == "undo"], "no take-back: %r" % events
+        assert [e for e in events if isinstance(e, Reset) and e.game != link.game] == [], events
+        assert not [e for e in events if isinstance(e, Undone)], "no take-back: %r" % events
         assert len(_agree(link, board)) == 2
     finally:
         link.close()
@@ -394,7 +398,7 @@ def test_a_take_back_right_after_a_move_is_done_once_across_a_board_reset(board:
     resend after the reset must not take a second move back: the request names the
     history it takes the last move of, which the reset board no longer has."""
     relay = _relay(board)
-    link = _open(board, silence_s=3.0)
+    link = _open(board, silence_s=2.5)
     try:
         board.play(2)
         _agree(link, board)
@@ -420,19 +424,13 @@ def test_a_take_back_right_after_a_move_is_done_once_across_a_board_reset(board:
 
 def test_host_unplugged_and_back_gets_every_move(board: FirmwareBoard) -> None:
     relay = _relay(board)
-    link = _open(board, silence_s=3.0)
+    link = _open(board, silence_s=2.5)
     try:
         board.play(3)
         _agree(link, board)
         relay.unplug(hard=True)  # the device vanishes: reads fail, the path changes
-        s0 = board.stats()
-        t0 = time.monotonic()
-        board.play(5)
-        assert link.wait_moves(8, 0.5) is False
-        # The board scanned on at its rate with nobody there.
-        s1 = board.stats()
-        scan_s = FAST_TIMING["scan_ms"] / 1000
-        assert s1["scans"] - s0["scans"] > 0.3 * (time.monotonic() - t0) / scan_s, (s0, s1)
+        board.play(5)  # the board commits on with nobody there (its scan rate: tools/bench_link.py)
+        assert len(board.truth().moves) == 8 and len(link.moves) == 3
         relay.replug()
         assert link.wait_moves(8, WAIT_S)
         moves = _agree(link, board)
@@ -445,7 +443,7 @@ def test_host_unplugged_and_back_gets_every_move(board: FirmwareBoard) -> None:
 
 def test_cable_pulled_without_the_host_noticing(board: FirmwareBoard) -> None:
     relay = _relay(board)
-    link = _open(board, silence_s=3.0)
+    link = _open(board, silence_s=2.5)
     try:
         board.play(2)
         _agree(link, board)
@@ -480,7 +478,7 @@ def test_board_reset_resumes_and_the_host_follows(board: FirmwareBoard) -> None:
         assert link.wait_moves(7, WAIT_S)
         moves = _agree(link, board)
         events = _drain(link)
-        assert any(e.kind == "boardreset" and e.text == boot for e in events), events
+        assert any(isinstance(e, BoardRestarted) and e.boot == boot for e in events), events
         assert _replay(events) == moves
         link.take_back()  # the reset board knows this host again (it said hello anew)
         board.take_back_applied()
@@ -506,7 +504,7 @@ HOST_SCRIPT = textwrap.dedent(
     print("up", flush=True)
     while True:
         e = link.events.get()
-        if e.kind == "move":
+        if type(e).__name__ == "Moved":
             print("move", e.index, flush=True)
     """
 )
@@ -554,7 +552,6 @@ def test_board_keeps_scanning_while_the_host_does_not_read(board: FirmwareBoard)
         _agree(link, board)
         relay.read_board = False  # the PC holds the port open and reads nothing
         s0 = board.stats()
-        t0 = time.monotonic()
         # The host keeps asking (600 pings, far more replies than the pty and the
         # board's queue hold) while the player makes five moves.
         flood = range(40000, 40600)
@@ -564,13 +561,11 @@ def test_board_keeps_scanning_while_the_host_does_not_read(board: FirmwareBoard)
         truth = board.wait_truth(6)
         assert len(truth.moves) == 6, "the board committed and journaled every move"
         s1 = board.stats()
-        elapsed = time.monotonic() - t0
         backlog = struct.unpack("i", fcntl.ioctl(relay.board_fd, termios.FIONREAD, b"\0\0\0\0"))[0]
         assert backlog >= 4000, "the board's output backed up in the pty (%d bytes)" % backlog
-        # The loop never waited for the host: it scanned at (nearly) its rate.
-        scan_s = FAST_TIMING["scan_ms"] / 1000
-        assert s1["scans"] - s0["scans"] > 0.3 * elapsed / scan_s, (s0, s1, elapsed)
-        assert s1["errors"] == 0
+        # The loop never waited for the host: it went on scanning (its rate meanwhile, a
+        # wall-clock figure: tools/bench_link.py, scan_share_host_not_reading).
+        assert s1["scans"] > s0["scans"] and s1["errors"] == 0, (s0, s1)
         mark = relay.mark()
         relay.read_board = True
         assert link.wait_moves(6, WAIT_S)
@@ -579,7 +574,7 @@ def test_board_keeps_scanning_while_the_host_does_not_read(board: FirmwareBoard)
         assert _replay(events) == moves
         # Heartbeats queued during the backlog leave after the moves queued later (they
         # are diagnostics): their older move counts take nothing back.
-        assert not [e for e in events if e.kind == "undo"], events
+        assert not [e for e in events if isinstance(e, Undone)], events
         # Output was bounded: most replies to the flood were dropped, not queued.
         answered = {int(f.body.split(" ")[0]) for f in relay.frames("ok", mark)} & set(flood)
         assert len(answered) < len(flood) - QUEUE_BYTES // 40, len(answered)
@@ -587,17 +582,20 @@ def test_board_keeps_scanning_while_the_host_does_not_read(board: FirmwareBoard)
         link.close()
 
 
-@pytest.mark.slow
+FAULTY_PLIES = 8  # then North resigns (the suite's time; tools/bench_link.py --soak plays whole games)
+
+
 def test_whole_game_through_a_faulty_line(board: FirmwareBoard) -> None:
     """A game of Mosona, the computer (host) playing North, through a line that drops,
-    corrupts, cuts, duplicates, delays and invents lines in both directions."""
+    corrupts, cuts, duplicates, delays and invents lines in both directions, until North
+    resigns (by a request through that line) after FAULTY_PLIES moves."""
     relay = _relay(board)
     faults = Faults(drop=0.05, corrupt=0.05, cut=0.03, duplicate=0.05, delay=0.1, max_delay_s=0.2, garbage=0.03)
     link = _open(board)
     try:
         relay.set_faults(faults, Faults(**vars(faults)))
         took_back = False
-        for _ in range(120):
+        for _ in range(FAULTY_PLIES):
             game = board.game
             if game.is_game_over():
                 break
@@ -612,7 +610,8 @@ def test_whole_game_through_a_faulty_line(board: FirmwareBoard) -> None:
                 took_back = True
                 link.take_back(timeout=20)
                 board.take_back_applied()
-        assert board.game.is_game_over()
+        if not board.game.is_game_over():
+            link.resign("north", timeout=20)
         assert link.state(timeout=20)["phase"] == "over"
         moves = _agree(link, board, timeout=30)
         assert _replay(_drain(link)) == moves
@@ -626,7 +625,7 @@ def test_whole_game_through_a_faulty_line(board: FirmwareBoard) -> None:
         moves = _agree(link, board, timeout=30)
         assert len(moves) == 2 and link.game != old_game
         events = _drain(link)
-        assert any(e.kind == "reset" and e.text == link.game for e in events)
+        assert any(isinstance(e, Reset) and e.game == link.game for e in events)
         assert _replay(events) == moves
         damaged = relay.stats_up.corrupted + relay.stats_up.dropped + relay.stats_down.corrupted
         assert damaged > 5, "the line really was faulty"
@@ -639,7 +638,7 @@ def test_whole_game_through_a_faulty_line(board: FirmwareBoard) -> None:
 # survives"): every line may wait up to 2.5 s (in order), and the cable is pulled now and
 # then (about every 150 lines, 1.5 s each) and once on purpose in mid-game.
 WORST_LINE = Faults(delay=0.3, max_delay_s=2.5, duplicate=0.03, unplug=1 / 150, unplug_s=1.5)
-GAME_PLIES = 12  # bound on the game (the suite's time); tools/bench_link.py --soak plays on
+GAME_PLIES = 8  # bound on the game (the suite's time); tools/bench_link.py --soak plays on
 
 
 def test_a_game_against_the_computer_through_long_delays_and_unplugging(board: FirmwareBoard, tmp_path: Path) -> None:
@@ -686,10 +685,10 @@ def test_a_game_against_the_computer_through_long_delays_and_unplugging(board: F
                             text = str(state["hostmove"])
                         else:
                             text = board.choose()
-                        if ply == 8:  # the cable pulled while the player moves
+                        if ply == 6:  # the cable pulled while the player moves
                             relay.unplug()
                         board.carry_out(text, timeout=40)
-                        if ply == 8:
+                        if ply == 6:
                             relay.replug()
                 except BaseException as exc:
                     failures.append(exc)
@@ -712,14 +711,78 @@ def test_a_game_against_the_computer_through_long_delays_and_unplugging(board: F
             link.close()
         bad = [t for t in ui.texts() if "took back" in t or "refused" in t or "instead of the computer" in t]
         assert not bad, bad
-        assert len(truth.moves) == min(GAME_PLIES, len(board.game.move_stack)) and len(truth.moves) > 8
+        assert len(truth.moves) == min(GAME_PLIES, len(board.game.move_stack)) and len(truth.moves) > 6
         assert link.moves == truth.moves
         assert db.get(session.db_game or 0).move_texts() == truth.moves
         for i, text in enumerate(truth.moves):
             if i % 2 == 1:
                 assert ui.find(r"^%d\. north %s \(carried out on the board\)$" % (i + 1, text), "move"), (i, text)
     up, down = relay.stats_up, relay.stats_down
-    assert up.delayed + down.delayed > 20 and up.unplugs + down.unplugs + 1 >= 1, (up, down)
+    assert up.delayed + down.delayed > 10 and up.unplugs + down.unplugs + 1 >= 1, (up, down)
+
+
+def test_the_session_answers_while_the_board_is_unplugged_and_gets_every_move_after(
+    board: FirmwareBoard, tmp_path: Path
+) -> None:
+    """`zuni play`'s session with the cable pulled while a request is on its way: the
+    terminal's and the page's commands are answered at once (while that request is still
+    unanswered: the pump does not wait on the board), and once the cable is back every
+    move made meanwhile arrives and the computer's move is shown."""
+    from play_helpers import RecordingUI
+
+    from zuniboard.play.prompt import help_text
+    from zuniboard.play.session import PlaySession
+    from zuniboard.records.db import Database
+
+    relay = _relay(board)
+    link = _open(board, silence_s=2.5)
+    ui = RecordingUI()
+    first_help_line = help_text(False).splitlines()[0]
+    with Database(tmp_path / "games.sqlite3") as db:
+        session = PlaySession(link, db, ui, ruleset="mosona", players={"north": "ai:1"}, seed=1, deterministic=True)
+        try:
+            session.start()
+            board.new_game("mosona")
+            wait_until(lambda: session.phase == "play", "the game to start", WAIT_S, step=lambda: session.pump(0.02))
+            relay.unplug()  # soft: the port stays open, nothing passes either way
+            session.key("hint")
+            wait_until(
+                lambda: any(call == "hint" for call, _ in session.in_flight),
+                "the hint's request to be on its way",
+                WAIT_S,
+                step=lambda: session.pump(0.02),
+            )
+            for where in ("terminal", "page"):
+                said = len(ui.messages)
+                (session.key if where == "terminal" else session.page_line)("help")
+                pumps = 0
+                while not any(first_help_line in text for _, text in ui.messages[said:]):
+                    assert pumps < 5, "the %s's command was not answered within 5 pumps" % where
+                    session.pump(0.05)
+                    pumps += 1
+                assert any(call == "hint" for call, _ in session.in_flight), "answered while the hint waits"
+                assert link.requests.outstanding() >= 1
+            board.play(1)  # South moves on the board meanwhile; the host hears nothing of it
+            assert session.moves == []
+            relay.replug()
+            truth = board.truth()
+            wait_until(
+                lambda: session.moves == truth.moves,
+                lambda: "the session's %r to be the board's %r" % (session.moves, truth.moves),
+                WAIT_S * 2,
+                step=lambda: session.pump(0.02),
+            )
+
+            def shown() -> bool:
+                return bool(dict(board.vb.command("state?")).get("hostmove"))
+
+            wait_until(shown, "the computer's move to reach the board", WAIT_S * 2, step=lambda: session.pump(0.02))
+        finally:
+            session.close()
+            link.close()
+    # (The hint, resent once the cable is back, may reach a board that has moved on: it
+    # may be refused. The computer's move, asked for the position the board has, is not.)
+    assert not [t for t in ui.texts() if "refused the computer's move" in t], ui.texts()
 
 
 def test_the_host_never_opens_at_1200_baud() -> None:

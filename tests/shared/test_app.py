@@ -2,6 +2,8 @@
 timing, half-made moves, errors and recovery, take-back, host moves, chains, passes,
 game over, host commands. Runs under CPython and MicroPython."""
 
+import sys
+
 from board_helpers import RecordingLink, Table, board_layout, journal_with, remove_dir, temp_dir
 
 import zuni
@@ -1374,3 +1376,136 @@ def test_scan_without_change_allocates_nothing():
                 unlock()
         assert frames >= 20, frames  # 3 s of a 4 Hz blink: a new frame at every change
         eq(len(t.link.moves), 1 if deferred else 0)
+
+
+# -- a resume replayed over scans (firmware/main.py's RESUME_SLICE) -------------------------
+
+
+def _left(app):
+    """Moves of a resumed game still to replay."""
+    return 0 if app.replay is None else len(app.replay) - app.replayed
+
+
+def _sliced(d, texts, slice_moves=2, link=None):
+    journal_with(d, "mosona", texts)
+    from zuni_board.app import BoardApp
+
+    return BoardApp(board_layout("mosona"), "mosona", d, link or RecordingLink(), "", slice_moves)
+
+
+def test_resume_in_slices_answers_the_host_from_the_journal_first():
+    from board_helpers import MemoryPort
+
+    from zuni_link.session import BoardSession, digest_seed, digest_step, hex8
+
+    d = temp_dir()
+    texts = MOSONA_END[:6]
+    app = _sliced(d, texts)
+    eq(len(app.game.move_stack), 0, "nothing replayed in the constructor")
+    eq(_left(app), 6)
+    if sys.implementation.name == "micropython":
+        eq("zuni_board.journalread" in sys.modules, False, "the journal's reader unloaded after the boot")
+    port = MemoryPort()
+    session = BoardSession(port, app, boot_id="b00t01")
+    app.attach(session)
+    session.poll(0)  # the boot hello, before any move is replayed
+    hello = [f for f in port.frames() if f[1] == "hello"]
+    eq(len(hello), 1)
+    from zuni_link.codec import kv_decode
+
+    kv = kv_decode(hello[0][2])
+    chain = digest_seed(app.game_id)
+    for text in texts:
+        chain = digest_step(chain, text)
+    got = (kv["moves"], kv["digest"], kv["game"], kv["phase"], kv["resuming"])
+    eq(got, ("6", hex8(chain), app.game_id, "setup", "6"))
+    state = app.state_info()
+    eq((state["moves"], state["resuming"], "turn" in state), (6, 6, False))
+    eq(app.moves_from(4), texts[4:])
+    eq(app.moves_from(1, 2), texts[1:3])
+    # Each scan replays at most two moves (bounded work), the last scan ends the resume.
+    done = []
+    for now in (10, 20, 30):
+        eq(app.phase, SETUP)
+        app.step(now, None, 0)
+        done.append(len(app.game.move_stack))
+    eq(done, [2, 4, 6])
+    eq(_left(app), 0)
+    eq(app.moves_from(0), texts)
+    eq(app.state_info()["turn"] in ("south", "north"), True)
+    session.poll(40)
+    states = [kv_decode(f[2]) for f in port.frames() if f[1] == "state"]
+    eq([(s["moves"], s["digest"], "resuming" in s) for s in states], [("6", hex8(chain), False)], "the end told")
+    remove_dir(d)
+
+
+def test_power_cut_during_a_sliced_resume_loses_nothing():
+    d = temp_dir()
+    texts = MOSONA_END[:6]
+    app = _sliced(d, texts)
+    path = app.journal.path
+    with open(path) as f:
+        before = f.read()
+    app.step(10, None, 0)
+    eq(len(app.game.move_stack), 2)
+    # The power is cut here; at the next boot the whole game comes back.
+    with open(path) as f:
+        eq(f.read(), before, "nothing written while the resume runs")
+    again = _sliced_again(d)
+    eq([m.text() for m in again.game.move_stack], texts)
+    eq(again.game_id, app.game_id)
+    remove_dir(d)
+
+
+def _sliced_again(d):
+    from zuni_board.app import BoardApp
+
+    return BoardApp(board_layout("mosona"), "mosona", d, RecordingLink(), "", 0)
+
+
+def test_sliced_resume_of_a_finished_game_starts_a_new_one_and_says_so():
+    d = temp_dir()
+    link = RecordingLink()
+    app = _sliced(d, MOSONA_END, 4, link)
+    old = app.game_id
+    for now in (10, 20, 30):
+        app.step(now, None, 0)
+    eq(_left(app), 0)
+    eq((len(app.game.move_stack), app.game_id != old, link.states), (0, True, 1))
+    remove_dir(d)
+
+
+def test_pieces_and_presses_during_a_sliced_resume_wait_for_it():
+    d = temp_dir()
+    link = RecordingLink()
+    texts = MOSONA_END[:6]
+    app = _sliced(d, texts, 2, link)
+    # Where the pieces stand after the six moves: the board is set up while it replays.
+    game = zuni.new_game("mosona")
+    for text in texts:
+        game.push_text(text)
+    app.step(10, bytearray(game.occupancy()), 4)  # pieces sensed and HINT, in the first scan
+    eq((app.phase, link.kinds()), (SETUP, []))
+    app.step(20, None, 0)
+    app.step(30, None, 0)
+    eq(app.phase, PLAY, "the pieces sensed during the resume start play")
+    eq(link.kinds(), ["button"], "the press acted after the resume")
+    remove_dir(d)
+
+
+def test_a_host_command_during_a_sliced_resume_finishes_it_or_replaces_it():
+    d = temp_dir()
+    texts = MOSONA_END[:6]
+    app = _sliced(d, texts)
+    app.step(10, None, 0)
+    app.command("button", "ok", 15)  # needs the position: the rest replayed at once
+    eq((_left(app), len(app.game.move_stack)), (0, 6))
+    remove_dir(d)
+    d = temp_dir()
+    app = _sliced(d, texts)
+    old = app.game_id
+    app.command("new", "mosona", 5)  # a new game: no need of the old one's position
+    eq((_left(app), len(app.game.move_stack), app.game_id != old), (0, 0, True))
+    app.step(10, None, 0)
+    eq(len(app.game.move_stack), 0, "the old replay does not come back")
+    remove_dir(d)

@@ -197,7 +197,7 @@ def test_power_cut_at_every_flash_operation_loses_no_reported_move():
         found = Journal(d).resume()
         assert found is not None, "cut at %d: the game is gone" % cut
         eq(found[0], gid, "cut at %d: the game" % cut)
-        got = found[2]
+        got = list(found[2])
         eq(got[: len(reported)], reported, "cut at %d: every reported move kept, in order" % cut)
         assert len(got) <= len(reported) + 1, "cut at %d: no move made up" % cut
         # And the game goes on after the reset, with the log.

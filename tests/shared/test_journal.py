@@ -166,3 +166,19 @@ def test_history_version_survives_a_reset_a_rewrite_and_the_old_format():
     eq(j4.resume(), ("00009-abcd", "mosona", [], None))
     eq(j4.version, 1, "one take-back since")
     remove_dir(d)
+
+
+def test_a_long_game_is_read_across_chunks_and_a_bad_byte_is_a_tear():
+    d = temp_dir()
+    j = Journal(d)
+    j.start("kolowis")
+    texts = ["m%d-long-text-%s" % (i, "x" * (i % 37)) for i in range(120)]  # lines across 256-byte reads
+    for i in range(len(texts)):
+        j.move(i, texts[i])
+    found = Journal(d).resume()
+    eq(list(found[2]), texts)
+    eq((len(found[2]), found[2][119], found[2][-1], found[2].texts(3, 5)), (120, texts[119], texts[119], texts[3:5]))
+    with open(j.path, "ab") as f:
+        f.write(b"M 120 \xff\xfe-bad*0000\n")  # not UTF-8: a torn record, dropped
+    eq(list(Journal(d).resume()[2]), texts)
+    remove_dir(d)

@@ -323,6 +323,32 @@ def _hello(port, s, now=0):
     return port.frames()
 
 
+def test_boot_hello_is_sent_when_the_hosts_hello_arrives_first():
+    # The host spoke before the board's first poll (it was waiting on the port through
+    # the reset): its hello clears stale output, but the boot hello is news of the reset.
+    port, app, s = _session(["s3xm4-m5"])
+    _send(port, 900, "hello", "proto=3 host=test sid=5e55")
+    s.poll(0)
+    frames = port.frames()
+    eq([(f[1], kv_decode(f[2])["re"]) for f in frames], [("hello", "0"), ("hello", "900")])
+    eq(kv_decode(frames[0][2])["moves"], "1")
+    # Written once: a second hello is answered alone.
+    frames = _hello(port, s, 10)
+    eq([(f[1], kv_decode(f[2])["re"]) for f in frames], [("hello", "900")])
+
+
+def test_boot_hello_is_not_sent_twice_once_it_is_on_its_way():
+    port, app, s = _session(["s3xm4-m5"])
+    port.cap = 5  # the host reads slowly: the boot hello is being written
+    s.poll(0)
+    _send(port, 900, "hello", "proto=3 host=test sid=5e55")
+    port.cap = -1
+    s.poll(10)
+    s.poll(20)
+    frames = port.frames()
+    eq([(f[1], kv_decode(f[2])["re"]) for f in frames], [("hello", "0"), ("hello", "900")])
+
+
 def test_boot_hello_then_hello_reply_carries_the_game():
     port, app, s = _session(["s3xm4-m5", "m6-m5"])
     s.poll(0)

@@ -16,7 +16,7 @@ from typing import Any
 import pytest
 
 from zuniboard.games import layouts
-from zuniboard.hardware import bom, circuit, erc, mechanics, netlist, power
+from zuniboard.hardware import bom, circuit, erc, netlist, pcb_stack, placement, power, wiring
 from zuniboard.paths import FIRMWARE_LIB
 
 REPO = Path(__file__).resolve().parents[2]
@@ -40,6 +40,16 @@ KICAD_PIN_TYPES = {
 
 @pytest.fixture(scope="module", params=NAMES)
 def board(request: pytest.FixtureRequest) -> tuple[Any, circuit.Circuit]:
+    layout = layouts.load_layout(request.param)
+    return layout, circuit.build(layout)
+
+
+# The boards built on perfboard (the PCB build replaces the plans: test_pcb_stack.py).
+WIRED = [n for n in NAMES if not pcb_stack.is_pcb_build(placement.build(layouts.load_layout(n)))]
+
+
+@pytest.fixture(scope="module", params=WIRED)
+def wired_board(request: pytest.FixtureRequest) -> tuple[Any, circuit.Circuit]:
     layout = layouts.load_layout(request.param)
     return layout, circuit.build(layout)
 
@@ -340,7 +350,8 @@ def test_schematic_labels_are_the_netlist(board: tuple[Any, circuit.Circuit]) ->
     assert pdf.startswith(b"%PDF-1.4") and b"/Count %d" % pages in pdf
 
 
-def test_perfboard_plans_wire_the_netlist(board: tuple[Any, circuit.Circuit]) -> None:
+def test_perfboard_plans_wire_the_netlist(wired_board: tuple[Any, circuit.Circuit]) -> None:
+    board = wired_board
     from zuniboard.hardware import perfboard
 
     layout, c = board
@@ -377,7 +388,7 @@ def test_power_file_states_the_layout_budget(board: tuple[Any, circuit.Circuit])
         assert "- [%s] " % key in text, key
     for key in re.findall(r"^- \[([a-z0-9]+)\] ", text, re.M):
         assert text.count("[%s]" % key) >= 2, "source %s listed but never cited" % key
-    r = power.rail(layout, mechanics.led_feeds(layout))
+    r = power.rail(layout, wiring.led_feeds(layout))
     assert r.rail_drop_v <= power.LED_RAIL_MAX_DROP_V
     assert r.far_led_v > 4.0
 
@@ -473,7 +484,8 @@ def test_schematic_refuses_a_part_that_would_fall_off_the_sheet() -> None:
                 assert 4 < float(el.get("x", "0")) < width - 4, (name, el.get("data-pin"), el.get("x"))
 
 
-def test_the_test_points_assembly_md_names_are_on_their_nets(board: tuple[Any, circuit.Circuit]) -> None:
+def test_the_test_points_assembly_md_names_are_on_their_nets(wired_board: tuple[Any, circuit.Circuit]) -> None:
+    board = wired_board
     layout, c = board
     text = (REPO / "hardware" / layout.name / "assembly.md").read_text()
     where = {
@@ -493,7 +505,8 @@ def test_the_test_points_assembly_md_names_are_on_their_nets(board: tuple[Any, c
         assert ("U10", "9") in c.nets["SR_DATA"] and "- TP_SBk_QH:" in text
 
 
-def test_perfboard_wiring_lists_stay_inside_their_columns(board: tuple[Any, circuit.Circuit]) -> None:
+def test_perfboard_wiring_lists_stay_inside_their_columns(wired_board: tuple[Any, circuit.Circuit]) -> None:
+    board = wired_board
     from zuniboard.hardware import perfboard
 
     layout, _ = board

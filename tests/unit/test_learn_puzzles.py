@@ -208,7 +208,7 @@ def test_bad_puzzle_files(tmp_path: Path) -> None:
 
 def test_move_grades() -> None:
     from zuniboard.ai.search import WIN
-    from zuniboard.learn.grades import grade_of
+    from zuniboard.play.grades import grade_of
 
     assert grade_of(50, 50).name == "best"
     assert grade_of(50, 25).name == "good"
@@ -227,8 +227,8 @@ def test_review_grades_a_game_and_replays_its_mistake(tmp_path: Path, tables: di
     import sys
 
     from zuniboard.commands.review import mistake_step
-    from zuniboard.learn.grades import grade_of
     from zuniboard.learn.lessons import Course
+    from zuniboard.play.grades import grade_of
 
     db_path = tmp_path / "games.sqlite3"
     start = "mosona | south to move | south m6 s2 | north m7 n2 n6 | quiet 0"

@@ -108,6 +108,11 @@ def pictures() -> dict[str, set[State]]:
     paint("whose turn, North", lambda r: L.paint_idle(r, pos1, 1))
     paint("the computer's move shown", lambda r: L.paint_idle(r, pos1, 1, host=host))
     paint("a hint shown", lambda r: L.paint_idle(r, pos, 0, hint=pos.find(start.parse_move("s3xm4-m5"))))
+    m5 = start.geometry.index["m5"]
+    # The move just made graded by the host (1 a mistake, 2 a blunder): its point, the
+    # other side to move. (A computer's reply shown wins on a point both light.)
+    paint("a mistake graded", lambda r: L.paint_idle(r, pos1, 1, graded=(m5, 1)))
+    paint("a blunder graded", lambda r: L.paint_idle(r, pos1, 1, graded=(m5, 2)))
     ix = start.geometry.index
     lifted = bytearray(pos.occ)
     lifted[ix["s3"]] = 0
@@ -164,7 +169,7 @@ def differ(a: State, b: State, how: str) -> tuple[bool, str]:
 
 
 def test_every_picture_is_painted_and_its_states_are_known() -> None:
-    assert len(PICTURES) == 16
+    assert len(PICTURES) == 18
     for name, states in PICTURES.items():
         assert states, "%s: nothing lit" % name
     every = set().union(*PICTURES.values())
@@ -185,6 +190,7 @@ def test_every_picture_is_painted_and_its_states_are_known() -> None:
         "orange/fast",
         "blue/slow",
         "red/triple",
+        "orange/triple",
         "yellow/slow",
         "cyan/slow",
         "white/slow",
@@ -207,7 +213,7 @@ def test_a_mistake_a_capture_and_the_computers_move_are_never_confused() -> None
     """Across pictures, by pattern or colour, in every vision: the red of a mistake is
     close to a capture's orange for a deuteranope, so the mistake has its own pattern."""
     mistakes = {s for n in ("a mistake", "a piece that may not move") for s in PICTURES[n] if s[0] == L.RED}
-    captures = {s for n in PICTURES for s in PICTURES[n] if s[0] == L.ORANGE}
+    captures = {s for n in PICTURES for s in PICTURES[n] if s[0] == L.ORANGE and "graded" not in n}
     computer = set(PICTURES["the computer's move shown"]) - {s for s in PICTURES["whose turn, North"]}
     assert mistakes == {(L.RED, L.TRIPLE)}
     assert (L.ORANGE, L.FAST) in captures and (L.ORANGE, L.DOUBLE) in captures
@@ -223,6 +229,20 @@ def test_a_mistake_a_capture_and_the_computers_move_are_never_confused() -> None
     assert failures == []
     # Without the triple flash a mistake would read as a capture: the colours alone fail.
     assert delta_e(rgb_of(L.RED), rgb_of(L.ORANGE), "deuteranopia") < MIN_DELTA_E
+
+
+def test_a_graded_move_reads_as_a_mistake_never_as_a_capture_or_the_computers_move() -> None:
+    """The host's grade of the move just made (orange: a mistake, red: a blunder) flashes
+    the mistake's own triple: apart from a capture and the computer's move by pattern in
+    every vision. Mistake and blunder differ by colour only (not for a deuteranope: 8.5
+    apart), so the terminal and the page say which in words."""
+    graded = {s for n in ("a mistake graded", "a blunder graded") for s in PICTURES[n] if s[1] == L.TRIPLE}
+    assert graded == {(L.ORANGE, L.TRIPLE), (L.RED, L.TRIPLE)}
+    others = {s for n in PICTURES for s in PICTURES[n] if s[0] == L.ORANGE and "graded" not in n}
+    others |= set(PICTURES["the computer's move shown"])
+    for a in graded:
+        for b in others:
+            assert blink(a[1]) != blink(b[1]), (state_name(a), state_name(b))
 
 
 def test_every_pattern_and_the_clock_tick_have_their_own_rhythm() -> None:

@@ -1,5 +1,5 @@
 """The hand-written tables of hardware/magnets.md against the model in
-``zuniboard.hardware.mechanics``: the on-axis field table (exact cylinder formula), the
+``zuniboard.hardware.magnets``: the on-axis field table (exact cylinder formula), the
 neighbour-field table (dipole), and the drive table per board (``field_figures``).
 Every printed figure must be the model's, to the digits printed."""
 
@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from zuniboard.games import layouts
-from zuniboard.hardware import mechanics
+from zuniboard.hardware import magnets, stack
 
 REPO = Path(__file__).resolve().parents[2]
 TEXT = (REPO / "hardware" / "magnets.md").read_text()
@@ -49,10 +49,10 @@ def test_on_axis_field_table_is_the_cylinder_formula() -> None:
     for row in rows:
         dia, thick = _magnet(row[0])
         for z, cell in zip(distances, row[1:], strict=True):
-            _close(cell, mechanics.axial_field_mt(dia, thick, z), "mT")
+            _close(cell, magnets.axial_field_mt(dia, thick, z), "mT")
     # The shipped 6 x 3 mm magnet at the reference build's glass axis.
-    at_axis = mechanics.axial_field_mt(mechanics.MAGNET_DIA_MM, mechanics.MAGNET_THICK_MM, 5.6)
-    assert mechanics.MAGNET_TO_REED_AXIS_MM == pytest.approx(5.6)
+    at_axis = magnets.axial_field_mt(stack.MAGNET_DIA_MM, stack.MAGNET_THICK_MM, 5.6)
+    assert stack.MAGNET_TO_REED_AXIS_MM == pytest.approx(5.6)
     assert "about %.0f mT at 5.6 mm" % at_axis in TEXT
 
 
@@ -63,9 +63,9 @@ def test_neighbour_field_table_is_the_dipole_8_mm_down_and_5_6_mm_within_6_perce
     for row in rows:
         dia, thick = _magnet(row[0])
         for x, cell in zip(across, row[1:], strict=True):
-            _close(cell, mechanics.dipole_field_mt(dia, thick, x, 8.0), "mT")
-            near = mechanics.dipole_field_mt(dia, thick, x, 5.6)
-            assert near / mechanics.dipole_field_mt(dia, thick, x, 8.0) - 1 <= 0.06
+            _close(cell, magnets.dipole_field_mt(dia, thick, x, 8.0), "mT")
+            near = magnets.dipole_field_mt(dia, thick, x, 5.6)
+            assert near / magnets.dipole_field_mt(dia, thick, x, 8.0) - 1 <= 0.06
     assert "within 6 %" in TEXT
 
 
@@ -86,7 +86,7 @@ def test_drive_table_is_the_models_field_figures() -> None:
         layout = layouts.load_layout(name)
         if angle is not None:
             layout.mechanics["switch_angle_deg"] = angle
-        ff = mechanics.field_figures(layout)
+        ff = magnets.field_figures(layout, reed=magnets.CHANNEL_REED)  # the table's stack
         assert row[1] == "%.0f mm" % layout.mechanics["pitch_mm"]
         assert row[2] == DIRECTIONS[float(layout.mechanics["switch_angle_deg"])]
         _close(row[3], ff.own_min, "A")

@@ -15,8 +15,22 @@ from typing import Any
 import pytest
 
 from zuniboard.games import layouts
+from zuniboard.hardware import (
+    board_spots,
+    bom_mechanical,
+    drill,
+    fmt,
+    magnets,
+    mechanics_doc,
+    pcb_stack,
+    placement,
+    plates,
+    stack,
+    template,
+    template_print,
+    wiring,
+)
 from zuniboard.hardware import generate as hardware
-from zuniboard.hardware import mechanics
 
 REPO = Path(__file__).resolve().parents[2]
 NAMES = [p.stem for p in layouts.layout_paths()]
@@ -26,8 +40,18 @@ SVG = "{http://www.w3.org/2000/svg}"
 PIECES = {"board25": 24, "board25-matrix": 24, "board49": 48, "board168": 28}
 
 
+# The boards built by hand under P2 (perfboard strips, wires, P2's channels); the PCB build
+# has its own tests (test_pcb_stack.py).
+WIRED = [n for n in NAMES if not pcb_stack.is_pcb_build(placement.build(layouts.load_layout(n)))]
+
+
 @pytest.fixture(scope="module", params=NAMES)
 def layout(request: pytest.FixtureRequest) -> Any:
+    return layouts.load_layout(request.param)
+
+
+@pytest.fixture(scope="module", params=WIRED)
+def wired(request: pytest.FixtureRequest) -> Any:
     return layouts.load_layout(request.param)
 
 
@@ -74,7 +98,7 @@ def test_every_drill_row_is_drawn_on_the_template(layout: Any) -> None:
         )
         for poly in polys
     ]
-    assert rows and set(rows[0]) == set(mechanics.DRILL_COLUMNS.split(","))
+    assert rows and set(rows[0]) == set(drill.DRILL_COLUMNS.split(","))
     for row in rows:
         x, y, depth = float(row["x_mm"]), float(row["y_mm"]), float(row["depth_mm"])
         assert depth > 0, row
@@ -126,38 +150,39 @@ def test_light_is_outside_every_piece(layout: Any) -> None:
             continue
         x, y, r = float(row["x_mm"]), float(row["y_mm"]), float(row["diameter_mm"]) / 2
         for name, (px, py) in points.items():
-            gap = math.dist((x, y), (px, py)) - piece_r[name] - mechanics.PLACEMENT_SLOP_MM - r
+            gap = math.dist((x, y), (px, py)) - piece_r[name] - stack.PLACEMENT_SLOP_MM - r
             assert gap > 0, (row["point"], name, gap)
         assert min(points, key=lambda n: math.dist((x, y), points[n])) == row["point"]
-    assert mechanics.light_clearance_mm(layout)[0] > 0
+    assert mechanics_doc.light_clearance_mm(layout)[0] > 0
 
 
 def test_no_two_features_of_a_plate_meet(layout: Any) -> None:
-    assert mechanics.collisions(mechanics.features(layout)) == []
+    assert plates.collisions(drill.features(layout)) == []
 
 
 def test_a_collision_is_caught() -> None:
-    feats = mechanics.features(layouts.load_layout("board49"))
+    feats = drill.features(layouts.load_layout("board49"))
     led = next(f for f in feats if f.ident == "LB-m5")
     moved = [f for f in feats if f is not led]
     # The same LED hole 3 mm from the end of m5's lead slot: not enough wood between them.
     lead = next(f for f in feats if f.ident == "RHa-m5")
-    moved.append(mechanics.Feature("LB-m5", "m5", "P2", "top", lead.x, lead.y - 3.5, 0.0, 6.0, 0.0, 6.0, "", ""))
-    assert {c[:2] for c in mechanics.collisions(moved)} == {("RHa-m5", "LB-m5"), ("RS-m5", "LB-m5")}
+    moved.append(plates.Feature("LB-m5", "m5", "P2", "top", lead.x, lead.y - 3.5, 0.0, 6.0, 0.0, 6.0, "", ""))
+    assert {c[:2] for c in plates.collisions(moved)} == {("RHa-m5", "LB-m5"), ("RS-m5", "LB-m5")}
 
 
 def test_reed_channel_keeps_the_leads_straight() -> None:
     # magnets.md: a 14 x 2 mm glass; makers ask 3 mm between a bend and the glass seal.
-    assert mechanics.CHANNEL_LEN_MM >= 14.0 + 2 * 0.5
-    assert mechanics.CHANNEL_WIDTH_MM >= 2.0 + 2 * 0.2
-    assert mechanics.CHANNEL_DEPTH_MM - 2.0 >= 0.3  # P1 never presses on the glass
+    assert stack.CHANNEL_LEN_MM >= 14.0 + 2 * 0.5
+    assert stack.CHANNEL_WIDTH_MM >= 2.0 + 2 * 0.2
+    assert stack.CHANNEL_DEPTH_MM - 2.0 >= 0.3  # P1 never presses on the glass
     lead_floor_above_channel_floor = 1.0 - 0.3  # glass axis 1 mm up, lead radius 0.3 mm
-    assert mechanics.CHANNEL_DEPTH_MM >= mechanics.CHANNEL_DEPTH_MM - lead_floor_above_channel_floor
-    bend_from_seal = (mechanics.SLOT_LEN_MM - 14.0) / 2 - mechanics.LEAD_HOLE_MM
+    assert stack.CHANNEL_DEPTH_MM >= stack.CHANNEL_DEPTH_MM - lead_floor_above_channel_floor
+    bend_from_seal = (stack.SLOT_LEN_MM - 14.0) / 2 - stack.LEAD_HOLE_MM
     assert bend_from_seal >= 3.0
 
 
-def test_lead_holes_end_the_slots(layout: Any) -> None:
+def test_lead_holes_end_the_slots(wired: Any) -> None:
+    layout = wired
     rows = {r["feature"]: r for r in _drill(layout)}
     for name in layout.points:
         slot = rows["RS-" + name]
@@ -172,9 +197,9 @@ def test_magnets_close_their_own_switch_and_no_other(layout: Any) -> None:
     """magnets.md's rule, with the field model: the own switch at least 10 times the drive
     of any other magnet, pieces 2 mm off; the own drive above the switch's highest pull-in
     (20 AT) with margin, the worst neighbour's below a quarter of its lowest (10 AT)."""
-    ff = mechanics.field_figures(layout)
-    assert ff.own_min >= 2 * mechanics.PULL_IN_AT[1]
-    assert ff.neighbour_max <= mechanics.PULL_IN_AT[0] / 3
+    ff = magnets.field_figures(layout)
+    assert ff.own_min >= 2 * stack.PULL_IN_AT[1]
+    assert ff.neighbour_max <= stack.PULL_IN_AT[0] / 3
     assert ff.own_min / ff.neighbour_max >= 10
     assert ff.nearest_glass_mm >= 20.0
 
@@ -184,17 +209,17 @@ def test_the_old_east_switches_of_board49_fail_the_rule() -> None:
     17 mm from its neighbour's glass, in line with it."""
     layout = layouts.load_layout("board49")
     layout.mechanics["switch_angle_deg"] = 0.0
-    ff = mechanics.field_figures(layout)
+    ff = magnets.field_figures(layout)
     assert ff.nearest_glass_mm == pytest.approx(17.0) and ff.along_axis_deg == pytest.approx(0.0)
-    assert ff.neighbour_max > mechanics.PULL_IN_AT[0] / 3
+    assert ff.neighbour_max > stack.PULL_IN_AT[0] / 3
 
 
 def test_drive_model_dead_zone_and_dipole() -> None:
     # A magnet over the middle of a switch drives both halves alike: no drive.
-    assert mechanics.reed_drive(0, 0, 0, 0, 0.0) == pytest.approx(0.0, abs=1e-9)
+    assert magnets.reed_drive(0, 0, 0, 0, 0.0) == pytest.approx(0.0, abs=1e-9)
     # Far away, the dipole approximation agrees with the integrated faces within 3 %.
-    exact = mechanics.reed_drive(15, -30, 0, -6, -90.0)
-    assert mechanics.reed_drive(15, -30, 0, -6, -90.0, exact=False) == pytest.approx(exact, rel=0.03)
+    exact = magnets.reed_drive(15, -30, 0, -6, -90.0)
+    assert magnets.reed_drive(15, -30, 0, -6, -90.0, exact=False) == pytest.approx(exact, rel=0.03)
 
 
 def _pdf_pages(data: bytes) -> list[tuple[float, float, bytes]]:
@@ -213,16 +238,16 @@ def _pdf_pages(data: bytes) -> list[tuple[float, float, bytes]]:
 def test_tiles_cover_the_plates_on_printer_pages(layout: Any, paper: str) -> None:
     data = (REPO / "hardware" / layout.name / ("template-%s.pdf" % paper)).read_bytes()
     pages = _pdf_pages(data)
-    t = mechanics.tiling(layout, paper)
+    t = template_print.tiling(layout, paper)
     assert len(pages) == t.pages + 1 == int(re.search(rb"/Count (\d+)", data).group(1))  # type: ignore[union-attr]
     size = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}[paper]
-    b = mechanics.build(layout)
+    b = placement.build(layout)
     assert t.cols * t.step_x == pytest.approx(b.place.width) and t.rows * t.step_y == pytest.approx(b.place.height)
     for i, (w, h, content) in enumerate(pages):
         assert sorted((w, h)) == pytest.approx(sorted(size), abs=0.05)
         if i:
             # the tile and its label fit inside the 10 mm margins
-            assert t.tile_w + 20 <= w + 1e-6 and t.tile_h + 20 + mechanics.LABEL_BAND_MM <= h + 1e-6
+            assert t.tile_w + 20 <= w + 1e-6 and t.tile_h + 20 + template_print.LABEL_BAND_MM <= h + 1e-6
             assert b"page %d of %d" % (i + 1, len(pages)) in content
             assert b"100 mm" in content
     assert b"bank card" in pages[0][2]
@@ -241,7 +266,7 @@ def test_tiles_cover_the_plates_on_printer_pages(layout: Any, paper: str) -> Non
 
 
 def test_pdf_xref_offsets_point_at_objects(layout: Any) -> None:
-    for pdf in (mechanics.tiled_pdf(layout, "a4"), mechanics.template_pdf(layout)):
+    for pdf in (template_print.tiled_pdf(layout, "a4"), template_print.template_pdf(layout)):
         start = int(pdf.rsplit(b"startxref\n", 1)[1].split()[0])
         table = pdf[start:].split(b"\n")
         count = int(table[1].split()[1])
@@ -253,7 +278,8 @@ def _wiring(layout: Any) -> list[dict[str, str]]:
     return list(csv.DictReader(io.StringIO(_read(layout, "wiring.csv"))))
 
 
-def test_wiring_lengths_derive_from_the_layout(layout: Any) -> None:
+def test_wiring_lengths_derive_from_the_layout(wired: Any) -> None:
+    layout = wired
     """LED data hops follow the layout's LED order between the drilled LED windows, each as
     long as its Manhattan distance plus the slack; every point has its sensor wires, wired
     to the input the netlist names."""
@@ -267,7 +293,7 @@ def test_wiring_lengths_derive_from_the_layout(layout: Any) -> None:
         row = hops["LD%d" % i]
         assert row["to"] == "LED%d DIN (%s)" % (i, order[i])
         a, b = leds[order[i - 1]], leds[order[i]]
-        run = abs(a[0] - b[0]) + abs(a[1] - b[1]) + mechanics.WIRE_SLACK_MM
+        run = abs(a[0] - b[0]) + abs(a[1] - b[1]) + wiring.WIRE_SLACK_MM
         assert float(row["length_mm"]) == math.ceil(run / 5 - 1e-9) * 5
     for row in rows:
         assert int(row["awg"]) in (22, 26, 28) and float(row["length_mm"]) > 0
@@ -289,22 +315,22 @@ def test_wiring_lengths_derive_from_the_layout(layout: Any) -> None:
 
 
 def test_wiring_scales_with_the_pitch() -> None:
-    small = layouts.load_layout("board49")
-    large = layouts.load_layout("board49")
-    large.mechanics["pitch_mm"] = 40.0
-    hop = {w.ident: w.length_mm for w in mechanics.wires(small)}["LD5"]
-    assert {w.ident: w.length_mm for w in mechanics.wires(large)}["LD5"] == hop + 10.0
+    small = layouts.load_layout("board168")
+    large = layouts.load_layout("board168")
+    large.mechanics["pitch_mm"] = 38.0
+    hop = {w.ident: w.length_mm for w in wiring.wires(small)}["LD5"]
+    assert {w.ident: w.length_mm for w in wiring.wires(large)}["LD5"] == hop + 10.0
 
 
 def test_mechanical_bom(layout: Any) -> None:
     rows = list(csv.DictReader(io.StringIO(_read(layout, "bom-mechanical.csv"))))
-    assert list(rows[0]) == list(mechanics.BOM_COLUMNS)
+    assert list(rows[0]) == list(bom_mechanical.BOM_COLUMNS)
     by_ref = {r["refs"]: r for r in rows}
     assert int(by_ref["MAG"]["qty"]) == int(by_ref["PC"]["qty"]) == PIECES[layout.name]
-    b = mechanics.build(layout)
-    assert "wooden disc %s x" % mechanics._f(mechanics.piece_diameter(b)) in by_ref["PC"]["value"]
+    b = placement.build(layout)
+    assert "wooden disc %s x" % fmt.num(placement.piece_diameter(b)) in by_ref["PC"]["value"]
     for plate in ("P1", "P2", "P3"):
-        assert "%s x %s mm" % (mechanics._f(b.place.width), mechanics._f(b.place.height)) in by_ref[plate]["value"]
+        assert "%s x %s mm" % (fmt.num(b.place.width), fmt.num(b.place.height)) in by_ref[plate]["value"]
     screws = [r for r in _drill(layout) if r["feature"].startswith("SC") and r["plate"] == "P1"]
     assert int(by_ref["SCT"]["qty"]) == len(screws)
     wire_m: dict[int, float] = {}
@@ -315,12 +341,14 @@ def test_mechanical_bom(layout: Any) -> None:
     for r in rows:
         assert float(r["unit_price_usd"]) > 0 and float(r["qty"]) > 0
         assert r["supplier_1"], r
-    if layout.sensors["type"] == "hc165":
+    if layout.name in WIRED and layout.sensors["type"] == "hc165":
         assert int(by_ref["IC-S"]["qty"]) == layout.sensor_count // 8
+    elif layout.name not in WIRED:  # the PCB build: the chips are on the PCBs, no sockets or chain plugs
+        assert not {"IC-S", "IC-L", "JC", "JCH"} & set(by_ref)
 
 
 def test_template_svg_is_what_hardware_writes(layout: Any) -> None:
-    assert hardware.template_svg(layout) == mechanics.template_svg(layout)
+    assert hardware.template_svg(layout) == template.template_svg(layout)
     assert hardware.drill_csv(layout) == _read(layout, "drill.csv")
 
 
@@ -331,29 +359,32 @@ def test_placement_tolerance_figures_are_printed_and_hold() -> None:
     text = (REPO / "hardware" / "magnets.md").read_text()
     for name, label in (("board25", "25-point board"), ("board49", "49-point"), ("board168", "168-square")):
         layout = layouts.load_layout(name)
-        tol = mechanics.placement_tolerance(layout)
-        assert tol.own_closed_mm >= 2 * mechanics.PLACEMENT_SLOP_MM, (name, tol)
-        assert tol.toggle_mm >= 4 * mechanics.PLACEMENT_SLOP_MM, (name, tol)
-        assert "%s: %s mm" % (label, mechanics._f(tol.toggle_mm)) in text, (name, tol)
+        tol = magnets.placement_tolerance(layout)
+        assert tol.own_closed_mm >= 2 * stack.PLACEMENT_SLOP_MM, (name, tol)
+        assert tol.toggle_mm >= 4 * stack.PLACEMENT_SLOP_MM, (name, tol)
+        # magnets.md gives the hand-wired stack's figures (the channel in P2).
+        hand = magnets.placement_tolerance(layout, reed=magnets.CHANNEL_REED)
+        assert "%s: %s mm" % (label, fmt.num(hand.toggle_mm)) in text, (name, hand)
         assert (
-            "%s mm** off its point" % mechanics._f(tol.own_closed_mm)
+            "%s mm** off its point" % fmt.num(tol.own_closed_mm)
             in (REPO / "hardware" / name / "mechanics.md").read_text()
         )
 
 
-def test_electronics_boards_fit_under_p2(layout: Any) -> None:
+def test_electronics_boards_fit_under_p2(wired: Any) -> None:
+    layout = wired
     """Every perfboard piece has a place under P2: inside the frame, no two boards meeting,
     none under a button pocket, its mounting pilots inside its outline and drilled (MT-*
     rows, clear of every other hole by test_no_two_features_of_a_plate_meet); the wires
     start and end at these places; the controller's USB edge is at the South frame."""
-    b = mechanics.build(layout)
-    spots = mechanics.board_spots(b)
+    b = placement.build(layout)
+    spots = board_spots.board_spots(b)
     from zuniboard.hardware import circuit, perfboard
 
     c = circuit.build(layout)
     pieces = perfboard.pieces(layout, c)
     assert [s.name for s in spots] == [p[0] for p in pieces]
-    inner = mechanics.FRAME_WIDTH_MM
+    inner = stack.FRAME_WIDTH_MM
     for i, s in enumerate(spots):
         x0, y0, x1, y1 = s.rect()
         assert (s.width, s.height) == (pieces[i][1] * perfboard.GRID, pieces[i][2] * perfboard.GRID)
@@ -361,13 +392,13 @@ def test_electronics_boards_fit_under_p2(layout: Any) -> None:
         for t in spots[i + 1 :]:
             a0, b0, a1, b1 = t.rect()
             assert (
-                x1 + mechanics.BOARD_GAP_MM <= a0 + 1e-9
-                or a1 + mechanics.BOARD_GAP_MM <= x0 + 1e-9
-                or (y1 + mechanics.BOARD_GAP_MM <= b0 + 1e-9 or b1 + mechanics.BOARD_GAP_MM <= y0 + 1e-9)
+                x1 + stack.BOARD_GAP_MM <= a0 + 1e-9
+                or a1 + stack.BOARD_GAP_MM <= x0 + 1e-9
+                or (y1 + stack.BOARD_GAP_MM <= b0 + 1e-9 or b1 + stack.BOARD_GAP_MM <= y0 + 1e-9)
             ), (s.name, t.name)
-        for _, bx, by in mechanics.button_positions(b):
+        for _, bx, by in plates.button_positions(b):
             nx, ny = min(max(bx, x0), x1), min(max(by, y0), y1)
-            assert math.hypot(nx - bx, ny - by) > mechanics.BUTTON_NUT_MM / 2, (s.name, bx, by)
+            assert math.hypot(nx - bx, ny - by) > stack.BUTTON_NUT_MM / 2, (s.name, bx, by)
         assert len(s.mounts) in ((3, 4) if i == 0 else (2,))
         plan = perfboard.controller_plan(c) if i == 0 else perfboard.strip_plan(c, layout)
         wires = perfboard.net_wires(c, plan)
@@ -375,7 +406,7 @@ def test_electronics_boards_fit_under_p2(layout: Any) -> None:
             assert x0 < mx < x1 and y0 < my < y1
             hole = perfboard.plan_hole(s.rect(), (mx, my))
             assert hole == pytest.approx((round(hole[0]), round(hole[1])))  # on a hole of the grid
-            assert mechanics.plan_clear(plan, wires, hole), (s.name, hole)
+            assert board_spots.plan_clear(plan, wires, hole), (s.name, hole)
     pilots = {
         (round(float(r["x_mm"]), 2), round(float(r["y_mm"]), 2))
         for r in _drill(layout)
@@ -385,8 +416,8 @@ def test_electronics_boards_fit_under_p2(layout: Any) -> None:
     bom_rows = {r["refs"]: r for r in csv.DictReader(io.StringIO(_read(layout, "bom-mechanical.csv")))}
     assert int(bom_rows["SP"]["qty"]) == int(bom_rows["SCS"]["qty"]) == len(pilots)
     ctl = spots[0]
-    assert ctl.rect()[3] == pytest.approx(b.place.height - mechanics.FRAME_WIDTH_MM - mechanics.BOARD_GAP_MM / 2)
-    usb_x = mechanics.usb_slot(b)[0]
+    assert ctl.rect()[3] == pytest.approx(b.place.height - stack.FRAME_WIDTH_MM - stack.BOARD_GAP_MM / 2)
+    usb_x = board_spots.usb_slot(b)[0]
     assert ctl.rect()[0] < usb_x < ctl.rect()[2]
     by_name = {s.name.split()[0]: s for s in spots}
     for r in _wiring(layout):
@@ -402,17 +433,17 @@ def test_the_stack_under_p2_has_room() -> None:
     the reed leads end above the boards; the board screws bite the wood and stop short of
     P2's top face; the BOM's reed switch fits the channel and leaves its leads long enough
     to solder under P2."""
-    m = mechanics
+    m = stack
     slot = (m.USB_CENTRE_BELOW_P2_MM - m.USB_SLOT_MM[1] / 2, m.USB_CENTRE_BELOW_P2_MM + m.USB_SLOT_MM[1] / 2)
     assert 0 < slot[0] and slot[1] < m.FRAME_HEIGHT_MM, slot
     assert m.LED_LEG_BELOW_P2_MM < m.SPACER_MM and m.reed_lead_below_p2_mm() + 2 < m.SPACER_MM
     assert 3.0 <= m.MOUNT_BITE_MM < m.P2_MM - m.CHANNEL_DEPTH_MM
     assert m.REED_PART_GLASS_MM <= m.CHANNEL_LEN_MM - 1 and m.REED_PART_DIA_MM < m.CHANNEL_WIDTH_MM
     assert 2.0 <= m.reed_lead_below_p2_mm() <= 4.0, m.reed_lead_below_p2_mm()
-    layout = layouts.load_layout("board25")
+    layout = layouts.load_layout("board25-matrix")  # a hand-wired build: its boards hang under P2
     bom_rows = {r["refs"]: r for r in csv.DictReader(io.StringIO(_read(layout, "bom-mechanical.csv")))}
-    assert "%s x %s mm" % (m._f(m.MOUNT_SCREW[0]), m._f(m.MOUNT_SCREW[1])) in bom_rows["SCS"]["value"]
-    assert "x %s mm" % m._f(m.FRAME_HEIGHT_MM) in bom_rows["FR"]["value"]
+    assert "%s x %s mm" % (fmt.num(m.MOUNT_SCREW[0]), fmt.num(m.MOUNT_SCREW[1])) in bom_rows["SCS"]["value"]
+    assert "x %s mm" % fmt.num(m.FRAME_HEIGHT_MM) in bom_rows["FR"]["value"]
 
 
 def test_perfboard_pieces_pack_onto_the_boards_the_bom_orders(layout: Any) -> None:
@@ -440,7 +471,8 @@ def test_perfboard_pieces_pack_onto_the_boards_the_bom_orders(layout: Any) -> No
     assert bom.PERFBOARD[6].startswith("100 x 160 mm")
 
 
-def test_assembly_builds_in_an_order_that_works(layout: Any) -> None:
+def test_assembly_builds_in_an_order_that_works(wired: Any) -> None:
+    layout = wired
     """The pieces exist before the reed switches are tested with one; both template copies
     are printed; every wire group and the parts fitted off the boards (R1, every CLk) are
     named; the LED leads have their pin order; the chain header's pin order is the one of
@@ -463,29 +495,30 @@ def test_assembly_builds_in_an_order_that_works(layout: Any) -> None:
     for g in groups:
         assert prefixes[g] in text, g
     if layout.sensors["type"] == "hc165":
-        assert mechanics.chain_pin_text() in text
+        assert wiring.chain_pin_text() in text
         for r in _wiring(layout):
             if r["group"] == "sensor chain":
                 sig = r["wire"].split("_", 1)[1]
-                pin = 1 + [s for s, _ in mechanics.CHAIN_PINS].index(sig)
+                pin = 1 + [s for s, _ in wiring.CHAIN_PINS].index(sig)
                 assert r["to"].endswith("(IN pin %d)" % pin), r
-    assert "at most %s m" % mechanics._f(power.CABLE_M) in _read(layout, "mechanics.md")
-    assert "USB cable, %s m" % mechanics._f(power.CABLE_M) in _read(layout, "power.md")
+    assert "at most %s m" % fmt.num(power.CABLE_M) in _read(layout, "mechanics.md")
+    assert "USB cable, %s m" % fmt.num(power.CABLE_M) in _read(layout, "power.md")
 
 
-def test_power_md_rail_is_the_wiring_of_wiring_csv(layout: Any) -> None:
+def test_power_md_rail_is_the_wiring_of_wiring_csv(wired: Any) -> None:
+    layout = wired
     """The LED rail drop of power.md is computed over the very wires of wiring.csv: each
     row's pair is its feed plus its bus plus the slack, and power.md prints the longest."""
     from zuniboard.hardware import power
 
-    feeds = mechanics.led_feeds(layout)
+    feeds = wiring.led_feeds(layout)
     pairs = [r for r in _wiring(layout) if r["wire"].startswith("LPP")]
     assert len(pairs) == len(feeds)
     for (names, feed, bus), row in zip(feeds, pairs, strict=True):
         assert "%s..%s" % (names[0], names[-1]) in row["to"]
-        run = (feed + bus) * 1000 + mechanics.WIRE_SLACK_MM
-        assert run <= float(row["length_mm"]) < run + mechanics.WIRE_ROUND_MM
-    r = power.rail(layout, mechanics.led_feeds(layout))
+        run = (feed + bus) * 1000 + wiring.WIRE_SLACK_MM
+        assert run <= float(row["length_mm"]) < run + wiring.WIRE_ROUND_MM
+    r = power.rail(layout, wiring.led_feeds(layout))
     assert r.trunk_m == max(f for _, f, _ in feeds) and r.longest_row_m == max(b for _, _, b in feeds)
     text = _read(layout, "power.md")
     assert "| longest feed, controller to a row's West end | %.2f m per conductor" % r.trunk_m in text
@@ -500,16 +533,17 @@ def test_a_mounting_hole_on_a_pad_or_a_wire_is_refused() -> None:
     plan = perfboard.controller_plan(c)
     wires = perfboard.net_wires(c, plan)
     pad = next(iter(plan.pads.values()))
-    assert not mechanics.plan_clear(plan, wires, (float(pad[0]), float(pad[1])))
-    assert not mechanics.plan_clear(plan, wires, (2.0, 21.0))  # the Pico's header, pin 20: not wired
+    assert not board_spots.plan_clear(plan, wires, (float(pad[0]), float(pad[1])))
+    assert not board_spots.plan_clear(plan, wires, (2.0, 21.0))  # the Pico's header, pin 20: not wired
     edge = next(iter(plan.edge.values()))
-    assert not mechanics.plan_clear(plan, wires, (float(edge[0]), float(edge[1])))
+    assert not board_spots.plan_clear(plan, wires, (float(edge[0]), float(edge[1])))
     path = next(p for p in wires.values() if len(p) > 1)
     mid = ((path[0][0] + path[1][0]) / 2, (path[0][1] + path[1][1]) / 2)
-    assert not mechanics.plan_clear(plan, wires, mid)
+    assert not board_spots.plan_clear(plan, wires, mid)
 
 
-def test_every_wire_end_on_a_board_is_one_of_its_edge_pads(layout: Any) -> None:
+def test_every_wire_end_on_a_board_is_one_of_its_edge_pads(wired: Any) -> None:
+    layout = wired
     """A wire that ends on the controller or a strip names an edge pad its perfboard plan
     has (or a switch pad of the strip): no end a builder cannot find."""
     from zuniboard.hardware import circuit, perfboard
@@ -538,7 +572,7 @@ def test_boards_that_do_not_fit_are_named() -> None:
     and its template (at that pitch) is still drawn, without mounting holes."""
     layout = layouts.load_layout("board25")
     layout.mechanics["pitch_mm"] = 12.0
-    with pytest.raises(mechanics.NoRoomError, match=r"board25: no .*controller board"):
-        mechanics.wires(layout)
-    assert not [f for f in mechanics.features(layout) if f.ident.startswith("MT-")]
-    assert "<svg" in mechanics.template_svg(layout)
+    with pytest.raises(board_spots.NoRoomError, match=r"board25: no .*controller board"):
+        wiring.wires(layout)
+    assert not [f for f in drill.features(layout) if f.ident.startswith("MT-")]
+    assert "<svg" in template.template_svg(layout)

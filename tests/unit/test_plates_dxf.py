@@ -14,7 +14,7 @@ import pytest
 from ezdxf import bbox
 
 from zuniboard.games import layouts
-from zuniboard.hardware import mechanics, plates_dxf
+from zuniboard.hardware import drill, placement, plates_dxf
 
 REPO = Path(__file__).resolve().parents[2]
 NAMES = [p.stem for p in layouts.layout_paths()]
@@ -30,7 +30,7 @@ def test_dxf_has_every_feature_of_its_plate(layout: Any, plate: str) -> None:
     doc = ezdxf.readfile(REPO / "hardware" / layout.name / ("plate-%s.dxf" % plate))
     assert doc.dxfversion == "AC1009"  # R12: read by every laser and CNC program
     msp = doc.modelspace()
-    b = mechanics.build(layout)
+    b = placement.build(layout)
     width, height = b.place.width, b.place.height
     outline = [e for e in msp if e.dxf.layer == "OUTLINE"]
     assert len(outline) == 1
@@ -38,7 +38,7 @@ def test_dxf_has_every_feature_of_its_plate(layout: Any, plate: str) -> None:
         {(0.0, 0.0), (width, 0.0), (width, height), (0.0, height)}
     )
     rows = [r for r in csv.DictReader(io.StringIO((REPO / "hardware" / layout.name / "drill.csv").read_text()))]
-    feats = [f for f in mechanics.features(layout) if f.plate == plate]
+    feats = [f for f in drill.features(layout) if f.plate == plate]
     assert len([r for r in rows if r["plate"] == plate]) == len(feats)
     circles = [e for e in msp if e.dxftype() == "CIRCLE"]
     slots = [e for e in msp if e.dxftype() == "POLYLINE" and e.dxf.layer != "OUTLINE"]

@@ -50,7 +50,7 @@ import gc
 
 import zuni
 from micropython import const
-from zuni_board import OVER, PLAY, SETUP
+from zuni_board import OVER, PLAY, SETUP, unload
 from zuni_board import leds as L
 from zuni_board.outbox import Outbox
 from zuni_board.overlay import Overlays
@@ -86,10 +86,18 @@ def staged():
 class BoardApp:
     version = FIRMWARE_VERSION
 
-    def __init__(self, layout, ruleset_text=None, journal_dir=None, link=None, board_id=""):
+    def __init__(self, layout, ruleset_text=None, journal_dir=None, link=None, board_id="", resume_slice=0):
         # board_id: this physical board's unique id (hex of machine.unique_id() on the
         # Pico, read by main.py: the app imports no machine), sent in hello as ``id``.
         self.board_id = board_id
+        # A game resumed from the journal is replayed ``resume_slice`` moves a scan
+        # (0: at once, in this constructor). Until then ``_replay`` holds its move texts
+        # (``resuming()``): the boot hello goes out first, with the journal's moves.
+        self.resume_slice = resume_slice
+        # While a resumed game is replayed (``zuni_board.resume``): the journal's move
+        # texts (a ``journalread.Texts``) and how many are replayed; None once it is whole.
+        self.replay = None  # type: ignore
+        self.replayed = 0
         # Only what the app needs of the layout is kept, so that the caller may drop the
         # layout (its point table is a few KB of heap on the 168-square board).
         self.layout_name = layout.name
@@ -123,7 +131,7 @@ class BoardApp:
         self.clock = None  # type: ignore
         # The host's commands and queries (zuni_board.hostcmd), made at its first frame.
         self._host = None  # type: ignore
-        self._start_occ = bytearray(n)
+        self.start_occ = bytearray(n)
         self.now = 0  # the time of the last step (a host request comes in the same scan)
         self._held = 0  # presses waiting for the change before them to be stable
         self._held_until = Deadline()
@@ -144,8 +152,11 @@ class BoardApp:
         self.game = game
         # The play phase: position, commit, take-back, hint (zuni_board.play).
         self.play = Play(self, n, layout.timing)
+        self.ruleset_text = ruleset_text  # a new game's rules when the journal has none to resume
         if not self._resume(0):
             self.new_game(ruleset_text, 0, game)
+        elif resume_slice <= 0:
+            self.finish_resume(0)
 
     # -- the link -------------------------------------------------------------------
     def attach(self, link):
@@ -216,6 +227,7 @@ class BoardApp:
                 game = staged().position_game(position, self.fits)
             else:
                 game = self.game_for_board(ruleset_text)
+        self.replay = None  # a new game replaces a resume still replayed
         self.game = game
         self.position = position
         self.clock = clock
@@ -224,7 +236,7 @@ class BoardApp:
         self.hv += 1
         if self.journal is not None:
             self.hv = max(self.hv, self.journal.version)
-        self._start_occ = game.occupancy()
+        self.start_occ = game.occupancy()
         self.play.reset()
         self.enter_setup(now, position is not None)
 
@@ -245,47 +257,31 @@ class BoardApp:
         return "nojournal-" + random_hex()
 
     def _resume(self, now):
-        """Continue the journal's newest game if it is unfinished and fits this board."""
-        if self.journal is None:
+        """Start to continue the journal's newest game (``zuni_board.resume``, loaded
+        for it and unloaded once the game is whole)."""
+        journal = self.journal
+        if journal is None:
             return False
-        try:
-            found = self.journal.resume()
-        except (OSError, ValueError):
-            return False
-        self.hv = self.journal.version  # a new game continues from it too
-        if found is None:
-            return False
-        game_id, ruleset_text, moves, end = found
-        position = self.journal.position
-        spec = self.journal.clock
-        try:
-            if position is not None:
-                game = staged().position_game(position, self.fits)
-            else:
-                game = self.game_for_board(ruleset_text)
-            self._start_occ = game.occupancy()
-            for text in moves:
-                game.push_text(text)
-        except ValueError:
-            return False  # another board's game, or a journal the rules no longer accept
-        if end is not None or game.is_game_over():
-            return False
-        clock = None
-        if spec is not None:
-            try:
-                clock = clocks().resume(spec, game, self.journal)
-            except (OSError, ValueError):
-                pass  # clocks this firmware cannot read: the game goes on without them
-        self.clock = clock
-        self.outbox.clock = clock
-        self.game = game
-        self.game_id = game_id
-        self.position = position
-        self.outbox.position = position
-        self.play.reset()
-        # A set-up position not yet played from is set up again side by side.
-        self.enter_setup(now, position is not None and not moves)
-        return True
+        if not journal.numbers():
+            self.hv = journal.version
+            return False  # no game at all: its reading code is never loaded
+        from zuni_board import resume
+
+        if resume.begin(self, now):
+            return True
+        unload(("zuni_board.resume",))  # nothing to resume: its code is garbage
+        return False
+
+    def hold(self, buttons):
+        """Presses that wait (for a change before them to settle, or a replay)."""
+        self._held |= buttons
+
+    def finish_resume(self, now):
+        """Whatever needs the position has it now: the rest of a replay at once."""
+        if self.replay is not None:
+            from zuni_board import resume
+
+            resume.moves(self, now, -1)
 
     # -- phases ---------------------------------------------------------------------
     def enter_setup(self, now, by_side=False):
@@ -364,6 +360,11 @@ class BoardApp:
         acts on the position that change makes, so while one is being debounced the press
         waits for it (at most HOLD_MS, so a board that never settles still has buttons)."""
         self.now = now
+        if self.replay is not None:
+            from zuni_board import resume
+
+            if resume.scan(self, now, stable, buttons):
+                return  # still replaying
         play = self.play
         # The rest of a commit's work, one piece per scan, never in the commit's own (its
         # LED frame goes out first): the next position's legal moves and its picture,
@@ -458,7 +459,7 @@ class BoardApp:
                 # The host learns at once that the board is set up (no polling); a
                 # game that ended or passed at once has sent its own state or move.
                 self.outbox.state()
-        elif self.stable == self._start_occ:
+        elif self.stable == self.start_occ:
             # Game over and the pieces set up again: a new game.
             self._again(now)
 

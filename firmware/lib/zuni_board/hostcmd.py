@@ -1,5 +1,5 @@
 """What a connected host asks of the board: its commands (``new``, ``setup``, ``hostmove``,
-``hint``, ``takeback``, ``resign``, ``agree``, ``ledtest``, ``raw``, ``button``) and its
+``hint``, ``grade``, ``takeback``, ``resign``, ``agree``, ``ledtest``, ``raw``, ``button``) and its
 queries (``hello``, ``state``, the moves from an index).
 
 ``HostCommands(app)`` is made by ``BoardApp`` on the host's first frame (a board that
@@ -34,6 +34,8 @@ class HostCommands:
 
         app = self.app
         try:
+            if name != "new" and name != "setup":
+                app.finish_resume(now)  # it needs the resumed game's position: the rest at once
             app.play.catch_up(now)  # a request in a commit's own scan sees the whole position
             handler = getattr(self, commands.method(name))
             handler(now, commands.parse(name, arg))
@@ -92,6 +94,23 @@ class HostCommands:
         play = self.app.play
         play.drop_search()  # the host's hint (or its clearing) wins over the board's
         play.host_hint(now, pos.find(self.app.game.parse_move(text)) if text else None)
+
+    def cmd_grade(self, now, text):
+        """``grade mistake|blunder POINT``: the host graded the move just made a mistake
+        or a blunder; the moved piece's point shows it until the next move. ``grade
+        off``: no more."""
+        words = text.split()
+        self._require_play("grade " + text)
+        app = self.app
+        play = app.play
+        if words == ["off"]:
+            play.graded = None
+        elif len(words) != 2 or words[0] not in ("mistake", "blunder"):
+            raise ValueError("grade takes mistake|blunder POINT or off, got %r" % (text,))
+        else:
+            play.graded = (app.game.geometry.point(words[1]), 2 if words[0] == "blunder" else 1)
+        play.graded_ply = len(app.game.move_stack)
+        play.evaluate(now)
 
     def cmd_ledtest(self, now, walk_ms):
         self.app.overlays.ledtest(now, walk_ms)
@@ -158,6 +177,8 @@ class HostCommands:
             info["position"] = app.position
         if app.board_id:
             info["id"] = app.board_id
+        if app.replay is not None:
+            info["resuming"] = len(app.replay) - app.replayed
         return info
 
     def state_info(self, now):
@@ -168,15 +189,19 @@ class HostCommands:
         game = app.game
         info = {
             "game": app.game_id,
-            "moves": len(game.move_stack),
+            "moves": self._move_count(),
             "hv": app.hv,
             "ruleset": str(game.ruleset),
             "phase": PHASE_NAMES[app.phase],
-            "turn": SIDE_NAMES[game.turn],
             # The sensed (debounced) occupancy, one 0/1 per point in point order; the
             # link writes a bytearray as such a string.
             "occupancy": bytes(app.stable),
         }
+        if app.replay is not None:
+            # The journal's game is still replayed (setup follows): no turn to tell yet.
+            info["resuming"] = len(app.replay) - app.replayed
+        else:
+            info["turn"] = SIDE_NAMES[game.turn]
         if app.position is not None:
             info["position"] = app.position
         if app.staged is not None and app.phase == SETUP:
@@ -200,7 +225,15 @@ class HostCommands:
         """The texts of the moves from ``index``: all of them, or at most ``count`` (the
         link's ``moves`` reply asks a few at a time)."""
         self.app.outbox.flush()
-        stack = self.app.game.move_stack
-        if count < 0:
-            return [m.text() for m in stack[index:]]
-        return [m.text() for m in stack[index : index + count]]
+        app = self.app
+        replay = app.replay  # a game resumed and still replayed: the journal's texts
+        end = self._move_count() if count < 0 else min(self._move_count(), index + count)
+        if replay is not None:
+            return replay.texts(index, end)
+        stack = app.game.move_stack
+        return [stack[i].text() for i in range(index, end)]
+
+    def _move_count(self):
+        app = self.app
+        replay = app.replay
+        return len(app.game.move_stack) if replay is None else len(replay)

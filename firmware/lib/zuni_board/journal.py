@@ -46,7 +46,7 @@ the same id, once writes work again (the app's degraded mode, ``BoardApp``).
 >>> j = Journal("/")
 >>> gid = j.start("mosona")
 >>> j.move(0, "s3xm4-m5")
->>> j.resume()         # after a reset: (game id, ruleset text, [move texts], end or None)
+>>> j.resume()         # after a reset: (game id, ruleset text, Texts of the moves, end or None)
 ('00001-3fa2', 'mosona', ['s3xm4-m5'], None)
 """
 
@@ -285,151 +285,21 @@ class Journal:
             self.version += 1  # a take-back too
 
     # -- reading ------------------------------------------------------------
+    # -- reading: zuni_board.journalread, loaded for it (at boot) -------------
     def read(self, number):
-        """(game id, ruleset, moves, end, sound_bytes, torn) of one game file; its history
-        version is left in ``read_version``, its start position (or None) in ``read_position``.
+        """(game id, ruleset, moves, end, sound_bytes, torn) of one game file
+        (``journalread.read``)."""
+        from zuni_board import journalread
 
-        Read a line at a time (a long game's file is never in memory at once). Records
-        after a torn or corrupted one are dropped with it; ``sound_bytes`` is the length
-        of the sound part."""
-        version = 0
-        game_id = None
-        ruleset = None
-        position = None
-        moves = []  # type: list[str]
-        end = None  # type: tuple[str, str] | None
-        sound = 0
-        torn = False
-        self.read_clock = None
-        self.sync()  # the lines waiting in the flash log first
-        f = open(self.path_of(number), "r")
-        try:
-            while True:
-                line = f.readline()
-                if not line:
-                    break
-                body = unseal(line)
-                if body is None or not self._apply(body, moves):
-                    torn = True
-                    break
-                if body.startswith(POSITION_FORMAT + " "):
-                    parts = body.split(" ", 3)
-                    if game_id is not None or len(parts) != 4 or not parts[2].isdigit():
-                        torn = True
-                        break
-                    game_id = parts[1]
-                    version = int(parts[2])
-                    position = parts[3]
-                    ruleset = position.split("|")[0].strip()
-                elif body.startswith(FORMAT + " ") or body.startswith(OLD_FORMAT + " "):
-                    old = body[1] == "1"
-                    parts = body.split(" ", 2 if old else 3)
-                    if game_id is not None or len(parts) != (3 if old else 4) or not (old or parts[2].isdigit()):
-                        torn = True
-                        break
-                    game_id = parts[1]
-                    ruleset = parts[2] if old else parts[3]
-                    version = 0 if old else int(parts[2])
-                elif game_id is None:
-                    torn = True
-                    break
-                elif body[0] == "E":
-                    parts = body.split(" ", 2)
-                    if parts[1] == "clear":
-                        end = None
-                        version += 1
-                    else:
-                        end = (parts[1], parts[2] if len(parts) > 2 else "")
-                elif body[0] == "U":
-                    end = None
-                    version += 1
-                elif body[0] == "T":
-                    if moves or self.read_clock is not None:
-                        torn = True
-                        break
-                    self.read_clock = body[2:].replace("%20", " ")
-                sound += len(line)
-        finally:
-            f.close()
-        self.read_version = version
-        self.read_position = position
-        return game_id, ruleset, moves, end, sound, torn
-
-    def _apply(self, body, moves):
-        """Apply a move or take-back record to ``moves``; False if it does not fit."""
-        kind = body[:2]
-        if kind == "M ":
-            parts = body.split(" ")
-            n = len(parts)  # 6 on a clock: the times (zuni_board.clocks reads them)
-            if (n != 3 and n != 6) or not parts[1].isdigit() or int(parts[1]) != len(moves):
-                return False
-            moves.append(parts[2])
-        elif kind == "K " or kind == "T ":
-            return len(body) > 2  # a clock's records (zuni_board.clocks)
-        elif kind == "U ":
-            parts = body.split(" ")
-            if len(parts) != 2 or not parts[1].isdigit() or int(parts[1]) != len(moves) - 1:
-                return False
-            moves.pop()
-        elif kind == "E ":
-            return len(body.split(" ")) >= 2
-        elif (
-            not body.startswith(FORMAT + " ")
-            and not body.startswith(OLD_FORMAT + " ")
-            and not body.startswith(POSITION_FORMAT + " ")
-        ):
-            return False
-        return True
+        return journalread.read(self, number, (FORMAT, OLD_FORMAT, POSITION_FORMAT))
 
     def resume(self):
-        """The newest game in the journal as (game id, ruleset, move texts, end), or None;
-        ``position`` then holds its start position's text (None: the rules' start).
+        """The newest game in the journal as (game id, ruleset, move texts, end), or None
+        (``journalread.resume``: the texts are a ``journalread.Texts``); ``position``
+        then holds its start position's text (None: the rules' start)."""
+        from zuni_board import journalread
 
-        ``end`` is None or (how, arg) for a resignation or agreement. A torn last record
-        is dropped and the file rewritten without it, so later appends stay readable.
-        Whether the game is finished is for the rules engine to say (see
-        ``BoardApp``); the journal only keeps the record. Appends then go to this game."""
-        numbers = self.numbers()
-        while numbers:
-            number = numbers.pop()
-            try:
-                game_id, ruleset, moves, end, sound, torn = self.read(number)
-            except OSError:
-                continue
-            if game_id is None or ruleset is None:
-                continue
-            self.path = self.path_of(number)
-            self.game_id = game_id
-            self.version = self.read_version
-            self.ruleset = ruleset
-            self.position = self.read_position
-            self.clock = self.read_clock
-            if torn:
-                self._rewrite(sound)
-            return game_id, ruleset, moves, end
-        return None
-
-    def _rewrite(self, sound):
-        """Keep only the first ``sound`` bytes of the current file (copied in chunks to a
-        new file that then replaces it, so a cut during the repair loses nothing)."""
-        path = self.path
-        if path is None:
-            return
-        tmp = path + ".tmp"
-        src = open(path, "r")
-        dst = open(tmp, "w")
-        try:
-            left = sound
-            while left > 0:
-                chunk = src.read(min(256, left))
-                if not chunk:
-                    break
-                dst.write(chunk)
-                left -= len(chunk)
-        finally:
-            src.close()
-            dst.close()
-        os.rename(tmp, path)
+        return journalread.resume(self, (FORMAT, OLD_FORMAT, POSITION_FORMAT))
 
     def size(self):
         """Bytes used by the journal's game files."""

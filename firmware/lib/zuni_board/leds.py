@@ -229,13 +229,17 @@ def paint_sync(r, target, stable):
     r.end()
 
 
-def paint_idle(r, position, team, hint=None, host=None):
+def paint_idle(r, position, team, hint=None, host=None, graded=None):
     """The last legal position on the board: whose turn (the pieces that may move, dim
-    in the team's colour), priest entry squares (magenta), and a hint or the host's
-    move if there is one."""
+    in the team's colour), priest entry squares (magenta), the last move's grade if the
+    host called it a mistake (``graded``: (point, kind)), and a hint or the host's move
+    if there is one (painted last: they win on a shared point)."""
     r.begin()
     r.mark_all(position.movable, TEAM_DIM[team], STEADY)
     r.mark_all(position.drops, MAGENTA, STEADY)
+    if graded is not None:
+        # The mistake's own pattern; orange a mistake (1), red a blunder (2).
+        r.mark(graded[0], RED if graded[1] == 2 else ORANGE, TRIPLE)
     if hint is not None:
         paint_suggestion(r, hint, position.occ)
     if host is not None:

@@ -85,6 +85,10 @@ class Play:
         self.host = None  # type: ignore  # footprint of the host's move to carry out
         self.hint = None  # type: ignore
         self._hint_i = -1
+        # The host's grade of the move just made (hostcmd.cmd_grade): (point, kind: 1
+        # mistake, 2 blunder), shown while the game has ``graded_ply`` moves.
+        self.graded = None  # type: ignore
+        self.graded_ply = -1
         self.drop_search()
         self.pending = None  # type: ignore  # finished move waiting to be committed
         self.due.cancel()
@@ -141,13 +145,14 @@ class Play:
         game = app.game
         renderer = app.renderer
         team = game.team_of(game.turn)
+        graded = self.graded if self.graded_ply == len(game.move_stack) else None
         if host is not None:
             if r.kind == FINISHED and host in r.finished:
                 self.pending = host
                 self._set_due(now, self.commit_delay, True)
                 L.paint_progress(renderer, pos, r, team, host)
             elif r.kind == SAME:
-                L.paint_idle(renderer, pos, team, None, host)
+                L.paint_idle(renderer, pos, team, None, host, graded)
             elif (r.kind == PROGRESS or r.kind == FINISHED) and host in r.candidates:
                 L.paint_progress(renderer, pos, r, team, host)
             else:
@@ -156,7 +161,7 @@ class Play:
                 self._set_due(now, self.error_delay, False)
             return
         if r.kind == SAME:
-            L.paint_idle(renderer, pos, team, self.hint)
+            L.paint_idle(renderer, pos, team, self.hint, None, graded)
         elif r.kind == PROGRESS:
             L.paint_progress(renderer, pos, r, team)
         elif r.kind == FINISHED:

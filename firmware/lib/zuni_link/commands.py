@@ -56,6 +56,7 @@ COMMANDS = (
     ("takeback", GAME, A_TAKEBACK, None, "cmd_takeback"),
     ("hostmove", GAME, A_WORD, None, "cmd_hostmove"),
     ("hint", GAME, A_OPT_WORD, None, "cmd_hint"),
+    ("grade", GAME, A_TEXT, None, "cmd_grade"),
     ("resign", GAME, A_CHOICE, SIDES, "cmd_resign"),
     ("agree", GAME, A_CHOICE, ("draw", "count"), "cmd_agree"),
     ("button", GAME, A_CHOICE, ("ok",), "cmd_button"),

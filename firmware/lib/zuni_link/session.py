@@ -149,6 +149,7 @@ class BoardSession:
         self._seen_any = False
         self._now = 0
         self._started = False
+        self._boot_hello = None  # type: bytes | None  # the boot hello while still queued
         self._beat_at = 0
         self._resend_at = 0
         self._stream = None  # type: list | None  # a `moves` reply in progress
@@ -221,7 +222,9 @@ class BoardSession:
         if not self._started:
             self._started = True
             self._beat_at = ticks_add(now_ms, BEAT_MS)
-            self._send_hello(0)  # a host already listening learns of the (re)boot
+            # A host already listening learns of the (re)boot; kept until written, even
+            # when a host's hello read in this same poll clears the queue (v_hello).
+            self._boot_hello = self._send_hello(0)
         self._read(now_ms)
         if self._stream is not None:
             self._pump_stream()
@@ -359,9 +362,15 @@ class BoardSession:
             self._last_seq = -1
             self._last_err = None
         self._sid = sid
-        self._hi = []
+        boot = self._boot_hello
+        # The boot hello not yet written stays: it is news of a reset, not stale output.
+        if boot is not None and boot in self._hi:
+            self._hi = [boot]
+            self._queued = len(boot)
+        else:
+            self._hi = []
+            self._queued = 0
         self._lo = []
-        self._queued = 0
         self._lo_queued = 0
         self._stream = None
         self._hello_ok = True
@@ -496,7 +505,7 @@ class BoardSession:
             ("boot", self.boot),
         ]
         self._add_extra(pairs, info)
-        self._out("hello", _fit(pairs), True)
+        return self._out("hello", _fit(pairs), True)
 
     def _send_state(self, re):
         info = self.app.state_info()
@@ -573,6 +582,8 @@ class BoardSession:
                 self._queued -= len(cur)
                 self._cur = cur
                 self._off = 0
+                if cur == self._boot_hello:
+                    self._boot_hello = None  # on its way: a host's hello no longer clears it
             off = self._off
             try:
                 n = port.write(cur if off == 0 else memoryview(cur)[off:])

@@ -123,11 +123,11 @@ def run_for(args: argparse.Namespace) -> int:
 
 
 def run_generate(args: argparse.Namespace) -> int:
-    from zuniboard.hardware import mechanics
+    from zuniboard.hardware import board_spots
 
     try:
         changed = hardware.generate(check=args.check)
-    except mechanics.NoRoomError as exc:
+    except board_spots.NoRoomError as exc:
         raise UsageError(str(exc))
     for path in changed:
         print(("stale: %s" if args.check else "wrote: %s") % path)

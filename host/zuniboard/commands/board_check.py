@@ -22,6 +22,7 @@ from typing import Any
 from zuniboard.errors import UsageError
 from zuniboard.games import layouts
 from zuniboard.games.layouts import BoardGeometry
+from zuniboard.link.events import BoardEvent, Disconnected
 
 FLICKER_CHANGES = 6  # this many changes of one point within FLICKER_WINDOW_S ...
 FLICKER_WINDOW_S = 2.0  # ... is a flicker, not a player
@@ -267,10 +268,12 @@ def _led_walk(link: Any, layout: Any, bring: BringUp, step_ms: int) -> list[str]
             event = link.events.get(timeout=0.2)
         except Exception:
             continue
-        if event.kind == "button":
+        if not isinstance(event, BoardEvent):
+            continue
+        if event.name == "button":
             bring.button(event.text)
             print("button: %s" % event.text)
-        if event.kind != "ledwalk":
+        if event.name != "ledwalk":
             continue
         clock.progress(time.monotonic())
         words = event.text.split()
@@ -330,7 +333,11 @@ def _session(link: Any, args: argparse.Namespace) -> int:
                 event = link.events.get(timeout=0.2)
             except Exception:
                 continue
-            if event.kind == "sensed" and not snapshot:
+            if isinstance(event, Disconnected):
+                print("board disconnected (%s); waiting for it to come back" % event.why, file=sys.stderr)
+            if not isinstance(event, BoardEvent):
+                continue
+            if event.name == "sensed" and not snapshot:
                 snapshot = True
                 occupied = bring.snapshot(event.text.strip())
                 if bring.at_start is None:
@@ -341,14 +348,12 @@ def _session(link: Any, args: argparse.Namespace) -> int:
                 else:
                     print("occupied now: none (a clear board)")
                 print(bring.render())
-            elif event.kind == "raw":
+            elif event.name == "raw":
                 bring.raw(event.text, time.monotonic())
                 print("\n%s\n%s" % (event.text, bring.render()))
-            elif event.kind == "button":
+            elif event.name == "button":
                 bring.button(event.text)
                 print("button: %s" % event.text)
-            elif event.kind == "disconnected":
-                print("board disconnected (%s); waiting for it to come back" % event.text, file=sys.stderr)
     except KeyboardInterrupt:
         pass
     link.raw(False)

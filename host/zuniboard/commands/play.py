@@ -27,6 +27,13 @@ With --clock each side plays on a clock, kept by the board (docs/clocks.md): `--
 move stops the mover's clock; a flag that falls loses the game on time. The clocks show in
 the terminal and on the page; the computer takes its thinking time from its clock.
 
+Help per seat (docs/learn.md): `--assist warn` grades your moves and warns of a mistake
+or a blunder (said, and flashed on the moved piece), `--assist full` says every grade,
+`--assist none` gives no hints; per seat: `--assist south=full,north=none`.
+`--hint-limit N`: hints per side per game. `--handicap piece|move|time[:SIDE]`: the
+stronger side (the computer's) starts a piece short, lets the other begin, or has half
+the time on its clock.
+
 After quit, the next `zuni play` lists the unfinished games and offers to go on with
 one; `zuni play --resume N` goes on with game N without asking (`--resume` alone: the
 board's unfinished game, else the newest). A game left before its first move leaves no
@@ -39,6 +46,8 @@ another board and prints a short invite code; they type `zuni play --remote CODE
 no --broker, the first runs a broker and a referee on this computer (127.0.0.1:1883);
 across the internet, name one: `--broker mqtts://host`. The other's moves show on your
 board as the computer's do; undo, draw and count are offers they accept (yes) or not.
+On the virtual board's page of a plain `zuni play`, "Play someone remotely" starts one
+(it shows the code) or joins one with a code, through --broker or this computer's.
 
 Board marks: S N W E pieces (lower case: bow priests), . empty point, [ ] the last
 move's start and end, x a piece it took.
@@ -65,6 +74,16 @@ from zuniboard.errors import UsageError
 from zuniboard.games.clock_view import check_clock
 from zuniboard.games.words import count_words
 from zuniboard.link.client import LinkError
+from zuniboard.play.assist import (
+    ASSISTS,
+    DEFAULT_ASSIST,
+    HANDICAPS,
+    AssistError,
+    check_hint_limit,
+    handicap_clock,
+    handicap_position,
+    parse_assist,
+)
 from zuniboard.play.connect import PAGE_PORT, BoardConnection, check_port, connect
 from zuniboard.play.controller import MOVES_AT_BOARD, MOVES_AT_PAGE, GameController
 from zuniboard.play.endgame_tables import start_first_use_build
@@ -162,6 +181,24 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="write what is spoken to FILE, one line each (- : standard error); with or without --speak",
     )
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="coloured board drawing")
+    helps = play.add_argument_group("help and handicaps (docs/learn.md)")
+    helps.add_argument(
+        "--assist",
+        metavar="LEVEL",
+        default="",
+        help="help for the people's seats: %s (default %s); per seat: south=full,north=none"
+        % (", ".join(ASSISTS), DEFAULT_ASSIST),
+    )
+    helps.add_argument(
+        "--hint-limit", metavar="N", type=int, default=None, help="hints per side per game (default: no limit)"
+    )
+    helps.add_argument(
+        "--handicap",
+        metavar="KIND[:SIDE]",
+        default=None,
+        help="the stronger side (the computer's, or SIDE) gives up: %s"
+        % "; ".join("%s: %s" % kv for kv in HANDICAPS.items()),
+    )
     remote = play.add_argument_group("remote games (docs/remote.md)")
     remote.add_argument(
         "--remote", metavar="CODE", default=None, help="new: start a remote game and print its invite code; CODE: join"
@@ -182,6 +219,23 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         "--timeout", type=float, default=10.0, help="seconds to wait for the board to answer (default 10)"
     )
     play.set_defaults(func=run_play)
+
+
+def _handicap(args: argparse.Namespace, ruleset: str, players: dict[str, str | None]) -> tuple[str, str]:
+    """``--handicap KIND[:SIDE]`` applied: (a position text for --from, or ''; the clock)."""
+    kind, _, stronger = str(args.handicap).partition(":")
+    if not stronger:
+        seats = seats_for(ruleset, players)
+        ais = [s for s, seat in seats.items() if seat.is_ai]
+        if len(ais) != 1:
+            raise UsageError("--handicap %s: name the stronger side (%s:south or %s:north)" % (kind, kind, kind))
+        stronger = ais[0]
+    try:
+        if kind == "time":
+            return "", handicap_clock(ruleset, args.clock or "", stronger)
+        return handicap_position(ruleset, kind, stronger), args.clock or ""
+    except AssistError as exc:
+        raise UsageError(str(exc))
 
 
 def _players(args: argparse.Namespace) -> dict[str, str | None]:
@@ -311,6 +365,18 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
             raise UsageError("--ruleset %r: %s" % (ruleset, exc))
         except ValueError as exc:
             raise UsageError(str(exc))
+    if args.handicap is not None:
+        if args.start_from is not None or args.resume is not None:
+            raise UsageError("--handicap sets up a new game: leave out --from and --resume")
+        handicapped, args.clock = _handicap(args, ruleset or "mosona", players)
+        if handicapped:
+            args.start_from, args.ruleset = handicapped, None
+        args.clock = args.clock or None
+    try:
+        check_hint_limit(args.hint_limit)
+        assist = parse_assist(args.assist, [str(s) for s in seats_for(ruleset or "mosona", players)])
+    except (AssistError, ValueError) as exc:
+        raise UsageError(str(exc))
     try:
         db = Database(args.db)
     except DatabaseError as exc:
@@ -365,6 +431,7 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
         signal.signal(signal.SIGTERM, _terminate)
     conn: BoardConnection | None = None
     session: PlaySession | None = None
+    lobby: Any = None
     keys: LineReader | None = None
     try:
         try:
@@ -390,38 +457,22 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
                 page.publish("game", control.view())
                 page.publish("hint", control.hint_note)  # the hint beside the board (None: none)
 
-        session_class: Any = PlaySession
-        more: dict[str, Any] = {}
-        if remote is not None:
-            from zuniboard.remote.session import RemoteSession
+        if conn.virtual is not None and remote is None:
+            # The page's "Play someone remotely": its lobby waits in a thread of its own;
+            # when every seat is taken, the board goes over to the remote game (below).
+            from zuniboard.remote.page_lobby import PageLobby
 
-            session_class = RemoteSession
-            more["remote"] = (remote.connection, remote.client, remote.seat_file, remote.client_id)
-            if conn.virtual is not None:
-                # The page's remote panel: the invite code (and the command the others
-                # type), the seats and their presence, the offer to answer.
-                invite = remote.invite
-
-                def on_view(view: dict[str, Any]) -> None:
-                    page.publish("remote", dict(view, invite=invite))
-
-                more["on_view"] = on_view
-        session = session_class(
-            conn.link,
-            db,
-            ui,
-            ruleset=ruleset,
-            players=players,
-            seed=args.seed,
-            deterministic=args.deterministic,
-            hand=conn.hand,
-            show_move_s=max(0.0, args.show),
-            start=start,
-            on_change=on_change,
-            moves_at=MOVES_AT_PAGE if conn.virtual is not None and conn.hand is None else MOVES_AT_BOARD,
-            clock=clock,
-            **more,
-        )
+            lobby = PageLobby(
+                broker=args.broker,
+                name=args.name or getpass.getuser(),
+                ruleset=ruleset or _resume_ruleset(db, game) or "mosona",
+                publish=lambda view: page.publish("remote_lobby", view),
+                fits=page.fits,
+            )
+            page.on_remote(lobby.request)
+        session = _session(args, conn, db, ui, remote, ruleset, players, start, on_change, clock)
+        session.control.assist = assist
+        session.control.hint_limit = args.hint_limit
         if conn.virtual is not None:
             page.on_line(session.page_line)
         try:
@@ -437,27 +488,50 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
         follow = getattr(session, "follow", None)
         if follow is not None:
             follow(time.monotonic())  # a remote game: the referee's moves the board has not had yet
-        active = session
         if session.game is not None:
             start_first_use_build(str(session.game.ruleset), ui.message)
+        # The terminal's lines go to the session playing now (the page may switch it).
+        holder = [session]
 
         def prompt() -> str:
-            side = active.turn_side()
+            side = holder[0].turn_side()
             return "%s> " % side if side else "> "
 
         keys = LineReader(
-            active.key,
-            active.end_of_input,
-            complete=active.control.completions,
+            lambda line: holder[0].key(line),
+            lambda: holder[0].end_of_input(),
+            complete=lambda: holder[0].control.completions(),
             prompt=prompt,
-            status=lambda: "   ".join(t for t in (active.clocks.text(time.monotonic()), terminal.status) if t),
+            status=lambda: "   ".join(t for t in (holder[0].clocks.text(time.monotonic()), terminal.status) if t),
             history=history_path(db),
         )
         if keys.is_tty:
             terminal.status_line = keys.refresh
         keys.start()
-        ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % active.control.moves_at)
-        return session.run()
+        ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % session.control.moves_at)
+        code = session.run(until=None if lobby is None else lobby.ready.is_set)
+        if lobby is None or lobby.seated is None:
+            return code
+        # Every seat of the page's remote game is taken: this game is left (as quit
+        # leaves it), and the board plays the remote one.
+        seated = lobby.seated
+        page.on_remote(None)
+        page.publish("remote_lobby", None)
+        session.close()
+        if session.db_game is not None and not session.is_over():
+            _left(session, db, ui)
+        from zuniboard.remote.session import RemoteSession
+
+        ui.message("info", "the remote game %s starts on this board" % _pretty_code(seated.client.creds.code))
+        ruleset = str(seated.client.state.get("ruleset", "mosona"))
+        session = None  # (not closed twice if the next one cannot start)
+        remote_session = _session(args, conn, db, ui, seated, ruleset, seated.players(), None, on_change, "")
+        assert isinstance(remote_session, RemoteSession)
+        session = holder[0] = remote_session
+        page.on_line(remote_session.page_line)
+        remote_session.start(timeout=args.timeout)  # the referee's moves so far, if any, follow
+        remote_session.follow(time.monotonic())
+        return remote_session.run()
     except KeyboardInterrupt:
         ui.message("info", "interrupted")
         return 130
@@ -468,6 +542,10 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
             session.close()
             if session.db_game is not None and not session.is_over():
                 _left(session, db, ui)
+        if lobby is not None:
+            lobby.stop()
+            if lobby.seated is not None:
+                lobby.seated.close()
         if conn is not None:
             conn.close()
         if speaker is not None:
@@ -478,6 +556,62 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
                     speaker.transcript.close()
         with contextlib.suppress(Exception):
             db.close()
+
+
+def _pretty_code(code: str) -> str:
+    """An invite code as people type it: K7M-Q2P."""
+    return "%s-%s" % (code[:3].upper(), code[3:].upper())
+
+
+def _session(
+    args: argparse.Namespace,
+    conn: BoardConnection,
+    db: Database,
+    ui: TerminalUI | SpeakingUI,
+    remote: Any,
+    ruleset: str | None,
+    players: dict[str, str | None],
+    start: StartFrom | None,
+    on_change: Callable[[GameController], None] | None,
+    clock: str,
+) -> PlaySession:
+    """The play session on ``conn``'s board: a remote game's (``remote``: a
+    ``remote.lobby.Seated``) or a local one."""
+    session_class: Any = PlaySession
+    more: dict[str, Any] = {}
+    if remote is not None:
+        from zuniboard.remote.session import RemoteSession
+
+        session_class = RemoteSession
+        more["remote"] = (remote.connection, remote.client, remote.seat_file, remote.client_id)
+        if conn.virtual is not None:
+            # The page's remote panel: the invite code (and the command the others
+            # type), the seats and their presence, the offer to answer.
+            from zuniboard.web import page
+
+            invite = remote.invite
+
+            def on_view(view: dict[str, Any]) -> None:
+                page.publish("remote", dict(view, invite=invite))
+
+            more["on_view"] = on_view
+    session: PlaySession = session_class(
+        conn.link,
+        db,
+        ui,
+        ruleset=ruleset,
+        players=players,
+        seed=args.seed,
+        deterministic=args.deterministic,
+        hand=conn.hand,
+        show_move_s=max(0.0, args.show),
+        start=start,
+        on_change=on_change,
+        moves_at=MOVES_AT_PAGE if conn.virtual is not None and conn.hand is None else MOVES_AT_BOARD,
+        clock=clock,
+        **more,
+    )
+    return session
 
 
 SPEECH_DRAIN_S = 10.0  # at the end, what is still being said is waited for this long at most

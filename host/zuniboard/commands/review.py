@@ -22,9 +22,9 @@ import zuni
 from zuni.position import position_text
 from zuniboard.ai import analyze
 from zuniboard.errors import UsageError
-from zuniboard.learn.grades import GOOD_MAX, GRADES, MoveGrade, grade
 from zuniboard.learn.lessons import Course, Labels, Step
 from zuniboard.play.connect import PAGE_PORT
+from zuniboard.play.grades import GOOD_MAX, GRADES, MoveGrade, grade
 from zuniboard.records.db import Database, DatabaseError, UnknownGameError
 from zuniboard.records.record import RecordError, replay
 from zuniboard.records.select import game_id

@@ -16,6 +16,7 @@ from typing import Any
 
 from zuniboard.hardware import perfboard
 from zuniboard.hardware.circuit import Circuit
+from zuniboard.hardware.fmt import csv_cell
 
 COLUMNS = (
     "group",
@@ -415,7 +416,7 @@ def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
         out.append(_row(ASSEMBLY_SERVICE, [], 1))
         return out
     # IC sockets, the Pico's header strips and the strip-to-strip connectors are rows of
-    # the mechanical BOM (zuniboard.hardware.mechanics.bom_rows, bom-mechanical.csv): listed once.
+    # the mechanical BOM (zuniboard.hardware.bom_mechanical.bom_rows, bom-mechanical.csv): listed once.
     out.append(_row(SOT_ADAPTER, [], 1))
     out.append(_row(PERFBOARD, [], len(perfboard.stock_layout(layout, circuit))))
     return out
@@ -569,11 +570,5 @@ def cost_md(layout: Any, electrical: list[dict[str, str]], other: list[dict[str,
 def render(table: list[dict[str, str]]) -> str:
     out = [",".join(COLUMNS)]
     for r in table:
-        out.append(",".join(_csv(r[c]) for c in COLUMNS))
+        out.append(",".join(csv_cell(r[c]) for c in COLUMNS))
     return "\n".join(out) + "\n"
-
-
-def _csv(value: str) -> str:
-    if any(c in value for c in ',"\n'):
-        return '"' + value.replace('"', '""') + '"'
-    return value

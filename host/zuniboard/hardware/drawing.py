@@ -6,14 +6,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from zuniboard.hardware.fmt import num, xml_text
 
-def _f(value: float) -> str:
-    text = "%.2f" % value
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace('"', "&quot;")
+MM = 72 / 25.4  # PDF points per millimetre
 
 
 @dataclass
@@ -63,14 +58,14 @@ def svg(pages: list[Page], title: str) -> str:
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<svg xmlns="http://www.w3.org/2000/svg" width="%smm" height="%smm" viewBox="0 0 %s %s" '
-        'font-family="sans-serif">' % (_f(width), _f(height), _f(width), _f(height)),
-        "<title>%s</title>" % _esc(title),
-        '<rect x="0" y="0" width="%s" height="%s" fill="#fff"/>' % (_f(width), _f(height)),
+        'font-family="sans-serif">' % (num(width), num(height), num(width), num(height)),
+        "<title>%s</title>" % xml_text(title),
+        '<rect x="0" y="0" width="%s" height="%s" fill="#fff"/>' % (num(width), num(height)),
     ]
     y0 = 0.0
     for number, page in enumerate(pages, 1):
-        out.append('<g id="sheet-%d" transform="translate(0 %s)">' % (number, _f(y0)))
-        out.append("<title>%s</title>" % _esc(page.title))
+        out.append('<g id="sheet-%d" transform="translate(0 %s)">' % (number, num(y0)))
+        out.append("<title>%s</title>" % xml_text(page.title))
         for op in page.ops:
             out.append(_svg_op(op))
         out.append("</g>")
@@ -81,30 +76,30 @@ def svg(pages: list[Page], title: str) -> str:
 
 def _svg_op(op: Op) -> str:
     a = op.args
-    stroke = 'stroke="%s" stroke-width="%s"' % (op.colour, _f(op.width))
+    stroke = 'stroke="%s" stroke-width="%s"' % (op.colour, num(op.width))
     if op.kind == "line":
-        return '<line x1="%s" y1="%s" x2="%s" y2="%s" %s/>' % (_f(a[0]), _f(a[1]), _f(a[2]), _f(a[3]), stroke)
+        return '<line x1="%s" y1="%s" x2="%s" y2="%s" %s/>' % (num(a[0]), num(a[1]), num(a[2]), num(a[3]), stroke)
     if op.kind == "rect":
         return '<rect x="%s" y="%s" width="%s" height="%s" fill="%s" %s/>' % (
-            _f(a[0]),
-            _f(a[1]),
-            _f(a[2]),
-            _f(a[3]),
+            num(a[0]),
+            num(a[1]),
+            num(a[2]),
+            num(a[3]),
             op.fill,
             stroke,
         )
     if op.kind == "circle":
-        return '<circle cx="%s" cy="%s" r="%s" fill="%s" %s/>' % (_f(a[0]), _f(a[1]), _f(a[2]), op.fill, stroke)
-    extra = "".join(' %s="%s"' % (k.replace("_", "-"), _esc(v)) for k, v in op.attrs)
+        return '<circle cx="%s" cy="%s" r="%s" fill="%s" %s/>' % (num(a[0]), num(a[1]), num(a[2]), op.fill, stroke)
+    extra = "".join(' %s="%s"' % (k.replace("_", "-"), xml_text(v)) for k, v in op.attrs)
     anchor = "" if op.anchor == "start" else ' text-anchor="%s"' % op.anchor
     return '<text x="%s" y="%s" font-size="%s" fill="%s"%s%s>%s</text>' % (
-        _f(a[0]),
-        _f(a[1]),
-        _f(a[2]),
+        num(a[0]),
+        num(a[1]),
+        num(a[2]),
         op.colour,
         anchor,
         extra,
-        _esc(op.text),
+        xml_text(op.text),
     )
 
 
@@ -112,30 +107,30 @@ def _rgb(colour: str) -> str:
     c = colour.lstrip("#")
     if len(c) == 3:
         c = "".join(ch * 2 for ch in c)
-    return " ".join(_f(int(c[i : i + 2], 16) / 255) for i in (0, 2, 4))
+    return " ".join(num(int(c[i : i + 2], 16) / 255) for i in (0, 2, 4))
 
 
 def pdf(pages: list[Page]) -> bytes:
     """One PDF page per Page, at its real size (A4 landscape for the schematic)."""
-    mm = 72 / 25.4
-    contents: list[bytes] = []
+    mm = MM
+    doc = PdfDoc()
     for page in pages:
         h = page.height
-        ops: list[str] = []
+        ops = doc.page(page.width, page.height)
 
         def pt(x: float, y: float, h: float = h) -> str:
-            return "%s %s" % (_f(x * mm), _f((h - y) * mm))
+            return "%s %s" % (num(x * mm), num((h - y) * mm))
 
         for op in page.ops:
             a = op.args
-            ops.append("%s RG %s w" % (_rgb(op.colour), _f(op.width * mm)))
+            ops.append("%s RG %s w" % (_rgb(op.colour), num(op.width * mm)))
             if op.kind == "line":
                 ops.append("%s m %s l S" % (pt(a[0], a[1]), pt(a[2], a[3])))
             elif op.kind == "rect":
                 paint = "S" if op.fill == "none" else "B"
                 if op.fill != "none":
                     ops.append("%s rg" % _rgb(op.fill))
-                ops.append("%s %s %s re %s" % (pt(a[0], a[1] + a[3]), _f(a[2] * mm), _f(a[3] * mm), paint))
+                ops.append("%s %s %s re %s" % (pt(a[0], a[1] + a[3]), num(a[2] * mm), num(a[3] * mm), paint))
             elif op.kind == "circle":
                 x, y, r = a
                 k = 0.5523 * r
@@ -156,25 +151,9 @@ def pdf(pages: list[Page]) -> bytes:
                 # Helvetica's average advance is about 0.5 em: good enough to centre labels.
                 shift = {"start": 0.0, "middle": 0.5, "end": 1.0}[op.anchor] * 0.5 * size * len(op.text)
                 ops.append(
-                    "%s rg BT /F1 %s Tf %s Td (%s) Tj ET" % (_rgb(op.colour), _f(size * mm), pt(x - shift, y), s)
+                    "%s rg BT /F1 %s Tf %s Td (%s) Tj ET" % (_rgb(op.colour), num(size * mm), pt(x - shift, y), s)
                 )
-        contents.append("\n".join(ops).encode("latin-1"))
-    n = len(pages)
-    # Objects: 1 catalog, 2 pages, 3 font, then (page, content) pairs.
-    objects: list[bytes] = [
-        b"<< /Type /Catalog /Pages 2 0 R >>",
-        ("<< /Type /Pages /Kids [%s] /Count %d >>" % (" ".join("%d 0 R" % (4 + 2 * i) for i in range(n)), n)).encode(),
-        b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
-    ]
-    for i, page in enumerate(pages):
-        objects.append(
-            (
-                "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Contents %d 0 R "
-                "/Resources << /Font << /F1 3 0 R >> >> >>" % (_f(page.width * mm), _f(page.height * mm), 5 + 2 * i)
-            ).encode()
-        )
-        objects.append(b"<< /Length %d >>\nstream\n" % len(contents[i]) + contents[i] + b"\nendstream")
-    return pdf_file(objects)
+    return doc.bytes()
 
 
 def pdf_file(objects: list[bytes]) -> bytes:
@@ -190,3 +169,37 @@ def pdf_file(objects: list[bytes]) -> bytes:
         out += b"%010d 00000 n \n" % offset
     out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objects) + 1, xref)
     return bytes(out)
+
+
+class PdfDoc:
+    """The one PDF writer of the hardware drawings (the schematic, the plans, the templates):
+    pages of PDF operators (lines, Bezier circles, Helvetica text in Latin-1); object 1 the
+    catalogue, 2 the page tree, 3 the font, then a (page, content) pair per page."""
+
+    def __init__(self) -> None:
+        self.pages: list[tuple[float, float, list[str]]] = []
+
+    def page(self, w_mm: float, h_mm: float) -> list[str]:
+        ops: list[str] = []
+        self.pages.append((w_mm, h_mm, ops))
+        return ops
+
+    def bytes(self) -> bytes:
+        n = len(self.pages)
+        objects: list[bytes] = [
+            b"<< /Type /Catalog /Pages 2 0 R >>",
+            (
+                "<< /Type /Pages /Kids [%s] /Count %d >>" % (" ".join("%d 0 R" % (4 + 2 * i) for i in range(n)), n)
+            ).encode(),
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>",
+        ]
+        for w, h, ops in self.pages:
+            content = "\n".join(ops).encode("latin-1")
+            objects.append(
+                (
+                    "<< /Type /Page /Parent 2 0 R /MediaBox [0 0 %s %s] /Contents %d 0 R "
+                    "/Resources << /Font << /F1 3 0 R >> >> >>" % (num(w * MM), num(h * MM), len(objects) + 2)
+                ).encode()
+            )
+            objects.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
+        return pdf_file(objects)

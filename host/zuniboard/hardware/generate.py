@@ -14,7 +14,10 @@ For each layout ``hardware/layouts/<board>.json`` this writes ``hardware/<board>
 - ``template.svg`` and ``template.pdf``: the 1:1 drilling template on one page, and
   ``drill.csv``: every hole, slot and pocket with sizes and depths; with the tiled
   templates, ``wiring.csv``, ``assembly.md``, ``mechanics.md`` and ``bom-mechanical.csv``
-  they come from ``zuniboard.hardware.mechanics``.
+  they come from the mechanical modules (``stack``, ``plates``, ``board_spots``, ``drill``,
+  ``template``, ``template_print``, ``wiring``, ``bom_mechanical``, ``mechanics_doc``,
+  ``assembly_doc``);
+- ``plate-P1.dxf`` ...: every plate for a laser or CNC service (``plates_dxf``).
 
 Output is deterministic (no dates), so a test can regenerate and compare bytes:
 ``zuni board generate`` rewrites them; ``zuni board generate --check`` only compares.
@@ -22,16 +25,33 @@ Output is deterministic (no dates), so a test can regenerate and compare bytes:
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 import itertools
 import math
 from pathlib import Path
 from typing import Any
 
 from zuniboard.games.layouts import BoardGeometry, layout_paths, load_layout
-from zuniboard.hardware import bom, circuit, mechanics, netlist, perfboard, power, schematic
-from zuniboard.hardware.placement import Placement, layout_geometry, placement
+from zuniboard.hardware import (
+    assembly_doc,
+    assembly_pcb,
+    board_spots,
+    bom,
+    bom_mechanical,
+    circuit,
+    drill,
+    mechanics_doc,
+    netlist,
+    pcb_stack,
+    perfboard,
+    power,
+    schematic,
+    template,
+    template_print,
+    wiring,
+)
+from zuniboard.hardware.fmt import num as _f
+from zuniboard.hardware.fmt import xml_text as _esc
+from zuniboard.hardware.placement import Placement, build, layout_geometry, placement
 from zuniboard.paths import HARDWARE_DIR
 
 # The power design lives in zuniboard.hardware.power (figures with their sources), the circuit in
@@ -46,18 +66,6 @@ full_points = power.full_points
 power_md = power.power_md
 PICO_PIN = circuit.PICO_PIN
 HC165_INPUT_PINS = circuit.HC165_INPUT_PINS
-
-# Mechanics (plates, holes, channels, LED positions): zuniboard.hardware.mechanics.
-
-
-def _f(value: float) -> str:
-    """Numbers in generated files: fixed decimals so regeneration gives the same bytes."""
-    text = "%.2f" % value
-    return text.rstrip("0").rstrip(".") if "." in text else text
-
-
-def _esc(text: str) -> str:
-    return text.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _chain_order(layout: Any, which: int) -> list[str]:
@@ -88,13 +96,9 @@ def bom_csv(layout: Any) -> str:
 
 
 def other_bom_rows(layout: Any) -> list[dict[str, str]]:
-    """Rows of the mechanical BOM (``zuniboard.hardware.mechanics.bom_rows``, written to its own
-    file), when that module exists, for the cost estimate."""
-    if importlib.util.find_spec("zuniboard.hardware.mechanics") is None:
-        return []
-    mechanics = importlib.import_module("zuniboard.hardware.mechanics")
-    rows = getattr(mechanics, "bom_rows", None)
-    return bom.as_dicts(rows(layout)) if rows is not None else []
+    """Rows of the mechanical BOM (``bom_mechanical.bom_rows``, written to its own file), for
+    the cost estimate."""
+    return bom.as_dicts([row.cells() for row in bom_mechanical.bom_rows(layout)])
 
 
 def cost_md(layout: Any) -> str:
@@ -123,8 +127,8 @@ def _squares(geometry: BoardGeometry, place: Placement) -> list[tuple[float, flo
 
 
 def template_svg(layout: Any, pitch: float | None = None) -> str:
-    """A 1:1 drilling template (units: mm), drawn from ``mechanics.features``."""
-    return mechanics.template_svg(layout, pitch)
+    """A 1:1 drilling template (units: mm), drawn from ``drill.features``."""
+    return template.template_svg(layout, pitch)
 
 
 def wiring_svg(layout: Any) -> str:
@@ -237,13 +241,13 @@ def wiring_svg(layout: Any) -> str:
 
 def drill_csv(layout: Any, pitch: float | None = None) -> str:
     """Every hole, pocket and channel with its plate, diameter or size, and depth."""
-    return mechanics.drill_csv(layout, pitch)
+    return drill.drill_csv(layout, pitch)
 
 
 def template_pdf(layout: Any, pitch: float | None = None) -> bytes:
     """The drilling template as a one-page PDF of the plates' size; ``template-a4.pdf``
     and ``template-letter.pdf`` tile it onto printer pages."""
-    return mechanics.template_pdf(layout, pitch)
+    return template_print.template_pdf(layout, pitch)
 
 
 # -- all files -------------------------------------------------------------------------
@@ -253,18 +257,21 @@ def derived_files(layout: Any) -> dict[str, bytes]:
     """File name (relative to hardware/<board>/) -> contents."""
     # The mechanics place the LED wires and the boards; the power design and the drawings
     # of the circuit are given them (they sit below the mechanics, which uses them).
-    feeds = mechanics.led_feeds(layout)
+    feeds = wiring.led_feeds(layout)
     rail = power.rail(layout, feeds)
-    spots = mechanics.board_spots(mechanics.build(layout))
+    spots = board_spots.board_spots(build(layout))
+    pcb = pcb_stack.is_pcb_build(build(layout))  # the PCBs replace the perfboard plans
+    c = circuit.build(layout)  # once: every electrical file below is drawn from this model
+    rows = bom.rows(layout, c)
     return {
-        "netlist.txt": netlist_txt(layout).encode(),
-        "netlist.net": kicad_net(layout).encode(),
-        "bom.csv": bom_csv(layout).encode(),
-        "cost.md": cost_md(layout).encode(),
+        "netlist.txt": netlist.netlist_txt(layout, c).encode(),
+        "netlist.net": netlist.kicad_net(layout, c).encode(),
+        "bom.csv": bom.render(rows).encode(),
+        "cost.md": bom.cost_md(layout, rows, other_bom_rows(layout)).encode(),
         "power.md": power_md(layout, feeds).encode(),
-        "schematic.svg": schematic.svg(layout, circuit.build(layout), rail).encode(),
-        "schematic.pdf": schematic.pdf(layout, circuit.build(layout), rail),
-        "perfboard.svg": perfboard.svg(layout, circuit.build(layout), spots).encode(),
+        "schematic.svg": schematic.svg(layout, c, rail).encode(),
+        "schematic.pdf": schematic.pdf(layout, c, rail),
+        **({} if pcb else {"perfboard.svg": perfboard.svg(layout, c, spots).encode()}),
         "wiring.svg": wiring_svg(layout).encode(),
         "template.svg": template_svg(layout).encode(),
         "template.pdf": template_pdf(layout),
@@ -303,7 +310,16 @@ def shared_files() -> dict[str, bytes]:
 
 
 def _mechanical_files(layout: Any) -> dict[str, bytes]:
-    return mechanics.derived_files(layout)
+    return {
+        "template-a4.pdf": template_print.tiled_pdf(layout, "a4"),
+        "template-letter.pdf": template_print.tiled_pdf(layout, "letter"),
+        "wiring.csv": wiring.wiring_csv(layout).encode(),
+        "assembly.md": (assembly_pcb if pcb_stack.is_pcb_build(build(layout)) else assembly_doc)
+        .assembly_md(layout)
+        .encode(),
+        "mechanics.md": mechanics_doc.mechanics_md(layout).encode(),
+        "bom-mechanical.csv": bom_mechanical.bom_mechanical_csv(layout).encode(),
+    }
 
 
 def generate(out_dir: Path = HARDWARE_DIR, check: bool = False) -> list[Path]:

@@ -5,7 +5,7 @@ Two PCBs per board, joined by a 1:1 cable (``circuit.split_boards``):
 
 - the **main board**, the size of the play surface, under it: for every point its reed
   switch at the point's switch position and its 5 mm LED under the LED window (both from
-  ``mechanics``), the LED's 100 nF beside it; per eight points a 74HC165 with its pull-up
+  ``placement``), the LED's 100 nF beside it; per eight points a 74HC165 with its pull-up
   network and 100 nF in a gap between two points of its row; the buttons in the South
   margin; J1 for the cable. Each row of points has a channel between the switches' two
   pads (under the reed's glass), corridors at the West and East ends join the rows.
@@ -23,7 +23,7 @@ import itertools
 from dataclasses import dataclass, field
 from typing import Any
 
-from zuniboard.hardware import mechanics
+from zuniboard.hardware import placement, plates
 from zuniboard.hardware.circuit import FIRST_HC165, Circuit
 from zuniboard.hardware.kicad_lib import Library
 from zuniboard.hardware.kicad_pcb import FAB, Hole, Placement, Track, Via
@@ -110,7 +110,7 @@ def _width(footprint: str) -> float:
 def main_plan(
     layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
 ) -> BoardPlan:
-    b = mechanics.build(layout)
+    b = placement.build(layout)
     if b.geometry.shape != "lines" or layout.mechanics.get("switch_angle_deg") != -90.0:
         raise PlanError("%s: only line boards with switches pointing South have a main-board plan" % layout.name)
     w, h = b.place.width, b.place.height
@@ -127,8 +127,8 @@ def main_plan(
     band_y: dict[float, float] = {}
     for ry in row_ys:
         names = sorted(rows[ry], key=lambda n: b.xy(n)[0])
-        sx, sy = mechanics.switch_xy(b, names[0])
-        lx, ly = mechanics.led_xy(b, names[0])
+        sx, sy = placement.switch_xy(b, names[0])
+        lx, ly = placement.led_xy(b, names[0])
         top = sy - SWITCH_PITCH / 2 + SW_PAD / 2 + FAB.clearance + 0.05
         bottom = sy + SWITCH_PITCH / 2 - SW_PAD / 2 - FAB.clearance - 0.05
         name = "row%d" % len(channels)
@@ -138,7 +138,7 @@ def main_plan(
     # A row's chip band lies between its LEDs and its switches' near pads; the row above
     # must end (its switches' far pads) before it, and the buttons below the last channel.
     for upper, lower in itertools.pairwise(row_ys):
-        far = mechanics.switch_xy(b, rows[upper][0])[1] + SWITCH_PITCH / 2 + SW_PAD / 2
+        far = placement.switch_xy(b, rows[upper][0])[1] + SWITCH_PITCH / 2 + SW_PAD / 2
         if far + 1.0 > band_y[lower] - 4.8:
             raise PlanError(
                 "%s: rows %.0f mm apart: the reed switches' far pads (to y = %.1f mm) reach the next row's "
@@ -151,12 +151,12 @@ def main_plan(
         name = by_led[i]
         ry = round(b.xy(name)[1], 3)
         ch = channel_of[ry]
-        sx, sy = mechanics.switch_xy(b, name)
+        sx, sy = placement.switch_xy(b, name)
         sw = "SW_%s" % name
         ps = bld.place(sw, sx, sy - SWITCH_PITCH / 2, 270.0)
         bld.stub([p for p in ps if p.number == "1"], ch, True)
         bld.stub([p for p in ps if p.number == "2"], ch, False)
-        lx, ly = mechanics.led_xy(b, name)
+        lx, ly = placement.led_xy(b, name)
         ps = bld.place("LED%d" % i, lx - 1.905, ly, 0.0)
         bld.stub(ps, ch, True, "jog", lx)
         ps = bld.place("CL%d" % i, lx + 5.5, ly, 0.0)
@@ -172,7 +172,7 @@ def main_plan(
         ps = bld.place("J1", j1_x, j1_y, 90.0)
         bld.stub(ps, south_ch, False)
         below.append((j1_x - 2, j1_x + 2.54 * len(ps) + 2))
-    for label, bx, by in mechanics.button_positions(b):
+    for label, bx, by in plates.button_positions(b):
         ref = "SW_%s" % label
         if ref in c.parts:
             ps = bld.place(ref, bx - 2.25, by + 3.25, 90.0)
@@ -246,7 +246,7 @@ def main_plan(
     plan.placements = bld.placements
     plan.tracks, plan.vias, plan.lanes = routed.tracks, routed.vias, routed.lanes
     plan.pad_nets = {p.ref: pin_nets[p.ref] for p in bld.placements}
-    plan.holes = [Hole(x, y, PLAIN_HOLE_MM) for x, y in mechanics.screw_positions(b)]
+    plan.holes = [Hole(x, y, PLAIN_HOLE_MM) for x, y in plates.screw_positions(b)]
     plan.texts = [
         (j1_x, h - 12.0, "F.SilkS", "%s main board  J1: cable to the controller (pin 1 left)" % layout.name),
         (j1_x, h - 2.5, "F.SilkS", "zuniboard, CERN-OHL-S-2.0, source: hardware/ of the zuniboard repository"),

@@ -224,7 +224,7 @@ def plan_hole(rect: tuple[float, float, float, float], p: tuple[float, float]) -
 
 
 def _mount_holes(page: Page, spots: list[Any], x0: float, y0: float) -> None:
-    """The mounting holes of these boards (``mechanics.board_spots``), drilled out to 3 mm,
+    """The mounting holes of these boards (``board_spots.board_spots``), drilled out to 3 mm,
     each marked with the boards that use it (strips of one plan may differ)."""
     users: dict[tuple[int, int], list[str]] = {}
     for spot in spots:
@@ -240,7 +240,7 @@ def _mount_holes(page: Page, spots: list[Any], x0: float, y0: float) -> None:
 
 def pages(layout: Any, c: Circuit, spots: list[Any]) -> list[Page]:
     """The plans of the controller board and the strips; ``spots``: where each board hangs
-    under P2 (``mechanics.board_spots``: the controller first), for its mounting holes."""
+    under P2 (``board_spots.board_spots``: the controller first), for its mounting holes."""
     page = Page("perfboard plans, 1:1")
     page.text(8, 10, 4.0, "%s: perfboard plans, 1:1 (2.54 mm grid, component side)" % layout.name)
     page.text(

@@ -3,10 +3,21 @@
 
 from __future__ import annotations
 
+import functools
+import math
 from dataclasses import dataclass
 from typing import Any
 
 from zuniboard.games.layouts import BoardGeometry, board_geometry
+from zuniboard.hardware.stack import (
+    LED_ANGLE_DEG,
+    LED_EDGE_GAP_MM,
+    LED_WINDOW_MM,
+    PIECE_FRACTION_MAX,
+    PIECE_SIZES_MM,
+    PLACEMENT_SLOP_MM,
+    unit_vector,
+)
 
 
 @dataclass(frozen=True)
@@ -42,3 +53,63 @@ def layout_geometry(layout: Any) -> BoardGeometry:
         for side, points in board_geometry(text).homes.items():
             homes.setdefault(side, points)
     return BoardGeometry(geometry.shape, geometry.names, geometry.coords, geometry.lines, homes)
+
+
+# -- the build: geometry, pitch, pieces --------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Build:
+    layout: Any
+    geometry: BoardGeometry
+    place: Placement
+    pitch: float
+
+    @property
+    def name(self) -> str:
+        return str(self.layout.name)
+
+    @functools.cached_property
+    def nearest_neighbour_mm(self) -> float:
+        """The shortest distance between two points (asked for every LED: computed once)."""
+        pts = [self.place.at(*c) for c in self.geometry.coords]
+        return min(math.dist(p, q) for i, p in enumerate(pts) for q in pts[i + 1 :])
+
+    def xy(self, point: str) -> tuple[float, float]:
+        return self.place.at(*self.geometry.coords[self.geometry.index[point]])
+
+
+def build(layout: Any, pitch: float | None = None) -> Build:
+    geometry = layout_geometry(layout)
+    p = float(pitch or layout.mechanics["pitch_mm"])
+    return Build(layout, geometry, placement(geometry, p), p)
+
+
+def nearest_neighbour_mm(b: Build) -> float:
+    return b.nearest_neighbour_mm
+
+
+def piece_diameter(b: Build) -> float:
+    limit = PIECE_FRACTION_MAX * nearest_neighbour_mm(b)
+    fitting = [d for d in PIECE_SIZES_MM if d <= limit]
+    return fitting[-1] if fitting else round(limit, 1)
+
+
+def led_offset_mm(b: Build) -> float:
+    """From the point's centre to the LED window's centre: the window's edge clears the
+    piece footprint by the placement slop."""
+    return piece_diameter(b) / 2 + PLACEMENT_SLOP_MM + LED_WINDOW_MM / 2 + LED_EDGE_GAP_MM
+
+
+def led_xy(b: Build, point: str) -> tuple[float, float]:
+    x, y = b.xy(point)
+    ux, uy = unit_vector(LED_ANGLE_DEG[b.geometry.shape])
+    d = led_offset_mm(b)
+    return (x + d * ux, y + d * uy)
+
+
+def switch_xy(b: Build, point: str) -> tuple[float, float]:
+    x, y = b.xy(point)
+    ux, uy = unit_vector(b.layout.mechanics["switch_angle_deg"])
+    d = b.layout.mechanics["switch_offset_mm"]
+    return (x + d * ux, y + d * uy)

@@ -1,5 +1,5 @@
 """Every plate as a DXF for a laser or CNC service (``<board>/plate-P1.dxf`` ...), drawn
-from the same features as the paper templates and ``drill.csv`` (``mechanics.features``).
+from the same features as the paper templates and ``drill.csv`` (``drill.features``).
 
 Millimetres, origin at the plate's bottom-left corner (DXF's y points up, so the
 template's y is turned over). Layers: ``OUTLINE`` (the plate's edge), ``CUT`` (through
@@ -19,12 +19,12 @@ from typing import Any
 from ezdxf._options import options as ezdxf_options
 from ezdxf.document import Drawing
 
-from zuniboard.hardware import mechanics
+from zuniboard.hardware import drill, placement, plates
 
 PLATES = ("P1", "P2", "P3")
 
 
-def _capsule(f: mechanics.Feature, height: float) -> list[tuple[float, float, float]]:
+def _capsule(f: plates.Feature, height: float) -> list[tuple[float, float, float]]:
     """The slot's outline as (x, y, bulge) points: two straight sides, two half circles."""
     (ax, ay), (bx, by), r = f.segment()
     ay, by = height - ay, height - by
@@ -49,7 +49,7 @@ def plate_dxf(layout: Any, plate: str) -> bytes:
 
 
 def _plate_dxf(layout: Any, plate: str) -> bytes:
-    b = mechanics.build(layout)
+    b = placement.build(layout)
     width, height = b.place.width, b.place.height
     doc = Drawing.new("R12")  # not ezdxf.new: it sets $INSUNITS, which R12 lacks
     # R12 has no unit header: the drawing is in millimetres, as its TEXT says.
@@ -57,7 +57,7 @@ def _plate_dxf(layout: Any, plate: str) -> bytes:
         doc.layers.add(name, color=colour)
     msp = doc.modelspace()
     msp.add_polyline2d([(0, 0), (width, 0), (width, height), (0, height)], close=True, dxfattribs={"layer": "OUTLINE"})
-    for f in mechanics.features(layout):
+    for f in drill.features(layout):
         if f.plate != plate:
             continue
         layer = "CUT" if f.through else "POCKET_%s_%smm" % (f.face.upper().replace(" ", "_"), _mm(f.depth))
@@ -69,7 +69,7 @@ def _plate_dxf(layout: Any, plate: str) -> bytes:
             msp.add_circle((f.x, height - f.y), f.diameter / 2, dxfattribs={"layer": layer})
     msp.add_text(
         "%s %s %s x %s mm, %s mm thick: CUT through, POCKET_* to depth (CNC)"
-        % (layout.name, plate, _mm(width), _mm(height), _mm(mechanics.PLATE_MM[plate])),
+        % (layout.name, plate, _mm(width), _mm(height), _mm(plates.PLATE_MM[plate])),
         height=4.0,
         dxfattribs={"layer": "TEXT", "insert": (5.0, -8.0)},
     )

@@ -13,6 +13,7 @@ from typing import Any
 
 from zuniboard.games.layouts import board_geometry
 from zuniboard.hardware import circuit
+from zuniboard.hardware.fmt import num
 
 # -- sources, named once ---------------------------------------------------------------
 
@@ -84,8 +85,8 @@ LED_RAIL_MAX_DROP_V = 0.25  # design rule: the rail loses at most 5 % of 5 V
 
 # Copper resistance per metre of one conductor (ASTM B258 / AWG table).
 AWG_OHMS_PER_M = {26: 0.1339, 24: 0.0842, 22: 0.0530, 20: 0.0333, 18: 0.0210}
-ROW_BUS_AWG = 22  # the row bus: +5V and GND along each row (mechanics.WIRE_AWG "led_trunk")
-TAP_AWG = 26  # each LED's own leads to its row bus (mechanics.WIRE_AWG "led_tap")
+ROW_BUS_AWG = 22  # the row bus: +5V and GND along each row (wiring.WIRE_AWG "led_trunk")
+TAP_AWG = 26  # each LED's own leads to its row bus (wiring.WIRE_AWG "led_tap")
 TAP_M = 0.05  # at most 5 cm
 
 # Sensor chain timing.
@@ -166,7 +167,7 @@ def dark_lines(layout: Any, switched: bool | None = None) -> list[PowerLine]:
         lines.append(PowerLine("LEDs idle", "%d LEDs on the switched +5V: unpowered" % n, 0.0))
     else:
         lines.append(PowerLine("74AHCT125 level shifter", "one input at 3.3 V [ahct125]", AHCT125_MA))
-        lines.append(PowerLine("LEDs idle", "%d x %s mA, control logic of each LED [pjrc]" % (n, _f(idle)), n * idle))
+        lines.append(PowerLine("LEDs idle", "%d x %s mA, control logic of each LED [pjrc]" % (n, num(idle)), n * idle))
     return lines
 
 
@@ -183,7 +184,7 @@ def power_lines(layout: Any) -> list[PowerLine]:
     lines = fixed_lines(layout)
     idle = n * leds["idle_ma"]
     lines.append(
-        PowerLine("LEDs idle", "%d x %s mA, control logic of each LED [pjrc]" % (n, _f(leds["idle_ma"])), idle)
+        PowerLine("LEDs idle", "%d x %s mA, control logic of each LED [pjrc]" % (n, num(leds["idle_ma"])), idle)
     )
     all_on = n * white_led_ma(layout)
     room = leds["budget_ma"] - idle
@@ -191,7 +192,7 @@ def power_lines(layout: Any) -> list[PowerLine]:
         detail = (
             "dynamic limit: `leds.budget_ma` %s mA less the idle LEDs (all %d white at %d/255 would be %.0f mA)"
             % (
-                _f(leds["budget_ma"]),
+                num(leds["budget_ma"]),
                 n,
                 leds["max_level"],
                 all_on,
@@ -199,7 +200,7 @@ def power_lines(layout: Any) -> list[PowerLine]:
         )
         lines.append(PowerLine("LEDs lit", detail, room))
     else:
-        detail = "%d LEDs x 3 channels x %s mA x %d/255" % (n, _f(leds["ma_per_channel"]), leds["max_level"])
+        detail = "%d LEDs x 3 channels x %s mA x %d/255" % (n, num(leds["ma_per_channel"]), leds["max_level"])
         lines.append(PowerLine("LEDs lit", detail, all_on))
     return lines
 
@@ -277,12 +278,12 @@ def led_rows(layout: Any) -> list[list[str]]:
 
 
 def rail(layout: Any, feeds: list[tuple[list[str], float, float]]) -> Rail:
-    """The LED power wiring of ``mechanics.led_feeds`` (the same wires as wiring.csv): one
+    """The LED power wiring of ``wiring.led_feeds`` (the same wires as wiring.csv): one
     +5V/GND pair per row of LEDs from the controller's star point, up the West edge to the
     row's West end (the feed) and on along the row (the bus), each LED's own leads (26 AWG,
     at most 5 cm) soldered to it. A row's pair carries only that row's LEDs, so the worst
     drop is the most one row can draw, all of it at the far end of the longest pair.
-    ``feeds``: ``mechanics.led_feeds(layout)`` (the wires are where the mechanics put them)."""
+    ``feeds``: ``wiring.led_feeds(layout)`` (the wires are where the mechanics put them)."""
     rows = led_rows(layout)
     leds = layout.leds
     per_led = white_led_ma(layout) + leds["idle_ma"]
@@ -335,11 +336,6 @@ def clock_line(layout: Any) -> ClockLine | None:
     tau_ns = (RP2040_OUT_OHMS + circuit.SERIES_OHMS) * load * 1e-3
     hz = layout.sensors.get("baudrate", SPI_HZ_DEFAULT)
     return ClockLine(chips, length, load, 2.2 * tau_ns, 2 * length * WIRE_NS_PER_M, hz, 8 * chips * 1e6 / hz)
-
-
-def _f(value: float) -> str:
-    text = "%.2f" % value
-    return text.rstrip("0").rstrip(".") if "." in text else text
 
 
 ILIM_MIN_MA = 544.0  # TPS2553 with RILIM 43.2 kOhm [tps2553]
@@ -584,7 +580,7 @@ def _power_path_section(layout: Any) -> list[str]:
 
 
 def power_md(layout: Any, feeds: list[tuple[list[str], float, float]]) -> str:
-    """power.md; ``feeds``: ``mechanics.led_feeds(layout)``, for the LED rail (``rail``)."""
+    """power.md; ``feeds``: ``wiring.led_feeds(layout)``, for the LED rail (``rail``)."""
     lines = power_lines(layout)
     total = sum(line.ma for line in lines)
     leds = layout.leds
@@ -604,7 +600,7 @@ def power_md(layout: Any, feeds: list[tuple[list[str], float, float]]) -> str:
         "",
         "## Worst-case current",
         "",
-        "The LED chain at the firmware's dynamic limit (`leds.budget_ma` = %s mA), every reed" % _f(leds["budget_ma"]),
+        "The LED chain at the firmware's dynamic limit (`leds.budget_ma` = %s mA), every reed" % num(leds["budget_ma"]),
         "switch closed, the Pico busy, the load switch reporting a fault. USB power only.",
         "",
         "| consumer | figure and source | mA |",
@@ -616,10 +612,10 @@ def power_md(layout: Any, feeds: list[tuple[list[str], float, float]]) -> str:
         "| **total** | | **%.1f** |" % total,
         "",
         "- LED current per channel: `leds.ma_per_channel` = %s mA, a third of the 60 mA per LED at"
-        % _f(leds["ma_per_channel"]),
+        % num(leds["ma_per_channel"]),
         "  full white [uberguide]; PJRC measured 33.5-52.5 mA per LED, so 20 mA is the safe upper",
         "  figure until you measure your own LEDs. Idle: `leds.idle_ma` = %s mA per dark LED [pjrc]."
-        % _f(leds["idle_ma"]),
+        % num(leds["idle_ma"]),
         "- One lit point, white at `leds.max_level` = %d/255: %.1f mA. Up to %d of the %d LEDs can be"
         % (leds["max_level"], one, full_points(layout), n),
         "  white at once (more in single colours) before the limiter dims the frame; every LED white",
@@ -678,7 +674,7 @@ def power_md(layout: Any, feeds: list[tuple[list[str], float, float]]) -> str:
         % (TAP_AWG, r.row_drop_v),
         "| **rail drop, controller to the farthest LED** | **%.3f V** (rule: at most %.2f V, 5%% of 5 V) |"
         % (r.rail_drop_v, LED_RAIL_MAX_DROP_V),
-        "| USB cable, %s m, 28 AWG pair, at %.0f mA | %.3f V |" % (_f(CABLE_M), total, r.cable_drop_v),
+        "| USB cable, %s m, 28 AWG pair, at %.0f mA | %.3f V |" % (num(CABLE_M), total, r.cable_drop_v),
         "| TPS2553 switch, 85 mOhm [tps2553] | %.3f V |" % r.switch_drop_v,
         "| farthest LED, from a port at its 4.75 V minimum [usb2] | **%.2f V** |" % r.far_led_v,
         "",
@@ -748,11 +744,11 @@ def power_md(layout: Any, feeds: list[tuple[list[str], float, float]]) -> str:
         "2. **All dark**: the same with `value=1`, then",
         '   `mpremote exec "import neopixel, machine; N = neopixel.NeoPixel(machine.Pin(%d), %d);' % (leds["pin"], n),
         '   N.fill((0, 0, 0)); N.write()"`. Reading B. Your `idle_ma` = (B - A) / %d (the layout has %s).'
-        % (n, _f(leds["idle_ma"])),
+        % (n, num(leds["idle_ma"])),
         "3. **One LED at full**: the same with `N[0] = (255, 0, 0)`, then `(0, 255, 0)`, then `(0, 0, 255)`",
         "   (after `N.fill((0, 0, 0))`). Readings R, G, B'. Your `ma_per_channel` = the largest of",
         "   R - B, G - B, B' - B (the layout has %s). Repeat on two more LEDs; keep the largest."
-        % _f(leds["ma_per_channel"]),
+        % num(leds["ma_per_channel"]),
         "4. Put your figures in the layout, run `zuni board generate`: the budget check tells you the",
         "   new highest `leds.budget_ma`.",
         "5. **The limit at work**: `zuni board check` runs the LED test (every LED red, green, blue, then",

@@ -1,8 +1,10 @@
 """The runner of a course on a board: ``LessonSession`` wires ``LessonController`` to a
 board link (``BoardLink``), the terminal's hand on the virtual board, and a user
 interface (anything with ``message(kind, text)``). Single-threaded: ``pump()`` hands what
-arrived (link events, typed lines) to the controller and does the actions it returns;
-``key(line)`` may be called from any thread.
+arrived (link events, typed lines, the board's replies) to the controller and does the
+actions it returns; ``key(line)`` may be called from any thread. It never waits on the
+board: requests are begun on the link and their results come back through the inbox.
+``pump`` reads the clock (``now``, by default ``time.monotonic``); the rest gets the time.
 """
 
 from __future__ import annotations
@@ -11,19 +13,37 @@ import contextlib
 import queue
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, assert_never
 
 from zuniboard.errors import UsageError
 from zuniboard.learn.controller import HELP, LessonController
 from zuniboard.learn.lessons import Course, Labels
 from zuniboard.learn.progress import Progress
-from zuniboard.link.client import REQUEST_TIMEOUT_S, BoardError, BoardLink, LinkError
+from zuniboard.link.client import REQUEST_TIMEOUT_S, BoardLink, LinkError
+from zuniboard.link.events import (
+    Answered,
+    BoardEvent,
+    BoardRestarted,
+    Connected,
+    Console,
+    Disconnected,
+    Failed,
+    LinkEvent,
+    LinkFault,
+    Moved,
+    Refused,
+    RequestResult,
+    Reset,
+    StateSent,
+    Undone,
+)
+from zuniboard.link.port import Clock
 from zuniboard.play.connect import BoardConnection, check_port, connect
 from zuniboard.play.controller import Action
 from zuniboard.play.terminal import LineReader, TerminalUI
 from zuniboard.records.db import Database, DatabaseError
 
-_MOVE_LIST_EVENTS = ("move", "undo", "reset", "connected", "over")
+Inbox = str | RequestResult  # a typed line, or how a request ended
 
 
 class LessonUI(Protocol):
@@ -40,20 +60,25 @@ class LessonSession:
         hand: Any = None,
         request_timeout: float = REQUEST_TIMEOUT_S,
         on_change: Callable[[LessonController], None] | None = None,
+        now: Clock = time.monotonic,
     ) -> None:
         self.link = link
+        self.now = now  # the clock: read by ``pump`` and ``start``, the edges
         self.control = control
         self.ui = ui
         self.hand = hand
         self.request_timeout = request_timeout
         self.on_change = on_change
-        self.inbox: queue.Queue[str] = queue.Queue()
+        self.inbox: queue.Queue[Inbox] = queue.Queue()
+        # Requests on their way: one is not asked again while it is (a timer asks again).
+        self.in_flight: set[tuple[str, tuple[str, ...]]] = set()
 
     def start(self, timeout: float = 10.0) -> None:
         if not self.link.wait_synced(timeout):
             raise LinkError("the board did not answer within %.0f s" % timeout)
         self.link.drop_events()
-        self._do(self.control.start(time.monotonic()))
+        now = self.now()
+        self._do(self.control.start(now), now)
 
     def key(self, line: str) -> None:
         self.inbox.put(line)
@@ -64,39 +89,72 @@ class LessonSession:
         return 0
 
     def pump(self, timeout: float = 0.05) -> None:
+        """Handles what arrived (waiting at most ``timeout`` s for a typed line or a reply)."""
+        items: list[Inbox] = []
+        with contextlib.suppress(queue.Empty):
+            items.append(self.inbox.get(timeout=timeout))
+        self.step(self.now(), items)
+
+    def step(self, now: float, items: list[Inbox] | None = None) -> None:
+        """One pass at time ``now``: the link's events, ``items`` and the inbox, what is due."""
         while True:
             try:
                 event = self.link.events.get_nowait()
             except queue.Empty:
                 break
-            now = time.monotonic()
-            if event.kind in _MOVE_LIST_EVENTS:
-                self._do(self.control.board_moves(self.link.game, self.link.moves, now))
-            if event.kind == "state":
-                self._do(self.control.board_state(self.link.info, now))
-            else:
-                self._do(self.control.board_event(event.kind, event.text, now))
-        try:
-            line: str | None = self.inbox.get(timeout=timeout)
-        except queue.Empty:
-            line = None
-        if line is not None:
-            self._do(self.control.line(line, time.monotonic()))
-        self._do(self.control.tick(time.monotonic()))
+            self._on_link(event, now)
+        pending = list(items or [])
+        while True:
+            for item in pending:
+                if isinstance(item, str):
+                    self._do(self.control.line(item, now), now)
+                else:
+                    self._replied(item, now)
+            pending = []
+            try:
+                pending.append(self.inbox.get_nowait())
+            except queue.Empty:
+                break
+        self._do(self.control.tick(now), now)
+
+    def _on_link(self, event: LinkEvent, now: float) -> None:
+        control, link = self.control, self.link
+        match event:
+            case Moved() | Undone() | Reset():
+                self._do(control.board_moves(link.game, link.moves, now), now)
+            case Connected(url):
+                self._do(control.board_moves(link.game, link.moves, now), now)
+                self._do(control.board_event("connected", url, now), now)
+            case StateSent():
+                self._do(control.board_state(link.info, now), now)
+            case BoardEvent(name, text):
+                if name == "over":
+                    self._do(control.board_moves(link.game, link.moves, now), now)
+                self._do(control.board_event(name, text, now), now)
+            case Disconnected(why):
+                self._do(control.board_event("disconnected", why, now), now)
+            case BoardRestarted(boot):
+                self._do(control.board_event("boardreset", boot, now), now)
+            case LinkFault(message):
+                self._do(control.board_event("linkerror", message, now), now)
+            case Console():
+                pass
+            case _:
+                assert_never(event)
 
     # -- the controller's actions ----------------------------------------------------------
-    def _do(self, actions: list[Action]) -> None:
+    def _do(self, actions: list[Action], now: float) -> None:
         for action in actions:
-            self._act(action)
+            self._act(action, now)
         if actions and self.on_change is not None:
             self.on_change(self.control)
 
-    def _act(self, action: Action) -> None:
+    def _act(self, action: Action, now: float) -> None:
         kind = action.kind
         if kind == "say":
             self.ui.message(action.tone, action.text)
         elif kind == "request":
-            self._request(action)
+            self._request(action, now)
         elif kind == "hand" and self.hand is not None:
             self.hand.make_move(self.control.game, action.value)
         elif kind == "setup" and self.hand is not None:
@@ -104,35 +162,52 @@ class LessonSession:
         elif kind == "restore" and self.hand is not None:
             self.hand.set_up(action.value)  # the position before the last move: the board takes it back
 
-    def _request(self, action: Action) -> None:
-        name, args = action.text, action.args
-        link = self.link
-        reply: Any = None
-        try:
-            if name == "setup":
-                if args[1:] == ("new",):  # the rules' start: a new game of the ruleset
-                    reply = link.new_game(args[0], self.request_timeout)
-                else:
-                    reply = link.new_game("", self.request_timeout, position=args[0])
-            elif name == "take_back":
-                reply = link.take_back(timeout=self.request_timeout)
-            else:
-                calls: dict[str, Callable[..., Any]] = {
-                    "host_move": link.host_move,
-                    "hint": link.hint,
-                    "state": link.state,
-                    "press_ok": link.press_ok,
-                }
-                reply = calls[name](*args, timeout=self.request_timeout)
-        except BoardError as exc:
-            self._do(self.control.replied(name, args, time.monotonic(), error=exc.message))
-            return
-        except LinkError as exc:
-            self._do(self.control.replied(name, args, time.monotonic(), error=str(exc)))
-            return
-        if name == "state" and isinstance(reply, dict):
-            self._do(self.control.board_state(reply, time.monotonic()))
-        self._do(self.control.replied(name, args, time.monotonic(), reply=reply))
+    def _request(self, action: Action, now: float) -> None:
+        """Begins the request on the link; its result comes back through the inbox as
+        ``Answered``/``Refused``/``Failed`` of the lesson's own name (``setup``)."""
+        name, args = action.text, tuple(action.args)
+        call, call_args = name, args
+        if name == "setup":
+            # The rules' start (``(ruleset, "new")``): a new game; else from a position.
+            call, call_args = "new_game", (args[0], "") if args[1:] == ("new",) else ("", args[0])
+
+        if (name, args) in self.in_flight:
+            return  # still on its way: its result answers this ask too
+        self.in_flight.add((name, args))
+
+        def then(result: RequestResult) -> None:
+            self.inbox.put(_renamed(result, name, args))
+
+        self.link.begin(call, call_args, now, then, timeout=self.request_timeout)
+
+    def _replied(self, result: RequestResult, now: float) -> None:
+        name, args = result.call, result.args
+        self.in_flight.discard((name, args))
+        match result:
+            case Answered(fields=fields):
+                if name == "state":
+                    fields = dict(self.link.info) or fields  # the freshest: newer than this reply
+                    self._do(self.control.board_state(fields, now), now)
+                self._do(self.control.replied(name, args, now, reply=fields), now)
+            case Refused(message=message):
+                self._do(self.control.replied(name, args, now, error=message), now)
+            case Failed(why=why):
+                self._do(self.control.replied(name, args, now, error=why), now)
+            case _:
+                assert_never(result)
+
+
+def _renamed(result: RequestResult, call: str, args: tuple[str, ...]) -> RequestResult:
+    """``result`` as the result of the controller's request ``call`` with ``args``."""
+    match result:
+        case Answered(fields=fields):
+            return Answered(call, args, fields)
+        case Refused(code=code, message=message):
+            return Refused(call, args, code, message)
+        case Failed(why=why):
+            return Failed(call, args, why)
+        case _:
+            assert_never(result)
 
 
 def run_course(

@@ -4,8 +4,9 @@
 >>> link.wait_synced(5.0)
 >>> link.moves                               # the board's game, mirrored
 ['s3xm4-m5']
->>> event = link.events.get(timeout=60)      # LinkEvent("move", index=1, text="m6-m5"), ...
+>>> event = link.events.get(timeout=60)      # Moved(index=1, text="m6-m5"), ... (link.events)
 >>> link.host_move("n4xm5-s4")               # raises BoardError if the board refuses it
+>>> link.begin("host_move", ("n4xm5-s4",), now, inbox.put)   # the same, without waiting
 
 ``BoardLink`` joins three parts, one concern each:
 
@@ -20,7 +21,14 @@
 
 Here: registration (hello), frames to the mirror and to waiting requests, acks and
 keep-alive, and the events. Consumers of ``events`` see every move once, in order, with
-take-backs explicit ("undo") and a cleared mirror as "reset".
+take-backs explicit (``Undone``) and a cleared mirror as ``Reset`` (``link.events``).
+
+The clock is read at the edge only: the port thread's loop reads ``clock`` (by default
+``time.monotonic``) and passes ``now`` to ``opened``, ``line``, ``idle``; a request is
+``begin(call, args, now, then)``, which returns at once and calls ``then`` with an
+``Answered``, ``Refused`` or ``Failed`` (the loop that waits on a board never blocks).
+The blocking methods (``state()``, ``host_move()``, ...) are that plus a wait, for
+scripts and commands that have nothing else to do meanwhile.
 """
 
 from __future__ import annotations
@@ -39,20 +47,50 @@ import serial
 from zuni_link import codec
 from zuni_link.codec import FrameError
 from zuniboard import __version__
-from zuniboard.link.mirror import BoardMirror, Outcome, Report
-from zuniboard.link.port import BAUD, PICO_PID, PICO_VID, LinkError, LinkPort, SerialPort, discover
-from zuniboard.link.requests import REQUEST_RESEND_S, BoardError, Done, Requests, reply_seq
+from zuniboard.link.events import (
+    Answered,
+    BoardEvent,
+    BoardRestarted,
+    Connected,
+    Console,
+    Disconnected,
+    Failed,
+    LinkEvent,
+    LinkFault,
+    Moved,
+    Refused,
+    RequestResult,
+    Reset,
+    StateSent,
+    Undone,
+)
+from zuniboard.link.mirror import BoardMirror, Change, Outcome, Report
+from zuniboard.link.port import BAUD, PICO_PID, PICO_VID, Clock, LinkError, LinkPort, SerialPort, discover
+from zuniboard.link.requests import (
+    REQUEST_RESEND_S,
+    BoardError,
+    Done,
+    NoReply,
+    Refusal,
+    Requests,
+    Result,
+    reply_seq,
+)
 
 __all__ = [
     "BAUD",
     "PICO_PID",
     "PICO_VID",
     "REQUEST_RESEND_S",
+    "Answered",
     "BoardError",
     "BoardLink",
+    "Failed",
     "LinkError",
     "LinkEvent",
     "LinkStats",
+    "Refused",
+    "RequestResult",
     "SerialPort",
     "discover",
 ]
@@ -63,24 +101,23 @@ REQUEST_TIMEOUT_S = 10.0  # above the worst round trip survived: 2 x 2.5 s on th
 KEEPALIVE_S = 1.5  # an ack as keep-alive (the board stops resending after 6 s of silence)
 SILENCE_S = 8.0  # nothing heard for this long: reopen (the board beats every 2 s; 3 beats late is busy, not gone)
 FETCH_RETRY_S = 1.0  # do not ask for the same moves again sooner
+WAIT_GRACE_S = 5.0  # a blocking call waits this much past its timeout for the link thread's verdict
 
-
-@dataclass(frozen=True)
-class LinkEvent:
-    """Something that happened on the link, in order.
-
-    kinds: "move" (index, text), "undo" (index = moves left), "reset" (the mirror was
-    cleared: a new game or a divergence; text = game id), "connected" (text = url),
-    "disconnected" (text = why), "boardreset" (text = new boot id), "linkerror" (the
-    board could not read a line from us; text = "code message"), "console" (a line that is not
-    a frame: MicroPython output), "state" (the board sent its state on its own: a new game,
-    a take-back, the end, setup done; text = its phase, the whole state in ``info``), and
-    the board's own events: "button", "over", "raw", "sensed", "ledwalk", ...
-    """
-
-    kind: str
-    text: str = ""
-    index: int = -1
+# The requests ``begin`` knows (the names the play, lesson and replay controllers ask for).
+CALLS = (
+    "ping",
+    "state",
+    "host_move",
+    "hint",
+    "grade",
+    "led_test",
+    "raw",
+    "resign",
+    "agree",
+    "press_ok",
+    "take_back",
+    "new_game",
+)
 
 
 @dataclass
@@ -126,9 +163,11 @@ class BoardLink:
         *,
         on_event: Callable[[LinkEvent], None] | None = None,
         opener: Callable[[str], SerialPort] | None = None,
+        clock: Clock = time.monotonic,
     ) -> None:
         self.url = url
         self.on_event = on_event
+        self.clock = clock  # read by the port thread's loop and the blocking calls only
         self.events: queue.Queue[LinkEvent] = queue.Queue()
         self.hello: dict[str, str] = {}  # the board's last hello
         self.info: dict[str, str] = {}  # the board's last state
@@ -153,12 +192,13 @@ class BoardLink:
         self._hello_at = 0.0
         self._hello_tries = 0
         self._keepalive_at = 0.0
+        self._last_heard = 0.0  # when the last line came
         self._registrations = 0  # hello replies: a new one after a reconnect or reset
         self._boot = ""
         self._ack_due = False
         self._fetch: tuple[int, float] | None = None  # (from index, when asked)
         self._counts = LinkStats()
-        self.port = LinkPort(url, self, opener)
+        self.port = LinkPort(url, self, opener, clock)
         self.port.console_log = self.console.append
         self.requests = Requests(self)
 
@@ -188,6 +228,7 @@ class BoardLink:
         with self._lock:
             self._cond.notify_all()
         self.port.close()
+        self.requests.close("the link closed", self.clock())
         with self._lock:
             self._cond.notify_all()
 
@@ -235,15 +276,19 @@ class BoardLink:
         with self._lock:
             return list(self.mirror.moves)
 
-    def wait_connected(self, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
+    def _wait_for(self, ready: Callable[[], bool], timeout: float) -> bool:
+        """Blocks (the caller's thread) until ``ready()`` or ``timeout`` s pass."""
+        deadline = self.clock() + timeout
         with self._lock:
-            while not self._connected and not self.port.closed:
-                left = deadline - time.monotonic()
-                if left <= 0:
+            while not ready():
+                left = deadline - self.clock()
+                if left <= 0 or self.port.closed:
                     return False
-                self._cond.wait(left)
-            return self._connected
+                self._cond.wait(min(left, 0.25))
+            return True
+
+    def wait_connected(self, timeout: float) -> bool:
+        return self._wait_for(lambda: self._connected, timeout)
 
     def synced(self) -> bool:
         """True when the mirror matches the board's freshest word (hello, beat, reply, move)."""
@@ -260,37 +305,147 @@ class BoardLink:
                 return
 
     def wait_synced(self, timeout: float) -> bool:
-        deadline = time.monotonic() + timeout
-        with self._lock:
-            while not (self._connected and self.mirror.synced()):
-                left = deadline - time.monotonic()
-                if left <= 0 or self.port.closed:
-                    return False
-                self._cond.wait(left)
-            return True
+        return self._wait_for(lambda: self._connected and self.mirror.synced(), timeout)
 
     def wait_moves(self, count: int, timeout: float) -> bool:
         """Waits until the mirror holds at least ``count`` moves."""
-        deadline = time.monotonic() + timeout
+        return self._wait_for(lambda: len(self.mirror.moves) >= count, timeout)
+
+    # --- requests: ``begin`` never blocks; the named methods wait for its result ------------
+
+    def begin(
+        self,
+        call: str,
+        args: tuple[str, ...],
+        now: float,
+        then: Callable[[RequestResult], None],
+        timeout: float = REQUEST_TIMEOUT_S,
+    ) -> None:
+        """Starts request ``call`` (one of ``CALLS``) with ``args`` and returns at once;
+        ``then`` gets its ``Answered`` (the reply's fields), ``Refused`` or ``Failed``,
+        exactly once, from the link's thread (or this one). ``new_game``'s args:
+        (ruleset, position, clock), the last two may be ""."""
+        if call not in CALLS:
+            raise ValueError("no link request %r (known: %s)" % (call, ", ".join(CALLS)))
+
+        def finish(result: Result, at: float) -> None:
+            then(_result(call, args, result))
+
+        if call == "new_game":
+            self._begin_new_game(args, now, then, timeout)
+            return
+        verb, body, done = self._plan(call, args)
+        self.requests.submit(verb, body, now, timeout, finish, done)
+
+    def _plan(self, call: str, args: tuple[str, ...]) -> tuple[str, str, Done | None]:
+        """The frame of request ``call``: verb, body, and how the board's state shows it done."""
+        arg = args[0] if args else ""
+        if call == "take_back":
+            return self._plan_take_back()
+        plans: dict[str, tuple[str, str, Done | None]] = {
+            "ping": ("ping", "", None),
+            "state": ("state", "", None),
+            "host_move": ("hostmove", arg, None),
+            "hint": ("hint", arg, None),
+            "grade": ("grade", " ".join(args), None),
+            "led_test": ("ledtest", "walk %s" % arg if arg else "", None),
+            "raw": ("raw", arg, None),
+            "resign": ("resign", arg, _ended_by("resign")),
+            "agree": ("agree", arg, _ended_by("agreed-" + arg)),
+            "press_ok": ("button", "ok", None),
+        }
+        return plans[call]
+
+    def _plan_take_back(self) -> tuple[str, str, Done | None]:
+        """The request names the history it takes the last move from (``takeback <hv>
+        <moves>``): the board refuses it once that history is gone, so a resend after a
+        board reset never takes a second move back."""
         with self._lock:
-            while len(self.mirror.moves) < count:
-                left = deadline - time.monotonic()
-                if left <= 0 or self.port.closed:
-                    return False
-                self._cond.wait(left)
-            return True
+            held = self.mirror.held()
+            before = codec.hex8(self.mirror.digest(held.moves - 1)) if held.moves > 0 else ""
+        if held.moves == 0:
+            # Nothing held: maybe the board's end of game (a declared end) is taken back.
+            return "takeback", "", None
+
+        def done(state: dict[str, str]) -> bool:
+            return (state.get("game"), state.get("moves"), state.get("digest")) == (
+                held.game,
+                str(held.moves - 1),
+                before,
+            )
+
+        return "takeback", "%d %d" % (held.hv, held.moves), done
+
+    def _begin_new_game(
+        self, args: tuple[str, ...], now: float, then: Callable[[RequestResult], None], timeout: float
+    ) -> None:
+        """``new`` (or ``setup`` from a position), then ``state``: the new game's ruleset,
+        position and phase, before ``then`` hears that it is done."""
+        ruleset, position, clock = (tuple(args) + ("", "", ""))[:3]
+        prefix = "clock=%s " % codec.esc(clock) if clock else ""
+        with self._lock:
+            game = self.mirror.game
+
+        def done(state: dict[str, str]) -> bool:
+            return state.get("game", game) != game and state.get("moves") == "0"
+
+        def started(result: Result, at: float) -> None:
+            first = _result("new_game", args, result)
+            if isinstance(first, Refused) and position and first.code == codec.E_UNKNOWN:
+                first = Refused(
+                    "new_game",
+                    args,
+                    first.code,
+                    "this board's firmware is too old to set up a position (it does not know 'setup'): "
+                    "deploy the new firmware (zuni deploy)",
+                )
+            if not isinstance(first, Answered):
+                then(first)
+                return
+            if position:
+                with self._lock:
+                    self.position = position
+
+            def stated(state: Result, at2: float) -> None:
+                second = _result("new_game", args, state)
+                then(first if isinstance(second, Answered) else second)
+
+            self.requests.submit("state", "", at, timeout, stated)
+
+        if position:
+            self.requests.submit("setup", prefix + position, now, timeout, started, done)
+        else:
+            self.requests.submit("new", prefix + ruleset, now, timeout, started, done)
+
+    def call(self, call: str, args: tuple[str, ...], timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
+        """``begin`` and wait (this thread) for its result: the reply's fields;
+        BoardError when the board refuses, LinkError when no reply comes in time."""
+        box: list[RequestResult] = []
+        ended = threading.Event()
+
+        def then(result: RequestResult) -> None:
+            box.append(result)
+            ended.set()
+
+        self.begin(call, args, self.clock(), then, timeout)
+        if not ended.wait(timeout + WAIT_GRACE_S):  # the link thread ends it at the deadline
+            raise LinkError("no reply to %s within %.1f s" % (call, timeout))
+        result = box[0]
+        if isinstance(result, Refused):
+            raise BoardError(result.code, result.message)
+        if isinstance(result, Failed):
+            raise LinkError(result.why)
+        return result.fields
 
     def ping(self, timeout: float = REQUEST_TIMEOUT_S) -> float:
         """Round-trip time of one request in seconds."""
-        start = time.monotonic()
-        self.requests.request("ping", "", timeout)
-        return time.monotonic() - start
+        start = self.clock()
+        self.call("ping", (), timeout)
+        return self.clock() - start
 
     def state(self, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         """The board's whole state: game, ruleset, moves, digest, hv, phase, turn, ..."""
-        _, body = self.requests.request("state", "", timeout)
-        info: dict[str, str] = codec.kv_decode(body)
-        return info
+        return self.call("state", (), timeout)
 
     def new_game(
         self, ruleset: str, timeout: float = REQUEST_TIMEOUT_S, *, position: str = "", clock: str = ""
@@ -301,78 +456,44 @@ class BoardLink:
         firmware predates ``setup`` raises ``BoardError`` (code ``unknown``) saying so.
         ``clock``: a time control (``zuni.clock`` text, e.g. "5+3", "south=5+3 north=10"):
         the board keeps the game's clocks (docs/clocks.md)."""
-        prefix = "clock=%s " % codec.esc(clock) if clock else ""
-        with self._lock:
-            game = self.mirror.game
-
-        def done(state: dict[str, str]) -> bool:
-            return state.get("game", game) != game and state.get("moves") == "0"
-
-        if position:
-            try:
-                result = self._command("setup", prefix + position, timeout, done)
-            except BoardError as exc:
-                if exc.code != codec.E_UNKNOWN:
-                    raise
-                raise BoardError(
-                    exc.code,
-                    "this board's firmware is too old to set up a position (it does not know 'setup'): "
-                    "deploy the new firmware (zuni deploy)",
-                ) from exc
-            with self._lock:
-                self.position = position
-        else:
-            result = self._command("new", prefix + ruleset, timeout, done)
-        self.state(timeout)  # the new game's ruleset, position and phase
-        return result
+        return self.call("new_game", (ruleset, position, clock), timeout)
 
     def take_back(self, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
-        """Takes the last move back. The request names the history it takes it from
-        (``takeback <hv> <moves>``): the board refuses it once that history is gone, so a
-        resend after a board reset never takes a second move back."""
-        with self._lock:
-            held = self.mirror.held()
-            before = codec.hex8(self.mirror.digest(held.moves - 1)) if held.moves > 0 else ""
-        if held.moves == 0:
-            # Nothing held: maybe the board's end of game (a declared end) is taken back.
-            return self._command("takeback", "", timeout)
-
-        def done(state: dict[str, str]) -> bool:
-            return (state.get("game"), state.get("moves"), state.get("digest")) == (
-                held.game,
-                str(held.moves - 1),
-                before,
-            )
-
-        return self._command("takeback", "%d %d" % (held.hv, held.moves), timeout, done)
+        """Takes the last move back (once, even across a board reset: ``_plan_take_back``)."""
+        return self.call("take_back", (), timeout)
 
     def host_move(self, text: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         """Shows the computer's move on the board; the player carries it out."""
-        return self._command("hostmove", text, timeout)
+        return self.call("host_move", (text,), timeout)
 
     def hint(self, text: str = "", timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         """Shows a suggested move ("" clears it)."""
-        return self._command("hint", text, timeout)
+        return self.call("hint", (text,), timeout)
+
+    def grade(self, kind: str, point: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
+        """Shows a graded mistake (``kind``: mistake, blunder; off clears) on ``point``,
+        the moved piece's (docs/protocol.md)."""
+        return self.call("grade", (kind, point) if point else (kind,), timeout)
 
     def led_test(self, timeout: float = REQUEST_TIMEOUT_S, walk_ms: int | None = None) -> dict[str, str]:
         """Every LED red, green, blue, white; with ``walk_ms``: one LED at a time in chain
-        order, ``walk_ms`` each, each step an event "ledwalk" (``<LED index> <point>``)."""
-        return self._command("ledtest", "" if walk_ms is None else "walk %d" % walk_ms, timeout)
+        order, ``walk_ms`` each, each step a ``BoardEvent("ledwalk", "<LED index> <point>")``."""
+        return self.call("led_test", () if walk_ms is None else (str(walk_ms),), timeout)
 
     def raw(self, on: bool, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         """Raw sensor view: the board sends "raw" events with every sensed change."""
-        return self._command("raw", "on" if on else "off", timeout)
+        return self.call("raw", ("on" if on else "off",), timeout)
 
     def resign(self, side: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
-        return self._command("resign", side, timeout, _ended_by("resign"))
+        return self.call("resign", (side,), timeout)
 
     def agree(self, what: str, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         """``what``: "draw" or "count"."""
-        return self._command("agree", what, timeout, _ended_by("agreed-" + what))
+        return self.call("agree", (what,), timeout)
 
     def press_ok(self, timeout: float = REQUEST_TIMEOUT_S) -> dict[str, str]:
         """The OK button, from the PC."""
-        return self._command("button", "ok", timeout)
+        return self.call("press_ok", (), timeout)
 
     def send_raw_line(self, line: bytes) -> None:
         """Writes bytes as they are (diagnostics and tests: garbage, hand-made frames)."""
@@ -383,6 +504,9 @@ class BoardLink:
     def write(self, data: bytes) -> None:
         self.port.write(data)
 
+    def registered(self) -> bool:
+        return self._connected
+
     def registrations(self) -> int:
         return self._registrations
 
@@ -390,12 +514,6 @@ class BoardLink:
         with self._lock:
             self._need_hello = True
             self._connected = False
-
-    def _command(self, verb: str, arg: str, timeout: float, done: Done | None = None) -> dict[str, str]:
-        _, body = self.requests.request(verb, arg, timeout, done)
-        _, rest = reply_seq(body)
-        result: dict[str, str] = codec.kv_decode(rest)
-        return result
 
     def _send(self, verb: str, body: str = "") -> int:
         """Fire and forget, from the link thread (a lost one is asked again later)."""
@@ -414,12 +532,12 @@ class BoardLink:
             except Exception as exc:  # a consumer's bug must not stop the link
                 self.console.append("on_event failed: %r" % exc)
 
-    def opened(self) -> None:
-        now = time.monotonic()
+    def opened(self, now: float) -> None:
         with self._lock:
             self._need_hello = True
-            self._hello_at = 0.0
+            self._hello_at = now
             self._hello_tries = 0
+            self._last_heard = now
             self._keepalive_at = now + KEEPALIVE_S
 
     def dropped(self, why: str) -> None:
@@ -428,7 +546,10 @@ class BoardLink:
             self._connected = False
             self._cond.notify_all()
         if was:
-            self._emit(LinkEvent("disconnected", why))
+            self._emit(Disconnected(why))
+
+    def closed_tick(self, now: float) -> None:
+        self.requests.tick(now)
 
     def idle(self, now: float) -> None:
         if self._need_hello and now >= self._hello_at:
@@ -442,19 +563,21 @@ class BoardLink:
         if self._connected and now >= self._keepalive_at:
             self._keepalive_at = now + KEEPALIVE_S
             self._ack_due = True
-        if self._connected and now - self.port.last_in > self.silence_s:
+        if self._connected and now - self._last_heard > self.silence_s:
             raise LinkError("the board went silent for %.1f s" % self.silence_s)
         if self._ack_due and self._connected:
             self._ack_due = False
             with self._lock:
                 held = self.mirror.held()
             self._send("ack", "%s %d %s" % (codec.esc(held.game), held.moves, codec.hex8(held.digest)))
+        self.requests.tick(now)
 
-    def line(self, line: bytes) -> None:
+    def line(self, line: bytes, now: float) -> None:
+        self._last_heard = now
         if not line.startswith(b"~"):
             text = line.decode("ascii", "replace")
             self.console.append(text)
-            self._emit(LinkEvent("console", text))
+            self._emit(Console(text))
             return
         try:
             seq, verb, body, checked = codec.decode(line)
@@ -468,11 +591,11 @@ class BoardLink:
         if not self._need_hello:
             self._hello_tries = 0
         try:
-            self._on_frame(verb, body)
+            self._on_frame(verb, body, now)
         except FrameError:
             self._counts.bad_frames += 1
 
-    def _on_frame(self, verb: str, body: str) -> None:
+    def _on_frame(self, verb: str, body: str, now: float) -> None:
         if verb == "move":
             t = codec.tokens(body)
             if len(t) not in (5, 7):
@@ -492,7 +615,7 @@ class BoardLink:
                 if times is not None:
                     # The move's time and the mover's clock after it (docs/clocks.md).
                     self.move_times[(game, index, text)] = times
-                self._apply(self.mirror.move(game, hv, index, text, digest))
+                self._apply(self.mirror.move(game, hv, index, text, digest), now)
         elif verb == "beat":
             t = codec.tokens(body)
             if len(t) < 4:
@@ -509,38 +632,38 @@ class BoardLink:
                     # again; its hello (with the new boot) is its word, not this beat.
                     self._need_hello = True
                     return
-                self._apply(self.mirror.report(r))
+                self._apply(self.mirror.report(r), now)
         elif verb == "hello":
-            self._on_hello(codec.kv_decode(body))
+            self._on_hello(codec.kv_decode(body), now)
         elif verb == "state":
             kv = codec.kv_decode(body)
             with self._lock:
                 self.info = kv
-                self._reconcile_kv(kv)
+                self._reconcile_kv(kv, now)
             if kv.get("re", "0") == "0":
                 # Unsolicited: a new game, a take-back, the end, setup done. ``info``
                 # holds it all; the event says the phase.
-                self._emit(LinkEvent("state", kv.get("phase", "")))
+                self._emit(StateSent(kv.get("phase", "")))
             re = kv.get("re", "0")
             if re.isdigit():
-                self.requests.reply(int(re), verb, body)
+                self.requests.reply(int(re), verb, body, now)
         elif verb in ("ok", "err"):
             seq, rest = reply_seq(body)
             if verb == "ok":
                 with self._lock:
-                    self._reconcile_kv(codec.kv_decode(rest))
+                    self._reconcile_kv(codec.kv_decode(rest), now)
             elif seq == 0:
-                self._emit(LinkEvent("linkerror", rest))
+                self._emit(LinkFault(rest))
             elif seq == self._hello_seq and rest.startswith(codec.E_VERSION + " "):
                 self.version_error = rest[len(codec.E_VERSION) + 1 :]
                 self.console.append("the board refused our hello: " + self.version_error)
-            self.requests.reply(seq, verb, body)
+            self.requests.reply(seq, verb, body, now)
         elif verb == "event":
             kind, _, text = body.partition(" ")
-            self._emit(LinkEvent(codec.unesc(kind), text))
+            self._emit(BoardEvent(codec.unesc(kind), text))
         # Unknown verbs from a newer board are ignored (forward compatible).
 
-    def _on_hello(self, kv: dict[str, str]) -> None:
+    def _on_hello(self, kv: dict[str, str], now: float) -> None:
         if kv.get("proto") != str(codec.PROTO):
             self.version_error = "board speaks protocol %s, this host %d" % (kv.get("proto"), codec.PROTO)
             self.console.append(self.version_error)
@@ -556,7 +679,7 @@ class BoardLink:
                 self.ruleset = kv["ruleset"]
                 self._learn_position(kv)
         if old_boot and boot != old_boot:
-            self._emit(LinkEvent("boardreset", boot))
+            self._emit(BoardRestarted(boot))
         if kv.get("re", "0") == "0":
             # Unsolicited: the board (re)booted and does not know us. Register again.
             with self._lock:
@@ -569,16 +692,17 @@ class BoardLink:
             self._registrations += 1
             self._cond.notify_all()
         if newly:
-            self._emit(LinkEvent("connected", self.url))
+            self._emit(Connected(self.url))
         with self._lock:
-            self._reconcile_kv(kv)
+            self._reconcile_kv(kv, now)
+        self.requests.tick(now)  # what waited for the board goes now
 
     # --- keeping the mirror (lock held) ---------------------------------------------------
 
-    def _reconcile_kv(self, kv: dict[str, str]) -> None:
+    def _reconcile_kv(self, kv: dict[str, str], now: float) -> None:
         r = _report(kv)
         if r is not None:
-            self._apply(self.mirror.report(r))
+            self._apply(self.mirror.report(r), now)
         if "ruleset" in kv:
             self.ruleset = kv["ruleset"]
             self._learn_position(kv)
@@ -590,7 +714,7 @@ class BoardLink:
         if position != "+":
             self.position = position
 
-    def _apply(self, out: Outcome) -> None:
+    def _apply(self, out: Outcome, now: float) -> None:
         """Does what the mirror asks: events, fetches, acks (lock held)."""
         if out.stale:
             self._counts.stale += 1
@@ -599,22 +723,42 @@ class BoardLink:
         for change in out.changes:
             if change.kind == "reset":
                 self._fetch = None
-            self._emit(LinkEvent(change.kind, change.text, change.index))
+            self._emit(_event_of(change))
         if out.ask_state:
             self._send("state")  # its ruleset
         if out.fetch_from is not None:
-            self._ask_moves(out.fetch_from)
+            self._ask_moves(out.fetch_from, now)
         elif out.changes and self._fetch is not None and self._fetch[0] < len(self.mirror.moves):
             self._fetch = None
         if out.ack:
             self._ack_due = True
         self._cond.notify_all()
 
-    def _ask_moves(self, start: int) -> None:
+    def _ask_moves(self, start: int, now: float) -> None:
         """Asks for the moves from ``start`` unless just asked."""
-        now = time.monotonic()
         if self._fetch is not None and self._fetch[0] == start and now - self._fetch[1] < FETCH_RETRY_S:
             return
         self._fetch = (start, now)
         self._counts.fetches += 1
         self._send("moves", str(start))
+
+
+def _event_of(change: Change) -> LinkEvent:
+    """The event of one change of the mirror."""
+    if change.kind == "move":
+        return Moved(change.index, change.text)
+    if change.kind == "undo":
+        return Undone(change.index)
+    return Reset(change.text)
+
+
+def _result(call: str, args: tuple[str, ...], result: Result) -> RequestResult:
+    """What request ``call`` came to: the reply's fields, the board's refusal, or none."""
+    if isinstance(result, Refusal):
+        return Refused(call, args, result.code, result.message)
+    if isinstance(result, NoReply):
+        return Failed(call, args, result.why)
+    if result.verb == "ok":
+        _, rest = reply_seq(result.body)
+        return Answered(call, args, codec.kv_decode(rest))
+    return Answered(call, args, codec.kv_decode(result.body))

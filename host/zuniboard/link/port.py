@@ -31,6 +31,10 @@ PICO_PID = 0x0005
 REOPEN_S = (0.05, 0.1, 0.2, 0.5, 1.0)  # back-off between attempts to reopen the port
 
 
+Clock = Callable[[], float]  # seconds, only ever compared with itself (time.monotonic)
+TICK_S = 0.05  # the longest the port thread waits before it calls the handler again
+
+
 class LinkError(Exception):
     """The link could not do what was asked: no board, no reply in time, closed."""
 
@@ -49,22 +53,26 @@ class SerialPort(Protocol):
 
 
 class LinkHandler(Protocol):
-    """What LinkPort calls, from its thread."""
+    """What LinkPort calls, from its thread, with the time its loop read (``now``, in
+    seconds of the link's clock): the handler never reads a clock itself."""
 
-    def opened(self) -> None:
+    def opened(self, now: float) -> None:
         """A port was opened (a new connection)."""
 
-    def line(self, line: bytes) -> None:
+    def line(self, line: bytes, now: float) -> None:
         """One line from the port, line end removed."""
 
     def idle(self, now: float) -> None:
         """Called between reads (about every 50 ms); raise LinkError to drop the port."""
 
+    def closed_tick(self, now: float) -> None:
+        """Called while no port is open (between attempts to open one)."""
+
     def dropped(self, why: str) -> None:
         """The port was closed (an error, or the link closing)."""
 
 
-def discover(timeout: float = 1.0) -> list[str]:
+def discover(timeout: float = 1.0, clock: Clock = time.monotonic) -> list[str]:
     """Device paths of boards: USB 2E8A:0005 ports that answer hello."""
     found = []
     for info in list_ports.comports():
@@ -73,7 +81,7 @@ def discover(timeout: float = 1.0) -> list[str]:
         try:
             port: SerialPort = serial.serial_for_url(info.device, baudrate=BAUD, timeout=0.05)
             try:
-                if _says_hello(port, timeout):
+                if _says_hello(port, timeout, clock):
                     found.append(info.device)
             finally:
                 port.close()
@@ -82,11 +90,11 @@ def discover(timeout: float = 1.0) -> list[str]:
     return found
 
 
-def _says_hello(port: SerialPort, timeout: float) -> bool:
+def _says_hello(port: SerialPort, timeout: float, clock: Clock) -> bool:
     port.write(codec.encode(1, "hello", "proto=%d host=zuni/%s" % (codec.PROTO, __version__)))
     asm = codec.LineAssembler()
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
+    deadline = clock() + timeout
+    while clock() < deadline:
         data = port.read(256)
         pos = 0
         while pos < len(data):
@@ -161,17 +169,26 @@ class SocketURLPort:
 
 
 class LinkPort:
-    """The port and its reading thread. ``start()``, ``write(data)``, ``close()``."""
+    """The port and its reading thread. ``start()``, ``write(data)``, ``close()``.
 
-    def __init__(self, url: str, handler: LinkHandler, opener: Callable[[str], SerialPort] | None = None) -> None:
+    Its loop is the link's edge: the one place that reads the clock (``clock``, by default
+    ``time.monotonic``), handing the time to the handler with every call."""
+
+    def __init__(
+        self,
+        url: str,
+        handler: LinkHandler,
+        opener: Callable[[str], SerialPort] | None = None,
+        clock: Clock = time.monotonic,
+    ) -> None:
         self.url = url
         self.handler = handler
         self.opener = opener or default_opener
+        self.clock = clock
         self.console_log: Callable[[str], None] = lambda text: None
         self.reconnects = 0
         self.bad_lines = 0  # too long or with control bytes
         self.frames_out = 0
-        self.last_in = time.monotonic()  # when the port last gave bytes
         self._port: SerialPort | None = None
         self._wlock = threading.Lock()
         self._closed = False
@@ -189,6 +206,13 @@ class LinkPort:
     @property
     def closed(self) -> bool:
         return self._closed
+
+    def attach(self, port: SerialPort, now: float) -> None:
+        """Uses ``port`` as the open port (the thread does this on every open; a test
+        that drives the handler by hand, without the thread, does it once)."""
+        with self._wlock:
+            self._port = port
+        self.handler.opened(now)
 
     def write(self, data: bytes) -> None:
         """Writes one frame; LinkError when no port is open."""
@@ -208,6 +232,17 @@ class LinkPort:
                 port.close()
         self.handler.dropped(why)
 
+    def _pause(self, attempt: int) -> None:
+        """Waits before the next attempt to open, the handler ticking meanwhile (its
+        requests end at their deadlines while the board is away)."""
+        end = self.clock() + REOPEN_S[min(attempt, len(REOPEN_S) - 1)]
+        while not self._closed:
+            now = self.clock()
+            self.handler.closed_tick(now)
+            if now >= end:
+                return
+            time.sleep(min(TICK_S, end - now))
+
     def _run(self) -> None:
         attempt = 0
         while not self._closed:
@@ -215,17 +250,16 @@ class LinkPort:
                 port = self.opener(self.url)
             except (OSError, serial.SerialException, LinkError, ValueError) as exc:
                 self.console_log("open %s: %s" % (self.url, exc))
-                time.sleep(REOPEN_S[min(attempt, len(REOPEN_S) - 1)])
+                self._pause(attempt)
                 attempt += 1
                 continue
-            with self._wlock:
-                self._port = port
             try:
+                self.attach(port, self.clock())
                 self._converse(port)
                 attempt = 0
             except (OSError, serial.SerialException, LinkError) as exc:
                 self._drop(str(exc) or type(exc).__name__)
-                time.sleep(REOPEN_S[min(attempt, len(REOPEN_S) - 1)])
+                self._pause(attempt)
                 attempt += 1
             else:
                 self._drop("closed")
@@ -233,18 +267,16 @@ class LinkPort:
 
     def _converse(self, port: SerialPort) -> None:
         asm = codec.LineAssembler()
-        self.last_in = time.monotonic()
-        self.handler.opened()
         while not self._closed:
-            self.handler.idle(time.monotonic())
+            self.handler.idle(self.clock())
             data = port.read(max(1, min(4096, port.in_waiting)))
             if not data:
                 continue
-            self.last_in = time.monotonic()
+            now = self.clock()
             pos = 0
             while pos < len(data):
                 pos = asm.push(data, pos, len(data))
                 if asm.ready == codec.LINE:
-                    self.handler.line(bytes(asm.line()))
+                    self.handler.line(bytes(asm.line()), now)
                 elif asm.ready != codec.NONE:
                     self.bad_lines += 1

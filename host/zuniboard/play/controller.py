@@ -49,7 +49,9 @@ from zuniboard.games.words import (
     side_title,
 )
 from zuniboard.link.mirror import disks_of, start_game
+from zuniboard.play.assist import ASSISTS, DEFAULT_ASSIST, Assist
 from zuniboard.play.gamelog import common_prefix
+from zuniboard.play.grades import GRADES, MoveGrade
 from zuniboard.play.prompt import COMMANDS, CONFIRM, NO, YES, completions, help_text, read_line
 from zuniboard.play.seats import Seat, seats_for
 
@@ -61,6 +63,11 @@ STATE_POLL_S = 0.5  # while the board's phase is not known (after a reset, a gam
 SETUP_POLL_S = 5.0
 HINT_TIME_S = 0.3  # thinking time of a hint
 HINT_LEVEL = 2
+# A person's move is graded (docs/strength.md, "Move grades") in this long, or in this
+# many nodes when the computer thinks by node counts: short, so that the grade is said
+# before the computer's reply changes the position (which drops a grade not yet found).
+GRADE_TIME_S = 0.3
+GRADE_NODES = 3000
 # The computer's move stays lit on the board this long before the terminal's hand on the
 # virtual board carries it out, so that a person sees it (on the page, or on LEDs).
 SHOW_AI_MOVE_S = 2.0
@@ -80,14 +87,15 @@ class Action:
     """What the runner does. kind:
 
     - ``say``: ``text`` in ``tone`` (info, move, ai, board, wrong, error, hint,
-      takeback, over, ask, clock: a flag about to fall, answer: to where, moves, last);
+      takeback, over, ask, clock: a flag about to fall, answer: to where, moves, last,
+      grade: a move's grade);
     - ``redraw``: draw the position again; ``progress``: the search of ``side`` (``value``:
       a SearchInfo, None: done);
-    - ``think``: search ``value`` (a copy of the game) for ``side`` (``text``: ai or
-      hint) at ``level``, position generation ``gen``, with ``limits``; ``cancel``: stop
-      every search;
-    - ``request``: ask the board ``text`` (host_move, hint, take_back, resign, agree,
-      state, press_ok) with ``args``; answer with ``GameController.replied`` (a hint's
+    - ``think``: search ``value`` (a copy of the game) for ``side`` (``text``: ai, hint,
+      or grade: its last move) at ``level``, position generation ``gen``, with
+      ``limits``; ``cancel``: stop every search;
+    - ``request``: ask the board ``text`` (host_move, hint, grade, take_back, resign,
+      agree, state, press_ok) with ``args``; answer with ``GameController.replied`` (a hint's
       reply: the endgame tables' verdict, or None);
     - ``judge``: the computer playing ``side`` weighs ``text`` (draw, count) offered by
       ``args[0]`` in ``value`` (a copy of the game); answer with ``GameController.judged``;
@@ -212,6 +220,12 @@ class GameController:
             "help": lambda name, now: [say(help_text(self.hand))],
             "quit": lambda name, now: self._quit(),
         }
+        # Help per seat (``play.assist``), the hints each side may still ask this game
+        # (None: no limit), and the grades of the people's moves (move index -> grade).
+        self.assist: dict[str, Assist] = {}
+        self.hint_limit: int | None = None
+        self.hints_used: dict[str, int] = {}
+        self.grades: dict[int, tuple[str, str, MoveGrade]] = {}  # index -> (side, move, grade)
         self.arg = ""  # what followed the command being done (``moves m5``: m5)
         assert set(self.commands) == set(COMMANDS), "every command has one handler"
 
@@ -226,6 +240,15 @@ class GameController:
 
     def seat(self, side: str) -> Seat:
         return self.seats.get(side) or Seat("human")
+
+    def help_of(self, side: str) -> Assist:
+        """The help ``side``'s seat gets (``play.assist``; the default when not set)."""
+        return self.assist.get(side) or ASSISTS[DEFAULT_ASSIST]
+
+    def hints_left(self, side: str) -> int | None:
+        if self.hint_limit is None:
+            return None
+        return max(0, self.hint_limit - self.hints_used.get(side, 0))
 
     def human_side(self) -> str | None:
         """The side a typed command speaks for: the side to move if a person plays it,
@@ -274,6 +297,8 @@ class GameController:
         self.number = number
         self.game = start_game(ruleset, position)
         self.moves = []
+        self.grades = {}
+        self.hints_used = {}
         self.deferred = False
         self.clocks.report(state or {}, now)
         self._new_position(out)
@@ -418,8 +443,25 @@ class GameController:
             return [say("no hint: it is %s's turn (%s)" % (side, self._who(side)), "hint")]
         if "hint" in self.busy:
             return []
+        # A refused hint also clears the board's own (it shows one when the host sends
+        # none within a second of HINT): the help level is the board's too.
+        if not self.help_of(side).hints:
+            return [say("no hint: %s plays without hints (help level %s)" % (side, self.help_of(side).name), "hint")]
+        left = self.hints_left(side)
+        if left == 0:
+            return [
+                say(
+                    "no hint: %s has had the %s of this game" % (side, count_words(self.hint_limit or 0, "hint")),
+                    "hint",
+                )
+            ]
+        self.hints_used[side] = self.hints_used.get(side, 0) + 1
         limits = () if self.deterministic else (("time_limit", HINT_TIME_S),)
-        return [say("looking for a good move for %s" % side, "hint"), self._think("hint", side, HINT_LEVEL, limits)]
+        more = "" if left is None else " (%s left after this one)" % count_words(left - 1, "hint")
+        return [
+            say("looking for a good move for %s%s" % (side, more), "hint"),
+            self._think("hint", side, HINT_LEVEL, limits),
+        ]
 
     def _think(self, what: str, side: str, level: int, limits: tuple[tuple[str, float], ...] = ()) -> Action:
         self.busy.add(what)
@@ -670,6 +712,7 @@ class GameController:
         while len(self.moves) > k:
             self.moves.pop()
             self.game.pop()
+            self.grades.pop(len(self.moves), None)
         self.game.clear_agreement()
         out.append(Action("cut", index=k, value=self.game.copy()))
         self._new_position(out)
@@ -717,6 +760,9 @@ class GameController:
                 # touched, the same pieces taken and the same position.
                 note = " (the board cannot tell it from %s, which it equals: the same pieces taken)" % typed
             out.append(say("%d. %s %s%s" % (index + 1, side, text, note), "move"))
+            if not seat.is_away and self.help_of(side).grades:
+                limits = (("node_limit", GRADE_NODES),) if self.deterministic else (("time_limit", GRADE_TIME_S),)
+                out.append(self._think("grade", side, 0, limits))
         if game.is_game_over():
             outcome = game.outcome()
             if outcome is not None:
@@ -834,7 +880,10 @@ class GameController:
 
     def _button(self, text: str, now: float) -> list[Action]:
         if text.strip() == "hint" and self.phase != "setup":  # a hint only means something in play
-            return self._hint()
+            out = self._hint()
+            if not any(a.kind == "think" for a in out) and "hint" not in self.busy:
+                out.append(request("hint", ""))  # refused: the board shows none of its own either
+            return out
         return []
 
     def _took_back(self, text: str, now: float) -> list[Action]:
@@ -886,12 +935,51 @@ class GameController:
             self.busy.discard("hint")
             self.hint_table = str(item[4]) if len(item) > 4 else ""  # the tables' verdict, in words
             out.append(request("hint", str(item[3])))
+        elif what == "grade":
+            self.busy.discard("grade")
+            out += self._graded(side, int(item[3]), item[4])
         elif what == "failed":
             if not str(item[3]).startswith("ai"):
                 self.busy.discard("hint")  # a hint may be asked again; the computer's move is not retried
             out.append(Action("progress", side=side))
             out.append(say("the computer failed (%s)" % item[3], "error"))
         return self._said(out)
+
+    def _graded(self, side: str, index: int, grade: MoveGrade) -> list[Action]:
+        """The grade of move ``index`` (``side``'s): kept for the review, said as the
+        seat's help asks, and a mistake or blunder shown on the moved piece's LED."""
+        if not 0 <= index < len(self.moves):
+            return []
+        text = self.moves[index]
+        self.grades[index] = (side, text, grade)
+        if self.help_of(side).grades != "all" and not grade.is_mistake:
+            return []
+        out = [say("%d. %s %s: %s, %s" % (index + 1, side, text, grade.name, grade.words), "grade")]
+        if grade.is_mistake and index == len(self.moves) - 1:
+            move = self.game.move_stack[index]
+            if move.dest >= 0:
+                out.append(request("grade", grade.name, str(self.game.geometry.names[move.dest])))
+        return out
+
+    def review(self) -> dict[str, Any]:
+        """The grades of the game so far: per side the count of each grade, and every
+        move graded (the page's review after the game)."""
+        counts: dict[str, dict[str, int]] = {}
+        moves = []
+        for index in sorted(self.grades):
+            side, text, grade = self.grades[index]
+            counts.setdefault(side, dict.fromkeys(GRADES, 0))[grade.name] += 1
+            moves.append(
+                {
+                    "index": index,
+                    "side": side,
+                    "move": text,
+                    "grade": grade.name,
+                    "words": grade.words,
+                    "colour": grade.colour,
+                }
+            )
+        return {"counts": counts, "moves": moves}
 
     # -- what is due -----------------------------------------------------------------
     def tick(self, now: float, connected: bool = True) -> list[Action]:
@@ -1042,4 +1130,10 @@ class GameController:
         out["said"] = [list(s) for s in self.said]
         out["announce"] = self.announcements()
         out["legal"] = sorted(m.text() for m in game.legal_moves())
+        out["review"] = self.review()
+        out["help"] = {
+            s: {"level": self.help_of(s).name, "hints_left": self.hints_left(s) if self.help_of(s).hints else None}
+            for s, seat in self.seats.items()
+            if not seat.is_away
+        }
         return out

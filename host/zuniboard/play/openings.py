@@ -99,6 +99,21 @@ class Opening:
     said: str = ""
 
 
+@dataclass(frozen=True)
+class NewGamePlan:
+    """A new game as asked of the board: its ruleset, seats and start position, and the
+    ``new_game`` request's arguments (ruleset, position, time control)."""
+
+    ruleset: str
+    seats: dict[str, Seat]
+    position: str
+    request_args: tuple[str, str, str]
+
+    def refused(self, message: str) -> str:
+        what = "the position %r" % self.position if self.position else self.ruleset
+        return "the board cannot start %s: %s" % (what, message)
+
+
 class Openings:
     def __init__(
         self,
@@ -151,8 +166,21 @@ class Openings:
         return self.log.open(ruleset, players, self.board_id, self.layout, board_game, position or None, tags, tc)
 
     def new(self, ruleset: str) -> Opening:
-        """A new game on the board (of ``ruleset``, or from ``--from``'s position), logged."""
-        link = self.link
+        """A new game on the board (of ``ruleset``, or from ``--from``'s position), logged;
+        waits for the board (the session's start: ``plan_new`` and ``opened_new`` are the
+        same in two halves, around a request that does not wait)."""
+        plan = self.plan_new(ruleset)
+        try:
+            self.link.call("new_game", plan.request_args, timeout=self.request_timeout * 2)
+        except BoardError as exc:
+            raise OpeningError(plan.refused(exc.message))
+        except LinkError as exc:
+            raise OpeningError("no new game on the board: %s" % exc)
+        return self.opened_new(plan)
+
+    def plan_new(self, ruleset: str) -> NewGamePlan:
+        """What a new game of ``ruleset`` (or ``--from``'s position) asks of the board;
+        OpeningError for a ruleset or seats that cannot be."""
         start = self.start
         if start is not None:
             ruleset = start.ruleset
@@ -165,13 +193,12 @@ class Openings:
         except ValueError as exc:
             raise OpeningError(str(exc))
         position = start.position if start is not None else ""
-        try:
-            link.new_game(canonical, timeout=self.request_timeout * 2, position=position, clock=self.clock)
-        except BoardError as exc:
-            what = "the position %r" % position if position else canonical
-            raise OpeningError("the board cannot start %s: %s" % (what, exc.message))
-        except LinkError as exc:
-            raise OpeningError("no new game on the board: %s" % exc)
+        return NewGamePlan(canonical, seats, position, (canonical, position, self.clock))
+
+    def opened_new(self, plan: NewGamePlan) -> Opening:
+        """The board started the planned game: it is logged."""
+        link = self.link
+        canonical, seats, position = plan.ruleset, plan.seats, plan.position
         gid = self._logged(canonical, seats, link.game, position)
         how = (
             "the terminal's hand sets up the pieces"

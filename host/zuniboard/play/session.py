@@ -5,9 +5,13 @@ The game itself is ``controller.GameController`` (pure: events in, actions out).
 log (``gamelog.BoardGameLog``), the computer's searches (``thinking.Thinking``, worker
 threads that post their answers to ``inbox``), the terminal's hand on the virtual board
 and a user interface (``PlayUI``: the terminal, or a recorder in tests). It is
-single-threaded: ``pump()`` hands what arrived (link events, typed lines, the computer's
-answers) to the controller and does the actions it returns; ``key(line)`` may be called
-from any thread (the terminal's reader, the page's ``POST /api/line``).
+single-threaded: ``pump()`` hands what arrived (link events, typed lines, the board's
+replies, the computer's answers) to the controller and does the actions it returns;
+``key(line)`` may be called from any thread (the terminal's reader, the page's ``POST
+/api/line``). It never waits on the board: a request is begun on the link, and its
+result comes back through ``inbox`` (``RequestResult``), so the terminal and the page
+answer while a board is unplugged. ``pump`` is the edge that reads the clock (``clock``,
+by default ``time.monotonic``); everything below it gets ``now``.
 
 >>> session = PlaySession(link, db, ui, ruleset="mosona", players={"north": "ai:2"})
 >>> session.start()              # new game on the board, logged
@@ -20,14 +24,33 @@ import contextlib
 import queue
 import time
 from collections.abc import Callable
-from typing import Any, Protocol
+from dataclasses import dataclass
+from typing import Any, Protocol, assert_never
 
 import zuni
 from zuniboard.ai import SearchInfo
 from zuniboard.games.clock_view import ClockView
 from zuniboard.games.words import count_words, move_words
 from zuniboard.link.client import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
-from zuniboard.link.client import BoardError, BoardLink, LinkError, LinkEvent
+from zuniboard.link.client import BoardLink, LinkError
+from zuniboard.link.events import (
+    Answered,
+    BoardEvent,
+    BoardRestarted,
+    Connected,
+    Console,
+    Disconnected,
+    Failed,
+    LinkEvent,
+    LinkFault,
+    Moved,
+    Refused,
+    RequestResult,
+    Reset,
+    StateSent,
+    Undone,
+)
+from zuniboard.link.port import Clock
 from zuniboard.oslock import LockBusy
 from zuniboard.play.controller import (
     HINT_LEVEL,
@@ -42,7 +65,7 @@ from zuniboard.play.controller import (
 )
 from zuniboard.play.gamelog import BoardGameLog, LoggedGame
 from zuniboard.play.judge import verdict
-from zuniboard.play.openings import Opening, OpeningError, Openings, board_identity
+from zuniboard.play.openings import NewGamePlan, Opening, OpeningError, Openings, board_identity
 from zuniboard.play.seats import Seat
 from zuniboard.play.start_from import StartFrom
 from zuniboard.play.thinking import Thinking
@@ -72,8 +95,36 @@ KEYS_HELP = "type a move (Tab completes), or a command: hint, undo, resign, draw
 # Without the terminal's hand (a real board, --manual): moves are made with pieces.
 KEYS_HELP_NO_HAND = "make your moves %s; type a command: hint, undo, resign, draw, count, new, quit, help"
 
-# Link events that change the board's move list: the controller reconciles its mirror.
-_MOVE_LIST_EVENTS = ("move", "undo", "reset", "connected", "over")
+
+@dataclass(frozen=True)
+class Typed:
+    """A line typed at the terminal (``where="terminal"``) or on the page (``"page"``)."""
+
+    line: str
+    where: str = "terminal"
+
+
+@dataclass(frozen=True)
+class InputEnded:
+    """The typed input ended (Ctrl-D, ``</dev/null``)."""
+
+
+@dataclass(frozen=True)
+class SearchPost:
+    """A search's post (``zuniboard.play.thinking``): ``(what, gen, side, ...)``."""
+
+    item: tuple[Any, ...]
+
+
+@dataclass(frozen=True)
+class NewGameStarted:
+    """The board's answer to the ``new_game`` request that opens ``opening``."""
+
+    plan: NewGamePlan
+    result: RequestResult
+
+
+InboxItem = Typed | InputEnded | SearchPost | RequestResult | NewGameStarted
 
 
 CATCH_UP_S = 2.0  # how often a log that could not be written is tried again
@@ -123,8 +174,10 @@ class PlaySession:
         on_change: Callable[[GameController], None] | None = None,
         moves_at: str = MOVES_AT_BOARD,
         clock: str = "",
+        now: Clock = time.monotonic,
     ) -> None:
         self.link = link
+        self.now = now  # the clock: read by ``pump`` and ``start`` only, the edges
         # ``clock``: the time control of the games this session starts ("": none); the
         # board keeps the clocks, the controller's ``clocks`` shows them (docs/clocks.md).
         # ``start`` (``zuni play --from``): the position each new game starts from.
@@ -139,7 +192,7 @@ class PlaySession:
         self.control = GameController(
             hand=hand is not None, deterministic=deterministic, show_move_s=show_move_s, moves_at=moves_at
         )
-        self.inbox: queue.Queue[tuple[Any, ...]] = queue.Queue()
+        self.inbox: queue.Queue[InboxItem] = queue.Queue()
         self.logged: LoggedGame | None = None  # the log's game of the board's game
         self.stdin_closed = False
         self.log = BoardGameLog(db, ui.message)
@@ -153,7 +206,12 @@ class PlaySession:
             request_timeout=request_timeout,
         )
         self.openings.hand_sets_up = hand is not None
-        self.thinking = Thinking(self.inbox.put, seed, deterministic)
+        self.thinking = Thinking(lambda item: self.inbox.put(SearchPost(item)), seed, deterministic)
+        self.take_backs_left = 0  # of the controller's take_back request: one at a time
+        # Requests on their way -> the position generation they were asked in: the same
+        # request is not asked again while it is (the controller asks again on a timer),
+        # and a computer's move or hint answered for a position that is gone is dropped.
+        self.in_flight: dict[tuple[str, tuple[str, ...]], int] = {}
         self._next_catch_up = 0.0  # when to try again to write what the log lacks
 
     # -- the controller's state, for the UI and the tests ----------------------------------
@@ -241,26 +299,27 @@ class PlaySession:
         self.openings.know_the_board()
         adopted = self.openings.adopt()
         if resume:
-            self._open(self.openings.resume(adopted, game))
+            self._open(self.openings.resume(adopted, game), self.now())
             with contextlib.suppress(LinkError):
                 shown = link.state(timeout=self.request_timeout).get("hostmove", "")
-                self.control.shown_on_resume(shown, time.monotonic())
+                self.control.shown_on_resume(shown, self.now())
         else:
-            self._open(self.openings.new(self.ruleset or link.ruleset))
+            self._open(self.openings.new(self.ruleset or link.ruleset), self.now())
             if adopted is not None:
                 self.log.left(adopted)
         self.ui.position(self)
-        self._do(self.control.tick(time.monotonic(), link.connected))  # whose turn, once the board is set up
+        self._do(self.control.tick(self.now(), link.connected), self.now())  # whose turn, once set up
 
     def start_branch(self, gid: int, log_from: int) -> None:
         """Goes on with the board's game (a replay's moves so far) as log game ``gid``,
         which starts from the position after board move ``log_from`` (docs/replay.md)."""
         self.openings.know_the_board()
-        self._open(self.openings.branch(gid, log_from))
+        now = self.now()
+        self._open(self.openings.branch(gid, log_from), now)
         self.ui.position(self)
-        self._do(self.control.tick(time.monotonic(), self.link.connected))
+        self._do(self.control.tick(now, self.link.connected), now)
 
-    def _open(self, opening: Opening) -> None:
+    def _open(self, opening: Opening, now: float) -> None:
         """The controller mirrors the opening's board game, logged as its log game."""
         self.thinking.cancel()
         if self.logged is not None:
@@ -282,28 +341,32 @@ class PlaySession:
                 opening.seats,
                 opening.moves,
                 number=opening.gid,
-                now=time.monotonic(),
+                now=now,
                 state=link.info,
                 times=link.move_times,
-            )
+            ),
+            now,
         )
         if opening.said:
             self.ui.message("info", opening.said)
 
-    def _board_switched(self, game_id: str, moves: list[str]) -> None:
+    def _board_switched(self, game_id: str, moves: list[str], now: float) -> None:
         """The board started or went back to another game on its own."""
 
         def seats_now(ruleset: str) -> dict[str, Seat]:
             return self.control.seats_for_board_game(ruleset, self.players)
 
-        self._open(self.openings.switched(game_id, moves, seats_now, self.ruleset or ""))
+        self._open(self.openings.switched(game_id, moves, seats_now, self.ruleset or ""), now)
         self.ui.position(self)
-        self._do(self.control.board_moves(game_id, moves, True, time.monotonic(), self.link.move_times))
+        self._do(self.control.board_moves(game_id, moves, True, now, self.link.move_times), now)
 
     # -- the loop --------------------------------------------------------------------
-    def run(self) -> int:
-        """Plays until quit (or the game is over and the typed input has ended)."""
+    def run(self, until: Callable[[], bool] | None = None) -> int:
+        """Plays until quit (or the game is over and the typed input has ended, or
+        ``until()``: the page started a remote game, which takes the board over)."""
         while not self.control.quit:
+            if until is not None and until():
+                break
             self.pump(0.05)
             if self.stdin_closed and self.is_over():
                 break
@@ -315,43 +378,50 @@ class PlaySession:
         return 0
 
     def pump(self, timeout: float = 0.05) -> None:
-        """Handles what arrived (waiting at most ``timeout`` s for it) and does what is due."""
+        """Handles what arrived (waiting at most ``timeout`` s for it) and does what is due.
+        The loop's edge: it reads the clock, once a pass, and never waits on the board."""
+        items: list[InboxItem] = []
+        with contextlib.suppress(queue.Empty):
+            items.append(self.inbox.get(timeout=timeout))
+        self.step(self.now(), items)
+
+    def step(self, now: float, items: list[InboxItem] | None = None) -> None:
+        """One pass at time ``now``: the link's events, ``items`` and the rest of the inbox,
+        then what is due."""
         while True:
             try:
                 event = self.link.events.get_nowait()
             except queue.Empty:
                 break
-            self._on_link(event)
-        try:
-            item = self.inbox.get(timeout=timeout)
-        except queue.Empty:
-            item = None
-        while item is not None:
-            self._on_inbox(item)
+            self._on_link(event, now)
+        pending = list(items or [])
+        while True:
+            for item in pending:
+                self._on_inbox(item, now)
+            pending = []
             try:
-                item = self.inbox.get_nowait()
+                pending.append(self.inbox.get_nowait())
             except queue.Empty:
-                item = None
+                break
         if self.control.deferred:
-            self._reconcile()
-        now = time.monotonic()
+            self._reconcile(now)
         if self.logged is not None and self.logged.behind and now >= self._next_catch_up:
             self._next_catch_up = now + CATCH_UP_S
             if self.logged.catch_up():
                 self.control.number = self.logged.gid
-        self._do(self.control.tick(now, self.link.connected))
+        self._do(self.control.tick(now, self.link.connected), now)
 
     def key(self, line: str) -> None:
         """A line typed by the user (from any thread)."""
-        self.inbox.put(("key", line))
+        self.inbox.put(Typed(line))
 
     def page_line(self, line: str) -> None:
         """A line typed on the page (``POST /api/line``, from the server's thread)."""
-        self.inbox.put(("page", line))
+        self.inbox.put(Typed(line, "page"))
 
     def end_of_input(self) -> None:
         """The typed input ended (from any thread)."""
-        self.inbox.put(("eof",))
+        self.inbox.put(InputEnded())
 
     def close(self) -> None:
         """Stops the searches and leaves the board showing the game (no hint); another
@@ -374,154 +444,206 @@ class PlaySession:
                 self.link.hint("", timeout=1.0)
             self.control.hint_shown = False
 
-    def _on_inbox(self, item: tuple[Any, ...]) -> None:
-        what = item[0]
-        now = time.monotonic()
-        if what == "key":
-            self._do(self.control.line(str(item[1]), now))
-        elif what == "page":
-            self._do(self.control.line(str(item[1]), now, where="page"))
-        elif what == "eof":
-            self.stdin_closed = True
-        else:
-            self._do(self.control.answer(item, now))
+    def _on_inbox(self, item: InboxItem, now: float) -> None:
+        match item:
+            case Typed(line, where):
+                self._do(self.control.line(line, now, where=where), now)
+            case InputEnded():
+                self.stdin_closed = True
+            case SearchPost(post):
+                self._do(self.control.answer(post, now), now)
+            case Answered() | Refused() | Failed():
+                self._replied(item, now)
+            case NewGameStarted(plan, result):
+                self._new_game_started(plan, result, now)
+            case _:
+                assert_never(item)
 
     # -- the link ----------------------------------------------------------------------
-    def _on_link(self, event: LinkEvent) -> None:
-        kind = event.kind
-        now = time.monotonic()
-        if kind == "connected":
-            who = self.link.board_id
-            self.ui.message("link", "board %sconnected (%s)" % (who + " " if who else "", event.text))
-        elif kind == "disconnected":
-            self.ui.message("link", "board disconnected (%s); waiting for it to come back" % event.text)
-        elif kind == "boardreset":
-            self.ui.message("link", "the board restarted (boot %s)" % event.text)
-        elif kind == "linkerror":
-            self.ui.message("link", "the board's link reports: %s" % event.text)
-        if kind == "connected":
-            self._do(self.control.board_event(kind, event.text, now))
-        if kind in _MOVE_LIST_EVENTS:
-            self._reconcile()
-        if kind == "state":
-            self._do(self.control.board_state(self.link.info, now))
-        elif kind != "connected":
-            self._do(self.control.board_event(kind, event.text, now))
+    def _on_link(self, event: LinkEvent, now: float) -> None:
+        """One link event: said to the user where it matters, handed to the controller."""
+        control = self.control
+        match event:
+            case Connected(url):
+                who = self.link.board_id
+                self.ui.message("link", "board %sconnected (%s)" % (who + " " if who else "", url))
+                self._do(control.board_event("connected", url, now), now)
+                self._reconcile(now)
+            case Disconnected(why):
+                self.ui.message("link", "board disconnected (%s); waiting for it to come back" % why)
+                self._do(control.board_event("disconnected", why, now), now)
+            case BoardRestarted(boot):
+                self.ui.message("link", "the board restarted (boot %s)" % boot)
+                self._do(control.board_event("boardreset", boot, now), now)
+            case LinkFault(message):
+                self.ui.message("link", "the board's link reports: %s" % message)
+                self._do(control.board_event("linkerror", message, now), now)
+            case Moved() | Undone() | Reset():
+                self._reconcile(now)
+            case StateSent():
+                self._do(control.board_state(self.link.info, now), now)
+            case BoardEvent(name, text):
+                if name == "over":
+                    self._reconcile(now)
+                self._do(control.board_event(name, text, now), now)
+            case Console():
+                pass  # MicroPython's own output: in the link's console log
+            case _:
+                assert_never(event)
 
-    def _reconcile(self) -> None:
+    def _reconcile(self, now: float) -> None:
         """Brings the mirror and the log up to the link's move list."""
         link = self.link
-        self._do(self.control.board_moves(link.game, link.moves, link.synced(), time.monotonic(), link.move_times))
+        self._do(self.control.board_moves(link.game, link.moves, link.synced(), now, link.move_times), now)
 
     # -- the controller's actions ----------------------------------------------------------
-    def _do(self, actions: list[Action]) -> None:
+    def _do(self, actions: list[Action], now: float) -> None:
         changed = False
         for action in actions:
-            changed = self._act(action) or changed
+            changed = self._act(action, now) or changed
         if changed and self.on_change is not None:
             self.on_change(self.control)
 
-    def _act(self, action: Action) -> bool:
+    def _act(self, action: Action, now: float) -> bool:
         """Does ``action``; True when what the page shows may have changed."""
         kind = action.kind
         handler = self._actions.get(kind)
         assert handler is not None, "an action the runner does not know: %s" % kind
         try:
-            handler(self, action)
+            handler(self, action, now)
         except LogUnwritable as exc:  # a new log game that cannot be written: the board plays on
             self.ui.message("error", "log: %s; the game goes on (the board keeps its moves)" % exc)
         return kind not in ("progress", "cancel", "think")
 
-    def _say(self, action: Action) -> None:
+    def _say(self, action: Action, now: float) -> None:
         self.ui.message(action.tone, action.text)
 
-    def _redraw(self, action: Action) -> None:
+    def _redraw(self, action: Action, now: float) -> None:
         self.ui.position(self)
 
-    def _progress(self, action: Action) -> None:
+    def _progress(self, action: Action, now: float) -> None:
         self.ui.thinking(action.side, action.value)
 
-    def _think(self, action: Action) -> None:
+    def _think(self, action: Action, now: float) -> None:
         self.thinking.start(action.text, action.gen, action.side, action.value, action.level, **dict(action.limits))
 
-    def _cancel(self, action: Action) -> None:
+    def _cancel(self, action: Action, now: float) -> None:
         self.thinking.cancel()
 
-    def _request(self, action: Action) -> None:
+    def _request(self, action: Action, now: float) -> None:
+        """Begins the controller's request on the link; its result comes to the inbox."""
         name, args = action.text, action.args
-        calls: dict[str, Callable[..., Any]] = {
-            "host_move": self.link.host_move,
-            "hint": self.link.hint,
-            "resign": self.link.resign,
-            "agree": self.link.agree,
-            "state": self.link.state,
-            "press_ok": self.link.press_ok,
-            "take_back": self.link.take_back,
-        }
-        call = calls[name]
-        now = time.monotonic()
-        reply: Any = None
-        try:
-            if name == "take_back":  # args: how many moves
-                for _ in range(int(args[0])):
-                    call(timeout=self.request_timeout)
-            else:
-                reply = call(*args, timeout=self.request_timeout)
-        except BoardError as exc:
-            self._do(self.control.replied(name, args, time.monotonic(), error=exc.message, by_board=True))
-            return
-        except LinkError as exc:
-            self._do(self.control.replied(name, args, time.monotonic(), error=str(exc)))
-            return
-        self._do(self.control.replied(name, args, max(now, time.monotonic()), reply=reply))
+        if name == "take_back":  # args: how many moves, taken back one after the other
+            self.take_backs_left = int(args[0])
+            self._begin("take_back", (), now)
+        else:
+            self._begin(name, tuple(args), now)
 
-    def _judge(self, action: Action) -> None:
+    def _begin(self, call: str, args: tuple[str, ...], now: float) -> None:
+        if (call, args) in self.in_flight:
+            return  # still on its way: its result answers this ask too
+        self.in_flight[(call, args)] = self.control.gen
+        self.link.begin(call, args, now, self.inbox.put, timeout=self.request_timeout)
+
+    def _replied(self, result: RequestResult, now: float) -> None:
+        """A request's result, as the controller hears it."""
+        name, args = result.call, result.args
+        gen = self.in_flight.pop((name, args), self.control.gen)
+        if name in ("host_move", "hint") and any(args) and gen != self.control.gen:
+            return  # about a position that is gone (the move was made meanwhile)
+        if name == "take_back":
+            self.take_backs_left -= 1
+            if isinstance(result, Answered) and self.take_backs_left > 0:
+                self._begin("take_back", (), now)
+                return
+            args = ("1",)
+        match result:
+            case Answered(fields=fields):
+                if name == "state" and self.link.info:
+                    # The board's freshest state: a state it sent on its own after this
+                    # reply (setup done, a take-back) is newer than the reply.
+                    fields = dict(self.link.info)
+                self._do(self.control.replied(name, args, now, reply=fields), now)
+            case Refused(message=message):
+                self._do(self.control.replied(name, args, now, error=message, by_board=True), now)
+            case Failed(why=why):
+                self._do(self.control.replied(name, args, now, error=why), now)
+            case _:
+                assert_never(result)
+
+    def _judge(self, action: Action, now: float) -> None:
         answer = verdict(action.value, action.text, action.side, deterministic=self.deterministic)
-        self._do(self.control.judged(action.text, action.args[0], answer, time.monotonic()))
+        self._do(self.control.judged(action.text, action.args[0], answer, now), now)
 
-    def _hand(self, action: Action) -> None:
+    def _hand(self, action: Action, now: float) -> None:
         if self.hand is not None:
             self.hand.make_move(self.control.game, action.value)
 
-    def _setup(self, action: Action) -> None:
+    def _setup(self, action: Action, now: float) -> None:
         if self.hand is not None:
             self.hand.set_up(self.control.game, action.value)
 
-    def _played(self, action: Action) -> None:
+    def _played(self, action: Action, now: float) -> None:
         if self.logged is not None and self.logged.played(action.index, action.text, action.value):
             self.control.number = self.logged.gid
 
-    def _cut(self, action: Action) -> None:
+    def _cut(self, action: Action, now: float) -> None:
         if self.logged is None:
             return
         players = {side: seat.text for side, seat in self.seats.items()}
         if self.logged.taken_back(action.index, action.value, self.position, players, self.board_id, self.layout):
             self.control.number = self.logged.gid
 
-    def _ended(self, action: Action) -> None:
+    def _ended(self, action: Action, now: float) -> None:
         if self.logged is not None:
             self.logged.ended(action.text, action.args[0])
 
-    def _reopened(self, action: Action) -> None:
+    def _reopened(self, action: Action, now: float) -> None:
         if self.logged is not None:
             self.logged.reopened()
 
-    def _switched(self, action: Action) -> None:
-        self._board_switched(action.text, list(action.value))
+    def _switched(self, action: Action, now: float) -> None:
+        self._board_switched(action.text, list(action.value), now)
 
-    def _new(self, action: Action) -> None:
+    def _new(self, action: Action, now: float) -> None:
+        """A new game: asked of the board without waiting; opened when it answers."""
         try:
-            self._open(self.openings.new(self.ruleset or self.link.ruleset))
+            plan = self.openings.plan_new(self.ruleset or self.link.ruleset)
+        except SessionError as exc:
+            self.ui.message("error", str(exc))
+            return
+        self.link.begin(
+            "new_game",
+            plan.request_args,
+            now,
+            lambda result: self.inbox.put(NewGameStarted(plan, result)),
+            timeout=self.request_timeout * 2,
+        )
+
+    def _new_game_started(self, plan: NewGamePlan, result: RequestResult, now: float) -> None:
+        match result:
+            case Answered():
+                pass
+            case Refused(message=message):
+                self.ui.message("error", plan.refused(message))
+                return
+            case Failed(why=why):
+                self.ui.message("error", "no new game on the board: %s" % why)
+                return
+            case _:
+                assert_never(result)
+        try:
+            self._open(self.openings.opened_new(plan), now)
         except SessionError as exc:
             self.ui.message("error", str(exc))
             return
         self.ui.position(self)
-        self._do(self.control.tick(time.monotonic(), self.link.connected))
+        self._do(self.control.tick(now, self.link.connected), now)
 
-    def _quit(self, action: Action) -> None:
+    def _quit(self, action: Action, now: float) -> None:
         pass  # ``run`` ends: the controller's ``quit`` is set
 
-    _actions: dict[str, Callable[[PlaySession, Action], None]] = {
+    _actions: dict[str, Callable[[PlaySession, Action, float], None]] = {
         "say": _say,
         "redraw": _redraw,
         "progress": _progress,

@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import zuni
-from zuniboard.ai import SearchInfo, SearchPlayer, book, tablebase
+from zuniboard.ai import SearchInfo, SearchPlayer, analyze, book, tablebase
 from zuniboard.games.words import table_words
+from zuniboard.play.grades import grade
 
 # A hint on Mosona's proof (docs/rules.md, "Who wins Mosona?"), at any level: following
 # the hints as North wins.
@@ -25,7 +26,7 @@ class Job:
     """A search in a worker thread: for position generation ``gen``."""
 
     gen: int
-    what: str  # "ai" or "hint"
+    what: str  # "ai", "hint" or "grade"
     side: str
     stop: threading.Event = field(default_factory=threading.Event)
     thread: threading.Thread | None = None
@@ -50,6 +51,9 @@ class Thinking:
         best move, with its verdict in words (``win in 5 moves ...``; else '')."""
         job = Job(gen, what, side)
         self.jobs = [j for j in self.jobs if j.thread is not None and j.thread.is_alive()]
+        if what == "grade":
+            self._grade(job, game.copy(), **limits)
+            return
 
         def progress(info: SearchInfo) -> None:
             self.post(("progress", job.gen, job.side, info))
@@ -76,6 +80,25 @@ class Thinking:
                 self.post(("failed", job.gen, side, "%s: %r" % (what, exc)))
 
         job.thread = threading.Thread(target=work, name="zuni-%s" % what, daemon=True)
+        self.jobs.append(job)
+        job.thread.start()
+
+    def _grade(self, job: Job, game: zuni.Game, **limits: Any) -> None:
+        """Grades the last move of ``game``; posts ``("grade", gen, side, index, MoveGrade)``
+        (the endgame tables where they cover the position, else a search of ``limits``)."""
+        index = len(game.move_stack) - 1
+        if "node_limit" in limits and "time_limit" not in limits:
+            limits["time_limit"] = None  # by node counts alone: the same grade under any load
+
+        def work() -> None:
+            try:
+                verdict = analyze(game, index, stop=job.stop, **limits)
+                if not job.stop.is_set():
+                    self.post(("grade", job.gen, job.side, index, grade(verdict)))
+            except Exception as exc:  # a bug in the analysis must not stop the game
+                self.post(("failed", job.gen, job.side, "grade: %r" % (exc,)))
+
+        job.thread = threading.Thread(target=work, name="zuni-grade", daemon=True)
         self.jobs.append(job)
         job.thread.start()
 

@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import queue
-import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -55,7 +54,7 @@ class RemoteSession(PlaySession):
         super().pump(timeout)
 
     def pump_remote(self) -> None:
-        now = time.monotonic()
+        now = self.now()
         changed = False
         while True:
             try:
@@ -126,7 +125,7 @@ class RemoteSession(PlaySession):
         refused = dict(self.client.state.get("refused", {}).get(self.client.creds.seat) or {})
         refused_ply = next((ply for ply, n in self.sent.items() if n == refused.get("n")), -1)
         self.followed = self.client.seq
-        self._do(self.bridge.follow(self.client.state, self.control, now, refused_ply))
+        self._do(self.bridge.follow(self.client.state, self.control, now, refused_ply), now)
 
     def _send_unsent(self, now: float) -> None:
         """A move of ours the board has and the referee has not, with no message on the
@@ -168,31 +167,31 @@ class RemoteSession(PlaySession):
             self.ui.message("link", "%s (%s) is connected again" % (seat, name))
 
     # -- the controller's actions ------------------------------------------------------
-    def _played_remote(self, action: Action) -> None:
-        PlaySession._played(self, action)
+    def _played_remote(self, action: Action, now: float) -> None:
+        PlaySession._played(self, action, now)
         if self.bridge.to_send(action.index, action.text, action.side, self.client.state):
-            self._publish([self.client.move(action.index, action.text, time.monotonic())])
+            self._publish([self.client.move(action.index, action.text, now)])
             self.sent[action.index] = self.client.n
             save_seat(self.seat_file, self.client, self.client_id)
 
-    def _cut_remote(self, action: Action) -> None:
-        PlaySession._cut(self, action)
-        self.follow(time.monotonic())  # down to the referee's moves: its next move, if any
+    def _cut_remote(self, action: Action, now: float) -> None:
+        PlaySession._cut(self, action, now)
+        self.follow(now)  # down to the referee's moves: its next move, if any
 
-    def _to_referee(self, action: Action) -> None:
+    def _to_referee(self, action: Action, now: float) -> None:
         fields: dict[str, Any] = {}
         if action.text in ("offer", "claim"):
             fields["what"] = action.args[0]
         elif action.text == "answer":
             fields["what"] = action.args[0]
             fields["yes"] = action.args[1] == "yes"
-        self._publish([self.client.send(action.text, time.monotonic(), **fields)])
+        self._publish([self.client.send(action.text, now, **fields)])
         save_seat(self.seat_file, self.client, self.client_id)
 
-    def _new_remote(self, action: Action) -> None:
+    def _new_remote(self, action: Action, now: float) -> None:
         self.ui.message("info", "a new remote game: quit, then `zuni play --remote new` (or join with a code)")
 
-    _actions: dict[str, Callable[[PlaySession, Action], None]] = {
+    _actions: dict[str, Callable[[PlaySession, Action, float], None]] = {
         **PlaySession._actions,
         "played": _played_remote,  # type: ignore[dict-item]
         "cut": _cut_remote,  # type: ignore[dict-item]

@@ -3,7 +3,9 @@
 It feeds the controller what the link reports (the board's moves and phase, button
 presses), typed keys (``key``, from any thread) and the time, and does what the
 controller asks: host moves, take-backs and hints on the link, the computer's analysis,
-the terminal's hand on the virtual board. One thread: ``pump()``.
+the terminal's hand on the virtual board. One thread: ``pump()``, which reads the clock
+(``now``, by default ``time.monotonic``) and never waits on the board: requests are
+begun on the link, their results come back through the inbox.
 
 >>> driver = ReplayDriver(link, ReplayController(ReplayCursor(record)), ui.message)
 >>> driver.start()                   # a new game on the board, at the record's start
@@ -15,11 +17,29 @@ from __future__ import annotations
 import queue
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, assert_never
 
 import zuni
 from zuniboard.ai import analyze
-from zuniboard.link.client import BoardError, BoardLink, LinkError, LinkEvent
+from zuniboard.link.client import BoardError, BoardLink, LinkError
+from zuniboard.link.events import (
+    Answered,
+    BoardEvent,
+    BoardRestarted,
+    Connected,
+    Console,
+    Disconnected,
+    Failed,
+    LinkEvent,
+    LinkFault,
+    Moved,
+    Refused,
+    RequestResult,
+    Reset,
+    StateSent,
+    Undone,
+)
+from zuniboard.link.port import Clock
 from zuniboard.replay.control import Action, ReplayController
 
 ANALYZE_TIME_S = 0.5  # the computer's thinking time for the view of one move
@@ -40,14 +60,16 @@ class ReplayDriver:
         hand: Any = None,
         analyze_time: float = ANALYZE_TIME_S,
         on_change: Callable[[ReplayController], None] | None = None,
+        now: Clock = time.monotonic,
     ) -> None:
+        self.now = now  # the clock: read by ``pump`` and ``start``, the edges
         self.link = link
         self.controller = controller
         self.say = say
         self.hand = hand
         self.analyze_time = analyze_time
         self.on_change = on_change or (lambda c: None)
-        self.inbox: queue.Queue[str] = queue.Queue()
+        self.inbox: queue.Queue[str | RequestResult] = queue.Queue()
         self.phase = "?"
         self.end: Action | None = None
 
@@ -68,7 +90,7 @@ class ReplayDriver:
             raise ReplayStartError("no new game on the board: %s" % exc)
         self.link.drop_events()  # what the link said before the new game is about the old one
         self._phase(state.get("phase", "?"), state.get("setup", ""))
-        self._feed()
+        self._feed(self.now())
 
     def key(self, line: str) -> None:
         """A typed line (from any thread)."""
@@ -80,47 +102,65 @@ class ReplayDriver:
         return self.end
 
     def pump(self, timeout: float = 0.05) -> None:
+        """Handles what arrived (waiting at most ``timeout`` s for a typed line or a reply)."""
+        items: list[str | RequestResult] = []
+        try:
+            items.append(self.inbox.get(timeout=timeout))
+        except queue.Empty:
+            pass
+        self.step(self.now(), items)
+
+    def step(self, now: float, items: list[str | RequestResult] | None = None) -> None:
+        """One pass at time ``now``: the link's events, ``items`` and the inbox, what is due."""
         while True:
             try:
                 event = self.link.events.get_nowait()
             except queue.Empty:
                 break
-            self._on_event(event)
-        try:
-            line: str | None = self.inbox.get(timeout=timeout)
-        except queue.Empty:
-            line = None
-        while line is not None:
-            self._do(self.controller.key(line, time.monotonic()))
+            self._on_event(event, now)
+        pending = list(items or [])
+        while True:
+            for item in pending:
+                if isinstance(item, str):
+                    self._do(self.controller.key(item, now), now)
+                else:
+                    self._replied(item, now)
+            pending = []
             try:
-                line = self.inbox.get_nowait()
+                pending.append(self.inbox.get_nowait())
             except queue.Empty:
-                line = None
-        self._do(self.controller.tick(time.monotonic()))
+                break
+        self._do(self.controller.tick(now), now)
 
     # -- events ------------------------------------------------------------------
-    def _on_event(self, event: LinkEvent) -> None:
-        kind = event.kind
-        if kind == "state":
-            self._phase(event.text, self.link.info.get("setup", ""))
-            self._feed()
-        elif kind == "setup":  # a staged setup goes on to this side's pieces
-            self._set_up(event.text.strip())
-        elif kind in ("move", "undo", "reset", "connected"):
-            if kind == "move":
+    def _on_event(self, event: LinkEvent, now: float) -> None:
+        match event:
+            case StateSent(phase):
+                self._phase(phase, self.link.info.get("setup", ""))
+                self._feed(now)
+            case Moved():
                 self.phase = "play"
-            elif kind == "undo":
+                self._feed(now)
+            case Undone():
                 self.phase = "setup"
-            self._feed()
-        elif kind == "over":
-            self.phase = "over"
-            self._feed()
-        elif kind == "button":
-            self._do(self.controller.button(event.text.strip(), time.monotonic()))
-        elif kind in ("wrong", "error"):
-            self.say("board", "the board: %s" % event.text)
-        elif kind == "disconnected":
-            self.say("link", "board disconnected (%s); waiting for it to come back" % event.text)
+                self._feed(now)
+            case Reset() | Connected():
+                self._feed(now)
+            case BoardEvent("setup", text):  # a staged setup goes on to this side's pieces
+                self._set_up(text.strip())
+            case BoardEvent("over"):
+                self.phase = "over"
+                self._feed(now)
+            case BoardEvent("button", text):
+                self._do(self.controller.button(text.strip(), now), now)
+            case BoardEvent("wrong" | "error", text):
+                self.say("board", "the board: %s" % text)
+            case Disconnected(why):
+                self.say("link", "board disconnected (%s); waiting for it to come back" % why)
+            case BoardEvent() | BoardRestarted() | LinkFault() | Console():
+                pass
+            case _:
+                assert_never(event)
 
     def _phase(self, phase: str, side: str = "") -> None:
         if phase:
@@ -144,56 +184,40 @@ class ReplayDriver:
             {str(names[i]) for i in range(len(names)) if game.board[i] and zuni.piece_side(game.board[i]) <= upto}
         )
 
-    def _feed(self) -> None:
+    def _feed(self, now: float) -> None:
         if not self.link.synced():
             return  # the link is refetching: its list is not the board's yet
-        self._do(self.controller.board(self.link.moves, self.phase, time.monotonic()))
+        self._do(self.controller.board(self.link.moves, self.phase, now), now)
 
     # -- actions -----------------------------------------------------------------
-    def _do(self, actions: list[Action]) -> None:
+    def _do(self, actions: list[Action], now: float) -> None:
         changed = False
         for action in actions:
             changed = True
-            self._act(action)
+            self._act(action, now)
         if changed:
             self.on_change(self.controller)
 
-    def _act(self, action: Action) -> None:
+    def _act(self, action: Action, now: float) -> None:
         kind = action.kind
         c = self.controller
         if kind == "say":
             self.say(action.tone, action.text)
         elif kind == "show":
-            try:
-                self.link.host_move(action.text, timeout=REQUEST_TIMEOUT_S)
-            except BoardError as exc:
-                self._do(c.shown(action.text, time.monotonic(), False, exc.message))
-                return
-            except LinkError as exc:
-                self._do(c.shown(action.text, time.monotonic(), False, str(exc)))
-                return
-            self._do(c.shown(action.text, time.monotonic(), True))
+            self._begin("host_move", (action.text,), now)
         elif kind == "takeback":
-            try:
-                self.link.take_back(timeout=REQUEST_TIMEOUT_S)
-            except BoardError as exc:
-                self.say("error", "take-back: the board refused: %s" % exc.message)
-            except LinkError as exc:
-                self.say("error", "take-back: %s" % exc)
+            self._begin("take_back", (), now)
         elif kind == "hint":
-            try:
-                self.link.hint(action.text, timeout=REQUEST_TIMEOUT_S)
-            except LinkError as exc:
-                self.say("hint", "(the board could not show the hint: %s)" % exc)
+            self._begin("hint", (action.text,), now)
         elif kind == "analyze":
             game = c.cursor.game.copy()
             game.push(c.cursor.moves[action.ply])
             try:
                 result = analyze(game, action.ply, time_limit=self.analyze_time)
             except (IndexError, ValueError) as exc:
-                self._do(c.analysed(action.ply, None, str(exc)))
+                self._do(c.analysed(action.ply, None, str(exc)), now)
                 return
-            self._do(c.analysed(action.ply, result))
+            self._do(c.analysed(action.ply, result), now)
         elif kind == "carry":
             if self.hand is not None:
                 move = c.cursor.next_move()
@@ -204,3 +228,27 @@ class ReplayDriver:
                 self._set_up(self.link.info.get("setup", ""))
         elif kind in ("play", "quit"):
             self.end = action
+
+    def _begin(self, call: str, args: tuple[str, ...], now: float) -> None:
+        self.link.begin(call, args, now, self.inbox.put, timeout=REQUEST_TIMEOUT_S)
+
+    def _replied(self, result: RequestResult, now: float) -> None:
+        """How a request ended, as the controller (or the user) hears it."""
+        c = self.controller
+        match result:
+            case Answered("host_move", (text,)):
+                self._do(c.shown(text, now, True), now)
+            case Refused("host_move", (text,), message=message) | Failed("host_move", (text,), why=message):
+                self._do(c.shown(text, now, False, message), now)
+            case Refused("take_back", message=message):
+                self.say("error", "take-back: the board refused: %s" % message)
+            case Failed("take_back", why=why):
+                self.say("error", "take-back: %s" % why)
+            case Refused("hint", code=code, message=message):
+                self.say("hint", "(the board could not show the hint: %s)" % BoardError(code, message))
+            case Failed("hint", why=why):
+                self.say("hint", "(the board could not show the hint: %s)" % why)
+            case Answered() | Refused() | Failed():
+                pass
+            case _:
+                assert_never(result)

@@ -32,6 +32,21 @@ def on_line(handler: Callable[[str], None] | None) -> None:
         web.sim.line_handler = handler
 
 
+def on_remote(handler: Callable[[dict[str, Any]], dict[str, Any]] | None) -> None:
+    """The page's "Play someone remotely" requests (``POST /api/remote``) go to
+    ``handler`` (``remote.page_lobby.PageLobby.request``); None: the page offers none."""
+    for web in _served:
+        web.sim.remote_handler = handler
+
+
+def fits(ruleset: str) -> bool:
+    """Whether ``ruleset`` plays on the board of every page served (its points)."""
+    import zuni
+
+    names = sorted(zuni.new_game(ruleset).geometry.names)
+    return all(sorted(web.sim.board["names"]) == names for web in _served)
+
+
 def stop_all() -> None:
     """Stop every page ``serve`` started."""
     while _served:

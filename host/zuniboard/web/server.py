@@ -233,6 +233,9 @@ class SimController:
         # Where a line typed on the page goes (a move or a command): the game controller
         # of a `zuni play` in this process (``page.on_line``); None: nobody takes lines.
         self.line_handler: Callable[[str], None] | None = None
+        # The page's "Play someone remotely" (POST /api/remote): a `zuni play`'s lobby
+        # (``page.on_remote``); it answers at once, the lobby's waiting runs elsewhere.
+        self.remote_handler: Callable[[dict[str, Any]], dict[str, Any]] | None = None
         self._hint: dict[str, tuple[str, str]] = {}
         # The game and rules the firmware last reported (its state): the page follows a new
         # game on the board, not a mere difference (a person sets up other rules before a
@@ -411,6 +414,7 @@ class SimController:
                 "play": self.world.narrate(self.control.status),
                 "last_error": self.last_error,
                 "lines": self.line_handler is not None,
+                "remote_start": self.remote_handler is not None,
             }
             extras = dict(self.extras)
             # A game controller's view (``zuni play``) is the game itself; the narrator's
@@ -507,6 +511,22 @@ class SimController:
             )
         handler(text)
         return {"ok": True}
+
+    def remote(self, body: dict[str, Any]) -> dict[str, Any]:
+        """Start or join a remote game (docs/remote.md, "From the page"): the lobby checks
+        the request and answers at once; a refusal (ValueError: a bad code; RuntimeError:
+        one is already under way) is the page's error and changes nothing."""
+        handler = self.remote_handler
+        if handler is None:
+            raise ApiError(
+                HTTPStatus.CONFLICT, "remote: no game is played from this page (a plain zuni play starts remote games)"
+            )
+        try:
+            return handler(body)
+        except ValueError as exc:
+            raise ApiError(HTTPStatus.BAD_REQUEST, str(exc)) from None
+        except RuntimeError as exc:
+            raise ApiError(HTTPStatus.CONFLICT, str(exc)) from None
 
     def setup(self, ruleset: str | None = None) -> dict[str, Any]:
         """Put every disk where ``ruleset``'s start position (default: the current one)
@@ -732,6 +752,8 @@ class _Handler(BaseHTTPRequestHandler):
             return sim.setup(_text_or_none(body, "ruleset"))
         if path == "/api/line":
             return sim.line(_text(body, "text"))
+        if path == "/api/remote":
+            return sim.remote(body)
         raise ApiError(HTTPStatus.NOT_FOUND, "no such API call: POST %s" % path)
 
 

@@ -777,7 +777,39 @@
     renderReplay(s, per);
     renderLesson(s);
     renderLines(s, play);
+    renderReview(play);
     renderRemote(s);
+    renderLobby(s);
+  }
+
+  // "Play someone remotely" on the page of a plain `zuni play` (docs/remote.md, "From
+  // the page"): a new remote game or one joined with its invite code. The lobby works
+  // in the background; its progress (the code, who joined) or its error comes back in
+  // the state as remote_lobby. Once every seat is taken the remote panel takes over.
+  let lobbyFilled = false;
+  function renderLobby(s) {
+    const l = s.remote_lobby;
+    const panel = $("lobby-panel");
+    panel.hidden = !l || !s.remote_start || !!s.remote;
+    if (panel.hidden) return;
+    if (!lobbyFilled) {
+      lobbyFilled = true;
+      $("lobby-name").value = l.name || "";
+      $("lobby-ruleset").value = l.ruleset || "";
+    }
+    $("lobby-broker").textContent = l.broker || "";
+    const busy = l.state === "asking" || l.state === "waiting" || l.state === "ready";
+    for (const id of ["btn-lobby-new", "btn-lobby-join"]) $(id).disabled = busy;
+    $("lobby-form").hidden = busy;
+    $("lobby-wait").hidden = !l.code;
+    $("btn-lobby-cancel").hidden = l.state !== "waiting";
+    $("lobby-code-shown").textContent = l.code || "";
+    $("lobby-invite").textContent = l.invite || "";
+    setHtml("lobby-joined", (l.joined || []).map((j) => "<li>" + esc(j) + "</li>").join(""));
+    $("lobby-said").textContent = l.said || "";
+    const err = $("lobby-error");
+    err.hidden = !l.error;
+    err.textContent = l.error || "";
   }
 
   // A remote game (zuni play --remote, docs/remote.md): the invite code to pass on, the
@@ -839,6 +871,40 @@
     if (box.placeholder !== example) box.placeholder = example;
     const said = (play.said || []).slice(-4);
     setHtml("said", said.map(([tone, text]) => '<li class="' + esc(tone) + '">' + esc(text) + "</li>").join(""));
+  }
+
+  // Help per seat and the grades of the people's moves (zuni play --assist): during the
+  // game the help levels, hints left and the mistakes so far; after it, the review:
+  // each side's grades counted and every graded move, the mistakes first.
+  function renderReview(play) {
+    const review = play.review || { counts: {}, moves: [] };
+    const help = play.help || {};
+    const helped = Object.entries(help).filter(([, h]) => h.level !== "hints" || h.hints_left !== null);
+    const over = !!play.result;
+    const panel = $("review-panel");
+    panel.hidden = !helped.length && !review.moves.length;
+    if (panel.hidden) return;
+    $("review-head").textContent = over ? "Review of the game" : "Help and grades";
+    setHtml(
+      "help-levels",
+      helped
+        .map(([side, h]) => esc(side) + ": help " + esc(h.level) + (h.hints_left === null ? "" : ", " + h.hints_left + " hints left"))
+        .join(" · ")
+    );
+    setHtml(
+      "review-counts",
+      Object.entries(review.counts)
+        .map(([side, c]) => esc(side) + ": " + Object.entries(c).filter(([, n]) => n).map(([g, n]) => n + " " + esc(g)).join(", "))
+        .join(" · ")
+    );
+    const rank = (m) => (m.grade === "mistake" || m.grade === "blunder" ? 0 : 1); // mistakes first
+    const shown = over ? review.moves.slice().sort((a, b) => rank(a) - rank(b) || a.index - b.index) : review.moves.filter((m) => rank(m) === 0);
+    setHtml(
+      "review-moves",
+      shown
+        .map((m) => '<li class="grade-' + esc(m.grade) + '">' + (m.index + 1) + ". " + esc(m.side) + " " + esc(m.move) + ": <b>" + esc(m.grade) + "</b>, " + esc(m.words) + "</li>")
+        .join("")
+    );
   }
 
   // A lesson (zuni learn) or a puzzle (zuni puzzle) in the same process: the step, its
@@ -1178,6 +1244,21 @@
     sel.addRange(range);
     toast("Press Ctrl-C (or Cmd-C) to copy the selected code");
   }
+
+  function lobby(body) {
+    body.name = $("lobby-name").value.trim();
+    // A refusal shows as the page's toast and in the lobby's box (it changes nothing).
+    api("remote", body).catch((e) => {
+      const err = $("lobby-error");
+      err.hidden = false;
+      err.textContent = e.message;
+    });
+  }
+  $("btn-lobby-new").addEventListener("click", () =>
+    lobby({ do: "new", ruleset: $("lobby-ruleset").value.trim(), clock: $("lobby-clock").value.trim() }));
+  $("btn-lobby-join").addEventListener("click", () => lobby({ do: "join", code: $("lobby-code").value.trim() }));
+  $("btn-lobby-cancel").addEventListener("click", () => api("remote", { do: "cancel" }).catch(() => {}));
+  $("lobby-form").addEventListener("submit", (e) => e.preventDefault());
 
   $("line-panel").addEventListener("submit", (e) => {
     e.preventDefault();
