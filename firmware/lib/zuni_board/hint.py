@@ -531,21 +531,3 @@ class HintSearch:
                     best = ply[6]
                     value = None
             yield 1
-
-
-# -- the hint as it runs on the board ------------------------------------------------
-def run(search, now, think, host, budget):
-    """The board's own hint as the board runs it (``play.Play``, which owns the search and
-    the two deadlines, calls this every scan while it thinks): one slice of ``budget``
-    work a scan until ``think`` is due (``play.HINT_THINK_MS`` after HINT), then held back
-    while ``host`` is armed and not yet due (``play.HOST_HINT_MS`` after HINT, a host
-    connected: it may send its own hint first). True once the search's ``best`` is to be
-    shown. A function here, its constants and deadlines in the app's resident code: a
-    runner object in a module of its own cost the hint's heap peak a KiB
-    (docs/firmware-timing.md, "The split of BoardApp")."""
-    if not search.done:
-        if not think.due(now):
-            search.step(budget)
-            return False
-        search.stop()
-    return not host.armed or host.due(now)

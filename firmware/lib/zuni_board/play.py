@@ -6,7 +6,7 @@ legal moves and footprints), the last classification (``result``), the finished 
 waiting to be committed (``pending``) and the deadline that commits it or shows a
 mistake (``due``; ``due_commit`` says which), the host's move to carry out (``host``), the
 hint shown (``hint``) and the board's own search for one (``thinking``, a
-``hint.HintSearch``, run by ``hint.run`` until its deadlines ``think_until`` and
+``hintrun.search_for``'s search, run by ``hintrun.run`` until its deadlines ``think_until`` and
 ``host_until``), the points touched since the position was made
 (``touched``), and a commit whose rest is still to be done (``fresh``). It reads the
 app's public state (``game``, ``stable``, ``renderer``, ``outbox``, ``overlays``, ``clock``,
@@ -26,7 +26,7 @@ from zuni_board import unload
 from zuni_board.infer import ERROR, FINISHED, PROGRESS, SAME, Position, infer
 from zuni_board.ticks import Deadline
 
-# The board's own hint (zuni_board.hint, run by hint.run): work per scan cycle, in the
+# The board's own hint (zuni_board.hintrun: its search, run by hintrun.run): work per scan cycle, in the
 # search's work units (hint.LEGAL = 4 a legal_moves() call, about 2.5-5.4 ms on an
 # RP2040, MICROPYTHON-NOTES): with the loop's own 2.4-3.1 ms a scan stays within its 10 ms
 # period while the board thinks (tools/bench_firmware.py's slice_us); and how long a
@@ -45,7 +45,15 @@ _DECLARED = ("resign", "agreed-draw", "agreed-count")
 
 # What a HINT loads and the hint's end drops again: the search and its evaluation (for
 # Awithlaknakwe with its tables).
-_HINT_CODE = ("zuni_board.hint", "zuni.evaluate", "zuni.evaluate_awith", "zuni.awith_reach")
+_HINT_CODE = (
+    "zuni_board.hintrun",
+    "zuni_board.hint",
+    "zuni_board.linehint",
+    "zuni.linefast",
+    "zuni.evaluate",
+    "zuni.evaluate_awith",
+    "zuni.awith_reach",
+)
 
 
 class Play:
@@ -63,7 +71,7 @@ class Play:
         self.commits = 0
         self.gc_due = False  # a commit's garbage is to be collected (BoardApp.step)
         self.thinking = None  # type: ignore  # the board's own hint search while it thinks
-        # Its deadlines (hint.run): the best move found is shown at ``think_until``, not
+        # Its deadlines (hintrun.run): the best move found is shown at ``think_until``, not
         # before ``host_until`` (armed while a connected host may send its own hint).
         self.think_until = Deadline()
         self.host_until = Deadline()
@@ -400,9 +408,9 @@ class Play:
             try:
                 # Loaded at each HINT and unloaded once the hint is shown (drop_search):
                 # a board whose players do not ask keeps that heap.
-                from zuni_board.hint import HintSearch
+                from zuni_board.hintrun import search_for
 
-                self.thinking = HintSearch(self.app.game, pos.moves)
+                self.thinking = search_for(self.app.game, pos.moves)
                 self.think_until.set(now, HINT_THINK_MS)
                 link = self.app.link
                 if link is not None and hasattr(link, "host_present") and link.host_present(now):
@@ -432,7 +440,7 @@ class Play:
         pos = self.pos
         if search is None or pos is None:
             return
-        from zuni_board.hint import run  # loaded while the board thinks
+        from zuni_board.hintrun import run  # loaded while the board thinks
 
         if not run(search, now, self.think_until, self.host_until, HINT_SLICE):
             return
