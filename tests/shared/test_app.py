@@ -8,12 +8,12 @@ from board_helpers import RecordingLink, Table, board_layout, journal_with, remo
 
 import zuni
 from check import eq, raises
+from zuni_board import unload
 from zuni_board.app import OVER, PLAY, SETUP
 from zuni_board.hintrun import search_for
 from zuni_board.infer import PROGRESS
 from zuni_board.journal import Journal
-from zuni_board import unload
-from zuni_board.play import _HINT_CODE, HINT_THINK_MS, HOST_HINT_MS
+from zuni_board.play import HINT_CODE, HINT_THINK_MS, HOST_HINT_MS
 from zuni_board.scan import Debouncer
 
 MOSONA_END = [
@@ -810,19 +810,19 @@ def _hint_scans(ruleset, moves):
     best = _own_hint(t.app.game)
     play = t.app.play
     play.gc_due = False  # the last commit's collection done (it is a scan's work too)
-    unload(_HINT_CODE, True)  # as the board is before a HINT (on CPython too, for this test)
+    unload(HINT_CODE, True)  # as the board is before a HINT (on CPython too, for this test)
     t.press(4)
-    eq([m for m in _HINT_CODE if m in sys.modules], [], "nothing loaded in the press's scan")
+    eq([m for m in HINT_CODE if m in sys.modules], [], "nothing loaded in the press's scan")
     assert play.hint_busy(), "thinking"
     scans = []
     while play.hint is None:
         assert len(scans) < 300, "no hint after 3 s"
-        before = [m for m in _HINT_CODE if m in sys.modules]
+        before = [m for m in HINT_CODE if m in sys.modules]
         search = play.thinking
         slices = search.slices if search is not None else 0
         t.now += 10
         t.app.step(t.now, None, 0)
-        loaded = [m for m in _HINT_CODE if m in sys.modules and m not in before]
+        loaded = [m for m in HINT_CODE if m in sys.modules and m not in before]
         ran = search.slices - slices if search is not None else 0
         scans.append((loaded, search is not None, play.thinking is not None, ran))
     return t, best, scans
@@ -831,7 +831,7 @@ def _hint_scans(ruleset, moves):
 def _check_hint_scans(ruleset, moves, code):
     # CPython keeps modules loaded (zuni_board.unload): the ones the other tests hold are
     # put back after this one loaded its own copies.
-    saved = [(m, sys.modules[m]) for m in _HINT_CODE if m in sys.modules]
+    saved = [(m, sys.modules[m]) for m in HINT_CODE if m in sys.modules]
     try:
         _check_hint_scans_of(ruleset, moves, code)
     finally:
@@ -864,7 +864,7 @@ def _check_hint_scans_of(ruleset, moves, code):
     assert scans[-2][1] and not scans[-2][2], "the search dropped the scan before the hint"
     eq(scans[-1][1:], (False, False, 0), "the showing scan only shows")
     if sys.implementation.name == "micropython":
-        eq([m for m in _HINT_CODE if m in sys.modules], [], "the search's code unloaded")
+        eq([m for m in HINT_CODE if m in sys.modules], [], "the search's code unloaded")
     assert t.app.play.gc_due, "its garbage is collected in a quiet scan after"
     t.now += 10
     t.app.step(t.now, None, 0)

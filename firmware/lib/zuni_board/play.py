@@ -58,7 +58,7 @@ _LINE_LOAD = ("zuni_board.hintrun", "zuni.linefast", "zuni_board.linehint")
 _AWITH_LOAD = ("zuni_board.hintrun", "zuni.awith_reach", "zuni.evaluate_awith", "zuni_board.hint")
 _GENERAL_LOAD = ("zuni_board.hintrun", "zuni.evaluate", "zuni_board.hint")
 # What the hint's end drops again: all of the above.
-_HINT_CODE = (
+HINT_CODE = (
     "zuni_board.hintrun",
     "zuni_board.hint",
     "zuni_board.linehint",
@@ -434,7 +434,7 @@ class Play:
             game = self.app.game
             arena = None
             if game.ruleset.game_id == "awithlaknakwe":
-                loads = _AWITH_LOAD
+                loads = _AWITH_LOAD  # type: tuple[str, ...]
             else:
                 try:
                     arena = bytearray(_ARENA)
@@ -455,7 +455,10 @@ class Play:
 
     def _next_legal(self, now):
         """The hint without a search: the next legal move (HINT again cycles)."""
-        foot = self.pos.foot
+        pos = self.pos
+        if pos is None:
+            return
+        foot = pos.foot
         self._hint_i = (self._hint_i + 1) % len(foot)
         self.hint = foot[self._hint_i]
         self.evaluate(now)
@@ -472,7 +475,7 @@ class Play:
             self._loads = None
             self._arena = None
             self._found = None
-            unload(_HINT_CODE)
+            unload(HINT_CODE)
             self.gc_due = True  # its code and tables are garbage: collected in a quiet scan
 
     def think(self, now):
@@ -482,16 +485,16 @@ class Play:
         send its own). No scan does two of these (docs/firmware-timing.md), except on a
         chip so slow that the deadline comes before the search's first slice: then the
         rest is done at once, the hint's time before the scan's."""
-        if self.pos is None:
+        pos = self.pos
+        if pos is None:
             return
         search = self.thinking
         late = self.think_until.due(now) and (search is None or search.slices == 0)
-        while self._think_step(now) and late:
+        while self._think_step(now, pos) and late:
             pass
 
-    def _think_step(self, now):
+    def _think_step(self, now, pos):
         """One step of ``think``; True if the next one could follow at once."""
-        pos = self.pos
         found = self._found
         if found is not None:
             self._found = None
