@@ -204,6 +204,7 @@ class Bench:
             self.cycle()
             self._waited += 1
         self._search = app.play.thinking  # zuni_board.hintrun.search_for's
+        self._loading = self._waited  # scans after the press before the first slice's
         if self._search is None:
             raise RuntimeError("HINT started no search")
         return True
@@ -237,7 +238,7 @@ class Bench:
         if self.timer is not None:
             # Per hint: the slice in which each depth completed, and the work (the PC
             # tells from the scan times which depth the chip reaches in its time).
-            self.timer.hints.append((list(search.depth_slices), search.work))
+            self.timer.hints.append((list(search.depth_slices), search.work, self._loading))
 
     def play(self, index, text):
         app = self.app
