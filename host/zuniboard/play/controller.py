@@ -148,6 +148,19 @@ def same_effect(game: zuni.Game, text: str, move: zuni.Move) -> bool:
     )
 
 
+# What a person reads when the board's LED supply switch trips (the board's ``fault``
+# event and the state's ``fault=``): the cause to look for, in plain words.
+SUPPLY_FAULT_WORDS = "the LED supply switched off: too much current (short on the LED line?)"
+
+
+def supply_fault_words(fault: str) -> str:
+    """The sentence for a board's ``fault`` (``led-supply``; a newer board's other kinds
+    are said by name)."""
+    if fault.strip() == "led-supply":
+        return SUPPLY_FAULT_WORDS
+    return "the board reports a fault: %s" % fault.strip()
+
+
 class GameController:
     """One game on the board between people and the computer (``seats``)."""
 
@@ -896,7 +909,12 @@ class GameController:
         self.phase = "setup"
         return out
 
+    def _fault(self, text: str, now: float) -> list[Action]:
+        """The board's LED supply switch cut the rail (docs/protocol.md, "Events")."""
+        return [say(supply_fault_words(text), "board")]
+
     _events: dict[str, Callable[[GameController, str, float], list[Action]]] = {
+        "fault": _fault,
         "connected": _connected,
         "boardreset": _restarted,
         "wrong": _wrong,
