@@ -23,6 +23,8 @@ CONTROL (client -> board, one line each; point names are the rules' names)::
     place m5 [...]        magnets onto these points
     set m1 m2 ...         exactly these points occupied (none: an empty board)
     press ok|back|hint    one button press
+    fault on|off          the LED supply switch's ~FAULT line low (an overload on the LED
+                          line) or high again; the board trips after 50 ms low (zuni_hw.fault)
     sensors?              -> {"reply": "sensors", "ok": true, "occupied": ["m1", ...]}
     leds?                 -> {"reply": "leds", "ok": true, "frame": "rrggbb..."}
     stable?               -> {"reply": "stable", "ok": true, "occupied": [...] or null}
