@@ -8,9 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from test_web_browser import browser, open_page, shot, shown_leds, sim, wait, wait_leds  # noqa: F401
+from vboard_helpers import idle_picture
 
 import zuni
-from vboard_helpers import idle_picture
 from zuniboard.virtual.board import VirtualBoard
 from zuniboard.web import WebServer
 
@@ -18,7 +18,9 @@ WORDS = "The LED supply switched off: too much current (short on the LED line?)"
 
 
 def test_a_tripped_led_supply_darkens_the_page_and_says_why(
-    browser: Any, sim: tuple[VirtualBoard, WebServer], tmp_path: Path  # noqa: F811
+    browser: Any,
+    sim: tuple[VirtualBoard, WebServer],
+    tmp_path: Path,  # noqa: F811
 ) -> None:
     board, web = sim
     page = open_page(browser, web)
