@@ -2,8 +2,8 @@
 read on a GPIO (the layout's ``power.fault``): low while the switch limits or has shut
 off the LED rail's current.
 
-``SupplyFault(pin)`` takes any object with ``value()`` (a ``machine.Pin`` on the Pico,
-``FaultPin`` on the virtual board) and ``step(now_ms)`` reads it once per scan. The line
+``SupplyFault(pin)`` takes any callable pin (a ``machine.Pin`` on the Pico, ``FaultPin``
+on the virtual board) and ``step(now_ms)`` reads it once per scan. The line
 counts as a fault only once it has read low for ``FAULT_BLANK_MS`` with no high read in
 between: debounced by time, not by a count of reads (scans on the chip may be 30-100 ms
 apart around a commit). A fault is latched: the rail stays off until the board restarts,
@@ -43,7 +43,7 @@ class SupplyFault:
         self.tripped = False
 
     def step(self, now_ms):
-        level = 1 if self.pin.value() else 0
+        level = 1 if self.pin() else 0
         self.level = level
         if level:
             self.low = False
@@ -67,5 +67,5 @@ class FaultPin:
     def pull_low(self, low):
         self.level = 0 if low else 1
 
-    def value(self):
+    def __call__(self):
         return self.level
