@@ -628,7 +628,9 @@ def test_whole_game_through_a_faulty_line(board: FirmwareBoard) -> None:
         assert any(isinstance(e, Reset) and e.game == link.game for e in events)
         assert _replay(events) == moves
         damaged = relay.stats_up.corrupted + relay.stats_up.dropped + relay.stats_down.corrupted
-        assert damaged > 5, "the line really was faulty"
+        # About ten damaged lines are expected over these plies (5-10 % of ~100 lines each
+        # way); at least two leaves no doubt that the line was faulty, whatever the timing.
+        assert damaged >= 2, "the line really was faulty"
         assert link.stats.bad_frames > 0
     finally:
         link.close()
