@@ -149,6 +149,7 @@ class Loop:
         report=None,
         power=None,
         journal=None,
+        fault=None,
     ):
         self.scan_ms = layout.timing["scan_ms"]
         # The journal with a flash log: its flash jobs that stall the chip (an append to a
@@ -174,6 +175,9 @@ class Loop:
         self.control = control
         self.report = report
         self.power = power  # the switched LED rail (zuni_hw.pico.LedPower), or None
+        # The LED supply switch's ~FAULT line (zuni_hw.fault.SupplyFault), or None.
+        self.fault = fault
+        app.supply = fault
         self.errors = 0
         self.iterations = 0
         self.busy_us = 0  # time spent working (not waiting), summed over iterations
@@ -186,6 +190,9 @@ class Loop:
         app = self.app
         journal = self.journal
         outbox = app.outbox
+        fault = self.fault
+        if fault is not None and fault.step(now):
+            self.trip(now)
         stable = debouncer.step(now, self.sensors.read())
         pressed = self.buttons.read(now)
         moving = debouncer.in_motion()
@@ -208,6 +215,14 @@ class Loop:
                     outbox.write_failed(e)
         if stable is not None and self.control is not None:
             self.control.stable_changed(stable)
+
+    def trip(self, now):
+        """The LED supply switch reported an overload: the rail off for good, the LEDs
+        dark (the virtual board's too), the host told (``BoardApp.supply_fault``)."""
+        if self.power is not None:
+            self.power.trip()
+        self.app.supply_fault(now)
+        self.leds.show(self.app.frame(now))
 
     def run(self):
         ticks_ms = time.ticks_ms
@@ -305,6 +320,7 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     sensors = pico.make_sensors(layout.sensors)
     timing = layout.timing
     buttons = pico.make_buttons(layout.buttons)  # debounced by time (zuni_hw.pico.Buttons)
+    fault = pico.make_supply_fault(layout.power)  # the LED supply's ~FAULT (zuni_hw.fault)
     debouncer = Debouncer(len(sensor_of), sensor_of, timing["debounce_scans"], timing["stable_ms"])
     port = pico.make_usb_port()
     session = attach_link(app, port)
@@ -321,7 +337,7 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     def report(e):
         session.send_event("diag", "exception %s: %s" % (type(e).__name__, e))
 
-    Loop(layout, sensors, debouncer, app, session, leds, buttons, wait, None, report, power, journal).run()
+    Loop(layout, sensors, debouncer, app, session, leds, buttons, wait, None, report, power, journal, fault).run()
 
 
 # -- the virtual board -----------------------------------------------------------------------
@@ -423,6 +439,11 @@ def main_virtual(argv):
             sensors.state[sensor_of[app.game.geometry.index[name]]] = 1
     buttons = virtual.VirtualButtons()
     leds = virtual.VirtualLeds(len(names))
+    fault = None
+    if "fault" in layout.power:
+        from zuni_hw.fault import FaultPin, SupplyFault
+
+        fault = SupplyFault(FaultPin())  # the control channel's ``fault on`` pulls it low
     control = None
     if "control" in opts:
         try:
@@ -434,6 +455,7 @@ def main_virtual(argv):
         if flash_dev is not None:
             control.flash_dev = flash_dev
             control.flash_dir = VIRTUAL_JOURNAL
+        control.fault_pin = None if fault is None else fault.pin
     link = None
     session = None
     if "link" in opts:
@@ -452,7 +474,7 @@ def main_virtual(argv):
         sys.stderr.write("zuni-virtual: error in the loop:\n")
         sys.print_exception(e, sys.stderr)  # type: ignore
 
-    loop = Loop(layout, sensors, debouncer, app, session, leds, buttons, waiter, control, report, None, journal)
+    loop = Loop(layout, sensors, debouncer, app, session, leds, buttons, waiter, control, report, None, journal, fault)
     if control is not None:
         control.stats = loop.stats
         control.app = app

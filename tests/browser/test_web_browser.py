@@ -347,3 +347,34 @@ def test_the_replay_panel_shows_the_moves_the_current_one_and_the_analysis(
     web.sim.publish("replay", None)
     wait(lambda: page.locator("#replay-panel").is_hidden(), "the panel gone after the replay")
     assert page.errors == []  # type: ignore[attr-defined]
+
+
+FAULT_WORDS = "The LED supply switched off: too much current (short on the LED line?)"
+
+
+def test_a_tripped_led_supply_darkens_the_page_and_says_why(
+    browser: Browser, sim: tuple[VirtualBoard, WebServer], tmp_path: Path
+) -> None:
+    # The board's LED supply switch trips (its ~FAULT line pulled low through the page's
+    # API): every light goes dark and the page says why.
+    board, web = sim
+    page = open_page(browser, web)
+    page.click("#btn-setup")
+    wait_leds(page, idle_picture(zuni.new_game("mosona")), "the start position's picture")
+    assert page.is_hidden("#error-text")
+    # The page's own API, from the page's origin (the server obeys only its page).
+    status = page.evaluate(
+        """async () => (await fetch("/api/fault", {method: "POST",
+             headers: {"Content-Type": "application/json"}, body: JSON.stringify({on: true})})).status"""
+    )
+    assert status == 200
+    wait(lambda: page.is_visible("#error-text") and page.inner_text("#error-text") == FAULT_WORDS, "the fault's words")
+    wait(lambda: shown_leds(page) == {}, "every light dark")
+    assert all(rgb == (0, 0, 0) for rgb in board.leds().values())
+    refused = page.evaluate(
+        """async () => (await fetch("/api/fault", {method: "POST",
+             headers: {"Content-Type": "application/json"}, body: JSON.stringify({on: "yes"})})).status"""
+    )
+    assert refused == 400
+    assert shot(page, tmp_path, "led-supply-fault.png").stat().st_size > 10_000
+    assert page.errors == []  # type: ignore[attr-defined]

@@ -38,6 +38,7 @@ scans = [0]
 LIMIT = %d
 PINS = {}  # GPIO -> the last Pin made for it (its level: .v)
 USB = ["configured"]
+LOW_FROM = {}  # GPIO -> the scan from which an input reads 0 (the LED supply's ~FAULT)
 
 
 class _Mem:
@@ -78,7 +79,7 @@ class Pin:
 
     def __call__(self, v=None):
         if v is None:
-            return 1
+            return 0 if self.id in LOW_FROM and scans[0] >= LOW_FROM[self.id] else 1
         self.v = v
         if v == 0 and self.id in ROW_PINS:
             _scan()
@@ -136,6 +137,8 @@ import machine, neopixel
 import main
 layout = sys.argv[1]
 machine.USB[0] = sys.argv[2]
+if len(sys.argv) > 3:
+    machine.LOW_FROM[20] = int(sys.argv[3])  # the layouts' power.fault: ~FAULT low from that scan
 if 'matrix' in layout:
     machine.ROW_PINS[:] = [2]  # board25-matrix.json's first row: one count per scan
 try:
@@ -154,7 +157,7 @@ for m in machine.made:
 """
 
 
-def _run_main_pico(layout: str, usb: str, tmp_path: Path) -> tuple[bytes, str]:
+def _run_main_pico(layout: str, usb: str, tmp_path: Path, *extra: str) -> tuple[bytes, str]:
     """main_pico() on the fake machine until SCANS scans; a ping answered on the way."""
     (tmp_path / "machine.py").write_text(FAKE_MACHINE)
     (tmp_path / "neopixel.py").write_text(FAKE_NEOPIXEL)
@@ -162,7 +165,9 @@ def _run_main_pico(layout: str, usb: str, tmp_path: Path) -> tuple[bytes, str]:
     (tmp_path / "journal").mkdir()
     env = micropython_env([tmp_path, FIRMWARE_DIR])
     proc = subprocess.Popen(
-        micropython_command(tmp_path / "run.py", str(HARDWARE_DIR / "layouts" / (layout + ".json")), usb, heap="1M"),
+        micropython_command(
+            tmp_path / "run.py", str(HARDWARE_DIR / "layouts" / (layout + ".json")), usb, *extra, heap="1M"
+        ),
         cwd=tmp_path,
         env=env,
         stdin=subprocess.PIPE,
@@ -218,3 +223,15 @@ def test_main_pico_keeps_the_led_rail_off_while_a_host_does_not_configure_it(tmp
     out, text = _run_main_pico("board25", "host", tmp_path)
     assert b" ok 7 " in out, "the link works with the LEDs off"
     assert "EN 0 UNPOWERED 0" in text and "WRITES 0 " in text, text
+
+
+def test_main_pico_turns_the_led_rail_off_when_the_supply_switch_faults(tmp_path: Path) -> None:
+    """The TPS2553's ~FAULT (GP20) reads low from scan 20 on (of 60, 10 ms apart): 50 ms
+    later the firmware turns EN off for good, sends nothing more to the LEDs and tells the
+    host (``event fault led-supply``)."""
+    out, text = _run_main_pico("board25", "configured", tmp_path, "20")
+    assert b" ok 7 " in out, "the link works with the LEDs off"
+    assert "EN 0 UNPOWERED 0" in text, "the rail is off at the end, and no LED data went out while it was: " + text
+    assert b"fault led-supply" in out, "the host was told: %r" % out[-400:]
+    writes = int(next(line for line in text.splitlines() if line.startswith("WRITES")).split()[1])
+    assert writes >= 1, "the LEDs were lit before the fault: " + text

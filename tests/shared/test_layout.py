@@ -213,6 +213,16 @@ def test_power_led_enable_pin_is_checked():
     _fails(lambda d: d.update({"power": {"led_enable": 25}}), "power.led_enable: 25 is not a GPIO on the Pico's header")
 
 
+def test_power_fault_pin_is_checked():
+    d = _small()
+    eq("fault" in Layout.from_dict(d).power, False, "optional: without it ~FAULT is only a test point")
+    d["power"] = {"usb_ma": 500, "led_enable": 21, "fault": 20}
+    eq(Layout.from_dict(d).power["fault"], 20)
+    _fails(lambda d: d.update({"power": {"fault": 21, "led_enable": 21}}), "GP21 is already used by power.")
+    _fails(lambda d: d.update({"power": {"fault": 22}}), "power.fault: GP22 is already used by leds.pin")
+    _fails(lambda d: d.update({"power": {"fault": "GP20"}}), "power.fault: 'GP20' is not a GPIO on the Pico's header")
+
+
 def test_bad_timing_is_named():
     _fails(lambda d: d.update({"timing": {"stable_ms": -1}}), "timing.stable_ms")
     _fails(lambda d: d.update({"timing": {"stabel_ms": 100}}), "timing.stabel_ms: unknown field")

@@ -312,6 +312,10 @@ def test_circuit_wires_the_pins_the_firmware_drivers_open(board: tuple[Any, circ
     assert c.net_of("U1", str(circuit.PICO_PIN[layout.power["led_enable"]])) == "LED_EN"
     assert ("U3", "3") in c.nets["LED_EN"], "the pin the firmware drives is the load switch's EN"
     pico.make_leds(layout.leds, led_of, m, NeoModule, rail)
+    fault = pico.make_supply_fault(layout.power, m)
+    assert fault is not None, "every shipped board reads its LED supply's ~FAULT"
+    assert c.net_of("U1", str(circuit.PICO_PIN[layout.power["fault"]])) == "FAULT"
+    assert ("U3", "4") in c.nets["FAULT"], "the pin the firmware reads is the load switch's ~FAULT"
     opened = set(m.pins)
     if layout.sensors["type"] == "hc165":
         for key in ("sck", "miso"):

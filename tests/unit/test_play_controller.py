@@ -222,3 +222,18 @@ def test_no_computer_move_is_said_before_the_board_is_set_up() -> None:
     acts = c.board_state({"phase": "play"}, 6.0) + c.tick(6.0)
     assert any(t.startswith("North plays m4xs3-s2") for t in said(acts)), said(acts)
     assert [a.args for a in acts if a.kind == "request" and a.text == "host_move"] == [("m4xs3-s2",)]
+
+
+def test_the_led_supply_fault_is_said_once_from_the_event_or_the_state() -> None:
+    words = "the LED supply switched off: too much current (short on the LED line?)"
+    c = opened()
+    c.board_state({"phase": "play"}, 0.0)
+    assert said(c.board_event("fault", "led-supply", 1.0)) == [words]
+    assert said(c.board_state({"phase": "play", "fault": "led-supply"}, 2.0)) == [], "said once"
+    # The event lost (a reconnect): the next state says it.
+    c2 = opened()
+    assert said(c2.board_state({"phase": "play", "fault": "led-supply"}, 0.0)) == [words]
+    assert said(c2.board_event("fault", "led-supply", 1.0)) == []
+    # The board restarted (no fault= any more), then tripped again: said again.
+    assert said(c2.board_state({"phase": "play"}, 2.0)) == []
+    assert said(c2.board_event("fault", "led-supply", 3.0)) == [words]

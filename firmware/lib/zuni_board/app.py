@@ -112,6 +112,10 @@ class BoardApp:
         self.outbox = Outbox(self.journal, self._game_and_id, self._journal_failing)
         self.outbox.attach(link)
         self.raw = False
+        # The LED supply's fault line (zuni_hw.fault.SupplyFault, main.py sets it; None: the
+        # board reads none) and, once it has tripped, the fault's name ("": none).
+        self.supply = None  # type: ignore
+        self.fault = ""
         # A layout.Layout or a zuni_board.Board (what main.py keeps of one).
         n = layout.point_count if hasattr(layout, "point_count") else len(layout.points)
         self.n = n
@@ -427,9 +431,24 @@ class BoardApp:
             return True  # a low time's tick (zuni_board.clocks)
         return self._picture().dirty(now)
 
+    def supply_fault(self, now):
+        """The LED supply switch cut the rail (a short or overload on the LED line): the
+        LEDs stay dark from here on (the rail is off; main.py turned it off), the host is
+        told by an event and in every state. The game goes on: the sensors do not need it."""
+        if self.fault:
+            return
+        self.fault = "led-supply"
+        self.outbox.event("fault", self.fault)
+        self.outbox.state()
+
     def frame(self, now):
-        """bytearray, 3 bytes (r, g, b) per point, at full scale (the driver caps it)."""
+        """bytearray, 3 bytes (r, g, b) per point, at full scale (the driver caps it);
+        all dark while the LED supply is faulted."""
         buf = self._picture().frame(now)
+        if self.fault:
+            for i in range(len(buf)):
+                buf[i] = 0
+            return buf
         if self.clock is not None and not self.overlays.on:
             self.clock.paint(self.renderer, buf, now)
         return buf

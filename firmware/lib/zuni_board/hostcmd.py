@@ -219,6 +219,11 @@ class HostCommands:
             info["error"] = play.last_error.replace(" ", "_")
         if app.outbox.failing:
             info["journal"] = "failing"
+        if app.fault:
+            info["fault"] = app.fault
+        supply = app.supply
+        if supply is not None:
+            info["faultline"] = supply.level  # the ~FAULT line's last read: 1 high (fine), 0 low
         return info
 
     def moves_from(self, index, count=-1):

@@ -74,7 +74,10 @@ POWER_DEFAULTS = {"usb_ma": 250}
 # start-of-frame packets every millisecond). settle_ms: after EN goes high, the LEDs
 # get no data until the 220 uF has charged at the switch's current limit (2 ms).
 LED_POWER_DEFAULTS = {"no_host_ms": 3000, "settle_ms": 20}
-POWER_KEYS = ("led_enable", "no_host_ms", "settle_ms", "usb_ma")
+# power.fault (optional): the GPIO reading the load switch's ~FAULT (TPS2553 pin 4, open
+# drain, pulled up to 3.3 V by R3): low while the switch limits an overload on the LED
+# rail (zuni_hw.fault).
+POWER_KEYS = ("fault", "led_enable", "no_host_ms", "settle_ms", "usb_ma")
 USB_DEFAULT_MA = 250
 USB_MAX_MA = 500
 
@@ -385,6 +388,8 @@ def _power(p, used):
         for key in ("no_host_ms", "settle_ms"):
             if key in p:
                 raise LayoutError("power.%s: needs power.led_enable (the LED rail is not switched)" % key)
+    if "fault" in p:
+        out["fault"] = _use(_pin(p["fault"], "power.fault"), "power.fault", used)
     out["usb_ma"] = _int(p.get("usb_ma", POWER_DEFAULTS["usb_ma"]), "power.usb_ma", 100, USB_MAX_MA)
     if out["usb_ma"] % 2:
         raise LayoutError("power.usb_ma: %d is odd (USB counts it in 2 mA units)" % out["usb_ma"])

@@ -360,8 +360,18 @@ class LedPower:
         self.ready = False
         self.state = USB_NONE
         self.switched_on = 0  # times the rail was turned on (diagnostics)
+        self.tripped = False  # the supply switch reported a fault: off for good (``trip``)
         data(0)
         enable(0)
+
+    def trip(self):
+        """The supply switch's ~FAULT confirmed an overload (``zuni_hw.fault``): EN and the
+        data line low, and the rail stays off whatever the host does, until a restart."""
+        self.tripped = True
+        self.on = False
+        self.ready = False
+        self.enable(0)
+        self.data(0)
 
     def step(self, now_ms):
         diff = self._diff
@@ -381,6 +391,8 @@ class LedPower:
             want = False
         else:
             want = diff(now_ms, self.quiet_since) >= self.no_host_ms
+        if self.tripped:
+            want = False
         if want and not self.on:
             self.on = True
             self.on_since = now_ms
@@ -537,6 +549,19 @@ def make_led_power(power_cfg, leds_cfg, now_ms, machine=None):
         power_cfg.get("no_host_ms", 3000),
         power_cfg.get("settle_ms", 20),
     )
+
+
+def make_supply_fault(power_cfg, machine=None):
+    """The LED supply switch's ~FAULT reader for a layout's ``power`` section
+    (``zuni_hw.fault.SupplyFault``), or None when the layout names no ``fault`` pin. The pin
+    is a plain input: R3 (10 kOhm to 3.3 V) is its pull-up, the switch's open drain pulls
+    it low."""
+    if "fault" not in power_cfg:
+        return None
+    from zuni_hw.fault import SupplyFault
+
+    m = _machine(machine)
+    return SupplyFault(m.Pin(power_cfg["fault"], m.Pin.IN))
 
 
 def make_buttons(cfg, release_ms=RELEASE_MS, machine=None):

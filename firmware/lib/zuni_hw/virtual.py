@@ -23,6 +23,8 @@ CONTROL (client -> board, one line each; point names are the rules' names)::
     place m5 [...]        magnets onto these points
     set m1 m2 ...         exactly these points occupied (none: an empty board)
     press ok|back|hint    one button press
+    fault on|off          the LED supply switch's ~FAULT line low (an overload on the LED
+                          line) or high again; the board trips after 50 ms low (zuni_hw.fault)
     sensors?              -> {"reply": "sensors", "ok": true, "occupied": ["m1", ...]}
     leds?                 -> {"reply": "leds", "ok": true, "frame": "rrggbb..."}
     stable?               -> {"reply": "stable", "ok": true, "occupied": [...] or null}
@@ -184,12 +186,14 @@ class ControlServer:
         self.app = None  # the board application (main.py sets it): state? and state events
         self.flash_dev = None  # the flash's FileBlockDevice and mount point (main.py sets them)
         self.flash_dir = None  # type: str | None
+        self.fault_pin = None  # the LED supply's ~FAULT line (zuni_hw.fault.FaultPin; main.py sets it)
         # What the last state event showed, to push a new one only when it changes.
         self._seen_game = None
         self._seen_phase = -1
         self._seen_moves = -1
         self._seen_commits = -1
         self._seen_error = False
+        self._seen_fault = ""
         self._seen_host = None
         self._seen_stage = -1
         self.server = listen_loopback(port, 4)
@@ -253,6 +257,7 @@ class ControlServer:
             and play.error_shown == self._seen_error
             and play.host is self._seen_host
             and stage == self._seen_stage
+            and app.fault == self._seen_fault
         ):
             return
         self._seen_game = game
@@ -262,6 +267,7 @@ class ControlServer:
         self._seen_error = play.error_shown
         self._seen_host = play.host
         self._seen_stage = stage
+        self._seen_fault = app.fault
         d = self.app_state()
         d["event"] = "state"
         self._push(d)
@@ -408,9 +414,11 @@ class ControlServer:
             return {"reply": verb, "ok": True}
         if verb == "flash":
             return self._flash(args)
+        if verb == "fault":
+            return self._fault(args)
         if verb not in QUERIES:
             raise ValueError(
-                "unknown command %r (allowed: lift, place, set, press, flash, %s)" % (verb, ", ".join(QUERIES))
+                "unknown command %r (allowed: lift, place, set, press, flash, fault, %s)" % (verb, ", ".join(QUERIES))
             )
         if args:
             raise ValueError("%s takes no arguments" % verb)
@@ -443,6 +451,16 @@ class ControlServer:
         d["reply"] = verb
         d["ok"] = True
         return d
+
+    def _fault(self, args):
+        """``fault on|off``: pull the LED supply switch's ~FAULT line low (an overload on
+        the LED line, as the TPS2553 reports it) or let it go high again."""
+        if len(args) != 1 or args[0] not in ("on", "off"):
+            raise ValueError("fault: expected on or off, got %r" % (" ".join(args),))
+        if self.fault_pin is None:
+            raise ValueError("fault: layout %s reads no ~FAULT line (no power.fault)" % self.layout_name)
+        self.fault_pin.pull_low(args[0] == "on")
+        return {"reply": "fault", "ok": True}
 
     def _flash(self, args):
         """``flash fill``: fill the littlefs with a file until it is full (ENOSPC), so the

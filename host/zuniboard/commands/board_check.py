@@ -23,6 +23,7 @@ from zuniboard.errors import UsageError
 from zuniboard.games import layouts
 from zuniboard.games.layouts import BoardGeometry
 from zuniboard.link.events import BoardEvent, Disconnected
+from zuniboard.play.controller import SUPPLY_FAULT_WORDS
 
 FLICKER_CHANGES = 6  # this many changes of one point within FLICKER_WINDOW_S ...
 FLICKER_WINDOW_S = 2.0  # ... is a flicker, not a player
@@ -300,6 +301,28 @@ def _led_walk(link: Any, layout: Any, bring: BringUp, step_ms: int) -> list[str]
     return out
 
 
+def supply_report(layout: Any, state: dict[str, str]) -> tuple[str, str | None]:
+    """(the line to print about the LED supply switch's ~FAULT, a problem or None) from
+    the board's ``state`` reply (``faultline=1/0``, ``fault=led-supply``; docs/protocol.md)."""
+    gpio = layout.power.get("fault")
+    if gpio is None:
+        return "LED supply ~FAULT: not read by this layout (no power.fault); measure TP_FAULT: 3.3 V", None
+    level = state.get("faultline", "")
+    if level not in ("0", "1"):
+        return (
+            "LED supply ~FAULT (GP%d): the firmware does not report it (no faultline= in its state)" % gpio,
+            "the firmware reports no ~FAULT line: update it (tools/deploy.py)",
+        )
+    where = "LED supply ~FAULT (GP%d, TP_FAULT): %s" % (gpio, "high (fine)" if level == "1" else "LOW")
+    if state.get("fault", ""):
+        return where + "; the board cut the LED rail", (
+            "%s; find the short on +5V/GND of the LED line, then unplug and plug in the board" % SUPPLY_FAULT_WORDS
+        )
+    if level == "0":
+        return where, "the ~FAULT line reads low: an overload on the LED line, or R3 (10k to 3.3 V) missing"
+    return where, None
+
+
 def _session(link: Any, args: argparse.Namespace) -> int:
     name = args.layout or link.hello.get("layout", "")
     if not name:
@@ -316,6 +339,10 @@ def _session(link: Any, args: argparse.Namespace) -> int:
     )
     bring = BringUp(geometry, tuple(b for b in BUTTONS if b in layout.buttons))
     problems: list[str] = []
+    line, problem = supply_report(layout, link.state())
+    print(line)
+    if problem is not None:
+        problems.append(problem)
     if not args.no_ledtest:
         link.led_test()
         print("LED test: every LED turns red, then green, then blue, then white (0.5 s each).")

@@ -98,7 +98,12 @@ def assembly_md(layout: Any) -> str:
             if power.gated(layout)
             else []
         ),
-        "- TP_FAULT: low while the LED rail is overloaded (U3 pin 4)",
+        "- TP_FAULT: low while the LED rail is overloaded (U3 pin 4)%s"
+        % (
+            "; the Pico reads it on GP%d and `zuni board check` prints its level" % layout.power["fault"]
+            if "fault" in layout.power
+            else ""
+        ),
         *(["- TP_SBk_QH: the QH of sensor board k (its 74HC165's pin 9)"] if hc else []),
         "",
         "## 0. Tools",

@@ -44,6 +44,11 @@ BULK_UF = 220.0  # LED rail bulk capacitor, after the soft-start switch
 # most through 100 kOhm, far below its 0.66 V minimum threshold; a driven high costs
 # 33 uA.
 EN_PULL_OHMS = 100000.0
+# Pull-up of the TPS2553's ~FAULT, an open-drain output (TI SLVS841, "FAULT Response"), to
+# the Pico's 3.3 V, not to 5 V: the RP2040's pins are not 5 V tolerant. 10 kOhm: 0.33 mA
+# while the switch pulls it low (its output is rated at 1 mA), and the Pico input's
+# leakage (1 uA at most) costs 10 mV of the high level, far above the RP2040's 2.0 V V_IH.
+FAULT_PULL_OHMS = 10000.0
 GROUND = "GND"
 # PCB footprints: the fab assembles the SMD parts (74HC165, 74AHCT125, TPS2553,
 # resistors, capacitors); the builder solders the through-hole ones (Pico, reed
@@ -203,6 +208,10 @@ def build(layout: Any) -> Circuit:
     led_enable = layout.power.get("led_enable")
     if led_enable is not None:
         gpios[led_enable] = ("LED rail enable", "output", False)
+    fault = layout.power.get("fault")
+    if fault is not None:
+        # pulled: False, the firmware sets no internal pull-up: R3 is the line's pull-up
+        gpios[fault] = ("LED supply fault", "input", False)
     pico = c.add(_pico(gpios))
     del pico
 
@@ -237,9 +246,9 @@ def build(layout: Any) -> Circuit:
     c.add(
         _two(
             "R3",
-            "10k",
+            "%dk" % (FAULT_PULL_OHMS / 1000),
             R_SMD,
-            "pull-up of the TPS2553 ~FAULT output (test point TP_FAULT)",
+            "pull-up of the TPS2553 ~FAULT output (open drain) to 3.3 V, read by the Pico (test point TP_FAULT)",
             "controller",
             "r_10k",
         )
@@ -333,6 +342,8 @@ def build(layout: Any) -> Circuit:
     five = [("U3", "6"), ("C3", "1"), ("U2", "14"), ("C2", "1"), ("U2", "4"), ("U2", "10"), ("U2", "13")]
     three = [("U1", "36"), ("R3", "1")]
     c.connect("FAULT", ("U3", "4"), ("R3", "2"))
+    if fault is not None:
+        c.connect("FAULT", ("U1", str(PICO_PIN[fault])))
     c.connect("ILIM", ("U3", "5"), ("R2", "1"))
 
     # -- LED chain --------------------------------------------------------------------

@@ -148,6 +148,19 @@ def same_effect(game: zuni.Game, text: str, move: zuni.Move) -> bool:
     )
 
 
+# What a person reads when the board's LED supply switch trips (the board's ``fault``
+# event and the state's ``fault=``): the cause to look for, in plain words.
+SUPPLY_FAULT_WORDS = "the LED supply switched off: too much current (short on the LED line?)"
+
+
+def supply_fault_words(fault: str) -> str:
+    """The sentence for a board's ``fault`` (``led-supply``; a newer board's other kinds
+    are said by name)."""
+    if fault.strip() == "led-supply":
+        return SUPPLY_FAULT_WORDS
+    return "the board reports a fault: %s" % fault.strip()
+
+
 class GameController:
     """One game on the board between people and the computer (``seats``)."""
 
@@ -187,6 +200,9 @@ class GameController:
         self.last_wrong = ""
         self.ai_unsaid = False  # the computer's move found during setup, not said yet
         self.board_error = ""  # the mistake the board shows now, as its last state said
+        # The board's fault (``fault=`` in its state, the ``fault`` event), said once: the
+        # event is best effort, so a state that carries it says it when the event was lost.
+        self.board_fault = ""
         self.confirm: str | None = None  # a command that ends the game, asked about
         self.typed_ahead: Any = None  # a move typed while the board was being set up
         self.ahead_unsaid = False  # ... not told yet that it waits for the setup
@@ -813,6 +829,11 @@ class GameController:
         phase = state.get("phase", "?")
         self.state_at = now + (SETUP_POLL_S if phase == "setup" else STATE_POLL_S)
         self.board_error = str(state.get("error", "")).replace("_", " ")
+        fault = str(state.get("fault", ""))
+        if fault != self.board_fault:
+            self.board_fault = fault  # "" again after the board restarted
+            if fault:
+                out.append(say(supply_fault_words(fault), "board"))
         if state.get("game", self.board_game) == self.board_game:
             self.clocks.report(state, now)
             if phase == "over" and state.get("termination") == "time" and self.game is not None:
@@ -896,7 +917,15 @@ class GameController:
         self.phase = "setup"
         return out
 
+    def _fault(self, text: str, now: float) -> list[Action]:
+        """The board's LED supply switch cut the rail (docs/protocol.md, "Events")."""
+        if text.strip() == self.board_fault:
+            return []  # its state said it already
+        self.board_fault = text.strip()
+        return [say(supply_fault_words(text), "board")]
+
     _events: dict[str, Callable[[GameController, str, float], list[Action]]] = {
+        "fault": _fault,
         "connected": _connected,
         "boardreset": _restarted,
         "wrong": _wrong,

@@ -8,6 +8,8 @@ CONTROL API, JSON over HTTP (``docs/simulator.md`` documents every call):
   tray, and the board's status.
 - ``GET /api/events``: the same state as server-sent events, one per change.
 - ``POST /api/lift|place|discard|take|move|remove|press|setup``: what a hand does.
+- ``POST /api/fault`` ``{"on": true}``: the LED supply switch's ~FAULT line low (a short
+  on the LED line, for tests and demonstrations), ``false``: high again.
 
 The firmware sees only lifts and places (and button presses), through the virtual
 board's control channel, exactly as the reed switches of a wooden board would report
@@ -502,6 +504,14 @@ class SimController:
         self._bump()
         return {"ok": True}
 
+    def fault(self, on: bool) -> dict[str, Any]:
+        """The LED supply switch's ~FAULT line pulled low (``on``) or let go: the board
+        trips after its blanking time and says so in its state (``board.fault``)."""
+        with self.lock:
+            self._tell("fault on" if on else "fault off")
+        self._bump()
+        return {"ok": True}
+
     def line(self, text: str) -> dict[str, Any]:
         """A line typed on the page: to the game controller, as typed at the terminal."""
         handler = self.line_handler
@@ -748,6 +758,11 @@ class _Handler(BaseHTTPRequestHandler):
             return sim.remove(_text(body, "point"))
         if path == "/api/press":
             return sim.press(_text(body, "button"))
+        if path == "/api/fault":
+            on = body.get("on")
+            if not isinstance(on, bool):
+                raise ApiError(HTTPStatus.BAD_REQUEST, "'on': expected true or false, got %r" % (on,))
+            return sim.fault(on)
         if path == "/api/setup":
             return sim.setup(_text_or_none(body, "ruleset"))
         if path == "/api/line":

@@ -1052,7 +1052,9 @@
     const err = $("error-text");
     // The board's refusal is said in the rule's words above; here only what the page's
     // own actions were refused.
-    const msg = s.play && s.play.refusal ? "" : (s.board && s.board.error ? String(s.board.error).replace(/_/g, " ") : "") || s.last_error;
+    // The LED supply's fault first: while it lasts the board's LEDs stay dark.
+    const fault = s.board && s.board.fault === "led-supply" ? "The LED supply switched off: too much current (short on the LED line?)" : "";
+    const msg = fault || (s.play && s.play.refusal ? "" : (s.board && s.board.error ? String(s.board.error).replace(/_/g, " ") : "") || s.last_error);
     err.hidden = !msg;
     err.textContent = msg || "";
 
