@@ -49,7 +49,7 @@ sys.path.insert(0, str(REPO / "tools"))  # linkrig; zuniboard.link.client put fi
 from linkrig import WAIT_S, Faults, FirmwareBoard, Frame, Relay, digest_of  # noqa: E402
 
 from zuni_link import codec  # noqa: E402
-from zuni_link.session import BEAT_MS, QUEUE_BYTES, RESEND_MS  # noqa: E402
+from zuni_link.session import BEAT_MS, HOST_TIMEOUT_MS, QUEUE_BYTES, RESEND_MS  # noqa: E402
 
 try:
     micropython_executable()
@@ -57,12 +57,16 @@ except MicroPythonMissing as exc:  # pragma: no cover
     pytest.skip("no MicroPython unix port: %s" % exc, allow_module_level=True)
 
 
-# The host's own timers at 0.4x: requests resent every 0.2 s, keep-alive every 0.6 s, the
-# port reopened within 0.4 s of a replug. Still far above a round trip through the relay,
-# and the board's timers (beat 2 s, host timeout 6 s) bound them as on a cable.
-FAST_LINK = REAL_TIMERS.scaled(0.4)
-# Where the host must notice a pulled cable by its silence: just above one beat's gap.
-QUICK_SILENCE = REAL_TIMERS.scaled(0.4, silence_s=2.5)
+# Both ends' link timers at a quarter, in proportion, so every scenario is the one on a
+# cable, four times faster: the board (``--link-ms``) resends moves every 250 ms, beats
+# every 500 ms, counts the host away after 1.5 s of silence; the host resends requests
+# every 125 ms, keeps alive every 375 ms, reopens within 250 ms, and reopens a port
+# silent for 2 s (4 beats). A round trip through the relay stays far below all of them.
+LINK_SCALE = 0.25
+BOARD_LINK_MS = (int(RESEND_MS * LINK_SCALE), int(BEAT_MS * LINK_SCALE), int(HOST_TIMEOUT_MS * LINK_SCALE))
+FAST_LINK = REAL_TIMERS.scaled(LINK_SCALE, silence_s=REAL_TIMERS.silence_s * LINK_SCALE)
+# Where the host must notice a pulled cable by its silence: two beats' gap.
+QUICK_SILENCE = REAL_TIMERS.scaled(LINK_SCALE, silence_s=2 * BOARD_LINK_MS[1] / 1000)
 # Where the test pulls the cable (or resets the board) between a lost reply and the host's
 # resend: the real resend interval leaves the test that window.
 SLOW_RESEND = dataclasses.replace(QUICK_SILENCE, request_resend_s=REAL_TIMERS.request_resend_s)
@@ -70,7 +74,7 @@ SLOW_RESEND = dataclasses.replace(QUICK_SILENCE, request_resend_s=REAL_TIMERS.re
 
 @pytest.fixture
 def board(tmp_path: Path) -> Iterator[FirmwareBoard]:
-    with FirmwareBoard(tmp_path, seed=7) as b:
+    with FirmwareBoard(tmp_path, seed=7, link_ms=BOARD_LINK_MS) as b:
         yield b
 
 
@@ -152,8 +156,8 @@ def test_hello_then_sync_of_moves_made_before_the_host_came(board: FirmwareBoard
         # Every move acknowledged: up to the first heartbeat at least 1.5 resend
         # intervals later, the board resends nothing.
         mark = relay.mark()
-        since = time.monotonic() + 1.5 * RESEND_MS / 1000
-        beat = relay.wait_frame(lambda f: f.verb == "beat" and f.time >= since, 10.0 + BEAT_MS / 1000, mark)
+        since = time.monotonic() + 1.5 * BOARD_LINK_MS[0] / 1000
+        beat = relay.wait_frame(lambda f: f.verb == "beat" and f.time >= since, WAIT_S, mark)
         assert relay.frames("move", mark) == []
         assert beat.body.split(" ")[1:5] == ["10", digest_of(link.game, moves), "1", link.hello["boot"]]
     finally:
@@ -653,8 +657,10 @@ def test_whole_game_through_a_faulty_line(board: FirmwareBoard) -> None:
 
 # The worst line the protocol claims to survive (docs/protocol.md, "What the link
 # survives"): every line may wait up to 2.5 s (in order), and the cable is pulled now and
-# then (about every 150 lines, 1.5 s each) and once on purpose in mid-game.
-WORST_LINE = Faults(delay=0.3, max_delay_s=2.5, duplicate=0.03, unplug=1 / 150, unplug_s=1.5)
+# then (about every 150 lines, 1.5 s each) and once on purpose in mid-game; times scaled
+# with the link's timers (LINK_SCALE).
+WORST_DELAY_S = 2.5 * LINK_SCALE
+WORST_LINE = Faults(delay=0.3, max_delay_s=WORST_DELAY_S, duplicate=0.03, unplug=1 / 150, unplug_s=1.5 * LINK_SCALE)
 GAME_PLIES = 8  # bound on the game (the suite's time); tools/bench_link.py --soak plays on
 
 
@@ -668,7 +674,7 @@ def test_a_game_against_the_computer_through_long_delays_and_unplugging(board: F
     from zuniboard.records.db import Database
 
     relay = _relay(board)
-    link = _open(board, REAL_TIMERS)  # the worst line, on the real timers
+    link = _open(board)
     ui = RecordingUI()
     failures: list[BaseException] = []
     stop = threading.Event()
@@ -688,7 +694,7 @@ def test_a_game_against_the_computer_through_long_delays_and_unplugging(board: F
                             return
                         if game.turn == zuni.NORTH:
                             if ply == 5:  # one late reply at the worst delay, on purpose
-                                relay.fault_next("up", b" ok ", "delay", 2.5)
+                                relay.fault_next("up", b" ok ", "delay", WORST_DELAY_S)
 
                             # The computer's move, as soon as the board shows it (its LEDs:
                             # the player does not wait for the host to hear the board's reply).
