@@ -9,9 +9,9 @@ Every scenario ends with the same check: the host's mirror, the board's flash jo
 (read with the firmware's own Journal code) and the player's game are the same moves
 with the same digest, and the host's event stream, replayed, gives those moves once
 each, in order. The board uses its layout with a faster clock (tools/linkrig.py,
-FAST_TIMING); the board's link timers are the real ones, the host's (resends, keep-alive,
-reopen back-off) are scaled down through ``BoardLink(timers=...)`` (FAST_LINK), except in
-the worst-line game, which runs on the real ones. Tests wait for frames and
+FAST_TIMING), and both ends' link timers at a quarter, in proportion (LINK_SCALE: the
+board's through ``--link-ms``, the host's through ``BoardLink(timers=...)``; the faults'
+delays scaled alike; tools/bench_link.py --soak runs on the real ones). Tests wait for frames and
 events, not fixed sleeps (a window is timed only to show that something does NOT happen).
 The link's logic alone (resends, deadlines, silence, unplug, reset) is tested on a
 virtual clock in tests/unit/test_link_clock.py; its figures (round trips, the board's
