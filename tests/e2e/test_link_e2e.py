@@ -141,16 +141,16 @@ def _index(frame: Frame) -> int:
 
 def test_hello_then_sync_of_moves_made_before_the_host_came(board: FirmwareBoard) -> None:
     relay = _relay(board)
-    board.play(6)  # standalone: nobody at the host end
+    board.play(4)  # standalone: nobody at the host end
     link = _open(board)
     try:
         assert link.hello["proto"] == "3"
         assert link.hello["layout"] == "board25" and link.hello["fw"]
         moves = _agree(link, board)
-        assert len(moves) == 6
+        assert len(moves) == 4
         assert link.ruleset == "mosona"
-        board.play(4)
-        assert link.wait_moves(10, WAIT_S)
+        board.play(2)
+        assert link.wait_moves(6, WAIT_S)
         moves = _agree(link, board)
         assert _replay(_drain(link)) == moves
         # Every move acknowledged: up to the first heartbeat at least 1.5 resend
@@ -159,7 +159,7 @@ def test_hello_then_sync_of_moves_made_before_the_host_came(board: FirmwareBoard
         since = time.monotonic() + 1.5 * BOARD_LINK_MS[0] / 1000
         beat = relay.wait_frame(lambda f: f.verb == "beat" and f.time >= since, WAIT_S, mark)
         assert relay.frames("move", mark) == []
-        assert beat.body.split(" ")[1:5] == ["10", digest_of(link.game, moves), "1", link.hello["boot"]]
+        assert beat.body.split(" ")[1:5] == ["6", digest_of(link.game, moves), "1", link.hello["boot"]]
     finally:
         link.close()
 
@@ -446,12 +446,12 @@ def test_host_unplugged_and_back_gets_every_move(board: FirmwareBoard) -> None:
         board.play(3)
         _agree(link, board)
         relay.unplug(hard=True)  # the device vanishes: reads fail, the path changes
-        board.play(5)  # the board commits on with nobody there (its scan rate: tools/bench_link.py)
-        assert len(board.truth().moves) == 8 and len(link.moves) == 3
+        board.play(3)  # the board commits on with nobody there (its scan rate: tools/bench_link.py)
+        assert len(board.truth().moves) == 6 and len(link.moves) == 3
         relay.replug()
-        assert link.wait_moves(8, WAIT_S)
+        assert link.wait_moves(6, WAIT_S)
         moves = _agree(link, board)
-        assert len(moves) == 8
+        assert len(moves) == 6
         assert _replay(_drain(link)) == moves
         assert link.stats.reconnects >= 1
     finally:
@@ -465,14 +465,14 @@ def test_cable_pulled_without_the_host_noticing(board: FirmwareBoard) -> None:
         board.play(2)
         _agree(link, board)
         relay.unplug()  # soft: the port stays, nothing passes; the host sees silence
-        board.play(4)
+        board.play(2)
         board.back()  # and a take-back on the board meanwhile (BACK, pieces put back)
         board.play(1)
         wait_until(lambda: not link.connected, "the silence to be noticed", 10, step=0.05)
         relay.replug()
         assert link.wait_connected(WAIT_S)
         moves = _agree(link, board)
-        assert len(moves) == 6
+        assert len(moves) == 4
         assert _replay(_drain(link)) == moves
     finally:
         link.close()
@@ -534,7 +534,7 @@ def test_host_crash_then_a_new_host_gets_the_whole_game(board: FirmwareBoard, tm
     host = subprocess.Popen(
         [sys.executable, str(script), relay.host_path], stdout=subprocess.PIPE, text=True, cwd=str(REPO)
     )
-    player = threading.Thread(target=board.play, args=(12,))
+    player = threading.Thread(target=board.play, args=(8,))
     try:
         assert host.stdout is not None
         assert host.stdout.readline().strip() == "up"
@@ -542,7 +542,7 @@ def test_host_crash_then_a_new_host_gets_the_whole_game(board: FirmwareBoard, tm
         while True:  # crash while moves are arriving
             line = host.stdout.readline()
             assert line, "the host died by itself"
-            if line.startswith("move") and int(line.split()[1]) >= 5:
+            if line.startswith("move") and int(line.split()[1]) >= 3:
                 break
         host.send_signal(signal.SIGKILL)
         host.wait(timeout=5)
@@ -555,7 +555,7 @@ def test_host_crash_then_a_new_host_gets_the_whole_game(board: FirmwareBoard, tm
     link = _open(board)
     try:
         moves = _agree(link, board)
-        assert len(moves) == 12
+        assert len(moves) == 8
         assert _replay(_drain(link)) == moves
     finally:
         link.close()
