@@ -745,3 +745,22 @@ def test_carried_clock_gives_each_side_its_time_left(tmp_path: Path) -> None:
             game.push(move)
         # North has not moved: its whole base; a side's flag never starts below 1 ms.
         assert carried_clock(d.get(four)) == "south=298s+3 west=295.5s+3 north=10d2 east=5+3"
+
+
+def test_a_remote_game_goes_on_only_as_a_remote_game(tmp_path: Path) -> None:
+    """An unfinished remote game (a seat "remote:NAME") is never offered to, or taken
+    by, a plain `zuni play` (it would be played on this board alone, apart from the
+    referee's game); a remote seat's session goes on with it."""
+    from zuniboard.play.openings import OpeningError, check_resumable, resumable
+
+    with Database(tmp_path / "g.sqlite3") as d:
+        local = d.new_game("mosona", players={"south": "human", "north": "ai:1"})
+        d.add_move(local, 0, "s3xm4-m5")
+        remote = d.new_game("mosona", players={"south": "human", "north": "remote:Bea"})
+        d.add_move(remote, 0, "s3xm4-m5")
+        assert [g.id for g in resumable(d)] == [local]
+        assert [g.id for g in resumable(d, remote=True)] == [remote]
+        check_resumable(d, local)
+        check_resumable(d, remote, remote=True)
+        with pytest.raises(OpeningError, match=r"game #%d is a remote game: `zuni play --remote CODE`" % remote):
+            check_resumable(d, remote)

@@ -416,7 +416,7 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
             raise UsageError(str(exc))
     if remote is not None:
         # A remote seat taken again after a crash goes on with its unfinished game.
-        resume = remote.resumed and bool(resumable(db))
+        resume = remote.resumed and bool(resumable(db, remote=True))
         ruleset = None if resume else ruleset
     elif not resume and start is None:
         game = offer_resume(db, args.ruleset, _ask_on_terminal())

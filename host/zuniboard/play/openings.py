@@ -30,20 +30,39 @@ class OpeningError(Exception):
     """No game to open (no unfinished game to resume, a board that refuses the new game)."""
 
 
-def resumable(db: Database) -> list[GameSummary]:
-    """The log's games to go on with, newest first: unfinished, with moves, and not
-    played by another process now."""
-    return [g for g in db.list_games() if g.result == UNFINISHED and g.moves and game_holder(db.path, g.id) is None]
+def is_remote_game(players: dict[str, str]) -> bool:
+    """Whether a logged game has a seat played from another board (docs/remote.md): only
+    the referee's game goes on with it, never a game on this board alone."""
+    return any(str(text).startswith("remote:") for text in players.values())
 
 
-def check_resumable(db: Database, gid: int) -> None:
-    """OpeningError, saying why, unless logged game ``gid`` can be gone on with."""
+def resumable(db: Database, remote: bool = False) -> list[GameSummary]:
+    """The log's games to go on with, newest first: unfinished, with moves, not played by
+    another process now, and remote games only for a remote seat (``remote``)."""
+    return [
+        g
+        for g in db.list_games()
+        if g.result == UNFINISHED
+        and g.moves
+        and is_remote_game(g.players) == remote
+        and game_holder(db.path, g.id) is None
+    ]
+
+
+def check_resumable(db: Database, gid: int, remote: bool = False) -> None:
+    """OpeningError, saying why, unless logged game ``gid`` can be gone on with (a remote
+    game only by a remote seat: ``remote``)."""
     try:
         record = db.get(gid)
     except UnknownGameError:
         raise OpeningError("no game #%d in the log %s (`zuni log list` lists them)" % (gid, db.path)) from None
     if record.result != UNFINISHED:
         raise OpeningError("game #%d is over (%s): there is nothing to go on with" % (gid, record.result))
+    if is_remote_game(record.players) and not remote:
+        raise OpeningError(
+            "game #%d is a remote game: `zuni play --remote CODE` (its invite code) goes on with it, "
+            "with the referee and the other players" % gid
+        )
     holder = game_holder(db.path, gid)
     if holder is not None:
         raise OpeningError(
@@ -133,6 +152,7 @@ class Openings:
         # ``zuni play --from``: the position each new game starts from (and its log tags).
         self.start = start
         self.clock = clock  # the time control of the games started ("": none)
+        self.remote = False  # a remote seat's session: it goes on with remote games only
         self.board_id = board_id
         self.layout: str | None = None
         self.request_timeout = request_timeout
@@ -237,7 +257,7 @@ class Openings:
         an unfinished one, else the newest unfinished game). A game the board does not
         have is set up on it from the position its moves reached."""
         if gid is None:
-            choices = resumable(self.db)
+            choices = resumable(self.db, self.remote)
             if adopted is not None and any(g.id == adopted for g in choices):
                 gid = adopted
             elif not choices:
@@ -245,7 +265,7 @@ class Openings:
             else:
                 gid = choices[0].id
         else:
-            check_resumable(self.db, gid)
+            check_resumable(self.db, gid, self.remote)
         if gid != adopted:
             return self._set_up_again(gid)
         link = self.link

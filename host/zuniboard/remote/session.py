@@ -44,6 +44,7 @@ class RemoteSession(PlaySession):
         self.connection, self.client, self.seat_file, self.client_id = remote
         self.bridge = Bridge(self.client.creds.seat)
         self.control.remote = True
+        self.openings.remote = True  # it goes on with remote games only, a local session never
         self.followed = -1  # the referee's sequence number followed last
         self.sent: dict[int, int] = {}  # ply -> the counter of the move message sent for it
         self.presence: dict[str, bool] = {}  # the other seats' connections as their presence says
