@@ -67,7 +67,8 @@ WAIT_S = 30.0
 TOOLS = Path(__file__).resolve().parent
 
 # The layout's clock made faster (shorter debounce and commit times) so that whole games
-# fit in the test budget; the link's own timers (resend, beat, host timeout) are unchanged.
+# fit in the test budget; the link timers are the real ones unless given (``link_ms``; the
+# host's ``LinkTimers``).
 FAST_TIMING = {
     "scan_ms": 5,
     "debounce_scans": 2,
