@@ -97,7 +97,7 @@ class ZuniPlay:
         self.proc.kill()
         self.proc.wait(timeout=10)
 
-    def wait(self, timeout: float = 20.0) -> int:
+    def wait(self, timeout: float = 60.0) -> int:  # generous: a clean exit under load
         code = self.proc.wait(timeout=timeout)
         # Collect what is left of the output.
         with contextlib.suppress(queue.Empty):
@@ -223,7 +223,7 @@ class TtyPlay:
                     )
                 self.lock.wait(min(left, 0.2))
 
-    def wait(self, timeout: float = 20.0) -> int:
+    def wait(self, timeout: float = 60.0) -> int:  # generous: a clean exit under load
         return self.proc.wait(timeout=timeout)
 
     def close(self) -> None:

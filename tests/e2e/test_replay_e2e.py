@@ -361,6 +361,9 @@ def test_after_play_on_the_prompt_is_whose_turn_it_is(tmp_path: Path) -> None:
     run = TtyPlay(*args, db=db_path, env=env, command=("log", "replay"))
     try:
         run.expect(r"^replay>")
+        # --from-move 1: play on once the first move is carried out (North to move then).
+        run.expect(r"1\. South plays s3xm4-m5: lift ")
+        run.expect(r"north to move")
         run.type("play north=ai:1")
         run.expect(r"2\. north \S+ \(carried out on the board\)")
         since = len(run.all)
