@@ -88,6 +88,10 @@ def _open(board: FirmwareBoard, timers: LinkTimers = FAST_LINK) -> BoardLink:
     relay = _relay(board)
 
     def opener(url: str) -> SerialPort:
+        if relay.host_master < 0:
+            # Hard-unplugged: the device is gone, as a USB port's is. Its old pty path may
+            # already be another program's pty (another test's board): never open it.
+            raise serial.SerialException("%s: the device is gone (unplugged)" % relay.host_path)
         port: SerialPort = serial.serial_for_url(relay.host_path, baudrate=115200, timeout=0.05)
         return port
 
