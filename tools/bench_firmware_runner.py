@@ -197,15 +197,21 @@ class Bench:
             return False
         self.thinking = True  # the press counts too: it loads the search's code
         self.cycle(4)
-        self._search = app.play.thinking  # zuni_board.hintrun.search_for's
         self._waited = 0
+        # The search's code loads over the scans after the press, then the search is made
+        # (zuni_board.play.Play.think).
+        while app.play.thinking is None and app.play.hint_busy() and self._waited < 50:
+            self.cycle()
+            self._waited += 1
+        self._search = app.play.thinking  # zuni_board.hintrun.search_for's
+        self._loading = self._waited  # scans after the press before the first slice's
         if self._search is None:
             raise RuntimeError("HINT started no search")
         return True
 
     def hint_cycle(self):
         """One scan while the board thinks; False once it shows its hint."""
-        if self.app.play.thinking is None:
+        if not self.app.play.hint_busy():
             return False
         self.cycle()
         self._waited += 1
@@ -232,7 +238,7 @@ class Bench:
         if self.timer is not None:
             # Per hint: the slice in which each depth completed, and the work (the PC
             # tells from the scan times which depth the chip reaches in its time).
-            self.timer.hints.append((list(search.depth_slices), search.work))
+            self.timer.hints.append((list(search.depth_slices), search.work, self._loading))
 
     def play(self, index, text):
         app = self.app

@@ -8,11 +8,12 @@ from board_helpers import RecordingLink, Table, board_layout, journal_with, remo
 
 import zuni
 from check import eq, raises
+from zuni_board import unload
 from zuni_board.app import OVER, PLAY, SETUP
 from zuni_board.hintrun import search_for
 from zuni_board.infer import PROGRESS
 from zuni_board.journal import Journal
-from zuni_board.play import HINT_THINK_MS, HOST_HINT_MS
+from zuni_board.play import HINT_CODE, HINT_THINK_MS, HOST_HINT_MS
 from zuni_board.scan import Debouncer
 
 MOSONA_END = [
@@ -737,7 +738,7 @@ def test_new_game_from_host_goes_to_setup():
 def _think(t, ms=2000):
     """Scans until the board shows its own hint (or ``ms`` pass)."""
     end = t.now + ms
-    while t.app.play.thinking is not None and t.now < end:
+    while t.app.play.hint_busy() and t.now < end:
         t.now += 10
         t.app.step(t.now, None, 0)
 
@@ -799,15 +800,104 @@ def test_hint_with_no_host_is_the_searchs_best_and_hint_again_cycles():
     eq(t.app.play.hint, None)
 
 
+def _hint_scans(ruleset, moves):
+    """HINT in ``ruleset`` after ``moves``, with none of the search's code loaded: per
+    scan until the hint is shown, the search's modules it loaded, whether a search was
+    there at its start and at its end, the slices it ran; and the hint shown."""
+    t = Table(ruleset)
+    t.setup()
+    t.play(moves)
+    best = _own_hint(t.app.game)
+    play = t.app.play
+    play.gc_due = False  # the last commit's collection done (it is a scan's work too)
+    unload(HINT_CODE, True)  # as the board is before a HINT (on CPython too, for this test)
+    t.press(4)
+    eq([m for m in HINT_CODE if m in sys.modules], [], "nothing loaded in the press's scan")
+    assert play.hint_busy(), "thinking"
+    scans = []
+    while play.hint is None:
+        assert len(scans) < 300, "no hint after 3 s"
+        before = [m for m in HINT_CODE if m in sys.modules]
+        search = play.thinking
+        slices = search.slices if search is not None else 0
+        t.now += 10
+        t.app.step(t.now, None, 0)
+        loaded = [m for m in HINT_CODE if m in sys.modules and m not in before]
+        ran = search.slices - slices if search is not None else 0
+        scans.append((loaded, search is not None, play.thinking is not None, ran))
+    return t, best, scans
+
+
+def _check_hint_scans(ruleset, moves, code):
+    # CPython keeps modules loaded (zuni_board.unload): the ones the other tests hold are
+    # put back after this one loaded its own copies.
+    saved = [(m, sys.modules[m]) for m in HINT_CODE if m in sys.modules]
+    try:
+        _check_hint_scans_of(ruleset, moves, code)
+    finally:
+        for name, module in saved:
+            sys.modules[name] = module
+            package, _, attr = name.rpartition(".")
+            setattr(sys.modules[package], attr, module)
+
+
+def _check_hint_scans_of(ruleset, moves, code):
+    t, best, scans = _hint_scans(ruleset, moves)
+    eq(t.app.play.hint.move, best, "the hint is the search's best")
+    eq(t.link.events[-1], ("hint", best.text()))
+    loads = [s[0] for s in scans if s[0]]
+    # One module a scan, in the order that needs no import within an import (the code
+    # of a module loaded with it would load in the same scan).
+    eq(loads, [[m] for m in code], "one module a scan")
+    for i, (loaded, had, has, ran) in enumerate(scans):
+        assert ran <= 1, "scan %d ran %d slices" % (i, ran)
+        assert not (loaded and (had or has)), "scan %d loaded %s with a search there" % (i, loaded)
+        if not had and has:
+            eq(ran, 0, "scan %d made the search and ran it too" % i)
+    made = [i for i, s in enumerate(scans) if not s[1] and s[2]]
+    eq(len(made), 1, "the search is made once")
+    # The scan after the last import collects the imports' garbage: nothing else.
+    last_load = max(i for i, s in enumerate(scans) if s[0])
+    eq(made[0], last_load + 2, "a scan of its own for the collection")
+    # The search ended in a scan (a slice, then dropped and unloaded), the hint shown in
+    # the next one, which runs nothing of the search.
+    assert scans[-2][1] and not scans[-2][2], "the search dropped the scan before the hint"
+    eq(scans[-1][1:], (False, False, 0), "the showing scan only shows")
+    if sys.implementation.name == "micropython":
+        eq([m for m in HINT_CODE if m in sys.modules], [], "the search's code unloaded")
+    assert t.app.play.gc_due, "its garbage is collected in a quiet scan after"
+    t.now += 10
+    t.app.step(t.now, None, 0)
+    eq(t.app.play.gc_due, False)
+
+
+def test_the_line_hint_loads_one_module_a_scan_and_no_scan_does_two_steps():
+    _check_hint_scans(
+        "mosona",
+        ["s3xm4-m5", "m2xs2-s3", "s4xs3-s2xm3-m4"],
+        ("zuni_board.hintrun", "zuni.linefast", "zuni_board.linehint"),
+    )
+
+
+def test_the_kolowis_hint_is_spread_over_scans_too():
+    _check_hint_scans("kolowis", [], ("zuni_board.hintrun", "zuni.linefast", "zuni_board.linehint"))
+
+
+def test_the_awithlaknakwe_hint_loads_its_tables_in_scans_of_their_own():
+    code = ("zuni_board.hintrun", "zuni.awith_reach", "zuni.evaluate_awith", "zuni_board.hint")
+    _check_hint_scans("awithlaknakwe", [], code)
+
+
 def test_a_lift_while_the_board_thinks_cancels_the_hint():
     t = Table("mosona")
     t.setup()
     t.press(4)
     t.now += 10
     t.app.step(t.now, None, 0)
-    assert t.app.play.thinking is not None, "thinking"
+    assert t.app.play.hint_busy(), "thinking"
     t.act("-s3")
-    eq(t.app.play.thinking, None, "the lift cancelled the search")
+    eq(t.app.play.hint_busy(), False, "the lift cancelled the search")
+    eq(t.app.play.thinking, None)
     t.wait(2000)
     eq(t.app.play.hint, None, "no hint comes later")
     eq([e for e in t.link.events if e[0] == "hint"], [])

@@ -372,6 +372,7 @@ class BoardApp:
         # then a garbage collection in a quiet scan, so that the next commit finds the
         # heap free and does not collect itself.
         outbox = self.outbox
+        collected = False
         if play.fresh:
             play.catch_up(now)
         elif outbox.queue:
@@ -379,6 +380,7 @@ class BoardApp:
         elif play.gc_due and stable is None and not buttons:
             play.gc_due = False
             gc.collect()
+            collected = True
         if self.clock is not None and self.phase == PLAY:
             # First: a move the player finishes in the scan the flag falls is too late.
             if self.clock.tick(self.game, outbox, now):
@@ -404,10 +406,10 @@ class BoardApp:
             self._next_stage(now)
         if self.overlays.on and self.overlays.step(now):
             self.renderer.invalidate()  # the game picture must be drawn again
-        if play.thinking is not None and stable is None and not buttons:
+        if play.hint_busy() and stable is None and not buttons:
             if moving:
                 play.drop_search()  # a hand on the board: the hint is not wanted now
-            else:
+            elif not collected:  # a collection is a scan's work: the hint's step waits
                 play.think(now)
 
     def _fire(self, now):

@@ -14,12 +14,13 @@ ARENA = const(3072)
 
 
 # -- the hint as it runs on the board ------------------------------------------------
-def search_for(game, moves=None):
+def search_for(game, moves=None, buf=None):
     """The board's hint search of ``game``'s position: ``linehint.LineSearch`` in a line
     game (its own copy of the board, viper loops: depth 4 and more on the RP2040),
-    ``HintSearch`` in Awithlaknakwe. ``moves``: the position's legal moves, if known."""
-    buf = None
-    if game.ruleset.game_id != "awithlaknakwe":
+    ``HintSearch`` in Awithlaknakwe. ``moves``: the position's legal moves, if known;
+    ``buf``: the line search's ARENA bytes if the caller made them (``play.Play`` does at
+    HINT, before the search's code is loaded), None to make them here."""
+    if buf is None and game.ruleset.game_id != "awithlaknakwe":
         # The line search's one large block first, while the heap still has a hole of
         # its size (before its code is loaded in pieces). A heap with the bytes but not
         # in one piece gets the general search, which needs only small blocks.
@@ -49,5 +50,7 @@ def run(search, now, think, host, budget):
         if not think.due(now):
             search.step(budget)
             return False
+        if search.slices == 0:
+            search.step(budget)  # however late (a slow chip): the root's moves and a best
         search.stop()
     return not host.armed or host.due(now)

@@ -19,6 +19,8 @@ the scan after it (``catch_up``), or at once by whatever needs it first (a press
 request).
 """
 
+import gc
+
 from micropython import const
 from zuni.core import piece_side
 from zuni_board import leds as L
@@ -39,13 +41,24 @@ HOST_HINT_MS = const(1000)
 # done, the search's own work limit (hint.MAX_WORK) ends the others sooner
 # (tools/bench_firmware.py, tools/bench_hint.py).
 HINT_THINK_MS = const(1300)
+# Bytes of the line search arena (zuni_board.hintrun.ARENA: the same figure).
+_ARENA = const(3072)
 
 # Ends of a game that are not a board position (the host said so): BACK undoes them.
 _DECLARED = ("resign", "agreed-draw", "agreed-count")
 
-# What a HINT loads and the hint's end drops again: the search and its evaluation (for
-# Awithlaknakwe with its tables).
-_HINT_CODE = (
+# What a HINT loads, one module a scan after the press (``Play.think``: an import of
+# the native line search took the HINT scan to 102-106 ms on the RP2040; one a scan, and
+# the search made and its garbage collected in scans of their own, no scan while the board
+# thinks does more than one of these or a slice, docs/firmware-timing.md): the line
+# games' search (its arena made at the press), the general search of Awithlaknakwe with
+# its evaluation's tables, the general search with the line evaluation (a line game
+# whose heap has no hole for the arena).
+_LINE_LOAD = ("zuni_board.hintrun", "zuni.linefast", "zuni_board.linehint")
+_AWITH_LOAD = ("zuni_board.hintrun", "zuni.awith_reach", "zuni.evaluate_awith", "zuni_board.hint")
+_GENERAL_LOAD = ("zuni_board.hintrun", "zuni.evaluate", "zuni_board.hint")
+# What the hint's end drops again: all of the above.
+HINT_CODE = (
     "zuni_board.hintrun",
     "zuni_board.hint",
     "zuni_board.linehint",
@@ -71,6 +84,14 @@ class Play:
         self.commits = 0
         self.gc_due = False  # a commit's garbage is to be collected (BoardApp.step)
         self.thinking = None  # type: ignore  # the board's own hint search while it thinks
+        # Before it: the modules it needs, loaded one a scan (``_loaded`` of them so far),
+        # then a scan to collect the loading's garbage, then one to make the search; None
+        # when not loading. The line search's arena is made at the press (``_arena``).
+        self._loads = None  # type: ignore
+        self._loaded = 0
+        self._arena = None  # type: bytearray | None
+        # The hint found, shown in the scan after the one that ended the search.
+        self._found = None  # type: ignore
         # Its deadlines (hintrun.run): the best move found is shown at ``think_until``, not
         # before ``host_until`` (armed while a connected host may send its own hint).
         self.think_until = Deadline()
@@ -402,54 +423,124 @@ class Play:
         pos = self.pos
         if pos is None or not pos.foot or self.host is not None:
             return
-        if self.thinking is not None:
+        if self.hint_busy():
             return  # already thinking
         if self.hint is None:
-            try:
-                # Loaded at each HINT and unloaded once the hint is shown (drop_search):
-                # a board whose players do not ask keeps that heap.
-                from zuni_board.hintrun import search_for
-
-                self.thinking = search_for(self.app.game, pos.moves)
-                self.think_until.set(now, HINT_THINK_MS)
-                link = self.app.link
-                if link is not None and hasattr(link, "host_present") and link.host_present(now):
-                    self.host_until.set(now, HOST_HINT_MS)
-                else:
-                    self.host_until.cancel()
-            except MemoryError:
-                pass  # no room to think: HINT shows the legal moves, as it always could
+            # The search's code comes in the next scans (think), not in the press's: the
+            # deadlines count from the press. A line game's arena first, while the heap
+            # still has a hole of its size (its code comes in pieces); a heap with the
+            # bytes but not in one piece gets the general search, which needs only small
+            # blocks.
+            game = self.app.game
+            arena = None
+            if game.ruleset.game_id == "awithlaknakwe":
+                loads = _AWITH_LOAD  # type: tuple[str, ...]
             else:
-                return
+                try:
+                    arena = bytearray(_ARENA)
+                    loads = _LINE_LOAD
+                except MemoryError:
+                    loads = _GENERAL_LOAD
+            self._arena = arena
+            self._loads = loads
+            self._loaded = 0
+            self.think_until.set(now, HINT_THINK_MS)
+            link = self.app.link
+            if link is not None and hasattr(link, "host_present") and link.host_present(now):
+                self.host_until.set(now, HOST_HINT_MS)
+            else:
+                self.host_until.cancel()
+            return
+        self._next_legal(now)
+
+    def _next_legal(self, now):
+        """The hint without a search: the next legal move (HINT again cycles)."""
+        pos = self.pos
+        if pos is None:
+            return
         foot = pos.foot
         self._hint_i = (self._hint_i + 1) % len(foot)
         self.hint = foot[self._hint_i]
         self.evaluate(now)
 
+    def hint_busy(self):
+        """True from HINT until the board's own hint is shown (or dropped)."""
+        return self.thinking is not None or self._loads is not None or self._found is not None
+
     def drop_search(self):
         """Forget the board's own hint search (its line of moves is not on the game)
         and unload its code."""
-        if self.thinking is not None:
+        if self.hint_busy():
             self.thinking = None
-            unload(_HINT_CODE)
+            self._loads = None
+            self._arena = None
+            self._found = None
+            unload(HINT_CODE)
+            self.gc_due = True  # its code and tables are garbage: collected in a quiet scan
 
     def think(self, now):
-        """One slice of the board's own hint per scan; the hint is shown in the scan
-        after the search ends, unless a connected host still has time to send its own."""
-        search = self.thinking
+        """The board's own hint, one step a scan: a module of the search loaded, the
+        loading's garbage collected, the search made, a slice of it (``hintrun.run``),
+        the search dropped, the hint shown (unless a connected host still has time to
+        send its own). No scan does two of these (docs/firmware-timing.md), except on a
+        chip so slow that the deadline comes before the search's first slice: then the
+        rest is done at once, the hint's time before the scan's."""
         pos = self.pos
-        if search is None or pos is None:
+        if pos is None:
             return
+        search = self.thinking
+        late = self.think_until.due(now) and (search is None or search.slices == 0)
+        while self._think_step(now, pos) and late:
+            pass
+
+    def _think_step(self, now, pos):
+        """One step of ``think``; True if the next one could follow at once."""
+        found = self._found
+        if found is not None:
+            self._found = None
+            self.gc_due = True  # the search's code and heap, in a quiet scan after this
+            foot = pos.find(found)
+            if foot is None:
+                return False
+            self.hint = foot
+            self._hint_i = pos.foot.index(foot)
+            self.app.outbox.event("hint", foot.move.text())
+            self.evaluate(now)
+            return False
+        loads = self._loads
+        if loads is not None:
+            return self._load(now, loads, pos)
+        search = self.thinking
+        if search is None:
+            return False
         from zuni_board.hintrun import run  # loaded while the board thinks
 
         if not run(search, now, self.think_until, self.host_until, HINT_SLICE):
-            return
+            return False
         best = search.best
         self.drop_search()
-        foot = pos.find(best) if best is not None else None
-        if foot is None:
-            return
-        self.hint = foot
-        self._hint_i = pos.foot.index(foot)
-        self.app.outbox.event("hint", foot.move.text())
-        self.evaluate(now)
+        # Its garbage is collected in a quiet scan after the one that shows the hint.
+        self.gc_due = best is None
+        self._found = best
+        return best is not None
+
+    def _load(self, now, loads, pos):
+        """One loading step of the board's own hint (``think``); False if out of heap."""
+        i = self._loaded
+        self._loaded = i + 1
+        try:
+            if i < len(loads):
+                __import__(loads[i])
+            elif i == len(loads):
+                gc.collect()  # the imports' garbage, not in a slice's scan
+            else:
+                from zuni_board.hintrun import search_for
+
+                self.thinking = search_for(self.app.game, pos.moves, self._arena)
+                self._loads = None
+                self._arena = None
+        except MemoryError:
+            self.drop_search()
+            self._next_legal(now)  # no room to think: the legal moves, as it always could
+            return False
+        return True
