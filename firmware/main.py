@@ -42,8 +42,19 @@ VIRTUAL_JOURNAL = "/flash"
 USAGE = (
     "usage: micropython firmware/main.py --layout PATH [--link fd:N|PTY_PATH|tcp:PORT] [--control PORT]"
     " [--flash IMAGE] [--ruleset TEXT] [--occupied P1,P2,...] [--lifeline FD|tcp:PORT:TOKEN]"
+    " [--link-ms RESEND,BEAT,HOST_TIMEOUT]"
 )
-OPTIONS = ("--layout", "--link", "--control", "--flash", "--ruleset", "--occupied", "--flash-blocks", "--lifeline")
+OPTIONS = (
+    "--layout",
+    "--link",
+    "--control",
+    "--flash",
+    "--ruleset",
+    "--occupied",
+    "--flash-blocks",
+    "--lifeline",
+    "--link-ms",
+)
 
 
 class UsageError(ValueError):
@@ -71,7 +82,20 @@ def parse_args(argv):
             port = -1
         if port < 1 or port > 65535:
             raise UsageError("--control %s: expected a TCP port 1..65535" % opts["control"])
+    if "link-ms" in opts:
+        link_ms(opts["link-ms"])
     return opts
+
+
+def link_ms(text):
+    """``--link-ms RESEND,BEAT,HOST_TIMEOUT``: the link's timers in ms (tests shorten them)."""
+    try:
+        timers = tuple(int(v) for v in text.split(","))
+    except ValueError:
+        timers = ()
+    if len(timers) != 3 or min(timers) < 10 or max(timers) > 60000:
+        raise UsageError("--link-ms %s: expected three ms counts 10..60000, RESEND,BEAT,HOST_TIMEOUT" % text)
+    return timers
 
 
 # Moves of a game resumed from the journal replayed a scan, after the boot hello: a move
@@ -124,10 +148,10 @@ def use_flash_log(app, log):
     return None
 
 
-def attach_link(app, port):
+def attach_link(app, port, timers=None):
     from zuni_link.session import BoardSession
 
-    session = BoardSession(port, app)
+    session = BoardSession(port, app, None, timers)
     app.attach(session)
     return session
 
@@ -465,7 +489,7 @@ def main_virtual(argv):
             sys.stderr.write("zuni-virtual: --link %s: %s\n" % (opts["link"], e))
             # A socket link's port taken (between the host's choice and the bind): as --control.
             sys.exit(3 if isinstance(e, OSError) and opts["link"].startswith("tcp:") else 2)
-        session = attach_link(app, link)
+        session = attach_link(app, link, link_ms(opts["link-ms"]) if "link-ms" in opts else None)
     timing = layout.timing
     debouncer = Debouncer(len(sensor_of), sensor_of, timing["debounce_scans"], timing["stable_ms"])
     waiter = VirtualWait(link, control, lifeline)

@@ -67,7 +67,8 @@ WAIT_S = 30.0
 TOOLS = Path(__file__).resolve().parent
 
 # The layout's clock made faster (shorter debounce and commit times) so that whole games
-# fit in the test budget; the link's own timers (resend, beat, host timeout) are unchanged.
+# fit in the test budget; the link timers are the real ones unless given (``link_ms``; the
+# host's ``LinkTimers``).
 FAST_TIMING = {
     "scan_ms": 5,
     "debounce_scans": 2,
@@ -642,12 +643,14 @@ class FirmwareBoard:
         flash: Path | None = None,
         relay_seed: int = 7,
         pieces: str | set[str] = "start",
+        link_ms: tuple[int, int, int] | None = None,
     ) -> None:
         self.directory = directory
+        self.link_ms = link_ms  # the firmware link's (resend, beat, host timeout); None: its own
         self.layout_path = fast_layout(layout, directory) if fast else HARDWARE_DIR / "layouts" / (layout + ".json")
         self.flash = flash or directory / "flash.img"
         self.rng = random.Random(seed)
-        self.vb = sim.VirtualBoard(self.layout_path, ruleset, pieces=pieces, flash=self.flash)
+        self.vb = sim.VirtualBoard(self.layout_path, ruleset, pieces=pieces, flash=self.flash, link_ms=link_ms)
         self.relay: Relay | None = None
         self._reader: JournalReader | None = None
         self.hand = sim.Hand(self.vb, seed=seed, speed=3.0)

@@ -223,6 +223,9 @@ def test_bad_arguments_are_named(tmp_path: Path) -> None:
         (["--layout", layout, "--occupied", "m1,q9"], "--occupied: unknown point 'q9'"),
         (["--layout", layout, "--link", "tcp:0"], "--link tcp:0: expected tcp:PORT (1..65535)"),
         (["--layout", layout, "--lifeline", "tcp:4000"], "expected FD or tcp:PORT:TOKEN"),
+        (["--layout", layout, "--link-ms", "250,500"], "--link-ms 250,500: expected three ms counts"),
+        (["--layout", layout, "--link-ms", "250,5,1500"], "--link-ms 250,5,1500: expected three ms counts"),
+        (["--layout", layout, "--link-ms", "a,b,c"], "--link-ms a,b,c: expected three ms counts"),
         # The host is gone before the board could reach it: no board left running alone.
         (["--layout", layout, "--lifeline", "tcp:%d:secret" % free_port()], "--lifeline tcp:"),
     ]

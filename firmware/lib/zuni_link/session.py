@@ -113,12 +113,18 @@ def _value(v):
 class BoardSession:
     """Board side of the link. ``BoardSession(port, app)``, then ``poll(now_ms)`` each scan.
 
+    ``timers``: (resend, beat, host timeout) in ms, by default (RESEND_MS, BEAT_MS,
+    HOST_TIMEOUT_MS); a virtual board takes shorter ones for the tests (``--link-ms``).
+
     Counters for diagnostics and tests: ``rx_frames``, ``rx_errors``, ``tx_frames``,
     ``dropped`` (frames dropped from the full queue), ``resent``."""
 
-    def __init__(self, port, app, boot_id=None):
+    def __init__(self, port, app, boot_id=None, timers=None):
         self.port = port
         self.app = app
+        if timers is None:
+            timers = (RESEND_MS, BEAT_MS, HOST_TIMEOUT_MS)
+        self._resend_ms, self._beat_ms, self._host_timeout_ms = timers
         self.boot = boot_id or _boot_id()
         self._rx = bytearray(RX_CHUNK)
         self._asm = codec.LineAssembler(MAX_LINE)
@@ -193,7 +199,7 @@ class BoardSession:
         if len(pending) > MAX_PENDING:
             pending.pop(0)  # the host fetches it with `moves` (it sees the gap)
         self._send_move_frame(index, text, d, times)
-        self._resend_at = ticks_add(self._now, RESEND_MS)  # type: ignore
+        self._resend_at = ticks_add(self._now, self._resend_ms)  # type: ignore
 
     def send_event(self, kind, text=""):
         """Best effort: ``event <kind> <text>``; diagnostics (DIAG_KINDS) dropped first."""
@@ -209,7 +215,7 @@ class BoardSession:
 
     def host_present(self, now_ms):
         """True while the host has sent a valid frame in the last HOST_TIMEOUT_MS."""
-        return self._seen_any and ticks_diff(now_ms, self._seen) < HOST_TIMEOUT_MS
+        return self._seen_any and ticks_diff(now_ms, self._seen) < self._host_timeout_ms
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -221,7 +227,7 @@ class BoardSession:
             port.host_reads = self.host_present(now_ms)
         if not self._started:
             self._started = True
-            self._beat_at = ticks_add(now_ms, BEAT_MS)
+            self._beat_at = ticks_add(now_ms, self._beat_ms)
             # A host already listening learns of the (re)boot; kept until written, even
             # when a host's hello read in this same poll clears the queue (v_hello).
             self._boot_hello = self._send_hello(0)
@@ -229,13 +235,13 @@ class BoardSession:
         if self._stream is not None:
             self._pump_stream()
         if self._pending and ticks_diff(now_ms, self._resend_at) >= 0:
-            self._resend_at = ticks_add(now_ms, RESEND_MS)
+            self._resend_at = ticks_add(now_ms, self._resend_ms)
             if self.host_present(now_ms) and self._queued < QUEUE_BYTES // 2:
                 for index, text, d, times in self._pending:
                     self._send_move_frame(index, text, d, times)
                     self.resent += 1
         if ticks_diff(now_ms, self._beat_at) >= 0:
-            self._beat_at = ticks_add(now_ms, BEAT_MS)
+            self._beat_at = ticks_add(now_ms, self._beat_ms)
             self._sync()
             self._out("beat", self._triple_body() + " " + self.boot, False)
         self._flush()
@@ -375,7 +381,7 @@ class BoardSession:
         self._stream = None
         self._hello_ok = True
         # The host fetches what it lacks after this hello: give that a resend interval.
-        self._resend_at = ticks_add(self._now, RESEND_MS)  # type: ignore
+        self._resend_at = ticks_add(self._now, self._resend_ms)  # type: ignore
         self._send_hello(seq)
 
     def v_moves(self, seq, start):

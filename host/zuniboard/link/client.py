@@ -76,6 +76,7 @@ from zuniboard.link.requests import (
     Result,
     reply_seq,
 )
+from zuniboard.link.timers import REAL_TIMERS, LinkTimers
 
 __all__ = [
     "BAUD",
@@ -89,17 +90,19 @@ __all__ = [
     "LinkError",
     "LinkEvent",
     "LinkStats",
+    "LinkTimers",
     "Refused",
     "RequestResult",
     "SerialPort",
     "discover",
 ]
 
-HELLO_RESEND_S = 0.5  # no hello reply: say it again
+# The real timers (zuniboard.link.timers.LinkTimers; a BoardLink takes others as ``timers``).
+HELLO_RESEND_S = LinkTimers.hello_resend_s  # no hello reply: say it again
 HELLO_TRIES = 20  # then reopen the port (10 s: as a request, longer than the worst round trip)
 REQUEST_TIMEOUT_S = 10.0  # above the worst round trip survived: 2 x 2.5 s on the line, a pulled cable, resends
-KEEPALIVE_S = 1.5  # an ack as keep-alive (the board stops resending after 6 s of silence)
-SILENCE_S = 8.0  # nothing heard for this long: reopen (the board beats every 2 s; 3 beats late is busy, not gone)
+KEEPALIVE_S = LinkTimers.keepalive_s  # an ack as keep-alive (the board stops resending after 6 s of silence)
+SILENCE_S = LinkTimers.silence_s  # nothing heard for this long: reopen (the board beats every 2 s)
 FETCH_RETRY_S = 1.0  # do not ask for the same moves again sooner
 WAIT_GRACE_S = 5.0  # a blocking call waits this much past its timeout for the link thread's verdict
 
@@ -164,9 +167,11 @@ class BoardLink:
         on_event: Callable[[LinkEvent], None] | None = None,
         opener: Callable[[str], SerialPort] | None = None,
         clock: Clock = time.monotonic,
+        timers: LinkTimers = REAL_TIMERS,
     ) -> None:
         self.url = url
         self.on_event = on_event
+        self.timers = timers
         self.clock = clock  # read by the port thread's loop and the blocking calls only
         self.events: queue.Queue[LinkEvent] = queue.Queue()
         self.hello: dict[str, str] = {}  # the board's last hello
@@ -179,7 +184,6 @@ class BoardLink:
         # The start position of the board's game when it was set up from one (the board's
         # ``position=`` in hello and state; docs/rules.md "Positions as text"), else "".
         self.position = ""
-        self.silence_s = SILENCE_S  # tests shorten it
         # This host's session: the board forgets the request of another (a restarted host).
         self.session_id = secrets.token_hex(4)
         self.version_error = ""  # the board speaks another protocol version: what it said
@@ -198,9 +202,9 @@ class BoardLink:
         self._ack_due = False
         self._fetch: tuple[int, float] | None = None  # (from index, when asked)
         self._counts = LinkStats()
-        self.port = LinkPort(url, self, opener, clock)
+        self.port = LinkPort(url, self, opener, clock, timers.reopen_s)
         self.port.console_log = self.console.append
-        self.requests = Requests(self)
+        self.requests = Requests(self, timers.request_resend_s)
 
     # --- opening and closing ------------------------------------------------------------
 
@@ -538,7 +542,7 @@ class BoardLink:
             self._hello_at = now
             self._hello_tries = 0
             self._last_heard = now
-            self._keepalive_at = now + KEEPALIVE_S
+            self._keepalive_at = now + self.timers.keepalive_s
 
     def dropped(self, why: str) -> None:
         with self._lock:
@@ -556,15 +560,15 @@ class BoardLink:
             if self._hello_tries >= HELLO_TRIES:
                 raise LinkError("no hello from the board after %d tries" % self._hello_tries)
             self._hello_tries += 1
-            self._hello_at = now + HELLO_RESEND_S
+            self._hello_at = now + self.timers.hello_resend_s
             self._hello_seq = self._send(
                 "hello", "proto=%d host=zuni/%s sid=%s" % (codec.PROTO, __version__, self.session_id)
             )
         if self._connected and now >= self._keepalive_at:
-            self._keepalive_at = now + KEEPALIVE_S
+            self._keepalive_at = now + self.timers.keepalive_s
             self._ack_due = True
-        if self._connected and now - self._last_heard > self.silence_s:
-            raise LinkError("the board went silent for %.1f s" % self.silence_s)
+        if self._connected and now - self._last_heard > self.timers.silence_s:
+            raise LinkError("the board went silent for %.1f s" % self.timers.silence_s)
         if self._ack_due and self._connected:
             self._ack_due = False
             with self._lock:

@@ -24,11 +24,12 @@ from serial.tools import list_ports
 from zuni_link import codec
 from zuni_link.codec import FrameError
 from zuniboard import __version__
+from zuniboard.link.timers import LinkTimers
 
 BAUD = 115200  # USB CDC ignores it; it must just never be 1200 (that reboots a Pico into its bootloader)
 PICO_VID = 0x2E8A
 PICO_PID = 0x0005
-REOPEN_S = (0.05, 0.1, 0.2, 0.5, 1.0)  # back-off between attempts to reopen the port
+REOPEN_S = LinkTimers.reopen_s  # back-off between attempts to reopen the port
 
 
 Clock = Callable[[], float]  # seconds, only ever compared with itself (time.monotonic)
@@ -180,9 +181,11 @@ class LinkPort:
         handler: LinkHandler,
         opener: Callable[[str], SerialPort] | None = None,
         clock: Clock = time.monotonic,
+        reopen_s: tuple[float, ...] = REOPEN_S,
     ) -> None:
         self.url = url
         self.handler = handler
+        self.reopen_s = reopen_s
         self.opener = opener or default_opener
         self.clock = clock
         self.console_log: Callable[[str], None] = lambda text: None
@@ -235,7 +238,7 @@ class LinkPort:
     def _pause(self, attempt: int) -> None:
         """Waits before the next attempt to open, the handler ticking meanwhile (its
         requests end at their deadlines while the board is away)."""
-        end = self.clock() + REOPEN_S[min(attempt, len(REOPEN_S) - 1)]
+        end = self.clock() + self.reopen_s[min(attempt, len(self.reopen_s) - 1)]
         while not self._closed:
             now = self.clock()
             self.handler.closed_tick(now)

@@ -29,8 +29,9 @@ import serial
 
 from zuni_link import codec
 from zuniboard.link.port import LinkError
+from zuniboard.link.timers import LinkTimers
 
-REQUEST_RESEND_S = 0.5  # no reply to a request: send it again (the board does it once)
+REQUEST_RESEND_S = LinkTimers.request_resend_s  # no reply to a request: send it again
 
 Done = Callable[[dict[str, str]], bool]
 
@@ -119,8 +120,9 @@ class _Pending:
 class Requests:
     """Outstanding requests by sequence number; the host starts at a random one."""
 
-    def __init__(self, channel: Channel) -> None:
+    def __init__(self, channel: Channel, resend_s: float = REQUEST_RESEND_S) -> None:
         self.channel = channel
+        self.resend_s = resend_s
         self.stats = RequestStats()
         self._lock = threading.Lock()
         self._seq = random.randint(1, codec.MAX_SEQ)
@@ -142,7 +144,7 @@ class Requests:
         go = self.channel.registered()
         if go:  # due again only after a resend interval: the port thread's tick leaves it alone
             p.sent_in = self.channel.registrations()
-            p.next_send = now + REQUEST_RESEND_S
+            p.next_send = now + self.resend_s
         with self._lock:
             self._pending[p.seq] = p
         if go:
@@ -205,7 +207,7 @@ class Requests:
 
     def _write(self, p: _Pending, now: float) -> None:
         p.sent_in = self.channel.registrations()
-        p.next_send = now + REQUEST_RESEND_S
+        p.next_send = now + self.resend_s
         with contextlib.suppress(OSError, serial.SerialException, LinkError):
             self.channel.write(codec.encode(p.seq, p.verb, p.body))
 

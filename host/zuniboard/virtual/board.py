@@ -130,7 +130,9 @@ class VirtualBoard:
     ruleset), "empty", or point names: the magnets on the board at power-on. ``flash``:
     the littlefs image (default: a temporary one, removed by ``close``). ``transport``:
     ``pty``, ``socket`` or None (``default_transport()``); ``link_mode`` (pty only): the
-    firmware gets the pty's master as an fd, or opens the slave by ``path``.
+    firmware gets the pty's master as an fd, or opens the slave by ``path``. ``link_ms``:
+    the firmware link's (resend, beat, host timeout) in ms instead of its own (tests of the
+    link's real path run them shorter, with the host's ``LinkTimers`` scaled alike).
     """
 
     def __init__(
@@ -143,8 +145,10 @@ class VirtualBoard:
         heap: str | None = None,
         link_mode: str = "fd",
         transport: str | None = None,
+        link_ms: tuple[int, int, int] | None = None,
     ) -> None:
         self.layout = layouts.load_layout(str(layout))
+        self.link_ms = link_ms
         self.layout_path = Path(self.layout.path).resolve()
         self.ruleset = ruleset
         self.names: list[str] = []
@@ -246,6 +250,8 @@ class VirtualBoard:
             self.control_port = self._fixed_port or free_port()
             args = ["--layout", str(self.layout_path), "--control", str(self.control_port)]
             args += ["--flash", str(self.flash)]
+            if self.link_ms is not None:
+                args += ["--link-ms", ",".join(str(ms) for ms in self.link_ms)]
             pass_fds: tuple[int, ...] = ()
             if self.transport == "socket":
                 assert self._lifeline_server is not None
