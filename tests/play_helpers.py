@@ -28,6 +28,7 @@ class ZuniPlay:
         env = dict(os.environ, **(env or {}))
         env["NO_COLOR"] = "1"
         env["PYTHONUNBUFFERED"] = "1"
+        env["PYTHONFAULTHANDLER"] = "1"  # a stuck process's stacks on SIGABRT (wait)
         # The page on any free port: parallel tests do not take turns on 8765 (the default).
         self.command = [str(ZUNI), "play", "--db", str(db), "--color", "never", "--http", "0", *args]
         # tty: standard input is a terminal (keys act without Enter); else a pipe.
@@ -98,7 +99,16 @@ class ZuniPlay:
         self.proc.wait(timeout=10)
 
     def wait(self, timeout: float = 60.0) -> int:  # generous: a clean exit under load
-        code = self.proc.wait(timeout=timeout)
+        try:
+            code = self.proc.wait(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            # A stuck exit: SIGABRT makes faulthandler (PYTHONFAULTHANDLER) print every
+            # thread's stack, so the failure says where it hangs.
+            self.proc.send_signal(signal.SIGABRT)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                self.proc.wait(timeout=10)
+            time.sleep(0.5)
+            raise AssertionError("no exit within %.0f s; the stacks and the output:\n%s" % (timeout, self.tail(120)))
         # Collect what is left of the output.
         with contextlib.suppress(queue.Empty):
             while True:

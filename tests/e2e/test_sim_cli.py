@@ -45,6 +45,7 @@ def test_stopping_zuni_sim_stops_the_firmware(tmp_path: Path, how: signal.Signal
         stdout=subprocess.PIPE,
         stderr=subprocess.STDOUT,
         text=True,
+        env=dict(os.environ, PYTHONFAULTHANDLER="1"),  # a stuck exit's stacks on SIGABRT
     )
     try:
         assert proc.stdout is not None
@@ -59,7 +60,13 @@ def test_stopping_zuni_sim_stops_the_firmware(tmp_path: Path, how: signal.Signal
         os.kill(proc.pid, how)
         # SIGKILL: no clean-up at all in the host; the firmware sees its lifeline hang up.
         # Generous: the firmware's clean stop at a load of 8 on two cores took over 20 s.
-        assert proc.wait(timeout=60) == (-signal.SIGKILL if how == signal.SIGKILL else 0)
+        try:
+            code = proc.wait(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.send_signal(signal.SIGABRT)  # faulthandler prints every thread's stack
+            out = proc.communicate(timeout=10)[0]
+            raise AssertionError("zuni sim did not stop within 60 s; its stacks:\n%s" % out[-6000:]) from None
+        assert code == (-signal.SIGKILL if how == signal.SIGKILL else 0)
         wait_until(lambda: not _alive(firmware[0]), "the firmware process to end with `zuni sim`", 20, step=0.05)
     finally:
         if proc.poll() is None:
