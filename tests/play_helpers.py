@@ -19,6 +19,15 @@ REPO = Path(__file__).resolve().parent.parent
 ZUNI = Path(sys.executable).parent / "zuni"
 
 
+def sigint_default() -> None:
+    """A child's Ctrl-C as a terminal's: SIGINT unblocked and at its default. A test
+    worker may run with SIGINT ignored or blocked (both are inherited through exec),
+    and a zuni started from it then never sees the test's SIGINT (its main thread was
+    found asleep in its loop, with no KeyboardInterrupt raised)."""
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, [signal.SIGINT])
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 class ZuniPlay:
     """``zuni play ARGS`` as a subprocess: ``send(key)``, ``expect(regex)`` on its output."""
 
@@ -46,6 +55,7 @@ class ZuniPlay:
             bufsize=1,
             env=env,
             cwd=REPO,
+            preexec_fn=sigint_default,
         )
         self.lines: queue.Queue[str] = queue.Queue()
         self.seen: list[str] = []

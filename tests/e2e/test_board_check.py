@@ -13,6 +13,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from play_helpers import sigint_default
 
 from zuniboard.commands.board_check import FLICKER_CHANGES, BringUp, WalkClock
 from zuniboard.games.layouts import board_geometry
@@ -164,6 +165,7 @@ def test_board_check_on_the_virtual_board(tmp_path: Path) -> None:
             stderr=subprocess.STDOUT,
             stdin=subprocess.DEVNULL,
             text=True,
+            preexec_fn=sigint_default,  # the maker's Ctrl-C, whatever the test worker ignores
         )
         try:
             out = _Output(proc)

@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from play_helpers import sigint_default
 from waiting import wait_until
 
 BIN = Path(sys.executable).parent
@@ -46,6 +47,7 @@ def test_stopping_zuni_sim_stops_the_firmware(tmp_path: Path, how: signal.Signal
         stderr=subprocess.STDOUT,
         text=True,
         env=dict(os.environ, PYTHONFAULTHANDLER="1"),  # a stuck exit's stacks on SIGABRT
+        preexec_fn=sigint_default,  # Ctrl-C as from a terminal, whatever the test worker ignores
     )
     try:
         assert proc.stdout is not None
