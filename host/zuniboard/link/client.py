@@ -39,7 +39,7 @@ import secrets
 import threading
 import time
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import serial
@@ -299,14 +299,19 @@ class BoardLink:
         with self._lock:
             return self.mirror.synced()
 
+    def unread_events(self) -> Iterator[LinkEvent]:
+        """The events not yet read, oldest first, until none is left (never waits)."""
+        while True:
+            try:
+                yield self.events.get_nowait()
+            except queue.Empty:
+                return
+
     def drop_events(self) -> None:
         """Forget the events not yet read: what the link said before a new game or
         lesson is about the old one."""
-        while True:
-            try:
-                self.events.get_nowait()
-            except queue.Empty:
-                return
+        for _ in self.unread_events():
+            pass
 
     def wait_synced(self, timeout: float) -> bool:
         return self._wait_for(lambda: self._connected and self.mirror.synced(), timeout)

@@ -388,11 +388,7 @@ class PlaySession:
     def step(self, now: float, items: list[InboxItem] | None = None) -> None:
         """One pass at time ``now``: the link's events, ``items`` and the rest of the inbox,
         then what is due."""
-        while True:
-            try:
-                event = self.link.events.get_nowait()
-            except queue.Empty:
-                break
+        for event in self.link.unread_events():
             self._on_link(event, now)
         pending = list(items or [])
         while True:

@@ -112,11 +112,7 @@ class ReplayDriver:
 
     def step(self, now: float, items: list[str | RequestResult] | None = None) -> None:
         """One pass at time ``now``: the link's events, ``items`` and the inbox, what is due."""
-        while True:
-            try:
-                event = self.link.events.get_nowait()
-            except queue.Empty:
-                break
+        for event in self.link.unread_events():
             self._on_event(event, now)
         pending = list(items or [])
         while True:
