@@ -1267,7 +1267,11 @@
     const input = $("line");
     const text = input.value.trim();
     if (!text) return;
-    api("line", { text }).then(() => (input.value = ""), () => {});
+    // Cleared once the board took it, unless the person has typed the next line meanwhile
+    // (the reply can come after the move it caused is announced: fast hands lost a line).
+    api("line", { text }).then(() => {
+      if (input.value.trim() === text) input.value = "";
+    }, () => {});
   });
 
   // -- start -----------------------------------------------------------------------------
