@@ -49,6 +49,7 @@ from zuniboard.link.events import (
     Reset,
     StateSent,
     Undone,
+    Woken,
 )
 from zuniboard.link.port import Clock
 from zuniboard.oslock import LockBusy
@@ -124,7 +125,7 @@ class NewGameStarted:
     result: RequestResult
 
 
-InboxItem = Typed | InputEnded | SearchPost | RequestResult | NewGameStarted
+InboxItem = Typed | InputEnded | SearchPost | RequestResult | NewGameStarted | Woken
 
 
 CATCH_UP_S = 2.0  # how often a log that could not be written is tried again
@@ -193,6 +194,9 @@ class PlaySession:
             hand=hand is not None, deterministic=deterministic, show_move_s=show_move_s, moves_at=moves_at
         )
         self.inbox: queue.Queue[InboxItem] = queue.Queue()
+        # The link's events wake the loop (its port thread calls this): a move from the
+        # board is handled as it comes, not up to a pump's wait later.
+        link.on_event = self.wake
         self.logged: LoggedGame | None = None  # the log's game of the board's game
         self.stdin_closed = False
         self.log = BoardGameLog(db, ui.message)
@@ -452,8 +456,14 @@ class PlaySession:
                 self._replied(item, now)
             case NewGameStarted(plan, result):
                 self._new_game_started(plan, result, now)
+            case Woken():
+                pass  # what woke the loop is read by ``step`` (the link's events, the broker's)
             case _:
                 assert_never(item)
+
+    def wake(self, *_: object) -> None:
+        """From another thread: the loop's wait ends now (see ``Woken``)."""
+        self.inbox.put(Woken())
 
     # -- the link ----------------------------------------------------------------------
     def _on_link(self, event: LinkEvent, now: float) -> None:

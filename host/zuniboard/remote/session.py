@@ -48,6 +48,7 @@ class RemoteSession(PlaySession):
         self.followed = -1  # the referee's sequence number followed last
         self.sent: dict[int, int] = {}  # ply -> the counter of the move message sent for it
         self.presence: dict[str, bool] = {}  # the other seats' connections as their presence says
+        self.connection.wake = self.wake  # a broker's message is handled as it comes
 
     # -- the loop --------------------------------------------------------------------------
     def pump(self, timeout: float = 0.05) -> None:

@@ -16,6 +16,7 @@ import contextlib
 import queue
 import socket
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
@@ -104,6 +105,9 @@ class Connection:
     ) -> None:
         self.url = url
         self.events: queue.Queue[Event] = queue.Queue()
+        # Called (from paho's thread) after each event is queued: a loop that waits on its
+        # own inbox is woken at once, not at its next poll of ``events``.
+        self.wake: Callable[[], None] | None = None
         self.filters: list[str] = []
         self.connected = False
         client = mqtt.Client(
@@ -149,23 +153,28 @@ class Connection:
         """Queued by paho while disconnected, sent on the next connection (QoS 1)."""
         self.client.publish(topic, payload, qos=1, retain=retain)
 
+    def _put(self, event: Event) -> None:
+        self.events.put(event)
+        if self.wake is not None:
+            self.wake()
+
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
         if reason.is_failure:
-            self.events.put(("disconnected", "the broker refused: %s" % reason))
+            self._put(("disconnected", "the broker refused: %s" % reason))
             return
         self.connected = True
         no_delay(client)
         for topic in self.filters:
             client.subscribe(topic, qos=1)
-        self.events.put(("connected", str(self.url)))
+        self._put(("connected", str(self.url)))
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
         self.connected = False
-        self.events.put(("disconnected", str(reason)))
+        self._put(("disconnected", str(reason)))
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
         # No connection at all (refused, no route, a certificate not trusted): paho tries again.
-        self.events.put(("disconnected", "cannot connect to %s" % self.url))
+        self._put(("disconnected", "cannot connect to %s" % self.url))
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        self.events.put(("message", str(message.topic), bytes(message.payload)))
+        self._put(("message", str(message.topic), bytes(message.payload)))
