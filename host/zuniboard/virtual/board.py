@@ -488,6 +488,27 @@ class VirtualBoard:
             raise SimError(str(reply.get("error", reply)))
         return reply
 
+    def commands(self, lines: Sequence[str], timeout: float = REPLY_TIMEOUT_S) -> None:
+        """Send control lines in one write, then take their replies; SimError if one was
+        refused. The board reads them in one go, between two of its scans, however long
+        this process waits between its own steps."""
+        with self._cond:
+            sock = self._sock
+            if sock is None:
+                raise SimError("the virtual board is not running")
+            self._mark = len(self.events)
+            sock.sendall("".join(line + "\n" for line in lines).encode())
+            deadline = time.monotonic() + timeout
+            while len(self._replies) < len(lines):
+                left = deadline - time.monotonic()
+                if left <= 0 or not self.alive:
+                    raise SimError("no reply to %r from the virtual board\n%s" % (lines, self.log_tail()))
+                self._cond.wait(min(left, 0.2))
+            replies, self._replies = self._replies[: len(lines)], self._replies[len(lines) :]
+        for reply in replies:
+            if not reply.get("ok"):
+                raise SimError(str(reply.get("error", reply)))
+
     def lift(self, *points: str) -> None:
         self.command("lift " + " ".join(points))
 
@@ -596,15 +617,18 @@ class Hand:
         self.board.lift(point)
 
     def place(self, point: str) -> None:
-        board = self.board
-        board.place(point)
-        if self.bounce:
-            # Reed contacts chatter for a few ms when a magnet arrives.
-            for _ in range(self.rng.randint(1, 3)):
-                time.sleep(0.002)
-                board.lift(point)
-                time.sleep(0.002)
-                board.place(point)
+        if not self.bounce:
+            self.board.place(point)
+            return
+        # Reed contacts chatter when a magnet arrives, for well under a scan: sent in one
+        # write, which the board takes between two scans. (Sent apart, with sleeps, a
+        # loaded machine stretched a chatter past the commit time: the board saw the
+        # move made, the piece lifted again, which restored the position before it and
+        # took the move back, then the move again; issue 27.)
+        lines = ["place " + point]
+        for _ in range(self.rng.randint(1, 3)):
+            lines += ["lift " + point, "place " + point]
+        self.board.commands(lines)
 
     def slide(self, origin: str, dest: str, via: Sequence[str] = ()) -> None:
         """Lift ``origin``, brush over ``via`` (each well under the stable time), place ``dest``."""
