@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -10,6 +11,7 @@ from typing import Any
 
 from zuniboard.games.layouts import BoardGeometry, board_geometry
 from zuniboard.hardware.stack import (
+    BUTTON_BAND_MM,
     LED_ANGLE_DEG,
     LED_EDGE_GAP_MM,
     LED_WINDOW_MM,
@@ -30,6 +32,7 @@ class Placement:
     ymax: float
     width: float
     height: float
+    band: float = 0.0  # added below the South margin for the buttons (stack.BUTTON_BAND_MM)
 
     def at(self, x: float, y: float) -> tuple[float, float]:
         return ((x - self.xmin) * self.pitch + self.margin, (self.ymax - y) * self.pitch + self.margin)
@@ -82,7 +85,18 @@ class Build:
 def build(layout: Any, pitch: float | None = None) -> Build:
     geometry = layout_geometry(layout)
     p = float(pitch or layout.mechanics["pitch_mm"])
-    return Build(layout, geometry, placement(geometry, p), p)
+    place = placement(geometry, p)
+    if needs_button_band(layout, geometry):
+        place = dataclasses.replace(place, height=place.height + BUTTON_BAND_MM, band=BUTTON_BAND_MM)
+    return Build(layout, geometry, place, p)
+
+
+def needs_button_band(layout: Any, geometry: BoardGeometry) -> bool:
+    """A line board with buttons that is cut into strips (at its own pitch, as the PCBs
+    are): its South row's strips fill the margin where the buttons would go."""
+    from zuniboard.hardware.strips import needs_strips
+
+    return geometry.shape == "lines" and bool(layout.buttons) and needs_strips(layout)
 
 
 def nearest_neighbour_mm(b: Build) -> float:
