@@ -3,6 +3,7 @@ the frame, no two overlapping. KiCad's DRC sees one PCB at a time; this sees the
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -81,3 +82,15 @@ def test_board168_buttons_pcb_inside_the_frame() -> None:
     assert [m.pcb for m in pcb_fit.modules(lay)] == ["buttons"]
     assert pcb_fit.clashes(lay) == []
     assert placement.build(lay).place.band == 0.0
+
+
+def test_the_modules_drawing(board49: Any) -> None:
+    svg = pcb_fit.modules_svg(board49)
+    assert svg is not None
+    assert svg == (Path(__file__).resolve().parents[2] / "hardware" / "board49" / "pcb-modules.svg").read_text()
+    for pcb in ["buttons"] + ["strip%d" % k for k in range(1, 7)]:
+        assert ">%s</text>" % pcb in svg
+    # the chain in order, from the controller's J2 to the last strip, then the buttons' cable
+    assert "J2 - J10, J11 - J20, J21 - J30, J31 - J40, J41 - J50, J51 - J60, J3 - J4." in svg
+    assert svg.count('stroke-dasharray="2,1.2"') == 5  # the five cables between two strips
+    assert pcb_fit.modules_svg(layouts.load_layout("board25")) is None  # one main PCB: nothing to fit

@@ -15,6 +15,7 @@ from zuniboard.hardware.stack import (
     LED_ANGLE_DEG,
     LED_EDGE_GAP_MM,
     LED_WINDOW_MM,
+    MAIN_MAX_MM,
     PIECE_FRACTION_MAX,
     PIECE_SIZES_MM,
     PLACEMENT_SLOP_MM,
@@ -93,10 +94,11 @@ def build(layout: Any, pitch: float | None = None) -> Build:
 
 def needs_button_band(layout: Any, geometry: BoardGeometry) -> bool:
     """A line board with buttons that is cut into strips (at its own pitch, as the PCBs
-    are): its South row's strips fill the margin where the buttons would go."""
-    from zuniboard.hardware.strips import needs_strips
-
-    return geometry.shape == "lines" and bool(layout.buttons) and needs_strips(layout)
+    are, as ``strips.needs_strips``): its South row's strips fill the margin where the
+    buttons would go."""
+    own = placement(geometry, float(layout.mechanics["pitch_mm"]))
+    big = own.width > MAIN_MAX_MM or own.height > MAIN_MAX_MM
+    return geometry.shape == "lines" and bool(layout.buttons) and big
 
 
 def nearest_neighbour_mm(b: Build) -> float:

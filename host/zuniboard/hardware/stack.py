@@ -133,6 +133,8 @@ BUTTON_NUT_MM = 14.0  # pocket through P2 for the nut and the solder tags
 # as board25), the buttons one pitch South of the South row, their PCB clear of the strips
 # and of the frame (pcb_fit checks it).
 BUTTON_BAND_MM = 40.0
+# A play surface larger than this in either direction is cut into strips (strips.py says why).
+MAIN_MAX_MM = 400.0
 # The buttons' own PCB reaches this far below the buttons' centres (its channel, the
 # protection parts and J4 under them: pcb_layout.buttons_plan); the buttons sit high
 # enough that it stays BOARD_GAP_MM inside the frame.

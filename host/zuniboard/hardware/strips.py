@@ -18,7 +18,8 @@ from __future__ import annotations
 import math
 from typing import Any
 
-MAIN_MAX_MM = 400.0
+from zuniboard.hardware.stack import MAIN_MAX_MM
+
 STRIP_MAX_POINTS = 9
 
 
