@@ -135,6 +135,16 @@ def old_log(path: Path, version: int = 3) -> None:
     conn.close()
 
 
+def test_a_log_of_schema_version_1_is_still_read(tmp_path: Path) -> None:
+    path = tmp_path / "v1.sqlite3"
+    old_log(path, 1)
+    with Database(path, readonly=True) as db:
+        record = db.get(1)
+        assert record.move_texts() == ["s3xm4-m5", "n5xm5-m4"] and record.position is None
+        assert record.moves[0].clock_ms is None and record.help == {}
+        assert [g.id for g in db.list_games()] == [1]
+
+
 def test_an_old_log_is_still_read_and_migrated(tmp_path: Path) -> None:
     path = tmp_path / "old.sqlite3"
     old_log(path)

@@ -220,11 +220,14 @@ class GameSummary:
 
 _GAME_COLUMNS = (
     "id, ruleset, south, west, north, east, board, layout, board_game_id, "
-    "started, ended, result, termination, score, source, tags, position, time_control"
+    "started, ended, result, termination, score, source, tags"
 )
-# Columns of later schema versions: a log opened read-only is not migrated (its folder may
-# not be writable), so an older file lacks them and they read as NULL.
-_LATER_COLUMNS = {"games": ("help", "hint_limit"), "moves": ("grade", "grade_words")}
+# Columns of later schema versions (2 and 4): a log opened read-only is not migrated (its
+# folder may not be writable), so an older file lacks them and they read as NULL.
+_LATER_COLUMNS = {
+    "games": ("position", "time_control", "help", "hint_limit"),
+    "moves": ("elapsed_ms", "clock_ms", "grade", "grade_words"),
+}
 
 
 class Database:
@@ -726,8 +729,7 @@ class Database:
             hint_limit=row["hint_limit"],
         )
         for text, side, time, elapsed_ms, clock_ms, grade, grade_words in self._conn.execute(
-            "SELECT text, side, time, elapsed_ms, clock_ms, %s FROM moves WHERE game_id = ? ORDER BY idx"
-            % self._columns["moves"],
+            "SELECT text, side, time, %s FROM moves WHERE game_id = ? ORDER BY idx" % self._columns["moves"],
             (game_id,),
         ):
             record.moves.append(
@@ -740,8 +742,8 @@ class Database:
     def list_games(self, limit: int | None = None) -> list[GameSummary]:
         """Games, newest first, with their move counts."""
         sql = (
-            "SELECT %s, (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id) AS n "
-            "FROM games ORDER BY id DESC" % _GAME_COLUMNS
+            "SELECT %s, %s, (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id) AS n "
+            "FROM games ORDER BY id DESC" % (_GAME_COLUMNS, self._columns["games"])
         )
         params: tuple[int, ...] = ()
         if limit is not None:
