@@ -102,7 +102,8 @@ class Action:
     - ``hand``: the terminal's hand makes ``value`` (a move of the game as it is);
       ``setup``: it sets the position up (``value``: the sides, None: all);
     - ``played``: board move ``index`` is ``text`` made by ``side`` (``value``: its clock
-      times, or None);
+      times, or None); ``graded``: board move ``index`` (``value``: its text, made by
+      ``side``) has the grade ``text``, why in ``args[0]`` (for the log);
       ``cut``: the moves from ``index`` on are taken back (``value``: the game as it
       stands then); ``ended``: the game ended (``text`` result, ``args`` =
       (termination,)); ``reopened``: an end taken back;
@@ -260,6 +261,10 @@ class GameController:
     def help_of(self, side: str) -> Assist:
         """The help ``side``'s seat gets (``play.assist``; the default when not set)."""
         return self.assist.get(side) or ASSISTS[DEFAULT_ASSIST]
+
+    def help_logged(self) -> dict[str, str]:
+        """The help level of each seat a person plays (the log keeps it with the game)."""
+        return {side: self.help_of(side).name for side, seat in self.seats.items() if not seat.is_away}
 
     def hints_left(self, side: str) -> int | None:
         if self.hint_limit is None:
@@ -981,9 +986,11 @@ class GameController:
             return []
         text = self.moves[index]
         self.grades[index] = (side, text, grade)
+        # Into the log with the move, whatever of it the seat's help says aloud.
+        out = [Action("graded", grade.name, side=side, index=index, value=text, args=(grade.words,))]
         if self.help_of(side).grades != "all" and not grade.is_mistake:
-            return []
-        out = [say("%d. %s %s: %s, %s" % (index + 1, side, text, grade.name, grade.words), "grade")]
+            return out
+        out += [say("%d. %s %s: %s, %s" % (index + 1, side, text, grade.name, grade.words), "grade")]
         if grade.is_mistake and index == len(self.moves) - 1:
             move = self.game.move_stack[index]
             if move.dest >= 0:

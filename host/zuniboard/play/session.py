@@ -353,6 +353,8 @@ class PlaySession:
         )
         if opening.said:
             self.ui.message("info", opening.said)
+        # The help the people's seats have, with the game in the log (docs/learn.md).
+        self.log.set_help(self.logged.gid, self.control.help_logged(), self.control.hint_limit)
 
     def _board_switched(self, game_id: str, moves: list[str], now: float) -> None:
         """The board started or went back to another game on its own."""
@@ -593,6 +595,10 @@ class PlaySession:
         if self.logged is not None and self.logged.played(action.index, action.text, action.value):
             self.control.number = self.logged.gid
 
+    def _graded(self, action: Action, now: float) -> None:
+        if self.logged is not None:
+            self.logged.graded(action.index, str(action.value), action.text, action.args[0])
+
     def _cut(self, action: Action, now: float) -> None:
         if self.logged is None:
             return
@@ -660,6 +666,7 @@ class PlaySession:
         "hand": _hand,
         "setup": _setup,
         "played": _played,
+        "graded": _graded,
         "cut": _cut,
         "ended": _ended,
         "reopened": _reopened,
