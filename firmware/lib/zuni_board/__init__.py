@@ -23,7 +23,10 @@ class Board:
     ``led_count``, ``point_count`` and ``maps(geometry)``; the point table is packed
     (names in one string, sensor and LED indexes in two ``array('H')``)."""
 
-    def __init__(self, layout):
+    def __init__(self, layout, table=None):
+        # ``layout``: a ``layout.Layout``, or the module tools/deploy.py made from one
+        # (``packed``: the same attribute names). ``table``: (names as one string, sensor
+        # and LED indexes as two ``array('H')``) when the caller has it packed already.
         self.name = layout.name
         self.title = layout.title
         self.rulesets = list(layout.rulesets)
@@ -34,12 +37,13 @@ class Board:
         self.power = layout.power
         self.sensor_count = layout.sensor_count
         self.led_count = layout.led_count
-        points = layout.points
-        self.point_count = len(points)
-        names = list(points)
-        self._names = " ".join(names)
-        self._sensor = array("H", [points[n][0] for n in names])
-        self._led = array("H", [points[n][1] for n in names])
+        if table is None:
+            points = layout.points
+            names = list(points)
+            sensor = array("H", [points[n][0] for n in names])
+            table = (" ".join(names), sensor, array("H", [points[n][1] for n in names]))
+        self._names, self._sensor, self._led = table
+        self.point_count = len(self._sensor)
 
     def maps(self, geometry):
         """``(sensor_of, led_of)`` as ``Layout.maps``, indexed by the geometry's point
@@ -92,18 +96,63 @@ def unload(names, everywhere=False):
     for name in names:
         sys.modules.pop(name, None)
         dot = name.rfind(".")
+        if dot < 0:
+            continue  # a top-level module (the packed layout): no package to take it off
         package = sys.modules.get(name[:dot])
         if package is not None:
             package.__dict__.pop(name[dot + 1 :], None)
 
 
-def load_board(path):
+def load_board(path, packed=None):
     """Read and check the layout file ``path`` (``layout.LayoutError``, a ValueError,
     names the file and the field) and return its ``Board``; the loader module is
-    unloaded again, so that its code and the JSON are garbage once this returns."""
+    unloaded again, so that its code and the JSON are garbage once this returns.
+
+    ``packed``: the name of the module made from that file by ``tools/deploy.py`` (or the
+    virtual board's host), checked and packed on the PC: when it is there and was made
+    from this very file, the Board comes from it, with no JSON to parse nor loader to
+    import at boot (on the chip 0.1-0.3 s; docs/firmware-timing.md, "Boot")."""
+    if packed is not None:
+        module = packed_layout(path, packed)
+        if module is not None:
+            try:
+                return Board(module, (module.names, array("H", module.sensor), array("H", module.led)))
+            finally:
+                unload((packed,), True)
     try:
         from zuni_board import layout
 
         return Board(layout.Layout.load(path))
     finally:
         unload(("zuni_board.layout",), True)
+
+
+def packed_layout(path, name):
+    """The module ``name`` (the layout packed by the host: ``zuniboard.games.layouts.
+    packed_source``) if it was made from the file ``path`` as it is now (its size and
+    CRC-32), else None: no such module, no file, or a file edited since (on the board,
+    by hand: the JSON is the truth, and is then read and checked as ever)."""
+    try:
+        module = __import__(name)
+    except ImportError:
+        return None
+    from binascii import crc32
+
+    crc = 0
+    size = 0
+    buf = bytearray(512)
+    view = memoryview(buf)
+    try:
+        with open(path, "rb") as f:
+            while True:
+                got = f.readinto(buf)
+                if not got:
+                    break
+                size += got
+                crc = crc32(view[:got], crc)
+    except OSError:
+        module = None
+    if module is None or size != module.source_size or crc != module.source_crc:
+        unload((name,), True)
+        return None
+    return module
