@@ -2,14 +2,14 @@
 USB current the layout's ``power.usb_ma`` names (hardware/<board>/power.md argues it).
 
 The figure comes from the layout packed by tools/deploy.py (``zuni_layout``, while it is
-/layout.json's: ``zuni_board.packed_layout``), else from the JSON alone (not the full
+/layout.json's: ``zuni_board.packed``), else from the JSON alone (not the full
 layout check), to keep boot fast and small; main.py loads and checks the layout."""
 
 import sys
 
 if sys.platform == "rp2":
     try:
-        from zuni_board import packed_layout
+        from zuni_board.packed import packed_layout
 
         packed = packed_layout("/layout.json", "zuni_layout")
         if packed is not None:

@@ -156,6 +156,7 @@ MODULES = (
     "zuni_link/session.py",  # the link, over the Pico's port class (timing runs only)
     "zuni_board/__init__.py",
     "zuni_board/layout.py",
+    "zuni_board/packed.py",
     "zuni_board/infer.py",
     "zuni_board/ticks.py",
     "zuni_board/leds.py",

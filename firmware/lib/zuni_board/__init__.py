@@ -23,10 +23,10 @@ class Board:
     ``led_count``, ``point_count`` and ``maps(geometry)``; the point table is packed
     (names in one string, sensor and LED indexes in two ``array('H')``)."""
 
-    def __init__(self, layout, table=None):
-        # ``layout``: a ``layout.Layout``, or the module tools/deploy.py made from one
-        # (``packed``: the same attribute names). ``table``: (names as one string, sensor
-        # and LED indexes as two ``array('H')``) when the caller has it packed already.
+    def __init__(self, layout, table):
+        # ``layout``: a ``layout.Layout``, or the module packed from one on the PC (the
+        # same attribute names); ``table``: its points as (names in one string, sensor
+        # and LED indexes as two ``array('H')``).
         self.name = layout.name
         self.title = layout.title
         self.rulesets = list(layout.rulesets)
@@ -37,11 +37,6 @@ class Board:
         self.power = layout.power
         self.sensor_count = layout.sensor_count
         self.led_count = layout.led_count
-        if table is None:
-            points = layout.points
-            names = list(points)
-            sensor = array("H", [points[n][0] for n in names])
-            table = (" ".join(names), sensor, array("H", [points[n][1] for n in names]))
         self._names, self._sensor, self._led = table
         self.point_count = len(self._sensor)
 
@@ -105,54 +100,17 @@ def unload(names, everywhere=False):
 
 def load_board(path, packed=None):
     """Read and check the layout file ``path`` (``layout.LayoutError``, a ValueError,
-    names the file and the field) and return its ``Board``; the loader module is
+    names the file and the field) and return its ``Board``; the loading code
+    (``zuni_board.packed``, the loader ``layout.py`` when the JSON is read) is
     unloaded again, so that its code and the JSON are garbage once this returns.
 
-    ``packed``: the name of the module made from that file by ``tools/deploy.py`` (or the
-    virtual board's host), checked and packed on the PC: when it is there and was made
-    from this very file, the Board comes from it, with no JSON to parse nor loader to
-    import at boot (on the chip 0.1-0.3 s; docs/firmware-timing.md, "Boot")."""
-    if packed is not None:
-        module = packed_layout(path, packed)
-        if module is not None:
-            try:
-                return Board(module, (module.names, array("H", module.sensor), array("H", module.led)))
-            finally:
-                unload((packed,), True)
+    ``packed``: the name of the module made from that file on the PC (tools/deploy.py,
+    the virtual board's host): when it is there and was made from this very file, the
+    Board comes from it, with no JSON to parse nor loader to import at boot
+    (docs/firmware-timing.md, "Boot")."""
     try:
-        from zuni_board import layout
+        from zuni_board import packed as loading
 
-        return Board(layout.Layout.load(path))
+        return loading.board(path, packed)
     finally:
-        unload(("zuni_board.layout",), True)
-
-
-def packed_layout(path, name):
-    """The module ``name`` (the layout packed by the host: ``zuniboard.games.layouts.
-    packed_source``) if it was made from the file ``path`` as it is now (its size and
-    CRC-32), else None: no such module, no file, or a file edited since (on the board,
-    by hand: the JSON is the truth, and is then read and checked as ever)."""
-    try:
-        module = __import__(name)
-    except ImportError:
-        return None
-    from binascii import crc32
-
-    crc = 0
-    size = 0
-    buf = bytearray(512)
-    view = memoryview(buf)
-    try:
-        with open(path, "rb") as f:
-            while True:
-                got = f.readinto(buf)
-                if not got:
-                    break
-                size += got
-                crc = crc32(view[:got], crc)
-    except OSError:
-        module = None
-    if module is None or size != module.source_size or crc != module.source_crc:
-        unload((name,), True)
-        return None
-    return module
+        unload(("zuni_board.packed", "zuni_board.layout"), True)

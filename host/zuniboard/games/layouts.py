@@ -75,7 +75,7 @@ def packed_source(path: str | Path) -> str:
     of it as literals, the point table packed as the ``Board`` holds it (names in one
     string, sensor and LED indexes as little-endian 16-bit bytes), and the file's size
     and CRC-32, by which the board knows whether the module is still the file's
-    (``zuni_board.packed_layout``). Importing it costs the chip no JSON parse, no checks
+    (``zuni_board.packed``). Importing it costs the chip no JSON parse, no checks
     and no loader code (docs/firmware-timing.md, "Boot"); the JSON stays the source."""
     raw = Path(path).read_bytes()
     layout = _loader().Layout.load(str(path))
