@@ -91,8 +91,6 @@ def unload(names, everywhere=False):
     for name in names:
         sys.modules.pop(name, None)
         dot = name.rfind(".")
-        if dot < 0:
-            continue  # a top-level module (the packed layout): no package to take it off
         package = sys.modules.get(name[:dot])
         if package is not None:
             package.__dict__.pop(name[dot + 1 :], None)
@@ -111,6 +109,7 @@ def load_board(path, packed=None):
     try:
         from zuni_board import packed as loading
 
-        return loading.board(path, packed)
+        fields, table = loading.board(path, packed)
+        return Board(fields, table)
     finally:
         unload(("zuni_board.packed", "zuni_board.layout"), True)

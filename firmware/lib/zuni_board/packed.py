@@ -1,29 +1,26 @@
-"""A layout's ``Board`` at boot: from the module packed on the PC while it is the layout
-file's, else from the file, read and checked (``zuni_board.load_board``; boot.py asks
+"""A layout at boot: the module packed on the PC while it is the layout file's, else the
+file, read and checked (``zuni_board.load_board`` makes the Board; boot.py asks
 ``packed_layout``). Loaded at boot only, then unloaded: its code is not kept in the heap."""
 
+import sys
 from array import array
-
-from zuni_board import Board, unload
 
 
 def board(path, name=None):
-    """The Board of the layout file ``path``: from the module ``name`` if it is this
-    file's (``packed_layout``), else from the JSON (``layout.Layout.load``: LayoutError
-    names the file and the field)."""
+    """(what a ``zuni_board.Board`` keeps of the layout file ``path``, its point table):
+    from the module ``name`` if it is this file's (``packed_layout``), else from the
+    JSON (``layout.Layout.load``: LayoutError names the file and the field)."""
     module = None if name is None else packed_layout(path, name)
     if module is not None:
-        try:
-            return Board(module, (module.names, array("H", module.sensor), array("H", module.led)))
-        finally:
-            unload((name,), True)
+        sys.modules.pop(name, None)  # garbage once the Board is made
+        return module, (module.names, array("H", module.sensor), array("H", module.led))
     from zuni_board import layout
 
     checked = layout.Layout.load(path)
     points = checked.points
     names = list(points)
     sensor = array("H", [points[n][0] for n in names])
-    return Board(checked, (" ".join(names), sensor, array("H", [points[n][1] for n in names])))
+    return checked, (" ".join(names), sensor, array("H", [points[n][1] for n in names]))
 
 
 def packed_layout(path, name):
@@ -50,8 +47,8 @@ def packed_layout(path, name):
                 size += got
                 crc = crc32(view[:got], crc)
     except OSError:
-        module = None
-    if module is None or size != module.source_size or crc != module.source_crc:
-        unload((name,), True)
+        size = -1  # no file: the JSON's reading says so
+    if size != module.source_size or crc != module.source_crc:
+        sys.modules.pop(name, None)
         return None
     return module
