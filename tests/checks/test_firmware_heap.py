@@ -179,10 +179,9 @@ def test_a_whole_game_on_a_32_bit_micropython(lib: Path, tmp_path: Path) -> None
 # may add 9 (measured 2026-12-02: 86.5 KiB at its peak; 2026-12-07 with the line games'
 # own search, zuni_board.linehint: 91.5 KiB, its 3 KB arena and zuni.linefast's code; the
 # RP2040 keeps 80 KB and more free through a Kolowis game with hints). Peak 94688 bytes
-# on main e6876a03, 32 under the limit; 94784 with the layout's boot-time loading in a
-# module of its own (zuni_board.packed, issue 24: loaded and unloaded at boot, its names
-# stay interned), hence the half KiB.
-WASM_KOLOWIS_HINT_KIB = 83.5 + 9.5
+# on main e6876a03 (32 under the limit), 94672 with the layout's boot-time code in a
+# module loaded and unloaded at boot (zuni_board.packed, issue 24).
+WASM_KOLOWIS_HINT_KIB = 83.5 + 9
 
 
 def test_the_boards_hint_on_a_32_bit_micropython(lib: Path, tmp_path: Path) -> None:
