@@ -107,9 +107,8 @@ def load_board(path, packed=None):
     Board comes from it, with no JSON to parse nor loader to import at boot
     (docs/firmware-timing.md, "Boot")."""
     try:
-        from zuni_board import packed as loading
+        from zuni_board import packed as module
 
-        fields, table = loading.board(path, packed)
-        return Board(fields, table)
+        return Board(*module.board(path, packed))
     finally:
         unload(("zuni_board.packed", "zuni_board.layout"), True)
