@@ -342,7 +342,8 @@ def main() -> int:
                 referee.wait(30)
             broker.terminate()
             broker.wait(30)
-    figures["referee_bytes_per_game"] = memory_per_game(args.memory_games)
+    if args.memory_games > 0:  # (0 leaves it out, as --board-moves 0 does)
+        figures["referee_bytes_per_game"] = memory_per_game(args.memory_games)
     if args.json:
         print(json.dumps(figures))
     else:

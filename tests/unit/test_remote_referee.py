@@ -347,3 +347,28 @@ def test_its_own_states_coming_back_are_not_refused() -> None:
     table.deliver(topic, first)
     assert json.loads(table.retained[topic])["moves"] == ["s3xm4-m5"]
     assert table.retained[topic] != first
+
+
+def test_a_state_carrying_its_own_mac_on_other_bytes_is_refused() -> None:
+    """The referee knows its states by their bytes (the mac checked over them), so the
+    mac of one of its states copied onto another body is no pass (before, the mac field
+    alone was)."""
+    table = Table()
+    reply = table.game("mosona")
+    topic = table.topics.state(reply["game"])
+    true_state = table.retained[topic]
+    forged = dict(json.loads(true_state), note="the referee says north won")  # its mac kept
+    why = refused(table, topic, json.dumps(forged).encode())
+    assert "did not publish" in why
+    assert table.retained[topic] == true_state or json.loads(table.retained[topic])["note"] == ""
+
+
+def test_signed_mac_only_for_the_bytes_signed_with_the_key() -> None:
+    body = {"v": 1, "do": "state", "moves": ["s3xm4-m5"], "note": ""}
+    mac, data = protocol.signed_bytes(body, "k1")
+    assert protocol.signed_mac(data, "k1") == mac
+    assert protocol.signed_mac(data, "k2") is None  # another game's key
+    assert protocol.signed_mac(data.replace(b"s3xm4", b"s3xm5"), "k1") is None  # one byte changed
+    assert protocol.signed_mac(json.dumps(protocol.sign(body, "k1")).encode(), "k1") is None  # not canonical
+    assert protocol.signed_mac(b'{"mac":"x"}', "k1") is None
+    assert protocol.signed_mac(b"", "k1") is None

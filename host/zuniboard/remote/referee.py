@@ -245,20 +245,22 @@ class Referee:
         game = self.games.get(gid)
         if game is None:
             return []  # another referee's, or a game forgotten: not ours to judge
-        try:
-            body = protocol.decode_state(payload)
-        except ProtocolError:
-            body = {}
-        mac = body.get("mac")
-        if mac in game.state_macs:
+        # Its own states are known by their bytes (the mac checked over all of them), not
+        # decoded: one comes back a move. Anything else is read in full below.
+        mac = protocol.signed_mac(payload, game.key)
+        if mac is not None and mac in game.state_macs:
             # One it published coming back to it (a state's mac covers all of it). The
             # broker keeps their order: the ones before it are not coming any more.
             del game.state_macs[: game.state_macs.index(mac) + 1]
             return []
-        if mac in game.known_macs:
+        if mac is not None and mac in game.known_macs:
             # Its own, but not on its way back: the retained one sent again (a new
             # subscription), or an old one replayed. Only the latest may stay retained.
             return [] if mac == game.known_macs[-1] else [self._state(game, now_ms)]
+        try:
+            body = protocol.decode_state(payload)
+        except ProtocolError:
+            body = {}
         seq = body.get("seq")
         moves = body.get("moves")
         if (
