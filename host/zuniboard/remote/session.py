@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import zuni
-from zuniboard.play.controller import Action
+from zuniboard.play.actions import Cut, Played, Referee
 from zuniboard.play.session import PlaySession
 from zuniboard.remote.bridge import Bridge
 from zuniboard.remote.protocol import HERE
@@ -168,34 +168,26 @@ class RemoteSession(PlaySession):
             self.ui.message("link", "%s (%s) is connected again" % (seat, name))
 
     # -- the controller's actions ------------------------------------------------------
-    def _played_remote(self, action: Action, now: float) -> None:
-        PlaySession._played(self, action, now)
+    def _played(self, action: Played, now: float) -> None:
+        super()._played(action, now)
         if self.bridge.to_send(action.index, action.text, action.side, self.client.state):
             self._publish([self.client.move(action.index, action.text, now)])
             self.sent[action.index] = self.client.n
             save_seat(self.seat_file, self.client, self.client_id)
 
-    def _cut_remote(self, action: Action, now: float) -> None:
-        PlaySession._cut(self, action, now)
+    def _cut(self, action: Cut, now: float) -> None:
+        super()._cut(action, now)
         self.follow(now)  # down to the referee's moves: its next move, if any
 
-    def _to_referee(self, action: Action, now: float) -> None:
+    def _referee(self, action: Referee, now: float) -> None:
         fields: dict[str, Any] = {}
-        if action.text in ("offer", "claim"):
+        if action.what in ("offer", "claim"):
             fields["what"] = action.args[0]
-        elif action.text == "answer":
+        elif action.what == "answer":
             fields["what"] = action.args[0]
             fields["yes"] = action.args[1] == "yes"
-        self._publish([self.client.send(action.text, now, **fields)])
+        self._publish([self.client.send(action.what, now, **fields)])
         save_seat(self.seat_file, self.client, self.client_id)
 
-    def _new_remote(self, action: Action, now: float) -> None:
+    def _new(self, now: float) -> None:
         self.ui.message("info", "a new remote game: quit, then `zuni play --remote new` (or join with a code)")
-
-    _actions: dict[str, Callable[[PlaySession, Action, float], None]] = {
-        **PlaySession._actions,
-        "played": _played_remote,  # type: ignore[dict-item]
-        "cut": _cut_remote,  # type: ignore[dict-item]
-        "referee": _to_referee,  # type: ignore[dict-item]
-        "new": _new_remote,  # type: ignore[dict-item]
-    }
