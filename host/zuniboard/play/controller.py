@@ -24,7 +24,7 @@ hand once it has been lit for ``show_move_s``).
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, assert_never
+from typing import Any, TypedDict, assert_never
 
 import zuni
 from zuniboard.ai import LEVEL_TIMES
@@ -33,6 +33,7 @@ from zuniboard.games.clock_view import ClockView
 from zuniboard.games.spoken import utterance
 from zuniboard.games.words import (
     MARKS_HELP,
+    HintNote,
     board_error_words,
     count_words,
     hint_note,
@@ -72,7 +73,7 @@ from zuniboard.play.actions import (
 from zuniboard.play.assist import ASSISTS, DEFAULT_ASSIST, Assist
 from zuniboard.play.gamelog import common_prefix
 from zuniboard.play.grades import GRADES, MoveGrade
-from zuniboard.play.prompt import COMMANDS, CONFIRM, NO, YES, completions, help_text, read_line
+from zuniboard.play.prompt import COMMANDS, CONFIRM, NO, YES, Line, completions, help_text, read_line
 from zuniboard.play.seats import Seat, seats_for
 from zuniboard.play.thinking import Found, Graded, SearchFailed, Searching, SearchPost
 
@@ -101,6 +102,65 @@ DECLARED = ("resign", "agreed-draw", "agreed-count", "time", "abandoned", "aband
 
 # The clock times the board sent with its moves: (game, index, text) -> (ms taken, ms left).
 MoveTimes = dict[tuple[str, int, str], tuple[int, int]]
+
+
+# The last move as the page marks it ("from" and "to" are keywords: the functional form).
+LastMove = TypedDict(
+    "LastMove",
+    {"text": str, "side": str, "words": str, "path": list[str], "took": list[str], "from": str, "to": str},
+)
+
+
+class ShownMove(TypedDict):
+    """The computer's move the board shows now."""
+
+    text: str
+    path: list[str]
+    took: list[str]
+
+
+class GradedMove(TypedDict):
+    index: int
+    side: str
+    move: str
+    grade: str
+    words: str
+    colour: str
+
+
+class Review(TypedDict):
+    """The grades of the game so far: per side the count of each grade, every move graded."""
+
+    counts: dict[str, dict[str, int]]
+    moves: list[GradedMove]
+
+
+class SeatHelp(TypedDict):
+    level: str
+    hints_left: int | None
+
+
+class GameView(TypedDict, total=False):
+    """The game as the page shows it (JSON: ``GameController.view``)."""
+
+    controller: bool
+    said: list[list[str]]
+    announce: list[list[str | bool]]
+    moves: list[str]
+    lost: bool
+    numbered: str
+    last: LastMove | None
+    disks: dict[str, list[str]]
+    showing: str
+    shown: ShownMove | None
+    result: str
+    turn: str
+    seats: dict[str, str]
+    number: int
+    refusal: str
+    legal: list[str]
+    review: Review
+    help: dict[str, SeatHelp]
 
 
 def same_effect(game: zuni.Game, text: str, move: zuni.Move) -> bool:
@@ -163,7 +223,7 @@ class GameController:
         self.hint_shown = False
         self.hint_table = ""  # the endgame tables' verdict of the hint found, in words ('' none)
         # The hint as the page shows it beside the board (``words.hint_note``), None: none.
-        self.hint_note: dict[str, Any] | None = None
+        self.hint_note: HintNote | None = None
         self.last_wrong = ""
         self.ai_unsaid = False  # the computer's move found during setup, not said yet
         self.board_error = ""  # the mistake the board shows now, as its last state said
@@ -171,7 +231,7 @@ class GameController:
         # event is best effort, so a state that carries it says it when the event was lost.
         self.board_fault = ""
         self.confirm: str | None = None  # a command that ends the game, asked about
-        self.typed_ahead: Any = None  # a move typed while the board was being set up
+        self.typed_ahead: zuni.Move | None = None  # a move typed while the board was being set up
         self.ahead_unsaid = False  # ... not told yet that it waits for the setup
         self.ahead_text = ""
         self.typed = ""  # the typed move the terminal's hand made, until the board reports it
@@ -247,7 +307,7 @@ class GameController:
     def seats_text(self) -> str:
         return ", ".join("%s %s" % (s, seat) for s, seat in self.seats.items())
 
-    def read(self, text: str) -> Any:
+    def read(self, text: str) -> Line:
         """What a typed ``text`` means now (``commands.Line``): a move, a command or why neither."""
         return read_line(text, self.game)
 
@@ -588,7 +648,13 @@ class GameController:
 
     # -- the board's replies -----------------------------------------------------------
     def replied(
-        self, name: str, args: tuple[str, ...], now: float, error: str = "", by_board: bool = False, reply: Any = None
+        self,
+        name: str,
+        args: tuple[str, ...],
+        now: float,
+        error: str = "",
+        by_board: bool = False,
+        reply: dict[str, str] | None = None,
     ) -> list[Action]:
         """The board answered request ``name`` (``error``: why not; ``by_board``: the
         board refused it, else the link failed; ``reply``: what it said)."""
@@ -961,11 +1027,11 @@ class GameController:
                 out.append(request("grade", grade.name, str(self.game.geometry.names[move.dest])))
         return out
 
-    def review(self) -> dict[str, Any]:
+    def review(self) -> Review:
         """The grades of the game so far: per side the count of each grade, and every
         move graded (the page's review after the game)."""
         counts: dict[str, dict[str, int]] = {}
-        moves = []
+        moves: list[GradedMove] = []
         for index in sorted(self.grades):
             side, text, grade = self.grades[index]
             counts.setdefault(side, dict.fromkeys(GRADES, 0))[grade.name] += 1
@@ -1069,26 +1135,26 @@ class GameController:
         del self.said[:-SAID_KEPT]
         return out
 
-    def announcements(self) -> list[list[Any]]:
+    def announcements(self) -> list[list[str | bool]]:
         """What the page announces (its live region, its speech) of the last things said:
         ``[key, spoken text, cuts]`` (``speech.spoken``; ``cuts``: a move, which cuts
         short what the page is still saying); each key once, in order."""
         first = self.said_count - len(self.said)
-        out: list[list[Any]] = []
+        out: list[list[str | bool]] = []
         for i, (tone, text) in enumerate(self.said):
             said = utterance(tone, text)
             if said is not None:
                 out.append(["said:%d" % (first + i), said.text, said.cuts])
         return out
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> GameView:
         """The game as the page shows it (the keys of ``web.world.Narrator``'s view, from
         the game itself rather than guessed from the board's reports), and what was said."""
         game = self.game
         if game is None:
             return {"controller": True, "said": [list(s) for s in self.said], "announce": self.announcements()}
         names = game.geometry.names
-        out: dict[str, Any] = {"controller": True, "moves": list(self.moves), "lost": False}
+        out: GameView = {"controller": True, "moves": list(self.moves), "lost": False}
         out["numbered"] = numbered_moves(game, self.moves)
         out["last"] = None
         if self.moves:
