@@ -19,7 +19,7 @@ import json
 import queue
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 import zuni
 from zuniboard.play.actions import Cut, Played, Referee
@@ -27,7 +27,7 @@ from zuniboard.play.session import PlaySession
 from zuniboard.remote.bridge import Bridge
 from zuniboard.remote.protocol import HERE
 from zuniboard.remote.seat_client import SeatClient, save_seat
-from zuniboard.remote.transport import Connection
+from zuniboard.remote.transport import BrokerConnected, BrokerDisconnected, BrokerMessage, Connection
 
 
 class RemoteSession(PlaySession):
@@ -62,17 +62,21 @@ class RemoteSession(PlaySession):
                 event = self.connection.events.get_nowait()
             except queue.Empty:
                 break
-            if event[0] == "message" and "/seen/" in event[1]:
-                self._presence(event[1].rsplit("/", 1)[1], event[2])
-            elif event[0] == "message" and self.client.take_state(event[2]) is not None:
-                changed = True
-            elif event[0] == "connected":
-                self.ui.message("link", "connected to the referee's broker (%s)" % event[1])
-                creds = self.client.creds
-                self._publish([(self.client.topics.seen(creds.game, creds.seat), HERE)], retain=True)
-                self._publish(self.client.resync(now))
-            elif event[0] == "disconnected":
-                self.ui.message("link", "the broker connection dropped (%s): trying again" % event[1])
+            match event:
+                case BrokerMessage(topic, payload) if "/seen/" in topic:
+                    self._presence(topic.rsplit("/", 1)[1], payload)
+                case BrokerMessage(payload=payload):
+                    if self.client.take_state(payload) is not None:
+                        changed = True
+                case BrokerConnected(url):
+                    self.ui.message("link", "connected to the referee's broker (%s)" % url)
+                    creds = self.client.creds
+                    self._publish([(self.client.topics.seen(creds.game, creds.seat), HERE)], retain=True)
+                    self._publish(self.client.resync(now))
+                case BrokerDisconnected(why):
+                    self.ui.message("link", "the broker connection dropped (%s): trying again" % why)
+                case _:
+                    assert_never(event)
         self._publish(self.client.tick(now))
         if changed:
             self.follow(now)

@@ -80,7 +80,30 @@ def parse_url(text: str) -> BrokerUrl:
     )
 
 
-Event = tuple[Any, ...]
+@dataclass(frozen=True, slots=True)
+class BrokerConnected:
+    """The connection to the broker at ``url`` is up (subscribed again)."""
+
+    url: str
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerDisconnected:
+    """The connection dropped or could not be made (``why``); paho tries again."""
+
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerMessage:
+    """A message on ``topic``."""
+
+    topic: str
+    payload: bytes
+
+
+# What a ``Connection`` reports on its queue ``events``.
+Event = BrokerConnected | BrokerDisconnected | BrokerMessage
 
 
 def no_delay(client: Any) -> None:
@@ -151,21 +174,21 @@ class Connection:
 
     def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
         if reason.is_failure:
-            self.events.put(("disconnected", "the broker refused: %s" % reason))
+            self.events.put(BrokerDisconnected("the broker refused: %s" % reason))
             return
         self.connected = True
         no_delay(client)
         for topic in self.filters:
             client.subscribe(topic, qos=1)
-        self.events.put(("connected", str(self.url)))
+        self.events.put(BrokerConnected(str(self.url)))
 
     def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
         self.connected = False
-        self.events.put(("disconnected", str(reason)))
+        self.events.put(BrokerDisconnected(str(reason)))
 
     def _on_connect_fail(self, client: Any, userdata: Any) -> None:
         # No connection at all (refused, no route, a certificate not trusted): paho tries again.
-        self.events.put(("disconnected", "cannot connect to %s" % self.url))
+        self.events.put(BrokerDisconnected("cannot connect to %s" % self.url))
 
     def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        self.events.put(("message", str(message.topic), bytes(message.payload)))
+        self.events.put(BrokerMessage(str(message.topic), bytes(message.payload)))
