@@ -23,11 +23,14 @@ import json
 import os
 import secrets
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar, overload
 
 import platformdirs
+
+T = TypeVar("T")
 
 VERSION = 1
 ROOT = "zuni/v1"
@@ -234,7 +237,15 @@ def decode(payload: bytes, limit: int = MAX_PAYLOAD) -> dict[str, Any]:
     return body
 
 
-def field(body: dict[str, Any], name: str, kind: type, *, optional: bool = False) -> Any:
+@overload
+def field(body: Mapping[str, object], name: str, kind: type[T], *, optional: Literal[False] = False) -> T: ...
+
+
+@overload
+def field(body: Mapping[str, object], name: str, kind: type[T], *, optional: Literal[True]) -> T | None: ...
+
+
+def field(body: Mapping[str, object], name: str, kind: type[T], *, optional: bool = False) -> T | None:
     """``body[name]`` of type ``kind``; ProtocolError naming the field otherwise."""
     if name not in body:
         if optional:
