@@ -12,11 +12,14 @@ BOMs, the rest follow the distributor's pattern: check them and the stock before
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.hardware import perfboard
 from zuniboard.hardware.circuit import Circuit
 from zuniboard.hardware.fmt import csv_cell
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 COLUMNS = (
     "group",
@@ -419,7 +422,7 @@ PERFBOARD = (
 )
 
 
-def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
+def rows(layout: Layout, circuit: Circuit) -> list[dict[str, str]]:
     """The electrical rows: one per orderable part, with its references."""
     refs: dict[str, list[str]] = {}
     for ref, part in circuit.parts.items():
@@ -441,7 +444,7 @@ def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
     return out
 
 
-def pcb_sizes(layout: Any, circuit: Circuit) -> dict[str, tuple[float, float]]:
+def pcb_sizes(layout: Layout, circuit: Circuit) -> dict[str, tuple[float, float]]:
     """Outline of each PCB (mm): the main board is the play surface's size, the
     controller module 78 x 66 mm or longer (``pcb_size.controller_size``), a strip its
     cells' bounding box (``strips``)."""
@@ -573,7 +576,7 @@ def as_dicts(rows: list[tuple[str, ...]]) -> list[dict[str, str]]:
     return out
 
 
-def cost_md(layout: Any, electrical: list[dict[str, str]], other: list[dict[str, str]]) -> str:
+def cost_md(layout: Layout, electrical: list[dict[str, str]], other: list[dict[str, str]]) -> str:
     """The cost estimate per group, computed from the BOM rows."""
     out = [
         "# Cost estimate: %s" % layout.name,

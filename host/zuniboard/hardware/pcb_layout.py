@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zuniboard.hardware import placement, plates
 from zuniboard.hardware.circuit import FIRST_HC165, Circuit
@@ -35,6 +35,9 @@ from zuniboard.hardware.pcb_route import Channel, Corridor, Pad, RoutingError, S
 from zuniboard.hardware.pcb_size import controller_row as _controller_row
 from zuniboard.hardware.pcb_size import controller_size
 from zuniboard.hardware.pcb_size import part_width as _width
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 SWITCH_PITCH = 20.32  # the reed footprint's pad distance
 SW_PAD = 2.4
@@ -102,7 +105,7 @@ def _smd_style(footprint: str) -> tuple[float, str]:
 
 
 def main_plan(
-    layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
+    layout: Layout, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
 ) -> BoardPlan:
     b = placement.build(layout)
     if b.geometry.shape != "lines" or layout.mechanics.get("switch_angle_deg") != -90.0:
@@ -249,7 +252,7 @@ def main_plan(
 
 
 def controller_plan(
-    layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
+    layout: Layout, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
 ) -> BoardPlan:
     width, height = controller_size(c)
     plan = BoardPlan(
@@ -357,7 +360,7 @@ def _outline(
 
 
 def strip_plan(
-    layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
+    layout: Layout, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
 ) -> BoardPlan:
     from zuniboard.hardware import strips
 
@@ -481,7 +484,7 @@ def strip_plan(
 
 
 def buttons_plan(
-    layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
+    layout: Layout, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
 ) -> BoardPlan:
     """The buttons' own PCB (a board whose strips leave no room for them): OK, BACK and
     HINT at their places under P1's holes, each with its series resistor, pull-up and TVS

@@ -6,7 +6,7 @@ from __future__ import annotations
 import functools
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.games.layouts import BoardGeometry, board_geometry
 from zuniboard.hardware.stack import (
@@ -18,6 +18,9 @@ from zuniboard.hardware.stack import (
     PLACEMENT_SLOP_MM,
     unit_vector,
 )
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 
 @dataclass(frozen=True)
@@ -44,7 +47,7 @@ def placement(geometry: BoardGeometry, pitch: float) -> Placement:
     return Placement(pitch, margin, min(xs), max(ys), width, height)
 
 
-def layout_geometry(layout: Any) -> BoardGeometry:
+def layout_geometry(layout: Layout) -> BoardGeometry:
     """The geometry of the layout's first ruleset, with the homes of all its rulesets
     (so that the 168-square drawing marks the West and East homes of the 4-player game)."""
     geometry = board_geometry(layout.rulesets[0])
@@ -60,7 +63,7 @@ def layout_geometry(layout: Any) -> BoardGeometry:
 
 @dataclass(frozen=True)
 class Build:
-    layout: Any
+    layout: Layout
     geometry: BoardGeometry
     place: Placement
     pitch: float
@@ -79,7 +82,7 @@ class Build:
         return self.place.at(*self.geometry.coords[self.geometry.index[point]])
 
 
-def build(layout: Any, pitch: float | None = None) -> Build:
+def build(layout: Layout, pitch: float | None = None) -> Build:
     geometry = layout_geometry(layout)
     p = float(pitch or layout.mechanics["pitch_mm"])
     return Build(layout, geometry, placement(geometry, p), p)
