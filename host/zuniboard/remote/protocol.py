@@ -181,17 +181,17 @@ def normal_code(text: str) -> str:
     return code
 
 
-def canonical(body: dict[str, Any]) -> bytes:
+def canonical(body: Mapping[str, object]) -> bytes:
     return json.dumps({k: v for k, v in body.items() if k != "mac"}, sort_keys=True, separators=(",", ":")).encode()
 
 
-def sign(body: dict[str, Any], key: str) -> dict[str, Any]:
+def sign(body: Mapping[str, object], key: str) -> dict[str, object]:
     out = dict(body)
     out["mac"] = hmac.new(key.encode(), canonical(body), hashlib.sha256).hexdigest()
     return out
 
 
-def signed_bytes(body: dict[str, Any], key: str) -> tuple[str, bytes]:
+def signed_bytes(body: Mapping[str, object], key: str) -> tuple[str, bytes]:
     """``body`` signed, as the bytes to publish, and its mac: the canonical form with the
     mac appended (one encoding instead of two: the referee's hot path, a state a move)."""
     data = canonical(body)
@@ -199,30 +199,31 @@ def signed_bytes(body: dict[str, Any], key: str) -> tuple[str, bytes]:
     return mac, data[:-1] + b',"mac":"' + mac.encode() + b'"}'
 
 
-def verify(body: dict[str, Any], key: str) -> bool:
+def verify(body: Mapping[str, object], key: str) -> bool:
     mac = body.get("mac")
     if not isinstance(mac, str):
         return False
     return hmac.compare_digest(mac, hmac.new(key.encode(), canonical(body), hashlib.sha256).hexdigest())
 
 
-def encode(body: dict[str, Any]) -> bytes:
+def encode(body: Mapping[str, object]) -> bytes:
     data = json.dumps(body, separators=(",", ":")).encode()
     if len(data) > MAX_PAYLOAD:
         raise ProtocolError("message of %d bytes: at most %d" % (len(data), MAX_PAYLOAD))
     return data
 
 
-def json_bytes(body: dict[str, Any]) -> bytes:
+def json_bytes(body: Mapping[str, object]) -> bytes:
     return json.dumps(body, separators=(",", ":")).encode()
 
 
 def decode_state(payload: bytes) -> dict[str, Any]:
-    """A referee's state message (up to ``MAX_STATE`` bytes)."""
+    """A referee's state message (up to ``MAX_STATE`` bytes). Any: the referee signs
+    it (``verify``) and a player's side reads it field by field with defaults."""
     return decode(payload, MAX_STATE)
 
 
-def decode(payload: bytes, limit: int = MAX_PAYLOAD) -> dict[str, Any]:
+def decode(payload: bytes, limit: int = MAX_PAYLOAD) -> dict[str, object]:
     """A message's JSON object; ProtocolError for an oversized, non-JSON or non-object one."""
     if len(payload) > limit:
         raise ProtocolError("payload of %d bytes: at most %d" % (len(payload), limit))

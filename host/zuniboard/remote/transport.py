@@ -17,11 +17,12 @@ import queue
 import socket
 import ssl
 from dataclasses import dataclass, replace
-from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883, "ws": 80, "wss": 443}
 KEEPALIVE_S = 10  # the broker sends a seat's last will this long (x1.5) after it is cut off
@@ -106,12 +107,13 @@ class BrokerMessage:
 Event = BrokerConnected | BrokerDisconnected | BrokerMessage
 
 
-def no_delay(client: Any) -> None:
+def no_delay(client: mqtt.Client) -> None:
     """Small messages go at once (no Nagle: a move waited up to 40 ms for the peer's
     delayed acknowledgement)."""
     sock = client.socket()
-    with contextlib.suppress(OSError, AttributeError):
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    if isinstance(sock, socket.socket):  # (a websocket's wrapper has no options to set)
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 class Connection:
@@ -172,7 +174,14 @@ class Connection:
         """Queued by paho while disconnected, sent on the next connection (QoS 1)."""
         self.client.publish(topic, payload, qos=1, retain=retain)
 
-    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.ConnectFlags,
+        reason: ReasonCode,
+        properties: Properties | None = None,
+    ) -> None:
         if reason.is_failure:
             self.events.put(BrokerDisconnected("the broker refused: %s" % reason))
             return
@@ -182,13 +191,20 @@ class Connection:
             client.subscribe(topic, qos=1)
         self.events.put(BrokerConnected(str(self.url)))
 
-    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
+    def _on_disconnect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.DisconnectFlags,
+        reason: ReasonCode,
+        properties: Properties | None = None,
+    ) -> None:
         self.connected = False
         self.events.put(BrokerDisconnected(str(reason)))
 
-    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+    def _on_connect_fail(self, client: mqtt.Client, userdata: object) -> None:
         # No connection at all (refused, no route, a certificate not trusted): paho tries again.
         self.events.put(BrokerDisconnected("cannot connect to %s" % self.url))
 
-    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
+    def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
         self.events.put(BrokerMessage(str(message.topic), bytes(message.payload)))
