@@ -1,13 +1,17 @@
 """Firmware entry point: build the drivers from the layout, run the scan loop.
 
 On a Raspberry Pi Pico (``sys.platform == "rp2"``) it reads ``/layout.json`` (copied there
-by tools/deploy.py), keeps the journal in ``/`` and talks over the USB serial port.
+by tools/deploy.py, with the module ``zuni_layout`` packed from it: read instead of the
+JSON while it is the same file), keeps the journal in ``/`` and talks over the USB serial port.
 Anywhere else it is the **virtual board** (MicroPython unix port)::
 
-    micropython firmware/main.py --layout hardware/layouts/board25.json \\
+    micropython firmware/main.py --layout hardware/layouts/board25.json [--layout-packed DIR] \\
         [--link fd:N | --link /dev/pts/N | --link tcp:PORT] [--control PORT] \\
         [--flash IMAGE] [--ruleset TEXT] [--occupied m1,m2,...] [--lifeline FD|tcp:PORT:TOKEN]
 
+``--layout-packed``: a folder holding the module ``zuni_layout`` packed from the layout
+file (as the Pico's, ``zuniboard.games.layouts.packed_source``; the virtual board's host
+writes it): read instead of the JSON while it is that file's.
 ``--link``: the link's pseudo-terminal (an inherited fd, or a pty path), or where there
 are no ptys a TCP port on 127.0.0.1 that the host opens as ``socket://``; ``--control``:
 TCP port on 127.0.0.1 for the control channel (zuni_hw/virtual.py); ``--flash``: littlefs
@@ -36,16 +40,21 @@ except ImportError:  # CPython (the tests' loop scans): the Pico's tick arithmet
     from zuni_board.ticks import ticks_diff
 
 PICO_LAYOUT = "/layout.json"
+# The layout packed on the PC (tools/deploy.py: lib/zuni_layout.mpy), imported at boot
+# instead of parsing and checking the JSON (zuni_board.load_board).
+LAYOUT_MODULE = "zuni_layout"
 PICO_JOURNAL = "/"
 VIRTUAL_JOURNAL = "/flash"
 
 USAGE = (
-    "usage: micropython firmware/main.py --layout PATH [--link fd:N|PTY_PATH|tcp:PORT] [--control PORT]"
+    "usage: micropython firmware/main.py --layout PATH [--layout-packed DIR] [--link fd:N|PTY_PATH|tcp:PORT]"
+    " [--control PORT]"
     " [--flash IMAGE] [--ruleset TEXT] [--occupied P1,P2,...] [--lifeline FD|tcp:PORT:TOKEN]"
     " [--link-ms RESEND,BEAT,HOST_TIMEOUT]"
 )
 OPTIONS = (
     "--layout",
+    "--layout-packed",
     "--link",
     "--control",
     "--flash",
@@ -261,6 +270,15 @@ class Loop:
         power = self.power
         ticks_us = time.ticks_us
         next_scan = ticks_ms()
+        if session is not None:
+            # The boot hello first, before the first scan's work (the first picture, a
+            # resumed game's first moves): boot to hello is the board's start-up time.
+            try:
+                session.poll(next_scan)
+            except Exception as e:  # as in the loop: report, go on
+                self.errors += 1
+                if self.report is not None:
+                    self.report(e)
         while True:
             t0 = ticks_us()
             now = ticks_ms()
@@ -321,7 +339,7 @@ def main_pico(layout_path=PICO_LAYOUT, journal_dir=PICO_JOURNAL):
     try:
         # First, before the engine and the app are imported: the loader and the JSON
         # are garbage again once the Board is made (heap peak).
-        layout = load_board(layout_path)
+        layout = load_board(layout_path, LAYOUT_MODULE)
     except ValueError as e:
         # Back to the REPL: the maker fixes the file with mpremote (tools/deploy.py).
         print("zuniboard: %s" % e)
@@ -423,7 +441,11 @@ def main_virtual(argv):
 
     try:
         opts = parse_args(argv)
-        layout = load_board(opts["layout"])  # before the app is imported: see main_pico
+        packed = None
+        if "layout-packed" in opts:
+            sys.path.insert(0, opts["layout-packed"])
+            packed = LAYOUT_MODULE
+        layout = load_board(opts["layout"], packed)  # before the app is imported: see main_pico
     except ValueError as e:  # UsageError, layout.LayoutError
         sys.stderr.write("zuni-virtual: %s\n%s\n" % (e, USAGE))
         sys.exit(2)

@@ -321,6 +321,12 @@ def ladder_report(pairings: list[Pairing]) -> list[dict[str, Any]]:
     out = []
     for game in dict.fromkeys(p.game for p in pairings):
         rows = [p.summary() for p in pairings if p.game == game and p.results]
+        for r in rows:
+            # The player's score (a draw half a win) and its 95% Wilson interval: whether
+            # two neighbours separate is whether the interval leaves out 50%.
+            points = r["wins"] + r["draws"] / 2
+            r["score"] = round(points / r["games"], 3)
+            r["score_interval"] = [round(x, 3) for x in wilson(points, r["games"])]
         results = [(r["player"], r["opponent"], r["wins"] + r["draws"] / 2, r["games"]) for r in rows]
         rating = ladder.fit(results, anchor="random")
         players = sorted(rating, key=lambda name: rating[name])
@@ -362,11 +368,23 @@ def run_ladder(args: argparse.Namespace) -> int:
         print("%s: rating (random = 0; 400 more: about 91%% of the points), about 95%% interval, games" % block["game"])
         for r in block["ratings"]:
             print("  %-12s %6d  +-%-5s %4d games" % (r["player"], r["rating"], r["interval"] or "-", r["games"]))
-        print("  matches (player v opponent: won-drawn-lost)")
+        print("  matches (player v opponent: won-drawn-lost, the player's score and its 95% interval)")
         for m in block["matches"]:
+            low, high = m["score_interval"]
             print(
-                "    %-10s v %-10s %2d-%d-%d  %5.1f plies"
-                % (m["player"], m["opponent"], m["wins"], m["draws"], m["losses"], m["mean_plies"])
+                "    %-10s v %-10s %2d-%d-%d  %3.0f%% (%2.0f-%3.0f%%)%s  %5.1f plies"
+                % (
+                    m["player"],
+                    m["opponent"],
+                    m["wins"],
+                    m["draws"],
+                    m["losses"],
+                    100 * m["score"],
+                    100 * low,
+                    100 * high,
+                    "" if low > 0.5 or high < 0.5 else " not separated",
+                    m["mean_plies"],
+                )
             )
     print(
         "%d games a pair, each after %d random plies (a pair of games shares them, one with each side), %.0f s"

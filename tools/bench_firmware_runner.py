@@ -3,7 +3,10 @@ board application, scan by scan, and prints one JSON line of measurements.
 
 Imported (as .mpy) by ``micropython -c "import bench_firmware_runner as r; r.main(SPEC)"``
 where SPEC is the path of a JSON file: ``{"layout": path, "ruleset": text,
-"moves": path of a text file with one move per line, "journal": dir, "hint_every": N}``.
+"moves": path of a text file with one move per line, "journal": dir, "hint_every": N,
+"packed": "zuni_layout"}`` (``packed``: the module of the layout packed as tools/deploy.py
+packs it for the Pico, beside the layout file, whose folder ``bench_firmware.run_once``
+puts on MICROPYPATH: read as the board reads it at boot; without it the JSON is read).
 Moves are read one at a time, so the script costs the heap no more than the board's own
 loop would. With ``hint_every`` the player presses HINT before every N-th move and waits
 until the board shows its own hint (zuni_board.hint, a slice per scan cycle); in timing
@@ -52,7 +55,8 @@ from zuni_board.scan import Debouncer  # noqa: E402
 class Bench:
     def __init__(self, spec, layout=None):
         if layout is None:
-            layout = load_board(spec["layout"])
+            # ``packed``: the layout packed as on the Pico, on MICROPYPATH (run_once).
+            layout = load_board(spec["layout"], spec.get("packed"))
             _mark("layout")
             load_code()
         if spec.get("game_mark"):

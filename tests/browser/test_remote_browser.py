@@ -219,6 +219,13 @@ def test_a_remote_game_started_and_joined_from_the_pages(browser: Any, broker_ur
         b.fill("#lobby-code", "zzz-zzz")
         b.click("#btn-lobby-join")
         wait(lambda: "no game has the invite code zzzzzz" in text_of(b, "#lobby-error"), "an unknown code refused")
+        # It stays said while the page goes on taking states (a line typed, the computer's
+        # move): the refusal changed nothing on the server, and each state after it wiped
+        # it, under load before the test (or a person) could read it.
+        said = b.eval_on_selector("#said", "e => e.textContent")
+        type_line(b, "help")
+        wait(lambda: b.eval_on_selector("#said", "e => e.textContent") != said, "a state after the refusal")
+        assert "no game has the invite code zzzzzz" in text_of(b, "#lobby-error")
         shot(b, tmp_path, "lobby-refused-b.png")
         assert page_state(b).get("remote") is None
         assert b.is_hidden("#btn-lobby-cancel")

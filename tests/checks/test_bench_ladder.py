@@ -59,6 +59,10 @@ def test_bench_prints_the_ladder(tmp_path: Path) -> None:
         ("level1", "uct@100p"),
     ]  # level 3, against UCT at 1000 playouts, is not in this ladder
     assert all(m["games"] == 2 and m["wins"] + m["draws"] + m["losses"] == 2 for m in block["matches"])
+    for m in block["matches"]:  # the score and its Wilson interval, which holds it
+        assert m["score"] == pytest.approx((m["wins"] + m["draws"] / 2) / 2, abs=1e-3)
+        low, high = m["score_interval"]
+        assert 0.0 <= low <= m["score"] <= high <= 1.0 and high - low > 0.3  # 2 games: wide
     ratings = {r["player"]: r for r in block["ratings"]}
     assert set(ratings) == {"random", "level1", "level2", "uct@100p"}
     assert ratings["random"]["rating"] == 0 and ratings["random"]["games"] == 2

@@ -26,7 +26,9 @@ def mpy_lib(tmp_path_factory: pytest.TempPathFactory) -> Path:
     lib: Path = line_heap.mpy_lib.__wrapped__(tmp_path_factory)  # type: ignore[attr-defined]
     probe = lib / "heap_probe.py"
     probe.write_text(_PROBE)
-    subprocess.run([str(BIN / "mpy-cross"), "-o", str(lib / "heap_probe.mpy"), str(probe)], check=True)
+    subprocess.run(
+        [str(BIN / "mpy-cross"), "-o", str(lib / "heap_probe.mpy"), "-s", probe.name, str(probe)], check=True
+    )
     probe.unlink()
     return lib
 

@@ -68,10 +68,13 @@ def mpy_lib(tmp_path_factory: pytest.TempPathFactory) -> Path:
     for source in sorted((REPO / "firmware" / "lib" / "zuni").glob("*.py")):
         if source.stem == "linefast":
             continue  # the board hint's viper code (mpy-cross needs -march): no game imports it
-        subprocess.run([str(mpy_cross), "-o", str(lib / "zuni" / (source.stem + ".mpy")), str(source)], check=True)
+        # -s: the board's source name (tools/deploy.py), not this checkout's path: the name
+        # is a string on the heap, and the heap measured must not depend on where the checkout is.
+        out = lib / "zuni" / (source.stem + ".mpy")
+        subprocess.run([str(mpy_cross), "-o", str(out), "-s", "zuni/" + source.name, str(source)], check=True)
     probe = lib / "heap_probe.py"
     probe.write_text(_PROBE)
-    subprocess.run([str(mpy_cross), "-o", str(lib / "heap_probe.mpy"), str(probe)], check=True)
+    subprocess.run([str(mpy_cross), "-o", str(lib / "heap_probe.mpy"), "-s", probe.name, str(probe)], check=True)
     probe.unlink()
     return lib
 

@@ -106,14 +106,17 @@ class Board:
     # -- the hand ---------------------------------------------------------------------
     def gesture(self, lift: Sequence[str] = (), place: Sequence[str] = ()) -> None:
         """Lift and place pieces at once (a placed magnet chatters a little, as a reed
-        contact does), then wait until the firmware reports the position stable."""
+        contact does), then wait until the firmware reports the position stable.
+
+        The chatter goes in one write with its place, so the board takes it between two
+        scans: sent apart, a loaded machine stretched it past the commit time, and the
+        board saw the move made, then the piece lifted again: the position before the
+        move restored, the move taken back."""
         if lift:
             self.vb.lift(*lift)
             self.occupied -= set(lift)
         for point in place:
-            self.vb.place(point)
-            self.vb.lift(point)
-            self.vb.place(point)
+            self.vb.commands(["place " + point, "lift " + point, "place " + point])
             self.occupied.add(point)
         self.vb.wait_stable(self.occupied, 10)
 

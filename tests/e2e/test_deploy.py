@@ -120,6 +120,25 @@ def test_deploy_to_the_unix_port_on_a_pty(fake_pico: tuple[str, Path], build_dir
         timeout=30,
     )
     assert check.stdout.startswith("ok board25 lib/zuni_board/app.mpy"), check.stdout + check.stderr
+    # The layout packed on the PC (lib/zuni_layout.mpy) is the one deployed, and what the
+    # board reads at boot: the same Board as the JSON's, without parsing it.
+    check = subprocess.run(
+        [
+            MICROPYTHON,
+            "-c",
+            "import sys; sys.path[:] = ['lib']\n"
+            "import zuni, zuni_board, zuni_board.packed\n"
+            "packed = zuni_board.packed.packed_layout('layout.json', 'zuni_layout')\n"
+            "a = zuni_board.load_board('layout.json', 'zuni_layout'); b = zuni_board.load_board('layout.json')\n"
+            "g = zuni.new_game(a.rulesets[0]).geometry\n"
+            "print('packed', packed is not None, packed.__file__, a.maps(g) == b.maps(g), a.power == b.power)",
+        ],
+        cwd=fs,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert check.stdout.startswith("packed True lib/zuni_layout.mpy True True"), check.stdout + check.stderr
 
 
 def test_wipe_journal(fake_pico: tuple[str, Path], build_dir: Path) -> None:

@@ -5,12 +5,16 @@ terminal's hand (SimHand) setting the position up and making the typed moves.
 South (help level ``warn``) plays a blunder: the grade is said, kept for the page's
 review, and the moved piece's point flashes red on the board (the board's ``grade``
 verb). North (help level ``none``) presses HINT on the board: refused in words, and the
-board shows no hint of its own either. South's hint limit runs out after one hint."""
+board shows no hint of its own either. South's hint limit runs out after one hint. The
+game log keeps the seats' help levels, the hint limit and the blunder's grade with its
+move, and `zuni log export` shows them (text and JSON)."""
 
 from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 import time
 from pathlib import Path
 from typing import Any
@@ -125,6 +129,25 @@ def test_grades_review_and_help_levels_on_the_virtual_board(tmp_path: Path) -> N
             pump_until(session, "3 s of frames after the move", no_hint_lit)
             assert all(frame.get("n1") != RED for frame in seen), "the grade's light outlived the next move"
             assert [m["move"] for m in session.control.view()["review"]["moves"]] == ["s2xm2-n1"]
+
+            # The log: the help each person's seat had, the hint limit, the grade with its move.
+            gid = session.db_game
+            assert gid is not None
+            record = db.get(gid)
+            assert record.help == {"south": "warn", "north": "none"} and record.hint_limit == 1
+            assert record.move_texts() == ["s2xm2-n1", north]
+            assert (record.moves[0].grade, record.moves[1].grade) == ("blunder", None)
+            assert record.moves[0].grade_words == "missed a win in 1 (s2xm2-n2xn3-m4xm3-n2)"
+            zuni = [str(Path(sys.executable).parent / "zuni"), "log", "export", str(gid), "--db", str(db.path)]
+            text = subprocess.run(zuni, capture_output=True, text=True, timeout=60, check=True).stdout
+            assert '[Help "south=warn north=none"]' in text and '[HintLimit "1"]' in text
+            assert "s2xm2-n1 {[%time " in text and "[%grade blunder missed a win in 1 (s2xm2-n2xn3-m4xm3-n2)]}" in text
+            text = subprocess.run(
+                [*zuni, "--format", "json"], capture_output=True, text=True, timeout=60, check=True
+            ).stdout
+            game = json.loads(text)["games"][0]
+            assert game["help"] == {"south": "warn", "north": "none"} and game["hint_limit"] == 1
+            assert game["moves"][0]["grade"] == "blunder" and "grade" not in game["moves"][1]
         finally:
             session.close()
             link.close()

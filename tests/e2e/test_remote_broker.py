@@ -5,6 +5,7 @@ service and the players on real paho connections."""
 from __future__ import annotations
 
 import random
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -12,6 +13,7 @@ import pytest
 from remote_net import Bot, Mosquitto, RefereeThread, free_port, make_certificates, wait_for
 
 import zuni
+from zuniboard.remote import protocol
 from zuniboard.remote.broker import BrokerError, EmbeddedBroker
 from zuniboard.remote.protocol import Topics
 from zuniboard.remote.transport import BrokerDisconnected
@@ -103,6 +105,109 @@ def test_whole_games_through_mosquitto(ruleset: str, mosquitto: Mosquitto, refer
         for bot in bots.values():
             bot.stop()
     assert referee_on_mosquitto.service.referee.refused == 0
+
+
+def two_forced_passes(ruleset: str, seed: int) -> list[str]:
+    """The moves of a game (random, captures first) up to a position where the side to
+    move has only a pass, and so has the side after it."""
+    rng = random.Random(seed)
+    game = zuni.new_game(ruleset)
+    while not game.is_game_over():
+        moves = game.legal_moves()
+        if len(moves) == 1 and moves[0].kind == zuni.PASS:
+            after = game.copy()
+            after.push(moves[0])
+            following = after.legal_moves()
+            if len(following) == 1 and following[0].kind == zuni.PASS:
+                return [m.text() for m in game.move_stack]
+        game.push(rng.choice(game.legal_captures() or moves))
+    raise AssertionError("no two forced passes in a row in this game")
+
+
+def test_reordered_duplicated_and_forged_moves_leave_the_game_as_it_was(
+    mosquitto: Mosquitto, referee_on_mosquitto: RefereeThread
+) -> None:
+    """Four seats; West, then North, have only a pass (each board commits both by
+    itself, issue 27). North's pass reaching the referee before West's is refused as out
+    of order, the game unchanged (why a seat sends its move only once the referee has
+    the moves before it: bridge.to_send); West's pass delivered twice (QoS 1) is taken
+    once, not refused; a message for North signed without North's secret is refused;
+    North's pass sent in its turn is taken."""
+    ruleset = "awithlaknakwe players=4"
+    before = two_forced_passes(ruleset, seed=2)
+    referee = referee_on_mosquitto.service.referee
+    bots = seat_bots(mosquitto.url, ruleset, "q")
+    try:
+        game = zuni.new_game(ruleset)
+        wait_for(
+            "every seat joined", lambda: all(b.state.get("turn") for b in bots.values()), pump=lambda: pump_all(bots)
+        )
+        for text in before:
+            bots[str(zuni.SIDE_NAMES[game.turn])].move(text)
+            game.push_text(text)
+            n = len(game.move_stack)
+            wait_for(
+                "move %d on every seat" % n,
+                lambda n=n: all(len(b.state["moves"]) == n for b in bots.values()),
+                pump=lambda: pump_all(bots),
+            )
+        k = len(before)
+        first = bots[str(zuni.SIDE_NAMES[game.turn])]
+        game.push_text("pass")
+        second_side = str(zuni.SIDE_NAMES[game.turn])
+        second = bots[second_side]
+        assert first.client is not None and second.client is not None
+        refused = referee.refused  # messages refused unread (a refused move is in the state)
+
+        # North's pass ahead of West's: refused, the game as it was.
+        topic, payload = second.client.move(k + 1, "pass", time.monotonic())
+        second.conn.publish(topic, payload)
+        early = second.client.n
+        wait_for(
+            "the early pass refused",
+            lambda: (second.state.get("refused", {}).get(second_side) or {}).get("n") == early,
+            pump=lambda: pump_all(bots),
+        )
+        assert "the game is at ply %d" % k in second.state["refused"][second_side]["why"]
+        assert second.state["moves"] == before
+
+        # West's pass, delivered twice; then, on the same connection (so after both), a
+        # message for North signed with West's secret.
+        topic, payload = first.client.move(k, "pass", time.monotonic())
+        first.conn.publish(topic, payload)
+        first.conn.publish(topic, payload)
+        forged = protocol.sign(
+            {
+                "v": protocol.VERSION,
+                "do": "move",
+                "seat": second_side,
+                "n": second.client.n + 1,
+                "ply": k + 1,
+                "move": "pass",
+            },
+            first.client.creds.secret,
+        )
+        first.conn.publish(first.topics.inbox(first.client.creds.game, second_side), protocol.encode(forged))
+        wait_for("the forged message refused", lambda: referee.refused == refused + 1, pump=lambda: pump_all(bots))
+        wait_for(
+            "West's pass on every seat",
+            lambda: all(len(b.state["moves"]) == k + 1 for b in bots.values()),
+            pump=lambda: pump_all(bots),
+        )
+        assert all(b.state["moves"] == [*before, "pass"] for b in bots.values())
+
+        # North's pass in its turn: taken.
+        second.move("pass")
+        wait_for(
+            "North's pass on every seat",
+            lambda: all(len(b.state["moves"]) == k + 2 for b in bots.values()),
+            pump=lambda: pump_all(bots),
+        )
+        assert all(b.state["moves"] == [*before, "pass", "pass"] for b in bots.values())
+        assert referee.refused == refused + 1  # the forged one: the duplicate was no refusal
+    finally:
+        for bot in bots.values():
+            bot.stop()
 
 
 def test_game_over_websockets(mosquitto: Mosquitto, referee_on_mosquitto: RefereeThread) -> None:

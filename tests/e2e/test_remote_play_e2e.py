@@ -157,6 +157,10 @@ def test_mosona_through_mosquitto(mosquitto_referee: str, tmp_path: Path) -> Non
 
 
 @pytest.mark.slow
+# A four-player game is 150-odd moves each carried out by a hand on four virtual boards
+# under MicroPython: 1-2 minutes on a quiet machine, 5-7 at a load of 25-35 on 2 cores,
+# over the suite's 300 s limit (which is there to catch hangs).
+@pytest.mark.timeout(900)
 @pytest.mark.parametrize("ruleset", ["kolowis size=short", "awithlaknakwe", "awithlaknakwe players=4"])
 def test_whole_games_through_mosquitto(ruleset: str, mosquitto_referee: str, tmp_path: Path) -> None:
     game, seats = play_remote_game(ruleset, mosquitto_referee, tmp_path, seed=21)

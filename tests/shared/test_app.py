@@ -1529,6 +1529,24 @@ def test_resume_in_slices_answers_the_host_from_the_journal_first():
     remove_dir(d)
 
 
+def test_a_game_with_no_move_yet_is_resumed_whole_in_the_constructor():
+    # Every boot after a new game: nothing to replay, so no replay scans, no "resuming"
+    # in the boot hello and no state after it (which loaded the host's code at boot).
+    d = temp_dir()
+    first = _sliced(d, [])
+    from zuni_board.app import BoardApp
+
+    link = RecordingLink()
+    app = BoardApp(board_layout("mosona"), "mosona", d, link, "", 2)
+    eq((app.replay, app.game_id, app.phase), (None, first.game_id, SETUP))
+    eq("resuming" in app.hello_info(), False)
+    app.step(10, None, 0)
+    eq(link.states, 0, "no state to end a replay")
+    if sys.implementation.name == "micropython":
+        eq("zuni_board.resume" in sys.modules, False, "the resume's code unloaded at once")
+    remove_dir(d)
+
+
 def test_power_cut_during_a_sliced_resume_loses_nothing():
     d = temp_dir()
     texts = MOSONA_END[:6]

@@ -681,6 +681,13 @@ def test_make_sensors_hc165_spi_mode_and_pins():
     eq(chain.read(), bytearray(32), "all inputs high: nothing closed")
 
 
+def test_the_drivers_mosi_pins_are_the_ones_the_layout_loader_reserves():
+    # make_sensors keeps its own copy: importing the loader for it cost the chip's boot.
+    from zuni_board.layout import SPI_MOSI
+
+    eq(pico.SPI_MOSI, SPI_MOSI, "SPI0's and SPI1's MOSI")
+
+
 def test_make_sensors_matrix_and_buttons():
     m = FakeMachine()
     matrix = pico.make_sensors({"type": "matrix", "rows": [2, 3], "cols": [4, 5, 6], "active_low": True}, m)

@@ -221,7 +221,22 @@ def test_bom_is_the_netlists_components(board: tuple[Any, circuit.Circuit]) -> N
             }
     else:
         assert [r for r in smd if "SOT-23-6" not in r["package"]] == [], "the matrix variant is a through-hole build"
-    assert bom.cost_usd(rows) == pytest.approx(sum(int(r["qty"]) * float(r["unit_price_usd"]) for r in rows))
+    assert bom.cost_usd(rows) == pytest.approx(sum(int(r["order_qty"]) * float(r["unit_price_usd"]) for r in rows))
+    # Spares: the order is the netlist's count plus the rule's spares, row by row.
+    for row in rows:
+        refs = bom.expand(row["refs"])
+        key = c.parts[refs[0]].bom if refs else ""
+        assert int(row["order_qty"]) == int(row["qty"]) + (bom.spares(key, len(refs)) if refs else 0), row
+
+
+def test_spares_rule() -> None:
+    # +10 % rounded up, at least 2, for the small parts a builder solders by hand
+    assert bom.spares("reed", 25) == 3 and bom.spares("reed", 168) == 17 and bom.spares("reed", 5) == 2
+    assert bom.spares("led", 49) == 5
+    assert bom.spares("r_10k_tht", 4) == 2 and bom.spares("c_100n_tht", 27) == 3 and bom.spares("1n4148", 25) == 3
+    # none for modules and ICs, buttons, and what the assembly service places
+    assert bom.fab_assembled("c_100n") and bom.spares("c_100n", 30) == 0
+    assert bom.spares("pico", 1) == bom.spares("hc165", 21) == bom.spares("button", 3) == 0
 
 
 def test_bom_refs_round_trip() -> None:
@@ -451,15 +466,15 @@ def test_cost_estimate_is_computed_from_the_bom_rows(board: tuple[Any, circuit.C
     text = (folder / "cost.md").read_text()
     assert "| **electrical** | %d | **%.2f** |" % (len(rows), bom.cost_usd(rows)) in text
     assert "| **total** | %d | **%.2f** |" % (len(rows) + len(other), bom.cost_usd(rows + other)) in text
-    by_hand = sum(float(r["qty"]) * float(r["unit_price_usd"]) for r in rows)
+    by_hand = sum(float(r["order_qty"]) * float(r["unit_price_usd"]) for r in rows)
     assert bom.cost_usd(rows) == pytest.approx(by_hand) and by_hand > 20
 
 
 def test_tuple_rows_of_another_module_join_the_bom() -> None:
-    row = ("mechanical", "MAG", "24", "Magnet", "6 x 3 mm", "disc", "", "", "", "", "0.10", "one per piece")
+    row = ("mechanical", "MAG", "24", "24", "Magnet", "6 x 3 mm", "disc", "", "", "", "", "0.10", "one per piece")
     joined = bom.as_dicts([row])
     assert joined[0]["qty"] == "24" and bom.cost_usd(joined) == pytest.approx(2.4)
-    assert bom.render(joined).splitlines()[1].startswith("mechanical,MAG,24,Magnet")
+    assert bom.render(joined).splitlines()[1].startswith("mechanical,MAG,24,24,Magnet")
 
 
 def test_kicad_netlist_reads_back_with_kinparse() -> None:

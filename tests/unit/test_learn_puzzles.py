@@ -16,6 +16,7 @@ import pytest
 from test_learn_lessons import ScriptedBoard, said
 
 import zuni
+from zuni.line import LineGame
 from zuni.position import parse_position
 from zuniboard.ai import tablebase as tbm
 from zuniboard.ai.tablebase import Tablebase
@@ -73,7 +74,9 @@ def check_by_probing(p: P.Puzzle, tb: Tablebase) -> None:
 def test_shipped_puzzles_are_proved(tables: dict[str, Tablebase]) -> None:
     puzzles = shipped()
     kinds = {p.kind for p in puzzles}
-    assert kinds == {"table", "book", "custody"}, kinds
+    # Book puzzles only where the proof has a position with one winning reply the search
+    # settles (none among its positions of up to nine pieces: docs/learn.md).
+    assert {"table", "custody"} <= kinds <= {"table", "book", "custody"}, kinds
     rulesets = {str(zuni.parse_ruleset(p.ruleset)) for p in puzzles if p.kind == "table"}
     assert rulesets == set(tables), "win-in-N puzzles of every line ruleset"
     ids = [p.id for p in puzzles]
@@ -83,6 +86,76 @@ def test_shipped_puzzles_are_proved(tables: dict[str, Tablebase]) -> None:
         if p.kind == "table":
             check_by_probing(p, tables[str(zuni.parse_ruleset(p.ruleset))])
         assert 1 <= p.grade <= 5
+
+
+def winning_replies(position: str, tb: Tablebase) -> list[str]:
+    """North's moves after which North still wins by force, each settled by the
+    proof-number search on its own (the game's end, the tables, or the search)."""
+    from zuniboard.ai import solver
+
+    game = parse_position(position)
+    north = game.team_of(zuni.NORTH)
+    wins = []
+    for move in game.legal_moves():
+        work = game.copy()
+        work.push(move)
+        outcome = work.outcome()
+        if outcome is not None:
+            won = outcome.winner == north
+        else:
+            won = solver.prove(work, north, node_limit=P.BOOK_NODES, tb=tb).result
+        assert won is not None, (position, move.text(), "unsettled")
+        if won:
+            wins.append(move.text())
+    return wins
+
+
+# Not a position of the proof, but one with a single winning North move (a table puzzle's
+# start), made a book entry of its own: what the builder and the check accept.
+ONLY = "mosona | north to move | south n7 n8 | north s5 s8 | quiet 0"
+
+
+def test_book_puzzles_have_exactly_one_winning_reply(tables: dict[str, Tablebase]) -> None:
+    """Every book puzzle solved by the search move by move: North wins by force after the
+    puzzle's answer and after no other move."""
+    from zuniboard.ai import book
+
+    tb = tables["mosona"]
+    shipped_book = [p for p in P.load_puzzles("mosona") if p.kind == "book"]
+    for p in shipped_book:
+        assert winning_replies(p.position, tb) == [p.line[0][0]], p.id
+        assert "only winning reply" in P.as_step(p, 1).task
+    game = parse_position(ONLY)
+    assert isinstance(game, LineGame)
+    key = book.position_key(game)
+    entries = {key: "s5-m6"}
+    made = P.book_puzzle(key, tb, entries=entries)
+    assert made is not None and made.line == (("s5-m6",),) and len(made.wrong) == len(game.legal_moves()) - 1
+    assert winning_replies(made.position, tb) == ["s5-m6"]
+    P.prove_book(made, tb, entries=entries)
+    # The same position with another move as the book's: not the winning one, refused.
+    assert P.book_puzzle(key, tb, entries={key: "s5-m5"}) is None
+
+
+def test_the_builder_rejects_a_reply_that_is_not_the_only_win(tables: dict[str, Tablebase]) -> None:
+    tb = tables["mosona"]
+    # Positions of the proof shipped before as "North's only winning reply": North (7
+    # pieces against 1) takes South's last piece with either capture; North (8 against 1,
+    # the quiet count at 39) wins at the count whatever it plays.
+    for key, wins in (
+        ("100000:c0253:1:1", 2),
+        ("100000:c0263:1:1", 2),
+        ("100000:d0213:1:1", 2),
+        ("10000:244722:1:39", 23),
+    ):
+        game = P.book_game(key)
+        assert len(winning_replies(P.position_text(game), tb)) == wins, key
+        assert P.book_puzzle(key, tb) is None, key
+    game = P.book_game("100000:c0253:1:1")
+    other = next(m.text() for m in game.legal_moves() if m.text() != "s3xs4-m5")
+    claimed = P.Puzzle("x", "book", P.position_text(game), (("s3xs4-m5",),), 1, 0, {"0:" + other: "it loses"})
+    with pytest.raises(P.PuzzleError, match="wins too: not North's only winning reply"):
+        P.prove_book(claimed, tb)
 
 
 def test_custody_puzzles_win_a_warrior_whatever_the_reply() -> None:
@@ -129,11 +202,17 @@ def test_tampered_puzzles_are_refused(tables: dict[str, Tablebase]) -> None:
     for q in bad:
         with pytest.raises(P.PuzzleError, match=p.id):
             P.prove_table(q, tb)
-    book = next(p for p in shipped() if p.kind == "book")
-    game = parse_position(book.position)
-    other = next(m.text() for m in game.legal_moves() if m.text() != book.line[0][0])
+    from zuniboard.ai import book
+
+    game = parse_position(ONLY)
+    entries = {book.position_key(game): "s5-m6"}
+    made = P.book_puzzle(book.position_key(game), tables["mosona"], entries=entries)
+    assert made is not None
+    other = next(m.text() for m in game.legal_moves() if m.text() != "s5-m6")
     with pytest.raises(P.PuzzleError, match="the proof's move"):
-        P.prove_book(P.Puzzle(book.id, "book", book.position, ((other,),), 1, 0, book.wrong), tables["mosona"])
+        P.prove_book(P.Puzzle(made.id, "book", ONLY, ((other,),), 1, 0, made.wrong), tables["mosona"], entries=entries)
+    with pytest.raises(P.PuzzleError, match="the other moves are"):
+        P.prove_book(P.Puzzle(made.id, "book", ONLY, made.line, 1, 0, {}), tables["mosona"], entries=entries)
     with pytest.raises(P.PuzzleError, match="unknown kind"):
         P.prove(P.Puzzle("x", "riddle", p.position, p.line, 1, 0, {}), tables)
 

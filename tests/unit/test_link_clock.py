@@ -12,6 +12,7 @@ path (the firmware under MicroPython on a pty) is tests/e2e/test_link_e2e.py.
 from __future__ import annotations
 
 import itertools
+from pathlib import Path
 
 import pytest
 
@@ -40,6 +41,7 @@ from zuniboard.link.events import (
     Reset,
     StateSent,
     Undone,
+    Woken,
 )
 from zuniboard.link.mirror import digest_of
 from zuniboard.link.requests import REQUEST_RESEND_S
@@ -483,3 +485,24 @@ def test_begin_refuses_a_request_it_does_not_know() -> None:
     rig = Rig()
     with pytest.raises(ValueError, match="teleport"):
         rig.begin("teleport")
+
+
+def test_the_boards_events_wake_the_loops_that_wait_on_their_inbox(tmp_path: Path) -> None:
+    """A play session waiting on its inbox (``pump``'s timeout) is woken by
+    each event the port thread emits, so a board's move is handled as it comes (a remote
+    game's p50 from board A's commit to board B's LEDs fell from 51 to 12 ms,
+    tools/bench_remote_boards.py), not up to a wait later."""
+    from play_helpers import RecordingUI
+
+    from zuniboard.play.session import PlaySession
+    from zuniboard.records.db import Database
+
+    rig = Rig(FakeBoard(MOVES[:2]))
+    session = PlaySession(rig.link, Database(tmp_path / "games.sqlite3"), RecordingUI(), ruleset="mosona")
+    rig.connect()
+    emitted = len(rig.events())
+    woken = []
+    while not session.inbox.empty():
+        woken.append(session.inbox.get_nowait())
+    assert emitted >= 3  # connected, the two moves
+    assert woken == [Woken()] * emitted

@@ -5,6 +5,7 @@ reach the board."""
 
 from __future__ import annotations
 
+import random
 from typing import Any
 
 import zuni
@@ -53,8 +54,9 @@ def test_opponents_move_is_shown_and_carried_out_as_the_computers() -> None:
     acts = c.board_moves("g1", ["s3xm4-m5", "n5xm5-m4"], True, 4.5)
     assert "2. north n5xm5-m4 (carried out on the board)" in said(acts)
     played = [a for a in acts if isinstance(a, Played)]
-    assert played[0].side == "north" and not bridge.to_send(1, "n5xm5-m4", "north", state(["s3xm4-m5", "n5xm5-m4"]))
-    assert bridge.to_send(0, "s3xm4-m5", "south", state([]))
+    assert played[0].side == "north"
+    assert not bridge.to_send(1, "north", c.moves, state(["s3xm4-m5", "n5xm5-m4"]))
+    assert bridge.to_send(0, "south", ["s3xm4-m5"], state([]))
 
 
 def test_no_thinking_and_no_typing_for_the_remote_seat() -> None:
@@ -156,3 +158,58 @@ def test_an_offer_and_the_referees_note_are_each_kept_once_among_the_things_said
     texts = [text for _, text in c.said]
     assert texts.count("north (Bea) offers a draw: agree? (yes/no)") == 1, texts
     assert texts.count("referee: north offers draw") == 1, texts
+
+
+def two_forced_passes(ruleset: str = "awithlaknakwe players=4", seed: int = 2) -> list[str]:
+    """The moves of a game (random, captures first) up to a position where the side to
+    move has only a pass, and so has the side after it."""
+    rng = random.Random(seed)
+    game = zuni.new_game(ruleset)
+    while not game.is_game_over():
+        moves = game.legal_moves()
+        if len(moves) == 1 and moves[0].kind == zuni.PASS:
+            after = game.copy()
+            after.push(moves[0])
+            following = after.legal_moves()
+            if len(following) == 1 and following[0].kind == zuni.PASS:
+                return [m.text() for m in game.move_stack]
+        game.push(rng.choice(game.legal_captures() or moves))
+    raise AssertionError("no two forced passes in a row in this game")
+
+
+def test_our_forced_pass_waits_for_the_pass_before_it_to_reach_the_referee() -> None:
+    """Four players: West and then North have only a pass. North's board commits both
+    at once (each board commits forced passes itself); West's own pass may reach the
+    referee after North's (the seats' messages travel apart). Sent then, North's pass
+    was refused as out of order, and the refusal took it back on North's board (issue
+    27: the pass shown twice, "took back 1 move"). It is sent once the referee has
+    West's pass, and the wait is no take-back."""
+    ruleset = "awithlaknakwe players=4"
+    before = two_forced_passes(ruleset)
+    game = zuni.new_game(ruleset)
+    for text in before:
+        game.push_text(text)
+    first = str(zuni.SIDE_NAMES[game.turn])
+    game.push_text("pass")
+    mine = str(zuni.SIDE_NAMES[game.turn])
+    players: dict[str, str | None] = {s: "remote:%s" % s for s in ("south", "west", "north", "east")}
+    players[mine] = "human"
+    c = GameController(hand=True, deterministic=True, show_move_s=2.0)
+    c.open("g1", ruleset, "", seats_for(ruleset, players), [], number=1, now=0.0)
+    c.board_state({"phase": "play"}, 0.0)
+    c.remote = True
+    bridge = Bridge(mine)
+    c.board_moves("g1", before, True, 1.0)
+    bridge.follow(state(before), c, 1.0)
+    k = len(before)
+    acts = c.board_moves("g1", [*before, "pass", "pass"], True, 2.0)
+    assert [(a.index, a.side) for a in acts if isinstance(a, Played)] == [(k, first), (k + 1, mine)]
+    # The referee has not had the first pass yet: ours is not sent, and nothing is taken back.
+    assert not bridge.to_send(k + 1, mine, c.moves, state(before))
+    assert "request" not in kinds(bridge.follow(state(before), c, 2.5))
+    # The first pass reached it: ours is the one it waits for now.
+    assert bridge.to_send(k + 1, mine, c.moves, state([*before, "pass"]))
+    assert "request" not in kinds(bridge.follow(state([*before, "pass"]), c, 3.0))
+    # Taken: in step, not to be sent again.
+    assert not bridge.to_send(k + 1, mine, c.moves, state([*before, "pass", "pass"]))
+    assert bridge.follow(state([*before, "pass", "pass"]), c, 3.5) == []

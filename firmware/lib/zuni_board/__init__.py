@@ -23,7 +23,10 @@ class Board:
     ``led_count``, ``point_count`` and ``maps(geometry)``; the point table is packed
     (names in one string, sensor and LED indexes in two ``array('H')``)."""
 
-    def __init__(self, layout):
+    def __init__(self, layout, table):
+        # ``layout``: a ``layout.Layout``, or the module packed from one on the PC (the
+        # same attribute names); ``table``: its points as (names in one string, sensor
+        # and LED indexes as two ``array('H')``).
         self.name = layout.name
         self.title = layout.title
         self.rulesets = list(layout.rulesets)
@@ -34,12 +37,8 @@ class Board:
         self.power = layout.power
         self.sensor_count = layout.sensor_count
         self.led_count = layout.led_count
-        points = layout.points
-        self.point_count = len(points)
-        names = list(points)
-        self._names = " ".join(names)
-        self._sensor = array("H", [points[n][0] for n in names])
-        self._led = array("H", [points[n][1] for n in names])
+        self._names, self._sensor, self._led = table
+        self.point_count = len(self._sensor)
 
     def maps(self, geometry):
         """``(sensor_of, led_of)`` as ``Layout.maps``, indexed by the geometry's point
@@ -97,13 +96,19 @@ def unload(names, everywhere=False):
             package.__dict__.pop(name[dot + 1 :], None)
 
 
-def load_board(path):
+def load_board(path, packed=None):
     """Read and check the layout file ``path`` (``layout.LayoutError``, a ValueError,
-    names the file and the field) and return its ``Board``; the loader module is
-    unloaded again, so that its code and the JSON are garbage once this returns."""
-    try:
-        from zuni_board import layout
+    names the file and the field) and return its ``Board``; the loading code
+    (``zuni_board.packed``, the loader ``layout.py`` when the JSON is read) is
+    unloaded again, so that its code and the JSON are garbage once this returns.
 
-        return Board(layout.Layout.load(path))
+    ``packed``: the name of the module made from that file on the PC (tools/deploy.py,
+    the virtual board's host): when it is there and was made from this very file, the
+    Board comes from it, with no JSON to parse nor loader to import at boot
+    (docs/firmware-timing.md, "Boot")."""
+    try:
+        from zuni_board import packed as module
+
+        return Board(*module.board(path, packed))
     finally:
-        unload(("zuni_board.layout",), True)
+        unload(("zuni_board.packed", "zuni_board.layout"), True)

@@ -159,7 +159,9 @@ class BoardApp:
         self.ruleset_text = ruleset_text  # a new game's rules when the journal has none to resume
         if not self._resume(0):
             self.new_game(ruleset_text, 0, game)
-        elif resume_slice <= 0:
+        elif resume_slice <= 0 or not len(self.replay):  # type: ignore
+            # A game with no move yet (every boot after a new game) is whole at once: the
+            # boot hello says so, and no scan nor state after it has a replay to end.
             self.finish_resume(0)
 
     # -- the link -------------------------------------------------------------------

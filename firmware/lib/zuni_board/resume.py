@@ -102,5 +102,5 @@ def moves(app, now, count):
         app.play.reset()
         # A set-up position not yet played from is set up again side by side.
         app.enter_setup(now, app.position is not None and n == 0)
-    if app.resume_slice > 0:
+    if app.resume_slice > 0 and n:
         app.outbox.state()  # the boot hello said "resuming": the host learns the end

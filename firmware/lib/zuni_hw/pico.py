@@ -473,6 +473,11 @@ class Buttons:
 
 # -- factories: the only code that touches `machine` ------------------------------------
 
+# The MOSI pin machine.SPI gives SPI0 and SPI1 (zuni_board.layout.SPI_MOSI, which the
+# loader reserves; a test holds the two equal): a copy, since importing the loader for it
+# at boot cost the chip some 40 ms and its heap the loader's code.
+SPI_MOSI = (19, 11)
+
 
 def _machine(machine):
     if machine is None:
@@ -487,8 +492,6 @@ def make_sensors(cfg, machine=None):
     m = _machine(machine)
     Pin = m.Pin
     if cfg["type"] == "hc165":
-        from zuni_board.layout import SPI_MOSI
-
         pins = cfg["pins"]
         latch = Pin(pins["latch"], Pin.OUT, value=1)
         spi = m.SPI(

@@ -14,6 +14,8 @@ from __future__ import annotations
 
 import functools
 import importlib
+import struct
+import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
@@ -65,6 +67,42 @@ def load_layout(name_or_path: str | Path) -> Layout:
 def _load(path: Path) -> Layout:
     layout: Layout = _loader().Layout.load(str(path))
     return layout
+
+
+# The module the firmware imports for its layout at boot instead of the JSON
+# (``zuni_board.load_board(path, PACKED_MODULE)``): tools/deploy.py compiles it to
+# lib/zuni_layout.mpy, the virtual board imports it from its own folder.
+PACKED_MODULE = "zuni_layout"
+# What ``zuni_board.Board`` keeps of a Layout, as the module's names (the same attributes).
+_PACKED_FIELDS = ("name", "title", "rulesets", "sensors", "leds", "buttons", "timing", "power")
+
+
+def packed_source(path: str | Path) -> str:
+    """The layout file ``path``, checked by the firmware's loader (LayoutError as
+    ``load_layout``), as the source of the module ``PACKED_MODULE``: what the board keeps
+    of it as literals, the point table packed as the ``Board`` holds it (names in one
+    string, sensor and LED indexes as little-endian 16-bit bytes), and the file's size
+    and CRC-32, by which the board knows whether the module is still the file's
+    (``zuni_board.packed``). Importing it costs the chip no JSON parse, no checks
+    and no loader code (docs/firmware-timing.md, "Boot"); the JSON stays the source."""
+    raw = Path(path).read_bytes()
+    layout = _load(Path(path))
+    names = list(layout.points)
+    lines = [
+        "# The layout %s, packed by zuniboard.games.layouts.packed_source from %s:" % (layout.name, Path(path).name),
+        "# made anew at every deploy, never edited (the JSON is the source).",
+        "source_size = %d" % len(raw),
+        "source_crc = %d" % zlib.crc32(raw),
+    ]
+    lines += ["%s = %r" % (field, getattr(layout, field)) for field in _PACKED_FIELDS]
+    lines += [
+        "sensor_count = %d" % layout.sensor_count,
+        "led_count = %d" % layout.led_count,
+        "names = %r" % " ".join(names),
+        "sensor = %r" % struct.pack("<%dH" % len(names), *(layout.points[n][0] for n in names)),
+        "led = %r" % struct.pack("<%dH" % len(names), *(layout.points[n][1] for n in names)),
+    ]
+    return "\n".join(lines) + "\n"
 
 
 def load_all(directory: Path = LAYOUTS_DIR) -> list[Layout]:

@@ -86,6 +86,7 @@ class BomRow(NamedTuple):
             self.group,
             self.refs,
             num(self.qty),
+            num(self.qty),  # order_qty: no spares rule here; the wire and frame rows carry their own margins
             self.part,
             self.value,
             self.package,

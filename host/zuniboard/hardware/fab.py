@@ -15,7 +15,6 @@ from __future__ import annotations
 import csv
 import io
 import os
-import re
 import shutil
 import subprocess
 import zipfile
@@ -46,7 +45,7 @@ def sourcing(bom_key: str) -> Sourcing:
     service's stock ("LCSC Cnnnn ... (fab assembly ...)") is fab-assembled."""
     entry = bom.PARTS[bom_key]
     supplier = entry[6]
-    match = re.match(r"LCSC (C\d+\*?) \(fab assembly", supplier)
+    match = bom.FAB_SUPPLIER.match(supplier)
     if match:
         return Sourcing("fab", "%s (%s)" % (entry[5], entry[4]), match.group(1).rstrip("*"))
     return Sourcing("hand", "%s (%s)" % (entry[5], entry[4]), "")

@@ -281,8 +281,19 @@ def derived_files(layout: Layout) -> dict[str, bytes]:
         "drill.csv": drill_csv(layout).encode(),
         **_mechanical_files(layout),
         **_kicad_files(layout),
+        **_modules_drawing(layout),
         **_plate_files(layout),
     }
+
+
+def _modules_drawing(layout: Layout) -> dict[str, bytes]:
+    """Where a board's strip PCBs and buttons' PCB hang under P2 (``pcb_fit``)."""
+    if layout.sensors["type"] != "hc165":
+        return {}
+    from zuniboard.hardware import pcb_fit
+
+    svg = pcb_fit.modules_svg(layout)
+    return {} if svg is None else {"pcb-modules.svg": svg.encode()}
 
 
 def _plate_files(layout: Layout) -> dict[str, bytes]:

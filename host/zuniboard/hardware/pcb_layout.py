@@ -35,6 +35,7 @@ from zuniboard.hardware.pcb_route import Channel, Corridor, Pad, RoutingError, S
 from zuniboard.hardware.pcb_size import controller_row as _controller_row
 from zuniboard.hardware.pcb_size import controller_size
 from zuniboard.hardware.pcb_size import part_width as _width
+from zuniboard.hardware.stack import BUTTONS_PCB_BELOW_MM
 
 if TYPE_CHECKING:
     from zuni_board.layout import Layout
@@ -108,7 +109,7 @@ def main_plan(
     layout: Layout, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
 ) -> BoardPlan:
     b = placement.build(layout)
-    if b.geometry.shape != "lines" or layout.mechanics.get("switch_angle_deg") != -90.0:
+    if not strip_cells_drawn(layout):
         raise PlanError("%s: only line boards with switches pointing South have a main-board plan" % layout.name)
     w, h = b.place.width, b.place.height
     plan = BoardPlan("%s-main" % layout.name, "%s: main board (switches, LEDs, shift registers)" % layout.name, w, h)
@@ -346,17 +347,29 @@ def _outline(
     tabs: list[tuple[float, float, float]],
 ) -> list[tuple[float, float]]:
     """The body rectangle with notches cut down from the top edge and tabs standing out of
-    the bottom edge: (x0, x1, depth to y) each, inside (xl, xr)."""
+    the bottom edge: (x0, x1, depth to y) each, inside (xl, xr). A notch that reaches an
+    end of the strip (a neighbour row's switch at the cut between two strips) takes the
+    corner off: a sliver of board left beside it would lie over that switch's tab."""
     pts = [(xl, top)]
+    end = [(xr, top)]
     for x0, x1, y in sorted(notches):
-        x0, x1 = max(x0, xl + 0.5), min(x1, xr - 0.5)
-        if x1 > x0:
+        if x0 <= xl + 0.5:
+            pts = [(xl, y), (x1, y), (x1, top)]
+        elif x1 >= xr - 0.5:
+            end = [(x0, top), (x0, y), (xr, y)]
+        elif x1 > x0:
             pts += [(x0, top), (x0, y), (x1, y), (x1, top)]
-    pts += [(xr, top), (xr, bottom)]
+    pts += end + [(xr, bottom)]
     for x0, x1, y in sorted(tabs, reverse=True):
         pts += [(x1, bottom), (x1, y), (x0, y), (x0, bottom)]
     pts.append((xl, bottom))
     return [(round(x, 4), round(y, 4)) for x, y in pts]
+
+
+def strip_cells_drawn(layout: Layout) -> bool:
+    """The strip cells are drawn for line boards, whose reed switches point South."""
+    shape = placement.layout_geometry(layout).shape
+    return bool(shape == "lines" and layout.mechanics.get("switch_angle_deg") == -90.0)
 
 
 def strip_plan(
@@ -369,7 +382,7 @@ def strip_plan(
     k = int(pcb[5:]) - 1
     runs = strips.strips(layout)
     points = runs[k]
-    if b.geometry.shape != "lines" or layout.mechanics.get("switch_angle_deg") != -90.0:
+    if not strip_cells_drawn(layout):
         raise PlanError(
             "%s: the strip cells are drawn for switches pointing South (line boards). This board's reed "
             "switches lie at %s degrees across %.0f mm squares: between the row of LEDs and North-East pads "
@@ -511,7 +524,7 @@ def buttons_plan(
     except RoutingError as exc:
         raise PlanError("%s: %s" % (plan.name, exc)) from exc
     x1 = max(xs) + b.pitch / 2
-    top, bottom = by - 6.0, by + 23.5
+    top, bottom = by - 6.0, by + BUTTONS_PCB_BELOW_MM
     plan.placements = bld.placements
     plan.tracks, plan.vias, plan.lanes = routed.tracks, routed.vias, routed.lanes
     plan.pad_nets = {p.ref: pin_nets[p.ref] for p in bld.placements}

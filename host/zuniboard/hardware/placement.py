@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass
@@ -10,9 +11,11 @@ from typing import TYPE_CHECKING
 
 from zuniboard.games.layouts import BoardGeometry, board_geometry
 from zuniboard.hardware.stack import (
+    BUTTON_BAND_MM,
     LED_ANGLE_DEG,
     LED_EDGE_GAP_MM,
     LED_WINDOW_MM,
+    MAIN_MAX_MM,
     PIECE_FRACTION_MAX,
     PIECE_SIZES_MM,
     PLACEMENT_SLOP_MM,
@@ -33,6 +36,7 @@ class Placement:
     ymax: float
     width: float
     height: float
+    band: float = 0.0  # added below the South margin for the buttons (stack.BUTTON_BAND_MM)
 
     def at(self, x: float, y: float) -> tuple[float, float]:
         return ((x - self.xmin) * self.pitch + self.margin, (self.ymax - y) * self.pitch + self.margin)
@@ -85,7 +89,19 @@ class Build:
 def build(layout: Layout, pitch: float | None = None) -> Build:
     geometry = layout_geometry(layout)
     p = float(pitch or layout.mechanics["pitch_mm"])
-    return Build(layout, geometry, placement(geometry, p), p)
+    place = placement(geometry, p)
+    if needs_button_band(layout, geometry):
+        place = dataclasses.replace(place, height=place.height + BUTTON_BAND_MM, band=BUTTON_BAND_MM)
+    return Build(layout, geometry, place, p)
+
+
+def needs_button_band(layout: Layout, geometry: BoardGeometry) -> bool:
+    """A line board with buttons that is cut into strips (at its own pitch, as the PCBs
+    are, as ``strips.needs_strips``): its South row's strips fill the margin where the
+    buttons would go."""
+    own = placement(geometry, float(layout.mechanics["pitch_mm"]))
+    big = own.width > MAIN_MAX_MM or own.height > MAIN_MAX_MM
+    return geometry.shape == "lines" and bool(layout.buttons) and big
 
 
 def nearest_neighbour_mm(b: Build) -> float:

@@ -12,11 +12,14 @@ from dataclasses import dataclass
 
 from zuniboard.hardware.placement import Build, led_xy, switch_xy
 from zuniboard.hardware.stack import (
+    BOARD_GAP_MM,
     BUTTON_HOLE_MM,
     BUTTON_NUT_MM,
+    BUTTONS_PCB_BELOW_MM,
     CHANNEL_DEPTH_MM,
     CHANNEL_LEN_MM,
     CHANNEL_WIDTH_MM,
+    FRAME_WIDTH_MM,
     LEAD_HOLE_MM,
     LEAD_SLOT_WIDTH_MM,
     LED_ANGLE_DEG,
@@ -90,12 +93,16 @@ def button_positions(b: Build) -> list[tuple[str, float, float]]:
     if not names:
         return []
     if b.geometry.shape == "squares":
-        # The empty corner right of the South arm, on the level of rank 1.
-        spots = [b.place.at(c, -1.0) for c in (10.0, 11.0, 12.0)]
+        # The empty corner right of the South arm, below the level of rank 1, as low as
+        # the buttons' PCB under them lets them be inside the frame.
+        lowest = b.place.height - FRAME_WIDTH_MM - BOARD_GAP_MM - BUTTONS_PCB_BELOW_MM
+        spots = [(x, min(y, lowest)) for x, y in (b.place.at(c, -1.0) for c in (10.0, 11.0, 12.0))]
     else:
         # Half-way between the last South points, in the South margin.
         south = sorted((b.xy(n) for n in b.geometry.names if n.startswith("s")), key=lambda p: p[0])
-        y = b.place.height - b.place.margin / 2
+        # In the South margin; on a board with a buttons' band (placement.needs_button_band)
+        # one pitch South of the South row, in the band below the strips.
+        y = south[0][1] + b.pitch if b.place.band else b.place.height - b.place.margin / 2
         spots = [((p[0] + q[0]) / 2, y) for p, q in zip(south[-4:-1], south[-3:], strict=True)]
     return [(n.upper(), x, y) for n, (x, y) in zip(names, spots, strict=False)]
 

@@ -58,6 +58,9 @@ SRC = {
     "the most a device may put at the end of a cable is 10 uF in parallel with 44 Ohm (CRPB); a device needing "
     "more capacitance must limit its VBUS surge current to match; the USB-IF inrush test measures 100 ms "
     "after attach",
+    "tps2553fault": "TI TPS2552/TPS2553 datasheet (SLVS841), 'FAULT Response': ~FAULT is an open-drain output that "
+    "goes low on an overcurrent after a deglitch delay (7.5 ms typical) and on an overtemperature at once; only "
+    "the typical deglitch is quoted here (its minimum and maximum were not taken from the datasheet)",
     "tps2556": "TI TPS2556/TPS2557 datasheet, 'FAULT deglitch': 6 / 9 / 13 ms (min / typ / max), an example of "
     "a USB port power switch: it limits the current at once and reports the overcurrent only after the deglitch",
 }
@@ -576,10 +579,86 @@ def _power_path_section(layout: Layout) -> list[str]:
     out += [
         "(An older design put 1000 uF straight on VBUS: 100 times the allowance; a PTC fuse cannot",
         "limit a millisecond inrush.) A short on the LED rail is held at the limit (constant current)",
-        "and ~FAULT goes low (TP_FAULT).",
+        "and ~FAULT goes low (TP_FAULT%s)."
+        % (", read on GP%d: next section" % layout.power["fault"] if "fault" in layout.power else ""),
         "",
     ]
     return out
+
+
+# firmware/lib/zuni_hw/fault.py's FAULT_BLANK_MS (tests/unit/test_power_fault.py holds
+# them equal): how long ~FAULT must read low before the firmware takes it for a fault.
+FAULT_BLANK_MS = 50
+FAULT_DEGLITCH_TYP_MS = 7.5  # TPS2553, typical [tps2553fault]
+
+
+def _fault_section(layout: Layout) -> list[str]:
+    """What ~FAULT is, how the firmware reads it and what the board then does and shows;
+    and what `power.settle_ms` rests on."""
+    if "fault" not in layout.power or not gated(layout):
+        return []  # (the shipped boards have both: the line and a rail the firmware can turn off)
+    gp = layout.power["fault"]
+    pull = circuit.FAULT_PULL_OHMS
+    idle = layout.led_count * layout.leds["idle_ma"]
+    slow = rail_uf(layout) * RAIL_V / (ILIM_MIN_MA - idle)
+    settle = layout.power["settle_ms"]
+    scan = layout.timing["scan_ms"]
+    return [
+        "## The LED supply's ~FAULT on GP%d" % gp,
+        "",
+        "U3's ~FAULT (pin 4) is an open-drain output [tps2553fault]. R3 (%.0f kOhm) pulls it up to **3.3 V**, not"
+        % (pull / 1000),
+        "to +5V: the Pico reads it on GP%d (`power.fault` in the layout), and the RP2040's pins are not 5 V" % gp,
+        "tolerant. It draws %.2f mA only while the switch holds it low. The TPS2553 limits an overload's"
+        % (3.3 / pull * 1000),
+        "current at once and pulls ~FAULT low after its deglitch delay, %.1f ms typical [tps2553fault]; an"
+        % FAULT_DEGLITCH_TYP_MS,
+        "overtemperature (a short held at the limit heats the chip) pulls it low at once.",
+        "",
+        "The firmware (`firmware/lib/zuni_hw/fault.py`) reads the line once per scan (every `timing.scan_ms` =",
+        "%d ms) and takes a fault once it has read low for **%d ms** with no high read in between: a debounce by"
+        % (scan, FAULT_BLANK_MS),
+        "time, not by a count of reads, because scans around a commit may be 30-100 ms apart. Why %d ms: the"
+        % FAULT_BLANK_MS,
+        "switch-on charge of C3 and the LED capacitors at the switch's minimum limit takes at most %.1f ms" % slow,
+        '("Power path and inrush"), under the chip\'s own %.1f ms typical deglitch, so it does not normally'
+        % FAULT_DEGLITCH_TYP_MS,
+        "reach the line at all; the %d ms also cover a chip slower than typical, a larger capacitor, and"
+        % FAULT_BLANK_MS,
+        "spikes coupled into the %.0f kOhm line (ESD on a button wire, the LED chain switching). A hard short"
+        % (pull / 1000),
+        "is still reported within about %d ms (the blanking plus one scan)." % (FAULT_BLANK_MS + scan),
+        "",
+        "On a fault the board:",
+        "",
+        "- turns the LED rail off (EN low on GP%d) and keeps it off until it restarts: a short on the LED"
+        % layout.power["led_enable"],
+        "  line does not mend itself, and switching into it again and again only heats the switch;",
+        "- shows nothing on its LEDs (every frame dark); the game goes on, the sensors need no LEDs;",
+        "- sends `event fault led-supply` once and `fault=led-supply` in every `state` from then on, and",
+        "  `faultline=` (the line's last read, 1 high = fine, 0 low) in every `state` (docs/protocol.md);",
+        "- `zuni board check` prints the line's level, `zuni play` and the web page say \"the LED supply",
+        '  switched off: too much current (short on the LED line?)". Unplug the board, find the short',
+        "  (+5V to GND at the LED power pairs, a solder bridge at an LED's legs), plug it in again.",
+        "",
+        "**What `power.settle_ms` (%d ms) rests on.** The first frame waits until C3 and the LED capacitors" % settle,
+        "are charged: %.1f uF x %.0f V / (%.0f mA, the TPS2553's minimum limit with R2 [tps2553tab], - %.0f mA"
+        % (rail_uf(layout), RAIL_V, ILIM_MIN_MA, idle),
+        "of idle LEDs) = %.1f ms, so %d ms is %.0f times that. Assumed, not measured: the capacitors' nominal"
+        % (slow, settle, settle / slow),
+        "values (an electrolytic's tolerance is commonly +-20 %%: %.1f ms at +20 %%), and no time for the"
+        % (slow * 1.2),
+        "TPS2553's soft start beyond the charge at its limit (its datasheet's figure was not taken here). No",
+        "board was built for this design, so neither the charge time nor the switch-on peak has been",
+        "measured. To measure them: a 0.1 Ohm shunt in the USB cable's VBUS and an oscilloscope",
+        "triggered by GP%d rising: the peak current (mV x 10 = mA) and its width, and the time until +5V at C3"
+        % layout.power["led_enable"],
+        'reaches 4.75 V, which `settle_ms` must exceed. With the slew-rate switch of "Switch-on" built,',
+        "`settle_ms` must grow (that section); the TPS22918 (SOT-23-6, hand-solderable) named in issue #23",
+        "would do the same job, but no rise-time figure of it was taken from its datasheet here, and it has",
+        "no ~FAULT pin: the overload report stays U3's.",
+        "",
+    ]
 
 
 def power_md(layout: Layout, feeds: list[tuple[list[str], float, float]]) -> str:
@@ -652,6 +731,7 @@ def power_md(layout: Layout, feeds: list[tuple[list[str], float, float]]) -> str
     ]
     out += _dark_section(layout)
     out += _power_path_section(layout)
+    out += _fault_section(layout)
     out += _switch_on_section(layout)
     out += [
         "## LED power trunk",

@@ -126,6 +126,19 @@ SCREW_INSET_MM = FRAME_WIDTH_MM / 2
 SCREW_SPACING_MM = 150.0
 BUTTON_HOLE_MM = 7.0  # panel-mount momentary push button, 7 mm bushing (PBS-110 class)
 BUTTON_NUT_MM = 14.0  # pocket through P2 for the nut and the solder tags
+# A board cut into strip PCBs (strips.needs_strips) has no room for its buttons in the plates'
+# margin: the South row's strips reach down past the reed switches' far pads (board49: to
+# 108.9 mm of 120), and the buttons' own PCB is 29.5 mm tall (pcb_layout.buttons_plan). Such
+# a line board gets this band added below its South margin (board49: 540 x 160 mm, as deep
+# as board25), the buttons one pitch South of the South row, their PCB clear of the strips
+# and of the frame (pcb_fit checks it).
+BUTTON_BAND_MM = 40.0
+# A play surface larger than this in either direction is cut into strips (strips.py says why).
+MAIN_MAX_MM = 400.0
+# The buttons' own PCB reaches this far below the buttons' centres (its channel, the
+# protection parts and J4 under them: pcb_layout.buttons_plan); the buttons sit high
+# enough that it stays BOARD_GAP_MM inside the frame.
+BUTTONS_PCB_BELOW_MM = 23.5
 USB_SLOT_MM = (12.0, 8.0)  # through the frame: a micro-B plug's overmould reaches the Pico
 
 

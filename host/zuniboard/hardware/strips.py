@@ -1,7 +1,7 @@
 """How a board too large for one PCB is cut into strip modules.
 
 A board whose play surface is larger than ``MAIN_MAX_MM`` in either direction (board49:
-540 x 120 mm, board168: 420 x 420 mm) gets no main board: its points are cut, in the
+540 x 120 mm before its buttons' band, board168: 420 x 420 mm) gets no main board: its points are cut, in the
 snake order of the LED and sensor chains, into **strips**: runs of neighbouring points of
 one row (rank), a row longer than ``STRIP_MAX_POINTS`` points cut into near-equal parts
 (the first in chain order the shorter). Each strip is one PCB (``pcb_layout.strip_plan``)
@@ -21,7 +21,8 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:
     from zuni_board.layout import Layout
 
-MAIN_MAX_MM = 400.0
+from zuniboard.hardware.stack import MAIN_MAX_MM
+
 STRIP_MAX_POINTS = 9
 
 

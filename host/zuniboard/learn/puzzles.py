@@ -8,9 +8,11 @@ Three kinds, each with its proof (``prove``):
   (the reply that loses slowest; the first such in move order). Made by ``table_puzzles``
   from random positions a table covers; proved by walking the line with the table.
 - **book** ("find North's only winning reply", Mosona): a position of the proof that
-  North wins Mosona (``ai/book.py``), North to move: the book's move wins (the proof), and
-  every other move is refuted by the proof-number search (``ai/solver.prove``: North no
-  longer wins by force, settled with the endgame tables as leaves within ``BOOK_NODES``).
+  North wins Mosona (``ai/book.py``), North to move: the book's move wins (the proof, and
+  the proof-number search again, ``ai/solver.prove``), and every other move is refuted by
+  the search (North no longer wins by force), each settled with the endgame tables as
+  leaves within ``BOOK_NODES``. A position where another move wins too, or where the
+  search leaves a move unsettled, is no puzzle: the builder rejects it.
 - **custody** (Awithlaknakwe): a move that wins a warrior by force: whatever the
   opponent replies, a custody capture follows, and the opponent wins nothing back within
   the same three moves; no other move does as much, and no capture is there at once.
@@ -80,9 +82,7 @@ class Puzzle:
                 who,
             )
         if self.kind == "book":
-            if all("refutes" in why for why in self.wrong.values()):
-                return "North to move: find North's only winning reply (from the proof that North wins Mosona)"
-            return "North to move: find North's winning reply, the move of the proof that North wins Mosona"
+            return "North to move: find North's only winning reply (from the proof that North wins Mosona)"
         return "%s to move wins a warrior by force: whatever the reply, a capture follows" % who
 
     def to_data(self) -> dict[str, Any]:
@@ -318,26 +318,37 @@ def book_game(key: str) -> LineGame:
     )
 
 
-def refuted(game: LineGame, move: Any, tb: Tablebase | None, nodes: int = BOOK_NODES) -> bool:
-    """After North's ``move``, North no longer wins by force (the search disproves it)."""
+def settle(game: LineGame, move: zuni.Move, tb: Tablebase | None, nodes: int = BOOK_NODES) -> bool | None:
+    """Does North still win by force after its ``move``? True (proved), False (South holds
+    at least a draw: disproved), None (the search did not settle it within ``nodes``)."""
     from zuniboard.ai import solver
 
+    north = game.team_of(zuni.NORTH)  # a team (0 or 1), as outcomes and the solver name them
     work = game.copy()
     work.push(move)
     if work.is_game_over():
         outcome = work.outcome()
-        return outcome is None or outcome.winner != zuni.NORTH
-    return solver.prove(work, 1, node_limit=nodes, tb=tb).result is False
+        return outcome is not None and outcome.winner == north
+    return solver.prove(work, north, node_limit=nodes, tb=tb).result
 
 
-def book_puzzle(key: str, tb: Tablebase | None, nodes: int = BOOK_NODES) -> Puzzle | None:
-    """The book position ``key`` as a puzzle (North to move, at least two moves): the
-    proof's move is the answer. Each other move the search refutes within ``nodes`` is
-    explained as such ("only" holds where it refutes them all: ``tempting`` counts the
-    others it could not settle, so those puzzles are graded harder)."""
+def refuted(game: LineGame, move: zuni.Move, tb: Tablebase | None, nodes: int = BOOK_NODES) -> bool:
+    """After North's ``move``, North no longer wins by force (the search disproves it)."""
+    return settle(game, move, tb, nodes) is False
+
+
+def book_puzzle(
+    key: str, tb: Tablebase | None, nodes: int = BOOK_NODES, entries: dict[str, str] | None = None
+) -> Puzzle | None:
+    """The book position ``key`` as a "find North's only winning reply" puzzle (North to
+    move, at least two moves), or None when it is not one: the search must prove the
+    proof's move wins and refute every other move within ``nodes`` each. A position where
+    another move wins too (ambiguous), or where the search leaves a move unsettled (it
+    cannot say the reply is the only one), is rejected. ``entries``: the book (position key
+    -> North's move; by default the proof's, ``ai.book``)."""
     from zuniboard.ai import book
 
-    text = book.entries().get(key)
+    text = (book.entries() if entries is None else entries).get(key)
     if text is None:
         return None
     game = book_game(key)
@@ -348,53 +359,56 @@ def book_puzzle(key: str, tb: Tablebase | None, nodes: int = BOOK_NODES) -> Puzz
     if right is None or not others:
         return None
     wrong: dict[str, str] = {}
-    open_ = 0
-    for m in others:
-        if refuted(game, m, tb, nodes):
-            wrong["0:%s" % m.text()] = (
-                "after %s North no longer wins by force: South holds (the proof search refutes it)" % (m.text())
-            )
-        else:
-            open_ += 1
-            wrong["0:%s" % m.text()] = (
-                "%s is not the proof's move: the proof that North wins goes on with another (whether %s wins too "
-                "is not settled)" % (m.text(), m.text())
-            )
+    for m in others:  # the cheap refutations first would not change the answer: all are needed
+        if settle(game, m, tb, nodes) is not False:
+            return None  # another winning reply, or one the search cannot settle
+        wrong["0:%s" % m.text()] = (
+            "after %s North no longer wins by force: South holds (the proof search refutes it)" % m.text()
+        )
+    if settle(game, right, tb, nodes) is not True:
+        return None  # the proof's move is not proved again by the search within the budget
     pid = "mosona-book-%s" % key.replace(":", "-")
-    return Puzzle(pid, "book", position_text(game), ((text,),), 1, open_ + len(others) // 4, wrong)
+    # Tempting: the other moves that capture as much as the answer (they look as good).
+    tempting = sum(1 for m in others if len(m.captures) >= len(right.captures))
+    return Puzzle(pid, "book", position_text(game), ((text,),), 1, tempting, wrong)
 
 
 def book_puzzles(tb: Tablebase | None, count: int, *, max_pieces: int = 9, nodes: int = BOOK_NODES) -> list[Puzzle]:
-    """Up to ``count`` book puzzles, those with every other move refuted first."""
+    """Up to ``count`` book puzzles, one per placing of the pieces (the same board at
+    another quiet count is the same puzzle to a player), easiest first."""
     from zuniboard.ai import book
 
     out: list[Puzzle] = []
-    for key in sorted(book.entries()):
+    boards: set[str] = set()
+    for key in sorted(book.entries(), key=lambda k: (k.rsplit(":", 2)[0], int(k.rsplit(":", 1)[1]))):
+        board = key.rsplit(":", 2)[0]
+        if board in boards:
+            continue
         game = book_game(key)
         if sum(game.counts[:2]) > max_pieces or game.turn != zuni.NORTH or len(game.legal_moves()) < 2:
             continue
         p = book_puzzle(key, tb, nodes)
         if p is not None:
+            boards.add(board)
             out.append(p)
-            if len(out) >= 3 * count:
+            if len(out) >= count:
                 break
-    out.sort(key=lambda p: (sum("refutes" not in w for w in p.wrong.values()), p.grade, p.id))
-    return sorted(out[:count], key=lambda p: (p.grade, p.id))
+    return sorted(out, key=lambda p: (p.grade, p.id))
 
 
-def only_reply(p: Puzzle) -> bool:
-    """Every other move of the book puzzle ``p`` is refuted: the reply is North's only win."""
-    return all("refutes" in why for why in p.wrong.values())
-
-
-def prove_book(p: Puzzle, tb: Tablebase | None, nodes: int = BOOK_NODES) -> None:
-    """The answer is the proof's move, and every refutation the puzzle claims holds."""
+def prove_book(p: Puzzle, tb: Tablebase | None, nodes: int = BOOK_NODES, entries: dict[str, str] | None = None) -> None:
+    """The answer is the proof's move (``entries``: the book, by default the proof's), the
+    search proves it wins, and it refutes every other move: North's only winning reply."""
     from zuniboard.ai import book
 
     game = parse_position(p.position)
     if not isinstance(game, LineGame) or str(game.ruleset) != "mosona" or game.turn != zuni.NORTH:
         raise PuzzleError("%s: not a Mosona position with North to move" % p.id)
-    move = book.book_move(game)
+    if entries is None:
+        move = book.book_move(game)
+    else:
+        text = entries.get(book.position_key(game))
+        move = next((m for m in game.legal_moves() if m.text() == text), None)
     if move is None or (move.text(),) != p.line[0] or len(p.line) != 1:
         raise PuzzleError("%s: the proof's move is %s, the puzzle's %s" % (p.id, move, p.line))
     others = {"0:%s" % m.text(): m for m in game.legal_moves() if m.text() != move.text()}
@@ -402,9 +416,15 @@ def prove_book(p: Puzzle, tb: Tablebase | None, nodes: int = BOOK_NODES) -> None
         raise PuzzleError(
             "%s: the other moves are %s, the puzzle explains %s" % (p.id, sorted(others), sorted(p.wrong))
         )
-    for key, other in others.items():
-        if "refutes" in p.wrong[key] and not refuted(game, other, tb, nodes):
-            raise PuzzleError("%s: %s is not refuted within %d nodes" % (p.id, other.text(), nodes))
+    for other in others.values():
+        verdict = settle(game, other, tb, nodes)
+        if verdict is not False:
+            raise PuzzleError(
+                "%s: %s %s: not North's only winning reply"
+                % (p.id, other.text(), "wins too" if verdict else "is not refuted within %d nodes" % nodes)
+            )
+    if settle(game, move, tb, nodes) is not True:
+        raise PuzzleError("%s: the search does not prove %s wins within %d nodes" % (p.id, move.text(), nodes))
 
 
 # -- custody tactics (Awithlaknakwe) ---------------------------------------------------------

@@ -36,6 +36,7 @@ from zuniboard.link.events import (
     Reset,
     StateSent,
     Undone,
+    Woken,
 )
 from zuniboard.link.port import Clock
 from zuniboard.play.actions import (
@@ -45,6 +46,7 @@ from zuniboard.play.actions import (
     Ended,
     Judge,
     MakeMove,
+    MoveGraded,
     NewGame,
     Played,
     Quit,
@@ -63,7 +65,7 @@ from zuniboard.play.connect import BoardConnection, check_port, connect
 from zuniboard.play.terminal import LineReader, TerminalUI
 from zuniboard.records.db import Database, DatabaseError
 
-Inbox = str | RequestResult  # a typed line, or how a request ended
+Inbox = str | RequestResult | Woken  # a typed line, how a request ended, or a wake-up
 
 
 class LessonUI(Protocol):
@@ -90,6 +92,7 @@ class LessonSession:
         self.request_timeout = request_timeout
         self.on_change = on_change
         self.inbox: queue.Queue[Inbox] = queue.Queue()
+        link.on_event = lambda _event: self.inbox.put(Woken())  # a board move handled as it comes
         # Requests on their way: one is not asked again while it is (a timer asks again).
         self.in_flight: set[tuple[str, tuple[str, ...]]] = set()
 
@@ -124,7 +127,7 @@ class LessonSession:
             for item in pending:
                 if isinstance(item, str):
                     self._do(self.control.line(item, now), now)
-                else:
+                elif not isinstance(item, Woken):  # a wake-up: the link's events are read above
                     self._replied(item, now)
             pending = []
             try:
@@ -187,6 +190,7 @@ class LessonSession:
                 | Cancel()
                 | Judge()
                 | Played()
+                | MoveGraded()
                 | Cut()
                 | Ended()
                 | Reopened()

@@ -145,3 +145,10 @@ class Failed:
 
 
 RequestResult = Answered | Refused | Failed
+
+
+@dataclass(frozen=True)
+class Woken:
+    """An inbox's wake-up: something arrived outside the inbox (a link event, a broker's
+    message), so a loop waiting on its inbox handles it now, not when its wait times out.
+    ``BoardLink.on_event`` (the port thread) posts it; the loop reads the events itself."""

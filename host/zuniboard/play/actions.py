@@ -109,6 +109,18 @@ class Played:
 
 
 @dataclass(frozen=True, slots=True)
+class MoveGraded:
+    """Board move ``index``, ``text`` made by ``side``, has the grade ``grade`` (its
+    name), ``why`` in words: for the game log (docs/learn.md)."""
+
+    index: int
+    text: str
+    side: str
+    grade: str
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
 class Cut:
     """The moves from ``index`` on are taken back; ``game``: the game as it stands then."""
 
@@ -170,6 +182,7 @@ Action = (
     | SetUp
     | Restore
     | Played
+    | MoveGraded
     | Cut
     | Ended
     | Reopened

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 import zuni
 from zuni.clock import ClockError, TimeControl, clock_spec_text, parse_clock_spec
 from zuni.position import parse_position, position_text
+from zuniboard.records.record import HELP_LEVELS
 
 
 class AssistError(ValueError):
@@ -47,6 +48,8 @@ ASSISTS = {
         Assist("full", True, "all", "hints, and every move graded (best ... blunder)"),
     )
 }
+# The log checks a game's help levels against its own list of their names.
+assert tuple(ASSISTS) == HELP_LEVELS, "play.assist.ASSISTS and records.record.HELP_LEVELS differ"
 DEFAULT_ASSIST = "hints"  # what `zuni play` gave before there were levels
 
 # What the stronger side gives up. The piece: one at the back of its camp, far from the

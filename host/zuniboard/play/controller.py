@@ -57,6 +57,7 @@ from zuniboard.play.actions import (
     Ended,
     Judge,
     MakeMove,
+    MoveGraded,
     NewGame,
     Played,
     Quit,
@@ -287,6 +288,10 @@ class GameController:
     def help_of(self, side: str) -> Assist:
         """The help ``side``'s seat gets (``play.assist``; the default when not set)."""
         return self.assist.get(side) or ASSISTS[DEFAULT_ASSIST]
+
+    def help_logged(self) -> dict[str, str]:
+        """The help level of each seat a person plays (the log keeps it with the game)."""
+        return {side: self.help_of(side).name for side, seat in self.seats.items() if not seat.is_away}
 
     def hints_left(self, side: str) -> int | None:
         if self.hint_limit is None:
@@ -1018,9 +1023,11 @@ class GameController:
             return []
         text = self.moves[index]
         self.grades[index] = (side, text, grade)
+        # Into the log with the move, whatever of it the seat's help says aloud.
+        out: list[Action] = [MoveGraded(index, text, side, grade.name, grade.words)]
         if self.help_of(side).grades != "all" and not grade.is_mistake:
-            return []
-        out = [say("%d. %s %s: %s, %s" % (index + 1, side, text, grade.name, grade.words), "grade")]
+            return out
+        out += [say("%d. %s %s: %s, %s" % (index + 1, side, text, grade.name, grade.words), "grade")]
         if grade.is_mistake and index == len(self.moves) - 1:
             move = self.game.move_stack[index]
             if move.dest >= 0:

@@ -254,6 +254,14 @@ class BoardGameLog:
         except RecordError as exc:
             self.say("error", "log: %s" % exc)
 
+    def set_help(self, gid: int, help: dict[str, str], hint_limit: int | None) -> None:
+        """The seats' help levels and the hint limit of game ``gid`` (said, not raised,
+        when the log cannot take them: the game goes on)."""
+        try:
+            self.db.set_help(gid, help, hint_limit)
+        except (RecordError, DatabaseError, sqlite3.Error, LookupError) as exc:
+            self.say("error", "log: %s" % exc)
+
     def take_back(self, gid: int, keep: int) -> None:
         self.db.take_back(gid, keep)
 
@@ -280,13 +288,15 @@ class LoggedGame:
         if self._lock is not None:
             self._lock.acquire()
         self.pending: list[tuple[int, str, tuple[int, int] | None]] = []  # (board index, move, times)
+        # Grades of moves, written once their moves are: (board index, move, grade, why).
+        self.pending_grades: list[tuple[int, str, str, str]] = []
         self.pending_end: tuple[str, str] | None = None  # (result, termination)
         self._behind_said = False
 
     @property
     def behind(self) -> bool:
         """The log lacks moves or the end of the game (it could not be written)."""
-        return bool(self.pending) or self.pending_end is not None
+        return bool(self.pending) or self.pending_end is not None or bool(self.pending_grades)
 
     def _cannot_write(self, exc: LogUnwritable) -> None:
         if not self._behind_said:
@@ -309,6 +319,12 @@ class LoggedGame:
                     self.log_from = index
                     self._switch(gid)
                     switched = True
+            while self.pending_grades:
+                index, text, grade, words = self.pending_grades[0]
+                if index >= self.log_from:
+                    # False: the move is gone (taken back) or another stands there: no grade.
+                    self.log.db.set_grade(self.gid, index - self.log_from, text, grade, words)
+                self.pending_grades.pop(0)
             if self.pending_end is not None:
                 self.log.finish(self.gid, *self.pending_end)
                 self.pending_end = None
@@ -342,6 +358,12 @@ class LoggedGame:
             return False
         self.pending.append((index, text, times))
         return self.catch_up()
+
+    def graded(self, index: int, text: str, grade: str, words: str) -> None:
+        """Board move ``index`` (``text``) was graded ``grade`` (``words``: why), kept
+        with the move in the log (after it, if the move waits to be written)."""
+        self.pending_grades.append((index, text, grade, words))
+        self.catch_up()
 
     def taken_back(
         self, keep: int, game: zuni.Game, start: str, players: dict[str, str], board: str | None, layout: str | None

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from zuniboard.ai.search import WIN, WIN_BOUND
+from zuniboard.records.record import GRADE_NAMES
 
-GRADES = ("best", "good", "inaccuracy", "mistake", "blunder")
+GRADES = GRADE_NAMES  # the log keeps the names (records.record): one list
 # The largest loss (in hundredths of a piece, the search's unit) of each grade but the last.
 GOOD_MAX = 30  # the analysis's own tolerance: the search cannot tell these apart
 INACCURACY_MAX = 80

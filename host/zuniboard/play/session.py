@@ -49,6 +49,7 @@ from zuniboard.link.events import (
     Reset,
     StateSent,
     Undone,
+    Woken,
 )
 from zuniboard.link.port import Clock
 from zuniboard.oslock import LockBusy
@@ -60,6 +61,7 @@ from zuniboard.play.actions import (
     Ended,
     Judge,
     MakeMove,
+    MoveGraded,
     NewGame,
     Played,
     Quit,
@@ -138,7 +140,7 @@ class NewGameStarted:
     result: RequestResult
 
 
-InboxItem = Typed | InputEnded | SearchPost | RequestResult | NewGameStarted
+InboxItem = Typed | InputEnded | SearchPost | RequestResult | NewGameStarted | Woken
 
 
 CATCH_UP_S = 2.0  # how often a log that could not be written is tried again
@@ -207,6 +209,9 @@ class PlaySession:
             hand=hand is not None, deterministic=deterministic, show_move_s=show_move_s, moves_at=moves_at
         )
         self.inbox: queue.Queue[InboxItem] = queue.Queue()
+        # The link's events wake the loop (its port thread calls this): a move from the
+        # board is handled as it comes, not up to a pump's wait later.
+        link.on_event = self.wake
         self.logged: LoggedGame | None = None  # the log's game of the board's game
         self.stdin_closed = False
         self.log = BoardGameLog(db, ui.message)
@@ -363,6 +368,8 @@ class PlaySession:
         )
         if opening.said:
             self.ui.message("info", opening.said)
+        # The help the people's seats have, with the game in the log (docs/learn.md).
+        self.log.set_help(self.logged.gid, self.control.help_logged(), self.control.hint_limit)
 
     def _board_switched(self, game_id: str, moves: list[str], now: float) -> None:
         """The board started or went back to another game on its own."""
@@ -466,8 +473,14 @@ class PlaySession:
                 self._replied(item, now)
             case NewGameStarted(plan, result):
                 self._new_game_started(plan, result, now)
+            case Woken():
+                pass  # what woke the loop is read by ``step`` (the link's events, the broker's)
             case _:
                 assert_never(item)
+
+    def wake(self, *_: object) -> None:
+        """From another thread: the loop's wait ends now (see ``Woken``)."""
+        self.inbox.put(Woken())
 
     # -- the link ----------------------------------------------------------------------
     def _on_link(self, event: LinkEvent, now: float) -> None:
@@ -544,6 +557,9 @@ class PlaySession:
                         self.hand.set_up(game)
                 case Played():
                     self._played(action, now)
+                case MoveGraded(index, text, _, grade, why):
+                    if self.logged is not None:
+                        self.logged.graded(index, text, grade, why)
                 case Cut():
                     self._cut(action, now)
                 case Ended(result, termination):

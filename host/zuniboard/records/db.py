@@ -37,13 +37,17 @@ import platformdirs
 
 import zuni
 from zuniboard.records.record import (
+    GRADE_NAMES,
     SIDES,
     UNFINISHED,
     GameRecord,
     MoveEntry,
     RecordError,
+    check_help,
     check_players,
+    help_text,
     now_iso,
+    parse_help,
     parse_ruleset,
     replay,
 )
@@ -110,6 +114,16 @@ MIGRATIONS: tuple[tuple[int, str, tuple[str, ...]], ...] = (
                 PRIMARY KEY (kind, item)
             ) WITHOUT ROWID""",
             "CREATE TABLE settings (key TEXT PRIMARY KEY, value TEXT NOT NULL) WITHOUT ROWID",
+        ),
+    ),
+    (
+        4,
+        "help levels and hint limit per game, move grades",
+        (
+            "ALTER TABLE games ADD COLUMN help TEXT",
+            "ALTER TABLE games ADD COLUMN hint_limit INTEGER",
+            "ALTER TABLE moves ADD COLUMN grade TEXT",
+            "ALTER TABLE moves ADD COLUMN grade_words TEXT",
         ),
     ),
 )
@@ -206,8 +220,14 @@ class GameSummary:
 
 _GAME_COLUMNS = (
     "id, ruleset, south, west, north, east, board, layout, board_game_id, "
-    "started, ended, result, termination, score, source, tags, position, time_control"
+    "started, ended, result, termination, score, source, tags"
 )
+# Columns of later schema versions (2 and 4): a log opened read-only is not migrated (its
+# folder may not be writable), so an older file lacks them and they read as NULL.
+_LATER_COLUMNS = {
+    "games": ("position", "time_control", "help", "hint_limit"),
+    "moves": ("elapsed_ms", "clock_ms", "grade", "grade_words"),
+}
 
 
 class Database:
@@ -229,6 +249,7 @@ class Database:
             self._conn = self._open_readonly()
         else:
             self._open()
+        self._columns = self._later_columns()
         # Games being written by this process, at their current position, so that each
         # add_move checks one move instead of replaying the game.
         self._live: dict[int, zuni.Game] = {}
@@ -326,6 +347,15 @@ class Database:
                 )
                 conn.execute("PRAGMA user_version = %d" % version)
 
+    def _later_columns(self) -> dict[str, str]:
+        """Per table, the later columns to select: each as itself, or NULL where the file
+        (an older log read without migrating it) lacks it."""
+        out: dict[str, str] = {}
+        for table, names in _LATER_COLUMNS.items():
+            have = {str(row[1]) for row in self._conn.execute("PRAGMA table_info(%s)" % table)}
+            out[table] = ", ".join(name if name in have else "NULL AS %s" % name for name in names)
+        return out
+
     def schema_version(self) -> int:
         row = self._conn.execute("SELECT MAX(version) FROM schema_migrations").fetchone()
         return int(row[0] or 0)
@@ -353,12 +383,15 @@ class Database:
         tags: dict[str, str] | None = None,
         position: str | None = None,
         time_control: str | None = None,
+        help: dict[str, str] | None = None,
+        hint_limit: int | None = None,
     ) -> int:
         """Start a game record and return its id. ``players`` maps a side name to who
         plays it (``human``, ``ai:3``, ``board``...). ``board``/``board_game_id`` are the
         board's identity and its own id for the game (see ``board_game``). ``position``:
         a start position other than the ruleset's (docs/rules.md, "Positions as text");
-        ``time_control``: the clocks' control (zuni.clock text, e.g. "5+3")."""
+        ``time_control``: the clocks' control (zuni.clock text, e.g. "5+3"); ``help``: the
+        help level of each person's seat, ``hint_limit`` the hints per side (``set_help``)."""
         record = GameRecord(
             ruleset=ruleset,
             players=dict(players or {}),
@@ -369,6 +402,8 @@ class Database:
             tags=dict(tags or {}),
             position=position,
             time_control=time_control,
+            help=dict(help or {}),
+            hint_limit=hint_limit,
         )
         game = replay(record, complete=False)
         with self._write() as conn:
@@ -385,8 +420,8 @@ class Database:
             )
         cursor = conn.execute(
             "INSERT INTO games (ruleset, south, west, north, east, board, layout, board_game_id, started, ended, "
-            "result, termination, score, source, tags, position, time_control) "
-            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+            "result, termination, score, source, tags, position, time_control, help, hint_limit) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             (
                 record.ruleset,
                 *[record.players.get(side) for side in SIDES],
@@ -402,6 +437,8 @@ class Database:
                 json.dumps(record.tags, sort_keys=True),
                 record.position,
                 record.time_control,
+                help_text(record.help) or None,
+                record.hint_limit,
             ),
         )
         game_id = cursor.lastrowid
@@ -540,6 +577,35 @@ class Database:
                 (*[record.players.get(side) for side in SIDES], game_id),
             )
 
+    def set_help(self, game_id: int, help: dict[str, str], hint_limit: int | None) -> None:
+        """The help each person's seat has in game ``game_id`` (side -> level of
+        ``record.HELP_LEVELS``) and the hints per side (None: no limit). Set when the game
+        opens; a game resumed with other help keeps the help it is played on with."""
+        record = self.get(game_id)
+        record.help = dict(help)
+        record.hint_limit = hint_limit
+        check_help(record, parse_ruleset(record.ruleset))
+        with self._write() as conn:
+            conn.execute(
+                "UPDATE games SET help = ?, hint_limit = ? WHERE id = ?",
+                (help_text(record.help) or None, hint_limit, game_id),
+            )
+
+    def set_grade(self, game_id: int, index: int, text: str, grade: str, words: str) -> bool:
+        """The grade of move ``index`` (``text``: the move graded) and why, from the
+        mover's help while the game is played. False, and nothing written, when the log
+        has no such move there (taken back meanwhile, or another move in its place)."""
+        if grade not in GRADE_NAMES:
+            raise RecordError(
+                "game %d move %d: unknown grade %r (grades: %s)" % (game_id, index + 1, grade, ", ".join(GRADE_NAMES))
+            )
+        with self._write() as conn:
+            cursor = conn.execute(
+                "UPDATE moves SET grade = ?, grade_words = ? WHERE game_id = ? AND idx = ? AND text = ?",
+                (grade, words, game_id, index, text.strip()),
+            )
+            return cursor.rowcount == 1
+
     def hand_over_board_game(self, game_id: int) -> None:
         """Game ``game_id`` stops being the board's game (its moves stay as they are): the
         board's game goes on as another log game, which takes the board's game id."""
@@ -625,7 +691,9 @@ class Database:
 
     # -- reading ----------------------------------------------------------------
     def _game_row(self, conn: sqlite3.Connection, game_id: int) -> sqlite3.Row:
-        cursor = conn.execute("SELECT %s FROM games WHERE id = ?" % _GAME_COLUMNS, (game_id,))
+        cursor = conn.execute(
+            "SELECT %s, %s FROM games WHERE id = ?" % (_GAME_COLUMNS, self._columns["games"]), (game_id,)
+        )
         cursor.row_factory = sqlite3.Row
         row: sqlite3.Row | None = cursor.fetchone()
         if row is None:
@@ -657,18 +725,25 @@ class Database:
             id=int(row["id"]),
             position=row["position"],
             time_control=row["time_control"],
+            help=parse_help(row["help"] or ""),
+            hint_limit=row["hint_limit"],
         )
-        for text, side, time, elapsed_ms, clock_ms in self._conn.execute(
-            "SELECT text, side, time, elapsed_ms, clock_ms FROM moves WHERE game_id = ? ORDER BY idx", (game_id,)
+        for text, side, time, elapsed_ms, clock_ms, grade, grade_words in self._conn.execute(
+            "SELECT text, side, time, %s FROM moves WHERE game_id = ? ORDER BY idx" % self._columns["moves"],
+            (game_id,),
         ):
-            record.moves.append(MoveEntry(text, side, time, elapsed_ms=elapsed_ms, clock_ms=clock_ms))
+            record.moves.append(
+                MoveEntry(
+                    text, side, time, elapsed_ms=elapsed_ms, clock_ms=clock_ms, grade=grade, grade_words=grade_words
+                )
+            )
         return record
 
     def list_games(self, limit: int | None = None) -> list[GameSummary]:
         """Games, newest first, with their move counts."""
         sql = (
-            "SELECT %s, (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id) AS n "
-            "FROM games ORDER BY id DESC" % _GAME_COLUMNS
+            "SELECT %s, %s, (SELECT COUNT(*) FROM moves WHERE moves.game_id = games.id) AS n "
+            "FROM games ORDER BY id DESC" % (_GAME_COLUMNS, self._columns["games"])
         )
         params: tuple[int, ...] = ()
         if limit is not None:
@@ -753,7 +828,11 @@ class Database:
         with self._write() as conn:
             game_id = self._insert_game(conn, record, "import")
             conn.executemany(
-                "INSERT INTO moves (game_id, idx, text, side, time, elapsed_ms, clock_ms) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(game_id, i, m.text, m.side, m.time, m.elapsed_ms, m.clock_ms) for i, m in enumerate(record.moves)],
+                "INSERT INTO moves (game_id, idx, text, side, time, elapsed_ms, clock_ms, grade, grade_words) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [
+                    (game_id, i, m.text, m.side, m.time, m.elapsed_ms, m.clock_ms, m.grade, m.grade_words)
+                    for i, m in enumerate(record.moves)
+                ],
             )
         return game_id, True

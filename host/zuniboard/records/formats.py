@@ -30,15 +30,18 @@ from zuniboard.records.record import (
     GameRecord,
     MoveEntry,
     RecordError,
+    help_text,
+    parse_help,
     parse_ruleset,
 )
 
 FORMATS = ("pgn", "json")
 JSON_FORMAT_NAME = "zuniboard-games"
 # Version 2 added a game's "position" and "time_control" and a move's "elapsed_ms" and
-# "clock_ms"; version 1 documents are still read.
-JSON_VERSION = 2
-JSON_VERSIONS_READ = (1, 2)
+# "clock_ms"; version 3 a game's "help" and "hint_limit" and a move's "grade" and
+# "grade_words". Versions 1 and 2 are still read.
+JSON_VERSION = 3
+JSON_VERSIONS_READ = (1, 2, 3)
 
 # Tags with a field of their own, in the order they are written. Other tags follow,
 # sorted, from GameRecord.tags.
@@ -62,6 +65,8 @@ _MOVE_NUMBER = re.compile(r"^\d+\.+")
 _TIME_COMMENT = re.compile(r"^\[%time\s+(\S+)\]$")
 # PGN's clock commands: the time a move took and the mover's clock after it, h:mm:ss(.s).
 _CLOCK_COMMENT = re.compile(r"^\[%(emt|clk)\s+(-?)(\d+):(\d\d):(\d\d(?:\.\d{1,3})?)\]$")
+# A move's grade and why, as the mover's help gave it: [%grade blunder missed a win in 1].
+_GRADE_COMMENT = re.compile(r"^\[%grade\s+([a-z]+)(?:\s+([^\]]*?))?\s*\]$")
 _WRAP = 79
 # The biggest record file read (import, --from): a game is a few kB, so this is thousands
 # of games; a bigger file is no record file, and read whole it would take gigabytes.
@@ -155,6 +160,10 @@ def write_pgn(record: GameRecord, *, times: bool = True) -> str:
             continue  # a date only: [Date] says it all
         if value is not None:
             tags.append((name, value))
+    if record.help:
+        tags.append(("Help", help_text(record.help)))
+    if record.hint_limit is not None:
+        tags.append(("HintLimit", str(record.hint_limit)))
     for name in sorted(record.tags):
         if name not in _LEADING_TAGS:
             tags.append((name, record.tags[name]))
@@ -173,6 +182,8 @@ def write_pgn(record: GameRecord, *, times: bool = True) -> str:
             commands.append("[%%emt %s]" % clock_text(move.elapsed_ms))
         if move.clock_ms is not None:
             commands.append("[%%clk %s]" % clock_text(move.clock_ms))
+        if move.grade is not None:
+            commands.append(grade_command(move.grade, move.grade_words))
         if commands:
             unit += " {%s}" % " ".join(commands)
         units.append(unit)
@@ -187,6 +198,13 @@ def write_pgn(record: GameRecord, *, times: bool = True) -> str:
     lines.append(line)
     lines.append("")
     return "\n".join(lines) + "\n"
+
+
+def grade_command(grade: str, words: str | None) -> str:
+    """A move's grade as a comment command: ``[%grade blunder missed a win in 1]`` (the
+    words without the brackets and braces that would end the command or the comment)."""
+    clean = " ".join((words or "").replace("]", ")").replace("[", "(").replace("}", ")").replace("{", "(").split())
+    return "[%%grade %s%s]" % (grade, " " + clean if clean else "")
 
 
 class _PgnRecord:
@@ -279,13 +297,22 @@ _COMMAND = re.compile(r"\[%[^\]]*\]")
 
 
 def _read_commands(move: MoveEntry, comment: str) -> None:
-    """The ``[%time ...]``, ``[%emt ...]`` and ``[%clk ...]`` commands of a move's comment;
-    other comments are ignored."""
+    """The ``[%time ...]``, ``[%emt ...]``, ``[%clk ...]`` and ``[%grade ...]`` commands
+    of a move's comment; other comments are ignored."""
     for command in _COMMAND.findall(comment):
         match = _TIME_COMMENT.match(command)
         if match:
             move.time = match.group(1)
             continue
+        grade = _GRADE_COMMENT.match(command)
+        if grade:
+            move.grade = grade.group(1)
+            move.grade_words = grade.group(2) or None
+            continue
+        if command.startswith("[%grade"):
+            raise RecordError(
+                "bad grade comment %r (write e.g. [%%grade mistake 1.20 pieces worse])" % command, move.line
+            )
         clock = _CLOCK_COMMENT.match(command)
         if clock is None:
             if command.startswith(("[%emt", "[%clk")):
@@ -311,6 +338,14 @@ def _build_pgn(item: _PgnRecord) -> GameRecord:
         elif name in _SIDE_TAGS:
             record.players[_SIDE_TAGS[name]] = value
             record.lines["player:" + _SIDE_TAGS[name]] = line
+        elif name == "Help":
+            record.help = parse_help(value, line)
+            record.lines["help"] = line
+        elif name == "HintLimit":
+            if not value.isdigit():
+                raise RecordError("HintLimit %r: a number of hints per game, 0 or more" % value, line)
+            record.hint_limit = int(value)
+            record.lines["hint_limit"] = line
         elif name == "Date":
             if "?" in value:  # a partly known date is no start time: kept as a tag
                 record.tags[name] = value
@@ -352,7 +387,7 @@ def _build_pgn(item: _PgnRecord) -> GameRecord:
 
 
 # -- JSON ------------------------------------------------------------------------
-_MOVE_FIELDS = ("text", "side", "time", "elapsed_ms", "clock_ms")
+_MOVE_FIELDS = ("text", "side", "time", "elapsed_ms", "clock_ms", "grade", "grade_words")
 # The record's text fields, in the order written; the last two (version 2) only when set.
 _JSON_TEXT_FIELDS = (
     "started",
@@ -367,7 +402,9 @@ _JSON_TEXT_FIELDS = (
     "time_control",
 )
 # Every field a game object may have: the text fields, players, tags and moves.
-_JSON_FIELDS = ("ruleset", "players") + _JSON_TEXT_FIELDS[:8] + ("tags", "moves") + _JSON_TEXT_FIELDS[8:]
+_JSON_FIELDS = (
+    ("ruleset", "players") + _JSON_TEXT_FIELDS[:8] + ("tags", "moves") + _JSON_TEXT_FIELDS[8:] + ("help", "hint_limit")
+)
 
 
 def record_to_json(record: GameRecord) -> dict[str, Any]:
@@ -383,6 +420,10 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
         data["position"] = record.position
     if record.time_control is not None:
         data["time_control"] = record.time_control
+    if record.help:
+        data["help"] = {side: record.help[side] for side in SIDES if side in record.help}
+    if record.hint_limit is not None:
+        data["hint_limit"] = record.hint_limit
     moves: list[dict[str, Any]] = []
     for m in record.moves:
         move: dict[str, Any] = {"text": m.text, "side": m.side, "time": m.time}
@@ -390,6 +431,9 @@ def record_to_json(record: GameRecord) -> dict[str, Any]:
             move["elapsed_ms"] = m.elapsed_ms
         if m.clock_ms is not None:
             move["clock_ms"] = m.clock_ms
+        if m.grade is not None:
+            move["grade"] = m.grade
+            move["grade_words"] = m.grade_words
         moves.append(move)
     data["moves"] = moves
     return data
@@ -415,7 +459,7 @@ def _one_line_move(match: re.Match[str]) -> str:
 
 _MOVE_OBJECT = re.compile(
     r'\{\n\s+("text": [^\n]*),\n\s+("side": [^\n]*),\n\s+("time": [^\n]*?),?'
-    r'((?:\n\s+"(?:elapsed_ms|clock_ms)": [^\n]*)*)\n\s+\}'
+    r'((?:\n\s+"(?:elapsed_ms|clock_ms|grade|grade_words)": [^\n]*)*)\n\s+\}'
 )
 
 
@@ -524,13 +568,17 @@ def _json_record(data: object, text: str, pos: int, number: int) -> GameRecord:
         if not isinstance(value, str):
             raise RecordError("game %d: %r must be text or null, not %r" % (number, name, value), lines[name])
         setattr(record, name, value)
-    for name in ("players", "tags"):
+    for name in ("players", "tags", "help"):
         value = data.get(name, {})
         if not isinstance(value, dict) or not all(isinstance(v, str) for v in value.values()):
             raise RecordError("game %d: %r must map names to text" % (number, name), lines.get(name, line))
         getattr(record, name).update(value)
     for side in record.players:
         record.lines["player:" + side] = lines["players"]
+    limit = data.get("hint_limit")
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool)):
+        raise RecordError('game %d: "hint_limit" must be a whole number or null' % number, lines["hint_limit"])
+    record.hint_limit = limit
     moves = data.get("moves", [])
     if not isinstance(moves, list):
         raise RecordError('game %d: "moves" must be a list' % number, lines.get("moves", line))
@@ -560,6 +608,11 @@ def _json_record(data: object, text: str, pos: int, number: int) -> GameRecord:
             value = move.get(name)
             if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
                 raise RecordError("game %d move %d: %r must be a whole number of ms" % (number, index, name), move_line)
+            setattr(entry, name, value)
+        for name in ("grade", "grade_words"):
+            value = move.get(name)
+            if value is not None and not isinstance(value, str):
+                raise RecordError("game %d move %d: %r must be text" % (number, index, name), move_line)
             setattr(entry, name, value)
         record.moves.append(entry)
     return record

@@ -29,6 +29,11 @@ DECLARED_TERMINATIONS = ("resign", "agreed-draw", "agreed-count", "time")
 OPEN_TERMINATIONS = ("abandoned", "unfinished")
 
 _SCORE = re.compile(r"^(\d+)-(\d+)$")
+# The help a person's seat had (``play.assist.ASSISTS``, docs/learn.md) and the grades of
+# moves (``play.grades.GRADES``, docs/strength.md): the log's own lists, so that a record
+# is checked without the player's code (play/ checks that the two agree).
+HELP_LEVELS = ("none", "hints", "warn", "full")
+GRADE_NAMES = ("best", "good", "inaccuracy", "mistake", "blunder")
 
 
 class RecordError(ValueError):
@@ -61,6 +66,10 @@ class MoveEntry:
     # On a clock: the time the move took and the mover's time left after it (ms).
     elapsed_ms: int | None = None
     clock_ms: int | None = None
+    # The move's grade (``GRADE_NAMES``) and why ("missed a win in 1"), where the mover's
+    # help graded it while the game was played (docs/learn.md); None: not graded.
+    grade: str | None = None
+    grade_words: str | None = None
 
 
 @dataclass
@@ -86,6 +95,11 @@ class GameRecord:
     # text"), and the time control (zuni.clock's text, e.g. "5+3" or "south=5 north=3").
     position: str | None = None
     time_control: str | None = None
+    # The help each person's seat had (side -> ``HELP_LEVELS``; empty: not recorded, as in
+    # games logged before help levels) and the hints each side could ask per game (None:
+    # no limit, or not recorded).
+    help: dict[str, str] = field(default_factory=dict)
+    hint_limit: int | None = None
     id: int | None = field(default=None, compare=False)
     # Source lines of the record and of its fields ("ruleset", "result", ...), for errors.
     line: int | None = field(default=None, compare=False, repr=False)
@@ -96,6 +110,26 @@ class GameRecord:
 
     def move_texts(self) -> list[str]:
         return [move.text for move in self.moves]
+
+
+def help_text(help: dict[str, str]) -> str:
+    """The help levels as one line, seats in the rules' order: ``south=warn north=none``."""
+    return " ".join("%s=%s" % (side, help[side]) for side in SIDES if side in help)
+
+
+def parse_help(text: str, line: int | None = None) -> dict[str, str]:
+    """``help_text``'s form read back (RecordError naming a bad part)."""
+    out: dict[str, str] = {}
+    for part in text.split():
+        side, eq, level = part.partition("=")
+        if not eq or side not in SIDES or level not in HELP_LEVELS:
+            raise RecordError(
+                "help %r: write SIDE=LEVEL for each person's seat (levels: %s), e.g. south=warn north=none"
+                % (part, ", ".join(HELP_LEVELS)),
+                line,
+            )
+        out[side] = level
+    return out
 
 
 def now_iso() -> str:
@@ -164,6 +198,23 @@ def start_game(record: GameRecord, ruleset: zuni.Ruleset) -> zuni.Game:
     return game
 
 
+def check_help(record: GameRecord, ruleset: zuni.Ruleset) -> None:
+    """The help levels name seats of the game and known levels; the hint limit is a count."""
+    seats = sides_in_play(ruleset)
+    for side, level in record.help.items():
+        if side not in seats or level not in HELP_LEVELS:
+            raise RecordError(
+                "help %s=%s: a seat of %s (%s) and a help level (%s)"
+                % (side, level, ruleset, ", ".join(seats), ", ".join(HELP_LEVELS)),
+                record.line_of("help"),
+            )
+    limit = record.hint_limit
+    if limit is not None and (not isinstance(limit, int) or isinstance(limit, bool) or limit < 0):
+        raise RecordError(
+            "hint limit %r: a number of hints per game, 0 or more" % (limit,), record.line_of("hint_limit")
+        )
+
+
 def check_time_control(record: GameRecord, ruleset: zuni.Ruleset) -> None:
     if record.time_control is None:
         return
@@ -186,6 +237,7 @@ def replay(record: GameRecord, *, complete: bool = True) -> zuni.Game:
     ruleset = parse_ruleset(record.ruleset, record.line_of("ruleset"))
     record.ruleset = str(ruleset)
     check_players(record, ruleset)
+    check_help(record, ruleset)
     check_time_control(record, ruleset)
     for what in ("started", "ended"):
         value = getattr(record, what)
@@ -198,6 +250,10 @@ def replay(record: GameRecord, *, complete: bool = True) -> zuni.Game:
         for what, value in (("time used", entry.elapsed_ms), ("clock", entry.clock_ms)):
             if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < -3600000):
                 raise RecordError("move %d: bad %s %r (milliseconds)" % (index + 1, what, value), entry.line)
+        if entry.grade is not None and entry.grade not in GRADE_NAMES:
+            raise RecordError(
+                "move %d: unknown grade %r (grades: %s)" % (index + 1, entry.grade, ", ".join(GRADE_NAMES)), entry.line
+            )
         side = SIDES[game.turn]
         if entry.side and entry.side != side:
             raise RecordError(

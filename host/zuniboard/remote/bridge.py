@@ -5,8 +5,9 @@ a move of a remote seat is shown on the board for the player here to carry out (
 controller's ``remote_move``, exactly as the computer's move); a take-back the others
 agreed is asked of the board; an offer is asked about; an end the referee declared
 (resignation, agreement, a flag, a claim) ends the game here too; the clocks shown are
-the referee's; a seat gone is said once. ``to_send(index, text, control)`` says whether a
-move played on the board here is new to the referee (then the runner sends it).
+the referee's; a seat gone is said once. ``to_send(index, side, ours, state)`` says
+whether a move played on the board here is the one the referee waits for (then the
+runner sends it; a move ahead of the referee's list waits for it).
 """
 
 from __future__ import annotations
@@ -112,7 +113,14 @@ class Bridge:
             out.append(say("the referee refused: %s" % refused.get("why", "?"), "wrong"))
         return asked + control.told(out)
 
-    def to_send(self, index: int, text: str, side: str, state: dict[str, Any]) -> bool:
-        """A move of this board's seat played here at ``index``, new to the referee."""
+    def to_send(self, index: int, side: str, ours: list[str], state: dict[str, Any]) -> bool:
+        """A move of this board's seat played here at ``index`` (``ours``: the board's
+        moves), to send now: the referee has every move before it and not this one.
+
+        Not before: this board commits the other seats' forced passes itself, and the
+        pass of the seat before ours may not have reached the referee yet (the seats'
+        messages travel apart, in no order between them). The referee refuses a move
+        for a ply it has not reached, and the refusal took this board's move back;
+        ``RemoteSession`` sends it once the referee's state has the moves before it."""
         theirs = list(state.get("moves", []))
-        return side == self.seat and not (index < len(theirs) and theirs[index] == text)
+        return side == self.seat and len(theirs) == index and ours[:index] == theirs

@@ -48,6 +48,7 @@ class RemoteSession(PlaySession):
         self.followed = -1  # the referee's sequence number followed last
         self.sent: dict[int, int] = {}  # ply -> the counter of the move message sent for it
         self.presence: dict[str, bool] = {}  # the other seats' connections as their presence says
+        self.connection.wake = self.wake  # a broker's message is handled as it comes
 
     # -- the loop --------------------------------------------------------------------------
     def pump(self, timeout: float = 0.05) -> None:
@@ -134,7 +135,9 @@ class RemoteSession(PlaySession):
 
     def _send_unsent(self, now: float) -> None:
         """A move of ours the board has and the referee has not, with no message on the
-        way (this PC was stopped between the board's commit and the send): send it."""
+        way, now that the referee has every move before it: one played ahead of the
+        referee (after another seat's forced pass it had not had yet), or one made while
+        this PC was stopped between the board's commit and the send. Send it."""
         theirs = list(self.client.state.get("moves", []))
         ours = self.control.moves
         k = len(theirs)
@@ -174,10 +177,14 @@ class RemoteSession(PlaySession):
     # -- the controller's actions ------------------------------------------------------
     def _played(self, action: Played, now: float) -> None:
         super()._played(action, now)
-        if self.bridge.to_send(action.index, action.text, action.side, self.client.state):
+        if self.bridge.to_send(action.index, action.side, self.control.moves, self.client.state):
             self._publish([self.client.move(action.index, action.text, now)])
             self.sent[action.index] = self.client.n
             save_seat(self.seat_file, self.client, self.client_id)
+        elif action.side == self.client.creds.seat:
+            # Ahead of the referee (another seat's forced pass, committed here, has not
+            # reached it yet): ``follow`` sends it once the referee's state has caught up.
+            self.sent.pop(action.index, None)
 
     def _cut(self, action: Cut, now: float) -> None:
         super()._cut(action, now)

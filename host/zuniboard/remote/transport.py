@@ -16,6 +16,7 @@ import contextlib
 import queue
 import socket
 import ssl
+from collections.abc import Callable
 from dataclasses import dataclass, replace
 from urllib.parse import parse_qs, unquote, urlsplit
 
@@ -129,6 +130,9 @@ class Connection:
     ) -> None:
         self.url = url
         self.events: queue.Queue[Event] = queue.Queue()
+        # Called (from paho's thread) after each event is queued: a loop that waits on its
+        # own inbox is woken at once, not at its next poll of ``events``.
+        self.wake: Callable[[], None] | None = None
         self.filters: list[str] = []
         self.connected = False
         client = mqtt.Client(
@@ -174,6 +178,11 @@ class Connection:
         """Queued by paho while disconnected, sent on the next connection (QoS 1)."""
         self.client.publish(topic, payload, qos=1, retain=retain)
 
+    def _put(self, event: Event) -> None:
+        self.events.put(event)
+        if self.wake is not None:
+            self.wake()
+
     def _on_connect(
         self,
         client: mqtt.Client,
@@ -183,13 +192,13 @@ class Connection:
         properties: Properties | None = None,
     ) -> None:
         if reason.is_failure:
-            self.events.put(BrokerDisconnected("the broker refused: %s" % reason))
+            self._put(BrokerDisconnected("the broker refused: %s" % reason))
             return
         self.connected = True
         no_delay(client)
         for topic in self.filters:
             client.subscribe(topic, qos=1)
-        self.events.put(BrokerConnected(str(self.url)))
+        self._put(BrokerConnected(str(self.url)))
 
     def _on_disconnect(
         self,
@@ -200,11 +209,11 @@ class Connection:
         properties: Properties | None = None,
     ) -> None:
         self.connected = False
-        self.events.put(BrokerDisconnected(str(reason)))
+        self._put(BrokerDisconnected(str(reason)))
 
     def _on_connect_fail(self, client: mqtt.Client, userdata: object) -> None:
         # No connection at all (refused, no route, a certificate not trusted): paho tries again.
-        self.events.put(BrokerDisconnected("cannot connect to %s" % self.url))
+        self._put(BrokerDisconnected("cannot connect to %s" % self.url))
 
     def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
-        self.events.put(BrokerMessage(str(message.topic), bytes(message.payload)))
+        self._put(BrokerMessage(str(message.topic), bytes(message.payload)))

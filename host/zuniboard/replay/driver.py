@@ -38,6 +38,7 @@ from zuniboard.link.events import (
     Reset,
     StateSent,
     Undone,
+    Woken,
 )
 from zuniboard.link.port import Clock
 from zuniboard.replay.control import (
@@ -82,7 +83,8 @@ class ReplayDriver:
         self.hand = hand
         self.analyze_time = analyze_time
         self.on_change = on_change or (lambda c: None)
-        self.inbox: queue.Queue[str | RequestResult] = queue.Queue()
+        self.inbox: queue.Queue[str | RequestResult | Woken] = queue.Queue()
+        link.on_event = lambda _event: self.inbox.put(Woken())  # a board move handled as it comes
         self.phase = "?"
         self.end: End | None = None
 
@@ -116,14 +118,14 @@ class ReplayDriver:
 
     def pump(self, timeout: float = 0.05) -> None:
         """Handles what arrived (waiting at most ``timeout`` s for a typed line or a reply)."""
-        items: list[str | RequestResult] = []
+        items: list[str | RequestResult | Woken] = []
         try:
             items.append(self.inbox.get(timeout=timeout))
         except queue.Empty:
             pass
         self.step(self.now(), items)
 
-    def step(self, now: float, items: list[str | RequestResult] | None = None) -> None:
+    def step(self, now: float, items: list[str | RequestResult | Woken] | None = None) -> None:
         """One pass at time ``now``: the link's events, ``items`` and the inbox, what is due."""
         for event in self.link.unread_events():
             self._on_event(event, now)
@@ -132,7 +134,7 @@ class ReplayDriver:
             for item in pending:
                 if isinstance(item, str):
                     self._do(self.controller.key(item, now), now)
-                else:
+                elif not isinstance(item, Woken):  # a wake-up: the link's events are read above
                     self._replied(item, now)
             pending = []
             try:

@@ -248,7 +248,8 @@ class VirtualBoard:
         last_error = ""
         for _attempt in range(3):
             self.control_port = self._fixed_port or free_port()
-            args = ["--layout", str(self.layout_path), "--control", str(self.control_port)]
+            args = ["--layout", str(self.layout_path), "--layout-packed", str(self._packed_dir())]
+            args += ["--control", str(self.control_port)]
             args += ["--flash", str(self.flash)]
             if self.link_ms is not None:
                 args += ["--link-ms", ",".join(str(ms) for ms in self.link_ms)]
@@ -301,6 +302,16 @@ class VirtualBoard:
                 if not (port_taken and fresh_ports):
                     break  # only a port taken between free_port() and the bind is worth a retry
         raise SimError(last_error)
+
+    def _packed_dir(self) -> Path:
+        """The folder of the layout packed as on a Pico (``layouts.packed_source``, the
+        module tools/deploy.py compiles for the board): the firmware reads the layout from
+        it, as the chip does, while the file is the one it was made from. Written at each
+        start, so that a layout file edited meanwhile is packed again."""
+        folder = self._tmp / "packed"
+        folder.mkdir(exist_ok=True)
+        (folder / (layouts.PACKED_MODULE + ".py")).write_text(layouts.packed_source(self.layout_path))
+        return folder
 
     def _accept_lifeline(self, deadline: float) -> None:
         """Takes the firmware's lifeline connection (socket transport): the first one on
@@ -488,6 +499,27 @@ class VirtualBoard:
             raise SimError(str(reply.get("error", reply)))
         return reply
 
+    def commands(self, lines: Sequence[str], timeout: float = REPLY_TIMEOUT_S) -> None:
+        """Send control lines in one write, then take their replies; SimError if one was
+        refused. The board reads them in one go, between two of its scans, however long
+        this process waits between its own steps."""
+        with self._cond:
+            sock = self._sock
+            if sock is None:
+                raise SimError("the virtual board is not running")
+            self._mark = len(self.events)
+            sock.sendall("".join(line + "\n" for line in lines).encode())
+            deadline = time.monotonic() + timeout
+            while len(self._replies) < len(lines):
+                left = deadline - time.monotonic()
+                if left <= 0 or not self.alive:
+                    raise SimError("no reply to %r from the virtual board\n%s" % (lines, self.log_tail()))
+                self._cond.wait(min(left, 0.2))
+            replies, self._replies = self._replies[: len(lines)], self._replies[len(lines) :]
+        for reply in replies:
+            if not reply.get("ok"):
+                raise SimError(str(reply.get("error", reply)))
+
     def lift(self, *points: str) -> None:
         self.command("lift " + " ".join(points))
 
@@ -596,15 +628,18 @@ class Hand:
         self.board.lift(point)
 
     def place(self, point: str) -> None:
-        board = self.board
-        board.place(point)
-        if self.bounce:
-            # Reed contacts chatter for a few ms when a magnet arrives.
-            for _ in range(self.rng.randint(1, 3)):
-                time.sleep(0.002)
-                board.lift(point)
-                time.sleep(0.002)
-                board.place(point)
+        if not self.bounce:
+            self.board.place(point)
+            return
+        # Reed contacts chatter when a magnet arrives, for well under a scan: sent in one
+        # write, which the board takes between two scans. (Sent apart, with sleeps, a
+        # loaded machine stretched a chatter past the commit time: the board saw the
+        # move made, the piece lifted again, which restored the position before it and
+        # took the move back, then the move again; issue 27.)
+        lines = ["place " + point]
+        for _ in range(self.rng.randint(1, 3)):
+            lines += ["lift " + point, "place " + point]
+        self.board.commands(lines)
 
     def slide(self, origin: str, dest: str, via: Sequence[str] = ()) -> None:
         """Lift ``origin``, brush over ``via`` (each well under the stable time), place ``dest``."""

@@ -787,6 +787,7 @@
   // in the background; its progress (the code, who joined) or its error comes back in
   // the state as remote_lobby. Once every seat is taken the remote panel takes over.
   let lobbyFilled = false;
+  let lobbyRefused = ""; // why the page's last lobby request was refused, until the next
   function renderLobby(s) {
     const l = s.remote_lobby;
     const panel = $("lobby-panel");
@@ -807,9 +808,13 @@
     $("lobby-invite").textContent = l.invite || "";
     setHtml("lobby-joined", (l.joined || []).map((j) => "<li>" + esc(j) + "</li>").join(""));
     $("lobby-said").textContent = l.said || "";
+    // The lobby's own error, else this page's last request refused: that refusal
+    // changed nothing on the server, so its state has no word of it, and each state
+    // that came after it (the computer's move, a clock) wiped it before it was read.
+    const text = l.error || lobbyRefused;
     const err = $("lobby-error");
-    err.hidden = !l.error;
-    err.textContent = l.error || "";
+    err.hidden = !text;
+    err.textContent = text;
   }
 
   // A remote game (zuni play --remote, docs/remote.md): the invite code to pass on, the
@@ -1249,8 +1254,11 @@
 
   function lobby(body) {
     body.name = $("lobby-name").value.trim();
-    // A refusal shows as the page's toast and in the lobby's box (it changes nothing).
+    lobbyRefused = "";
+    // A refusal shows as the page's toast and in the lobby's box (it changes nothing),
+    // and stays there until the next request.
     api("remote", body).catch((e) => {
+      lobbyRefused = e.message;
       const err = $("lobby-error");
       err.hidden = false;
       err.textContent = e.message;
@@ -1267,7 +1275,11 @@
     const input = $("line");
     const text = input.value.trim();
     if (!text) return;
-    api("line", { text }).then(() => (input.value = ""), () => {});
+    // Cleared once the board took it, unless the person has typed the next line meanwhile
+    // (the reply can come after the move it caused is announced: fast hands lost a line).
+    api("line", { text }).then(() => {
+      if (input.value.trim() === text) input.value = "";
+    }, () => {});
   });
 
   // -- start -----------------------------------------------------------------------------
