@@ -23,7 +23,7 @@ import pytest
 from zuniboard.remote.protocol import Topics
 from zuniboard.remote.seat_client import Credentials, SeatClient
 from zuniboard.remote.service import RefereeService
-from zuniboard.remote.transport import Connection, parse_url
+from zuniboard.remote.transport import BrokerConnected, BrokerMessage, Connection, parse_url
 
 MOSQUITTO = os.environ.get("ZUNI_MOSQUITTO", "/usr/sbin/mosquitto")
 WAIT_S = 30.0  # generous: the suite runs three workers on two cores
@@ -189,13 +189,13 @@ class Bot:
                 event = self.conn.events.get_nowait()
             except queue.Empty:
                 break
-            if event[0] == "message" and event[1] == self.topics.referee():
-                self.referee_up = json.loads(event[2]).get("up") is True
-            elif event[0] == "message" and event[1] == self.topics.reply(self.client_id):
-                self.replies.put(json.loads(event[2]))
-            elif event[0] == "message" and self.client is not None:
-                self.client.take_state(event[2])
-            elif event[0] == "connected" and self.client is not None:
+            if isinstance(event, BrokerMessage) and event.topic == self.topics.referee():
+                self.referee_up = json.loads(event.payload).get("up") is True
+            elif isinstance(event, BrokerMessage) and event.topic == self.topics.reply(self.client_id):
+                self.replies.put(json.loads(event.payload))
+            elif isinstance(event, BrokerMessage) and self.client is not None:
+                self.client.take_state(event.payload)
+            elif isinstance(event, BrokerConnected) and self.client is not None:
                 for topic, payload in self.client.resync(time.monotonic()):
                     self.conn.publish(topic, payload)
         if self.client is not None:

@@ -14,6 +14,7 @@ from pathlib import Path
 from remote_net import Bot, Mosquitto, free_port, make_certificates, need_mosquitto, wait_for
 
 from zuniboard.remote.protocol import Topics
+from zuniboard.remote.transport import BrokerDisconnected, BrokerMessage
 
 ZUNI = Path(sys.executable).parent / "zuni"
 TOPICS = Topics("a")
@@ -95,7 +96,7 @@ def test_tls_passwords_and_per_game_acls(tmp_path: Path) -> None:
         seen_y = []
         while time.monotonic() < deadline:
             event = x_north.conn.events.get(timeout=3.0) if not x_north.conn.events.empty() else None
-            if event is not None and event[0] == "message" and event[1] == TOPICS.state(game_y):
+            if isinstance(event, BrokerMessage) and event.topic == TOPICS.state(game_y):
                 seen_y.append(event)
             time.sleep(0.05)
         assert seen_y == []
@@ -109,7 +110,7 @@ def test_tls_passwords_and_per_game_acls(tmp_path: Path) -> None:
         intruder = Bot(base % ("%s:wrong" % game_y), "intruder")
         bots.append(intruder)
         event = intruder.conn.events.get(timeout=30)
-        assert event[0] == "disconnected" and not intruder.conn.connected
+        assert isinstance(event, BrokerDisconnected) and not intruder.conn.connected
     finally:
         for bot in bots:
             bot.stop()

@@ -16,6 +16,7 @@ import zuni
 from zuniboard.remote import protocol
 from zuniboard.remote.broker import BrokerError, EmbeddedBroker
 from zuniboard.remote.protocol import Topics
+from zuniboard.remote.transport import BrokerDisconnected
 
 TOPICS = Topics("a")
 
@@ -283,7 +284,7 @@ def test_tls_with_a_certificate_the_test_makes(tmp_path: Path) -> None:
         stranger = Bot("mqtts://localhost:%d" % tls_port, "t-x")
         try:
             event = stranger.conn.events.get(timeout=30)
-            assert event[0] == "disconnected" and not stranger.conn.connected
+            assert isinstance(event, BrokerDisconnected) and not stranger.conn.connected
         finally:
             stranger.stop()
     finally:

@@ -22,7 +22,7 @@ from remote_net import WAIT_S, Mosquitto, RefereeThread
 import zuni
 from zuniboard.remote.lobby import LobbyError, Seated, take_seat
 from zuniboard.remote.protocol import part_of
-from zuniboard.remote.transport import Connection, parse_url
+from zuniboard.remote.transport import BrokerMessage, Connection, parse_url
 
 
 @pytest.fixture
@@ -44,8 +44,8 @@ def two_referees(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[st
             event = watch.events.get(timeout=0.2)
         except queue.Empty:
             continue
-        if event[0] == "message" and json.loads(event[2]).get("up") is True:
-            up.add(event[1])
+        if isinstance(event, BrokerMessage) and json.loads(event.payload).get("up") is True:
+            up.add(event.topic)
     watch.stop()
     assert up == {"zuni/v1/0of2/referee", "zuni/v1/1of2/referee"}
     yield broker.url
@@ -61,8 +61,8 @@ def wait_moves(seated: Seated, count: int) -> list[str]:
             event = seated.connection.events.get(timeout=0.2)
         except queue.Empty:
             event = None
-        if event is not None and event[0] == "message" and event[1].endswith("/state"):
-            seated.client.take_state(event[2])
+        if isinstance(event, BrokerMessage) and event.topic.endswith("/state"):
+            seated.client.take_state(event.payload)
         for topic, payload in seated.client.tick(time.monotonic()):
             seated.connection.publish(topic, payload)
         moves = list(seated.client.state.get("moves", []))

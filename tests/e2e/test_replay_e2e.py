@@ -23,7 +23,7 @@ from zuniboard.paths import HARDWARE_DIR
 from zuniboard.play.connect import SimHand
 from zuniboard.records.db import Database
 from zuniboard.records.record import GameRecord, MoveEntry, replay
-from zuniboard.replay.control import ReplayController
+from zuniboard.replay.control import PlayOn, ReplayController
 from zuniboard.replay.cursor import FROM_GAME_TAG, FROM_PLY_TAG, ReplayCursor
 from zuniboard.replay.driver import ReplayDriver
 from zuniboard.virtual.mpy import MicroPythonMissing, micropython_executable
@@ -125,8 +125,8 @@ def test_replay_through_ok_back_and_hint_then_play_on(board: VirtualBoard, tmp_p
             # Leave the replay and play on against the computer.
             driver.key("play north=ai:1")
             pump(driver, "the end of the replay", lambda: driver.end is not None)
-            assert driver.end is not None and driver.end.kind == "play"
-            players = seats_words(driver.end.text, RULESET)
+            assert isinstance(driver.end, PlayOn)
+            players = seats_words(driver.end.line, RULESET)
             session = play_on(link, db, ui, cursor, players, seed=1, deterministic=True)
             try:
                 new_id = session.db_game
@@ -206,8 +206,8 @@ def test_a_game_from_a_set_up_position_replays_from_it_and_plays_on(board: Virtu
             pump(driver, "move 1 again", lambda: cursor.ply == 1)
             driver.key("play south=human north=human")
             pump(driver, "the end of the replay", lambda: driver.end is not None)
-            assert driver.end is not None
-            session = play_on(link, db, ui, cursor, seats_words(driver.end.text, RULESET), hand=SimHand(board))
+            assert isinstance(driver.end, PlayOn)
+            session = play_on(link, db, ui, cursor, seats_words(driver.end.line, RULESET), hand=SimHand(board))
             try:
                 new_id = session.db_game
                 assert new_id is not None

@@ -17,7 +17,7 @@ import zuni
 from zuniboard.ai import GreedyPlayer, RandomPlayer, SearchPlayer
 from zuniboard.play.controller import HINT_LEVEL
 from zuniboard.play.seats import seats_for
-from zuniboard.play.thinking import PROVEN_WORDS, Thinking
+from zuniboard.play.thinking import PROVEN_WORDS, Found, SearchFailed, SearchPost, Thinking
 from zuniboard.records.db import Database
 
 
@@ -31,13 +31,13 @@ def test_make_play_seats_the_person_on_the_winning_side() -> None:
 
 def _hint(game: zuni.Game) -> tuple[str, str]:
     """The hint `zuni play` gives (the real worker: book, tables, search), waited for."""
-    answers: queue.Queue[tuple[object, ...]] = queue.Queue()
+    answers: queue.Queue[SearchPost] = queue.Queue()
     Thinking(answers.put, seed=1, deterministic=True).start("hint", 1, "north", game, HINT_LEVEL)
     while True:
         item = answers.get(timeout=120)
-        if item[0] == "hint":
-            return str(item[3]), str(item[4])
-        assert item[0] != "failed", item
+        if isinstance(item, Found) and item.what == "hint":
+            return item.move, item.verdict
+        assert not isinstance(item, SearchFailed), item
 
 
 @pytest.mark.parametrize("south", ["ai:3", "greedy", "random"])

@@ -31,7 +31,7 @@ from zuniboard.learn.lessons import (
     load_course,
     parse_course,
 )
-from zuniboard.play.controller import Action
+from zuniboard.play.actions import Action, Quit, Request, Say, kind_of
 
 
 class ScriptedBoard:
@@ -58,9 +58,9 @@ class ScriptedBoard:
         while todo:
             action = todo.pop(0)
             seen.append(action)
-            if action.kind != "request":
+            if not isinstance(action, Request):
                 continue
-            name = action.text
+            name = action.name
             self.requests.append(name)
             if name == "setup":
                 self.games += 1
@@ -105,7 +105,7 @@ class ScriptedBoard:
 
 
 def said(actions: list[Action], tone: str | None = None) -> list[str]:
-    return [a.text for a in actions if a.kind == "say" and (tone is None or a.tone == tone)]
+    return [a.text for a in actions if isinstance(a, Say) and (tone is None or a.tone == tone)]
 
 
 def walk_step(c: LessonController, board: ScriptedBoard, now: float) -> tuple[float, int]:
@@ -192,7 +192,7 @@ def test_every_step_walked_to_its_end(game: str) -> None:
         acts = board.answer(c, c.tick(now), now)
         if i + 1 < len(course.steps):
             assert "Step %d of %d" % (i + 2, len(course.steps)) in said(acts)[0]
-    assert c.state == "finished" and any(a.kind == "quit" for a in acts)
+    assert c.state == "finished" and any(isinstance(a, Quit) for a in acts)
     assert c.solved == [s.id for s in course.steps]
     assert wrongs >= 3, "the walk tried wrong moves"
 
@@ -244,14 +244,14 @@ def test_typed_lines() -> None:
     assert said(c.line("m6-m5", 0.0)) == ["wait: the board is being set up"]
     board.placed(c, 0.0)
     acts = c.line("m6-m5", 0.0)
-    assert [a.kind for a in acts] == ["hand"] and acts[0].value.text() == "m6-m5"
+    assert [kind_of(a) for a in acts] == ["makemove"] and acts[0].move.text() == "m6-m5"
     assert "not legal" in said(c.line("m6-m4", 0.0))[0]
     assert "3 Capturing" in said(c.line("steps", 0.0))[0]
     acts = board.answer(c, c.line("skip", 0.0), 0.0)
     assert c.index == 2 and board.requests[-2:] == ["setup", "state"]
     board.answer(c, c.line("back", 0.0), 0.0)
     assert c.index == 1
-    assert [a.kind for a in c.line("/q", 0.0)] == ["quit"] and c.quit
+    assert c.line("/q", 0.0) == [Quit()] and c.quit
 
 
 def _course_data(game: str) -> dict[str, Any]:
@@ -302,7 +302,7 @@ def test_undo_typed_puts_the_pieces_back() -> None:
     assert said(c.line("undo", 0.0)) == ["nothing to take back"]
     board.commit(c, "m6-m5", 0.1)
     acts = c.line("/u", 0.2)
-    assert [a.kind for a in acts] == ["restore"] and not acts[0].value.move_stack, "the hand puts m5 back on m6"
+    assert [kind_of(a) for a in acts] == ["restore"] and not acts[0].game.move_stack, "the hand puts m5 back on m6"
     # The board sees the position before the move and takes it back.
     board.game.pop()
     board.moves.pop()
@@ -325,8 +325,8 @@ def test_the_start_is_set_up_as_a_new_game(game: str) -> None:
     course = load_course(game)
     c = LessonController(course, start_at=course.step_index("start"))
     acts = c.start(0.0)
-    setup = [a for a in acts if a.kind == "request" and a.text == "setup"]
+    setup = [a for a in acts if isinstance(a, Request) and a.name == "setup"]
     assert setup[0].args == (str(zuni.parse_ruleset(course.steps[c.index].ruleset)), "new")
     c = LessonController(course, start_at=0)
-    setup = [a for a in c.start(0.0) if a.kind == "request" and a.text == "setup"]
+    setup = [a for a in c.start(0.0) if isinstance(a, Request) and a.name == "setup"]
     assert setup[0].args == (course.steps[0].position,)

@@ -12,6 +12,7 @@ import pytest
 
 import zuni
 from zuni.position import parse_position
+from zuniboard.play.actions import Request, Say, Think
 from zuniboard.play.assist import (
     ASSISTS,
     HANDICAP_PIECE,
@@ -24,7 +25,7 @@ from zuniboard.play.assist import (
 from zuniboard.play.controller import GameController
 from zuniboard.play.grades import MoveGrade
 from zuniboard.play.seats import seats_for
-from zuniboard.play.thinking import Thinking
+from zuniboard.play.thinking import Found, Graded, SearchPost, Thinking
 
 RULESETS = ("mosona", "mosona board=open", "kolowis", "kolowis size=short", "awithlaknakwe")
 
@@ -40,11 +41,11 @@ def opened(players: dict[str, str | None], assist: str = "", limit: int | None =
 
 
 def said(actions: list[Any]) -> list[tuple[str, str]]:
-    return [(a.tone, a.text) for a in actions if a.kind == "say"]
+    return [(a.tone, a.text) for a in actions if isinstance(a, Say)]
 
 
 def requests(actions: list[Any]) -> list[tuple[str, tuple[str, ...]]]:
-    return [(a.text, a.args) for a in actions if a.kind == "request"]
+    return [(a.name, a.args) for a in actions if isinstance(a, Request)]
 
 
 # -- the data -----------------------------------------------------------------------------
@@ -100,7 +101,7 @@ def test_no_hint_for_a_seat_without_hints_and_the_boards_own_is_cleared() -> Non
     c = opened({"south": "human", "north": "ai:1"}, assist="south=none")
     acts = c.line("hint", 0.0)
     assert said(acts) == [("hint", "no hint: south plays without hints (help level none)")]
-    assert not [a for a in acts if a.kind == "think"]
+    assert not [a for a in acts if isinstance(a, Think)]
     # HINT on the board: refused, and the board told to show none of its own.
     acts = c.board_event("button", "hint", 0.5)
     assert requests(acts) == [("hint", ("",))]
@@ -111,12 +112,12 @@ def test_the_hint_limit_counts_per_side_and_says_what_is_left() -> None:
     c = opened({"south": "human", "north": "human"}, limit=2)
     first = c.line("hint", 0.0)
     assert said(first)[0] == ("hint", "looking for a good move for south (1 hint left after this one)")
-    think = [a for a in first if a.kind == "think"]
-    assert [(a.text, a.side) for a in think] == [("hint", "south")]
-    c.answer(("hint", think[0].gen, "south", "s3xm4-m5", ""), 0.1)
+    think = [a for a in first if isinstance(a, Think)]
+    assert [(a.what, a.side) for a in think] == [("hint", "south")]
+    c.answer(Found("hint", think[0].gen, "south", "s3xm4-m5", ""), 0.1)
     second = c.line("hint", 0.2)
     assert said(second)[0] == ("hint", "looking for a good move for south (0 hints left after this one)")
-    c.answer(("hint", c.gen, "south", "s3xm4-m5", ""), 0.3)
+    c.answer(Found("hint", c.gen, "south", "s3xm4-m5", ""), 0.3)
     third = c.line("hint", 0.4)
     assert said(third) == [("hint", "no hint: south has had the 2 hints of this game")]
     assert c.view()["help"]["south"]["hints_left"] == 0 and c.view()["help"]["north"]["hints_left"] == 2
@@ -132,11 +133,11 @@ def test_the_hint_limit_counts_per_side_and_says_what_is_left() -> None:
 def test_a_graded_blunder_is_said_kept_for_the_review_and_lit_on_the_moved_piece() -> None:
     c = opened({"south": "human", "north": "ai:1"}, assist="south=warn")
     acts = c.board_moves("g1", ["s3xm4-m5"], True, 1.0)
-    grade_think = [a for a in acts if a.kind == "think" and a.text == "grade"]
+    grade_think = [a for a in acts if isinstance(a, Think) and a.what == "grade"]
     assert [(a.side, dict(a.limits)) for a in grade_think] == [("south", {"node_limit": 3000})]
-    assert [m.text() for m in grade_think[0].value.move_stack] == ["s3xm4-m5"]
+    assert [m.text() for m in grade_think[0].game.move_stack] == ["s3xm4-m5"]
     blunder = MoveGrade("blunder", "walks into a forced loss (lost in 9)")
-    acts = c.answer(("grade", grade_think[0].gen, "south", 0, blunder), 1.5)
+    acts = c.answer(Graded(grade_think[0].gen, "south", 0, blunder), 1.5)
     assert said(acts) == [("grade", "1. south s3xm4-m5: blunder, walks into a forced loss (lost in 9)")]
     assert requests(acts) == [("grade", ("blunder", "m5"))]
     review = c.view()["review"]
@@ -157,8 +158,8 @@ def test_a_graded_blunder_is_said_kept_for_the_review_and_lit_on_the_moved_piece
     reply = game.legal_moves()[0].text()
     acts = c.board_moves("g1", ["s3xm4-m5", reply], True, 5.0)
     assert said(acts)[0][1].startswith("2. north %s" % reply)
-    assert not [a for a in acts if a.kind == "think" and a.text == "grade"]
-    assert c.answer(("grade", grade_think[0].gen, "south", 0, blunder), 5.1) == []
+    assert not [a for a in acts if isinstance(a, Think) and a.what == "grade"]
+    assert c.answer(Graded(grade_think[0].gen, "south", 0, blunder), 5.1) == []
     # A take-back drops the grade of the move taken back.
     c.board_moves("g1", [], True, 6.0)
     assert c.view()["review"]["moves"] == []
@@ -172,15 +173,15 @@ def test_warn_keeps_a_good_move_quiet_full_says_it_and_none_grades_nothing() -> 
     ):
         c = opened({"south": "human", "north": "ai:1"}, assist="south=" + level)
         acts = c.board_moves("g1", ["s3xm4-m5"], True, 1.0)
-        (think,) = [a for a in acts if a.kind == "think" and a.text == "grade"]
-        acts = c.answer(("grade", think.gen, "south", 0, good), 1.2)
+        (think,) = [a for a in acts if isinstance(a, Think) and a.what == "grade"]
+        acts = c.answer(Graded(think.gen, "south", 0, good), 1.2)
         assert said(acts) == spoken and requests(acts) == [], level  # no light for a good move
         assert c.view()["review"]["counts"] == {
             "south": {"best": 0, "good": 1, "inaccuracy": 0, "mistake": 0, "blunder": 0}
         }
     c = opened({"south": "human", "north": "ai:1"}, assist="south=hints")
     acts = c.board_moves("g1", ["s3xm4-m5"], True, 1.0)
-    assert not [a for a in acts if a.kind == "think" and a.text == "grade"]
+    assert not [a for a in acts if isinstance(a, Think) and a.what == "grade"]
 
 
 def test_the_grading_thread_finds_a_real_blunder_from_the_tables_or_the_search() -> None:
@@ -191,11 +192,11 @@ def test_the_grading_thread_finds_a_real_blunder_from_the_tables_or_the_search()
     for text in ("s2xm2-n2xn3-m4xm3-n2", "s2xm2-n1"):
         after = game.copy()
         after.push_text(text)
-        posts: queue.Queue[tuple[Any, ...]] = queue.Queue()
+        posts: queue.Queue[SearchPost] = queue.Queue()
         Thinking(posts.put, seed=1, deterministic=True).start("grade", 4, "south", after, 0, node_limit=3000)
-        what, gen, side, index, grade = posts.get(timeout=120)
-        assert (what, gen, side, index) == ("grade", 4, "south", 4 - 4), grade
-        graded[text] = grade
+        post = posts.get(timeout=120)
+        assert isinstance(post, Graded) and (post.gen, post.side, post.index) == (4, "south", 4 - 4), post
+        graded[text] = post.grade
     assert graded["s2xm2-n2xn3-m4xm3-n2"].name == "best"
     assert graded["s2xm2-n1"].name == "blunder" and graded["s2xm2-n1"].is_mistake
     assert graded["s2xm2-n1"].words.startswith("missed a win in 1")

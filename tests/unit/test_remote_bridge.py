@@ -9,6 +9,7 @@ import random
 from typing import Any
 
 import zuni
+from zuniboard.play.actions import Ended, MakeMove, Played, Referee, Request, Say, kind_of
 from zuniboard.play.controller import GameController
 from zuniboard.play.seats import seats_for
 from zuniboard.remote.bridge import Bridge
@@ -31,11 +32,11 @@ def state(moves: list[str], **more: Any) -> dict[str, Any]:
 
 
 def kinds(actions: list[Any]) -> list[str]:
-    return [a.kind for a in actions]
+    return [kind_of(a) for a in actions]
 
 
 def said(actions: list[Any]) -> list[str]:
-    return [a.text for a in actions if a.kind == "say"]
+    return [a.text for a in actions if isinstance(a, Say)]
 
 
 def test_opponents_move_is_shown_and_carried_out_as_the_computers() -> None:
@@ -43,16 +44,16 @@ def test_opponents_move_is_shown_and_carried_out_as_the_computers() -> None:
     acts = c.board_moves("g1", ["s3xm4-m5"], True, 1.0)
     assert "north (Bea) is to move: waiting for their move" in said(acts)
     acts = bridge.follow(state(["s3xm4-m5", "n5xm5-m4"]), c, 2.0)
-    assert ("request", "host_move") in [(a.kind, a.text) for a in acts]
-    assert [a.args for a in acts if a.kind == "request"] == [("n5xm5-m4",)]
+    assert "host_move" in [a.name for a in acts if isinstance(a, Request)]
+    assert [a.args for a in acts if isinstance(a, Request)] == [("n5xm5-m4",)]
     assert any("(Bea)" in text for text in said(acts))
     acts = c.replied("host_move", ("n5xm5-m4",), 2.1)
     assert "the board shows n5xm5-m4; the terminal's hand carries it out in a moment" in said(acts)
-    hand = [a for a in c.tick(4.2) if a.kind == "hand"]
-    assert [a.value.text() for a in hand] == ["n5xm5-m4"]
+    hand = [a for a in c.tick(4.2) if isinstance(a, MakeMove)]
+    assert [a.move.text() for a in hand] == ["n5xm5-m4"]
     acts = c.board_moves("g1", ["s3xm4-m5", "n5xm5-m4"], True, 4.5)
     assert "2. north n5xm5-m4 (carried out on the board)" in said(acts)
-    played = [a for a in acts if a.kind == "played"]
+    played = [a for a in acts if isinstance(a, Played)]
     assert played[0].side == "north"
     assert not bridge.to_send(1, "north", c.moves, state(["s3xm4-m5", "n5xm5-m4"]))
     assert bridge.to_send(0, "south", ["s3xm4-m5"], state([]))
@@ -69,25 +70,25 @@ def test_no_thinking_and_no_typing_for_the_remote_seat() -> None:
 def test_offers_go_to_the_referee_and_are_answered_yes_or_no() -> None:
     c, bridge = opened()
     acts = c.line("undo", 0.5)
-    assert [(a.kind, a.text, a.args) for a in acts if a.kind == "referee"] == [("referee", "offer", ("takeback",))]
+    assert [(a.what, a.args) for a in acts if isinstance(a, Referee)] == [("offer", ("takeback",))]
     c.line("draw", 0.6)
     acts = c.line("yes", 0.7)
-    assert [(a.text, a.args, a.side) for a in acts if a.kind == "referee"] == [("offer", ("draw",), "south")]
+    assert [(a.what, a.args, a.side) for a in acts if isinstance(a, Referee)] == [("offer", ("draw",), "south")]
     acts = bridge.follow(state([], offer={"what": "count", "by": "north", "yes": []}), c, 1.0)
     assert "north (Bea) offers to end by counting: agree? (yes/no)" in said(acts)
     acts = c.line("no", 1.1)
-    assert [(a.text, a.args) for a in acts if a.kind == "referee"] == [("answer", ("count", "no"))]
+    assert [(a.what, a.args) for a in acts if isinstance(a, Referee)] == [("answer", ("count", "no"))]
     bridge.follow(state([], offer={"what": "draw", "by": "north", "yes": []}), c, 1.2)
     acts = c.line("y", 1.3)
-    assert [(a.text, a.args) for a in acts if a.kind == "referee"] == [("answer", ("draw", "yes"))]
+    assert [(a.what, a.args) for a in acts if isinstance(a, Referee)] == [("answer", ("draw", "yes"))]
 
 
 def test_referees_end_is_the_games_end_and_the_boards() -> None:
     c, bridge = opened()
     acts = bridge.follow(state([], result="south", termination="resign", note="north resigned"), c, 1.0)
-    ended = [a for a in acts if a.kind == "ended"]
-    assert [(a.text, a.args) for a in ended] == [("south", ("resign",))]
-    assert ("request", "resign", ("north",)) in [(a.kind, a.text, a.args) for a in acts]
+    ended = [a for a in acts if isinstance(a, Ended)]
+    assert ended == [Ended("south", "resign")]
+    assert Request("resign", ("north",)) in acts
     assert c.is_over()
     # The board's own answer to that request does not end the game twice.
     assert kinds(c.replied("resign", ("north",), 1.1)) == []
@@ -97,7 +98,7 @@ def test_a_flag_and_a_claim_end_it_with_the_referees_reason() -> None:
     for termination, result in (("time", "north"), ("abandoned", "south"), ("abandoned-draw", "draw")):
         c, bridge = opened()
         acts = bridge.follow(state([], result=result, termination=termination), c, 1.0)
-        assert [(a.text, a.args) for a in acts if a.kind == "ended"] == [(result, (termination,))]
+        assert [a for a in acts if isinstance(a, Ended)] == [Ended(result, termination)]
 
 
 def test_agreed_takeback_is_taken_back_on_the_board() -> None:
@@ -106,7 +107,7 @@ def test_agreed_takeback_is_taken_back_on_the_board() -> None:
     assert kinds(bridge.follow(state([]), c, 1.2)) == []  # our move on its way: wait
     bridge.follow(state(["s3xm4-m5"]), c, 1.5)  # taken
     acts = bridge.follow(state([], note="south's take-back agreed"), c, 2.0)
-    assert [(a.text, a.args) for a in acts if a.kind == "request"] == [("take_back", ("1",))]
+    assert [a for a in acts if isinstance(a, Request)] == [Request("take_back", ("1",))]
     assert "the referee took back 1 move; take them back on the board" in said(acts)
     assert bridge.follow(state([]), c, 2.5) == []  # asked once
     acts = c.board_moves("g1", [], True, 3.0)
@@ -128,10 +129,10 @@ def test_gone_opponent_is_said_and_claim_asks_the_referee() -> None:
     assert "north gone for 60 s: type claim for the win, draw for a draw, or wait" in said(acts)
     c.line("claim", 1.1)
     acts = c.line("yes", 1.2)
-    assert [(a.text, a.args) for a in acts if a.kind == "referee"] == [("claim", ("win",))]
+    assert [(a.what, a.args) for a in acts if isinstance(a, Referee)] == [("claim", ("win",))]
     c.line("draw", 1.3)
     acts = c.line("yes", 1.4)
-    assert [(a.text, a.args) for a in acts if a.kind == "referee"] == [("claim", ("draw",))]
+    assert [(a.what, a.args) for a in acts if isinstance(a, Referee)] == [("claim", ("draw",))]
     acts = bridge.follow(state([]), c, 2.0)
     assert "everybody is back" in said(acts)
 
@@ -202,7 +203,7 @@ def test_our_forced_pass_waits_for_the_pass_before_it_to_reach_the_referee() -> 
     bridge.follow(state(before), c, 1.0)
     k = len(before)
     acts = c.board_moves("g1", [*before, "pass", "pass"], True, 2.0)
-    assert [(a.index, a.side) for a in acts if a.kind == "played"] == [(k, first), (k + 1, mine)]
+    assert [(a.index, a.side) for a in acts if isinstance(a, Played)] == [(k, first), (k + 1, mine)]
     # The referee has not had the first pass yet: ours is not sent, and nothing is taken back.
     assert not bridge.to_send(k + 1, mine, c.moves, state(before))
     assert "request" not in kinds(bridge.follow(state(before), c, 2.5))

@@ -22,9 +22,11 @@ from pathlib import Path
 import pytest
 
 from zuniboard.games.spoken import Utterance, move_spoken, moves_spoken, utterance
+from zuniboard.play.actions import Say, Think
 from zuniboard.play.controller import GameController
 from zuniboard.play.seats import seats_for
 from zuniboard.play.speech import Speaker
+from zuniboard.play.thinking import Found
 
 
 def opened(players: dict[str, str | None], ruleset: str = "mosona") -> GameController:
@@ -37,7 +39,7 @@ def opened(players: dict[str, str | None], ruleset: str = "mosona") -> GameContr
 def heard(actions: list) -> list[str]:  # type: ignore[type-arg]
     out = []
     for a in actions:
-        if a.kind == "say":
+        if isinstance(a, Say):
             u = utterance(a.tone, a.text)
             if u is not None:
                 out.append(u.text)
@@ -60,11 +62,11 @@ def test_each_move_of_every_side_the_computers_with_what_hands_do() -> None:
     assert heard(c.line("s3xm4-m5", 0.0)) == []  # the hand makes it: said when the board has it
     acts = c.board_moves("g1", ["s3xm4-m5"], True, 1.0)
     assert heard(acts) == ["South, s3 takes m4 to m5"]
-    think = next(a for a in c.tick(1.0) if a.kind == "think")
+    think = next(a for a in c.tick(1.0) if isinstance(a, Think))
     assert heard(c.tick(1.0)) == [], "thinking is not said"
-    acts = c.answer(("ai", think.gen, "north", "n5xm5-m4"), 1.2)
+    acts = c.answer(Found("ai", think.gen, "north", "n5xm5-m4"), 1.2)
     assert heard(acts) == ["North, n5 takes m5 to m4; take m5 off"]
-    assert [u.cuts for a in acts if a.kind == "say" for u in [utterance(a.tone, a.text)] if u] == [True]
+    assert [u.cuts for a in acts if isinstance(a, Say) for u in [utterance(a.tone, a.text)] if u] == [True]
     assert heard(c.replied("host_move", ("n5xm5-m4",), 1.3)) == [], "the hand at work is not said"
     acts = c.board_moves("g1", ["s3xm4-m5", "n5xm5-m4"], True, 4.0)
     assert heard(acts) == ["South to move"], "the computer's move said once, then whose turn"
@@ -105,21 +107,21 @@ def test_a_flag_about_to_fall_is_said_once_a_move() -> None:
 
 def test_questions_where_moves_and_last() -> None:
     c = opened({"south": "human", "north": "human"})
-    where = next(a.text for a in c.line("where", 0.0) if a.kind == "say")
+    where = next(a.text for a in c.line("where", 0.0) if isinstance(a, Say))
     assert where.startswith(
         "South to move. South, 12 pieces: m6 m7 m8 m9 s1 s2 s3 s4 s5 s6 s7 s8. North, 12 pieces: m1"
     )
-    moves = [a.text for a in c.line("moves s3", 0.0) if a.kind == "say"]
+    moves = [a.text for a in c.line("moves s3", 0.0) if isinstance(a, Say)]
     assert moves == ["s3, South piece: 1 move: s3xm4-m5 (lift s3, jump m4 to m5, take m4 off)"]
     assert heard(c.line("/m m6", 0.0)) == [
         "m6, South piece: no legal move now (a capture is compulsory: s3 takes m4 to m5)"
     ]
-    assert [a.text for a in c.line("moves", 0.0) if a.kind == "say"] == ["moves: name a point, e.g. moves m5"]
-    assert next(a.text for a in c.line("moves q9", 0.0) if a.kind == "say").startswith("moves q9: no such point")
-    assert [a.text for a in c.line("last", 0.0) if a.kind == "say"] == ["no move yet"]
+    assert [a.text for a in c.line("moves", 0.0) if isinstance(a, Say)] == ["moves: name a point, e.g. moves m5"]
+    assert next(a.text for a in c.line("moves q9", 0.0) if isinstance(a, Say)).startswith("moves q9: no such point")
+    assert [a.text for a in c.line("last", 0.0) if isinstance(a, Say)] == ["no move yet"]
     c.board_moves("g1", ["s3xm4-m5"], True, 1.0)
     assert heard(c.line("last", 1.0)) == ["1. South played s3 takes m4 to m5: lift s3, jump m4 to m5, take m4 off"]
-    where = next(a.text for a in c.line("/w", 1.0) if a.kind == "say")
+    where = next(a.text for a in c.line("/w", 1.0) if isinstance(a, Say))
     assert where.startswith("North to move. North, 11 pieces: m1 m2 m3 n1") and "South, 12 pieces: m5 m6" in where
 
 

@@ -42,11 +42,15 @@ from array import array
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import zuni
 from zuni.line import LineGame
 from zuniboard.ai import tablebase_store as store
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 # A win in d moves is WIN_T - d; WIN_T leaves room for the longest game (each capture
 # resets at most ``quiet`` moves, and there are few pieces).
@@ -101,7 +105,7 @@ class Table:
 
     south: int
     north: int
-    values: Any  # np.ndarray, shape (quiet + 1, 2 * C(P, south) * C(P, north)), int16
+    values: NDArray[np.int16]  # np.ndarray, shape (quiet + 1, 2 * C(P, south) * C(P, north)), int16
     seconds: float = 0.0
     positions: int = 0  # legal positions (the index also has slots where pieces overlap)
 
@@ -173,7 +177,7 @@ def masks(game: zuni.Game) -> tuple[int, int]:
     return south, north
 
 
-def _flip(values: Any) -> Any:
+def _flip(values: NDArray[np.int16]) -> NDArray[np.int16]:
     """A child's value seen from the parent: negated, one move further away."""
     import numpy as np
 
@@ -194,13 +198,13 @@ class _Graph:
 
     size: int
     positions: int
-    capture_best: Any  # int16 per slot, _NONE: no capture
-    no_move: Any  # bool per slot
-    valid: Any  # bool per slot
-    count0: Any  # int16 per slot: the count's value when no quiet move is left
-    parents: Any  # int32: the slots with a quiet move, in order
-    starts: Any  # int64: where each parent's children begin in ``children``
-    children: Any  # int32: the quiet moves' child slots
+    capture_best: NDArray[np.int16]  # int16 per slot, _NONE: no capture
+    no_move: NDArray[np.bool_]  # bool per slot
+    valid: NDArray[np.bool_]  # bool per slot
+    count0: NDArray[np.int16]  # int16 per slot: the count's value when no quiet move is left
+    parents: NDArray[np.int32]  # int32: the slots with a quiet move, in order
+    starts: NDArray[np.int64]  # int64: where each parent's children begin in ``children``
+    children: NDArray[np.int32]  # int32: the quiet moves' child slots
 
 
 def _top_layers(tb: Tablebase, s: int, n: int) -> dict[tuple[int, int], array[int]]:
@@ -319,7 +323,7 @@ def _graph(
     return _Graph(size, positions, capture_best, no_move, valid, count0, par, starts, kids)
 
 
-def _layers(graph: _Graph, quiet: int) -> Iterator[Any]:
+def _layers(graph: _Graph, quiet: int) -> Iterator[NDArray[np.int16]]:
     """The table's layers, 0 (no quiet move left: the count decides) to ``quiet``, each
     from the one before (only two are held at a time)."""
     import numpy as np
@@ -371,6 +375,7 @@ def build_table_file(tb: Tablebase, s: int, n: int, game: LineGame, stall_draw: 
     except BaseException:
         writer.abort()
         raise
+    assert writer.values is not None, "finish() holds the values written"
     return Table(s, n, writer.values, time.monotonic() - start, positions)
 
 

@@ -29,9 +29,13 @@ import json
 import lzma
 import os
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, TYPE_CHECKING, Any
 
 from zuniboard.oslock import LockBusy, ProcessLock
+
+if TYPE_CHECKING:
+    import numpy as np
+    from numpy.typing import NDArray
 
 FORMAT = 2  # 1 was the .npz files (no header, no checksum)
 MAGIC = b"ZUNITB"
@@ -68,7 +72,7 @@ def table_name(south: int, north: int) -> str:
     return "%dv%d%s" % (south, north, SUFFIX)
 
 
-def write_table(path: Path, values: Any, header: dict[str, Any]) -> int:
+def write_table(path: Path, values: NDArray[np.int16], header: dict[str, Any]) -> int:
     """Write ``values`` (numpy int16, layers x slots) to ``path`` atomically (a
     temporary file of this process, then a rename: a reader never sees half a file);
     returns the bytes written."""
@@ -137,12 +141,12 @@ class TableWriter:
         self._compressor = lzma.LZMACompressor(preset=preset_for(2 * layers * slots))
         self._payload: list[bytes] = []
         self._previous = np.zeros(slots, dtype=np.int16)
-        self._kept: list[Any] = []
+        self._kept: list[NDArray[np.int16]] = []
         self._raw_tmp = path.with_name("%s.%d.raw.tmp" % (path.name, os.getpid())) if raw else None
         self._raw: IO[bytes] | None = open(self._raw_tmp, "wb") if self._raw_tmp is not None else None
-        self.values: Any = None
+        self.values: NDArray[np.int16] | None = None
 
-    def add(self, layer: Any) -> None:
+    def add(self, layer: NDArray[np.int16]) -> None:
         import numpy as np
 
         assert layer.shape == (self.slots,) and layer.dtype == np.int16 and self.layers < self._expected
@@ -244,7 +248,7 @@ def check_file(path: Path, expect: dict[str, Any]) -> None:
         raise TableFileError(path, "cut short: %d bytes of %s" % (end - start, header.get("payload_bytes")))
 
 
-def read_table(path: Path, expect: dict[str, Any]) -> tuple[Any, dict[str, Any]]:
+def read_table(path: Path, expect: dict[str, Any]) -> tuple[NDArray[np.int16], dict[str, Any]]:
     """The values (numpy int16, layers x slots) and header of ``path``, checked against
     ``expect`` (header fields that must be equal: ruleset, south, north, quiet, shape)."""
     import numpy as np
@@ -270,7 +274,7 @@ def read_table(path: Path, expect: dict[str, Any]) -> tuple[Any, dict[str, Any]]
     return np.cumsum(deltas, axis=0, dtype=np.int16), header
 
 
-def _mapped(path: Path, payload: bytes, header: dict[str, Any]) -> Any:
+def _mapped(path: Path, payload: bytes, header: dict[str, Any]) -> NDArray[np.int16]:
     """A big table's values mapped read-only from its uncompressed file, which is made
     first (a layer at a time) when it is missing or of the wrong length."""
     import numpy as np
@@ -312,7 +316,7 @@ def _mapped(path: Path, payload: bytes, header: dict[str, Any]) -> Any:
     return _map(raw, layers, slots)
 
 
-def _map(raw: Path, layers: int, slots: int) -> Any:
+def _map(raw: Path, layers: int, slots: int) -> NDArray[np.int16]:
     """``raw`` mapped read-only as layers x slots values (an ndarray over the map, which
     it keeps open; an ``int()`` of one value is twice as fast as from a ``numpy.memmap``)."""
     import mmap
@@ -330,7 +334,7 @@ def _map(raw: Path, layers: int, slots: int) -> Any:
     return np.frombuffer(mapped, dtype="<i2", count=layers * slots).reshape(layers, slots)
 
 
-def is_mapped(values: Any) -> bool:
+def is_mapped(values: object) -> bool:
     """True when ``values`` are read from a file mapped (``read_table`` of a big table)."""
     import mmap
 

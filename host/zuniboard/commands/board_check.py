@@ -17,13 +17,16 @@ import argparse
 import sys
 import time
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zuniboard.errors import UsageError
 from zuniboard.games import layouts
 from zuniboard.games.layouts import BoardGeometry
 from zuniboard.link.events import BoardEvent, Disconnected
 from zuniboard.play.controller import SUPPLY_FAULT_WORDS
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 FLICKER_CHANGES = 6  # this many changes of one point within FLICKER_WINDOW_S ...
 FLICKER_WINDOW_S = 2.0  # ... is a flicker, not a player
@@ -252,7 +255,7 @@ def run_check(args: argparse.Namespace) -> int:
         link.close()
 
 
-def _led_walk(link: Any, layout: Any, bring: BringUp, step_ms: int) -> list[str]:
+def _led_walk(link: Any, layout: Layout, bring: BringUp, step_ms: int) -> list[str]:
     """Lights the LEDs one at a time in chain order and prints each step as the board
     reports it; returns problems (steps missing or out of order: events lost, or a board
     whose chain order differs from the layout)."""
@@ -301,7 +304,7 @@ def _led_walk(link: Any, layout: Any, bring: BringUp, step_ms: int) -> list[str]
     return out
 
 
-def supply_report(layout: Any, state: dict[str, str]) -> tuple[str, str | None]:
+def supply_report(layout: Layout, state: dict[str, str]) -> tuple[str, str | None]:
     """(the line to print about the LED supply switch's ~FAULT, a problem or None) from
     the board's ``state`` reply (``faultline=1/0``, ``fault=led-supply``; docs/protocol.md)."""
     gpio = layout.power.get("fault")

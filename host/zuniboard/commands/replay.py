@@ -31,7 +31,7 @@ from zuniboard.play.terminal import LineReader, TerminalUI, move_list
 from zuniboard.records.db import Database
 from zuniboard.records.select import get_game, open_database
 from zuniboard.records.text import render
-from zuniboard.replay.control import KEYS_HELP, SHOW_S, ReplayController
+from zuniboard.replay.control import KEYS_HELP, SHOW_S, PlayOn, ReplayController
 from zuniboard.replay.cursor import ReplayCursor, ReplayError
 from zuniboard.replay.driver import ANALYZE_TIME_S, ReplayDriver, ReplayStartError
 
@@ -177,10 +177,10 @@ def run_replay(args: argparse.Namespace) -> int:
         ui.message("info", KEYS_HELP)
         while True:
             end = driver.run()
-            if end.kind != "play":
+            if not isinstance(end, PlayOn):
                 return 0
             try:
-                players = seats_words(end.text, record.ruleset)
+                players = seats_words(end.line, record.ruleset)
             except ValueError as exc:
                 ui.message("error", "play: %s" % exc)
                 controller.done = False

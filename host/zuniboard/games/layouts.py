@@ -19,10 +19,13 @@ import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
-from typing import Any
+from typing import TYPE_CHECKING
 
 import zuni
 from zuniboard.paths import HARDWARE_DIR
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 LAYOUTS_DIR = HARDWARE_DIR / "layouts"
 
@@ -46,7 +49,7 @@ def layout_paths(directory: Path = LAYOUTS_DIR) -> list[Path]:
     return sorted(directory.glob("*.json"))
 
 
-def load_layout(name_or_path: str | Path) -> Any:
+def load_layout(name_or_path: str | Path) -> Layout:
     """A checked ``zuni_board.layout.Layout`` by name (``board25``) or by file path.
 
     Raises the loader's LayoutError naming the file and field, or naming the layouts
@@ -58,7 +61,12 @@ def load_layout(name_or_path: str | Path) -> Any:
         if not path.exists():
             known = ", ".join(p.stem for p in layout_paths())
             raise layout_error()("no layout named %r (known: %s)" % (text, known))
-    return _loader().Layout.load(str(path))
+    return _load(path)
+
+
+def _load(path: Path) -> Layout:
+    layout: Layout = _loader().Layout.load(str(path))
+    return layout
 
 
 # The module the firmware imports for its layout at boot instead of the JSON
@@ -78,7 +86,7 @@ def packed_source(path: str | Path) -> str:
     (``zuni_board.packed``). Importing it costs the chip no JSON parse, no checks
     and no loader code (docs/firmware-timing.md, "Boot"); the JSON stays the source."""
     raw = Path(path).read_bytes()
-    layout = _loader().Layout.load(str(path))
+    layout = _load(Path(path))
     names = list(layout.points)
     lines = [
         "# The layout %s, packed by zuniboard.games.layouts.packed_source from %s:" % (layout.name, Path(path).name),
@@ -97,8 +105,8 @@ def packed_source(path: str | Path) -> str:
     return "\n".join(lines) + "\n"
 
 
-def load_all(directory: Path = LAYOUTS_DIR) -> list[Any]:
-    return [_loader().Layout.load(str(p)) for p in layout_paths(directory)]
+def load_all(directory: Path = LAYOUTS_DIR) -> list[Layout]:
+    return [_load(p) for p in layout_paths(directory)]
 
 
 def canonical_ruleset(text: str) -> str:
@@ -106,19 +114,19 @@ def canonical_ruleset(text: str) -> str:
     return str(zuni.parse_ruleset(text))
 
 
-def layouts_for_ruleset(text: str, directory: Path = LAYOUTS_DIR) -> list[Any]:
+def layouts_for_ruleset(text: str, directory: Path = LAYOUTS_DIR) -> list[Layout]:
     """Every layout whose points are exactly the ruleset's geometry, preferred first."""
     names = set(board_geometry(text).names)
     found = [layout for layout in load_all(directory) if set(layout.points) == names]
 
-    def rank(layout: Any) -> tuple[int, str]:
+    def rank(layout: Layout) -> tuple[int, str]:
         order = PREFERRED.index(layout.name) if layout.name in PREFERRED else len(PREFERRED)
         return (order, layout.name)
 
     return sorted(found, key=rank)
 
 
-def layout_for_ruleset(text: str, directory: Path = LAYOUTS_DIR) -> Any:
+def layout_for_ruleset(text: str, directory: Path = LAYOUTS_DIR) -> Layout:
     """The default layout for a ruleset; LayoutError when no board fits it."""
     found = layouts_for_ruleset(text, directory)
     if not found:

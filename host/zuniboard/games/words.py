@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterable
-from typing import Any
+from typing import TypedDict
 
 import zuni
 
@@ -63,7 +63,7 @@ def _origin_name(text: str) -> str:
     return re.split(r"[-x]", text.strip(), maxsplit=1)[0]
 
 
-def _listed(moves: Iterable[Any]) -> str:
+def _listed(moves: Iterable[zuni.Move]) -> str:
     texts = sorted({m.text() for m in moves})
     more = len(texts) - SHOWN
     return ", ".join(texts[:SHOWN]) + (" (and %d more)" % more if more > 0 else "")
@@ -215,7 +215,7 @@ def outcome_words(game: zuni.Game, outcome: zuni.Outcome) -> str:
     return text
 
 
-def moves_per_round(ruleset: Any) -> int:
+def moves_per_round(ruleset: zuni.Ruleset) -> int:
     """Moves under one move number: 4 when four players take separate turns, else 2."""
     if ruleset.game_id == "awithlaknakwe" and ruleset["players"] == "4" and ruleset["teams"] == "separate":
         return 4
@@ -271,7 +271,17 @@ def hint_words(side: str, text: str, how: str, verdict: str, shown: bool) -> str
     return line
 
 
-def hint_note(game: zuni.Game, side: str, text: str, verdict: str) -> dict[str, Any]:
+class HintNote(TypedDict):
+    """The hint as the page shows it beside the board (its state's ``hint``)."""
+
+    side: str  # the side's title (South)
+    move: str
+    words: str  # the move in words ('' when it does not parse)
+    verdict: str  # the endgame tables' verdict in words ('' none)
+    moves: int  # the position it is for: after this many moves
+
+
+def hint_note(game: zuni.Game, side: str, text: str, verdict: str) -> HintNote:
     """The hint as the browser page shows it beside the board (its state's ``hint``):
     for the position after ``moves`` moves of the game."""
     try:
@@ -287,7 +297,7 @@ def hint_note(game: zuni.Game, side: str, text: str, verdict: str) -> dict[str, 
     }
 
 
-def position_words(game: Any, clocks: str = "") -> str:
+def position_words(game: zuni.Game, clocks: str = "") -> str:
     """The position in words (the ``where`` question): whose turn, each side's pieces by
     point (a bow priest named as such), the clocks (``clocks``: their text, '' none).
 
@@ -323,12 +333,12 @@ def _point_order(name: str) -> tuple[str, int]:
     return (match.group(1), int(match.group(2))) if match else (name, 0)
 
 
-def _sides_of(game: Any) -> set[int]:
+def _sides_of(game: zuni.Game) -> set[int]:
     names = [str(s) for s in game.team_names()] if hasattr(game, "team_names") else ["south", "north"]
     return {zuni.SIDE_NAMES.index(part) for name in names for part in name.split("+")}
 
 
-def piece_moves_words(game: Any, point_name: str) -> str:
+def piece_moves_words(game: zuni.Game, point_name: str) -> str:
     """The moves of the piece on ``point_name`` (the ``moves`` question), or why it has none.
 
     >>> piece_moves_words(zuni.new_game("mosona"), "s3")

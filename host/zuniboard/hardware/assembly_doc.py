@@ -5,7 +5,7 @@
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.hardware import perfboard, power
 from zuniboard.hardware.board_spots import board_spots, usb_slot
@@ -28,6 +28,9 @@ from zuniboard.hardware.stack import (
     reed_lead_below_p2_mm,
 )
 from zuniboard.hardware.wiring import CHAIN_PINS, chain_pin_text
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 # -- the assembly sequence ---------------------------------------------------------------------
 
@@ -52,7 +55,7 @@ def _spot_text(spot: BoardSpot) -> str:
     )
 
 
-def assembly_md(layout: Any) -> str:
+def assembly_md(layout: Layout) -> str:
     b = build(layout)
     names = b.geometry.names
     led_order = sorted(layout.points, key=lambda n: layout.points[n][1])
@@ -287,7 +290,7 @@ def assembly_md(layout: Any) -> str:
     return "\n".join(out)
 
 
-def _controller_stage(layout: Any, ctl: BoardSpot) -> list[str]:
+def _controller_stage(layout: Layout, ctl: BoardSpot) -> list[str]:
     """Stage 9 of assembly.md: the controller, its first power-on (without the Pico, then
     with it), and the dark current before USB configuration."""
     n = layout.led_count

@@ -3,7 +3,7 @@ reed switches set to height, the LEDs, the case, bring-up; a check after every s
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.hardware import pcb_stack, power
 from zuniboard.hardware.drill import features
@@ -21,11 +21,14 @@ from zuniboard.hardware.stack import (
     REED_PART_GLASS_MM,
 )
 
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
+
 CARD_MM = 0.76  # an ISO/IEC 7810 ID-1 card (a bank or loyalty card): the glass-height shim
 BUTTON_TALL_MM = 13.0  # the BOM's 6 x 6 mm tactile switch, 13 mm from the PCB to its top
 
 
-def assembly_md(layout: Any) -> str:
+def assembly_md(layout: Layout) -> str:
     b = build(layout)
     out = [
         "# Assembly and test: %s (PCB build)" % layout.name,

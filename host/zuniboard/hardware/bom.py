@@ -14,11 +14,14 @@ from __future__ import annotations
 
 import math
 import re
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.hardware import perfboard
 from zuniboard.hardware.circuit import Circuit
 from zuniboard.hardware.fmt import csv_cell
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 COLUMNS = (
     "group",
@@ -450,7 +453,7 @@ def spares(bom_key: str, qty: int) -> int:
     return max(SPARE_MIN, math.ceil(qty * SPARE_FRACTION))
 
 
-def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
+def rows(layout: Layout, circuit: Circuit) -> list[dict[str, str]]:
     """The electrical rows: one per orderable part, with its references."""
     refs: dict[str, list[str]] = {}
     for ref, part in circuit.parts.items():
@@ -472,7 +475,7 @@ def rows(layout: Any, circuit: Circuit) -> list[dict[str, str]]:
     return out
 
 
-def pcb_sizes(layout: Any, circuit: Circuit) -> dict[str, tuple[float, float]]:
+def pcb_sizes(layout: Layout, circuit: Circuit) -> dict[str, tuple[float, float]]:
     """Outline of each PCB (mm): the main board is the play surface's size, the
     controller module 78 x 66 mm or longer (``pcb_size.controller_size``), a strip its
     cells' bounding box (``strips``)."""
@@ -608,7 +611,7 @@ def as_dicts(rows: list[tuple[str, ...]]) -> list[dict[str, str]]:
     return out
 
 
-def cost_md(layout: Any, electrical: list[dict[str, str]], other: list[dict[str, str]]) -> str:
+def cost_md(layout: Layout, electrical: list[dict[str, str]], other: list[dict[str, str]]) -> str:
     """The cost estimate per group, computed from the BOM rows."""
     out = [
         "# Cost estimate: %s" % layout.name,

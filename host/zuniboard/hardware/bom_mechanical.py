@@ -6,7 +6,7 @@ prices, and the pieces a game set needs.
 from __future__ import annotations
 
 import math
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from zuniboard.hardware import pcb_stack, power
 from zuniboard.hardware.board_spots import board_spots
@@ -31,10 +31,13 @@ from zuniboard.hardware.stack import (
 )
 from zuniboard.hardware.wiring import CHAIN_PINS, WIRE_AWG, chain_pin_text, wire_totals_m
 
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
+
 # -- pieces per game set ---------------------------------------------------------------------
 
 
-def pieces_per_set(layout: Any) -> tuple[int, str]:
+def pieces_per_set(layout: Layout) -> tuple[int, str]:
     """The most pieces any of the layout's rulesets needs (docs/rules.md): the start position
     counted by the rules engine, plus the bow priests that start off the board
     (Awithlaknakwe: one per player, four with 4 players and ``priests=each``)."""
@@ -100,7 +103,7 @@ def _area_m2(b: Build) -> float:
     return b.place.width * b.place.height / 1e6
 
 
-def bom_rows(layout: Any) -> list[BomRow]:
+def bom_rows(layout: Layout) -> list[BomRow]:
     """The mechanical rows. Prices are estimates (USD, 2026,
     hobby quantities); generic parts name their specification instead of a part number."""
     b = build(layout)
@@ -375,14 +378,14 @@ def bom_rows(layout: Any) -> list[BomRow]:
     return _pcb_rows(rows) if pcb_stack.is_pcb_build(b) else rows
 
 
-def bom_mechanical_csv(layout: Any) -> str:
+def bom_mechanical_csv(layout: Layout) -> str:
     out = [",".join(BOM_COLUMNS)]
     for row in bom_rows(layout):
         out.append(",".join(csv_cell(v) for v in row.cells()))
     return "\n".join(out) + "\n"
 
 
-def mechanical_cost_usd(layout: Any) -> float:
+def mechanical_cost_usd(layout: Layout) -> float:
     return sum(row.qty * row.unit_price_usd for row in bom_rows(layout))
 
 

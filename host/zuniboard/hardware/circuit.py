@@ -13,7 +13,10 @@ Pin types are KiCad's: ``input``, ``output``, ``bidirectional``, ``tri_state``,
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 # Raspberry Pi Pico header pin of each GPIO (Pico datasheet, pinout).
 PICO_PIN = {
@@ -182,7 +185,7 @@ def _hc165(ref: str, k: int) -> Part:
     return part
 
 
-def build(layout: Any) -> Circuit:
+def build(layout: Layout) -> Circuit:
     """The whole board's circuit from its layout."""
     c = Circuit(layout.name, layout.title)
     sensors = layout.sensors
@@ -455,23 +458,23 @@ def build(layout: Any) -> Circuit:
             letter, number = HC165_INPUT_PINS[bit]
             u = "U%d" % (FIRST_HC165 + chip)
             nodes = [(u, str(number)), ("RN%d" % (FIRST_HC165 + chip), str(1 + bit))]
-            point = by_sensor.get(index)
-            if point is None:
+            sensed = by_sensor.get(index)
+            if sensed is None:
                 c.connect("S%d_SPARE" % index, *nodes)
             else:
                 c.add(
                     _two(
-                        "SW_%s" % point,
+                        "SW_%s" % sensed,
                         "reed NO",
                         "Resistor_THT:R_Axial_DIN0617_L17.0mm_D6.0mm_P20.32mm_Horizontal",
-                        "reed switch under point %s" % point,
+                        "reed switch under point %s" % sensed,
                         "sensors",
                         "reed",
                     )
                 )
-                nodes.append(("SW_%s" % point, "1"))
-                gnd.append(("SW_%s" % point, "2"))
-                c.connect("S%d_%s" % (index, point), *nodes)
+                nodes.append(("SW_%s" % sensed, "1"))
+                gnd.append(("SW_%s" % sensed, "2"))
+                c.connect("S%d_%s" % (index, sensed), *nodes)
     else:
         rows = sensors["rows"]
         cols = sensors["cols"]
@@ -643,7 +646,7 @@ def chain_headers(k: int) -> tuple[str, str]:
     return "J%d0" % (k + 1), "J%d1" % (k + 1)
 
 
-def split_strips(c: Circuit, layout: Any, runs: list[list[str]]) -> None:
+def split_strips(c: Circuit, layout: Layout, runs: list[list[str]]) -> None:
     """Puts every part on the controller module or on one of the strips (``strips``) and
     joins them in chain order (controller, strip1, strip2, ...) by 2 x N ribbon cables:
     J2 (controller) - J10 (strip1 in), J11 (strip1 out) - J20 (strip2 in), ... Each cable
@@ -731,7 +734,7 @@ def _cable(c: Circuit, a: str, a_pcb: str, b: str, b_pcb: str, pins: list[str]) 
         c.connect(net, (a, str(k)), (b, str(k)))
 
 
-def _button_strip(layout: Any, runs: list[list[str]]) -> int | None:
+def _button_strip(layout: Layout, runs: list[list[str]]) -> int | None:
     """The strip that carries the buttons: none on the shipped boards (board49's South
     margin leaves strip 2's channel too few lanes for them, no board168 strip lies under
     them), so they get a PCB of their own."""

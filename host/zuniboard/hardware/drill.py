@@ -4,7 +4,7 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.hardware import pcb_stack
 from zuniboard.hardware.board_spots import NoRoomError, board_spots
@@ -13,8 +13,11 @@ from zuniboard.hardware.placement import build
 from zuniboard.hardware.plates import Feature, plate_features
 from zuniboard.hardware.stack import MOUNT_PILOT_MM, MOUNT_SCREW, P2_MM, SPACER_MM
 
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
-def features(layout: Any, pitch: float | None = None) -> list[Feature]:
+
+def features(layout: Layout, pitch: float | None = None) -> list[Feature]:
     """Every hole, slot and pocket: the plates' own, then on the PCB build the spacer's
     openings over the PCB's parts and the controller module's holes in P3
     (``pcb_stack``), else the pilot holes of the electronics boards' mounting screws in P2's
@@ -57,7 +60,7 @@ DRILL_COLUMNS = (
 )
 
 
-def drill_csv(layout: Any, pitch: float | None = None) -> str:
+def drill_csv(layout: Layout, pitch: float | None = None) -> str:
     out = [DRILL_COLUMNS]
     for f in features(layout, pitch):
         hole = not f.length

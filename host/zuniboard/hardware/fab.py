@@ -20,10 +20,13 @@ import subprocess
 import zipfile
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.hardware import bom, circuit, kicad_project
 from zuniboard.paths import HARDWARE_DIR
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 GERBER_LAYERS = "F.Cu,B.Cu,F.SilkS,B.SilkS,F.Mask,B.Mask,F.Paste,Edge.Cuts"
 
@@ -67,7 +70,7 @@ def _run(args: list[str]) -> None:
         )
 
 
-def assembly_bom(layout: Any, pcb: str) -> str:
+def assembly_bom(layout: Layout, pcb: str) -> str:
     """The assembly service's BOM of one PCB: one line per value and footprint."""
     sub = circuit.subcircuit(circuit.build(layout), pcb)
     groups: dict[tuple[str, str, str], list[str]] = {}
@@ -106,7 +109,7 @@ def placement_csv(kicad_pos_csv: str, fab_refs: set[str]) -> str:
     return out.getvalue()
 
 
-def export(layout: Any, out_dir: Path, source: Path = HARDWARE_DIR) -> list[Path]:
+def export(layout: Layout, out_dir: Path, source: Path = HARDWARE_DIR) -> list[Path]:
     """Gerbers (zipped), drill, BOM and placement file of every PCB of ``layout`` into
     ``out_dir/<board>-<pcb>/``; returns the files written."""
     cli = kicad_cli()

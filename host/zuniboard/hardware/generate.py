@@ -28,7 +28,7 @@ from __future__ import annotations
 import itertools
 import math
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.games.layouts import BoardGeometry, layout_paths, load_layout
 from zuniboard.hardware import (
@@ -54,6 +54,9 @@ from zuniboard.hardware.fmt import xml_text as _esc
 from zuniboard.hardware.placement import Placement, build, layout_geometry, placement
 from zuniboard.paths import HARDWARE_DIR
 
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
+
 # The power design lives in zuniboard.hardware.power (figures with their sources), the circuit in
 # zuniboard.hardware.circuit; these names stay here for the commands and the tests.
 USB_LIMIT_MA = 500.0  # USB 2.0: the most a port gives a configured device
@@ -68,7 +71,7 @@ PICO_PIN = circuit.PICO_PIN
 HC165_INPUT_PINS = circuit.HC165_INPUT_PINS
 
 
-def _chain_order(layout: Any, which: int) -> list[str]:
+def _chain_order(layout: Layout, which: int) -> list[str]:
     """Point names sorted by sensor index (which=0) or LED index (which=1)."""
     return sorted(layout.points, key=lambda name: layout.points[name][which])
 
@@ -76,32 +79,32 @@ def _chain_order(layout: Any, which: int) -> list[str]:
 # -- netlist, BOM -----------------------------------------------------------------------
 
 
-def netlist_txt(layout: Any) -> str:
+def netlist_txt(layout: Layout) -> str:
     return netlist.netlist_txt(layout, circuit.build(layout))
 
 
-def kicad_net(layout: Any) -> str:
+def kicad_net(layout: Layout) -> str:
     return netlist.kicad_net(layout, circuit.build(layout))
 
 
-def bom_rows(layout: Any) -> list[dict[str, str]]:
+def bom_rows(layout: Layout) -> list[dict[str, str]]:
     """The BOM's rows: the electrical parts (zuniboard.hardware.bom). Another module may append
     its own rows here (dicts with ``bom.COLUMNS`` keys, or tuples via ``bom.as_dicts``)."""
     rows = bom.rows(layout, circuit.build(layout))
     return rows
 
 
-def bom_csv(layout: Any) -> str:
+def bom_csv(layout: Layout) -> str:
     return bom.render(bom_rows(layout))
 
 
-def other_bom_rows(layout: Any) -> list[dict[str, str]]:
+def other_bom_rows(layout: Layout) -> list[dict[str, str]]:
     """Rows of the mechanical BOM (``bom_mechanical.bom_rows``, written to its own file), for
     the cost estimate."""
     return bom.as_dicts([row.cells() for row in bom_mechanical.bom_rows(layout)])
 
 
-def cost_md(layout: Any) -> str:
+def cost_md(layout: Layout) -> str:
     return bom.cost_md(layout, bom_rows(layout), other_bom_rows(layout))
 
 
@@ -126,12 +129,12 @@ def _squares(geometry: BoardGeometry, place: Placement) -> list[tuple[float, flo
     return out
 
 
-def template_svg(layout: Any, pitch: float | None = None) -> str:
+def template_svg(layout: Layout, pitch: float | None = None) -> str:
     """A 1:1 drilling template (units: mm), drawn from ``drill.features``."""
     return template.template_svg(layout, pitch)
 
 
-def wiring_svg(layout: Any) -> str:
+def wiring_svg(layout: Layout) -> str:
     """The LED chain (red arrows) and the sensor chain (one colour per 74HC165 or matrix
     row) drawn over the board, with the Pico and its pins."""
     geometry = layout_geometry(layout)
@@ -239,12 +242,12 @@ def wiring_svg(layout: Any) -> str:
     return "\n".join(out) + "\n"
 
 
-def drill_csv(layout: Any, pitch: float | None = None) -> str:
+def drill_csv(layout: Layout, pitch: float | None = None) -> str:
     """Every hole, pocket and channel with its plate, diameter or size, and depth."""
     return drill.drill_csv(layout, pitch)
 
 
-def template_pdf(layout: Any, pitch: float | None = None) -> bytes:
+def template_pdf(layout: Layout, pitch: float | None = None) -> bytes:
     """The drilling template as a one-page PDF of the plates' size; ``template-a4.pdf``
     and ``template-letter.pdf`` tile it onto printer pages."""
     return template_print.template_pdf(layout, pitch)
@@ -253,7 +256,7 @@ def template_pdf(layout: Any, pitch: float | None = None) -> bytes:
 # -- all files -------------------------------------------------------------------------
 
 
-def derived_files(layout: Any) -> dict[str, bytes]:
+def derived_files(layout: Layout) -> dict[str, bytes]:
     """File name (relative to hardware/<board>/) -> contents."""
     # The mechanics place the LED wires and the boards; the power design and the drawings
     # of the circuit are given them (they sit below the mechanics, which uses them).
@@ -283,7 +286,7 @@ def derived_files(layout: Any) -> dict[str, bytes]:
     }
 
 
-def _modules_drawing(layout: Any) -> dict[str, bytes]:
+def _modules_drawing(layout: Layout) -> dict[str, bytes]:
     """Where a board's strip PCBs and buttons' PCB hang under P2 (``pcb_fit``)."""
     if layout.sensors["type"] != "hc165":
         return {}
@@ -293,14 +296,14 @@ def _modules_drawing(layout: Any) -> dict[str, bytes]:
     return {} if svg is None else {"pcb-modules.svg": svg.encode()}
 
 
-def _plate_files(layout: Any) -> dict[str, bytes]:
+def _plate_files(layout: Layout) -> dict[str, bytes]:
     """Every plate as a DXF for a laser or CNC service (``zuniboard.hardware.plates_dxf``)."""
     from zuniboard.hardware import plates_dxf
 
     return plates_dxf.derived_files(layout)
 
 
-def _kicad_files(layout: Any) -> dict[str, bytes]:
+def _kicad_files(layout: Layout) -> dict[str, bytes]:
     """The KiCad projects (``zuniboard.kicad_project``): the hc165 boards only; the diode
     matrix variant stays a perfboard build."""
     if layout.sensors["type"] != "hc165":
@@ -320,7 +323,7 @@ def shared_files() -> dict[str, bytes]:
     return {name: kicad_project.own_library(circuit.build(first)).encode()}
 
 
-def _mechanical_files(layout: Any) -> dict[str, bytes]:
+def _mechanical_files(layout: Layout) -> dict[str, bytes]:
     return {
         "template-a4.pdf": template_print.tiled_pdf(layout, "a4"),
         "template-letter.pdf": template_print.tiled_pdf(layout, "letter"),

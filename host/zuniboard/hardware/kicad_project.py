@@ -11,7 +11,7 @@ checks against the netlists KiCad exports.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zuniboard.hardware import circuit
 from zuniboard.hardware.kicad_lib import OWN_LIB, Library, own_symbol, symbol_of
@@ -28,10 +28,13 @@ from zuniboard.hardware.pcb_layout import (
     strip_plan,
 )
 
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
+
 PCBS = ("main", "controller")
 
 
-def pcbs(layout: Any) -> list[str]:
+def pcbs(layout: Layout) -> list[str]:
     """The PCBs of a board: the main board and the controller module, or (a board cut into
     strips, ``strips``) the controller module and every strip in chain order."""
     names = {p.pcb for p in circuit.build(layout).parts.values()}
@@ -142,7 +145,7 @@ def own_library(c: circuit.Circuit) -> str:
     return dump(out) + "\n"
 
 
-def plan_for(layout: Any, pcb: str, lib: Library) -> tuple[BoardPlan, dict[str, str]]:
+def plan_for(layout: Layout, pcb: str, lib: Library) -> tuple[BoardPlan, dict[str, str]]:
     """The PCB plan and the schematic files of one of the board's PCBs."""
     if pcb not in pcbs(layout):
         raise PlanError("%s has no %s PCB (its PCBs: %s)" % (layout.name, pcb, ", ".join(pcbs(layout))))
@@ -156,7 +159,7 @@ def plan_for(layout: Any, pcb: str, lib: Library) -> tuple[BoardPlan, dict[str, 
     return _make(pcb)(layout, sub, lib, refs, nets), files
 
 
-def project_files(layout: Any, lib: Library) -> dict[str, bytes]:
+def project_files(layout: Layout, lib: Library) -> dict[str, bytes]:
     """Path (relative to ``hardware/<board>/``) -> contents, for both PCBs. A board the
     PCB generator cannot place yet gets its schematics only (and a note why)."""
     out: dict[str, bytes] = {}

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from zuniboard.hardware import pcb_stack
 from zuniboard.hardware.placement import Build, build, switch_xy
@@ -22,6 +22,9 @@ from zuniboard.hardware.stack import (
     SLOT_LEN_MM,
     unit_vector,
 )
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 # -- magnet field at the reed switches ------------------------------------------------------
 # A reed switch is two soft-iron blades (continued by their leads) with a gap. Each blade
@@ -130,7 +133,7 @@ class FieldFigures:
     along_axis_deg: float  # angle between that switch's axis and the line to the magnet
 
 
-def field_figures(layout: Any, pitch: float | None = None, reed: Reed | None = None) -> FieldFigures:
+def field_figures(layout: Layout, pitch: float | None = None, reed: Reed | None = None) -> FieldFigures:
     """The figures of the board's own build, or of ``reed`` (for instance ``PCB_REED`` on a
     board whose PCB is still to come)."""
     b = build(layout, pitch)
@@ -182,7 +185,7 @@ class Tolerance:
     toggle_pair: tuple[str, str]
 
 
-def placement_tolerance(layout: Any, pitch: float | None = None, reed: Reed | None = None) -> Tolerance:
+def placement_tolerance(layout: Layout, pitch: float | None = None, reed: Reed | None = None) -> Tolerance:
     """The figures a builder checks by hand (assembly.md stage 4): how sloppily a piece may
     stand and still close its own switch, and how far it must be pushed towards a
     neighbour to close that one's switch, by the drive model, in 0.5 mm steps."""

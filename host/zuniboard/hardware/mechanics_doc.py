@@ -5,7 +5,7 @@ sizes, reed channel, LED offset, magnet clearances, tiles, wire per gauge, game 
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.hardware import pcb_stack, power
 from zuniboard.hardware.board_spots import board_spots, usb_slot
@@ -61,10 +61,13 @@ from zuniboard.hardware.stack import (
 from zuniboard.hardware.template_print import tiling
 from zuniboard.hardware.wiring import WIRE_AWG, perfboard_count, wire_totals_m
 
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
+
 # -- the plan and the assembly sequence ---------------------------------------------------------
 
 
-def light_clearance_mm(layout: Any) -> tuple[float, str]:
+def light_clearance_mm(layout: Layout) -> tuple[float, str]:
     """The smallest gap between an LED window's edge and any piece footprint (with the
     placement slop), over every LED and every point: > 0 means the light is never under a
     piece, its own or a neighbour's."""
@@ -80,7 +83,7 @@ def light_clearance_mm(layout: Any) -> tuple[float, str]:
     return best
 
 
-def mechanics_md(layout: Any) -> str:
+def mechanics_md(layout: Layout) -> str:
     b = build(layout)
     ff = field_figures(layout)
     tol = placement_tolerance(layout)
@@ -265,7 +268,7 @@ def _pcb_electronics(b: Build) -> list[str]:
     ]
 
 
-def _electronics(b: Build, layout: Any) -> list[str]:
+def _electronics(b: Build, layout: Layout) -> list[str]:
     out = [
         "",
         "## Electronics under P2",

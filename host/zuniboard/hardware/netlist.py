@@ -5,10 +5,13 @@ importable into pcbnew with File > Import > Netlist)."""
 from __future__ import annotations
 
 import uuid
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zuniboard.games.layouts import board_geometry
 from zuniboard.hardware.circuit import Circuit
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 
 def _order_key(text: str) -> tuple[str, int, str]:
@@ -17,7 +20,7 @@ def _order_key(text: str) -> tuple[str, int, str]:
     return (head, int(tail) if tail else -1, text)
 
 
-def netlist_txt(layout: Any, c: Circuit) -> str:
+def netlist_txt(layout: Layout, c: Circuit) -> str:
     geometry = board_geometry(layout.rulesets[0])
     out = [
         "# Netlist of %s: %s" % (layout.name, layout.title),
@@ -55,7 +58,7 @@ def _q(text: str) -> str:
     return '"%s"' % text.replace("\\", "\\\\").replace('"', '\\"')
 
 
-def kicad_net(layout: Any, c: Circuit) -> str:
+def kicad_net(layout: Layout, c: Circuit) -> str:
     """KiCad's s-expression netlist (version "E"): components with footprints, library
     parts with typed pins, nets with their nodes."""
     out = [

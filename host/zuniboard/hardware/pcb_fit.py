@@ -12,11 +12,14 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.hardware import kicad_lib, kicad_project, placement, plates
 from zuniboard.hardware.pcb_layout import STRIP_GAP, SWITCH_PITCH, PlanError, strip_cells_drawn
 from zuniboard.hardware.stack import BOARD_GAP_MM, FRAME_WIDTH_MM, unit_vector
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 Point = tuple[float, float]
 
@@ -34,7 +37,7 @@ class Module:
     headers: tuple[tuple[str, float, float, str], ...] = ()  # ref, pin 1 x, y, value ("cable to J20")
 
 
-def modules(layout: Any) -> list[Module]:
+def modules(layout: Layout) -> list[Module]:
     """The outlines of the board's strips and buttons' PCB that the generator can place
     (board168's strips raise PlanError: no PCB yet, nothing to fit)."""
     lib = kicad_lib.load()
@@ -93,7 +96,7 @@ def gap(a: list[Point], b: list[Point]) -> float:
     return best
 
 
-def clashes(layout: Any) -> list[str]:
+def clashes(layout: Layout) -> list[str]:
     """Every pair of the board's modules closer than MODULE_GAP_MM and every module closer
     to the frame's inner edge than FRAME_GAP_MM (or past it), in words; empty when they fit."""
     b = placement.build(layout)
@@ -128,7 +131,7 @@ def check(name: str, found: list[Module], width: float, height: float) -> list[s
 _FILLS = ("#8dd3c7", "#bebada", "#fb8072", "#80b1d3", "#fdb462", "#b3de69", "#fccde5", "#d9d9d9")
 
 
-def modules_svg(layout: Any) -> str | None:
+def modules_svg(layout: Layout) -> str | None:
     """The assembly drawing of a board cut into strips (``pcb-modules.svg``): every strip
     and the buttons' PCB where it hangs under P2, seen from above, with its mounting holes,
     its chain headers and the cables between them in chain order, over the points' reed

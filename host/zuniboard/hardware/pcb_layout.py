@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import itertools
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zuniboard.hardware import placement, plates
 from zuniboard.hardware.circuit import FIRST_HC165, Circuit
@@ -36,6 +36,9 @@ from zuniboard.hardware.pcb_size import controller_row as _controller_row
 from zuniboard.hardware.pcb_size import controller_size
 from zuniboard.hardware.pcb_size import part_width as _width
 from zuniboard.hardware.stack import BUTTONS_PCB_BELOW_MM
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 SWITCH_PITCH = 20.32  # the reed footprint's pad distance
 SW_PAD = 2.4
@@ -103,7 +106,7 @@ def _smd_style(footprint: str) -> tuple[float, str]:
 
 
 def main_plan(
-    layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
+    layout: Layout, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
 ) -> BoardPlan:
     b = placement.build(layout)
     if not strip_cells_drawn(layout):
@@ -250,7 +253,7 @@ def main_plan(
 
 
 def controller_plan(
-    layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
+    layout: Layout, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
 ) -> BoardPlan:
     width, height = controller_size(c)
     plan = BoardPlan(
@@ -363,14 +366,14 @@ def _outline(
     return [(round(x, 4), round(y, 4)) for x, y in pts]
 
 
-def strip_cells_drawn(layout: Any) -> bool:
+def strip_cells_drawn(layout: Layout) -> bool:
     """The strip cells are drawn for line boards, whose reed switches point South."""
     shape = placement.layout_geometry(layout).shape
     return bool(shape == "lines" and layout.mechanics.get("switch_angle_deg") == -90.0)
 
 
 def strip_plan(
-    layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
+    layout: Layout, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
 ) -> BoardPlan:
     from zuniboard.hardware import strips
 
@@ -494,7 +497,7 @@ def strip_plan(
 
 
 def buttons_plan(
-    layout: Any, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
+    layout: Layout, c: Circuit, lib: Library, refs: dict[str, SymbolRef], pin_nets: dict[str, dict[str, str]]
 ) -> BoardPlan:
     """The buttons' own PCB (a board whose strips leave no room for them): OK, BACK and
     HINT at their places under P1's holes, each with its series resistor, pull-up and TVS

@@ -12,7 +12,7 @@ for one pitch).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.hardware import kicad_lib, kicad_project
 from zuniboard.hardware.kicad_pcb import Placement, rotate
@@ -20,6 +20,9 @@ from zuniboard.hardware.pcb_layout import BoardPlan, PlanError
 from zuniboard.hardware.placement import Build
 from zuniboard.hardware.plates import BoardSpot, Feature
 from zuniboard.hardware.stack import FRAME_WIDTH_MM, P2_MM, P3_MM
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 # Openings in the spacer over the top-side parts that are neither an LED nor a reed switch
 # nor a button (those have their own holes): (width, length) of the round-ended cut-out
@@ -43,7 +46,7 @@ MODULE_GAP_MM = 2.0
 _PLANS: dict[tuple[str, ...], tuple[BoardPlan | None, BoardPlan]] = {}
 
 
-def plans(layout: Any) -> tuple[BoardPlan | None, BoardPlan] | None:
+def plans(layout: Layout) -> tuple[BoardPlan | None, BoardPlan] | None:
     """(main, controller) plans of a layout with a KiCad project (main None where the
     generator has no main board for it), else None. Kept per layout: each plan costs a
     schematic and a placement (about 0.4 s), and every plate file asks for them."""

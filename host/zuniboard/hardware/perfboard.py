@@ -13,11 +13,14 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zuniboard.hardware.circuit import FIRST_HC165, Circuit
 from zuniboard.hardware.drawing import Page
 from zuniboard.hardware.drawing import svg as svg_pages
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 GRID = 2.54
 WIRING_LINE_CHARS = 100  # one column of the wiring list: 95 mm at 1.7 mm type
@@ -81,7 +84,7 @@ def controller_plan(c: Circuit) -> Plan:
     return Plan("controller board", 27, max(24, max(r for _, r in edge.values()) + 1), pads, outlines, edge)
 
 
-def strip_plan(c: Circuit, layout: Any) -> Plan:
+def strip_plan(c: Circuit, layout: Layout) -> Plan:
     """The first sensor strip: its 74HC165, pull-up network and capacitor, then a pad pair
     for each of its eight switches (the switch's two wires end there; the strip sits in
     the middle of its group, so no switch wire is longer than four point spacings)."""
@@ -238,7 +241,7 @@ def _mount_holes(page: Page, spots: list[Any], x0: float, y0: float) -> None:
         page.text(x + 1.8, y + 0.6, 1.4, label, MOUNT_COLOUR)
 
 
-def pages(layout: Any, c: Circuit, spots: list[Any]) -> list[Page]:
+def pages(layout: Layout, c: Circuit, spots: list[Any]) -> list[Page]:
     """The plans of the controller board and the strips; ``spots``: where each board hangs
     under P2 (``board_spots.board_spots``: the controller first), for its mounting holes."""
     page = Page("perfboard plans, 1:1")
@@ -285,7 +288,7 @@ STOCK_MM = (160.0, 100.0)
 STOCK_HOLES = (62, 39)
 
 
-def pieces(layout: Any, c: Circuit) -> list[tuple[str, int, int]]:
+def pieces(layout: Layout, c: Circuit) -> list[tuple[str, int, int]]:
     """Every perfboard piece a board needs, (name, width, height) in 2.54 mm pitches, cut
     as drawn in perfboard.svg: the controller board and one strip per 74HC165."""
     ctl = controller_plan(c)
@@ -296,7 +299,7 @@ def pieces(layout: Any, c: Circuit) -> list[tuple[str, int, int]]:
     return out
 
 
-def stock_layout(layout: Any, c: Circuit) -> list[list[tuple[str, int, int, int, int]]]:
+def stock_layout(layout: Layout, c: Circuit) -> list[list[tuple[str, int, int, int, int]]]:
     """The pieces packed onto stock boards by shelves (largest first, either way round; new
     shelves low or tall, whichever needs fewer boards): one list per stock board of (name,
     x, y, columns, rows) in holes. The BOM orders as many boards as this needs, and the
@@ -345,5 +348,5 @@ def _shelf_pack(items: list[tuple[str, int, int]], tall: bool) -> list[list[tupl
     return boards
 
 
-def svg(layout: Any, c: Circuit, spots: list[Any]) -> str:
+def svg(layout: Layout, c: Circuit, spots: list[Any]) -> str:
     return svg_pages(pages(layout, c, spots), "%s perfboard plans" % layout.name)

@@ -7,7 +7,7 @@ import dataclasses
 import functools
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.games.layouts import BoardGeometry, board_geometry
 from zuniboard.hardware.stack import (
@@ -21,6 +21,9 @@ from zuniboard.hardware.stack import (
     PLACEMENT_SLOP_MM,
     unit_vector,
 )
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 
 @dataclass(frozen=True)
@@ -48,7 +51,7 @@ def placement(geometry: BoardGeometry, pitch: float) -> Placement:
     return Placement(pitch, margin, min(xs), max(ys), width, height)
 
 
-def layout_geometry(layout: Any) -> BoardGeometry:
+def layout_geometry(layout: Layout) -> BoardGeometry:
     """The geometry of the layout's first ruleset, with the homes of all its rulesets
     (so that the 168-square drawing marks the West and East homes of the 4-player game)."""
     geometry = board_geometry(layout.rulesets[0])
@@ -64,7 +67,7 @@ def layout_geometry(layout: Any) -> BoardGeometry:
 
 @dataclass(frozen=True)
 class Build:
-    layout: Any
+    layout: Layout
     geometry: BoardGeometry
     place: Placement
     pitch: float
@@ -83,7 +86,7 @@ class Build:
         return self.place.at(*self.geometry.coords[self.geometry.index[point]])
 
 
-def build(layout: Any, pitch: float | None = None) -> Build:
+def build(layout: Layout, pitch: float | None = None) -> Build:
     geometry = layout_geometry(layout)
     p = float(pitch or layout.mechanics["pitch_mm"])
     place = placement(geometry, p)
@@ -92,7 +95,7 @@ def build(layout: Any, pitch: float | None = None) -> Build:
     return Build(layout, geometry, place, p)
 
 
-def needs_button_band(layout: Any, geometry: BoardGeometry) -> bool:
+def needs_button_band(layout: Layout, geometry: BoardGeometry) -> bool:
     """A line board with buttons that is cut into strips (at its own pitch, as the PCBs
     are, as ``strips.needs_strips``): its South row's strips fill the margin where the
     buttons would go."""

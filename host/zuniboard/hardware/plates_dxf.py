@@ -14,12 +14,15 @@ from __future__ import annotations
 
 import io
 import math
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ezdxf._options import options as ezdxf_options
 from ezdxf.document import Drawing
 
 from zuniboard.hardware import drill, placement, plates
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 PLATES = ("P1", "P2", "P3")
 
@@ -39,7 +42,7 @@ def _capsule(f: plates.Feature, height: float) -> list[tuple[float, float, float
     ]
 
 
-def plate_dxf(layout: Any, plate: str) -> bytes:
+def plate_dxf(layout: Layout, plate: str) -> bytes:
     previous = ezdxf_options.write_fixed_meta_data_for_testing
     ezdxf_options.write_fixed_meta_data_for_testing = True  # no dates, no random GUIDs
     try:
@@ -48,7 +51,7 @@ def plate_dxf(layout: Any, plate: str) -> bytes:
         ezdxf_options.write_fixed_meta_data_for_testing = previous
 
 
-def _plate_dxf(layout: Any, plate: str) -> bytes:
+def _plate_dxf(layout: Layout, plate: str) -> bytes:
     b = placement.build(layout)
     width, height = b.place.width, b.place.height
     doc = Drawing.new("R12")  # not ezdxf.new: it sets $INSUNITS, which R12 lacks
@@ -82,5 +85,5 @@ def _mm(v: float) -> str:
     return ("%.2f" % v).rstrip("0").rstrip(".")
 
 
-def derived_files(layout: Any) -> dict[str, bytes]:
+def derived_files(layout: Layout) -> dict[str, bytes]:
     return {"plate-%s.dxf" % plate: plate_dxf(layout, plate) for plate in PLATES}

@@ -9,11 +9,14 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.games.layouts import board_geometry
 from zuniboard.hardware import circuit
 from zuniboard.hardware.fmt import num
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 # -- sources, named once ---------------------------------------------------------------
 
@@ -107,17 +110,17 @@ class PowerLine:
     ma: float
 
 
-def usb_ma(layout: Any) -> int:
+def usb_ma(layout: Layout) -> int:
     """What the firmware asks the host for (``power.usb_ma``)."""
     ma: int = layout.power["usb_ma"]
     return ma
 
 
-def design_limit_ma(layout: Any) -> float:
+def design_limit_ma(layout: Layout) -> float:
     return DESIGN_MARGIN * usb_ma(layout)
 
 
-def _sensor_lines(layout: Any) -> list[PowerLine]:
+def _sensor_lines(layout: Layout) -> list[PowerLine]:
     """The sensors at their worst (every switch closed): on +3V3, powered from plug-in."""
     if layout.sensors["type"] == "hc165":
         chips = layout.sensor_count // 8
@@ -134,12 +137,12 @@ def _sensor_lines(layout: Any) -> list[PowerLine]:
     ]
 
 
-def gated(layout: Any) -> bool:
+def gated(layout: Layout) -> bool:
     """The LED rail is switched by a GPIO (``power.led_enable``): off until the firmware turns it on."""
     return "led_enable" in layout.power
 
 
-def fixed_lines(layout: Any) -> list[PowerLine]:
+def fixed_lines(layout: Layout) -> list[PowerLine]:
     """Everything that is not an LED, at its worst."""
     lines = [PowerLine("Raspberry Pi Pico", PICO_SRC, PICO_MA)]
     lines.append(PowerLine("TPS2553 load switch", "allowance for its supply current [tps2553]", TPS2553_MA))
@@ -152,7 +155,7 @@ def fixed_lines(layout: Any) -> list[PowerLine]:
     return lines
 
 
-def dark_lines(layout: Any, switched: bool | None = None) -> list[PowerLine]:
+def dark_lines(layout: Layout, switched: bool | None = None) -> list[PowerLine]:
     """The board before USB configuration: plugged in, LEDs dark, the firmware waiting for
     the host (every switch closed: pieces may stand on the board). ``switched``: with the
     LED rail behind the GPIO-driven load switch (the default where the layout has
@@ -174,11 +177,11 @@ def dark_lines(layout: Any, switched: bool | None = None) -> list[PowerLine]:
     return lines
 
 
-def dark_ma(layout: Any, switched: bool | None = None) -> float:
+def dark_ma(layout: Layout, switched: bool | None = None) -> float:
     return sum(line.ma for line in dark_lines(layout, switched))
 
 
-def power_lines(layout: Any) -> list[PowerLine]:
+def power_lines(layout: Layout) -> list[PowerLine]:
     """Worst-case current of each consumer: the LED chain at its dynamic limit (the
     firmware scales down any frame that would draw more than ``leds.budget_ma``), every
     reed switch closed, the Pico busy, the fault pull-up on."""
@@ -208,26 +211,26 @@ def power_lines(layout: Any) -> list[PowerLine]:
     return lines
 
 
-def total_ma(layout: Any) -> float:
+def total_ma(layout: Layout) -> float:
     return sum(line.ma for line in power_lines(layout))
 
 
-def fixed_ma(layout: Any) -> float:
+def fixed_ma(layout: Layout) -> float:
     return sum(line.ma for line in fixed_lines(layout))
 
 
-def max_budget_ma(layout: Any) -> float:
+def max_budget_ma(layout: Layout) -> float:
     """The largest ``leds.budget_ma`` that keeps the whole board inside the design limit."""
     return design_limit_ma(layout) - fixed_ma(layout)
 
 
-def white_led_ma(layout: Any) -> float:
+def white_led_ma(layout: Layout) -> float:
     """One LED white at ``max_level`` (without its idle current)."""
     ma: float = 3 * layout.leds["ma_per_channel"] * layout.leds["max_level"] / 255
     return ma
 
 
-def full_points(layout: Any) -> int:
+def full_points(layout: Layout) -> int:
     """How many LEDs can be white at ``max_level`` before the limit dims the frame."""
     room = layout.leds["budget_ma"] - layout.led_count * layout.leds["idle_ma"]
     count: int = layout.led_count
@@ -259,7 +262,7 @@ class Rail:
         return USB_PORT_MIN_V - self.cable_drop_v - self.switch_drop_v - self.rail_drop_v
 
 
-def _positions_mm(layout: Any) -> dict[str, tuple[float, float]]:
+def _positions_mm(layout: Layout) -> dict[str, tuple[float, float]]:
     geometry = board_geometry(layout.rulesets[0])
     pitch = layout.mechanics["pitch_mm"]
     return {
@@ -268,7 +271,7 @@ def _positions_mm(layout: Any) -> dict[str, tuple[float, float]]:
     }
 
 
-def led_rows(layout: Any) -> list[list[str]]:
+def led_rows(layout: Layout) -> list[list[str]]:
     """The LED chain cut into rows: a new row wherever the chain changes y."""
     pos = _positions_mm(layout)
     order = sorted(layout.points, key=lambda name: layout.points[name][1])
@@ -280,7 +283,7 @@ def led_rows(layout: Any) -> list[list[str]]:
     return rows
 
 
-def rail(layout: Any, feeds: list[tuple[list[str], float, float]]) -> Rail:
+def rail(layout: Layout, feeds: list[tuple[list[str], float, float]]) -> Rail:
     """The LED power wiring of ``wiring.led_feeds`` (the same wires as wiring.csv): one
     +5V/GND pair per row of LEDs from the controller's star point, up the West edge to the
     row's West end (the feed) and on along the row (the bus), each LED's own leads (26 AWG,
@@ -320,7 +323,7 @@ class ClockLine:
     read_us: float
 
 
-def clock_line(layout: Any) -> ClockLine | None:
+def clock_line(layout: Layout) -> ClockLine | None:
     """SCK and latch run from the Pico along the sensor chain (one strip per 74HC165, in
     the middle of its group of points), through a source-series resistor at the Pico."""
     if layout.sensors["type"] != "hc165":
@@ -361,26 +364,26 @@ SLEW_SPREAD = 2.0  # assumed: the part slews up to twice as fast as typical (no 
 ILIM_TABLE = {66.5: (351.2, 448.7), 52.3: (448.3, 562.4), 43.2: (544.3, 673.1)}
 
 
-def rail_uf(layout: Any) -> float:
+def rail_uf(layout: Layout) -> float:
     """All the capacitance on the switched rail: C3 and the 100 nF at every LED."""
     n: int = layout.led_count
     return circuit.BULK_UF + n * LED_CAP_UF
 
 
-def rail_load_ma(layout: Any) -> float:
+def rail_load_ma(layout: Layout) -> float:
     """The most the switched rail draws in play: the LED budget and the level shifter."""
     budget: float = layout.leds["budget_ma"]
     return budget + AHCT125_MA
 
 
-def switch_on_now(layout: Any) -> tuple[float, float]:
+def switch_on_now(layout: Layout) -> tuple[float, float]:
     """The built design: (peak USB mA, duration ms) when the firmware turns the rail on.
     U3 charges the rail at its current limit: at most 673 mA, plus the dark board."""
     idle = layout.led_count * layout.leds["idle_ma"]
     return ILIM_MAX_MA + dark_ma(layout), rail_uf(layout) * RAIL_V / (ILIM_MIN_MA - idle)
 
 
-def switch_on_slew(layout: Any, spread: float = SLEW_SPREAD) -> tuple[float, float]:
+def switch_on_slew(layout: Layout, spread: float = SLEW_SPREAD) -> tuple[float, float]:
     """The proposed design (a TPS22965 with CT 10 nF after U3): (peak USB mA, duration ms).
     The rail rises at 0.8 x 5 V per 10-90 % rise time, ``spread`` times faster than
     typical; the charge current is C dV/dt, on top of the dark board, every idle LED and
@@ -390,7 +393,7 @@ def switch_on_slew(layout: Any, spread: float = SLEW_SPREAD) -> tuple[float, flo
     return peak, RAIL_V / dv_per_ms
 
 
-def _switch_on_section(layout: Any) -> list[str]:
+def _switch_on_section(layout: Layout) -> list[str]:
     if not gated(layout):
         return []
     peak, ms = switch_on_now(layout)
@@ -472,7 +475,7 @@ def _switch_on_section(layout: Any) -> list[str]:
     )
 
 
-def _dark_section(layout: Any) -> list[str]:
+def _dark_section(layout: Layout) -> list[str]:
     before = dark_lines(layout, False)
     after = dark_lines(layout, True)
     n = layout.led_count
@@ -538,7 +541,7 @@ def _dark_section(layout: Any) -> list[str]:
     return out
 
 
-def _power_path_section(layout: Any) -> list[str]:
+def _power_path_section(layout: Layout) -> list[str]:
     dark = dark_ma(layout)
     en = "EN <- GP%d with R6 100 kOhm to GND" % layout.power["led_enable"] if gated(layout) else "EN tied to IN"
     out = [
@@ -589,7 +592,7 @@ FAULT_BLANK_MS = 50
 FAULT_DEGLITCH_TYP_MS = 7.5  # TPS2553, typical [tps2553fault]
 
 
-def _fault_section(layout: Any) -> list[str]:
+def _fault_section(layout: Layout) -> list[str]:
     """What ~FAULT is, how the firmware reads it and what the board then does and shows;
     and what `power.settle_ms` rests on."""
     if "fault" not in layout.power or not gated(layout):
@@ -658,7 +661,7 @@ def _fault_section(layout: Any) -> list[str]:
     ]
 
 
-def power_md(layout: Any, feeds: list[tuple[list[str], float, float]]) -> str:
+def power_md(layout: Layout, feeds: list[tuple[list[str], float, float]]) -> str:
     """power.md; ``feeds``: ``wiring.led_feeds(layout)``, for the LED rail (``rail``)."""
     lines = power_lines(layout)
     total = sum(line.ma for line in lines)

@@ -14,13 +14,16 @@ the netlist.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.hardware import power
 from zuniboard.hardware.circuit import FIRST_HC165, HC165_INPUT_PINS, Circuit, Part
 from zuniboard.hardware.drawing import Page
 from zuniboard.hardware.drawing import pdf as pdf_pages
 from zuniboard.hardware.drawing import svg as svg_pages
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 PIN_STEP = 5.0
 STUB = 6.0
@@ -173,7 +176,7 @@ def _place(page: Page, c: Circuit, refs: list[str], top: float = 24.0, bottom: f
     return x + col_w
 
 
-def _frame(page: Page, layout: Any, number: int, total: int, notes: list[str]) -> None:
+def _frame(page: Page, layout: Layout, number: int, total: int, notes: list[str]) -> None:
     page.rect(4, 4, page.width - 8, page.height - 8, "#000", 0.5)
     page.text(8, 12, 4.2, "%s: %s" % (layout.name, page.title))
     page.text(8, 17.5, 2.4, layout.title, "#444")
@@ -202,7 +205,7 @@ def _frame(page: Page, layout: Any, number: int, total: int, notes: list[str]) -
     )
 
 
-def _pages(layout: Any, c: Circuit, rail: power.Rail) -> list[Page]:
+def _pages(layout: Layout, c: Circuit, rail: power.Rail) -> list[Page]:
     hc165 = layout.sensors["type"] == "hc165"
     cables = any(r.startswith("J") for r in c.parts)
     total = 4 if cables else 3
@@ -340,10 +343,10 @@ def _pages(layout: Any, c: Circuit, rail: power.Rail) -> list[Page]:
     return pages
 
 
-def svg(layout: Any, c: Circuit, rail: power.Rail) -> str:
+def svg(layout: Layout, c: Circuit, rail: power.Rail) -> str:
     """The schematic's sheets; ``rail``: the LED power wiring (``power.rail``), noted on sheet 1."""
     return svg_pages(_pages(layout, c, rail), "%s schematic" % layout.name)
 
 
-def pdf(layout: Any, c: Circuit, rail: power.Rail) -> bytes:
+def pdf(layout: Layout, c: Circuit, rail: power.Rail) -> bytes:
     return pdf_pages(_pages(layout, c, rail))

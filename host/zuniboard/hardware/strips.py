@@ -16,21 +16,24 @@ high, so that every strip's outline is the same comb of cells (``pcb_layout``).
 from __future__ import annotations
 
 import math
-from typing import Any
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 from zuniboard.hardware.stack import MAIN_MAX_MM
 
 STRIP_MAX_POINTS = 9
 
 
-def needs_strips(layout: Any) -> bool:
+def needs_strips(layout: Layout) -> bool:
     from zuniboard.hardware.placement import layout_geometry, placement
 
     place = placement(layout_geometry(layout), float(layout.mechanics["pitch_mm"]))
     return place.width > MAIN_MAX_MM or place.height > MAIN_MAX_MM
 
 
-def row_of(layout: Any) -> dict[str, float]:
+def row_of(layout: Layout) -> dict[str, float]:
     """Point name -> the y of its row in board units (geometry coordinates)."""
     from zuniboard.hardware.placement import layout_geometry
 
@@ -38,7 +41,7 @@ def row_of(layout: Any) -> dict[str, float]:
     return {name: float(g.coords[g.index[name]][1]) for name in g.names}
 
 
-def strips(layout: Any) -> list[list[str]]:
+def strips(layout: Layout) -> list[list[str]]:
     """The strips of the board in chain order, each its points in chain order."""
     order = sorted(layout.points, key=lambda name: layout.points[name][1])
     rows = row_of(layout)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.hardware import pcb_stack
 from zuniboard.hardware.board_spots import NoRoomError, board_spots, usb_slot
@@ -15,6 +15,9 @@ from zuniboard.hardware.fmt import LICENCE_NOTICE, num
 from zuniboard.hardware.placement import Build, build, piece_diameter
 from zuniboard.hardware.plates import Feature
 from zuniboard.hardware.stack import BUTTON_NUT_MM, FRAME_WIDTH_MM, SCREW_HEAD_MM, USB_SLOT_MM, unit_vector
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 # -- drawing (one list of primitives for SVG and PDF) ---------------------------------------
 
@@ -54,7 +57,7 @@ def _capsule(f: Feature, steps: int = 6) -> tuple[tuple[float, float], ...]:
     return tuple(pts)
 
 
-def drawing(layout: Any, pitch: float | None = None) -> list[Shape]:
+def drawing(layout: Layout, pitch: float | None = None) -> list[Shape]:
     """The template's shapes, in template millimetres."""
     b = build(layout, pitch)
     w, h = b.place.width, b.place.height
@@ -223,7 +226,7 @@ def _svg_shape(s: Shape, dx: float = 0.0, dy: float = 0.0) -> str:
     )
 
 
-def template_svg(layout: Any, pitch: float | None = None) -> str:
+def template_svg(layout: Layout, pitch: float | None = None) -> str:
     b = build(layout, pitch)
     w, h = b.place.width, b.place.height + 24
     out = [

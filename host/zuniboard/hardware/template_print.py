@@ -6,12 +6,15 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from zuniboard.hardware.drawing import MM, PdfDoc
 from zuniboard.hardware.fmt import num
 from zuniboard.hardware.placement import Build, build
 from zuniboard.hardware.template import BLACK, BLUE, GREY, Colour, Shape, drawing, legend
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 # -- PDF -------------------------------------------------------------------------------------
 
@@ -93,7 +96,7 @@ class _Pen:
         self.ops.append("q %s %s %s re W n" % (self.pt(x, y + h), num(w * MM), num(h * MM)))
 
 
-def template_pdf(layout: Any, pitch: float | None = None) -> bytes:
+def template_pdf(layout: Layout, pitch: float | None = None) -> bytes:
     """The whole template on one page of the plates' size (for a plotter or a print shop)."""
     b = build(layout, pitch)
     w, h = b.place.width, b.place.height + 24
@@ -146,7 +149,7 @@ class Tiling:
         return [(x, y) for y in ys for x in xs]
 
 
-def tiling(layout: Any, paper: str, pitch: float | None = None) -> Tiling:
+def tiling(layout: Layout, paper: str, pitch: float | None = None) -> Tiling:
     """The orientation (portrait or landscape) that needs fewer pages, portrait on a tie."""
     b = build(layout, pitch)
     w, h = b.place.width, b.place.height
@@ -171,7 +174,7 @@ def _tile_name(col: int, row: int) -> str:
     return "%s%d" % (chr(ord("A") + col), row + 1)
 
 
-def tiled_pdf(layout: Any, paper: str, pitch: float | None = None) -> bytes:
+def tiled_pdf(layout: Layout, paper: str, pitch: float | None = None) -> bytes:
     """The template on A4 or Letter pages: a cover page (page map, legend, scale checks),
     then one page per tile with its content, the shared alignment crosses, cut lines,
     a label and a 100 mm bar."""

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from zuniboard.hardware import circuit, pcb_stack, perfboard
 from zuniboard.hardware.board_spots import board_spots
@@ -14,6 +14,9 @@ from zuniboard.hardware.fmt import csv_cell, num
 from zuniboard.hardware.placement import Build, build, led_xy, switch_xy
 from zuniboard.hardware.plates import BoardSpot, button_positions
 from zuniboard.hardware.stack import FRAME_WIDTH_MM, LEAD_HOLE_MM, SLOT_LEN_MM, unit_vector
+
+if TYPE_CHECKING:
+    from zuni_board.layout import Layout
 
 # -- wiring (electrical choices, stated once here; the electrical design owns them) --------
 WIRE_AWG = {
@@ -73,7 +76,7 @@ HC165_INPUTS = (("H", 6), ("G", 5), ("F", 4), ("E", 3), ("D", 14), ("C", 13), ("
 _PLANS: dict[tuple[Any, ...], tuple[Any, Any]] = {}
 
 
-def _plans(layout: Any) -> tuple[Any, Any]:
+def _plans(layout: Layout) -> tuple[Any, Any]:
     """The controller's and the strip's perfboard plans (the strip's None on the matrix)."""
     key = (layout.name, tuple(sorted((k, tuple(v)) for k, v in layout.points.items())), repr(layout.sensors))
     if key not in _PLANS:
@@ -103,7 +106,7 @@ def switch_pad_xy(b: Build, chip: int, bit: int, pin: int) -> tuple[float, float
     return hole_xy(board_spots(b)[1 + chip], plan.pads[("SW_%s" % first, str(pin))])
 
 
-def wires(layout: Any) -> list[Wire]:
+def wires(layout: Layout) -> list[Wire]:
     b = build(layout)
     if pcb_stack.is_pcb_build(b):
         return _pcb_wires(b)
@@ -295,11 +298,11 @@ def _pcb_wires(b: Build) -> list[Wire]:
     return out
 
 
-def perfboard_count(layout: Any) -> int:
+def perfboard_count(layout: Layout) -> int:
     return len(perfboard.stock_layout(layout, circuit.build(layout)))
 
 
-def led_feeds(layout: Any) -> list[tuple[list[str], float, float]]:
+def led_feeds(layout: Layout) -> list[tuple[list[str], float, float]]:
     """Per row of LEDs (North first): its LEDs West to East, the feed (one conductor,
     metres, from the controller up the West edge to the row's West end) and the bus along
     the row, metres: the LPP*/LPG* wires of ``wires`` without their slack. On the PCB
@@ -322,7 +325,7 @@ def led_feeds(layout: Any) -> list[tuple[list[str], float, float]]:
 WIRING_COLUMNS = "wire,group,from,to,awg,length_mm,from_x_mm,from_y_mm,to_x_mm,to_y_mm,notes"
 
 
-def wiring_csv(layout: Any) -> str:
+def wiring_csv(layout: Layout) -> str:
     out = [WIRING_COLUMNS]
     for w in wires(layout):
         out.append(
@@ -346,7 +349,7 @@ def wiring_csv(layout: Any) -> str:
     return "\n".join(out) + "\n"
 
 
-def wire_totals_m(layout: Any) -> dict[int, float]:
+def wire_totals_m(layout: Layout) -> dict[int, float]:
     """Metres of wire per gauge, with 20 % for mistakes, rounded up to whole metres."""
     totals: dict[int, float] = {}
     for w in wires(layout):

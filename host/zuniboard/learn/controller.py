@@ -17,8 +17,8 @@ put back). Once the line is played the step is done and the next one starts afte
 
 >>> from zuniboard.learn.lessons import load_course
 >>> c = LessonController(load_course("mosona"))
->>> [a.kind for a in c.start(now=0.0)][-1]
-'request'
+>>> [type(a).__name__ for a in c.start(now=0.0)][-1]
+'Request'
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ import zuni
 from zuni.position import parse_position, position_text
 from zuniboard.games.words import board_error_words, move_words, outcome_words, refusal
 from zuniboard.learn.lessons import Course, Labels, Step, first_move, is_reply, matches
-from zuniboard.play.controller import Action, request, say
+from zuniboard.play.actions import Action, MakeMove, Quit, Request, Restore, Say, SetUp, request, say
 
 NEXT_S = 2.0  # a finished step stays this long before the next one is set up
 STATE_POLL_S = 3.0  # while the board is being set up: ask its state this often
@@ -116,8 +116,8 @@ class LessonController:
         49-point board), else the staged setup of the position."""
         start = zuni.new_game(self.game.ruleset)
         if position_text(start) == position_text(self.game):
-            return Action("request", "setup", args=(str(self.game.ruleset), "new"))
-        return Action("request", "setup", args=(self.step.position,))
+            return Request("setup", (str(self.game.ruleset), "new"))
+        return Request("setup", (self.step.position,))
 
     def _sides_words(self) -> str:
         names = self.game.geometry.names
@@ -161,9 +161,9 @@ class LessonController:
             staged = state.get("setup", "")
             if staged in zuni.SIDE_NAMES:
                 upto = tuple(range(zuni.SIDE_NAMES.index(staged) + 1))
-                out += [Action("setup", value=upto), request("press_ok")]
+                out += [SetUp(upto), request("press_ok")]
             else:
-                out.append(Action("setup"))
+                out.append(SetUp())
         old, self.phase = self.phase, phase
         if phase in ("play", "over") and old not in ("play", "over"):
             out += self._in_play(now)
@@ -288,7 +288,7 @@ class LessonController:
                 say("%s replies %s: %s; carry it out" % (side.capitalize(), text, self._how(text)), "ai"),
             ]
             if self.hand:
-                out.append(Action("hand", value=self.game.parse_move(text)))
+                out.append(MakeMove(self.game.parse_move(text)))
             return out
         if entry[0] == "pass":
             return [
@@ -324,7 +324,7 @@ class LessonController:
             request("take_back", "1"),
         ]
         if self.hand:
-            out.append(Action("setup"))
+            out.append(SetUp())
         return out
 
     def _step_done(self, now: float) -> list[Action]:
@@ -388,7 +388,7 @@ class LessonController:
         side = text.strip()
         if not self.hand or side not in zuni.SIDE_NAMES or self.state not in ("setup", "retract"):
             return []
-        return [Action("setup", value=tuple(range(zuni.SIDE_NAMES.index(side) + 1))), request("press_ok")]
+        return [SetUp(tuple(range(zuni.SIDE_NAMES.index(side) + 1))), request("press_ok")]
 
     _events: dict[str, Callable[[LessonController, str, float], list[Action]]] = {
         "error": _error,
@@ -417,7 +417,7 @@ class LessonController:
             return self._said([say("not legal: %s" % (refusal(self.game, word) or word), "wrong")])
         if not self.hand:
             return self._said([say("%s: make it on the board" % word, "wrong")])
-        return [Action("hand", value=move)]
+        return [MakeMove(move)]
 
     def _command(self, name: str, now: float) -> list[Action]:
         if name == "hint":
@@ -441,7 +441,7 @@ class LessonController:
             ]
         if name == "quit":
             self.quit = True
-            return [Action("quit")]
+            return [Quit()]
         return [say(HELP)]
 
     def _hint(self) -> list[Action]:
@@ -465,13 +465,13 @@ class LessonController:
             return [say("put the pieces back as they were before the last move (BACK lights what to restore)", "task")]
         before = self.game.copy()
         before.pop()
-        return [Action("restore", value=before)]
+        return [Restore(before)]
 
     def _next(self, now: float) -> list[Action]:
         if self.index + 1 >= len(self.course.steps):
             self.state = "finished"
             self.next_at = None
-            return [say(self.words(self.course.outro or "That was the last step."), "lesson"), Action("quit")]
+            return [say(self.words(self.course.outro or "That was the last step."), "lesson"), Quit()]
         return self._begin(self.index + 1, now)
 
     # -- the time --------------------------------------------------------------------
@@ -488,7 +488,7 @@ class LessonController:
     # -- what the page shows -----------------------------------------------------------
     def _said(self, out: list[Action]) -> list[Action]:
         for action in out:
-            if action.kind == "say":
+            if isinstance(action, Say):
                 self.said.append((action.tone, action.text))
         del self.said[:-SAID_KEPT]
         return out

@@ -318,7 +318,7 @@ def book_game(key: str) -> LineGame:
     )
 
 
-def settle(game: LineGame, move: Any, tb: Tablebase | None, nodes: int = BOOK_NODES) -> bool | None:
+def settle(game: LineGame, move: zuni.Move, tb: Tablebase | None, nodes: int = BOOK_NODES) -> bool | None:
     """Does North still win by force after its ``move``? True (proved), False (South holds
     at least a draw: disproved), None (the search did not settle it within ``nodes``)."""
     from zuniboard.ai import solver
@@ -332,7 +332,7 @@ def settle(game: LineGame, move: Any, tb: Tablebase | None, nodes: int = BOOK_NO
     return solver.prove(work, north, node_limit=nodes, tb=tb).result
 
 
-def refuted(game: LineGame, move: Any, tb: Tablebase | None, nodes: int = BOOK_NODES) -> bool:
+def refuted(game: LineGame, move: zuni.Move, tb: Tablebase | None, nodes: int = BOOK_NODES) -> bool:
     """After North's ``move``, North no longer wins by force (the search disproves it)."""
     return settle(game, move, tb, nodes) is False
 

@@ -39,8 +39,29 @@ from zuniboard.link.events import (
     Woken,
 )
 from zuniboard.link.port import Clock
+from zuniboard.play.actions import (
+    Action,
+    Cancel,
+    Cut,
+    Ended,
+    Judge,
+    MakeMove,
+    MoveGraded,
+    NewGame,
+    Played,
+    Quit,
+    Redraw,
+    Referee,
+    Reopened,
+    Request,
+    Restore,
+    Say,
+    SetUp,
+    ShowProgress,
+    Switched,
+    Think,
+)
 from zuniboard.play.connect import BoardConnection, check_port, connect
-from zuniboard.play.controller import Action
 from zuniboard.play.terminal import LineReader, TerminalUI
 from zuniboard.records.db import Database, DatabaseError
 
@@ -148,22 +169,44 @@ class LessonSession:
             self.on_change(self.control)
 
     def _act(self, action: Action, now: float) -> None:
-        kind = action.kind
-        if kind == "say":
-            self.ui.message(action.tone, action.text)
-        elif kind == "request":
-            self._request(action, now)
-        elif kind == "hand" and self.hand is not None:
-            self.hand.make_move(self.control.game, action.value)
-        elif kind == "setup" and self.hand is not None:
-            self.hand.set_up(self.control.game, action.value)
-        elif kind == "restore" and self.hand is not None:
-            self.hand.set_up(action.value)  # the position before the last move: the board takes it back
+        match action:
+            case Say(text, tone):
+                self.ui.message(tone, text)
+            case Request():
+                self._request(action, now)
+            case MakeMove(move):
+                if self.hand is not None:
+                    self.hand.make_move(self.control.game, move)
+            case SetUp(sides):
+                if self.hand is not None:
+                    self.hand.set_up(self.control.game, sides)
+            case Restore(game):
+                if self.hand is not None:
+                    self.hand.set_up(game)  # the position before the last move: the board takes it back
+            case (
+                Redraw()
+                | ShowProgress()
+                | Think()
+                | Cancel()
+                | Judge()
+                | Played()
+                | MoveGraded()
+                | Cut()
+                | Ended()
+                | Reopened()
+                | Referee()
+                | Switched()
+                | NewGame()
+                | Quit()
+            ):
+                pass  # a lesson asks for none of these but quit, which ``run`` reads from the controller
+            case _:
+                assert_never(action)
 
-    def _request(self, action: Action, now: float) -> None:
+    def _request(self, action: Request, now: float) -> None:
         """Begins the request on the link; its result comes back through the inbox as
         ``Answered``/``Refused``/``Failed`` of the lesson's own name (``setup``)."""
-        name, args = action.text, tuple(action.args)
+        name, args = action.name, action.args
         call, call_args = name, args
         if name == "setup":
             # The rules' start (``(ruleset, "new")``): a new game; else from a position.

@@ -17,15 +17,14 @@ hand once it has been lit for ``show_move_s``).
 
 >>> c = GameController(hand=True)
 >>> acts = c.open("g1", "mosona", "", seats_for("mosona", {}), [], number=1, now=0.0)
->>> [a.kind for a in c.line("/h", now=0.0)]   # nobody's turn yet: the board is not set up
-['say']
+>>> [type(a).__name__ for a in c.line("/h", now=0.0)]   # nobody's turn yet: the board is not set up
+['Say']
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypedDict, assert_never
 
 import zuni
 from zuniboard.ai import LEVEL_TIMES
@@ -34,6 +33,7 @@ from zuniboard.games.clock_view import ClockView
 from zuniboard.games.spoken import utterance
 from zuniboard.games.words import (
     MARKS_HELP,
+    HintNote,
     board_error_words,
     count_words,
     hint_note,
@@ -49,11 +49,34 @@ from zuniboard.games.words import (
     side_title,
 )
 from zuniboard.link.mirror import disks_of, start_game
+from zuniboard.play.actions import (
+    CANCEL,
+    REDRAW,
+    Action,
+    Cut,
+    Ended,
+    Judge,
+    MakeMove,
+    MoveGraded,
+    NewGame,
+    Played,
+    Quit,
+    Referee,
+    Reopened,
+    Say,
+    SetUp,
+    ShowProgress,
+    Switched,
+    Think,
+    request,
+    say,
+)
 from zuniboard.play.assist import ASSISTS, DEFAULT_ASSIST, Assist
 from zuniboard.play.gamelog import common_prefix
 from zuniboard.play.grades import GRADES, MoveGrade
-from zuniboard.play.prompt import COMMANDS, CONFIRM, NO, YES, completions, help_text, read_line
+from zuniboard.play.prompt import COMMANDS, CONFIRM, NO, YES, Line, completions, help_text, read_line
 from zuniboard.play.seats import Seat, seats_for
+from zuniboard.play.thinking import Found, Graded, SearchFailed, Searching, SearchPost
 
 RETRY_S = 0.3  # the board was not ready (setting up, reconnecting): ask again after this
 REFUSED_RETRY_S = 2.0  # the board refused the computer's move: ask again after this
@@ -82,59 +105,63 @@ DECLARED = ("resign", "agreed-draw", "agreed-count", "time", "abandoned", "aband
 MoveTimes = dict[tuple[str, int, str], tuple[int, int]]
 
 
-@dataclass(frozen=True)
-class Action:
-    """What the runner does. kind:
-
-    - ``say``: ``text`` in ``tone`` (info, move, ai, board, wrong, error, hint,
-      takeback, over, ask, clock: a flag about to fall, answer: to where, moves, last,
-      grade: a move's grade);
-    - ``redraw``: draw the position again; ``progress``: the search of ``side`` (``value``:
-      a SearchInfo, None: done);
-    - ``think``: search ``value`` (a copy of the game) for ``side`` (``text``: ai, hint,
-      or grade: its last move) at ``level``, position generation ``gen``, with
-      ``limits``; ``cancel``: stop every search;
-    - ``request``: ask the board ``text`` (host_move, hint, grade, take_back, resign,
-      agree, state, press_ok) with ``args``; answer with ``GameController.replied`` (a hint's
-      reply: the endgame tables' verdict, or None);
-    - ``judge``: the computer playing ``side`` weighs ``text`` (draw, count) offered by
-      ``args[0]`` in ``value`` (a copy of the game); answer with ``GameController.judged``;
-    - ``hand``: the terminal's hand makes ``value`` (a move of the game as it is);
-      ``setup``: it sets the position up (``value``: the sides, None: all);
-    - ``played``: board move ``index`` is ``text`` made by ``side`` (``value``: its clock
-      times, or None); ``graded``: board move ``index`` (``value``: its text, made by
-      ``side``) has the grade ``text``, why in ``args[0]`` (for the log);
-      ``cut``: the moves from ``index`` on are taken back (``value``: the game as it
-      stands then); ``ended``: the game ended (``text`` result, ``args`` =
-      (termination,)); ``reopened``: an end taken back;
-    - ``referee``: a remote game's referee is asked ``text`` (offer, answer, resign,
-      claim) for ``side`` with ``args`` (docs/remote.md);
-    - ``switched``: the board plays another game ``text`` (``value``: its moves): the
-      runner opens it in the log and calls ``open``; ``new``: start a new game; ``quit``.
-    """
-
-    kind: str
-    text: str = ""
-    tone: str = "info"
-    side: str = ""
-    value: Any = None
-    index: int = -1
-    level: int = 0
-    gen: int = 0
-    args: tuple[str, ...] = ()
-    limits: tuple[tuple[str, float], ...] = ()
+# The last move as the page marks it ("from" and "to" are keywords: the functional form).
+LastMove = TypedDict(
+    "LastMove",
+    {"text": str, "side": str, "words": str, "path": list[str], "took": list[str], "from": str, "to": str},
+)
 
 
-def say(text: str, tone: str = "info") -> Action:
-    return Action("say", text, tone=tone)
+class ShownMove(TypedDict):
+    """The computer's move the board shows now."""
+
+    text: str
+    path: list[str]
+    took: list[str]
 
 
-def request(name: str, *args: str) -> Action:
-    return Action("request", name, args=args)
+class GradedMove(TypedDict):
+    index: int
+    side: str
+    move: str
+    grade: str
+    words: str
+    colour: str
 
 
-REDRAW = Action("redraw")
-CANCEL = Action("cancel")
+class Review(TypedDict):
+    """The grades of the game so far: per side the count of each grade, every move graded."""
+
+    counts: dict[str, dict[str, int]]
+    moves: list[GradedMove]
+
+
+class SeatHelp(TypedDict):
+    level: str
+    hints_left: int | None
+
+
+class GameView(TypedDict, total=False):
+    """The game as the page shows it (JSON: ``GameController.view``)."""
+
+    controller: bool
+    said: list[list[str]]
+    announce: list[list[str | bool]]
+    moves: list[str]
+    lost: bool
+    numbered: str
+    last: LastMove | None
+    disks: dict[str, list[str]]
+    showing: str
+    shown: ShownMove | None
+    result: str
+    turn: str
+    seats: dict[str, str]
+    number: int
+    refusal: str
+    legal: list[str]
+    review: Review
+    help: dict[str, SeatHelp]
 
 
 def same_effect(game: zuni.Game, text: str, move: zuni.Move) -> bool:
@@ -197,7 +224,7 @@ class GameController:
         self.hint_shown = False
         self.hint_table = ""  # the endgame tables' verdict of the hint found, in words ('' none)
         # The hint as the page shows it beside the board (``words.hint_note``), None: none.
-        self.hint_note: dict[str, Any] | None = None
+        self.hint_note: HintNote | None = None
         self.last_wrong = ""
         self.ai_unsaid = False  # the computer's move found during setup, not said yet
         self.board_error = ""  # the mistake the board shows now, as its last state said
@@ -205,7 +232,7 @@ class GameController:
         # event is best effort, so a state that carries it says it when the event was lost.
         self.board_fault = ""
         self.confirm: str | None = None  # a command that ends the game, asked about
-        self.typed_ahead: Any = None  # a move typed while the board was being set up
+        self.typed_ahead: zuni.Move | None = None  # a move typed while the board was being set up
         self.ahead_unsaid = False  # ... not told yet that it waits for the setup
         self.ahead_text = ""
         self.typed = ""  # the typed move the terminal's hand made, until the board reports it
@@ -285,7 +312,7 @@ class GameController:
     def seats_text(self) -> str:
         return ", ".join("%s %s" % (s, seat) for s, seat in self.seats.items())
 
-    def read(self, text: str) -> Any:
+    def read(self, text: str) -> Line:
         """What a typed ``text`` means now (``commands.Line``): a move, a command or why neither."""
         return read_line(text, self.game)
 
@@ -426,12 +453,12 @@ class GameController:
 
     def _quit(self) -> list[Action]:
         self.quit = True
-        return [Action("quit")]
+        return [Quit()]
 
     def _new(self) -> list[Action]:
         if not self.is_over():
             return [say("the game is not over: finish it, or resign, draw or count first")]
-        return [Action("new")]
+        return [NewGame()]
 
     def _typed_move(self, text: str, move: zuni.Move) -> list[Action]:
         if not self.hand:
@@ -451,7 +478,7 @@ class GameController:
             self.ahead_text = text
             return [request("state")]
         self.typed = text
-        return [Action("hand", value=move)]
+        return [MakeMove(move)]
 
     def _no_hand_why(self) -> str:
         return "with --manual" if self.moves_at == MOVES_AT_PAGE else "on a real board"
@@ -484,9 +511,9 @@ class GameController:
             self._think("hint", side, HINT_LEVEL, limits),
         ]
 
-    def _think(self, what: str, side: str, level: int, limits: tuple[tuple[str, float], ...] = ()) -> Action:
+    def _think(self, what: str, side: str, level: int, limits: tuple[tuple[str, float], ...] = ()) -> Think:
         self.busy.add(what)
-        return Action("think", what, side=side, value=self.game.copy(), level=level, gen=self.gen, limits=limits)
+        return Think(what, side, self.game.copy(), level, self.gen, limits)
 
     def _take_back(self) -> list[Action]:
         if self.remote:
@@ -538,7 +565,7 @@ class GameController:
                 return [say("%s offers %s: %s, type %s to agree" % (side, word, "/".join(people), what))]
         elif others:
             # The computer weighs the offer (a short search: the runner's, see ``judged``).
-            return [Action("judge", what, side=others[0], value=game.copy(), args=(side,))]
+            return [Judge(what, others[0], game.copy(), side)]
         return [request("agree", what)]
 
     def judged(self, what: str, offered_by: str, answer: str, now: float) -> list[Action]:
@@ -567,7 +594,7 @@ class GameController:
             "resign": "resigning %s: sent to the referee" % side,
             "claim": "claiming %s: sent to the referee" % ("a draw" if args == ("draw",) else "the win"),
         }
-        return [Action("referee", what, side=side, args=args), say(words[what])]
+        return [Referee(what, side, args), say(words[what])]
 
     def _claim(self) -> list[Action]:
         if not self.remote:
@@ -626,7 +653,13 @@ class GameController:
 
     # -- the board's replies -----------------------------------------------------------
     def replied(
-        self, name: str, args: tuple[str, ...], now: float, error: str = "", by_board: bool = False, reply: Any = None
+        self,
+        name: str,
+        args: tuple[str, ...],
+        now: float,
+        error: str = "",
+        by_board: bool = False,
+        reply: dict[str, str] | None = None,
     ) -> list[Action]:
         """The board answered request ``name`` (``error``: why not; ``by_board``: the
         board refused it, else the link failed; ``reply``: what it said)."""
@@ -706,7 +739,7 @@ class GameController:
                 self.deferred = True
                 return []
             self.deferred = False
-            return [Action("switched", game_id, value=list(moves))]
+            return [Switched(game_id, tuple(moves))]
         out: list[Action] = []
         k = common_prefix(self.moves, moves)
         if k < len(self.moves):
@@ -735,7 +768,7 @@ class GameController:
             self.game.pop()
             self.grades.pop(len(self.moves), None)
         self.game.clear_agreement()
-        out.append(Action("cut", index=k, value=self.game.copy()))
+        out.append(Cut(k, self.game.copy()))
         self._new_position(out)
         self.phase = "setup"
         todo = restore_words(occupied_names(self.game), before)
@@ -767,7 +800,7 @@ class GameController:
         self.moves.append(text)
         took = (times or {}).get((self.board_game, index, text))
         self.clocks.moved(side, took[1] if took else None, self.turn_side(), now)
-        out.append(Action("played", text, index=index, value=took, side=side))
+        out.append(Played(index, text, side, took))
         self.phase = "play"
         self._new_position(out)
         if not quiet:
@@ -794,7 +827,7 @@ class GameController:
         self._new_position([])
         self.phase = "over"
         return [
-            Action("ended", str(outcome.result), args=(str(outcome.termination),)),
+            Ended(str(outcome.result), str(outcome.termination)),
             say(
                 "%s. Game #%d is logged; press OK on the board or type new for a new game, quit to leave"
                 % (outcome_words(self.game, outcome), self.number),
@@ -850,9 +883,9 @@ class GameController:
                 # A position set up one side at a time: the sides up to the one the
                 # board asks for now; then OK for the next (as a person would press it).
                 upto = tuple(range(zuni.SIDE_NAMES.index(staged) + 1))
-                out += [Action("setup", value=upto), request("press_ok")]
+                out += [SetUp(upto), request("press_ok")]
             else:
-                out.append(Action("setup"))
+                out.append(SetUp())
         if phase != self.phase:
             old = self.phase
             self.phase = phase
@@ -864,7 +897,7 @@ class GameController:
                 self.ahead_unsaid = False
                 if ahead is not None and self.hand and self.game is not None and ahead in self.game.legal_moves():
                     self.typed = ahead.text()
-                    out.append(Action("hand", value=ahead))
+                    out.append(MakeMove(ahead))
             elif phase == "setup":
                 out.append(say("set up the pieces as the board shows (blinking points need a piece)", "board"))
         return self._said(out)
@@ -907,7 +940,7 @@ class GameController:
     def _button(self, text: str, now: float) -> list[Action]:
         if text.strip() == "hint" and self.phase != "setup":  # a hint only means something in play
             out = self._hint()
-            if not any(a.kind == "think" for a in out) and "hint" not in self.busy:
+            if not any(isinstance(a, Think) for a in out) and "hint" not in self.busy:
                 out.append(request("hint", ""))  # refused: the board shows none of its own either
             return out
         return []
@@ -916,7 +949,7 @@ class GameController:
         out: list[Action] = []
         if text.strip() == "end" and self.game is not None:
             self.game.clear_agreement()
-            out.append(Action("reopened"))
+            out.append(Reopened())
             self._new_position(out)
             out.append(say("the board took back the end of the game: play on", "takeback"))
         self.phase = "setup"
@@ -945,38 +978,42 @@ class GameController:
         return text if self.game is None else board_error_words(self.game, text)
 
     # -- the computer ------------------------------------------------------------------
-    def answer(self, item: tuple[Any, ...], now: float) -> list[Action]:
-        """A search's post: ``(what, gen, side, ...)`` (``zuniboard.play.thinking``)."""
-        what, gen, side = item[0], item[1], str(item[2])
-        if gen != self.gen:
+    def answer(self, post: SearchPost, now: float) -> list[Action]:
+        """A search's post (``zuniboard.play.thinking``)."""
+        if post.gen != self.gen:
             return []  # about a position that is gone
-        if what == "progress":
-            return [Action("progress", side=side, value=item[3])]
         out: list[Action] = []
-        if what == "ai":
-            self.busy.discard("ai")
-            self.ai_move = str(item[3])
-            self.ai_sent = False
-            out.append(Action("progress", side=side))
-            if self.phase != "play":
-                # Found while the board is being set up: said and shown once it is (a
-                # computer's move printed before the pieces stand is a move nobody sees).
-                self.ai_unsaid = True
-                self.send_at = now
-                return self._said(out)
-            out += self._ai_says(side)
-        elif what == "hint":
-            self.busy.discard("hint")
-            self.hint_table = str(item[4]) if len(item) > 4 else ""  # the tables' verdict, in words
-            out.append(request("hint", str(item[3])))
-        elif what == "grade":
-            self.busy.discard("grade")
-            out += self._graded(side, int(item[3]), item[4])
-        elif what == "failed":
-            if not str(item[3]).startswith("ai"):
-                self.busy.discard("hint")  # a hint may be asked again; the computer's move is not retried
-            out.append(Action("progress", side=side))
-            out.append(say("the computer failed (%s)" % item[3], "error"))
+        match post:
+            case Searching(side=side, info=info):
+                return [ShowProgress(side, info)]
+            case Found(what="ai", side=side, move=move):
+                self.busy.discard("ai")
+                self.ai_move = move
+                self.ai_sent = False
+                out.append(ShowProgress(side))
+                if self.phase != "play":
+                    # Found while the board is being set up: said and shown once it is (a
+                    # computer's move printed before the pieces stand is a move nobody sees).
+                    self.ai_unsaid = True
+                    self.send_at = now
+                    return self._said(out)
+                out += self._ai_says(side)
+            case Found(what="hint", move=move, verdict=verdict):
+                self.busy.discard("hint")
+                self.hint_table = verdict  # the tables' verdict, in words
+                out.append(request("hint", move))
+            case Found():
+                pass  # no other search finds a move
+            case Graded(side=side, index=index, grade=grade):
+                self.busy.discard("grade")
+                out += self._graded(side, index, grade)
+            case SearchFailed(side=side, why=why):
+                if not why.startswith("ai"):
+                    self.busy.discard("hint")  # a hint may be asked again; the computer's move is not retried
+                out.append(ShowProgress(side))
+                out.append(say("the computer failed (%s)" % why, "error"))
+            case _:
+                assert_never(post)
         return self._said(out)
 
     def _graded(self, side: str, index: int, grade: MoveGrade) -> list[Action]:
@@ -987,7 +1024,7 @@ class GameController:
         text = self.moves[index]
         self.grades[index] = (side, text, grade)
         # Into the log with the move, whatever of it the seat's help says aloud.
-        out = [Action("graded", grade.name, side=side, index=index, value=text, args=(grade.words,))]
+        out: list[Action] = [MoveGraded(index, text, side, grade.name, grade.words)]
         if self.help_of(side).grades != "all" and not grade.is_mistake:
             return out
         out += [say("%d. %s %s: %s, %s" % (index + 1, side, text, grade.name, grade.words), "grade")]
@@ -997,11 +1034,11 @@ class GameController:
                 out.append(request("grade", grade.name, str(self.game.geometry.names[move.dest])))
         return out
 
-    def review(self) -> dict[str, Any]:
+    def review(self) -> Review:
         """The grades of the game so far: per side the count of each grade, and every
         move graded (the page's review after the game)."""
         counts: dict[str, dict[str, int]] = {}
-        moves = []
+        moves: list[GradedMove] = []
         for index in sorted(self.grades):
             side, text, grade = self.grades[index]
             counts.setdefault(side, dict.fromkeys(GRADES, 0))[grade.name] += 1
@@ -1048,7 +1085,7 @@ class GameController:
         elif self.ai_sent and self.show_at is not None and now >= self.show_at:
             self.show_at = None  # the terminal's hand makes the computer's move, once seen lit
             if self.hand:
-                out.append(Action("hand", value=self.game.parse_move(self.ai_move)))
+                out.append(MakeMove(self.game.parse_move(self.ai_move)))
         return self._said(out)
 
     def _low_time(self, side: str, now: float) -> list[Action]:
@@ -1099,32 +1136,32 @@ class GameController:
 
     def _said(self, out: list[Action]) -> list[Action]:
         for action in out:
-            if action.kind == "say":
+            if isinstance(action, Say):
                 self.said.append((action.tone, action.text))
                 self.said_count += 1
         del self.said[:-SAID_KEPT]
         return out
 
-    def announcements(self) -> list[list[Any]]:
+    def announcements(self) -> list[list[str | bool]]:
         """What the page announces (its live region, its speech) of the last things said:
         ``[key, spoken text, cuts]`` (``speech.spoken``; ``cuts``: a move, which cuts
         short what the page is still saying); each key once, in order."""
         first = self.said_count - len(self.said)
-        out: list[list[Any]] = []
+        out: list[list[str | bool]] = []
         for i, (tone, text) in enumerate(self.said):
             said = utterance(tone, text)
             if said is not None:
                 out.append(["said:%d" % (first + i), said.text, said.cuts])
         return out
 
-    def view(self) -> dict[str, Any]:
+    def view(self) -> GameView:
         """The game as the page shows it (the keys of ``web.world.Narrator``'s view, from
         the game itself rather than guessed from the board's reports), and what was said."""
         game = self.game
         if game is None:
             return {"controller": True, "said": [list(s) for s in self.said], "announce": self.announcements()}
         names = game.geometry.names
-        out: dict[str, Any] = {"controller": True, "moves": list(self.moves), "lost": False}
+        out: GameView = {"controller": True, "moves": list(self.moves), "lost": False}
         out["numbered"] = numbered_moves(game, self.moves)
         out["last"] = None
         if self.moves:

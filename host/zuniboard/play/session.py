@@ -53,6 +53,29 @@ from zuniboard.link.events import (
 )
 from zuniboard.link.port import Clock
 from zuniboard.oslock import LockBusy
+from zuniboard.play.actions import (
+    UNSEEN,
+    Action,
+    Cancel,
+    Cut,
+    Ended,
+    Judge,
+    MakeMove,
+    MoveGraded,
+    NewGame,
+    Played,
+    Quit,
+    Redraw,
+    Referee,
+    Reopened,
+    Request,
+    Restore,
+    Say,
+    SetUp,
+    ShowProgress,
+    Switched,
+    Think,
+)
 from zuniboard.play.controller import (
     HINT_LEVEL,
     HINT_TIME_S,
@@ -61,7 +84,6 @@ from zuniboard.play.controller import (
     SETUP_POLL_S,
     SHOW_AI_MOVE_S,
     STATE_POLL_S,
-    Action,
     GameController,
 )
 from zuniboard.play.gamelog import BoardGameLog, LoggedGame
@@ -69,7 +91,7 @@ from zuniboard.play.judge import verdict
 from zuniboard.play.openings import NewGamePlan, Opening, OpeningError, Openings, board_identity
 from zuniboard.play.seats import Seat
 from zuniboard.play.start_from import StartFrom
-from zuniboard.play.thinking import Thinking
+from zuniboard.play.thinking import Found, Graded, SearchFailed, Searching, SearchPost, Thinking
 from zuniboard.records.db import Database, LogUnwritable
 
 __all__ = [
@@ -108,13 +130,6 @@ class Typed:
 @dataclass(frozen=True)
 class InputEnded:
     """The typed input ended (Ctrl-D, ``</dev/null``)."""
-
-
-@dataclass(frozen=True)
-class SearchPost:
-    """A search's post (``zuniboard.play.thinking``): ``(what, gen, side, ...)``."""
-
-    item: tuple[Any, ...]
 
 
 @dataclass(frozen=True)
@@ -210,7 +225,7 @@ class PlaySession:
             request_timeout=request_timeout,
         )
         self.openings.hand_sets_up = hand is not None
-        self.thinking = Thinking(lambda item: self.inbox.put(SearchPost(item)), seed, deterministic)
+        self.thinking = Thinking(self.inbox.put, seed, deterministic)
         self.take_backs_left = 0  # of the controller's take_back request: one at a time
         # Requests on their way -> the position generation they were asked in: the same
         # request is not asked again while it is (the controller asks again on a timer),
@@ -452,8 +467,8 @@ class PlaySession:
                 self._do(self.control.line(line, now, where=where), now)
             case InputEnded():
                 self.stdin_closed = True
-            case SearchPost(post):
-                self._do(self.control.answer(post, now), now)
+            case Found() | Searching() | Graded() | SearchFailed():
+                self._do(self.control.answer(item, now), now)
             case Answered() | Refused() | Failed():
                 self._replied(item, now)
             case NewGameStarted(plan, result):
@@ -514,33 +529,62 @@ class PlaySession:
 
     def _act(self, action: Action, now: float) -> bool:
         """Does ``action``; True when what the page shows may have changed."""
-        kind = action.kind
-        handler = self._actions.get(kind)
-        assert handler is not None, "an action the runner does not know: %s" % kind
         try:
-            handler(self, action, now)
+            match action:
+                case Say(text, tone):
+                    self.ui.message(tone, text)
+                case Redraw():
+                    self.ui.position(self)
+                case ShowProgress(side, info):
+                    self.ui.thinking(side, info)
+                case Think(what, side, game, level, gen, limits):
+                    self.thinking.start(what, gen, side, game, level, **dict(limits))
+                case Cancel():
+                    self.thinking.cancel()
+                case Request():
+                    self._request(action, now)
+                case Judge(what, side, game, offered_by):
+                    answer = verdict(game, what, side, deterministic=self.deterministic)
+                    self._do(self.control.judged(what, offered_by, answer, now), now)
+                case MakeMove(move):
+                    if self.hand is not None:
+                        self.hand.make_move(self.control.game, move)
+                case SetUp(sides):
+                    if self.hand is not None:
+                        self.hand.set_up(self.control.game, sides)
+                case Restore(game):
+                    if self.hand is not None:
+                        self.hand.set_up(game)
+                case Played():
+                    self._played(action, now)
+                case MoveGraded(index, text, _, grade, why):
+                    if self.logged is not None:
+                        self.logged.graded(index, text, grade, why)
+                case Cut():
+                    self._cut(action, now)
+                case Ended(result, termination):
+                    if self.logged is not None:
+                        self.logged.ended(result, termination)
+                case Reopened():
+                    if self.logged is not None:
+                        self.logged.reopened()
+                case Referee():
+                    self._referee(action, now)
+                case Switched(game_id, moves):
+                    self._board_switched(game_id, list(moves), now)
+                case NewGame():
+                    self._new(now)
+                case Quit():
+                    pass  # ``run`` ends: the controller's ``quit`` is set
+                case _:
+                    assert_never(action)
         except LogUnwritable as exc:  # a new log game that cannot be written: the board plays on
             self.ui.message("error", "log: %s; the game goes on (the board keeps its moves)" % exc)
-        return kind not in ("progress", "cancel", "think")
+        return not isinstance(action, UNSEEN)
 
-    def _say(self, action: Action, now: float) -> None:
-        self.ui.message(action.tone, action.text)
-
-    def _redraw(self, action: Action, now: float) -> None:
-        self.ui.position(self)
-
-    def _progress(self, action: Action, now: float) -> None:
-        self.ui.thinking(action.side, action.value)
-
-    def _think(self, action: Action, now: float) -> None:
-        self.thinking.start(action.text, action.gen, action.side, action.value, action.level, **dict(action.limits))
-
-    def _cancel(self, action: Action, now: float) -> None:
-        self.thinking.cancel()
-
-    def _request(self, action: Action, now: float) -> None:
+    def _request(self, action: Request, now: float) -> None:
         """Begins the controller's request on the link; its result comes to the inbox."""
-        name, args = action.text, action.args
+        name, args = action.name, action.args
         if name == "take_back":  # args: how many moves, taken back one after the other
             self.take_backs_left = int(args[0])
             self._begin("take_back", (), now)
@@ -579,45 +623,22 @@ class PlaySession:
             case _:
                 assert_never(result)
 
-    def _judge(self, action: Action, now: float) -> None:
-        answer = verdict(action.value, action.text, action.side, deterministic=self.deterministic)
-        self._do(self.control.judged(action.text, action.args[0], answer, now), now)
-
-    def _hand(self, action: Action, now: float) -> None:
-        if self.hand is not None:
-            self.hand.make_move(self.control.game, action.value)
-
-    def _setup(self, action: Action, now: float) -> None:
-        if self.hand is not None:
-            self.hand.set_up(self.control.game, action.value)
-
-    def _played(self, action: Action, now: float) -> None:
-        if self.logged is not None and self.logged.played(action.index, action.text, action.value):
+    def _played(self, action: Played, now: float) -> None:
+        if self.logged is not None and self.logged.played(action.index, action.text, action.times):
             self.control.number = self.logged.gid
 
-    def _graded(self, action: Action, now: float) -> None:
-        if self.logged is not None:
-            self.logged.graded(action.index, str(action.value), action.text, action.args[0])
-
-    def _cut(self, action: Action, now: float) -> None:
+    def _cut(self, action: Cut, now: float) -> None:
         if self.logged is None:
             return
         players = {side: seat.text for side, seat in self.seats.items()}
-        if self.logged.taken_back(action.index, action.value, self.position, players, self.board_id, self.layout):
+        if self.logged.taken_back(action.index, action.game, self.position, players, self.board_id, self.layout):
             self.control.number = self.logged.gid
 
-    def _ended(self, action: Action, now: float) -> None:
-        if self.logged is not None:
-            self.logged.ended(action.text, action.args[0])
+    def _referee(self, action: Referee, now: float) -> None:
+        """Only a remote game has a referee (``remote.session.RemoteSession``): a game
+        without a remote seat asks none."""
 
-    def _reopened(self, action: Action, now: float) -> None:
-        if self.logged is not None:
-            self.logged.reopened()
-
-    def _switched(self, action: Action, now: float) -> None:
-        self._board_switched(action.text, list(action.value), now)
-
-    def _new(self, action: Action, now: float) -> None:
+    def _new(self, now: float) -> None:
         """A new game: asked of the board without waiting; opened when it answers."""
         try:
             plan = self.openings.plan_new(self.ruleset or self.link.ruleset)
@@ -651,26 +672,3 @@ class PlaySession:
             return
         self.ui.position(self)
         self._do(self.control.tick(now, self.link.connected), now)
-
-    def _quit(self, action: Action, now: float) -> None:
-        pass  # ``run`` ends: the controller's ``quit`` is set
-
-    _actions: dict[str, Callable[[PlaySession, Action, float], None]] = {
-        "say": _say,
-        "redraw": _redraw,
-        "progress": _progress,
-        "think": _think,
-        "cancel": _cancel,
-        "request": _request,
-        "judge": _judge,
-        "hand": _hand,
-        "setup": _setup,
-        "played": _played,
-        "graded": _graded,
-        "cut": _cut,
-        "ended": _ended,
-        "reopened": _reopened,
-        "switched": _switched,
-        "new": _new,
-        "quit": _quit,
-    }

@@ -15,13 +15,17 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import zuni
 from zuniboard.ai import SearchInfo
 from zuniboard.games.words import MARKS_HELP, moves_per_round, outcome_words
 from zuniboard.play.session import PlaySession
 from zuniboard.records.text import render, status_head
+
+if TYPE_CHECKING:  # (prompt_toolkit is imported when a terminal is used)
+    from prompt_toolkit.completion import CompleteEvent, Completer, Completion
+    from prompt_toolkit.document import Document
 
 _KIND_COLORS = {"wrong": "1;31", "error": "1;31", "board": "33", "over": "1;32", "ai": "36", "hint": "35", "link": "2"}
 SHOWN_MOVES = 24  # the move list shows this many of the last moves
@@ -150,13 +154,13 @@ def above_the_prompt(flush_s: float = OUTPUT_FLUSH_S) -> Iterator[None]:
             sys.stdout, sys.stderr = stdout, stderr
 
 
-def completer(words: Callable[[], list[str]]) -> Any:
+def completer(words: Callable[[], list[str]]) -> Completer:
     """The line editor's Tab: the words of ``words()`` (the legal moves now, then the
     commands) that start with what is typed (after a ``/``, the commands)."""
     from prompt_toolkit.completion import Completer, Completion
 
     class Words(Completer):
-        def get_completions(self, document: Any, complete_event: Any) -> Any:
+        def get_completions(self, document: Document, complete_event: CompleteEvent) -> Iterator[Completion]:
             typed = document.text_before_cursor.strip()
             command = typed.startswith("/")
             for word in words():

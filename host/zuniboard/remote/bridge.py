@@ -15,7 +15,8 @@ from __future__ import annotations
 from typing import Any
 
 from zuniboard.games.clock_view import SIDES
-from zuniboard.play.controller import Action, GameController, request, say
+from zuniboard.play.actions import Action, request, say
+from zuniboard.play.controller import GameController
 from zuniboard.play.gamelog import common_prefix
 
 

@@ -17,14 +17,22 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 from zuniboard.remote import protocol
 from zuniboard.remote.broker import DEFAULT_PORT, EmbeddedBroker, port_taken
 from zuniboard.remote.protocol import GONE, HERE, ProtocolError, Topics
 from zuniboard.remote.seat_client import Credentials, SeatClient, save_seat
 from zuniboard.remote.service import RefereeService
-from zuniboard.remote.transport import BrokerUrl, Connection, parse_url, with_account
+from zuniboard.remote.transport import (
+    BrokerConnected,
+    BrokerDisconnected,
+    BrokerMessage,
+    BrokerUrl,
+    Connection,
+    parse_url,
+    with_account,
+)
 
 LOCAL_URL = "mqtt://127.0.0.1:%d" % DEFAULT_PORT
 REFEREES_UP = protocol.ROOT + "/+/referee"  # each referee's retained {"up": true}, once it listens
@@ -245,9 +253,15 @@ def wait_connected(connection: Connection, url: str) -> None:
             event = connection.events.get(timeout=0.2)
         except queue.Empty:
             continue
-        if event[0] == "connected":
-            return
-        why = str(event[1])
+        match event:
+            case BrokerConnected():
+                return
+            case BrokerDisconnected(why):
+                pass
+            case BrokerMessage():
+                pass  # (nothing is subscribed yet)
+            case _:
+                assert_never(event)
     raise LobbyError("cannot reach the broker %s within %.0f s%s" % (url, ANSWER_S, ": " + why if why else ""))
 
 
@@ -281,16 +295,18 @@ def ask_seat(
             event = connection.events.get(timeout=0.2)
         except queue.Empty:
             continue
-        if event[0] == "message" and not sent and event[1].endswith("/referee"):
+        if not isinstance(event, BrokerMessage):
+            continue
+        if not sent and event.topic.endswith("/referee"):
             try:
-                up = json.loads(event[2]).get("up") is True
+                up = json.loads(event.payload).get("up") is True
             except (ValueError, AttributeError):
                 up = False
             if up:
                 connection.publish(topic, protocol.encode(body))
                 sent = True
-        elif event[0] == "message" and event[1] == topics.reply(client_id):
-            reply = json.loads(event[2])
+        elif event.topic == topics.reply(client_id):
+            reply = json.loads(event.payload)
             if "error" in reply:
                 raise LobbyError("the referee: %s" % reply["error"])
             # The game's shard is the referee's that answered (one of several: docs/remote.md).
@@ -322,9 +338,9 @@ def wait_for_seats(seated: Seated, say: Callable[[str], None], stop: Callable[[]
         except queue.Empty:
             event = None
         now = time.monotonic()
-        if event is not None and event[0] == "message":
-            client.take_state(event[2])  # (a presence message is not a state: not taken)
-        elif (event is not None and event[0] == "connected") or not asked:
+        if isinstance(event, BrokerMessage):
+            client.take_state(event.payload)  # (a presence message is not a state: not taken)
+        elif isinstance(event, BrokerConnected) or not asked:
             if asked:
                 creds = client.creds
                 seated.connection.publish(Topics(creds.shard).seen(creds.game, creds.seat), HERE, retain=True)

@@ -81,7 +81,7 @@ class PageLobby:
         self.publish(view)
 
     # -- the page's request (the HTTP thread) ------------------------------------------
-    def request(self, body: dict[str, Any]) -> dict[str, Any]:
+    def request(self, body: dict[str, object]) -> dict[str, Any]:
         do = body.get("do")
         if do == "cancel":
             return self.cancel()

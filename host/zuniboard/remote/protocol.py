@@ -24,11 +24,14 @@ import os
 import re
 import secrets
 import zlib
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal, TypeVar, overload
 
 import platformdirs
+
+T = TypeVar("T")
 
 VERSION = 1
 ROOT = "zuni/v1"
@@ -183,17 +186,17 @@ def normal_code(text: str) -> str:
     return code
 
 
-def canonical(body: dict[str, Any]) -> bytes:
+def canonical(body: Mapping[str, object]) -> bytes:
     return json.dumps({k: v for k, v in body.items() if k != "mac"}, sort_keys=True, separators=(",", ":")).encode()
 
 
-def sign(body: dict[str, Any], key: str) -> dict[str, Any]:
+def sign(body: Mapping[str, object], key: str) -> dict[str, object]:
     out = dict(body)
     out["mac"] = hmac.new(key.encode(), canonical(body), hashlib.sha256).hexdigest()
     return out
 
 
-def signed_bytes(body: dict[str, Any], key: str) -> tuple[str, bytes]:
+def signed_bytes(body: Mapping[str, object], key: str) -> tuple[str, bytes]:
     """``body`` signed, as the bytes to publish, and its mac: the canonical form with the
     mac appended (one encoding instead of two: the referee's hot path, a state a move)."""
     data = canonical(body)
@@ -218,30 +221,31 @@ def signed_mac(payload: bytes, key: str) -> str | None:
     return signed.decode() if hmac.compare_digest(mac, signed) else None
 
 
-def verify(body: dict[str, Any], key: str) -> bool:
+def verify(body: Mapping[str, object], key: str) -> bool:
     mac = body.get("mac")
     if not isinstance(mac, str):
         return False
     return hmac.compare_digest(mac, hmac.new(key.encode(), canonical(body), hashlib.sha256).hexdigest())
 
 
-def encode(body: dict[str, Any]) -> bytes:
+def encode(body: Mapping[str, object]) -> bytes:
     data = json.dumps(body, separators=(",", ":")).encode()
     if len(data) > MAX_PAYLOAD:
         raise ProtocolError("message of %d bytes: at most %d" % (len(data), MAX_PAYLOAD))
     return data
 
 
-def json_bytes(body: dict[str, Any]) -> bytes:
+def json_bytes(body: Mapping[str, object]) -> bytes:
     return json.dumps(body, separators=(",", ":")).encode()
 
 
 def decode_state(payload: bytes) -> dict[str, Any]:
-    """A referee's state message (up to ``MAX_STATE`` bytes)."""
+    """A referee's state message (up to ``MAX_STATE`` bytes). Any: the referee signs
+    it (``verify``) and a player's side reads it field by field with defaults."""
     return decode(payload, MAX_STATE)
 
 
-def decode(payload: bytes, limit: int = MAX_PAYLOAD) -> dict[str, Any]:
+def decode(payload: bytes, limit: int = MAX_PAYLOAD) -> dict[str, object]:
     """A message's JSON object; ProtocolError for an oversized, non-JSON or non-object one."""
     if len(payload) > limit:
         raise ProtocolError("payload of %d bytes: at most %d" % (len(payload), limit))
@@ -256,7 +260,15 @@ def decode(payload: bytes, limit: int = MAX_PAYLOAD) -> dict[str, Any]:
     return body
 
 
-def field(body: dict[str, Any], name: str, kind: type, *, optional: bool = False) -> Any:
+@overload
+def field(body: Mapping[str, object], name: str, kind: type[T], *, optional: Literal[False] = False) -> T: ...
+
+
+@overload
+def field(body: Mapping[str, object], name: str, kind: type[T], *, optional: Literal[True]) -> T | None: ...
+
+
+def field(body: Mapping[str, object], name: str, kind: type[T], *, optional: bool = False) -> T | None:
     """``body[name]`` of type ``kind``; ProtocolError naming the field otherwise."""
     if name not in body:
         if optional:

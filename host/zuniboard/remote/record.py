@@ -134,7 +134,7 @@ class RefereeGame:
         remember(seat.taken, n, mac)
 
     # -- a player's actions (each raises Refused, changing nothing) --------------------
-    def act(self, side: str, body: dict[str, Any], now_ms: int) -> bool:
+    def act(self, side: str, body: dict[str, object], now_ms: int) -> bool:
         """Does ``body`` for ``side``; True when the game changed."""
         what = body.get("do")
         if what == "hello":
@@ -155,7 +155,7 @@ class RefereeGame:
             raise Refused("unknown action %r (actions: %s)" % (what, ", ".join(protocol.ACTIONS)))
         return True
 
-    def _move(self, side: str, body: dict[str, Any], now_ms: int) -> None:
+    def _move(self, side: str, body: dict[str, object], now_ms: int) -> None:
         ply = protocol.field(body, "ply", int)
         text = protocol.field(body, "move", str)
         if ply != len(self.moves):
@@ -176,7 +176,7 @@ class RefereeGame:
         elif self.clock is not None:
             self.clock.switch(now_ms, self.game.turn)
 
-    def _offer(self, side: str, body: dict[str, Any], now_ms: int) -> None:
+    def _offer(self, side: str, body: dict[str, object], now_ms: int) -> None:
         what = protocol.field(body, "what", str)
         if what not in protocol.OFFERS:
             raise Refused("offer %r: one of %s" % (what, ", ".join(protocol.OFFERS)))
@@ -185,7 +185,7 @@ class RefereeGame:
         self.offer = Offer(what, side)
         self.note = "%s offers %s" % (side, what)
 
-    def _answer(self, side: str, body: dict[str, Any], now_ms: int) -> None:
+    def _answer(self, side: str, body: dict[str, object], now_ms: int) -> None:
         what = protocol.field(body, "what", str)
         yes = protocol.field(body, "yes", bool)
         offer = self.offer

@@ -14,6 +14,7 @@ network, the disk and the clock, so the tests run the referee on a virtual clock
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -99,7 +100,7 @@ class Referee:
             self.refused += 1
             return [Refusal(topic[:120], str(exc))]
 
-    def _reply(self, client: str, body: dict[str, Any]) -> Publish:
+    def _reply(self, client: str, body: Mapping[str, object]) -> Publish:
         return Publish(self.topics.reply(client), protocol.encode(dict(body, v=protocol.VERSION)))
 
     def _mine(self, key: str) -> bool:
@@ -118,13 +119,13 @@ class Referee:
         game.said_ms = game.saved_ms = now_ms
         return [self._state(game, now_ms), Save(game.id, game.record(now_ms))]
 
-    def _client(self, body: dict[str, Any]) -> str:
+    def _client(self, body: dict[str, object]) -> str:
         client: str = protocol.field(body, "client", str)
         if not protocol.is_token(client):
             raise ProtocolError("client %r: 1-40 letters, digits, - or _" % client)
         return client
 
-    def _new(self, body: dict[str, Any], now_ms: int) -> list[Out]:
+    def _new(self, body: dict[str, object], now_ms: int) -> list[Out]:
         client = self._client(body)
         if not self._mine(client):
             return []  # another referee's
@@ -159,7 +160,7 @@ class Referee:
         # The account first: the reply sends the player to it.
         return [Account(game.id, game.key), self._reply(client, reply), *self._changed(game, now_ms)]
 
-    def _join(self, body: dict[str, Any], now_ms: int) -> list[Out]:
+    def _join(self, body: dict[str, object], now_ms: int) -> list[Out]:
         client = self._client(body)
         try:
             code = protocol.normal_code(protocol.field(body, "code", str))
@@ -188,7 +189,7 @@ class Referee:
         reply["shard"] = self.topics.shard
         return [self._reply(client, reply), *self._changed(game, now_ms)]
 
-    def _player(self, gid: str, seat: str, body: dict[str, Any], now_ms: int) -> list[Out]:
+    def _player(self, gid: str, seat: str, body: dict[str, object], now_ms: int) -> list[Out]:
         game = self.games.get(gid)
         if game is None:
             raise Refused("no game %s" % gid)
@@ -223,7 +224,7 @@ class Referee:
             return [self._state(game, now_ms)]  # a player behind (or resyncing): the state again
         return []
 
-    def _hello(self, game: RefereeGame, seat: str, body: dict[str, Any], now_ms: int) -> list[Out]:
+    def _hello(self, game: RefereeGame, seat: str, body: dict[str, object], now_ms: int) -> list[Out]:
         """A seat says it is here (its own counter ``h``); the state again if it is behind."""
         record = game.seats[seat]
         h = protocol.field(body, "h", int)

@@ -13,13 +13,13 @@ import queue
 import threading
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 import zuni
 from zuniboard.remote.broker_accounts import BrokerAccounts
 from zuniboard.remote.protocol import LOBBY, Topics
 from zuniboard.remote.referee import Account, Out, Publish, Referee, Refusal, Save
-from zuniboard.remote.transport import BrokerUrl, Connection, Event
+from zuniboard.remote.transport import BrokerConnected, BrokerDisconnected, BrokerMessage, BrokerUrl, Connection, Event
 
 log = logging.getLogger("zuni.referee")
 TICK_S = 0.25
@@ -123,16 +123,19 @@ class RefereeService:
         self.connection.stop()
 
     def _on(self, event: Event) -> list[Out]:
-        if event[0] == "message":
-            return self.referee.step(now_ms(), event[1], event[2])
-        if event[0] == "connected":
-            log.info("connected to %s", event[1])
-            # Subscribed already (paho sends the subscriptions before this publish).
-            self.connection.publish(self.topics.referee(), b'{"v":1,"up":true}', retain=True)
-            return self.referee.resume(now_ms())
-        if event[0] == "disconnected":
-            log.warning("broker connection lost: %s", event[1])
-        return []
+        match event:
+            case BrokerMessage(topic, payload):
+                return self.referee.step(now_ms(), topic, payload)
+            case BrokerConnected(url):
+                log.info("connected to %s", url)
+                # Subscribed already (paho sends the subscriptions before this publish).
+                self.connection.publish(self.topics.referee(), b'{"v":1,"up":true}', retain=True)
+                return self.referee.resume(now_ms())
+            case BrokerDisconnected(why):
+                log.warning("broker connection lost: %s", why)
+                return []
+            case _:
+                assert_never(event)
 
     def _do(self, outs: list[Out]) -> None:
         saves = {out.game: out.record for out in outs if isinstance(out, Save)}

@@ -19,15 +19,15 @@ import json
 import queue
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, assert_never
 
 import zuni
-from zuniboard.play.controller import Action
+from zuniboard.play.actions import Cut, Played, Referee
 from zuniboard.play.session import PlaySession
 from zuniboard.remote.bridge import Bridge
 from zuniboard.remote.protocol import HERE
 from zuniboard.remote.seat_client import SeatClient, save_seat
-from zuniboard.remote.transport import Connection
+from zuniboard.remote.transport import BrokerConnected, BrokerDisconnected, BrokerMessage, Connection
 
 
 class RemoteSession(PlaySession):
@@ -63,17 +63,21 @@ class RemoteSession(PlaySession):
                 event = self.connection.events.get_nowait()
             except queue.Empty:
                 break
-            if event[0] == "message" and "/seen/" in event[1]:
-                self._presence(event[1].rsplit("/", 1)[1], event[2])
-            elif event[0] == "message" and self.client.take_state(event[2]) is not None:
-                changed = True
-            elif event[0] == "connected":
-                self.ui.message("link", "connected to the referee's broker (%s)" % event[1])
-                creds = self.client.creds
-                self._publish([(self.client.topics.seen(creds.game, creds.seat), HERE)], retain=True)
-                self._publish(self.client.resync(now))
-            elif event[0] == "disconnected":
-                self.ui.message("link", "the broker connection dropped (%s): trying again" % event[1])
+            match event:
+                case BrokerMessage(topic, payload) if "/seen/" in topic:
+                    self._presence(topic.rsplit("/", 1)[1], payload)
+                case BrokerMessage(payload=payload):
+                    if self.client.take_state(payload) is not None:
+                        changed = True
+                case BrokerConnected(url):
+                    self.ui.message("link", "connected to the referee's broker (%s)" % url)
+                    creds = self.client.creds
+                    self._publish([(self.client.topics.seen(creds.game, creds.seat), HERE)], retain=True)
+                    self._publish(self.client.resync(now))
+                case BrokerDisconnected(why):
+                    self.ui.message("link", "the broker connection dropped (%s): trying again" % why)
+                case _:
+                    assert_never(event)
         self._publish(self.client.tick(now))
         if changed:
             self.follow(now)
@@ -171,8 +175,8 @@ class RemoteSession(PlaySession):
             self.ui.message("link", "%s (%s) is connected again" % (seat, name))
 
     # -- the controller's actions ------------------------------------------------------
-    def _played_remote(self, action: Action, now: float) -> None:
-        PlaySession._played(self, action, now)
+    def _played(self, action: Played, now: float) -> None:
+        super()._played(action, now)
         if self.bridge.to_send(action.index, action.side, self.control.moves, self.client.state):
             self._publish([self.client.move(action.index, action.text, now)])
             self.sent[action.index] = self.client.n
@@ -182,27 +186,19 @@ class RemoteSession(PlaySession):
             # reached it yet): ``follow`` sends it once the referee's state has caught up.
             self.sent.pop(action.index, None)
 
-    def _cut_remote(self, action: Action, now: float) -> None:
-        PlaySession._cut(self, action, now)
+    def _cut(self, action: Cut, now: float) -> None:
+        super()._cut(action, now)
         self.follow(now)  # down to the referee's moves: its next move, if any
 
-    def _to_referee(self, action: Action, now: float) -> None:
+    def _referee(self, action: Referee, now: float) -> None:
         fields: dict[str, Any] = {}
-        if action.text in ("offer", "claim"):
+        if action.what in ("offer", "claim"):
             fields["what"] = action.args[0]
-        elif action.text == "answer":
+        elif action.what == "answer":
             fields["what"] = action.args[0]
             fields["yes"] = action.args[1] == "yes"
-        self._publish([self.client.send(action.text, now, **fields)])
+        self._publish([self.client.send(action.what, now, **fields)])
         save_seat(self.seat_file, self.client, self.client_id)
 
-    def _new_remote(self, action: Action, now: float) -> None:
+    def _new(self, now: float) -> None:
         self.ui.message("info", "a new remote game: quit, then `zuni play --remote new` (or join with a code)")
-
-    _actions: dict[str, Callable[[PlaySession, Action, float], None]] = {
-        **PlaySession._actions,
-        "played": _played_remote,  # type: ignore[dict-item]
-        "cut": _cut_remote,  # type: ignore[dict-item]
-        "referee": _to_referee,  # type: ignore[dict-item]
-        "new": _new_remote,  # type: ignore[dict-item]
-    }

@@ -18,11 +18,12 @@ import socket
 import ssl
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
 from urllib.parse import parse_qs, unquote, urlsplit
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.enums import CallbackAPIVersion
+from paho.mqtt.properties import Properties
+from paho.mqtt.reasoncodes import ReasonCode
 
 DEFAULT_PORTS = {"mqtt": 1883, "mqtts": 8883, "ws": 80, "wss": 443}
 KEEPALIVE_S = 10  # the broker sends a seat's last will this long (x1.5) after it is cut off
@@ -81,15 +82,39 @@ def parse_url(text: str) -> BrokerUrl:
     )
 
 
-Event = tuple[Any, ...]
+@dataclass(frozen=True, slots=True)
+class BrokerConnected:
+    """The connection to the broker at ``url`` is up (subscribed again)."""
+
+    url: str
 
 
-def no_delay(client: Any) -> None:
+@dataclass(frozen=True, slots=True)
+class BrokerDisconnected:
+    """The connection dropped or could not be made (``why``); paho tries again."""
+
+    why: str
+
+
+@dataclass(frozen=True, slots=True)
+class BrokerMessage:
+    """A message on ``topic``."""
+
+    topic: str
+    payload: bytes
+
+
+# What a ``Connection`` reports on its queue ``events``.
+Event = BrokerConnected | BrokerDisconnected | BrokerMessage
+
+
+def no_delay(client: mqtt.Client) -> None:
     """Small messages go at once (no Nagle: a move waited up to 40 ms for the peer's
     delayed acknowledgement)."""
     sock = client.socket()
-    with contextlib.suppress(OSError, AttributeError):
-        sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
+    if isinstance(sock, socket.socket):  # (a websocket's wrapper has no options to set)
+        with contextlib.suppress(OSError):
+            sock.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
 
 
 class Connection:
@@ -158,23 +183,37 @@ class Connection:
         if self.wake is not None:
             self.wake()
 
-    def _on_connect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
+    def _on_connect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.ConnectFlags,
+        reason: ReasonCode,
+        properties: Properties | None = None,
+    ) -> None:
         if reason.is_failure:
-            self._put(("disconnected", "the broker refused: %s" % reason))
+            self._put(BrokerDisconnected("the broker refused: %s" % reason))
             return
         self.connected = True
         no_delay(client)
         for topic in self.filters:
             client.subscribe(topic, qos=1)
-        self._put(("connected", str(self.url)))
+        self._put(BrokerConnected(str(self.url)))
 
-    def _on_disconnect(self, client: Any, userdata: Any, flags: Any, reason: Any, properties: Any = None) -> None:
+    def _on_disconnect(
+        self,
+        client: mqtt.Client,
+        userdata: object,
+        flags: mqtt.DisconnectFlags,
+        reason: ReasonCode,
+        properties: Properties | None = None,
+    ) -> None:
         self.connected = False
-        self._put(("disconnected", str(reason)))
+        self._put(BrokerDisconnected(str(reason)))
 
-    def _on_connect_fail(self, client: Any, userdata: Any) -> None:
+    def _on_connect_fail(self, client: mqtt.Client, userdata: object) -> None:
         # No connection at all (refused, no route, a certificate not trusted): paho tries again.
-        self._put(("disconnected", "cannot connect to %s" % self.url))
+        self._put(BrokerDisconnected("cannot connect to %s" % self.url))
 
-    def _on_message(self, client: Any, userdata: Any, message: Any) -> None:
-        self._put(("message", str(message.topic), bytes(message.payload)))
+    def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
+        self._put(BrokerMessage(str(message.topic), bytes(message.payload)))

@@ -37,21 +37,74 @@ SHOW_S = 1.0  # a move stays lit this long before the terminal's hand carries it
 KEYS_HELP = "replay keys: n (next: OK), b (back: BACK), h (hint: HINT), p (play on from here), q (quit)"
 
 
-@dataclass(frozen=True)
-class Action:
-    """What the driver does. kind: show (a host move, ``text``), takeback, hint (``text``:
-    the move lit as a hint), analyze (``ply``: the move at index ``ply``), carry (the
-    hand carries ``text`` out), setup (the hand sets the position up), say (``text``,
-    ``tone``: info, move, hint, error), play (play on at ``ply``), quit."""
+# What the driver does: one small frozen class per kind, ``Action`` their union (the
+# driver dispatches with ``match`` and ``assert_never``).
+@dataclass(frozen=True, slots=True)
+class Say:
+    """Say ``text`` in ``tone``: info, move, hint, error."""
 
-    kind: str
-    text: str = ""
-    ply: int = -1
+    text: str
     tone: str = "info"
 
 
+@dataclass(frozen=True, slots=True)
+class Show:
+    """Show ``move`` (its text) on the board as a host move."""
+
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
+class TakeBack:
+    """Ask the board to take its last move back."""
+
+
+@dataclass(frozen=True, slots=True)
+class ShowHint:
+    """Light ``move`` (its text) on the board as a hint."""
+
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
+class Analyze:
+    """Let the computer look at the move at index ``ply``; answered with ``analysed``."""
+
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
+class Carry:
+    """The terminal's hand carries ``move`` (its text) out on the virtual board."""
+
+    move: str
+
+
+@dataclass(frozen=True, slots=True)
+class SetUp:
+    """The terminal's hand sets the position up (after a step back)."""
+
+
+@dataclass(frozen=True, slots=True)
+class PlayOn:
+    """Leave the replay and play on at ``ply``; ``line``: what was typed (``play
+    north=ai:2``: the players)."""
+
+    line: str
+    ply: int
+
+
+@dataclass(frozen=True, slots=True)
+class Quit:
+    """Leave the replay."""
+
+
+End = PlayOn | Quit  # how a replay ends (``ReplayDriver.run``)
+Action = Say | Show | TakeBack | ShowHint | Analyze | Carry | SetUp | End
+
+
 def say(text: str, tone: str = "info") -> Action:
-    return Action("say", text, tone=tone)
+    return Say(text, tone)
 
 
 @dataclass
@@ -130,7 +183,7 @@ class ReplayController:
         else:
             out.append(say("back at move %d: restore the position the board shows (blinking points)" % len(moves)))
             if self.hand:
-                out.append(Action("setup"))
+                out.append(SetUp())
             self.target = min(self.target, len(moves))
         if self.target > self.cursor.ply:
             self.want_show = True
@@ -160,17 +213,17 @@ class ReplayController:
             self.showing = ""
             self.carry_at = None
             self.want_show = False
-            return [Action("takeback")]
+            return [TakeBack()]
         if word in ("h", "hint"):
             return self._hint()
         if word in ("p", "play"):
             if self.diverged:
                 return [say("the board's game is not the replayed one: b takes its last move back first", "error")]
             self.done = True
-            return [Action("play", line.strip(), ply=self.cursor.ply)]
+            return [PlayOn(line.strip(), self.cursor.ply)]
         if word in ("q", "quit"):
             self.done = True
-            return [Action("quit")]
+            return [Quit()]
         if word == "":
             return []
         return [say("%r: %s" % (line.strip(), KEYS_HELP), "error")]
@@ -190,7 +243,7 @@ class ReplayController:
         self.analysis_best = str(analysis.best_move)
         out = [say(self.analysis, "hint")]
         if ply == self.cursor.ply and not self.showing and self.phase == "play":
-            out.append(Action("hint", str(analysis.best_move)))
+            out.append(ShowHint(str(analysis.best_move)))
         return out
 
     def tick(self, now: float) -> list[Action]:
@@ -198,7 +251,7 @@ class ReplayController:
         out = self._maybe_show(now)
         if self.carry_at is not None and now >= self.carry_at and self.showing:
             self.carry_at = None
-            out.append(Action("carry", self.showing))
+            out.append(Carry(self.showing))
         return out
 
     def shown(self, text: str, now: float, ok: bool, why: str = "") -> list[Action]:
@@ -231,7 +284,7 @@ class ReplayController:
         if self.showing:
             if self.hand:
                 self.carry_at = None
-                return [Action("carry", self.showing)]
+                return [Carry(self.showing)]
             move = self.cursor.next_move()
             words = move_words(self.cursor.game, move) if move is not None else ""
             return [say("carry out %s on the board: %s" % (self.showing, words))]
@@ -255,7 +308,7 @@ class ReplayController:
             if self.hand
             else "carry it out (%s)" % move_words(self.cursor.game, move),
         )
-        return [Action("show", self.showing), say(text)]
+        return [Show(self.showing), say(text)]
 
     def _hint(self) -> list[Action]:
         if self.cursor.at_end():
@@ -264,12 +317,12 @@ class ReplayController:
         if self.analysis_ply == ply and self.analysis:
             out = [say(self.analysis, "hint")]
             if not self.showing and self.phase == "play":
-                out.append(Action("hint", self.analysis_best))
+                out.append(ShowHint(self.analysis_best))
             return out
         if self.hint_asked == ply:
             return []
         self.hint_asked = ply
-        return [say("the computer looks at move %d" % (ply + 1), "hint"), Action("analyze", ply=ply)]
+        return [say("the computer looks at move %d" % (ply + 1), "hint"), Analyze(ply)]
 
 
 def analysis_words(before: zuni.Game, a: Analysis) -> str:

@@ -9,7 +9,7 @@ begun on the link, their results come back through the inbox.
 
 >>> driver = ReplayDriver(link, ReplayController(ReplayCursor(record)), ui.message)
 >>> driver.start()                   # a new game on the board, at the record's start
->>> end = driver.run()               # Action("quit") or Action("play", ...)
+>>> end = driver.run()               # Quit() or PlayOn(line, ply)
 """
 
 from __future__ import annotations
@@ -41,7 +41,20 @@ from zuniboard.link.events import (
     Woken,
 )
 from zuniboard.link.port import Clock
-from zuniboard.replay.control import Action, ReplayController
+from zuniboard.replay.control import (
+    Action,
+    Analyze,
+    Carry,
+    End,
+    PlayOn,
+    Quit,
+    ReplayController,
+    Say,
+    SetUp,
+    Show,
+    ShowHint,
+    TakeBack,
+)
 
 ANALYZE_TIME_S = 0.5  # the computer's thinking time for the view of one move
 REQUEST_TIMEOUT_S = 10.0
@@ -73,7 +86,7 @@ class ReplayDriver:
         self.inbox: queue.Queue[str | RequestResult | Woken] = queue.Queue()
         link.on_event = lambda _event: self.inbox.put(Woken())  # a board move handled as it comes
         self.phase = "?"
-        self.end: Action | None = None
+        self.end: End | None = None
 
     def start(self, timeout: float = 10.0) -> None:
         """A new game on the board with the record's rules, from the start position."""
@@ -98,7 +111,7 @@ class ReplayDriver:
         """A typed line (from any thread)."""
         self.inbox.put(line)
 
-    def run(self) -> Action:
+    def run(self) -> End:
         while self.end is None:
             self.pump(0.05)
         return self.end
@@ -197,35 +210,37 @@ class ReplayDriver:
             self.on_change(self.controller)
 
     def _act(self, action: Action, now: float) -> None:
-        kind = action.kind
         c = self.controller
-        if kind == "say":
-            self.say(action.tone, action.text)
-        elif kind == "show":
-            self._begin("host_move", (action.text,), now)
-        elif kind == "takeback":
-            self._begin("take_back", (), now)
-        elif kind == "hint":
-            self._begin("hint", (action.text,), now)
-        elif kind == "analyze":
-            game = c.cursor.game.copy()
-            game.push(c.cursor.moves[action.ply])
-            try:
-                result = analyze(game, action.ply, time_limit=self.analyze_time)
-            except (IndexError, ValueError) as exc:
-                self._do(c.analysed(action.ply, None, str(exc)), now)
-                return
-            self._do(c.analysed(action.ply, result), now)
-        elif kind == "carry":
-            if self.hand is not None:
-                move = c.cursor.next_move()
-                if move is not None and move.text() == action.text:
-                    self.hand.make_move(c.cursor.game, move)
-        elif kind == "setup":
-            if self.phase == "setup":
-                self._set_up(self.link.info.get("setup", ""))
-        elif kind in ("play", "quit"):
-            self.end = action
+        match action:
+            case Say(text, tone):
+                self.say(tone, text)
+            case Show(move):
+                self._begin("host_move", (move,), now)
+            case TakeBack():
+                self._begin("take_back", (), now)
+            case ShowHint(move):
+                self._begin("hint", (move,), now)
+            case Analyze(ply):
+                game = c.cursor.game.copy()
+                game.push(c.cursor.moves[ply])
+                try:
+                    result = analyze(game, ply, time_limit=self.analyze_time)
+                except (IndexError, ValueError) as exc:
+                    self._do(c.analysed(ply, None, str(exc)), now)
+                    return
+                self._do(c.analysed(ply, result), now)
+            case Carry(carried):
+                if self.hand is not None:
+                    nxt = c.cursor.next_move()
+                    if nxt is not None and nxt.text() == carried:
+                        self.hand.make_move(c.cursor.game, nxt)
+            case SetUp():
+                if self.phase == "setup":
+                    self._set_up(self.link.info.get("setup", ""))
+            case PlayOn() | Quit():
+                self.end = action
+            case _:
+                assert_never(action)
 
     def _begin(self, call: str, args: tuple[str, ...], now: float) -> None:
         self.link.begin(call, args, now, self.inbox.put, timeout=REQUEST_TIMEOUT_S)

@@ -18,7 +18,7 @@ def serve(board: Any, port: int = 0) -> str:
     return web.url
 
 
-def publish(name: str, value: Any) -> None:
+def publish(name: str, value: object) -> None:
     """Shows ``value`` (JSON data) as ``name`` in the state of every page served (the
     replay's view: docs/replay.md)."""
     for web in _served:
@@ -32,7 +32,7 @@ def on_line(handler: Callable[[str], None] | None) -> None:
         web.sim.line_handler = handler
 
 
-def on_remote(handler: Callable[[dict[str, Any]], dict[str, Any]] | None) -> None:
+def on_remote(handler: Callable[[dict[str, object]], dict[str, object]] | None) -> None:
     """The page's "Play someone remotely" requests (``POST /api/remote``) go to
     ``handler`` (``remote.page_lobby.PageLobby.request``); None: the page offers none."""
     for web in _served:

@@ -40,12 +40,12 @@ from collections.abc import Callable
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from importlib import resources
-from typing import Any
+from typing import Any, TypedDict
 from urllib.parse import urlsplit
 
 import zuni
 from zuniboard.web.control import REPLY_TIMEOUT_S, ControlClient, ControlError
-from zuniboard.web.world import UnknownPoint, World, WorldError
+from zuniboard.web.world import PieceJson, UnknownPoint, World, WorldError
 
 BUTTONS = ("ok", "back", "hint")
 STATIC_TYPES = {
@@ -144,7 +144,38 @@ def loopback_only(host: str) -> str:
     return host
 
 
-def board_description(ruleset: str, layout: str = "") -> dict[str, Any]:
+class BoardDescription(TypedDict):
+    """What the page draws (``GET /api/board``): the rules geometry of a ruleset."""
+
+    ruleset: str
+    layout: str
+    title: str
+    shape: str
+    names: list[str]
+    coords: list[list[float]]
+    lines: list[list[str]]
+    homes: dict[str, list[str]]
+    sides: list[str]
+    palette: dict[str, str]
+    contrast: dict[str, str]
+
+
+class ApiReply(TypedDict, total=False):
+    """The answer to a hand's ``POST /api/...``: ok, and the disk it moved."""
+
+    ok: bool
+    piece: PieceJson
+    # a setup's: the points cleared and those a disk was put on; staged: one side at a time
+    cleared: list[str]
+    placed: list[str]
+    staged: bool
+
+
+# A request's body: a JSON object, its fields checked one by one (``_text``, ...).
+JsonObject = dict[str, object]
+
+
+def board_description(ruleset: str, layout: str = "") -> BoardDescription:
     """What the page draws: the rules geometry of ``ruleset``."""
     game = zuni.new_game(ruleset)
     g = game.geometry
@@ -155,11 +186,11 @@ def board_description(ruleset: str, layout: str = "") -> dict[str, Any]:
         "layout": layout,
         "title": zuni.GAME_TITLES.get(game.ruleset.game_id, game.ruleset.game_id),
         "shape": g.shape,
-        "names": names,
+        "names": [str(n) for n in names],
         "coords": [[float(x), float(y)] for x, y in g.coords],
-        "lines": [[names[p] for p in line] for line in g.lines],
-        "homes": {zuni.SIDE_NAMES[side]: [names[p] for p in pts] for side, pts in sorted(g.homes.items())},
-        "sides": [zuni.SIDE_NAMES[s] for s in sides],
+        "lines": [[str(names[p]) for p in line] for line in g.lines],
+        "homes": {str(zuni.SIDE_NAMES[side]): [str(names[p]) for p in pts] for side, pts in sorted(g.homes.items())},
+        "sides": [str(zuni.SIDE_NAMES[s]) for s in sides],
         "palette": palette(),
         "contrast": dict(CONTRAST_PALETTE),
     }
@@ -231,13 +262,13 @@ class SimController:
         self._setup_done_side: str | None = None
         # What a host program in the same process shows on the page beside the board
         # (``publish``): e.g. "replay", the replay's moves, current move and analysis.
-        self.extras: dict[str, Any] = {}
+        self.extras: dict[str, object] = {}
         # Where a line typed on the page goes (a move or a command): the game controller
         # of a `zuni play` in this process (``page.on_line``); None: nobody takes lines.
         self.line_handler: Callable[[str], None] | None = None
         # The page's "Play someone remotely" (POST /api/remote): a `zuni play`'s lobby
         # (``page.on_remote``); it answers at once, the lobby's waiting runs elsewhere.
-        self.remote_handler: Callable[[dict[str, Any]], dict[str, Any]] | None = None
+        self.remote_handler: Callable[[JsonObject], JsonObject] | None = None
         self._hint: dict[str, tuple[str, str]] = {}
         # The game and rules the firmware last reported (its state): the page follows a new
         # game on the board, not a mere difference (a person sets up other rules before a
@@ -370,7 +401,7 @@ class SimController:
             self.seq += 1
             self.changed.notify_all()
 
-    def publish(self, name: str, value: Any) -> None:
+    def publish(self, name: str, value: object) -> None:
         """Shows ``value`` (JSON data) as ``name`` in the page's state (None removes it)."""
         with self.lock:
             if value is None:
@@ -437,7 +468,7 @@ class SimController:
         except ControlError as exc:
             raise ApiError(HTTPStatus.SERVICE_UNAVAILABLE, str(exc))
 
-    def _act(self, what: str, action: Any) -> dict[str, Any]:
+    def _act(self, what: str, action: Callable[[], ApiReply | None]) -> ApiReply:
         with self.lock:
             try:
                 result = action()
@@ -448,10 +479,12 @@ class SimController:
                 raise ApiError(status, "%s: %s" % (what, exc))
             self.last_error = ""
         self._bump()
-        return {"ok": True, **(result or {})}
+        reply: ApiReply = {"ok": True}
+        reply.update(result or {})
+        return reply
 
-    def lift(self, point: str) -> dict[str, Any]:
-        def do() -> dict[str, Any]:
+    def lift(self, point: str) -> ApiReply:
+        def do() -> ApiReply:
             self.world.can_lift(point)
             self._tell("lift " + point)
             piece = self.world.lift(point)
@@ -459,8 +492,8 @@ class SimController:
 
         return self._act("lift " + point, do)
 
-    def place(self, point: str, piece_id: int | None = None) -> dict[str, Any]:
-        def do() -> dict[str, Any]:
+    def place(self, point: str, piece_id: int | None = None) -> ApiReply:
+        def do() -> ApiReply:
             self.world.can_place(point, piece_id)
             self._tell("place " + point)
             piece = self.world.place(point, piece_id)
@@ -468,16 +501,16 @@ class SimController:
 
         return self._act("place " + point, do)
 
-    def discard(self, piece_id: int | None = None) -> dict[str, Any]:
+    def discard(self, piece_id: int | None = None) -> ApiReply:
         return self._act("discard", lambda: {"piece": self.world.discard(piece_id).as_json()})
 
-    def take(self, side: str | None, kind: str | None, piece_id: int | None) -> dict[str, Any]:
+    def take(self, side: str | None, kind: str | None, piece_id: int | None) -> ApiReply:
         return self._act("take", lambda: {"piece": self.world.take(side, kind, piece_id).as_json()})
 
-    def move(self, origin: str, dest: str) -> dict[str, Any]:
+    def move(self, origin: str, dest: str) -> ApiReply:
         """Lift the disk on ``origin`` and put it on ``dest`` (both checked first)."""
 
-        def do() -> dict[str, Any]:
+        def do() -> ApiReply:
             self.world.can_lift(origin)
             if dest != origin:
                 self.world.check_empty(dest)
@@ -486,17 +519,17 @@ class SimController:
 
         return self._act("move %s %s" % (origin, dest), do)
 
-    def remove(self, point: str) -> dict[str, Any]:
+    def remove(self, point: str) -> ApiReply:
         """Lift the disk on ``point`` and lay it in the tray (taking a captured piece off)."""
 
-        def do() -> dict[str, Any]:
+        def do() -> ApiReply:
             lifted = self.lift(point)
             self.world.discard(lifted["piece"]["id"])
             return lifted
 
         return self._act("remove " + point, do)
 
-    def press(self, button: str) -> dict[str, Any]:
+    def press(self, button: str) -> ApiReply:
         if button not in BUTTONS:
             raise ApiError(HTTPStatus.BAD_REQUEST, "press: unknown button %r (allowed: ok, back, hint)" % (button,))
         with self.lock:
@@ -504,7 +537,7 @@ class SimController:
         self._bump()
         return {"ok": True}
 
-    def fault(self, on: bool) -> dict[str, Any]:
+    def fault(self, on: bool) -> ApiReply:
         """The LED supply switch's ~FAULT line pulled low (``on``) or let go: the board
         trips after its blanking time and says so in its state (``board.fault``)."""
         with self.lock:
@@ -512,7 +545,7 @@ class SimController:
         self._bump()
         return {"ok": True}
 
-    def line(self, text: str) -> dict[str, Any]:
+    def line(self, text: str) -> ApiReply:
         """A line typed on the page: to the game controller, as typed at the terminal."""
         handler = self.line_handler
         if handler is None:
@@ -522,7 +555,7 @@ class SimController:
         handler(text)
         return {"ok": True}
 
-    def remote(self, body: dict[str, Any]) -> dict[str, Any]:
+    def remote(self, body: JsonObject) -> JsonObject:
         """Start or join a remote game (docs/remote.md, "From the page"): the lobby checks
         the request and answers at once; a refusal (ValueError: a bad code; RuntimeError:
         one is already under way) is the page's error and changes nothing."""
@@ -538,7 +571,7 @@ class SimController:
         except RuntimeError as exc:
             raise ApiError(HTTPStatus.CONFLICT, str(exc)) from None
 
-    def setup(self, ruleset: str | None = None) -> dict[str, Any]:
+    def setup(self, ruleset: str | None = None) -> ApiReply:
         """Put every disk where ``ruleset``'s start position (default: the current one)
         wants it: wrong disks to the tray, missing ones from the tray. The board sees one
         lift of all disks to clear, then one place of all disks to put (two hands)."""
@@ -594,7 +627,9 @@ class SimController:
         if status.get("phase") != "setup":
             return None
         view = dict(self.world.narrate(status))
-        view.update(self.extras.get("game") or {})
+        game = self.extras.get("game")
+        if isinstance(game, dict):  # a game controller's view (``zuni play``): the game itself
+            view.update(game)
         disks = view.get("disks")
         if not disks or (not status.get("position") and not int(status.get("moves", 0) or 0)):
             return None
@@ -608,7 +643,7 @@ class _Handler(BaseHTTPRequestHandler):
     server: _HttpServer
     protocol_version = "HTTP/1.1"
 
-    def log_message(self, format: str, *args: Any) -> None:
+    def log_message(self, format: str, *args: object) -> None:
         if self.server.verbose:
             super().log_message(format, *args)
 
@@ -625,7 +660,7 @@ class _Handler(BaseHTTPRequestHandler):
         if self.command != "HEAD":
             self.wfile.write(body)
 
-    def _json(self, obj: Any, status: HTTPStatus = HTTPStatus.OK) -> None:
+    def _json(self, obj: object, status: HTTPStatus = HTTPStatus.OK) -> None:
         self._send(status, json.dumps(obj).encode(), "application/json")
 
     def _error(self, status: HTTPStatus, message: str) -> None:
@@ -727,7 +762,7 @@ class _Handler(BaseHTTPRequestHandler):
             return
         self._json(result)
 
-    def _body(self) -> dict[str, Any]:
+    def _body(self) -> JsonObject:
         length = int(self.headers.get("Content-Length") or 0)
         if length > MAX_BODY:
             raise ApiError(HTTPStatus.REQUEST_ENTITY_TOO_LARGE, "request body over %d bytes" % MAX_BODY)
@@ -740,9 +775,9 @@ class _Handler(BaseHTTPRequestHandler):
             raise ApiError(HTTPStatus.BAD_REQUEST, "the body is not JSON: %s" % exc)
         if not isinstance(body, dict):
             raise ApiError(HTTPStatus.BAD_REQUEST, "the body must be a JSON object, not %s" % type(body).__name__)
-        return body
+        return {str(key): value for key, value in body.items()}  # (JSON keys are strings)
 
-    def _api(self, path: str, body: dict[str, Any]) -> dict[str, Any]:
+    def _api(self, path: str, body: JsonObject) -> ApiReply | JsonObject:
         sim = self.server.sim
         if path == "/api/lift":
             return sim.lift(_text(body, "point"))
@@ -772,18 +807,18 @@ class _Handler(BaseHTTPRequestHandler):
         raise ApiError(HTTPStatus.NOT_FOUND, "no such API call: POST %s" % path)
 
 
-def _text(body: dict[str, Any], key: str) -> str:
+def _text(body: JsonObject, key: str) -> str:
     value = body.get(key)
     if not isinstance(value, str) or not value:
         raise ApiError(HTTPStatus.BAD_REQUEST, "%r: expected a non-empty string, got %r" % (key, value))
     return value
 
 
-def _text_or_none(body: dict[str, Any], key: str) -> str | None:
+def _text_or_none(body: JsonObject, key: str) -> str | None:
     return None if body.get(key) is None else _text(body, key)
 
 
-def _int_or_none(body: dict[str, Any], key: str) -> int | None:
+def _int_or_none(body: JsonObject, key: str) -> int | None:
     value = body.get(key)
     if value is None:
         return None

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypedDict
 
 import zuni
 from zuniboard.games.spoken import spoken
@@ -37,6 +37,22 @@ class UnknownPoint(WorldError):
     """A point name this board does not have."""
 
 
+class PieceJson(TypedDict):
+    """A disk as the page and the API show it."""
+
+    id: int
+    side: str
+    kind: str
+
+
+class WorldJson(TypedDict):
+    """The disks as the page draws them: on the board (point -> disk), in the hand, in the tray."""
+
+    pieces: dict[str, PieceJson]
+    hand: list[PieceJson]
+    tray: list[PieceJson]
+
+
 @dataclass
 class Piece:
     """One physical disk. ``id`` stays with the disk so the page can follow it."""
@@ -45,7 +61,7 @@ class Piece:
     side: str  # "south", "west", "north", "east", or "unknown" for a disk of no known side
     kind: str  # "man" or "priest"
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> PieceJson:
         return {"id": self.id, "side": self.side, "kind": self.kind}
 
 
@@ -349,7 +365,7 @@ class World:
         """The game in a player's words, from the board's state report (``Narrator``)."""
         return self.narrator.follow(status)
 
-    def as_json(self) -> dict[str, Any]:
+    def as_json(self) -> WorldJson:
         return {
             "pieces": {name: self.pieces[name].as_json() for name in self.occupied()},
             "hand": [p.as_json() for p in self.hand],
