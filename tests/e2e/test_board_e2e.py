@@ -35,6 +35,10 @@ sys.path.insert(0, str(REPO / "firmware" / "lib"))
 from zuni_link import codec  # noqa: E402
 
 LAYOUTS = REPO / "hardware" / "layouts"
+# A bound on waits for an event (a stable position, a frame on the link): met in well
+# under a second on a quiet machine; generous because a loaded 2-core machine (the
+# suite's other workers, another run beside it) slows the firmware under MicroPython tenfold.
+WAIT_S = 30.0
 FAST = {"scan_ms": 5, "debounce_scans": 2, "stable_ms": 40, "commit_ms": 80, "error_ms": 300, "chain_settle_ms": 400}
 
 
@@ -62,7 +66,7 @@ class Board:
         # stable_ms have passed: act only after the app has seen the start. The wait is for
         # an event; its bound is generous because a start on board168 (compiling the
         # firmware's source, building a 4-player game) took over 10 s on a loaded CI machine.
-        self.vb.wait_stable(self.occupied, 30)
+        self.vb.wait_stable(self.occupied, 2 * WAIT_S)
 
     def _open_link(self) -> None:
         self._fd = os.open(self.vb.port_path, os.O_RDWR | os.O_NOCTTY)
@@ -101,7 +105,7 @@ class Board:
         """Kill the firmware and start it again: same flash, same pieces."""
         self.vb.occupied = set(self.occupied)
         self.vb.restart()
-        self.vb.wait_stable(self.occupied, 10)
+        self.vb.wait_stable(self.occupied, WAIT_S)
 
     # -- the hand ---------------------------------------------------------------------
     def gesture(self, lift: Sequence[str] = (), place: Sequence[str] = ()) -> None:
@@ -118,12 +122,12 @@ class Board:
         for point in place:
             self.vb.commands(["place " + point, "lift " + point, "place " + point])
             self.occupied.add(point)
-        self.vb.wait_stable(self.occupied, 10)
+        self.vb.wait_stable(self.occupied, WAIT_S)
 
     def press(self, button: str) -> None:
         self.vb.press(button)
 
-    def wait_link(self, verb: str, contains: str = "", timeout: float = 10) -> str:
+    def wait_link(self, verb: str, contains: str = "", timeout: float = WAIT_S) -> str:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
@@ -143,7 +147,7 @@ class Board:
         want = {names[i] for i in range(len(names)) if occ[i]}
         self.vb.set_occupied(want)
         self.occupied = want
-        self.vb.wait_stable(want, 10)
+        self.vb.wait_stable(want, WAIT_S)
 
 
 def _layout(board: str, tmp: Path, fast: bool) -> Path:
@@ -314,7 +318,7 @@ def test_sliding_across_points_is_not_seen() -> None:
         hand.slide("n5", "m4", via=["s3"])
         board.occupied -= {"n5"}
         board.occupied |= {"m4"}
-        board.vb.wait_stable(board.occupied, 10)
+        board.vb.wait_stable(board.occupied, WAIT_S)
         board.gesture(["m5"], [])
         board.wait_link("move", " 1 n5xm5-m4 ")
     finally:
@@ -372,7 +376,7 @@ def test_chain_stopped_150ms_before_ok_or_the_opponents_lift(then: str, tmp_path
             board.vb.lift("s2")
             board.occupied -= {"s2"}
         board.wait_link("move", " 9 n7xm7-s6 ", timeout=30)  # half the settle time: committed by OK or the lift
-        board.vb.wait_stable(board.occupied, 10)
+        board.vb.wait_stable(board.occupied, WAIT_S)
     finally:
         board.close()
 
