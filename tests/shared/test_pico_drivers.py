@@ -464,6 +464,65 @@ def _lcg(seed):
     return next_byte
 
 
+def _reference_wire(n_leds, led_of, order, max_level, limit, frame):
+    """The wire bytes of one frame, written plainly point by point (what LedChain.show did
+    in bytecode before its loops became viper code): the model the fast loops must match."""
+    wire = bytearray(3 * n_leds)
+    total = 0
+    for p in range(len(led_of)):
+        o = 3 * led_of[p]
+        for c in range(3):
+            v = (frame[3 * p + c] * max_level + 254) // 255
+            wire[o + order.index("RGB"[c])] = v
+            total += v
+    if limit and total > limit:
+        acc = 0
+        for p in range(len(led_of)):
+            o = 3 * led_of[p]
+            for k in range(3):
+                acc += wire[o + k] * limit
+                v = acc // total
+                acc -= v * total
+                wire[o + k] = v
+        total = limit
+    return wire, total
+
+
+def test_leds_match_the_plain_model_on_random_frames():
+    """Random frames (few points lit to all, dim to full, over the budget or not) through
+    chains in every wire order, shuffled LED maps, more than 85 LEDs (offsets past a byte)
+    and a chain with LEDs no point lights: the same bytes as the plain model, every time."""
+    rnd = _lcg(7)
+    for n_leds, n_points, order, max_level, budget in (
+        (25, 25, "GRB", 48, 0),
+        (49, 47, "BGR", 128, 120),
+        (168, 168, "GRB", 128, 380),
+        (300, 290, "GBR", 200, 2000),
+    ):
+        led_of = list(range(n_leds))
+        for i in range(n_leds - 1, 0, -1):  # Fisher-Yates with the test's own generator
+            j = (rnd() * 256 + rnd()) % (i + 1)
+            led_of[i], led_of[j] = led_of[j], led_of[i]
+        led_of = led_of[:n_points]
+        np = FakeNeoPixel(n_leds)
+        leds = pico.LedChain(np, led_of, order, max_level, 20.0 if budget else 0.0, 1.0, budget)
+        limited = 0
+        for k in range(40):
+            frame = bytearray(3 * n_points)
+            every = 1 + rnd() % 8
+            for p in range(0, n_points, every):
+                for c in range(3):
+                    v = rnd()
+                    frame[3 * p + c] = v if v > 100 else (v & 3)  # 0-3 (dim or off) or bright
+            leds.show(frame)
+            wire, total = _reference_wire(n_leds, led_of, order, max_level, leds.limit, frame)
+            eq(np.writes[-1], bytes(wire), "%d LEDs %s, frame %d: the model's bytes" % (n_leds, order, k))
+            eq(leds.level_sum, total, "%d LEDs, frame %d: level sum" % (n_leds, k))
+            if leds.limit and total == leds.limit:
+                limited += 1
+        eq(leds.limited, limited, "%d LEDs: frames scaled down" % n_leds)
+
+
 def test_leds_no_frame_exceeds_the_budget_on_the_shipped_boards():
     """Every shipped layout with its real max_level: all white at full level, each
     primary, and random frames stay within leds.budget_ma (the USB budget is built on it)."""

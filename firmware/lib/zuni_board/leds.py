@@ -20,6 +20,7 @@ changed since the last one drawn, so a scan with nothing new costs almost nothin
 >>> r.dirty(now) and leds.show(r.frame(now))
 """
 
+import micropython
 from micropython import const
 from zuni_board.infer import FINISHED
 from zuni_board.ticks import ticks_diff
@@ -65,6 +66,15 @@ PALETTE = bytes(
         0, 56, 64,
     )
 )  # fmt: skip
+
+try:
+    ptr8  # type: ignore[has-type,used-before-def]  # noqa: B018  # a viper cast on the board
+except NameError:
+
+    def ptr8(buf):  # type: ignore[no-redef]
+        """CPython and bytecode: a byte buffer is its own byte view."""
+        return buf
+
 
 _zero = b""  # Renderer's zero bytes, shared
 
@@ -190,14 +200,7 @@ class Renderer:
         if colour == zero:
             return buf  # nothing lit (a commit's own frame)
         # Then only the lit points: most pictures light a few points of the board.
-        for i in range(n):
-            c = colour[i]
-            if c and phase & (1 << pattern[i]):
-                k = 3 * c
-                j = 3 * i
-                buf[j] = PALETTE[k]
-                buf[j + 1] = PALETTE[k + 1]
-                buf[j + 2] = PALETTE[k + 2]
+        _paint(buf, colour, pattern, phase)
         return buf
 
     def describe(self, names=None):
@@ -206,6 +209,28 @@ class Renderer:
         from zuni_board import ledtext
 
         return ledtext.describe(self, names)
+
+
+@micropython.viper
+def _paint(buf, colour, pattern, phase: int):
+    """Each point whose colour is set and whose pattern is lit in ``phase`` gets its
+    PALETTE colour in ``buf`` (3 bytes a point). Viper code on the board: the loop over
+    every point was milliseconds of each frame in bytecode (168 points on an RP2040)."""
+    b = ptr8(buf)
+    c = ptr8(colour)
+    pat = ptr8(pattern)
+    pal = ptr8(PALETTE)
+    n = int(len(colour))
+    i = 0
+    while i < n:
+        k = int(c[i])
+        if k and (phase & (1 << int(pat[i]))):
+            k *= 3
+            j = 3 * i
+            b[j] = pal[k]
+            b[j + 1] = pal[k + 1]
+            b[j + 2] = pal[k + 2]
+        i += 1
 
 
 # -- the pictures ------------------------------------------------------------

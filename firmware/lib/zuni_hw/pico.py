@@ -7,6 +7,10 @@ imports ``machine``. Every driver's ``read``/``show`` reuses its buffers: nothin
 allocated per scan.
 """
 
+from array import array
+
+import micropython
+
 
 def _no_sleep(us):
     pass
@@ -23,6 +27,24 @@ try:
 except ImportError:  # CPython (tests): the Pico's wrapping arithmetic
     from zuni_board.ticks import ticks_add as _ticks_add  # type: ignore
     from zuni_board.ticks import ticks_diff as _ticks_diff  # type: ignore
+
+try:
+    ptr8  # type: ignore[has-type,used-before-def]  # noqa: B018  # a viper cast on the board
+except NameError:
+
+    def ptr8(buf):  # type: ignore[no-redef]
+        """CPython and bytecode: a byte buffer is its own byte view."""
+        return buf
+
+
+try:
+    ptr16  # type: ignore[has-type,used-before-def]  # noqa: B018  # a viper cast on the board
+except NameError:
+
+    def ptr16(buf):  # type: ignore[no-redef]
+        """CPython and bytecode: an array('H') is its own view."""
+        return buf
+
 
 # Buttons bitmask, as zuni_board.app reads it (pressed edges).
 BUTTON_BITS = {"ok": 1, "back": 2, "hint": 4}
@@ -203,6 +225,19 @@ class LedChain:
         self.power = power
         self.pending = False  # a frame is in the buffer that the unpowered chain has not seen
         self.dark = bytes(len(np.buf))
+        # Where each frame byte goes in the wire buffer (frame point p's r, g, b at 3p..3p+2
+        # -> LED led_of[p]'s bytes in the wire order), and each point's first wire byte: the
+        # viper loops' tables (16 bits: a chain may have more than 85 LEDs).
+        chan_at = array("H", bytes(2 * 3 * len(led_of)))
+        led_at = array("H", bytes(2 * len(led_of)))
+        for p in range(len(led_of)):
+            o = 3 * led_of[p]
+            led_at[p] = o
+            chan_at[3 * p] = o + self.pos_r
+            chan_at[3 * p + 1] = o + self.pos_g
+            chan_at[3 * p + 2] = o + self.pos_b
+        self.chan_at = chan_at
+        self.led_at = led_at
         # A frame with nothing lit (a commit's own, zuni_board.app) is told by one compare.
         n_frame = 3 * len(led_of)
         self.dark_frame = self.dark if n_frame == len(self.dark) else bytes(n_frame)
@@ -228,54 +263,17 @@ class LedChain:
 
     def show(self, frame):
         buf = self.np.buf
-        led_of = self.led_of
-        scale = self.scale
-        pr = self.pos_r
-        pg = self.pos_g
-        pb = self.pos_b
-        total = 0
-        # Every LED dark (one C-level copy), then only the lit points: most of a game's
-        # pictures light a few points of the board.
+        # Every LED dark (one C-level copy), then only the lit channels: most of a game's
+        # pictures light a few points of the board. The loops are viper code on the board:
+        # in bytecode they were 2.7 ms (8 points lit) to 14.6 ms (168 lit, limited) of a
+        # 168-LED frame on the RP2040 (docs/firmware-timing.md, "The LED frame").
         buf[:] = self.dark
-        f = 0
-        if frame == self.dark_frame:
-            led_of = ()  # nothing lit: nothing more to do
-        for o in led_of:
-            r = frame[f]
-            g = frame[f + 1]
-            b = frame[f + 2]
-            f += 3
-            if r or g or b:
-                o *= 3
-                r = scale[r]
-                g = scale[g]
-                b = scale[b]
-                buf[o + pr] = r
-                buf[o + pg] = g
-                buf[o + pb] = b
-                total += r + g + b
+        total = 0
+        if frame != self.dark_frame:
+            total = _led_fill(buf, frame, self.chan_at, self.scale)
         limit = self.limit
         if limit and total > limit:
-            # Scale every channel by limit/total. The remainder is carried from channel
-            # to channel (each gets the floor or the ceiling of its exact share), so the
-            # new sum is floor(limit) exactly: a uniform floor would lose up to a tenth
-            # of the budget at low levels. Since limit < total <= 3 * 1024 * 255, every
-            # product stays below 2**30: small ints, no allocation.
-            acc = 0
-            for p in range(len(led_of)):
-                o = led_of[p] * 3
-                acc += buf[o] * limit
-                v = acc // total
-                acc -= v * total
-                buf[o] = v
-                acc += buf[o + 1] * limit
-                v = acc // total
-                acc -= v * total
-                buf[o + 1] = v
-                acc += buf[o + 2] * limit
-                v = acc // total
-                acc -= v * total
-                buf[o + 2] = v
+            _led_limit(buf, self.led_at, limit, total)
             total = limit
             self.limited += 1
         self.level_sum = total
@@ -285,6 +283,50 @@ class LedChain:
     def frame_ma(self):
         """Current of the chain showing the last frame (mA): what the limit keeps under budget_ma."""
         return self.level_sum * self.ma_per_channel / 255 + self.n_leds * self.idle_ma
+
+
+@micropython.viper
+def _led_fill(buf, frame, chan_at, scale) -> int:
+    """Each lit channel of ``frame`` at its level (``scale``) into its wire byte
+    (``chan_at``) of ``buf``; the sum of the levels."""
+    b = ptr8(buf)
+    f = ptr8(frame)
+    at = ptr16(chan_at)
+    s = ptr8(scale)
+    n = int(len(chan_at))
+    total = 0
+    i = 0
+    while i < n:
+        v = f[i]
+        if v:
+            v = s[v]
+            b[at[i]] = v
+            total += v
+        i += 1
+    return total
+
+
+@micropython.viper
+def _led_limit(buf, led_at, limit: int, total: int):
+    """Scale every channel by limit/total. The remainder is carried from channel to channel
+    (each gets the floor or the ceiling of its exact share), so the new sum is floor(limit)
+    exactly: a uniform floor would lose up to a tenth of the budget at low levels. Since
+    limit < total <= 3 * 1024 * 255, every product stays below 2**30."""
+    b = ptr8(buf)
+    at = ptr16(led_at)
+    n = int(len(led_at))
+    acc = 0
+    p = 0
+    while p < n:
+        o = at[p]
+        k = 0
+        while k < 3:
+            acc += b[o + k] * limit
+            v = acc // total
+            acc -= v * total
+            b[o + k] = v
+            k += 1
+        p += 1
 
 
 # -- the switched LED rail ------------------------------------------------------------------
