@@ -107,16 +107,25 @@ def bom_rows(layout: Layout) -> list[BomRow]:
     """The mechanical rows. Prices are estimates (USD, 2026,
     hobby quantities); generic parts name their specification instead of a part number."""
     b = build(layout)
-    pieces, why = pieces_per_set(layout)
-    d = piece_diameter(b)
-    area = _area_m2(b)
-    perimeter_m = 2 * (b.place.width + b.place.height) / 1000
-    screws = len(screw_positions(b))
     sensor_boards = layout.sensor_count // 8 if layout.sensors["type"] == "hc165" else 0
-    spacers = sum(len(spot.mounts) for spot in board_spots(b))
-    feet = 4 if max(b.place.width, b.place.height) <= 300 else 6
+    rows = _piece_rows(b, *pieces_per_set(layout))
+    rows += _plate_rows(b)
+    rows.append(_frame_row(b))
+    rows += _fastener_rows(b)
+    rows += _adhesive_rows()
+    rows += _wire_rows(layout)
+    rows += _pico_header_rows()
+    rows += _chain_rows(sensor_boards)
+    rows.append(_usb_cable_row())
+    rows.append(_shifter_socket_row())
+    return _pcb_rows(rows) if pcb_stack.is_pcb_build(b) else rows
+
+
+def _piece_rows(b: Build, pieces: int, why: str) -> list[BomRow]:
+    """The game pieces: discs, their magnets and felt pads; ``why`` says what sets the count."""
+    d = piece_diameter(b)
     colours = 4 if b.geometry.shape == "squares" else 2
-    rows: list[BomRow] = [
+    return [
         BomRow(
             refs="MAG",
             qty=pieces,
@@ -152,6 +161,13 @@ def bom_rows(layout: Layout) -> list[BomRow]:
             unit_price_usd=0.03,
             notes="covers the magnet; part of the %s mm magnet-to-reed distance" % num(MAGNET_TO_REED_AXIS_MM),
         ),
+    ]
+
+
+def _plate_rows(b: Build) -> list[BomRow]:
+    """The case's three plates, priced by area."""
+    area = _area_m2(b)
+    return [
         BomRow(
             refs="P1",
             qty=1,
@@ -187,18 +203,33 @@ def bom_rows(layout: Layout) -> list[BomRow]:
             unit_price_usd=max(2.0, 15.0 * area),
             notes="closes the case",
         ),
-        BomRow(
-            refs="FR",
-            qty=math.ceil(perimeter_m * 1.1 * 10) / 10,
-            part="Frame strip (metres)",
-            value="softwood %s x %s mm" % (num(FRAME_WIDTH_MM), num(FRAME_HEIGHT_MM)),
-            package="strip",
-            manufacturer="generic",
-            supplier_1="DIY store",
-            unit_price_usd=2.0,
-            notes="qty and price in metres; four sides glued at the corners; USB slot %s x %s mm"
-            % (num(USB_SLOT_MM[0]), num(USB_SLOT_MM[1])),
-        ),
+    ]
+
+
+def _frame_row(b: Build) -> BomRow:
+    """The frame round the plates, in metres with a 10 % margin."""
+    perimeter_m = 2 * (b.place.width + b.place.height) / 1000
+    return BomRow(
+        refs="FR",
+        qty=math.ceil(perimeter_m * 1.1 * 10) / 10,
+        part="Frame strip (metres)",
+        value="softwood %s x %s mm" % (num(FRAME_WIDTH_MM), num(FRAME_HEIGHT_MM)),
+        package="strip",
+        manufacturer="generic",
+        supplier_1="DIY store",
+        unit_price_usd=2.0,
+        notes="qty and price in metres; four sides glued at the corners; USB slot %s x %s mm"
+        % (num(USB_SLOT_MM[0]), num(USB_SLOT_MM[1])),
+    )
+
+
+def _fastener_rows(b: Build) -> list[BomRow]:
+    """The screws that close the case, the spacers and screws under the electronics
+    boards, and the feet."""
+    screws = len(screw_positions(b))
+    spacers = sum(len(spot.mounts) for spot in board_spots(b))
+    feet = 4 if max(b.place.width, b.place.height) <= 300 else 6
+    return [
         BomRow(
             refs="SCT",
             qty=screws,
@@ -252,6 +283,12 @@ def bom_rows(layout: Layout) -> list[BomRow]:
             unit_price_usd=0.1,
             notes="under P3",
         ),
+    ]
+
+
+def _adhesive_rows() -> list[BomRow]:
+    """The glue for the frame and the LEDs, and the adhesive for the magnets."""
+    return [
         BomRow(
             refs="GLUE",
             qty=1,
@@ -273,6 +310,11 @@ def bom_rows(layout: Layout) -> list[BomRow]:
             notes="magnets into the pieces",
         ),
     ]
+
+
+def _wire_rows(layout: Layout) -> list[BomRow]:
+    """The hook-up wire, one row per gauge, in metres (wiring.csv)."""
+    rows: list[BomRow] = []
     for awg, metres in wire_totals_m(layout).items():
         use = ", ".join(k.replace("_", " ") for k, v in WIRE_AWG.items() if v == awg)
         rows.append(
@@ -288,7 +330,12 @@ def bom_rows(layout: Layout) -> list[BomRow]:
                 "in two colours (red/black for power)" % use,
             )
         )
-    rows += [
+    return rows
+
+
+def _pico_header_rows() -> list[BomRow]:
+    """The hand-wired build's sockets for the Pico and the headers soldered to it."""
+    return [
         BomRow(
             refs="HS",
             qty=2,
@@ -312,70 +359,79 @@ def bom_rows(layout: Layout) -> list[BomRow]:
             notes="soldered to the Pico",
         ),
     ]
-    if sensor_boards:
-        rows += [
-            BomRow(
-                refs="IC-S",
-                qty=sensor_boards,
-                part="IC socket",
-                value="DIP-16, 2.54 mm",
-                package="THT",
-                manufacturer="generic",
-                supplier_1="electronics distributor",
-                unit_price_usd=0.15,
-                notes="one per 74HC165",
-            ),
-            BomRow(
-                refs="JC",
-                qty=2 * sensor_boards,
-                part="Pin header",
-                value="1 x %d male, 2.54 mm" % len(CHAIN_PINS),
-                package="THT",
-                manufacturer="generic",
-                supplier_1="electronics distributor",
-                unit_price_usd=0.1,
-                notes="the chain: one on the controller, IN on every sensor strip, OUT on every strip but the last; "
-                "pin order %s (assembly.md)" % chain_pin_text(),
-            ),
-            BomRow(
-                refs="JCH",
-                qty=2 * sensor_boards,
-                part="Connector housing",
-                value="1 x %d Dupont housing with crimp pins" % len(CHAIN_PINS),
-                manufacturer="generic",
-                supplier_1="electronics distributor",
-                unit_price_usd=0.15,
-                notes="both ends of each chain link",
-            ),
-        ]
-    rows.append(
+
+
+def _chain_rows(sensor_boards: int) -> list[BomRow]:
+    """The hand-wired build's sensor strips: chip sockets and the chain's connectors
+    (none without a shift-register chain)."""
+    if not sensor_boards:
+        return []
+    return [
         BomRow(
-            refs="USB",
-            qty=1,
-            part="USB cable",
-            value="USB 2.0 A (or C) to micro-B, data and power, at most %s m" % num(power.CABLE_M),
-            manufacturer="generic",
-            supplier_1="electronics distributor",
-            unit_price_usd=3.0,
-            notes="a data cable (not charge-only); micro-B overmould at most %s x %s mm to pass the frame's slot; "
-            "longer than %s m only with a thicker power pair (power.md)"
-            % (num(USB_SLOT_MM[0] - 1), num(USB_SLOT_MM[1] - 0.5), num(power.CABLE_M)),
-        )
-    )
-    rows.append(
-        BomRow(
-            refs="IC-L",
-            qty=1,
+            refs="IC-S",
+            qty=sensor_boards,
             part="IC socket",
-            value="DIP-14, 2.54 mm",
+            value="DIP-16, 2.54 mm",
             package="THT",
             manufacturer="generic",
             supplier_1="electronics distributor",
             unit_price_usd=0.15,
-            notes="level shifter",
-        )
+            notes="one per 74HC165",
+        ),
+        BomRow(
+            refs="JC",
+            qty=2 * sensor_boards,
+            part="Pin header",
+            value="1 x %d male, 2.54 mm" % len(CHAIN_PINS),
+            package="THT",
+            manufacturer="generic",
+            supplier_1="electronics distributor",
+            unit_price_usd=0.1,
+            notes="the chain: one on the controller, IN on every sensor strip, OUT on every strip but the last; "
+            "pin order %s (assembly.md)" % chain_pin_text(),
+        ),
+        BomRow(
+            refs="JCH",
+            qty=2 * sensor_boards,
+            part="Connector housing",
+            value="1 x %d Dupont housing with crimp pins" % len(CHAIN_PINS),
+            manufacturer="generic",
+            supplier_1="electronics distributor",
+            unit_price_usd=0.15,
+            notes="both ends of each chain link",
+        ),
+    ]
+
+
+def _usb_cable_row() -> BomRow:
+    """The USB cable, short and thin enough for the power path and the frame's slot (power.md)."""
+    return BomRow(
+        refs="USB",
+        qty=1,
+        part="USB cable",
+        value="USB 2.0 A (or C) to micro-B, data and power, at most %s m" % num(power.CABLE_M),
+        manufacturer="generic",
+        supplier_1="electronics distributor",
+        unit_price_usd=3.0,
+        notes="a data cable (not charge-only); micro-B overmould at most %s x %s mm to pass the frame's slot; "
+        "longer than %s m only with a thicker power pair (power.md)"
+        % (num(USB_SLOT_MM[0] - 1), num(USB_SLOT_MM[1] - 0.5), num(power.CABLE_M)),
     )
-    return _pcb_rows(rows) if pcb_stack.is_pcb_build(b) else rows
+
+
+def _shifter_socket_row() -> BomRow:
+    """The hand-wired build's socket for the level shifter."""
+    return BomRow(
+        refs="IC-L",
+        qty=1,
+        part="IC socket",
+        value="DIP-14, 2.54 mm",
+        package="THT",
+        manufacturer="generic",
+        supplier_1="electronics distributor",
+        unit_price_usd=0.15,
+        notes="level shifter",
+    )
 
 
 def bom_mechanical_csv(layout: Layout) -> str:

@@ -185,17 +185,47 @@ def _hc165(ref: str, k: int) -> Part:
     return part
 
 
+@dataclass
+class _Rails:
+    """The supply nets' nodes, gathered by every sub-circuit and connected last, so that
+    each rail is one net listing its nodes in the order the sub-circuits are built."""
+
+    vbus: list[tuple[str, str]] = field(default_factory=list)
+    five: list[tuple[str, str]] = field(default_factory=list)
+    three: list[tuple[str, str]] = field(default_factory=list)
+    gnd: list[tuple[str, str]] = field(default_factory=list)
+
+
 def build(layout: Layout) -> Circuit:
     """The whole board's circuit from its layout."""
     c = Circuit(layout.name, layout.title)
-    sensors = layout.sensors
-    leds = layout.leds
-    n_leds = leds["count"]
     order = sorted(layout.points, key=lambda name: layout.points[name][1])
     by_sensor = {layout.points[name][0]: name for name in layout.points}
+    led_enable: int | None = layout.power.get("led_enable")
+    fault: int | None = layout.power.get("fault")
+    c.add(_pico(_gpio_functions(layout)))
+    _power_switch(c, led_enable)
+    _level_shifter(c)
+    rails = _controller_nets(c, led_enable, fault)
+    _led_chain(c, layout, order, rails)
+    if layout.sensors["type"] == "hc165":
+        _shift_register_chain(c, layout, rails)
+        _reed_inputs(c, layout, by_sensor, rails)
+    else:
+        _diode_matrix(c, layout, by_sensor)
+    _buttons(c, layout, rails)
+    c.connect("VBUS", *rails.vbus)
+    c.connect("+5V", *rails.five)
+    c.connect("+3V3", *rails.three)  # on the matrix board: only the FAULT pull-up
+    c.connect(GROUND, *rails.gnd)
+    _place_on_boards(c, layout)
+    return c
 
-    # -- controller: Pico, power switch, level shifter --------------------------------
-    gpios: dict[int, tuple[str, str, bool]] = {leds["pin"]: ("LED data", "output", False)}
+
+def _gpio_functions(layout: Layout) -> dict[int, tuple[str, str, bool]]:
+    """The Pico's GPIOs this layout uses: gpio -> (function, type, pulled)."""
+    sensors = layout.sensors
+    gpios: dict[int, tuple[str, str, bool]] = {layout.leds["pin"]: ("LED data", "output", False)}
     if sensors["type"] == "hc165":
         pins = sensors["pins"]
         gpios[pins["sck"]] = ("SPI SCK", "output", False)
@@ -215,9 +245,12 @@ def build(layout: Layout) -> Circuit:
     if fault is not None:
         # pulled: False, the firmware sets no internal pull-up: R3 is the line's pull-up
         gpios[fault] = ("LED supply fault", "input", False)
-    pico = c.add(_pico(gpios))
-    del pico
+    return gpios
 
+
+def _power_switch(c: Circuit, led_enable: int | None) -> None:
+    """The LED rail's load switch (U3) with its current limit, ~FAULT pull-up, EN
+    pull-down (when a GPIO drives EN) and capacitors."""
     c.add(
         Part(
             "U3",
@@ -236,16 +269,7 @@ def build(layout: Layout) -> Circuit:
             "tps2553",
         )
     )
-    c.add(
-        _two(
-            "R2",
-            "43.2k 1%",
-            R_SMD,
-            "TPS2553 ILIM: current limit 544-673 mA",
-            "controller",
-            "r_43k2",
-        )
-    )
+    c.add(_two("R2", "43.2k 1%", R_SMD, "TPS2553 ILIM: current limit 544-673 mA", "controller", "r_43k2"))
     c.add(
         _two(
             "R3",
@@ -267,16 +291,7 @@ def build(layout: Layout) -> Circuit:
                 "r_100k",
             )
         )
-    c.add(
-        _two(
-            "C1",
-            "100n",
-            C_SMD,
-            "TPS2553 input decoupling, on VBUS",
-            "controller",
-            "c_100n",
-        )
-    )
+    c.add(_two("C1", "100n", C_SMD, "TPS2553 input decoupling, on VBUS", "controller", "c_100n"))
     c.add(
         _two(
             "C3",
@@ -288,6 +303,11 @@ def build(layout: Layout) -> Circuit:
             ("+", "-"),
         )
     )
+
+
+def _level_shifter(c: Circuit) -> None:
+    """The 74AHCT125 that lifts the LED data to 5 V (U2), its decoupling, and the series
+    resistor at the first LED."""
     ahct = Part(
         "U2",
         "74AHCT125",
@@ -315,41 +335,35 @@ def build(layout: Layout) -> Circuit:
     ahct.no_connect = {"6", "8", "11"}  # unused gates: disabled (OE high), inputs grounded
     c.add(ahct)
     c.add(_two("C2", "100n", C_SMD, "74AHCT125 decoupling", "controller", "c_100n"))
-    c.add(
-        _two(
-            "R1",
-            "330",
-            R_SMD,
-            "LED data series resistor, at the first LED",
-            "leds",
-            "r_330",
-        )
-    )
+    c.add(_two("R1", "330", R_SMD, "LED data series resistor, at the first LED", "leds", "r_330"))
 
-    gnd = [("U1", n) for n in PICO_GND_PINS]
-    gnd += [
-        ("U3", "2"),
-        ("R2", "2"),
-        ("C1", "2"),
-        ("C3", "2"),
-        ("U2", "7"),
-        ("C2", "2"),
-    ]
-    gnd += [("U2", "1"), ("U2", "5"), ("U2", "9"), ("U2", "12")]
-    vbus = [("U1", "40"), ("U3", "1"), ("C1", "1")]
+
+def _controller_nets(c: Circuit, led_enable: int | None, fault: int | None) -> _Rails:
+    """The controller's own nets (LED_EN, FAULT, ILIM), and its nodes on the rails."""
+    rails = _Rails()
+    rails.gnd = [("U1", n) for n in PICO_GND_PINS]
+    rails.gnd += [("U3", "2"), ("R2", "2"), ("C1", "2"), ("C3", "2"), ("U2", "7"), ("C2", "2")]
+    rails.gnd += [("U2", "1"), ("U2", "5"), ("U2", "9"), ("U2", "12")]
+    rails.vbus = [("U1", "40"), ("U3", "1"), ("C1", "1")]
     if led_enable is None:
-        vbus.append(("U3", "3"))  # EN tied to IN: the LED rail is on from plug-in
+        rails.vbus.append(("U3", "3"))  # EN tied to IN: the LED rail is on from plug-in
     else:
         c.connect("LED_EN", ("U1", str(PICO_PIN[led_enable])), ("U3", "3"), ("R6", "1"))
-        gnd.append(("R6", "2"))
-    five = [("U3", "6"), ("C3", "1"), ("U2", "14"), ("C2", "1"), ("U2", "4"), ("U2", "10"), ("U2", "13")]
-    three = [("U1", "36"), ("R3", "1")]
+        rails.gnd.append(("R6", "2"))
+    rails.five = [("U3", "6"), ("C3", "1"), ("U2", "14"), ("C2", "1"), ("U2", "4"), ("U2", "10"), ("U2", "13")]
+    rails.three = [("U1", "36"), ("R3", "1")]
     c.connect("FAULT", ("U3", "4"), ("R3", "2"))
     if fault is not None:
         c.connect("FAULT", ("U1", str(PICO_PIN[fault])))
     c.connect("ILIM", ("U3", "5"), ("R2", "1"))
+    return rails
 
-    # -- LED chain --------------------------------------------------------------------
+
+def _led_chain(c: Circuit, layout: Layout, order: list[str], rails: _Rails) -> None:
+    """The LEDs, each with its decoupling capacitor, in a chain from the level shifter;
+    ``order`` names the point of each LED, by LED index."""
+    leds = layout.leds
+    n_leds = leds["count"]
     c.connect("LED_3V3", ("U1", str(PICO_PIN[leds["pin"]])), ("U2", "2"))
     c.connect("LED_5V", ("U2", "3"), ("R1", "1"))
     for i in range(n_leds):
@@ -373,149 +387,120 @@ def build(layout: Layout) -> Circuit:
                 "led",
             )
         )
-        c.add(
-            _two(
-                "CL%d" % i,
-                "100n",
-                C_SMD,
-                "decoupling at LED%d" % i,
-                "leds",
-                "c_100n",
-            )
-        )
-        five += [(ref, "2"), ("CL%d" % i, "1")]
-        gnd += [(ref, "3"), ("CL%d" % i, "2")]
+        c.add(_two("CL%d" % i, "100n", C_SMD, "decoupling at LED%d" % i, "leds", "c_100n"))
+        rails.five += [(ref, "2"), ("CL%d" % i, "1")]
+        rails.gnd += [(ref, "3"), ("CL%d" % i, "2")]
         if i == 0:
             c.connect("LED_DIN0", ("R1", "2"), (ref, "1"))
         else:
             c.connect("LED_DIN%d" % i, ("LED%d" % (i - 1), "4"), (ref, "1"))
     c.parts["LED%d" % (n_leds - 1)].no_connect = {"4"}  # DOUT of the last LED
 
-    # -- sensors ----------------------------------------------------------------------
-    if sensors["type"] == "hc165":
-        chips = sensors["count"] // 8
-        pins = sensors["pins"]
-        c.add(
-            _two(
-                "R4",
-                "100",
-                R_SMD,
-                "SCK source termination, at the Pico",
-                "controller",
-                "r_100",
-            )
-        )
-        c.add(
-            _two(
-                "R5",
-                "100",
-                R_SMD,
-                "latch source termination, at the Pico",
-                "controller",
-                "r_100",
-            )
-        )
-        c.connect("SR_CLK_PICO", ("U1", str(PICO_PIN[pins["sck"]])), ("R4", "1"))
-        c.connect("SR_LOAD_PICO", ("U1", str(PICO_PIN[pins["latch"]])), ("R5", "1"))
-        clk = [("R4", "2")]
-        load = [("R5", "2")]
-        for k in range(chips):
-            u = "U%d" % (FIRST_HC165 + k)
-            c.add(_hc165(u, k))
-            rn = Part(
-                "RN%d" % (FIRST_HC165 + k),
-                "47k x15 bussed",
-                "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm",
-                "bussed 47 kOhm network (15 elements, 8 used), pull-ups of %s" % u,
-                [Pin(str(j), "R%d" % j, "passive") for j in range(1, 16)] + [Pin(RN_COMMON, "COM", "passive")],
-                "sensors",
-                "rn_47k",
-            )
-            rn.no_connect = {str(j) for j in range(9, 16)}  # elements 9-15 unused
-            c.add(rn)
-            c.add(
-                _two(
-                    "C%d" % (FIRST_HC165 + k),
-                    "100n",
-                    C_SMD,
-                    "%s decoupling" % u,
-                    "sensors",
-                    "c_100n",
-                )
-            )
-            three += [(u, "16"), (rn.ref, RN_COMMON), ("C%d" % (FIRST_HC165 + k), "1")]
-            gnd += [(u, "8"), (u, "15"), ("C%d" % (FIRST_HC165 + k), "2")]
-            clk.append((u, "2"))
-            load.append((u, "1"))
-            if k:
-                c.connect("SR_CHAIN%d" % k, ("U%d" % (FIRST_HC165 + k - 1), "10"), (u, "9"))
-        three.append(("U%d" % (FIRST_HC165 + chips - 1), "10"))  # SER of the last chip: reads empty
-        c.connect("SR_CLK", *clk)
-        c.connect("SR_LOAD", *load)
-        c.connect("SR_DATA", ("U1", str(PICO_PIN[pins["data"]])), ("U%d" % FIRST_HC165, "9"))
-        for index in range(sensors["count"]):
-            chip, bit = divmod(index, 8)
-            letter, number = HC165_INPUT_PINS[bit]
-            u = "U%d" % (FIRST_HC165 + chip)
-            nodes = [(u, str(number)), ("RN%d" % (FIRST_HC165 + chip), str(1 + bit))]
-            sensed = by_sensor.get(index)
-            if sensed is None:
-                c.connect("S%d_SPARE" % index, *nodes)
-            else:
-                c.add(
-                    _two(
-                        "SW_%s" % sensed,
-                        "reed NO",
-                        "Resistor_THT:R_Axial_DIN0617_L17.0mm_D6.0mm_P20.32mm_Horizontal",
-                        "reed switch under point %s" % sensed,
-                        "sensors",
-                        "reed",
-                    )
-                )
-                nodes.append(("SW_%s" % sensed, "1"))
-                gnd.append(("SW_%s" % sensed, "2"))
-                c.connect("S%d_%s" % (index, sensed), *nodes)
-    else:
-        rows = sensors["rows"]
-        cols = sensors["cols"]
-        for index in sorted(by_sensor):
-            point = by_sensor[index]
-            c.add(
-                _two(
-                    "SW_%s" % point,
-                    "reed NO",
-                    "Resistor_THT:R_Axial_DIN0617_L17.0mm_D6.0mm_P20.32mm_Horizontal",
-                    "reed switch under point %s" % point,
-                    "sensors",
-                    "reed",
-                )
-            )
-            c.add(
-                _two(
-                    "D_%s" % point,
-                    "1N4148",
-                    "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal",
-                    "diode in series with SW_%s" % point,
-                    "sensors",
-                    "1n4148",
-                    ("K", "A"),
-                )
-            )
-            c.connect("SWD_%s" % point, ("SW_%s" % point, "2"), ("D_%s" % point, "2"))
-        for r, gpio in enumerate(rows):
-            cathodes = [
-                ("D_%s" % by_sensor[r * len(cols) + k], "1") for k in range(len(cols)) if r * len(cols) + k in by_sensor
-            ]
-            c.connect("ROW%d" % r, ("U1", str(PICO_PIN[gpio])), *cathodes)
-        for k, gpio in enumerate(cols):
-            switches = [
-                ("SW_%s" % by_sensor[r * len(cols) + k], "1")
-                for r in range(len(rows))
-                if r * len(cols) + k in by_sensor
-            ]
-            c.connect("COL%d" % k, ("U1", str(PICO_PIN[gpio])), *switches)
 
-    pcb_build = sensors["type"] == "hc165"
+def _shift_register_chain(c: Circuit, layout: Layout, rails: _Rails) -> None:
+    """The 74HC165 chain (U10 on) with each chip's pull-up network and decoupling, and the
+    clock and latch lines from the Pico through their source terminations (R4, R5)."""
+    chips = layout.sensors["count"] // 8
+    pins = layout.sensors["pins"]
+    c.add(_two("R4", "100", R_SMD, "SCK source termination, at the Pico", "controller", "r_100"))
+    c.add(_two("R5", "100", R_SMD, "latch source termination, at the Pico", "controller", "r_100"))
+    c.connect("SR_CLK_PICO", ("U1", str(PICO_PIN[pins["sck"]])), ("R4", "1"))
+    c.connect("SR_LOAD_PICO", ("U1", str(PICO_PIN[pins["latch"]])), ("R5", "1"))
+    clk = [("R4", "2")]
+    load = [("R5", "2")]
+    for k in range(chips):
+        u = "U%d" % (FIRST_HC165 + k)
+        c.add(_hc165(u, k))
+        rn = Part(
+            "RN%d" % (FIRST_HC165 + k),
+            "47k x15 bussed",
+            "Package_SO:SOIC-16_3.9x9.9mm_P1.27mm",
+            "bussed 47 kOhm network (15 elements, 8 used), pull-ups of %s" % u,
+            [Pin(str(j), "R%d" % j, "passive") for j in range(1, 16)] + [Pin(RN_COMMON, "COM", "passive")],
+            "sensors",
+            "rn_47k",
+        )
+        rn.no_connect = {str(j) for j in range(9, 16)}  # elements 9-15 unused
+        c.add(rn)
+        cap = "C%d" % (FIRST_HC165 + k)
+        c.add(_two(cap, "100n", C_SMD, "%s decoupling" % u, "sensors", "c_100n"))
+        rails.three += [(u, "16"), (rn.ref, RN_COMMON), (cap, "1")]
+        rails.gnd += [(u, "8"), (u, "15"), (cap, "2")]
+        clk.append((u, "2"))
+        load.append((u, "1"))
+        if k:
+            c.connect("SR_CHAIN%d" % k, ("U%d" % (FIRST_HC165 + k - 1), "10"), (u, "9"))
+    rails.three.append(("U%d" % (FIRST_HC165 + chips - 1), "10"))  # SER of the last chip: reads empty
+    c.connect("SR_CLK", *clk)
+    c.connect("SR_LOAD", *load)
+    c.connect("SR_DATA", ("U1", str(PICO_PIN[pins["data"]])), ("U%d" % FIRST_HC165, "9"))
+
+
+def _reed_switch(point: str) -> Part:
+    return _two(
+        "SW_%s" % point,
+        "reed NO",
+        "Resistor_THT:R_Axial_DIN0617_L17.0mm_D6.0mm_P20.32mm_Horizontal",
+        "reed switch under point %s" % point,
+        "sensors",
+        "reed",
+    )
+
+
+def _reed_inputs(c: Circuit, layout: Layout, by_sensor: dict[int, str], rails: _Rails) -> None:
+    """Every input of the 74HC165 chain with its pull-up: a reed switch to GND under the
+    point that sensor index reads, or a spare input."""
+    for index in range(layout.sensors["count"]):
+        chip, bit = divmod(index, 8)
+        letter, number = HC165_INPUT_PINS[bit]
+        u = "U%d" % (FIRST_HC165 + chip)
+        nodes = [(u, str(number)), ("RN%d" % (FIRST_HC165 + chip), str(1 + bit))]
+        sensed = by_sensor.get(index)
+        if sensed is None:
+            c.connect("S%d_SPARE" % index, *nodes)
+        else:
+            c.add(_reed_switch(sensed))
+            nodes.append(("SW_%s" % sensed, "1"))
+            rails.gnd.append(("SW_%s" % sensed, "2"))
+            c.connect("S%d_%s" % (index, sensed), *nodes)
+
+
+def _diode_matrix(c: Circuit, layout: Layout, by_sensor: dict[int, str]) -> None:
+    """The matrix variant's sensors: a reed switch and a series diode per point, rows
+    driven by the Pico at the cathodes, columns read at the switches."""
+    rows = layout.sensors["rows"]
+    cols = layout.sensors["cols"]
+    for index in sorted(by_sensor):
+        point = by_sensor[index]
+        c.add(_reed_switch(point))
+        c.add(
+            _two(
+                "D_%s" % point,
+                "1N4148",
+                "Diode_THT:D_DO-35_SOD27_P7.62mm_Horizontal",
+                "diode in series with SW_%s" % point,
+                "sensors",
+                "1n4148",
+                ("K", "A"),
+            )
+        )
+        c.connect("SWD_%s" % point, ("SW_%s" % point, "2"), ("D_%s" % point, "2"))
+    for r, gpio in enumerate(rows):
+        cathodes = [
+            ("D_%s" % by_sensor[r * len(cols) + k], "1") for k in range(len(cols)) if r * len(cols) + k in by_sensor
+        ]
+        c.connect("ROW%d" % r, ("U1", str(PICO_PIN[gpio])), *cathodes)
+    for k, gpio in enumerate(cols):
+        switches = [
+            ("SW_%s" % by_sensor[r * len(cols) + k], "1") for r in range(len(rows)) if r * len(cols) + k in by_sensor
+        ]
+        c.connect("COL%d" % k, ("U1", str(PICO_PIN[gpio])), *switches)
+
+
+def _buttons(c: Circuit, layout: Layout, rails: _Rails) -> None:
+    """The push buttons to GND: straight to their GPIO (internal pull-up) on the perfboard,
+    through ``_button_protection`` on the PCBs."""
+    pcb_build = layout.sensors["type"] == "hc165"
     for k, (button, gpio) in enumerate(sorted(layout.buttons.items())):
         name = button.upper()
         ref = "SW_%s" % name
@@ -529,35 +514,40 @@ def build(layout: Layout) -> Circuit:
                 "button",
             )
         )
-        gnd.append((ref, "2"))
-        if not pcb_build:
+        rails.gnd.append((ref, "2"))
+        if pcb_build:
+            _button_protection(c, k, name, gpio, rails)
+        else:
             c.connect("BTN_%s" % name, ("U1", str(PICO_PIN[gpio])), (ref, "1"))
-            continue
-        # On the PCBs each button sits on 0.3 m of cable from the Pico: at the button a
-        # 10 kOhm pull-up (the RP2040's own 50-80 kOhm is weak against pick-up) and a
-        # bidirectional TVS to GND take the ESD; 1 kOhm in series limits what reaches
-        # the GPIO's clamp diodes (and the cable's ringing).
-        series, pull, tvs = "R%d" % (BUTTON_R_FIRST + k), "R%d" % (BUTTON_R_FIRST + 3 + k), "D%d" % (k + 1)
-        c.add(_two(series, "1k", R_SMD, "button %s series resistor (GPIO side)" % name, "controller", "r_1k"))
-        c.add(_two(pull, "10k", R_SMD, "button %s pull-up to +3V3" % name, "controller", "r_10k"))
-        c.add(
-            _two(
-                tvs, "PESD3V3L1BA", "Diode_SMD:D_SOD-323", "button %s ESD protection (TVS to GND)" % name,
-                "controller", "esd", ("A1", "A2"),
-            )
-        )  # fmt: skip
-        for part in (series, pull, tvs):
-            c.parts[part].pcb = "main"  # beside the button
-        c.connect("BTN_%s" % name, ("U1", str(PICO_PIN[gpio])), (series, "1"))
-        c.connect("BTN_%s_SW" % name, (series, "2"), (pull, "1"), (tvs, "1"), (ref, "1"))
-        three.append((pull, "2"))
-        gnd.append((tvs, "2"))
 
-    c.connect("VBUS", *vbus)
-    c.connect("+5V", *five)
-    c.connect("+3V3", *three)  # on the matrix board: only the FAULT pull-up
-    c.connect(GROUND, *gnd)
-    if sensors["type"] == "hc165":
+
+def _button_protection(c: Circuit, k: int, name: str, gpio: int, rails: _Rails) -> None:
+    """The k-th button's parts on the PCBs. Each button sits on 0.3 m of cable from the
+    Pico: at the button a 10 kOhm pull-up (the RP2040's own 50-80 kOhm is weak against
+    pick-up) and a bidirectional TVS to GND take the ESD; 1 kOhm in series limits what
+    reaches the GPIO's clamp diodes (and the cable's ringing)."""
+    ref = "SW_%s" % name
+    series, pull, tvs = "R%d" % (BUTTON_R_FIRST + k), "R%d" % (BUTTON_R_FIRST + 3 + k), "D%d" % (k + 1)
+    c.add(_two(series, "1k", R_SMD, "button %s series resistor (GPIO side)" % name, "controller", "r_1k"))
+    c.add(_two(pull, "10k", R_SMD, "button %s pull-up to +3V3" % name, "controller", "r_10k"))
+    c.add(
+        _two(
+            tvs, "PESD3V3L1BA", "Diode_SMD:D_SOD-323", "button %s ESD protection (TVS to GND)" % name,
+            "controller", "esd", ("A1", "A2"),
+        )
+    )  # fmt: skip
+    for part in (series, pull, tvs):
+        c.parts[part].pcb = "main"  # beside the button
+    c.connect("BTN_%s" % name, ("U1", str(PICO_PIN[gpio])), (series, "1"))
+    c.connect("BTN_%s_SW" % name, (series, "2"), (pull, "1"), (tvs, "1"), (ref, "1"))
+    rails.three.append((pull, "2"))
+    rails.gnd.append((tvs, "2"))
+
+
+def _place_on_boards(c: Circuit, layout: Layout) -> None:
+    """Puts the parts on their boards: the PCB build's controller module and main board
+    (or sensor strips), or the perfboard build's through-hole parts."""
+    if layout.sensors["type"] == "hc165":
         from zuniboard.hardware import strips
 
         if strips.needs_strips(layout):
@@ -566,7 +556,6 @@ def build(layout: Layout) -> Circuit:
             split_boards(c)
     else:  # the diode matrix variant stays a perfboard build
         _through_hole(c)
-    return c
 
 
 # The perfboard build's through-hole parts for the PCB build's surface-mount ones.
