@@ -151,13 +151,24 @@ def sources() -> list[Path]:
     return out
 
 
-def build(build_dir: Path, layout: Path) -> list[Path]:
-    """Compile lib/ to build_dir/lib/*.mpy, copy main.py and the layout; returns the files.
+# The Pico's Cortex-M0+: the architecture of the native and viper code in the .mpy files
+# (zuni_hw.pico's LED loops, zuni_board.leds' picture, zuni.linefast). A .mpy with native
+# code loads only on a MicroPython of that architecture ("incompatible .mpy arch").
+PICO_MARCH = "armv6m"
 
-    Incremental: a .mpy newer than its source (and than mpy-cross) is kept; .mpy files
-    whose source is gone are removed, so they are never deployed."""
+
+def build(build_dir: Path, layout: Path, march: str = PICO_MARCH) -> list[Path]:
+    """Compile lib/ to build_dir/lib/*.mpy for ``march``, copy main.py and the layout;
+    returns the files.
+
+    Incremental: a .mpy newer than its source (and than mpy-cross) is kept, unless the
+    last build was for another architecture; .mpy files whose source is gone are removed,
+    so they are never deployed."""
     mpy_cross = compiler()
     compiler_time = Path(mpy_cross).stat().st_mtime
+    stamp = build_dir / "march.txt"
+    if not stamp.exists() or stamp.read_text() != march:
+        compiler_time = float("inf")  # every .mpy compiled again
     wanted = set()
     jobs = []
     outputs = []
@@ -169,7 +180,7 @@ def build(build_dir: Path, layout: Path) -> list[Path]:
     wanted.add(out)
     outputs.append(out)
     out.parent.mkdir(parents=True, exist_ok=True)
-    jobs.append((packed, out, [mpy_cross, "-march=armv6m", "-o", str(out), "-s", packed.name, str(packed)]))
+    jobs.append((packed, out, [mpy_cross, "-march=" + march, "-o", str(out), "-s", packed.name, str(packed)]))
     for src in [*sources(), MAIN]:
         rel = Path(MAIN_MODULE + ".mpy") if src == MAIN else src.relative_to(LIB).with_suffix(".mpy")
         out = build_dir / "lib" / rel
@@ -178,7 +189,7 @@ def build(build_dir: Path, layout: Path) -> list[Path]:
         if out.exists() and out.stat().st_mtime >= max(src.stat().st_mtime, compiler_time):
             continue
         out.parent.mkdir(parents=True, exist_ok=True)
-        command = [mpy_cross, "-march=armv6m", "-o", str(out), "-s", rel.with_suffix(".py").as_posix(), str(src)]
+        command = [mpy_cross, "-march=" + march, "-o", str(out), "-s", rel.with_suffix(".py").as_posix(), str(src)]
         jobs.append((src, out, command))
     if (build_dir / "lib").exists():
         for stale in (build_dir / "lib").rglob("*"):
@@ -194,6 +205,7 @@ def build(build_dir: Path, layout: Path) -> list[Path]:
         if result.returncode != 0:
             out.unlink(missing_ok=True)
             raise DeployError("mpy-cross failed on %s:\n%s%s" % (src, result.stdout, result.stderr))
+    stamp.write_text(march)
     files = list(outputs)
     (build_dir / "main.py").write_text(MAIN_STUB)
     shutil.copyfile(BOOT, build_dir / "boot.py")
@@ -393,13 +405,19 @@ def main(argv: list[str] | None = None) -> int:
         default=HELLO_TIMEOUT_S,
         help="seconds to wait for the firmware's hello after the reset (default %.0f)" % HELLO_TIMEOUT_S,
     )
+    parser.add_argument(
+        "--march",
+        default=PICO_MARCH,
+        help="the board's architecture for native code (default %s, the Pico; x64 for MicroPython's unix port"
+        " on a PC, the tests' stand-in board)" % PICO_MARCH,
+    )
     parser.add_argument("--wipe-journal", action="store_true", help="delete the games journaled on the board")
     parser.add_argument("--dry-run", action="store_true", help="build, then print the mpremote command only")
     args = parser.parse_args(argv)
     try:
         layout = check_layout(args.layout)
         build_dir = Path(args.build_dir)
-        files = build(build_dir, layout)
+        files = build(build_dir, layout, args.march)
         size = sum(f.stat().st_size for f in files)
         print("built %d files, %d bytes, in %s (layout %s)" % (len(files), size, build_dir, layout.name))
         reset = not args.no_reset

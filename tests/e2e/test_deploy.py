@@ -27,6 +27,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import os
+import platform
 import subprocess
 import sys
 import tty
@@ -77,8 +78,16 @@ def build_dir(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return tmp_path_factory.mktemp("deploy-build")
 
 
+# The stand-in board is MicroPython's unix port on this PC: the firmware's native and
+# viper code compiled for its architecture, not the Pico's (which it cannot load).
+UNIX_MARCH = {"x86_64": "x64", "amd64": "x64", "i686": "x86", "armv7l": "armv7m"}.get(platform.machine(), "")
+
+
 def deploy(*args: str) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([sys.executable, str(DEPLOY), *args], capture_output=True, text=True, timeout=120, cwd=REPO)
+    if not UNIX_MARCH:
+        pytest.skip("mpy-cross has no native architecture for %s" % platform.machine())
+    command = [sys.executable, str(DEPLOY), *args, "--march", UNIX_MARCH]
+    return subprocess.run(command, capture_output=True, text=True, timeout=120, cwd=REPO)
 
 
 @pytest.mark.slow  # about 5 s on an idle machine, 25 s when the suite loads both cores
@@ -472,7 +481,9 @@ def _deploy_in_process(monkeypatch: pytest.MonkeyPatch, comports: Any, *args: st
     monkeypatch.setattr(deploy_tool, "_comports", comports)
     monkeypatch.setattr(deploy_tool, "RETRY_WAIT_S", 1.0)  # the model is back within 0.5 s
     monkeypatch.setattr(deploy_tool, "GONE_S", 0.5)
-    code: int = deploy_tool.main(list(args))
+    if not UNIX_MARCH:
+        pytest.skip("mpy-cross has no native architecture for %s" % platform.machine())
+    code: int = deploy_tool.main([*args, "--march", UNIX_MARCH])
     return code
 
 
@@ -521,3 +532,16 @@ def test_the_retry_says_so_when_the_board_does_not_come_back(monkeypatch: pytest
     with pytest.raises(deploy_tool.DeployError, match=r"USB serial E66\) dropped off USB and is not back after 3 s"):
         deploy_tool.retry_port("/dev/ttyACM0", "E66")
     assert deploy_tool.retry_port("/dev/pts/9", "") == ("/dev/pts/9", ""), "no USB serial: the same port"
+
+
+def test_the_native_code_is_built_for_the_pico_unless_asked_and_rebuilt_when_the_arch_changes(tmp_path: Path) -> None:
+    """The .mpy header's third byte holds the native code's architecture (bits 2-5:
+    MicroPython's MP_NATIVE_ARCH, 4 = armv6m, 2 = x64); the LED picture's viper loop
+    (zuni_board/leds.mpy) has native code, the rules' core none."""
+    layout = deploy_tool.check_layout("board25")
+    leds = tmp_path / "lib" / "zuni_board" / "leds.mpy"
+    deploy_tool.build(tmp_path, layout)
+    assert leds.read_bytes()[2] >> 2 == 4, "the Pico's Cortex-M0+ by default"
+    assert (tmp_path / "lib" / "zuni" / "core.mpy").read_bytes()[2] >> 2 == 0
+    deploy_tool.build(tmp_path, layout, "x64")  # the same folder: every .mpy again, not kept as newer
+    assert leds.read_bytes()[2] >> 2 == 2
