@@ -183,6 +183,44 @@ def test_play_the_opening_by_clicking(browser: Browser, sim: tuple[VirtualBoard,
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+# The page hears of every change two seconds late (each "state" pushed to it is held back):
+# what fast hands meet when the server's push comes after the reply to their click.
+LATE_STATES = """
+(() => {
+  const Plain = window.EventSource;
+  window.EventSource = function (url) {
+    const es = new Plain(url);
+    const add = es.addEventListener.bind(es);
+    es.addEventListener = (kind, fn) =>
+      add(kind, (e) => (kind === "state" && window.zuniLate ? setTimeout(() => fn(e), 2000) : fn(e)));
+    return es;
+  };
+})();
+"""
+
+
+def test_a_disk_placed_before_the_page_hears_of_its_lift(browser: Browser, sim: tuple[VirtualBoard, WebServer]) -> None:
+    """Click a disk and its landing point at once: the place goes to the board though the
+    page's picture does not yet show the disk in the hand (it used to say "Your hand is
+    empty" and drop the click when the reply to the lift came before the pushed state)."""
+    board, web = sim
+    context = browser.new_context(viewport={"width": 1280, "height": 860})
+    context.add_init_script("window.zuniLate = false;" + LATE_STATES)
+    page = context.new_page()
+    page.goto(web.url)
+    page.wait_for_function("document.body.dataset.seq !== undefined")
+    page.click("#btn-setup")
+    game = zuni.new_game("mosona")
+    wait_leds(page, idle_picture(game), "the start position's picture")
+    move = game.legal_moves()[0]
+    origin, dest = game.geometry.names[move.origin], game.geometry.names[move.dest]
+    page.evaluate("window.zuniLate = true")  # from now on the page hears late
+    point(page, origin).click()  # lift
+    wait(lambda: origin not in board.sensors(), "the firmware to see %s lifted" % origin)
+    point(page, dest).click()  # place, the page still showing the disk on the board
+    wait(lambda: dest in board.sensors(), "the firmware to see the disk put down on %s" % dest)
+
+
 def test_drag_and_drop_a_disk(browser: Browser, sim: tuple[VirtualBoard, WebServer], tmp_path: Path) -> None:
     board, web = sim
     page = open_page(browser, web, viewport={"width": 1100, "height": 800})

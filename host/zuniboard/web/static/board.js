@@ -54,6 +54,8 @@
 
   // Actions run one after another, in the order the person made them.
   let inflight = 0;
+  let liftedAt = 0; // when the board last answered a lift (Date.now())
+  const LIFT_HEARD_MS = 5000;
   function api(path, body) {
     inflight++;
     const run = () =>
@@ -1186,10 +1188,15 @@
 
   function click(d) {
     if (d.source === "board") {
-      api("lift", { point: d.point }).catch(() => {});
+      api("lift", { point: d.point })
+        .then(() => (liftedAt = Date.now()))
+        .catch(() => {});
     } else if (d.source === "point") {
-      // A lift still on its way counts: the disk will be in the hand when this arrives.
-      if ((state && state.hand.length) || inflight) api("place", { point: d.point, piece: selected }).catch(() => {});
+      // A lift still on its way counts: the disk will be in the hand when this arrives. So
+      // does one answered in the last seconds whose state the page has not heard yet (the
+      // server's push can come after its reply: fast hands lost the place).
+      const lifting = inflight || Date.now() - liftedAt < LIFT_HEARD_MS;
+      if ((state && state.hand.length) || lifting) api("place", { point: d.point, piece: selected }).catch(() => {});
       else toast("Your hand is empty: click a disk to lift it first");
     } else if (d.source === "hand") {
       selected = d.piece.id;
