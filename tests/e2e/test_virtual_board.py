@@ -279,3 +279,19 @@ def test_control_port_in_use_is_named() -> None:
         )
     assert result.returncode == 3, result.stdout + result.stderr
     assert "--control %d: cannot listen" % port in result.stderr
+
+
+def test_a_wait_that_runs_out_says_whether_the_firmware_still_runs(board: VirtualBoard) -> None:
+    """A start-up that never reports its position (a rare failure under load) must say
+    whether the firmware hung, died or was only slow."""
+    board.wait_stable(start_position("mosona"))
+    with pytest.raises(SimError) as running:
+        board.wait_until(lambda vb: False, 0.3)
+    assert "the firmware's process running" in str(running.value)
+    assert "the last stable position it reported: " in str(running.value)
+    assert board.proc is not None
+    board.proc.kill()
+    board.proc.wait(timeout=10)
+    with pytest.raises(SimError) as died:
+        board.wait_until(lambda vb: False, 0.3)
+    assert "the firmware's process exited with status -9" in str(died.value)

@@ -588,7 +588,7 @@ class VirtualBoard:
                         return event
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise SimError("timed out after %.1f s waiting for an event from the virtual board" % timeout)
+                    raise self._timed_out(timeout, "an event from the virtual board")
                 self._cond.wait(min(left, 0.2))
 
     def wait_until(self, condition: Callable[[VirtualBoard], bool], timeout: float = WAIT_TIMEOUT_S) -> None:
@@ -598,8 +598,24 @@ class VirtualBoard:
             while not condition(self):
                 left = deadline - time.monotonic()
                 if left <= 0:
-                    raise SimError("timed out after %.1f s waiting for the virtual board" % timeout)
+                    raise self._timed_out(timeout, "the virtual board")
                 self._cond.wait(min(left, 0.2))
+
+    def _timed_out(self, timeout: float, what: str) -> SimError:
+        """The error of a wait that ran out, with what tells a hung firmware from a slow
+        one: whether its process still runs, the position it last reported, its log."""
+        proc = self.proc
+        if proc is None:
+            running = "not started"
+        elif proc.poll() is None:
+            running = "running"
+        else:
+            running = "exited with status %s" % proc.returncode
+        stable = "none" if self.stable is None else " ".join(sorted(self.stable)) or "empty"
+        return SimError(
+            "timed out after %.1f s waiting for %s (the firmware's process %s; the last stable position it"
+            " reported: %s); the end of its log:\n%s" % (timeout, what, running, stable, self.log_tail(15))
+        )
 
     def wait_stable(self, occupied: Iterable[str], timeout: float = WAIT_TIMEOUT_S) -> None:
         """Wait until the firmware's debounced position is ``occupied``."""
