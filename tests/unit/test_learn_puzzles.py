@@ -300,6 +300,47 @@ def test_move_grades() -> None:
     assert grade_of(-(WIN - 9), -(WIN - 9)).name == "best" and grade_of(-(WIN - 9), -(WIN - 3)).name == "inaccuracy"
 
 
+def test_review_keeps_the_grades_given_in_play_unless_asked_to_regrade(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    db_path = tmp_path / "games.sqlite3"
+    start = "mosona | south to move | south m6 s2 | north m7 n2 n6 | quiet 0"
+    with Database(db_path) as db:
+        gid = db.new_game("mosona", position=start)
+        db.add_move(gid, 0, "m6xm7-m8")
+        # Graded in play more kindly than the search would (which calls it a mistake at least).
+        assert db.set_grade(gid, 0, "m6xm7-m8", "inaccuracy", "the words said in play")
+    env = dict(os.environ, ZUNI_TABLEBASE_DIR=str(tmp_path / "no-tables"))
+    zuni_cmd = Path(sys.executable).parent / "zuni"
+
+    def review(*extra: str) -> str:
+        out = subprocess.run(
+            [str(zuni_cmd), "review", "last", "--db", str(db_path), "--nodes", "4000", "--no-stop", *extra],
+            capture_output=True,
+            text=True,
+            timeout=120,
+            env=env,
+        )
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    kept = review()
+    assert "1. south m6xm7-m8: inaccuracy (the words said in play) (in play)" in kept, kept
+    assert "better:" not in kept and "south: 1 inaccuracy" in kept, kept
+    fresh = review("--regrade")
+    line = next(s for s in fresh.splitlines() if s.startswith("1. south"))
+    assert ("mistake" in line or "blunder" in line) and "(in play)" not in line, fresh
+    assert "better: " in fresh, fresh
+    # A mistake kept from play is said as it was, with the search's better moves.
+    with Database(db_path) as db:
+        assert db.set_grade(gid, 0, "m6xm7-m8", "blunder", "missed two pieces")
+    kept = review()
+    assert "1. south m6xm7-m8: blunder (missed two pieces) (in play)" in kept, kept
+    assert "m6x" in kept.split("better: ")[1], kept
+
+
 def test_review_grades_a_game_and_replays_its_mistake(tmp_path: Path, tables: dict[str, Tablebase]) -> None:
     import os
     import subprocess

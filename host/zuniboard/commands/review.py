@@ -4,7 +4,11 @@ Each move gets a grade (best, good, inaccuracy, mistake, blunder; thresholds in
 docs/strength.md, "Move grades") from the computer's verdict: the endgame tables where
 they cover the position, the search elsewhere. The review prints every move with its
 grade and stops at each mistake and blunder with the better move (press Enter to go on;
---no-stop runs through), then counts each player's grades.
+--no-stop runs through), then counts each player's grades. A move graded while the game
+was played (a seat with the help level "grades", docs/learn.md) keeps the grade it was
+given then, marked "(in play)": the review says what the player was told, and only the
+mistakes among those moves are searched again, for the better move. --regrade grades
+every move afresh.
 
 With --board the mistakes are replayed on the board as lessons: the board sets up the
 position before each mistake (one side at a time), says what was played and why it was a
@@ -26,7 +30,7 @@ from zuniboard.learn.lessons import Course, Labels, Step
 from zuniboard.play.connect import PAGE_PORT
 from zuniboard.play.grades import GOOD_MAX, GRADES, MoveGrade, grade
 from zuniboard.records.db import Database, DatabaseError, UnknownGameError
-from zuniboard.records.record import RecordError, replay
+from zuniboard.records.record import MoveEntry, RecordError, replay
 from zuniboard.records.select import game_id
 
 
@@ -42,6 +46,9 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
     review.add_argument("--nodes", type=int, default=None, help="node budget per move instead of time")
     review.add_argument("--side", choices=("south", "north", "west", "east"), default=None, help="only this side")
     review.add_argument("--no-stop", action="store_true", help="do not wait at the mistakes")
+    review.add_argument(
+        "--regrade", action="store_true", help="grade every move afresh, not keeping the grades given in play"
+    )
     review.add_argument("--board", action="store_true", help="replay the mistakes on the board as lessons")
     where = review.add_mutually_exclusive_group()
     where.add_argument("--port", metavar="URL", help="--board: the board's serial port")
@@ -72,6 +79,21 @@ def mistake_step(game: zuni.Game, index: int, graded: MoveGrade, best: list[str]
     )
 
 
+def kept_grade(entry: MoveEntry) -> MoveGrade | None:
+    """The grade a move was given while the game was played, if it was graded then."""
+    if entry.grade is None or entry.grade not in GRADES:
+        return None
+    return MoveGrade(entry.grade, entry.grade_words or "")
+
+
+def side_of(game: zuni.Game, index: int) -> int:
+    """The side that played move ``index`` of ``game`` (the position before it)."""
+    before = game.copy()
+    while len(before.move_stack) > index:
+        before.pop()
+    return int(before.turn)
+
+
 def run(args: argparse.Namespace) -> int:
     if args.time <= 0:
         raise UsageError("--time %s: give a positive number of seconds" % args.time)
@@ -95,20 +117,28 @@ def run(args: argparse.Namespace) -> int:
     steps: list[Step] = []
     stop = not args.no_stop and not args.board and sys.stdin.isatty()
     for index in range(count):
-        a = analyze(
-            game, index, time_limit=None if args.nodes else args.time, node_limit=args.nodes, max_alternatives=3
-        )
-        side = str(zuni.SIDE_NAMES[a.side])
+        side = str(zuni.SIDE_NAMES[side_of(game, index)])
         if args.side and side != args.side:
             continue
-        g = grade(a)
+        kept = None if args.regrade else kept_grade(record.moves[index])
+        if kept is not None and not kept.is_mistake:
+            a, g = None, kept
+        else:  # no grade kept, or a mistake: the search grades it, or finds the better moves
+            a = analyze(
+                game, index, time_limit=None if args.nodes else args.time, node_limit=args.nodes, max_alternatives=3
+            )
+            g = kept or grade(a)
         tally.setdefault(side, {name: 0 for name in GRADES})[g.name] += 1
-        print("%d. %s %s: %s (%s)" % (index + 1, side, a.move, g.name, g.words))
-        if g.is_mistake:
+        played = str(game.move_stack[index])
+        print("%d. %s %s: %s (%s)%s" % (index + 1, side, played, g.name, g.words, " (in play)" if kept else ""))
+        if g.is_mistake and a is not None:
             better = [str(a.best_move)] + [str(m) for m, s in a.alternatives if a.best_score - s <= GOOD_MAX]
-            better = list(dict.fromkeys(better))
+            better = [m for m in dict.fromkeys(better) if m != played]
+            if not better:  # the search now rates the move played best: say so, no lesson
+                print("   the search finds nothing better now")
+                continue
             print("   better: %s" % ", ".join(better))
-            steps.append(mistake_step(game, index, g, better, str(a.move)))
+            steps.append(mistake_step(game, index, g, better, played))
             if stop:
                 input("   (Enter: go on) ")
     for side, counts in tally.items():
