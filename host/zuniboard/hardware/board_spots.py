@@ -140,66 +140,95 @@ def board_spots(b: Build) -> list[BoardSpot]:
     plans = [perfboard.controller_plan(c)]
     if len(sizes) > 1:
         plans.append(perfboard.strip_plan(c, layout))
-    plan_wires = [perfboard.net_wires(c, p) for p in plans]
-    keepouts = [plan_keepout(p) for p in plans]
+    packer = _Packer(b, c, plans)
+    packer.place_controller(*sizes[0])
+    strips = sizes[1:]
+    if strips:
+        controller = packer.placed[0]
+        if not packer.place_strips_nearest(strips):
+            packer.place_strips_in_lanes(strips)
+        assert packer.placed[0] is controller
+    _SPOTS[key] = packer.placed
+    return packer.placed
 
-    def board_ok(which: int, rect: tuple[float, float, float, float]) -> Any:
+
+class _Packer:
+    """Places boards under P2 one by one: inside the frame, no two closer than
+    BOARD_GAP_MM, clear of the button pockets, mounting holes on bare wood."""
+
+    def __init__(self, b: Build, c: circuit.Circuit, plans: list[perfboard.Plan]) -> None:
+        self.b = b
+        self.plans = plans
+        self.plan_wires = [perfboard.net_wires(c, p) for p in plans]
+        self.keepouts = [plan_keepout(p) for p in plans]
+        self.obstacles = _p2_obstacles(b)
+        self.lo, self.hi = FRAME_WIDTH_MM + BOARD_GAP_MM / 2, (b.place.width - FRAME_WIDTH_MM - BOARD_GAP_MM / 2)
+        self.bottom = b.place.height - FRAME_WIDTH_MM - BOARD_GAP_MM / 2
+        self.pockets = [(x, y) for _, x, y in button_positions(b)]
+        self.placed: list[BoardSpot] = []
+
+    def board_ok(self, which: int, rect: tuple[float, float, float, float]) -> Any:
+        plans, plan_wires, keepouts = self.plans, self.plan_wires, self.keepouts
         return lambda p: plan_clear(plans[which], plan_wires[which], perfboard.plan_hole(rect, p), keepouts[which])
 
-    obstacles = _p2_obstacles(b)
-    lo, hi = FRAME_WIDTH_MM + BOARD_GAP_MM / 2, (b.place.width - FRAME_WIDTH_MM - BOARD_GAP_MM / 2)
-    bottom = b.place.height - FRAME_WIDTH_MM - BOARD_GAP_MM / 2
-    pockets = [(x, y) for _, x, y in button_positions(b)]
-    placed: list[BoardSpot] = []
-
-    def fits(rect: tuple[float, float, float, float]) -> bool:
+    def fits(self, rect: tuple[float, float, float, float]) -> bool:
         x0, y0, x1, y1 = rect
-        if x0 < lo or x1 > hi or y0 < FRAME_WIDTH_MM + BOARD_GAP_MM / 2 or y1 > bottom:
+        if x0 < self.lo or x1 > self.hi or y0 < FRAME_WIDTH_MM + BOARD_GAP_MM / 2 or y1 > self.bottom:
             return False
-        for o in placed:
+        for o in self.placed:
             a0, b0, a1, b1 = o.rect()
             if x0 < a1 + BOARD_GAP_MM and a0 < x1 + BOARD_GAP_MM and y0 < b1 + BOARD_GAP_MM and b0 < y1 + BOARD_GAP_MM:
                 return False
-        for px, py in pockets:  # the button's body and tags hang below P2 in its pocket
+        for px, py in self.pockets:  # the button's body and tags hang below P2 in its pocket
             nx, ny = min(max(px, x0), x1), min(max(py, y0), y1)
             if math.hypot(nx - px, ny - py) < BUTTON_NUT_MM / 2 + BOARD_GAP_MM:
                 return False
         return True
 
-    name, w, h = sizes[0]
-    for k in range(int((hi - lo - w) / 2.54) + 1):
-        x0 = lo + k * 2.54
-        rect = (x0, bottom - h, x0 + w, bottom)
-        mounts = _mounts(rect, 4, obstacles, board_ok(0, rect)) if fits(rect) else None
-        if mounts:
-            placed.append(BoardSpot(name, x0 + w / 2, bottom - h / 2, w, h, mounts))
-            break
-    else:
+    def mounts(
+        self, rect: tuple[float, float, float, float], corners: int, which: int
+    ) -> tuple[tuple[float, float], ...] | None:
+        """The mounting holes of a board at ``rect`` if it fits there, else None."""
+        return _mounts(rect, corners, self.obstacles, self.board_ok(which, rect)) if self.fits(rect) else None
+
+    def place_controller(self, name: str, w: float, h: float) -> None:
+        """The controller along the South frame, its USB edge against it, from the West."""
+        lo, hi, bottom = self.lo, self.hi, self.bottom
+        for k in range(int((hi - lo - w) / 2.54) + 1):
+            x0 = lo + k * 2.54
+            rect = (x0, bottom - h, x0 + w, bottom)
+            mounts = self.mounts(rect, 4, 0)
+            if mounts:
+                self.placed.append(BoardSpot(name, x0 + w / 2, bottom - h / 2, w, h, mounts))
+                return
         raise NoRoomError(
             "%s: no place for the controller board (%s x %s mm) along the South frame, inside the frame and "
-            "clear of the buttons, with its mounting screws on bare wood" % (layout.name, num(w), num(h))
+            "clear of the buttons, with its mounting screws on bare wood" % (self.b.layout.name, num(w), num(h))
         )
-    top = FRAME_WIDTH_MM + BOARD_GAP_MM / 2
-    strips = sizes[1:]
-    if strips:
+
+    def _lanes(self, h: float) -> list[float]:
+        top = FRAME_WIDTH_MM + BOARD_GAP_MM / 2
+        lanes = max(1, int((self.bottom - top + BOARD_GAP_MM) // (h + BOARD_GAP_MM)))
+        return [top + k * (self.bottom - top - h) / max(1, lanes - 1) for k in range(lanes)]
+
+    def _xs(self, w: float) -> list[float]:
+        return [self.lo + k * 2.54 for k in range(int((self.hi - self.lo - w) / 2.54) + 1)]
+
+    def place_strips_nearest(self, strips: list[tuple[str, float, float]]) -> bool:
+        """First choice: each strip in the lane position nearest the middle of its switches
+        (short switch wires), the strips taken in one of a few orders (chain order, by x,
+        by y, each both ways): the order that places all of them with the least total
+        distance wins. False (nothing placed) where no order leaves room for every strip."""
         w, h = strips[0][1], strips[0][2]
-        lanes = max(1, int((bottom - top + BOARD_GAP_MM) // (h + BOARD_GAP_MM)))
-        lane_y = [top + k * (bottom - top - h) / max(1, lanes - 1) for k in range(lanes)]
-        xs = [lo + k * 2.54 for k in range(int((hi - lo - w) / 2.54) + 1)]
-        controller = placed[0]
-        # First choice: each strip in the lane position nearest the middle of its switches
-        # (short switch wires), the strips taken in one of a few orders (chain order, by x,
-        # by y, each both ways): the order that places all of them with the least total
-        # distance wins. Where no order leaves room for every strip, they fill the lanes in
-        # chain order instead, snaking from the controller.
-        centres = [switch_centroid(b, chip) for chip in range(len(strips))]
-        grid = [(x0, y0) for x0 in xs for y0 in lane_y]
+        centres = [switch_centroid(self.b, chip) for chip in range(len(strips))]
+        grid = [(x0, y0) for x0 in self._xs(w) for y0 in self._lanes(h)]
         chain = list(range(len(strips)))
         orders = [chain, chain[::-1]]
         for axis in (0, 1):
             by = sorted(chain, key=lambda k: (centres[k][axis], k))
             orders += [by, by[::-1]]
         best: tuple[float, list[BoardSpot]] | None = None
+        placed = self.placed
         for sequence in orders:
             got: dict[int, BoardSpot] = {}
             del placed[1:]
@@ -207,7 +236,7 @@ def board_spots(b: Build) -> list[BoardSpot]:
                 cx, cy = centres[chip]
                 for x0, y0 in sorted(grid, key=lambda p: math.hypot(p[0] + w / 2 - cx, p[1] + h / 2 - cy)):
                     rect = (x0, y0, x0 + w, y0 + h)
-                    mounts = _mounts(rect, 2, obstacles, board_ok(1, rect)) if fits(rect) else None
+                    mounts = self.mounts(rect, 2, 1)
                     if mounts:
                         got[chip] = BoardSpot(strips[chip][0], x0 + w / 2, y0 + h / 2, w, h, mounts)
                         placed.append(got[chip])
@@ -219,25 +248,28 @@ def board_spots(b: Build) -> list[BoardSpot]:
                 if best is None or cost < best[0] - 1e-6:
                     best = (cost, [got[k] for k in chain])
         del placed[1:]
-        if best is not None:
-            placed += best[1]
-        else:
-            snake = [(x0, y0) for i, y0 in enumerate(reversed(lane_y)) for x0 in (xs if i % 2 == 0 else xs[::-1])]
-            for name, _, _ in strips:
-                for x0, y0 in snake:
-                    rect = (x0, y0, x0 + w, y0 + h)
-                    mounts = _mounts(rect, 2, obstacles, board_ok(1, rect)) if fits(rect) else None
-                    if mounts:
-                        placed.append(BoardSpot(name, x0 + w / 2, y0 + h / 2, w, h, mounts))
-                        break
-                else:
-                    raise NoRoomError(
-                        "%s: no room under P2 for %d sensor strips of %s x %s mm (pitch %s mm)"
-                        % (layout.name, len(strips), num(w), num(h), num(b.pitch))
-                    )
-        assert placed[0] is controller
-    _SPOTS[key] = placed
-    return placed
+        if best is None:
+            return False
+        placed += best[1]
+        return True
+
+    def place_strips_in_lanes(self, strips: list[tuple[str, float, float]]) -> None:
+        """The fallback: the strips fill the lanes in chain order, snaking from the controller."""
+        w, h = strips[0][1], strips[0][2]
+        xs = self._xs(w)
+        snake = [(x0, y0) for i, y0 in enumerate(reversed(self._lanes(h))) for x0 in (xs if i % 2 == 0 else xs[::-1])]
+        for name, _, _ in strips:
+            for x0, y0 in snake:
+                rect = (x0, y0, x0 + w, y0 + h)
+                mounts = self.mounts(rect, 2, 1)
+                if mounts:
+                    self.placed.append(BoardSpot(name, x0 + w / 2, y0 + h / 2, w, h, mounts))
+                    break
+            else:
+                raise NoRoomError(
+                    "%s: no room under P2 for %d sensor strips of %s x %s mm (pitch %s mm)"
+                    % (self.b.layout.name, len(strips), num(w), num(h), num(self.b.pitch))
+                )
 
 
 def usb_slot(b: Build) -> tuple[float, float]:

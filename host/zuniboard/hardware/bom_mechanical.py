@@ -230,6 +230,24 @@ def _fastener_rows(b: Build) -> list[BomRow]:
     spacers = sum(len(spot.mounts) for spot in board_spots(b))
     feet = 4 if max(b.place.width, b.place.height) <= 300 else 6
     return [
+        *_case_screw_rows(screws),
+        *_board_mount_rows(spacers),
+        BomRow(
+            refs="FT",
+            qty=feet,
+            part="Rubber foot",
+            value="self-adhesive, 12 mm",
+            manufacturer="generic",
+            supplier_1="DIY store",
+            unit_price_usd=0.1,
+            notes="under P3",
+        ),
+    ]
+
+
+def _case_screw_rows(screws: int) -> list[BomRow]:
+    """The screws that close the case: P1 and P2 from above, P3 from below."""
+    return [
         BomRow(
             refs="SCT",
             qty=screws,
@@ -250,6 +268,12 @@ def _fastener_rows(b: Build) -> list[BomRow]:
             unit_price_usd=0.03,
             notes="P3 into the frame",
         ),
+    ]
+
+
+def _board_mount_rows(spacers: int) -> list[BomRow]:
+    """A spacer and a screw at every mounting hole of the electronics boards under P2."""
+    return [
         BomRow(
             refs="SP",
             qty=spacers,
@@ -272,16 +296,6 @@ def _fastener_rows(b: Build) -> list[BomRow]:
             notes="through the board (corner hole drilled out to 3.0 mm) and its spacer into P2: %s mm of thread "
             "in the wood, its tip %s mm under P2's top face; never longer (it would reach the reed channels)"
             % (num(MOUNT_BITE_MM), num(P2_MM - MOUNT_BITE_MM)),
-        ),
-        BomRow(
-            refs="FT",
-            qty=feet,
-            part="Rubber foot",
-            value="self-adhesive, 12 mm",
-            manufacturer="generic",
-            supplier_1="DIY store",
-            unit_price_usd=0.1,
-            notes="under P3",
         ),
     ]
 

@@ -644,33 +644,7 @@ def split_strips(c: Circuit, layout: Layout, runs: list[list[str]]) -> None:
     capacitor sits on the strip that holds most of its points; the buttons on the strip
     under them, or on a small PCB of their own ("buttons") cabled to the controller
     (J3 - J4)."""
-    strip_of = {name: k for k, run in enumerate(runs) for name in run}
-    order = sorted(layout.points, key=lambda name: layout.points[name][1])
-    by_sensor = {layout.points[name][0]: name for name in layout.points}
-    for part in c.parts.values():
-        if part.sheet == "controller" and part.bom != "button" and part.pcb != "main":
-            part.pcb = "controller"
-    for i, name in enumerate(order):
-        c.parts["LED%d" % i].pcb = strip_pcb(strip_of[name])
-        c.parts["CL%d" % i].pcb = strip_pcb(strip_of[name])
-    for name in layout.points:
-        c.parts["SW_%s" % name].pcb = strip_pcb(strip_of[name])
-    if "R1" in c.parts:
-        c.parts["R1"].pcb = strip_pcb(strip_of[order[0]])
-    chips = layout.sensors["count"] // 8
-    for k in range(chips):
-        members = [strip_of[by_sensor[i]] for i in range(8 * k, 8 * k + 8) if i in by_sensor]
-        home = max(sorted(set(members)), key=members.count) if members else len(runs) - 1
-        for ref in ("U%d", "RN%d", "C%d"):
-            c.parts[ref % (FIRST_HC165 + k)].pcb = strip_pcb(home)
-    buttons = [r for r, p in c.parts.items() if p.bom == "button"]
-    home_of_buttons = _button_strip(layout, runs)
-    for ref in buttons:
-        protection = {c.net_of(ref, "1")}
-        near = [r for r, p in c.parts.items() if any(c.net_of(r, q.number) in protection for q in p.pins)]
-        for r in near:
-            if r != "U1":
-                c.parts[r].pcb = BUTTONS_PCB if home_of_buttons is None else strip_pcb(home_of_buttons)
+    _assign_pcbs(c, layout, runs)
     position = {"controller": 0, BUTTONS_PCB: -1}
     position.update({strip_pcb(k): k + 1 for k in range(len(runs))})
     for ref, part in c.parts.items():
@@ -699,6 +673,39 @@ def split_strips(c: Circuit, layout: Layout, runs: list[list[str]]) -> None:
 
 
 BUTTONS_PCB = "buttons"
+
+
+def _assign_pcbs(c: Circuit, layout: Layout, runs: list[list[str]]) -> None:
+    """Each part's PCB: the controller's parts on the controller module, each point's on its
+    strip, a 74HC165 and its own parts on the strip with most of its points, the buttons'
+    protection with the buttons."""
+    strip_of = {name: k for k, run in enumerate(runs) for name in run}
+    order = sorted(layout.points, key=lambda name: layout.points[name][1])
+    by_sensor = {layout.points[name][0]: name for name in layout.points}
+    for part in c.parts.values():
+        if part.sheet == "controller" and part.bom != "button" and part.pcb != "main":
+            part.pcb = "controller"
+    for i, name in enumerate(order):
+        c.parts["LED%d" % i].pcb = strip_pcb(strip_of[name])
+        c.parts["CL%d" % i].pcb = strip_pcb(strip_of[name])
+    for name in layout.points:
+        c.parts["SW_%s" % name].pcb = strip_pcb(strip_of[name])
+    if "R1" in c.parts:
+        c.parts["R1"].pcb = strip_pcb(strip_of[order[0]])
+    chips = layout.sensors["count"] // 8
+    for k in range(chips):
+        members = [strip_of[by_sensor[i]] for i in range(8 * k, 8 * k + 8) if i in by_sensor]
+        home = max(sorted(set(members)), key=members.count) if members else len(runs) - 1
+        for ref in ("U%d", "RN%d", "C%d"):
+            c.parts[ref % (FIRST_HC165 + k)].pcb = strip_pcb(home)
+    buttons = [r for r, p in c.parts.items() if p.bom == "button"]
+    home_of_buttons = _button_strip(layout, runs)
+    for ref in buttons:
+        protection = {c.net_of(ref, "1")}
+        near = [r for r, p in c.parts.items() if any(c.net_of(r, q.number) in protection for q in p.pins)]
+        for r in near:
+            if r != "U1":
+                c.parts[r].pcb = BUTTONS_PCB if home_of_buttons is None else strip_pcb(home_of_buttons)
 
 
 def _cable(c: Circuit, a: str, a_pcb: str, b: str, b_pcb: str, pins: list[str]) -> None:

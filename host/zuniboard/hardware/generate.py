@@ -141,9 +141,6 @@ def wiring_svg(layout: Layout) -> str:
     place = placement(geometry, 30.0)
     w, h = place.width, place.height + 60
     pos = {name: place.at(*geometry.coords[geometry.index[name]]) for name in geometry.names}
-    colours = ("#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d")
-    sensors = layout.sensors
-    group_size = 8 if sensors["type"] == "hc165" else len(sensors["cols"])
     out = [
         '<?xml version="1.0" encoding="UTF-8"?>',
         '<svg xmlns="http://www.w3.org/2000/svg" width="%smm" height="%smm" viewBox="0 0 %s %s" '
@@ -158,7 +155,22 @@ def wiring_svg(layout: Layout) -> str:
     for x, y, side in _squares(geometry, place):
         out.append('<rect x="%s" y="%s" width="%s" height="%s"/>' % (_f(x), _f(y), _f(side), _f(side)))
     out.append("</g>")
-    # Sensor groups: one colour per chip (or matrix row), drawn as filled discs.
+    out += _wiring_sensors(layout, pos)
+    led_order = _chain_order(layout, 1)
+    first = pos[led_order[0]]
+    pico = (first[0] - place.pitch * 0.6, place.height + 15)
+    out += _wiring_leds(layout, pos, led_order, pico)
+    out += _wiring_pico(layout, pico)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _wiring_sensors(layout: Layout, pos: dict[str, tuple[float, float]]) -> list[str]:
+    """Sensor groups: one colour per chip (or matrix row), drawn as filled discs."""
+    colours = ("#1b9e77", "#d95f02", "#7570b3", "#e7298a", "#66a61e", "#e6ab02", "#a6761d")
+    sensors = layout.sensors
+    group_size = 8 if sensors["type"] == "hc165" else len(sensors["cols"])
+    out = []
     out.append('<g id="sensors" font-size="3">')
     for name in _chain_order(layout, 0):
         index = layout.points[name][0]
@@ -174,9 +186,15 @@ def wiring_svg(layout: Layout) -> str:
             label = "R%dC%d" % divmod(index, group_size)
         out.append('<text x="%s" y="%s" text-anchor="middle">%s</text>' % (_f(x), _f(y + 9), label))
     out.append("</g>")
-    led_order = _chain_order(layout, 1)
+    return out
+
+
+def _wiring_leds(
+    layout: Layout, pos: dict[str, tuple[float, float]], led_order: list[str], pico: tuple[float, float]
+) -> list[str]:
+    """The LED chain: arrows from the Pico to LED 0 and from each LED to the next."""
     first = pos[led_order[0]]
-    pico = (first[0] - place.pitch * 0.6, place.height + 15)
+    out = []
     out.append('<g id="led-chain" fill="none" stroke="#c00" stroke-width="0.6" marker-end="url(#arrow)">')
     out.append(
         '<line x1="%s" y1="%s" x2="%s" y2="%s" stroke-dasharray="2,1"/>'
@@ -201,6 +219,13 @@ def wiring_svg(layout: Layout) -> str:
         )
         out.append('<text x="%s" y="%s">%s %d</text>' % (_f(x), _f(y - 4), name, layout.points[name][1]))
     out.append("</g>")
+    return out
+
+
+def _wiring_pico(layout: Layout, pico: tuple[float, float]) -> list[str]:
+    """The Pico with its pins' uses, and the legend."""
+    sensors = layout.sensors
+    out = []
     pins = ["LED data GP%d -> 74AHCT125 -> 330 Ohm -> LED 0" % layout.leds["pin"]]
     if sensors["type"] == "hc165":
         p = sensors["pins"]
@@ -238,8 +263,7 @@ def wiring_svg(layout: Layout) -> str:
         )
     )
     out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def drill_csv(layout: Layout, pitch: float | None = None) -> str:

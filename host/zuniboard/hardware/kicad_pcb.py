@@ -109,69 +109,75 @@ def footprint_node(
         rot_node.append(num(p.rot))
     out += [[Sym("layer"), "F.Cu"], [Sym("uuid"), stable_uuid(project, "fp", p.ref)], rot_node]
     for child in src[2:]:
-        if not isinstance(child, list) or not child:
-            continue
-        head = child[0]
-        if head in ("version", "generator", "generator_version", "layer"):
-            continue
-        if head == "zone" and p.footprint.startswith("Module:RaspberryPi_Pico"):
-            # The Pico W's antenna keep-out: this board uses the plain Pico (no radio).
-            continue
-        if head == "property":
-            key = str(child[1])
-            if key == "Reference":
-                child[2] = p.ref
-            elif key == "Value":
-                child[2] = p.value
-            elif key == "Description":
-                child[2] = p.description
-            at = _at(child)
-            if at is not None:
-                # property positions are stored turned with the footprint
-                lx, ly = to_float(at[1]), to_float(at[2])
-                ang = to_float(at[3]) if len(at) > 3 else 0.0
-                at[3:] = [num(ang + p.rot)] if (ang + p.rot) % 360 else []
-                del lx, ly
-            out.append(child)
-            if key == "Reference":
-                continue
-            continue
-        if head == "pad":
-            number = str(child[1])
-            at = _at(child)
-            assert at is not None
+        placed = _placed_child(child, p, nets, net_codes, project, len(out))
+        if placed is not None:
+            out.append(placed)
+    _add_schematic_path(out, p)
+    return out
+
+
+def _placed_child(
+    child: Node, p: Placement, nets: dict[str, str], net_codes: dict[str, int], project: str, index: int
+) -> list[Node] | None:
+    """A node of the library footprint as placed (turned with it; a pad with its net and a
+    uuid from ``index``, its place in the output), or None for those left out."""
+    if not isinstance(child, list) or not child:
+        return None
+    head = child[0]
+    if head in ("version", "generator", "generator_version", "layer"):
+        return None
+    if head == "zone" and p.footprint.startswith("Module:RaspberryPi_Pico"):
+        # The Pico W's antenna keep-out: this board uses the plain Pico (no radio).
+        return None
+    if head == "property":
+        key = str(child[1])
+        if key == "Reference":
+            child[2] = p.ref
+        elif key == "Value":
+            child[2] = p.value
+        elif key == "Description":
+            child[2] = p.description
+        at = _at(child)
+        if at is not None:
+            # property positions are stored turned with the footprint
             ang = to_float(at[3]) if len(at) > 3 else 0.0
-            total = (ang + p.rot) % 360
-            at[3:] = [num(total)] if total else []
-            net = nets.get(number)
-            if net is not None and number:
-                pos = next(i for i, c in enumerate(child) if isinstance(c, list) and c[0] == "layers")
-                child.insert(pos + 1, [Sym("net"), Sym(str(net_codes[net])), net])
-            child.append([Sym("uuid"), stable_uuid(project, "pad", p.ref, number, str(len(out)))])
-            out.append(child)
-            continue
-        if head in ("fp_text",):
-            at = _at(child)
-            if at is not None:
-                ang = to_float(at[3]) if len(at) > 3 else 0.0
-                at[3:] = [num(ang + p.rot)] if (ang + p.rot) % 360 else []
-        out.append(child)
-    # Where the footprint comes from in the schematic (parity check).
-    insert_at = next(i for i, c in enumerate(out) if isinstance(c, list) and c and c[0] == "property")
+            at[3:] = [num(ang + p.rot)] if (ang + p.rot) % 360 else []
+        return child
+    if head == "pad":
+        number = str(child[1])
+        at = _at(child)
+        assert at is not None
+        ang = to_float(at[3]) if len(at) > 3 else 0.0
+        total = (ang + p.rot) % 360
+        at[3:] = [num(total)] if total else []
+        net = nets.get(number)
+        if net is not None and number:
+            pos = next(i for i, c in enumerate(child) if isinstance(c, list) and c[0] == "layers")
+            child.insert(pos + 1, [Sym("net"), Sym(str(net_codes[net])), net])
+        child.append([Sym("uuid"), stable_uuid(project, "pad", p.ref, number, str(index))])
+        return child
+    if head in ("fp_text",):
+        at = _at(child)
+        if at is not None:
+            ang = to_float(at[3]) if len(at) > 3 else 0.0
+            at[3:] = [num(ang + p.rot)] if (ang + p.rot) % 360 else []
+    return child
+
+
+def _add_schematic_path(out: list[Node], p: Placement) -> None:
+    """Where the footprint comes from in the schematic (parity check), after the
+    properties as KiCad keeps it; and its BOM flag."""
     extra: list[Node] = [
         [Sym("path"), p.path],
         [Sym("sheetname"), p.sheet_name],
         [Sym("sheetfile"), p.sheet_file],
     ]
-    # KiCad keeps these after the properties
     last_prop = max(i for i, c in enumerate(out) if isinstance(c, list) and c and c[0] == "property")
     for k, node in enumerate(extra):
         out.insert(last_prop + 1 + k, node)
-    del insert_at
     attr = find(out, "attr")
     if p.exclude_from_bom and attr is not None and Sym("exclude_from_bom") not in attr:
         attr.append(Sym("exclude_from_bom"))
-    return out
 
 
 def _layers() -> list[Node]:
@@ -226,16 +232,8 @@ def board_text(
 ) -> str:
     """The whole ``.kicad_pcb``. ``pad_nets``: ref -> pad number -> net;
     ``texts``: (x, y, layer, text)."""
-    names: list[str] = []
-    for ref in sorted(pad_nets):
-        for net in pad_nets[ref].values():
-            if net not in names:
-                names.append(net)
-    for t in tracks:
-        if t.net not in names:
-            names.append(t.net)
-    names.sort()
-    codes = {name: i for i, name in enumerate(names, 1)}
+    codes = _net_codes(pad_nets, tracks)
+    names = sorted(codes)
     tree: list[Node] = [
         Sym("kicad_pcb"),
         [Sym("version"), Sym(PCB_VERSION)],
@@ -264,45 +262,68 @@ def board_text(
     tree.append(edge + [_stroke(0.1), [Sym("fill"), Sym("no")], [Sym("layer"), "Edge.Cuts"],
                         [Sym("uuid"), stable_uuid(project, "edge")]])  # fmt: skip
     for i, (x, y, layer, text) in enumerate(texts):
-        tree.append(
-            [
-                Sym("gr_text"),
-                text,
-                [Sym("at"), num(x), num(y), Sym("0")],
-                [Sym("layer"), layer],
-                [Sym("uuid"), stable_uuid(project, "text", str(i))],
-                [Sym("effects"), [Sym("font"), [Sym("size"), num(1.5), num(1.5)], [Sym("thickness"), num(0.25)]],
-                 _justify(layer)],
-            ]
-        )  # fmt: skip
+        tree.append(_text_node(project, i, x, y, layer, text))
     for i, h in enumerate(holes):
         tree.append(_hole(project, i, h))
     for i, t in enumerate(tracks):
-        tree.append(
-            [
-                Sym("segment"),
-                [Sym("start"), num(t.x1), num(t.y1)],
-                [Sym("end"), num(t.x2), num(t.y2)],
-                [Sym("width"), num(t.width)],
-                [Sym("layer"), t.layer],
-                [Sym("net"), Sym(str(codes[t.net]))],
-                [Sym("uuid"), stable_uuid(project, "track", str(i))],
-            ]
-        )
+        tree.append(_track_node(project, i, t, codes))
     for i, v in enumerate(vias):
-        tree.append(
-            [
-                Sym("via"),
-                [Sym("at"), num(v.x), num(v.y)],
-                [Sym("size"), num(FAB.via_diameter)],
-                [Sym("drill"), num(FAB.via_drill)],
-                [Sym("layers"), "F.Cu", "B.Cu"],
-                [Sym("net"), Sym(str(codes[v.net]))],
-                [Sym("uuid"), stable_uuid(project, "via", str(i))],
-            ]
-        )
+        tree.append(_via_node(project, i, v, codes))
     tree.append([Sym("embedded_fonts"), Sym("no")])
     return dump(tree) + "\n"
+
+
+def _net_codes(pad_nets: dict[str, dict[str, str]], tracks: list[Track]) -> dict[str, int]:
+    """Net name -> its number in the board file: every net of a pad or a track, sorted."""
+    names: list[str] = []
+    for ref in sorted(pad_nets):
+        for net in pad_nets[ref].values():
+            if net not in names:
+                names.append(net)
+    for t in tracks:
+        if t.net not in names:
+            names.append(t.net)
+    names.sort()
+    return {name: i for i, name in enumerate(names, 1)}
+
+
+def _text_node(project: str, i: int, x: float, y: float, layer: str, text: str) -> list[Node]:
+    return [
+        Sym("gr_text"),
+        text,
+        [Sym("at"), num(x), num(y), Sym("0")],
+        [Sym("layer"), layer],
+        [Sym("uuid"), stable_uuid(project, "text", str(i))],
+        [
+            Sym("effects"),
+            [Sym("font"), [Sym("size"), num(1.5), num(1.5)], [Sym("thickness"), num(0.25)]],
+            _justify(layer),
+        ],
+    ]
+
+
+def _track_node(project: str, i: int, t: Track, codes: dict[str, int]) -> list[Node]:
+    return [
+        Sym("segment"),
+        [Sym("start"), num(t.x1), num(t.y1)],
+        [Sym("end"), num(t.x2), num(t.y2)],
+        [Sym("width"), num(t.width)],
+        [Sym("layer"), t.layer],
+        [Sym("net"), Sym(str(codes[t.net]))],
+        [Sym("uuid"), stable_uuid(project, "track", str(i))],
+    ]
+
+
+def _via_node(project: str, i: int, v: Via, codes: dict[str, int]) -> list[Node]:
+    return [
+        Sym("via"),
+        [Sym("at"), num(v.x), num(v.y)],
+        [Sym("size"), num(FAB.via_diameter)],
+        [Sym("drill"), num(FAB.via_drill)],
+        [Sym("layers"), "F.Cu", "B.Cu"],
+        [Sym("net"), Sym(str(codes[v.net]))],
+        [Sym("uuid"), stable_uuid(project, "via", str(i))],
+    ]
 
 
 def _justify(layer: str) -> list[Node]:
@@ -339,7 +360,43 @@ def _hole(project: str, i: int, h: Hole) -> list[Node]:
 def project_json(project: str) -> str:
     """The ``.kicad_pro``: the fab's rules as the board's design rules and net classes
     (KiCad's DRC reads them from here)."""
-    rules = {
+    data = {
+        "board": {
+            "design_settings": {
+                "defaults": {"board_outline_line_width": 0.1, "copper_line_width": 0.2},
+                "rule_severities": {
+                    # The stock footprints' own silkscreen and the parts' courtyards are
+                    # KiCad's business; these are warnings, reported but not errors.
+                    "silk_overlap": "warning",
+                    "silk_over_copper": "warning",
+                    "silk_edge_clearance": "warning",
+                    "lib_footprint_issues": "ignore",
+                    "lib_footprint_mismatch": "ignore",
+                },
+                "rules": _design_rules(),
+                "track_widths": [0.0, FAB.track, FAB.power_track],
+                "via_dimensions": [
+                    {"diameter": 0.0, "drill": 0.0},
+                    {"diameter": FAB.via_diameter, "drill": FAB.via_drill},
+                ],
+            }
+        },
+        "meta": {"filename": "%s.kicad_pro" % project, "version": 3},
+        "net_settings": {
+            "classes": [
+                _default_net_class(),
+            ],
+            "meta": {"version": 4},
+        },
+        "schematic": {"legacy_lib_dir": "", "legacy_lib_list": []},
+        "sheets": [],
+    }
+    return json.dumps(data, indent=2, sort_keys=True) + "\n"
+
+
+def _design_rules() -> dict[str, float | bool]:
+    """The fab's rules as KiCad's board design rules."""
+    return {
         "min_clearance": FAB.clearance,
         "min_connection": 0.0,
         "min_copper_edge_clearance": FAB.edge_clearance,
@@ -358,55 +415,28 @@ def project_json(project: str) -> str:
         "solder_mask_to_copper_clearance": 0.0,
         "use_height_for_length_calcs": True,
     }
-    data = {
-        "board": {
-            "design_settings": {
-                "defaults": {"board_outline_line_width": 0.1, "copper_line_width": 0.2},
-                "rule_severities": {
-                    # The stock footprints' own silkscreen and the parts' courtyards are
-                    # KiCad's business; these are warnings, reported but not errors.
-                    "silk_overlap": "warning",
-                    "silk_over_copper": "warning",
-                    "silk_edge_clearance": "warning",
-                    "lib_footprint_issues": "ignore",
-                    "lib_footprint_mismatch": "ignore",
-                },
-                "rules": rules,
-                "track_widths": [0.0, FAB.track, FAB.power_track],
-                "via_dimensions": [
-                    {"diameter": 0.0, "drill": 0.0},
-                    {"diameter": FAB.via_diameter, "drill": FAB.via_drill},
-                ],
-            }
-        },
-        "meta": {"filename": "%s.kicad_pro" % project, "version": 3},
-        "net_settings": {
-            "classes": [
-                {
-                    "name": "Default",
-                    "clearance": FAB.clearance,
-                    "track_width": FAB.track,
-                    "via_diameter": FAB.via_diameter,
-                    "via_drill": FAB.via_drill,
-                    "microvia_diameter": 0.3,
-                    "microvia_drill": 0.1,
-                    "diff_pair_gap": 0.25,
-                    "diff_pair_via_gap": 0.25,
-                    "diff_pair_width": 0.2,
-                    "line_style": 0,
-                    "pcb_color": "rgba(0, 0, 0, 0.000)",
-                    "schematic_color": "rgba(0, 0, 0, 0.000)",
-                    "wire_width": 6,
-                    "bus_width": 12,
-                    "priority": 2147483647,
-                }
-            ],
-            "meta": {"version": 4},
-        },
-        "schematic": {"legacy_lib_dir": "", "legacy_lib_list": []},
-        "sheets": [],
+
+
+def _default_net_class() -> dict[str, float | int | str]:
+    """The one net class: the fab's track, clearance and via."""
+    return {
+        "name": "Default",
+        "clearance": FAB.clearance,
+        "track_width": FAB.track,
+        "via_diameter": FAB.via_diameter,
+        "via_drill": FAB.via_drill,
+        "microvia_diameter": 0.3,
+        "microvia_drill": 0.1,
+        "diff_pair_gap": 0.25,
+        "diff_pair_via_gap": 0.25,
+        "diff_pair_width": 0.2,
+        "line_style": 0,
+        "pcb_color": "rgba(0, 0, 0, 0.000)",
+        "schematic_color": "rgba(0, 0, 0, 0.000)",
+        "wire_width": 6,
+        "bus_width": 12,
+        "priority": 2147483647,
     }
-    return json.dumps(data, indent=2, sort_keys=True) + "\n"
 
 
 def find_pads(fp: list[Node]) -> list[tuple[str, str, float, float, float, float, float]]:

@@ -420,8 +420,12 @@ class SchematicWriter:
                 ],
             ]
         )
-        items: list[Node] = [inst]
-        for p in units[pl.unit]:
+        return [inst, *self._pin_labels(part, units[pl.unit], pl)]
+
+    def _pin_labels(self, part: Part, pins: list[SymbolPin], pl: _Placed) -> list[Node]:
+        """A global label with its net at every connected pin, a no-connect flag at the others."""
+        items: list[Node] = []
+        for p in pins:
             x, y = pl.x + p.x, pl.y - p.y
             net = self.c.net_of(part.ref, p.number)
             if net is None:

@@ -150,6 +150,21 @@ def modules_svg(layout: Layout) -> str | None:
         '<rect x="%s" y="%s" width="%s" height="%s" fill="white"/>'
         % (_n(FRAME_WIDTH_MM), _n(FRAME_WIDTH_MM), _n(w - 2 * FRAME_WIDTH_MM), _n(h - 2 * FRAME_WIDTH_MM)),
     ]
+    out += _module_shapes(found)
+    out += _point_shapes(b)
+    cables, cable_lines = _cables(found)
+    out += cable_lines
+    for label, x, y in plates.button_positions(b):
+        out.append('<circle cx="%s" cy="%s" r="3.5" fill="none" stroke="black" stroke-width="0.5"/>' % (_n(x), _n(y)))
+        out.append('<text x="%s" y="%s" font-size="3.5" text-anchor="middle">%s</text>' % (_n(x), _n(y + 7.5), label))
+    out += _modules_legend(layout, w, h, cables)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _module_shapes(found: list[Module]) -> list[str]:
+    """Each module's outline, name and mounting holes."""
+    out = []
     for k, m in enumerate(found):
         pts = " ".join("%s,%s" % (_n(x), _n(y)) for x, y in m.outline)
         out.append(
@@ -166,6 +181,13 @@ def modules_svg(layout: Layout) -> str | None:
             out.append(
                 '<circle cx="%s" cy="%s" r="1.6" fill="white" stroke="black" stroke-width="0.3"/>' % (_n(x), _n(y))
             )
+    return out
+
+
+def _point_shapes(b: placement.Build) -> list[str]:
+    """Each point's reed switch and LED."""
+    layout = b.layout
+    out = []
     for name in b.geometry.names:
         sx, sy = placement.switch_xy(b, name)
         ux, uy = unit_vector(layout.mechanics["switch_angle_deg"])
@@ -178,13 +200,20 @@ def modules_svg(layout: Layout) -> str | None:
         out.append(
             '<circle cx="%s" cy="%s" r="2.5" fill="none" stroke="#d62728" stroke-width="0.5"/>' % (_n(lx), _n(ly))
         )
+    return out
+
+
+def _cables(found: list[Module]) -> tuple[list[tuple[str, str]], list[str]]:
+    """The chain headers and the cables between them: (from, to) of every cable, and the
+    drawing (a cable from the controller module, on P3, has only its far end drawn)."""
+    out = []
     ends: dict[str, tuple[float, float]] = {}
     for m in found:
         for ref, x, y, _value in m.headers:
             ends[ref] = (x, y)
             out.append('<rect x="%s" y="%s" width="3" height="3" fill="black"/>' % (_n(x - 1.5), _n(y - 1.5)))
             out.append('<text x="%s" y="%s" font-size="3.5">%s</text>' % (_n(x + 2.2), _n(y - 2.0), ref))
-    cables = []
+    cables: list[tuple[str, str]] = []
     for m in found:
         for ref, _x, _y, value in m.headers:
             other = value.split()[-1]
@@ -199,9 +228,12 @@ def modules_svg(layout: Layout) -> str | None:
                 '<line x1="%s" y1="%s" x2="%s" y2="%s" stroke="black" stroke-width="0.5" stroke-dasharray="2,1.2"/>'
                 % (_n(x1), _n(y1), _n(x2), _n(y2))
             )
-    for label, x, y in plates.button_positions(b):
-        out.append('<circle cx="%s" cy="%s" r="3.5" fill="none" stroke="black" stroke-width="0.5"/>' % (_n(x), _n(y)))
-        out.append('<text x="%s" y="%s" font-size="3.5" text-anchor="middle">%s</text>' % (_n(x), _n(y + 7.5), label))
+    return cables, out
+
+
+def _modules_legend(layout: Layout, w: float, h: float, cables: list[tuple[str, str]]) -> list[str]:
+    """The lines of text under the drawing."""
+    out = []
     chain = ", ".join("%s - %s" % c for c in sorted(cables, key=_cable_order))
     lines = [
         "%s: the PCB modules under P2, seen from above (origin top-left, mm; the plates are %s x %s mm)."
@@ -214,8 +246,7 @@ def modules_svg(layout: Layout) -> str | None:
     ]
     for k, text in enumerate(lines):
         out.append('<text x="0" y="%s" font-size="4">%s</text>' % (_n(h + 9 + 8 * k), _escape(text)))
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _label_y(pcb: str, top: float, bottom: float) -> float:

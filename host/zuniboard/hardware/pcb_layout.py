@@ -95,6 +95,36 @@ class _Builder:
     def stub(self, ps: list[Pad], channel: str, down: bool, style: str = "", centre: float | None = None) -> None:
         self.stubs += fanout(ps, channel, down, style, centre)
 
+    def route_into(self, plan: BoardPlan, channels: list[Channel], corridors: list[Corridor], power: list[str]) -> None:
+        """Route the stubs placed so far and give ``plan`` the parts, tracks and pads' nets."""
+        try:
+            routed = route(channels, corridors, self.stubs, power)
+        except RoutingError as exc:
+            raise PlanError("%s: %s" % (plan.name, exc)) from exc
+        plan.placements = self.placements
+        plan.tracks, plan.vias, plan.lanes = routed.tracks, routed.vias, routed.lanes
+        plan.pad_nets = {p.ref: self.pin_nets[p.ref] for p in self.placements}
+
+    def buttons(self, b: Any, channel: str) -> list[tuple[float, float]]:
+        """The buttons below the South row, each with its series resistor, pull-up and TVS
+        in a row to its right (their stubs up); the x spans they take."""
+        c = self.c
+        below: list[tuple[float, float]] = []
+        for label, bx, by in plates.button_positions(b):
+            ref = "SW_%s" % label
+            if ref in c.parts:
+                self.stub(self.place(ref, bx - 2.25, by + 3.25, 90.0), channel, False)
+                protection = [c.net_of(ref, "1")]
+                parts = [
+                    r
+                    for r, p in c.parts.items()
+                    if r != ref and any(c.net_of(r, q.number) in protection for q in p.pins)
+                ]
+                for k, part in enumerate(sorted(parts)):
+                    self.stub(self.place(part, bx + 8.0 + 4.6 * k, by, 0.0), channel, False)
+                below.append((bx - 5, bx + 10.0 + 4.6 * len(parts)))
+        return below
+
 
 def _smd_style(footprint: str) -> tuple[float, str]:
     """Rotation and fan-out style of a surface-mount part in a row above a channel."""
@@ -114,11 +144,48 @@ def main_plan(
     w, h = b.place.width, b.place.height
     plan = BoardPlan("%s-main" % layout.name, "%s: main board (switches, LEDs, shift registers)" % layout.name, w, h)
     bld = _Builder(lib, c, refs, pin_nets)
-    by_led = {layout.points[n][1]: n for n in layout.points}
-    by_sensor = {layout.points[n][0]: n for n in layout.points}
     rows: dict[float, list[str]] = {}
     for name in layout.points:
         rows.setdefault(round(b.xy(name)[1], 3), []).append(name)
+    channel_of, channels, band_y = _row_bands(layout, b, rows)
+    xs_all = _main_cells(layout, b, bld, channel_of)
+    # -- below the South row: J1 and the buttons, their stubs going up ---------------------
+    south = max(rows)
+    south_ch = channel_of[south]
+    below: list[tuple[float, float]] = []
+    j1_x = min(b.xy(n)[0] for n in rows[south]) + 8.0
+    j1_y = h - 6.0
+    if "J1" in c.parts:
+        ps = bld.place("J1", j1_x, j1_y, 90.0)
+        bld.stub(ps, south_ch, False)
+        below.append((j1_x - 2, j1_x + 2.54 * len(ps) + 2))
+    below += bld.buttons(b, south_ch)
+    _main_chips(layout, b, bld, rows, below, channel_of, band_y)
+    # R1 (LED data, at the first LED) in the South margin, between two points' columns
+    if "R1" in c.parts:
+        south_xs = sorted(b.xy(n)[0] for n in rows[south])
+        r1x = (south_xs[1] + south_xs[2]) / 2
+        bld.stub(bld.place("R1", r1x, j1_y, 0.0), south_ch, False)
+    first_x = min(xs_all)
+    last_x = max(xs_all)
+    corridors = [
+        Corridor("west", 8.0, first_x - 1.905 - 1.3 - 0.125 - FAB.clearance - 0.1),
+        Corridor("east", last_x + 6.45 + 0.5 + FAB.clearance + 0.3, w - 8.0),
+    ]
+    bld.route_into(plan, channels, corridors, ["GND", "+5V", "+3V3"])
+    plan.holes = [Hole(x, y, PLAIN_HOLE_MM) for x, y in plates.screw_positions(b)]
+    plan.texts = [
+        (j1_x, h - 12.0, "F.SilkS", "%s main board  J1: cable to the controller (pin 1 left)" % layout.name),
+        (j1_x, h - 2.5, "F.SilkS", "zuniboard, CERN-OHL-S-2.0, source: hardware/ of the zuniboard repository"),
+    ]
+    return plan
+
+
+def _row_bands(
+    layout: Layout, b: Any, rows: dict[float, list[str]]
+) -> tuple[dict[float, str], list[Channel], dict[float, float]]:
+    """The main board's routing channel of each row (between its switches' pads) and the y
+    of its chip band; fails when the rows are too close for a band."""
     row_ys = sorted(rows)
     channel_of: dict[float, str] = {}
     channels: list[Channel] = []
@@ -143,8 +210,13 @@ def main_plan(
                 "shift-register band (from y = %.1f mm); this board needs strip modules, not one main board"
                 % (layout.name, lower - upper, far, band_y[lower] - 4.8)
             )
-    # -- cells: switch, LED, its capacitor -------------------------------------------------
+    return channel_of, channels, band_y
+
+
+def _main_cells(layout: Layout, b: Any, bld: _Builder, channel_of: dict[float, str]) -> list[float]:
+    """Every point's cell on the main board: switch, LED, its capacitor; the LEDs' x."""
     xs_all: list[float] = []
+    by_led = {layout.points[n][1]: n for n in layout.points}
     for i in sorted(by_led):
         name = by_led[i]
         ry = round(b.xy(name)[1], 3)
@@ -160,30 +232,24 @@ def main_plan(
         ps = bld.place("CL%d" % i, lx + 5.5, ly, 0.0)
         bld.stub(ps, ch, True)
         xs_all.append(lx)
-    # -- below the South row: J1 and the buttons, their stubs going up ---------------------
+    return xs_all
+
+
+def _main_chips(
+    layout: Layout,
+    b: Any,
+    bld: _Builder,
+    rows: dict[float, list[str]],
+    below: list[tuple[float, float]],
+    channel_of: dict[float, str],
+    band_y: dict[float, float],
+) -> None:
+    """The shift registers, their pull-ups and capacitors in the gaps of their rows (the
+    South row's gaps above J1 and the buttons, ``below``, left free)."""
+    c = bld.c
+    row_ys = sorted(rows)
     south = row_ys[-1]
-    south_ch = channel_of[south]
-    below: list[tuple[float, float]] = []
-    j1_x = min(b.xy(n)[0] for n in rows[south]) + 8.0
-    j1_y = h - 6.0
-    if "J1" in c.parts:
-        ps = bld.place("J1", j1_x, j1_y, 90.0)
-        bld.stub(ps, south_ch, False)
-        below.append((j1_x - 2, j1_x + 2.54 * len(ps) + 2))
-    for label, bx, by in plates.button_positions(b):
-        ref = "SW_%s" % label
-        if ref in c.parts:
-            ps = bld.place(ref, bx - 2.25, by + 3.25, 90.0)
-            bld.stub(ps, south_ch, False)
-            # its series resistor, pull-up and TVS in a row to its right (stubs up)
-            protection = [c.net_of(ref, "1")]
-            parts = [
-                r for r, p in c.parts.items() if r != ref and any(c.net_of(r, q.number) in protection for q in p.pins)
-            ]
-            for k, part in enumerate(sorted(parts)):
-                bld.stub(bld.place(part, bx + 8.0 + 4.6 * k, by, 0.0), south_ch, False)
-            below.append((bx - 5, bx + 10.0 + 4.6 * len(parts)))
-    # -- shift registers, their pull-ups and capacitors in the gaps of their rows -----------
+    by_sensor = {layout.points[n][0]: n for n in layout.points}
     gaps: dict[float, list[tuple[float, float]]] = {}
     for ry in row_ys:
         xs = sorted(b.xy(n)[0] for n in rows[ry])
@@ -226,30 +292,6 @@ def main_plan(
         rn = "RN%d" % number
         rot, style = _smd_style(c.parts[rn].footprint)
         bld.stub(bld.place(rn, g2[0] + 6.0, band_y[ry2], rot), channel_of[ry2], True, style)
-    # R1 (LED data, at the first LED) in the South margin, between two points' columns
-    if "R1" in c.parts:
-        south_xs = sorted(b.xy(n)[0] for n in rows[south])
-        r1x = (south_xs[1] + south_xs[2]) / 2
-        bld.stub(bld.place("R1", r1x, j1_y, 0.0), south_ch, False)
-    first_x = min(xs_all)
-    last_x = max(xs_all)
-    corridors = [
-        Corridor("west", 8.0, first_x - 1.905 - 1.3 - 0.125 - FAB.clearance - 0.1),
-        Corridor("east", last_x + 6.45 + 0.5 + FAB.clearance + 0.3, w - 8.0),
-    ]
-    try:
-        routed = route(channels, corridors, bld.stubs, ["GND", "+5V", "+3V3"])
-    except RoutingError as exc:
-        raise PlanError("%s: %s" % (plan.name, exc)) from exc
-    plan.placements = bld.placements
-    plan.tracks, plan.vias, plan.lanes = routed.tracks, routed.vias, routed.lanes
-    plan.pad_nets = {p.ref: pin_nets[p.ref] for p in bld.placements}
-    plan.holes = [Hole(x, y, PLAIN_HOLE_MM) for x, y in plates.screw_positions(b)]
-    plan.texts = [
-        (j1_x, h - 12.0, "F.SilkS", "%s main board  J1: cable to the controller (pin 1 left)" % layout.name),
-        (j1_x, h - 2.5, "F.SilkS", "zuniboard, CERN-OHL-S-2.0, source: hardware/ of the zuniboard repository"),
-    ]
-    return plan
 
 
 def controller_plan(
@@ -294,13 +336,7 @@ def controller_plan(
         Channel("bottom", pico_y + 0.8 + FAB.clearance + 0.05, j2_y - 0.85 - FAB.clearance - 0.05),
     ]
     corridors = [Corridor("east", corridor_x0 + 0.5, width - 2.0)]
-    try:
-        routed = route(channels, corridors, bld.stubs, ["GND", "+5V", "+3V3", "VBUS"])
-    except RoutingError as exc:
-        raise PlanError("%s: %s" % (plan.name, exc)) from exc
-    plan.placements = bld.placements
-    plan.tracks, plan.vias, plan.lanes = routed.tracks, routed.vias, routed.lanes
-    plan.pad_nets = {p.ref: pin_nets[p.ref] for p in bld.placements}
+    bld.route_into(plan, channels, corridors, ["GND", "+5V", "+3V3", "VBUS"])
     plan.holes = [Hole(width - 3.5, 3.5, 3.2), Hole(width - 3.5, height - 3.5, 3.2)]
     plan.texts = [
         (39.0, height - 5.6, "F.SilkS", "%s controller" % layout.name),
@@ -405,6 +441,33 @@ def strip_plan(
     far_top = sy0 + SWITCH_PITCH / 2 - SW_PAD / 2 - FAB.clearance - 0.05
     near_top = sy0 - SWITCH_PITCH / 2 + SW_PAD / 2 + FAB.clearance + 0.05
     channel = Channel(ch, max(near_top, y + CHIP_MID + CHIP_REACH), min(far_top, bottom - FAB.edge_clearance - 0.1))
+    tabs = _strip_cells(layout, b, bld, points, ch, bottom)
+    notches = _notches(layout, b, row_ys, y, (xl, xr), h)
+    # buttons below the row (the South strip): as on the main board
+    below = bld.buttons(b, ch)
+    gaps = [
+        (a + 8.0, z - 4.5)
+        for a, z in itertools.pairwise(xs)
+        if not any(lo < z - 4.5 and hi > a + 8.0 for lo, hi in below)
+    ]
+    y_mid = y + CHIP_MID
+    _strip_parts(layout, b, bld, points, gaps, y_mid, ch)
+    bld.route_into(plan, [channel], [], [])
+    plan.holes = [Hole((g[0] + g[1]) / 2, y_mid, 3.2) for g in gaps]
+    if not plan.holes:
+        raise PlanError("%s: no gap left for a mounting hole" % plan.name)
+    plan.outline = _outline(xl, xr, top, bottom, notches, tabs)
+    # on the back, mirrored: the text runs from its anchor towards -x
+    plan.texts = [(xr - 1.0, y + 9.0, "B.SilkS",
+                   "%s strip %d  CERN-OHL-S-2.0" % (layout.name, k + 1))]  # fmt: skip
+    return plan
+
+
+def _strip_cells(
+    layout: Layout, b: Any, bld: _Builder, points: list[str], ch: str, bottom: float
+) -> list[tuple[float, float, float]]:
+    """Every point's cell on a strip: switch, LED, its capacitor; the tabs the switches'
+    far pads need below the body's ``bottom``."""
     tabs: list[tuple[float, float, float]] = []
     by_led = {layout.points[n][1]: n for n in points}
     for i in sorted(by_led):
@@ -418,6 +481,15 @@ def strip_plan(
         lx, ly = placement.led_xy(b, name)
         bld.stub(bld.place("LED%d" % i, lx - 1.905, ly, 0.0), ch, True, "jog", lx)
         bld.stub(bld.place("CL%d" % i, lx + 5.5, ly, 0.0), ch, True)
+    return tabs
+
+
+def _notches(
+    layout: Layout, b: Any, row_ys: list[float], y: float, ends: tuple[float, float], h: float
+) -> list[tuple[float, float, float]]:
+    """The notches cut into a strip's top edge (the row at ``y``) for the far pads of the
+    row above's switches that stand out of its strips' bodies; ``ends``: the strip's x ends."""
+    xl, xr = ends
     notches = []
     above = [r for r in row_ys if r < y - 1]
     if above:
@@ -427,26 +499,17 @@ def strip_plan(
                 ux = placement.switch_xy(b, n)[0]
                 if xl - 3 < ux < xr + 3 and _far_pad_bottom(b, n) > _strip_edges(b, row_ys, upper, h)[1]:
                     notches.append((ux - 2.7, ux + 2.7, _far_pad_bottom(b, n) + STRIP_GAP))
-    # buttons below the row (the South strip): as on the main board
-    below: list[tuple[float, float]] = []
-    for label, bx, by in plates.button_positions(b):
-        ref = "SW_%s" % label
-        if ref in c.parts:
-            bld.stub(bld.place(ref, bx - 2.25, by + 3.25, 90.0), ch, False)
-            protection = [c.net_of(ref, "1")]
-            parts = [
-                r for r, p in c.parts.items() if r != ref and any(c.net_of(r, q.number) in protection for q in p.pins)
-            ]
-            for j, part in enumerate(sorted(parts)):
-                bld.stub(bld.place(part, bx + 8.0 + 4.6 * j, by, 0.0), ch, False)
-            below.append((bx - 5, bx + 10.0 + 4.6 * len(parts)))
-    gaps = [
-        (a + 8.0, z - 4.5)
-        for a, z in itertools.pairwise(xs)
-        if not any(lo < z - 4.5 and hi > a + 8.0 for lo, hi in below)
-    ]
+    return notches
+
+
+def _strip_parts(
+    layout: Layout, b: Any, bld: _Builder, points: list[str], gaps: list[tuple[float, float]], y_mid: float, ch: str
+) -> None:
+    """The chain headers, shift registers, their pull-ups and capacitors and R1 in the gaps
+    between a strip's points (each takes the gap nearest where it is wanted; the gaps it
+    takes are removed from ``gaps``)."""
+    c = bld.c
     chain_x = [b.xy(n)[0] for n in points]
-    y_mid = y + CHIP_MID
 
     def take(near_x: float) -> tuple[float, float]:
         if not gaps:
@@ -479,21 +542,6 @@ def strip_plan(
     if "R1" in c.parts:
         g = take(chain_x[0])
         bld.stub(bld.place("R1", g[0] + 4.0, y_mid, 0.0), ch, True)
-    try:
-        routed = route([channel], [], bld.stubs, [])
-    except RoutingError as exc:
-        raise PlanError("%s: %s" % (plan.name, exc)) from exc
-    plan.placements = bld.placements
-    plan.tracks, plan.vias, plan.lanes = routed.tracks, routed.vias, routed.lanes
-    plan.pad_nets = {p.ref: pin_nets[p.ref] for p in bld.placements}
-    plan.holes = [Hole((g[0] + g[1]) / 2, y_mid, 3.2) for g in gaps]
-    if not plan.holes:
-        raise PlanError("%s: no gap left for a mounting hole" % plan.name)
-    plan.outline = _outline(xl, xr, top, bottom, notches, tabs)
-    # on the back, mirrored: the text runs from its anchor towards -x
-    plan.texts = [(xr - 1.0, y + 9.0, "B.SilkS",
-                   "%s strip %d  CERN-OHL-S-2.0" % (layout.name, k + 1))]  # fmt: skip
-    return plan
 
 
 def buttons_plan(

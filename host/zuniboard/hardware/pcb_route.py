@@ -110,61 +110,85 @@ def _fanout(pads_of_part: list[Pad], channel: str, down: bool, style: str, centr
     of through-hole pads closer than a stub and a switch pad allow (the 5 mm LED): the
     outer two pairs step 1.3 mm aside."""
     sign = 1.0 if down else -1.0
-    out: list[Stub] = []
     if style == "sides":
-        cx = sum(p.x for p in pads_of_part) / len(pads_of_part)
-        cy = sum(p.y for p in pads_of_part) / len(pads_of_part)
-        for p in pads_of_part:
-            side = -1.0 if p.x < cx else 1.0
-            level = round((p.y - cy) / 0.95)  # -1, 0, 1
-            reach = 3.3 - 0.9 * level * sign
-            vx = cx + side * reach
-            t = Track(p.x, p.y, vx, p.y, FAB.track, "F.Cu", p.net)
-            out.append(Stub(p.net, vx, p.y, channel, [t], [Via(vx, p.y, p.net)]))
-        return out
+        return _fanout_sides(pads_of_part, channel, sign)
     if style == "rows":
-        cy = sum(p.y for p in pads_of_part) / len(pads_of_part)
-        for p in pads_of_part:
-            near = (p.y > cy) == down
-            edge = p.y + sign * p.h / 2
-            if near:
-                y1 = edge + sign * 0.45
-                vx, vy = p.x + 0.635, y1 + sign * 0.635
-                ts = [
-                    Track(p.x, p.y, p.x, y1, FAB.track, "F.Cu", p.net),
-                    Track(p.x, y1, vx, vy, FAB.track, "F.Cu", p.net),
-                ]
-            else:
-                vx, vy = p.x, edge - sign * (VIA_R + 0.45)
-                ts = [Track(p.x, p.y, vx, vy, FAB.track, "F.Cu", p.net)]
-            out.append(Stub(p.net, vx, vy, channel, ts, [Via(vx, vy, p.net)]))
-        return out
+        return _fanout_rows(pads_of_part, channel, down, sign)
     if style == "pairs":
-        # a 2 x N header (pitch 2.54 mm): the far row steps half a pitch aside, between
-        # two pads of the near row
-        cy = sum(p.y for p in pads_of_part) / len(pads_of_part)
-        for p in pads_of_part:
-            far = (p.y < cy) == down
-            if not far:
-                out.append(Stub(p.net, p.x, p.y, channel, [], []))
-                continue
-            x2, y2 = p.x + 1.27, p.y + sign * 1.27
-            out.append(Stub(p.net, x2, y2, channel, [Track(p.x, p.y, x2, y2, FAB.track, "B.Cu", p.net)], []))
-        return out
+        return _fanout_pairs(pads_of_part, channel, down, sign)
     if style == "jog":
-        xs = sorted(p.x for p in pads_of_part)
-        mid = (xs[0] + xs[-1]) / 2 if centre is None else centre
-        for p in pads_of_part:
-            step = -1.3 if p.x < mid else 1.3
-            y1 = p.y + sign * 2.2
-            y2 = y1 + sign * 1.3
+        return _fanout_jog(pads_of_part, channel, sign, centre)
+    return _fanout_plain(pads_of_part, channel, down, sign)
+
+
+def _fanout_sides(pads_of_part: list[Pad], channel: str, sign: float) -> list[Stub]:
+    out: list[Stub] = []
+    cx = sum(p.x for p in pads_of_part) / len(pads_of_part)
+    cy = sum(p.y for p in pads_of_part) / len(pads_of_part)
+    for p in pads_of_part:
+        side = -1.0 if p.x < cx else 1.0
+        level = round((p.y - cy) / 0.95)  # -1, 0, 1
+        reach = 3.3 - 0.9 * level * sign
+        vx = cx + side * reach
+        t = Track(p.x, p.y, vx, p.y, FAB.track, "F.Cu", p.net)
+        out.append(Stub(p.net, vx, p.y, channel, [t], [Via(vx, p.y, p.net)]))
+    return out
+
+
+def _fanout_rows(pads_of_part: list[Pad], channel: str, down: bool, sign: float) -> list[Stub]:
+    out: list[Stub] = []
+    cy = sum(p.y for p in pads_of_part) / len(pads_of_part)
+    for p in pads_of_part:
+        near = (p.y > cy) == down
+        edge = p.y + sign * p.h / 2
+        if near:
+            y1 = edge + sign * 0.45
+            vx, vy = p.x + 0.635, y1 + sign * 0.635
             ts = [
-                Track(p.x, p.y, p.x, y1, FAB.track, "B.Cu", p.net),
-                Track(p.x, y1, p.x + step, y2, FAB.track, "B.Cu", p.net),
+                Track(p.x, p.y, p.x, y1, FAB.track, "F.Cu", p.net),
+                Track(p.x, y1, vx, vy, FAB.track, "F.Cu", p.net),
             ]
-            out.append(Stub(p.net, p.x + step, y2, channel, ts, []))
-        return out
-    # plain: through-hole pads straight out; pads of one number in one column are joined
+        else:
+            vx, vy = p.x, edge - sign * (VIA_R + 0.45)
+            ts = [Track(p.x, p.y, vx, vy, FAB.track, "F.Cu", p.net)]
+        out.append(Stub(p.net, vx, vy, channel, ts, [Via(vx, vy, p.net)]))
+    return out
+
+
+def _fanout_pairs(pads_of_part: list[Pad], channel: str, down: bool, sign: float) -> list[Stub]:
+    out: list[Stub] = []
+    # a 2 x N header (pitch 2.54 mm): the far row steps half a pitch aside, between
+    # two pads of the near row
+    cy = sum(p.y for p in pads_of_part) / len(pads_of_part)
+    for p in pads_of_part:
+        far = (p.y < cy) == down
+        if not far:
+            out.append(Stub(p.net, p.x, p.y, channel, [], []))
+            continue
+        x2, y2 = p.x + 1.27, p.y + sign * 1.27
+        out.append(Stub(p.net, x2, y2, channel, [Track(p.x, p.y, x2, y2, FAB.track, "B.Cu", p.net)], []))
+    return out
+
+
+def _fanout_jog(pads_of_part: list[Pad], channel: str, sign: float, centre: float | None) -> list[Stub]:
+    out: list[Stub] = []
+    xs = sorted(p.x for p in pads_of_part)
+    mid = (xs[0] + xs[-1]) / 2 if centre is None else centre
+    for p in pads_of_part:
+        step = -1.3 if p.x < mid else 1.3
+        y1 = p.y + sign * 2.2
+        y2 = y1 + sign * 1.3
+        ts = [
+            Track(p.x, p.y, p.x, y1, FAB.track, "B.Cu", p.net),
+            Track(p.x, y1, p.x + step, y2, FAB.track, "B.Cu", p.net),
+        ]
+        out.append(Stub(p.net, p.x + step, y2, channel, ts, []))
+    return out
+
+
+def _fanout_plain(pads_of_part: list[Pad], channel: str, down: bool, sign: float) -> list[Stub]:
+    """Through-hole pads straight out; pads of one number in one column are joined."""
+    out: list[Stub] = []
     by_col: dict[tuple[str, float], list[Pad]] = {}
     for p in pads_of_part:
         by_col.setdefault((p.number, round(p.x, 3)), []).append(p)
@@ -203,7 +227,38 @@ def route(channels: list[Channel], corridors: list[Corridor], stubs: list[Stub],
         if s.channel not in by_name:
             raise RoutingError("stub of %s goes to an unknown channel %s" % (s.net, s.channel))
         nets_in.setdefault(s.net, {}).setdefault(s.channel, []).append(s.x)
-    # Bridges: one per net that spans channels, in the corridor nearest its stubs.
+    bridges = _bridges(corridors, nets_in, bridge_order, order)
+    tracks: list[Track] = []
+    vias: list[Via] = []
+    lanes_used: dict[str, int] = {}
+    lane_y: dict[tuple[str, str], float] = {}
+    for ch in channels:
+        used = _lay_lanes(ch, nets_in, stubs, bridges, lane_y, tracks)
+        if used:
+            lanes_used[ch.name] = used
+    for s in stubs:
+        ly = lane_y[(s.channel, s.net)]
+        tracks += s.tracks
+        vias += s.vias
+        if abs(ly - s.y) > 1e-6:
+            tracks.append(Track(s.x, s.y, s.x, ly, FAB.track, "B.Cu", s.net))
+        vias.append(Via(s.x, ly, s.net))
+    for net, (x, chans) in sorted(bridges.items()):
+        ys = [lane_y[(c, net)] for c in chans]
+        tracks.append(Track(x, min(ys), x, max(ys), width_of(net), "B.Cu", net))
+        vias += [Via(x, y, net) for y in ys]
+    return Routed(tracks, _dedupe(vias), lanes_used)
+
+
+def _bridges(
+    corridors: list[Corridor],
+    nets_in: dict[str, dict[str, list[float]]],
+    bridge_order: list[str],
+    order: dict[str, int],
+) -> dict[str, tuple[float, list[str]]]:
+    """Bridges: one per net that spans channels, in the corridor nearest its stubs; net ->
+    (its x, the channels it joins in ``order``). Each bridge's x joins the net's x in
+    ``nets_in`` of every channel it reaches."""
     bridges: dict[str, tuple[float, list[str]]] = {}
     cursor = {c.name: c.x0 for c in corridors}
     multi = [n for n in bridge_order if n in nets_in and len(nets_in[n]) > 1]
@@ -221,57 +276,53 @@ def route(channels: list[Channel], corridors: list[Corridor], stubs: list[Stub],
         bridges[net] = (x, chans)
         for name in chans:
             nets_in[net][name].append(x)
-    tracks: list[Track] = []
-    vias: list[Via] = []
-    lanes_used: dict[str, int] = {}
-    lane_y: dict[tuple[str, str], float] = {}
-    for ch in channels:
-        intervals = []
-        for net, per in nets_in.items():
-            if ch.name in per:
-                xs = per[ch.name]
-                intervals.append((min(xs), max(xs), net))
-        if not intervals:
-            continue
-        for lo, hi, net in intervals:
-            if lo == hi and len([s for s in stubs if s.net == net]) < 2 and net not in bridges:
-                raise RoutingError("net %s has a single pad" % net)
-        above = _must_be_above([st for st in stubs if st.channel == ch.name])
-        lanes = _left_edge(intervals, above, ch.name)
-        # y of each lane: packed from the top; lanes of wide nets get more room.
-        y = ch.y_top
-        ys = []
-        for i, lane in enumerate(lanes):
-            widest = max(lane, key=lambda iv: width_of(iv[2]))[2]
-            if i == 0:
-                y += max(width_of(widest) / 2, VIA_R)
-            else:
-                before = max(lanes[i - 1], key=lambda iv: width_of(iv[2]))[2]
-                y += _spacing(before, widest)
-            ys.append(y)
-        if ys and ys[-1] + VIA_R > ch.y_bottom:
-            raise RoutingError(
-                "channel %s needs %d lanes (%.2f mm), it has %.2f mm"
-                % (ch.name, len(lanes), ys[-1] + VIA_R - ch.y_top, ch.y_bottom - ch.y_top)
-            )
-        lanes_used[ch.name] = len(lanes)
-        for lane, ly in zip(lanes, ys, strict=True):
-            for lo, hi, net in lane:
-                lane_y[(ch.name, net)] = ly
-                if hi > lo:
-                    tracks.append(Track(lo, ly, hi, ly, width_of(net), "F.Cu", net))
-    for s in stubs:
-        ly = lane_y[(s.channel, s.net)]
-        tracks += s.tracks
-        vias += s.vias
-        if abs(ly - s.y) > 1e-6:
-            tracks.append(Track(s.x, s.y, s.x, ly, FAB.track, "B.Cu", s.net))
-        vias.append(Via(s.x, ly, s.net))
-    for net, (x, chans) in sorted(bridges.items()):
-        ys = [lane_y[(c, net)] for c in chans]
-        tracks.append(Track(x, min(ys), x, max(ys), width_of(net), "B.Cu", net))
-        vias += [Via(x, y, net) for y in ys]
-    return Routed(tracks, _dedupe(vias), lanes_used)
+    return bridges
+
+
+def _lay_lanes(
+    ch: Channel,
+    nets_in: dict[str, dict[str, list[float]]],
+    stubs: list[Stub],
+    bridges: dict[str, tuple[float, list[str]]],
+    lane_y: dict[tuple[str, str], float],
+    tracks: list[Track],
+) -> int:
+    """The lanes of one channel: each net's lane y into ``lane_y``, its trunk into
+    ``tracks``; the number of lanes (0: no net in the channel)."""
+    intervals = []
+    for net, per in nets_in.items():
+        if ch.name in per:
+            xs = per[ch.name]
+            intervals.append((min(xs), max(xs), net))
+    if not intervals:
+        return 0
+    for lo, hi, net in intervals:
+        if lo == hi and len([s for s in stubs if s.net == net]) < 2 and net not in bridges:
+            raise RoutingError("net %s has a single pad" % net)
+    above = _must_be_above([st for st in stubs if st.channel == ch.name])
+    lanes = _left_edge(intervals, above, ch.name)
+    # y of each lane: packed from the top; lanes of wide nets get more room.
+    y = ch.y_top
+    ys = []
+    for i, lane in enumerate(lanes):
+        widest = max(lane, key=lambda iv: width_of(iv[2]))[2]
+        if i == 0:
+            y += max(width_of(widest) / 2, VIA_R)
+        else:
+            before = max(lanes[i - 1], key=lambda iv: width_of(iv[2]))[2]
+            y += _spacing(before, widest)
+        ys.append(y)
+    if ys and ys[-1] + VIA_R > ch.y_bottom:
+        raise RoutingError(
+            "channel %s needs %d lanes (%.2f mm), it has %.2f mm"
+            % (ch.name, len(lanes), ys[-1] + VIA_R - ch.y_top, ch.y_bottom - ch.y_top)
+        )
+    for lane, ly in zip(lanes, ys, strict=True):
+        for lo, hi, net in lane:
+            lane_y[(ch.name, net)] = ly
+            if hi > lo:
+                tracks.append(Track(lo, ly, hi, ly, width_of(net), "F.Cu", net))
+    return len(lanes)
 
 
 def _must_be_above(stubs: list[Stub]) -> set[tuple[str, str]]:

@@ -398,19 +398,7 @@ def _switch_on_section(layout: Layout) -> list[str]:
         return []
     peak, ms = switch_on_now(layout)
     dark = dark_ma(layout)
-    typ_peak, typ_ms = switch_on_slew(layout, 1.0)
-    worst_peak, worst_ms = switch_on_slew(layout)
     need = rail_load_ma(layout)
-    rows = []
-    for r_k, (lo, hi) in sorted(ILIM_TABLE.items(), reverse=True):
-        verdict = []
-        if hi + dark > usb_ma(layout):
-            verdict.append("switch-on %.0f mA > %d" % (hi + dark, usb_ma(layout)))
-        if lo < need:
-            verdict.append("in play it may limit at %.0f < %.1f mA" % (lo, need))
-        rows.append(
-            "| %.1f kOhm | %.1f-%.1f mA | %.1f mA | %s |" % (r_k, lo, hi, hi + dark, "; ".join(verdict) or "passes")
-        )
     return (
         [
             "## Switch-on: the LED rail's inrush after configuration (open defect)",
@@ -437,42 +425,64 @@ def _switch_on_section(layout: Layout) -> list[str]:
             "| R2 | U3 limit [tps2553tab] | switch-on peak | verdict |",
             "| --- | --- | ---: | --- |",
         ]
-        + rows
-        + [
-            "",
-            "**Proposed fix (not built yet)**: a slew-rate-controlled load switch, TI **TPS22965** (WSON-8",
-            "2 x 2 mm on an adapter board), between U3's output and +5V: its ON from GP%d (R6 moves to it),"
-            % layout.power["led_enable"],
-            "CT = %.0f nF (25 V X7R), VIN and VBIAS from U3's output; U3 stays in front with EN tied on,"
-            " so a short on the" % (SLEW_CT_PF / 1000),
-            "LED rail is still held at 544-673 mA with ~FAULT low. The rail then rises in %.2f ms (10-90 %%,"
-            % SLEW_RISE_MS,
-            "typical [tps22965]) and the capacitors take C x dV/dt:",
-            "",
-            "| | typical [tps22965] | twice as fast (assumed margin: no minimum is published) |",
-            "| --- | ---: | ---: |",
-            "| charge current, %.1f uF x dV/dt | %.1f mA | %.1f mA |"
-            % (
-                rail_uf(layout),
-                typ_peak - dark - layout.led_count * layout.leds["idle_ma"] - AHCT125_MA,
-                worst_peak - dark - layout.led_count * layout.leds["idle_ma"] - AHCT125_MA,
-            ),
-            "| **switch-on peak** (dark board, every idle LED and the level shifter on top)"
-            " | **%.1f mA** | **%.1f mA** |" % (typ_peak, worst_peak),
-            "| rail rise, 0-5 V | %.1f ms | %.1f ms |" % (typ_ms, worst_ms),
-            "",
-            "With it built, `power.settle_ms` must grow from %d ms to at least twice the typical rise"
-            % layout.power["settle_ms"],
-            "(%.0f ms) so that the first frame finds the rail up. Not verified here: the TPS22965's pin numbers"
-            % (2 * typ_ms),
-            "and a distributor part number (the generator does not draw it until they are checked). C3 on its",
-            "output is far more than on its input; the TPS22965 asks for the opposite because its body diode",
-            "would feed VOUT back into VIN when the supply goes [tps22965], and here U3 in front blocks that",
-            "reverse current (it turns off when OUT is above IN [tps2553]); the VIN dip at switch-on is only the",
-            "charge current above through the USB cable's resistance (see the LED power trunk table).",
-            "",
-        ]
+        + _limit_rows(layout, dark, need)
+        + _slew_fix_lines(layout, dark)
     )
+
+
+def _limit_rows(layout: Layout, dark: float, need: float) -> list[str]:
+    """The switch-on table's rows: U3's current limit for each R2, and why each fails or passes."""
+    rows = []
+    for r_k, (lo, hi) in sorted(ILIM_TABLE.items(), reverse=True):
+        verdict = []
+        if hi + dark > usb_ma(layout):
+            verdict.append("switch-on %.0f mA > %d" % (hi + dark, usb_ma(layout)))
+        if lo < need:
+            verdict.append("in play it may limit at %.0f < %.1f mA" % (lo, need))
+        rows.append(
+            "| %.1f kOhm | %.1f-%.1f mA | %.1f mA | %s |" % (r_k, lo, hi, hi + dark, "; ".join(verdict) or "passes")
+        )
+    return rows
+
+
+def _slew_fix_lines(layout: Layout, dark: float) -> list[str]:
+    """The proposed fix of the switch-on surge: a slew-rate-controlled switch, with its figures."""
+    typ_peak, typ_ms = switch_on_slew(layout, 1.0)
+    worst_peak, worst_ms = switch_on_slew(layout)
+    return [
+        "",
+        "**Proposed fix (not built yet)**: a slew-rate-controlled load switch, TI **TPS22965** (WSON-8",
+        "2 x 2 mm on an adapter board), between U3's output and +5V: its ON from GP%d (R6 moves to it),"
+        % layout.power["led_enable"],
+        "CT = %.0f nF (25 V X7R), VIN and VBIAS from U3's output; U3 stays in front with EN tied on,"
+        " so a short on the" % (SLEW_CT_PF / 1000),
+        "LED rail is still held at 544-673 mA with ~FAULT low. The rail then rises in %.2f ms (10-90 %%,"
+        % SLEW_RISE_MS,
+        "typical [tps22965]) and the capacitors take C x dV/dt:",
+        "",
+        "| | typical [tps22965] | twice as fast (assumed margin: no minimum is published) |",
+        "| --- | ---: | ---: |",
+        "| charge current, %.1f uF x dV/dt | %.1f mA | %.1f mA |"
+        % (
+            rail_uf(layout),
+            typ_peak - dark - layout.led_count * layout.leds["idle_ma"] - AHCT125_MA,
+            worst_peak - dark - layout.led_count * layout.leds["idle_ma"] - AHCT125_MA,
+        ),
+        "| **switch-on peak** (dark board, every idle LED and the level shifter on top)"
+        " | **%.1f mA** | **%.1f mA** |" % (typ_peak, worst_peak),
+        "| rail rise, 0-5 V | %.1f ms | %.1f ms |" % (typ_ms, worst_ms),
+        "",
+        "With it built, `power.settle_ms` must grow from %d ms to at least twice the typical rise"
+        % layout.power["settle_ms"],
+        "(%.0f ms) so that the first frame finds the rail up. Not verified here: the TPS22965's pin numbers"
+        % (2 * typ_ms),
+        "and a distributor part number (the generator does not draw it until they are checked). C3 on its",
+        "output is far more than on its input; the TPS22965 asks for the opposite because its body diode",
+        "would feed VOUT back into VIN when the supply goes [tps22965], and here U3 in front blocks that",
+        "reverse current (it turns off when OUT is above IN [tps2553]); the VIN dip at switch-on is only the",
+        "charge current above through the USB cable's resistance (see the LED power trunk table).",
+        "",
+    ]
 
 
 def _dark_section(layout: Layout) -> list[str]:
@@ -506,6 +516,14 @@ def _dark_section(layout: Layout) -> list[str]:
     out += [
         "| **total** | | **%.1f** | | **%.1f** |" % (dark_ma(layout, False), dark_ma(layout)),
         "",
+        *_switched_rail_notes(layout, pin),
+    ]
+    return out
+
+
+def _switched_rail_notes(layout: Layout, pin: int) -> list[str]:
+    """Why the switched rail's EN has its polarity and pull-down, when it turns on, and the data line."""
+    return [
         "- **EN polarity**: the TPS2553's EN is active high; the TPS2552 (same pins) has an",
         "  active-low ~EN, and the -1 parts latch off after an overload instead of limiting: order",
         "  exactly TPS2553DBVR [tps2553]. EN switches at 0.66-1.1 V and takes at most 0.5 uA [tps2553].",
@@ -538,7 +556,6 @@ def _dark_section(layout: Layout) -> list[str]:
         "  and half-power the chain. Neither is built.)",
         "",
     ]
-    return out
 
 
 def _power_path_section(layout: Layout) -> list[str]:
@@ -601,7 +618,6 @@ def _fault_section(layout: Layout) -> list[str]:
     pull = circuit.FAULT_PULL_OHMS
     idle = layout.led_count * layout.leds["idle_ma"]
     slow = rail_uf(layout) * RAIL_V / (ILIM_MIN_MA - idle)
-    settle = layout.power["settle_ms"]
     scan = layout.timing["scan_ms"]
     return [
         "## The LED supply's ~FAULT on GP%d" % gp,
@@ -641,23 +657,7 @@ def _fault_section(layout: Layout) -> list[str]:
         '  switched off: too much current (short on the LED line?)". Unplug the board, find the short',
         "  (+5V to GND at the LED power pairs, a solder bridge at an LED's legs), plug it in again.",
         "",
-        "**What `power.settle_ms` (%d ms) rests on.** The first frame waits until C3 and the LED capacitors" % settle,
-        "are charged: %.1f uF x %.0f V / (%.0f mA, the TPS2553's minimum limit with R2 [tps2553tab], - %.0f mA"
-        % (rail_uf(layout), RAIL_V, ILIM_MIN_MA, idle),
-        "of idle LEDs) = %.1f ms, so %d ms is %.0f times that. Assumed, not measured: the capacitors' nominal"
-        % (slow, settle, settle / slow),
-        "values (an electrolytic's tolerance is commonly +-20 %%: %.1f ms at +20 %%), and no time for the"
-        % (slow * 1.2),
-        "TPS2553's soft start beyond the charge at its limit (its datasheet's figure was not taken here). No",
-        "board was built for this design, so neither the charge time nor the switch-on peak has been",
-        "measured. To measure them: a 0.1 Ohm shunt in the USB cable's VBUS and an oscilloscope",
-        "triggered by GP%d rising: the peak current (mV x 10 = mA) and its width, and the time until +5V at C3"
-        % layout.power["led_enable"],
-        'reaches 4.75 V, which `settle_ms` must exceed. With the slew-rate switch of "Switch-on" built,',
-        "`settle_ms` must grow (that section); the TPS22918 (SOT-23-6, hand-solderable) named in issue #23",
-        "would do the same job, but no rise-time figure of it was taken from its datasheet here, and it has",
-        "no ~FAULT pin: the overload report stays U3's.",
-        "",
+        *_settle_basis(layout, slow),
     ]
 
 
@@ -665,15 +665,33 @@ def power_md(layout: Layout, feeds: list[tuple[list[str], float, float]]) -> str
     """power.md; ``feeds``: ``wiring.led_feeds(layout)``, for the LED rail (``rail``)."""
     lines = power_lines(layout)
     total = sum(line.ma for line in lines)
+    out = [
+        *_worst_case_section(layout, lines, total),
+        *_usb_request_section(layout, total),
+        *_dark_section(layout),
+        *_power_path_section(layout),
+        *_fault_section(layout),
+        *_switch_on_section(layout),
+        *_trunk_section(layout, feeds, total),
+        *_sensor_chain_section(layout),
+        *_measuring_section(layout, total),
+        "## Sources",
+        "",
+    ]
+    body = "\n".join(out)
+    for key, text in SRC.items():
+        if "[%s]" % key in body:
+            out.append("- [%s] %s." % (key, text))
+    out.append("")
+    return "\n".join(out)
+
+
+def _worst_case_section(layout: Layout, lines: list[PowerLine], total: float) -> list[str]:
+    """The title and the worst-case current table, with what the LED figures mean."""
     leds = layout.leds
     n = layout.led_count
     one = white_led_ma(layout)
     room = leds["budget_ma"] - n * leds["idle_ma"]
-    ask = usb_ma(layout)
-    limit = design_limit_ma(layout)
-    fixed = fixed_ma(layout)
-    default_room = DESIGN_MARGIN * 250 - fixed - n * leds["idle_ma"]
-    r = rail(layout, feeds)
     out = [
         "# Power design: %s" % layout.name,
         "",
@@ -690,7 +708,7 @@ def power_md(layout: Layout, feeds: list[tuple[list[str], float, float]]) -> str
     ]
     for line in lines:
         out.append("| %s | %s | %.1f |" % (line.what, line.detail, line.ma))
-    out += [
+    return out + [
         "| **total** | | **%.1f** |" % total,
         "",
         "- LED current per channel: `leds.ma_per_channel` = %s mA, a third of the 60 mA per LED at"
@@ -703,6 +721,18 @@ def power_md(layout: Layout, feeds: list[tuple[list[str], float, float]]) -> str
         "  white at once (more in single colours) before the limiter dims the frame; every LED white",
         "  (%.0f mA) is shown at %.0f%% of that brightness." % (n * one, 100 * min(1.0, room / (n * one))),
         "",
+    ]
+
+
+def _usb_request_section(layout: Layout, total: float) -> list[str]:
+    """What the board asks of USB (bMaxPower), and why that figure."""
+    n = layout.led_count
+    one = white_led_ma(layout)
+    ask = usb_ma(layout)
+    limit = design_limit_ma(layout)
+    fixed = fixed_ma(layout)
+    default_room = DESIGN_MARGIN * 250 - fixed - n * layout.leds["idle_ma"]
+    return [
         "## What the board asks of USB, and why",
         "",
         "- The firmware asks the host for **%d mA** (`power.usb_ma`): `firmware/boot.py` sets bMaxPower = %d"
@@ -729,11 +759,12 @@ def power_md(layout: Layout, feeds: list[tuple[list[str], float, float]]) -> str
         "  command again. The host does not police the figure; only hubs budget with it.",
         "",
     ]
-    out += _dark_section(layout)
-    out += _power_path_section(layout)
-    out += _fault_section(layout)
-    out += _switch_on_section(layout)
-    out += [
+
+
+def _trunk_section(layout: Layout, feeds: list[tuple[list[str], float, float]], total: float) -> list[str]:
+    """The LED rail's wiring: one +5V/GND pair per row, and its drop to the farthest LED."""
+    r = rail(layout, feeds)
+    return [
         "## LED power trunk",
         "",
         "The LED rail is not daisy-chained through every LED across the board. Each row of LEDs has",
@@ -768,8 +799,12 @@ def power_md(layout: Layout, feeds: list[tuple[list[str], float, float]]) -> str
         "neighbours differ by millivolts.",
         "",
     ]
+
+
+def _sensor_chain_section(layout: Layout) -> list[str]:
+    """The sensor chain's clock (or the matrix's settling), its termination and its ground."""
     clock = clock_line(layout)
-    out += ["## Sensor chain: clock, termination, ground", ""]
+    out = ["## Sensor chain: clock, termination, ground", ""]
     if clock is None:
         out += [
             "Diode matrix: rows and columns are Pico pins, at most one row's wires long; the firmware",
@@ -806,12 +841,20 @@ def power_md(layout: Layout, feeds: list[tuple[list[str], float, float]]) -> str
             % (5e8 / clock.spi_hz / clock.rise_ns),
             "",
         ]
-    out += [
+    return out + [
         "Ground: the sensor strips have their own ground wire, run beside SCK and the latch from Pico",
         "pin 23 (GND) along the chain; it carries microamps. The LED data wire LD0 runs twisted with its",
         "own ground wire LDG0 (`wiring.csv`), away from SCK (at least 10 mm, or crossing at right angles):",
         "the LED data is a 5 V, 800 kHz signal that would otherwise couple into the 3.3 V clock.",
         "",
+    ]
+
+
+def _measuring_section(layout: Layout, total: float) -> list[str]:
+    """How to measure idle_ma and ma_per_channel with a USB meter, and the limiter at work."""
+    leds = layout.leds
+    n = layout.led_count
+    return [
         "## Measuring (a USB meter between the computer and the board)",
         "",
         "The meter reads the whole board. Write the LEDs from the REPL (`mpremote exec` stops the",
@@ -838,12 +881,30 @@ def power_md(layout: Layout, feeds: list[tuple[list[str], float, float]]) -> str
         "   white); during white the meter must stay at or under %.0f mA (this file's total), and the" % total,
         "   LEDs look dimmer than one LED alone: the limiter scaling the frame down.",
         "",
-        "## Sources",
+    ]
+
+
+def _settle_basis(layout: Layout, slow: float) -> list[str]:
+    """What `power.settle_ms` rests on, what is assumed, and how to measure it; ``slow``: the
+    rail's charge time at the switch's minimum limit."""
+    settle = layout.power["settle_ms"]
+    idle = layout.led_count * layout.leds["idle_ma"]
+    return [
+        "**What `power.settle_ms` (%d ms) rests on.** The first frame waits until C3 and the LED capacitors" % settle,
+        "are charged: %.1f uF x %.0f V / (%.0f mA, the TPS2553's minimum limit with R2 [tps2553tab], - %.0f mA"
+        % (rail_uf(layout), RAIL_V, ILIM_MIN_MA, idle),
+        "of idle LEDs) = %.1f ms, so %d ms is %.0f times that. Assumed, not measured: the capacitors' nominal"
+        % (slow, settle, settle / slow),
+        "values (an electrolytic's tolerance is commonly +-20 %%: %.1f ms at +20 %%), and no time for the"
+        % (slow * 1.2),
+        "TPS2553's soft start beyond the charge at its limit (its datasheet's figure was not taken here). No",
+        "board was built for this design, so neither the charge time nor the switch-on peak has been",
+        "measured. To measure them: a 0.1 Ohm shunt in the USB cable's VBUS and an oscilloscope",
+        "triggered by GP%d rising: the peak current (mV x 10 = mA) and its width, and the time until +5V at C3"
+        % layout.power["led_enable"],
+        'reaches 4.75 V, which `settle_ms` must exceed. With the slew-rate switch of "Switch-on" built,',
+        "`settle_ms` must grow (that section); the TPS22918 (SOT-23-6, hand-solderable) named in issue #23",
+        "would do the same job, but no rise-time figure of it was taken from its datasheet here, and it has",
+        "no ~FAULT pin: the overload report stays U3's.",
         "",
     ]
-    body = "\n".join(out)
-    for key, text in SRC.items():
-        if "[%s]" % key in body:
-            out.append("- [%s] %s." % (key, text))
-    out.append("")
-    return "\n".join(out)

@@ -206,11 +206,17 @@ def _frame(page: Page, layout: Layout, number: int, total: int, notes: list[str]
 
 
 def _pages(layout: Layout, c: Circuit, rail: power.Rail) -> list[Page]:
-    hc165 = layout.sensors["type"] == "hc165"
     cables = any(r.startswith("J") for r in c.parts)
     total = 4 if cables else 3
-    pages = []
-    # -- sheet 1 -------------------------------------------------------------------------
+    pages = [_controller_page(layout, c, rail, total), _sensor_page(layout, c, total), _led_page(layout, c, total)]
+    if cables:
+        pages.append(_cables_page(layout, c, total))
+    return pages
+
+
+def _controller_page(layout: Layout, c: Circuit, rail: power.Rail, total: int) -> Page:
+    """Sheet 1: the Pico, the LED rail's switch, the level shifter and the buttons."""
+    hc165 = layout.sensors["type"] == "hc165"
     p1 = Page("controller and power")
     refs = ["U1", "U3", "R2", "R3"] + (["R6"] if "R6" in c.parts else []) + ["C1", "C3", "U2", "C2"]
     refs += ["R4", "R5"] if hc165 else []
@@ -247,8 +253,13 @@ def _pages(layout: Layout, c: Circuit, rail: power.Rail) -> list[Page]:
             "the ~FAULT net (low = rail overloaded).",
         ],
     )
-    pages.append(p1)
-    # -- sheet 2 -------------------------------------------------------------------------
+    return p1
+
+
+def _sensor_page(layout: Layout, c: Circuit, total: int) -> Page:
+    """Sheet 2: one group of sensors (a 74HC165 and its switches, or one matrix row) and
+    where every other group differs."""
+    hc165 = layout.sensors["type"] == "hc165"
     p2 = Page("one sensor group" if hc165 else "one row of the diode matrix")
     by_sensor = {layout.points[name][0]: name for name in layout.points}
     if hc165:
@@ -293,8 +304,11 @@ def _pages(layout: Layout, c: Circuit, rail: power.Rail) -> list[Page]:
                 % (r_, " ".join(by_sensor[r_ * cols + k] for k in range(cols) if r_ * cols + k in by_sensor))
             )
     _frame(p2, layout, 2, total, notes)
-    pages.append(p2)
-    # -- sheet 3 -------------------------------------------------------------------------
+    return p2
+
+
+def _led_page(layout: Layout, c: Circuit, total: int) -> Page:
+    """Sheet 3: the first two and the last LED of the chain."""
     p3 = Page("LED chain")
     n = layout.led_count
     shown = [0, 1, n - 1] if n > 2 else list(range(n))
@@ -318,29 +332,30 @@ def _pages(layout: Layout, c: Circuit, rail: power.Rail) -> list[Page]:
             % (layout.leds["budget_ma"], power.full_points(layout), layout.leds["max_level"]),
         ],
     )
-    pages.append(p3)
-    if cables:
-        # -- sheet 4 (the PCB build) -------------------------------------------------------
-        strips = "J10" in c.parts
-        p4 = Page("buttons and the cables between the PCBs")
-        refs = sorted((r for r in c.parts if r.startswith("J") and c.parts[r].sheet == "controller"), key=len)
-        refs += sorted(r for r, p in c.parts.items() if p.bom in ("r_1k", "esd") or "pull-up to +3V3" in p.description)
-        _place(p4, c, refs)
-        _frame(
-            p4,
-            layout,
-            4,
-            total,
-            [
-                "J2 (controller) - J10 (strip 1), Jk1 (strip k out) - J(k+1)0 (strip k+1 in), J3 (controller) - J4 "
-                "(buttons): 2 x N ribbon cables, pin for pin."
-                if strips
-                else "J2 (controller module) - J1 (main board): a 1:1 cable; +5V and GND on two pins each.",
-                "At each button: 10k pull-up to +3V3, a TVS to GND, 1k in series towards the Pico.",
-            ],
-        )
-        pages.append(p4)
-    return pages
+    return p3
+
+
+def _cables_page(layout: Layout, c: Circuit, total: int) -> Page:
+    """Sheet 4 (the PCB build): the buttons' protection and the cables between the PCBs."""
+    strips = "J10" in c.parts
+    p4 = Page("buttons and the cables between the PCBs")
+    refs = sorted((r for r in c.parts if r.startswith("J") and c.parts[r].sheet == "controller"), key=len)
+    refs += sorted(r for r, p in c.parts.items() if p.bom in ("r_1k", "esd") or "pull-up to +3V3" in p.description)
+    _place(p4, c, refs)
+    _frame(
+        p4,
+        layout,
+        4,
+        total,
+        [
+            "J2 (controller) - J10 (strip 1), Jk1 (strip k out) - J(k+1)0 (strip k+1 in), J3 (controller) - J4 "
+            "(buttons): 2 x N ribbon cables, pin for pin."
+            if strips
+            else "J2 (controller module) - J1 (main board): a 1:1 cable; +5V and GND on two pins each.",
+            "At each button: 10k pull-up to +3V3, a TVS to GND, 1k in series towards the Pico.",
+        ],
+    )
+    return p4
 
 
 def svg(layout: Layout, c: Circuit, rail: power.Rail) -> str:

@@ -74,6 +74,16 @@ def drawing(layout: Layout, pitch: float | None = None) -> list[Shape]:
             ident="frame",
         )
     )
+    out += _grid(b)
+    out += _points(b)
+    for f in features(layout, pitch):
+        out += _feature(f)
+    return out + _boards(b)
+
+
+def _grid(b: Build) -> list[Shape]:
+    """The board's drawing: its squares, or its lines."""
+    out: list[Shape] = []
     g = b.geometry
     if g.shape == "squares":
         for x, y in g.coords:
@@ -91,6 +101,13 @@ def drawing(layout: Layout, pitch: float | None = None) -> list[Shape]:
     else:
         for line in g.lines:
             out.append(Shape("poly", tuple(b.place.at(*g.coords[p]) for p in line), colour=GREY, width=0.4))
+    return out
+
+
+def _points(b: Build) -> list[Shape]:
+    """Each point, its piece's footprint (orange on a home point) and its name."""
+    g = b.geometry
+    out: list[Shape] = []
     homes = {g.names[p] for pts in g.homes.values() for p in pts}
     r_piece = piece_diameter(b) / 2
     label = min(3.0, b.pitch / 9)
@@ -109,38 +126,46 @@ def drawing(layout: Layout, pitch: float | None = None) -> list[Shape]:
         )
         out.append(Shape("circle", ((x, y),), radius=0.6, colour=BLACK, width=0.2, ident="point-" + name))
         out.append(Shape("text", ((x - r_piece * 0.7, y + r_piece * 0.7),), text=name, size=label))
-    for f in features(layout, pitch):
-        if f.ident.startswith("LW-"):
-            out.append(
-                Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, colour=RED, width=0.3, ident="led-" + f.point)
-            )
-            out.append(Shape("poly", ((f.x - 1, f.y), (f.x + 1, f.y)), colour=RED, width=0.15))
-            out.append(Shape("poly", ((f.x, f.y - 1), (f.x, f.y + 1)), colour=RED, width=0.15))
-        elif f.ident.startswith("LB-"):
-            out.append(Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, colour=RED, width=0.15, dash=0.6))
-        elif f.ident.startswith("RC-"):
-            out.append(Shape("poly", _capsule(f), closed=True, colour=BLUE, width=0.3, ident="switch-" + f.point))
-        elif f.ident.startswith("RT-"):
-            out.append(Shape("poly", _capsule(f), closed=True, colour=BLUE, width=0.3, ident="switch-" + f.point))
-        elif f.ident.startswith("OP-"):
-            out.append(Shape("poly", _capsule(f), closed=True, colour=GREEN, width=0.2, ident="opening-" + f.ident))
-        elif f.ident.startswith("RS-"):
-            out.append(Shape("poly", _capsule(f), closed=True, colour=BLUE, width=0.12))
-        elif f.ident.startswith("RH"):
-            out.append(Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, colour=GREEN, width=0.2))
-        elif f.ident.startswith("SC") and f.plate == "P1":
-            out.append(Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, width=0.3, ident="screw-" + f.ident))
-            out.append(Shape("circle", ((f.x, f.y),), radius=SCREW_HEAD_MM / 2, width=0.15, dash=0.8))
-        elif f.ident.startswith("BT-") and f.plate == "P1":
-            out.append(Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, width=0.3, ident="button-" + f.ident))
-            out.append(Shape("circle", ((f.x, f.y),), radius=BUTTON_NUT_MM / 2, width=0.15, dash=0.8))
-            out.append(Shape("text", ((f.x - 3, f.y + BUTTON_NUT_MM / 2 + 3),), text=f.ident.split("-")[1], size=2.5))
-        elif f.ident.startswith("MT-"):
-            out.append(
-                Shape(
-                    "circle", ((f.x, f.y),), radius=f.diameter / 2, colour=BROWN, width=0.25, ident="mount-" + f.ident
-                )
-            )
+    return out
+
+
+def _feature(f: Feature) -> list[Shape]:
+    """The shapes of one feature of ``drill.csv`` (none for those the template leaves out)."""
+    out: list[Shape] = []
+    if f.ident.startswith("LW-"):
+        out.append(Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, colour=RED, width=0.3, ident="led-" + f.point))
+        out.append(Shape("poly", ((f.x - 1, f.y), (f.x + 1, f.y)), colour=RED, width=0.15))
+        out.append(Shape("poly", ((f.x, f.y - 1), (f.x, f.y + 1)), colour=RED, width=0.15))
+    elif f.ident.startswith("LB-"):
+        out.append(Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, colour=RED, width=0.15, dash=0.6))
+    elif f.ident.startswith("RC-"):
+        out.append(Shape("poly", _capsule(f), closed=True, colour=BLUE, width=0.3, ident="switch-" + f.point))
+    elif f.ident.startswith("RT-"):
+        out.append(Shape("poly", _capsule(f), closed=True, colour=BLUE, width=0.3, ident="switch-" + f.point))
+    elif f.ident.startswith("OP-"):
+        out.append(Shape("poly", _capsule(f), closed=True, colour=GREEN, width=0.2, ident="opening-" + f.ident))
+    elif f.ident.startswith("RS-"):
+        out.append(Shape("poly", _capsule(f), closed=True, colour=BLUE, width=0.12))
+    elif f.ident.startswith("RH"):
+        out.append(Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, colour=GREEN, width=0.2))
+    elif f.ident.startswith("SC") and f.plate == "P1":
+        out.append(Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, width=0.3, ident="screw-" + f.ident))
+        out.append(Shape("circle", ((f.x, f.y),), radius=SCREW_HEAD_MM / 2, width=0.15, dash=0.8))
+    elif f.ident.startswith("BT-") and f.plate == "P1":
+        out.append(Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, width=0.3, ident="button-" + f.ident))
+        out.append(Shape("circle", ((f.x, f.y),), radius=BUTTON_NUT_MM / 2, width=0.15, dash=0.8))
+        out.append(Shape("text", ((f.x - 3, f.y + BUTTON_NUT_MM / 2 + 3),), text=f.ident.split("-")[1], size=2.5))
+    elif f.ident.startswith("MT-"):
+        out.append(
+            Shape("circle", ((f.x, f.y),), radius=f.diameter / 2, colour=BROWN, width=0.25, ident="mount-" + f.ident)
+        )
+    return out
+
+
+def _boards(b: Build) -> list[Shape]:
+    """The boards under P2 and the USB slot (none where the boards do not fit)."""
+    h = b.place.height
+    out: list[Shape] = []
     try:
         spots = board_spots(b)
     except NoRoomError:

@@ -211,7 +211,23 @@ def tiled_pdf(layout: Layout, paper: str, pitch: float | None = None) -> bytes:
     # page map
     y_map = m + 44
     scale = min((t.page_w - 2 * m) / b.place.width, 90 / b.place.height)
-    mp = _Pen(ops, t.page_h)
+    _page_map(_Pen(ops, t.page_h), b, t, shapes, y_map, scale)
+    y_leg = y_map + b.place.height * scale + 8
+    for i, line in enumerate(legend(b)):
+        for j, part in enumerate(_wrap(line, 110)):
+            pen.text(m, y_leg + 9 * i + 4 * j, 2.8, part)
+    y_chk = y_leg + 9 * len(legend(b)) + 4
+    _scale_checks(pen, m, y_chk, card=True)
+    for row in range(t.rows):
+        for col in range(t.cols):
+            _tile_page(pdf, b, t, shapes, col, row, total)
+    return pdf.bytes()
+
+
+def _page_map(mp: _Pen, b: Build, t: Tiling, shapes: list[Shape], y_map: float, scale: float) -> None:
+    """The cover's map of the tiles over the plate's outline and points, each tile named
+    with its page."""
+    m = PAGE_MARGIN_MM
     mp.style(BLACK, 0.3, 0)
     mp.poly(
         [
@@ -241,16 +257,6 @@ def tiled_pdf(layout: Layout, paper: str, pitch: float | None = None) -> bytes:
                 closed=True,
             )
             mp.text(x0 + 1.5, y0 + 4.5, 3.5, "%s p%d" % (_tile_name(col, row), 2 + row * t.cols + col), BLUE)
-    y_leg = y_map + b.place.height * scale + 8
-    for i, line in enumerate(legend(b)):
-        for j, part in enumerate(_wrap(line, 110)):
-            pen.text(m, y_leg + 9 * i + 4 * j, 2.8, part)
-    y_chk = y_leg + 9 * len(legend(b)) + 4
-    _scale_checks(pen, m, y_chk, card=True)
-    for row in range(t.rows):
-        for col in range(t.cols):
-            _tile_page(pdf, b, t, shapes, col, row, total)
-    return pdf.bytes()
 
 
 def _wrap(text: str, width: int) -> list[str]:
@@ -306,6 +312,15 @@ def _tile_page(pdf: PdfDoc, b: Build, t: Tiling, shapes: list[Shape], col: int, 
     page.style(GREY, 0.15, 0)
     page.poly([(m, m), (m + t.tile_w, m), (m + t.tile_w, m + t.tile_h), (m, m + t.tile_h)], closed=True)
     y = m + t.tile_h + 6
+    _tile_label(page, b, t, col, row, total, y)
+    _scale_checks(page, m, y + 12, card=False)
+
+
+def _tile_label(page: _Pen, b: Build, t: Tiling, col: int, row: int, total: int, y: float) -> None:
+    """Under a tile: its name, page and neighbours, and a distance to check between two of
+    its crosses."""
+    m = PAGE_MARGIN_MM
+    ox, oy = t.origin(col, row)
     number = 2 + row * t.cols + col
     near = []
     for dc, dr, word in ((-1, 0, "left"), (1, 0, "right"), (0, -1, "above"), (0, 1, "below")):
@@ -341,4 +356,3 @@ def _tile_page(pdf: PdfDoc, b: Build, t: Tiling, shapes: list[Shape], col: int, 
             "Check: the centres of the crosses at the two far corners of this tile are %s mm apart."
             % num(math.dist((ax, ay), (bx, by))),
         )
-    _scale_checks(page, m, y + 12, card=False)

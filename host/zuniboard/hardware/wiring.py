@@ -106,16 +106,19 @@ def switch_pad_xy(b: Build, chip: int, bit: int, pin: int) -> tuple[float, float
     return hole_xy(board_spots(b)[1 + chip], plan.pads[("SW_%s" % first, str(pin))])
 
 
-def wires(layout: Layout) -> list[Wire]:
-    b = build(layout)
-    if pcb_stack.is_pcb_build(b):
-        return _pcb_wires(b)
-    out: list[Wire] = []
+class _Wires:
+    """The wire list being built: each wire's length and gauge from its kind."""
 
-    def pad(net: str) -> tuple[float, float]:
-        return edge_pad_xy(b, 0, net)
+    def __init__(self, b: Build) -> None:
+        self.b = b
+        self.out: list[Wire] = []
+
+    def pad(self, net: str) -> tuple[float, float]:
+        """The controller's edge pad of ``net``."""
+        return edge_pad_xy(self.b, 0, net)
 
     def add(
+        self,
         ident: str,
         group: str,
         start: str,
@@ -126,31 +129,51 @@ def wires(layout: Layout) -> list[Wire]:
         notes: str = "",
         path: float | None = None,
     ) -> None:
-        out.append(Wire(ident, group, start, end, WIRE_AWG[kind], wire_length(a, c, path), a, c, notes))
+        self.out.append(Wire(ident, group, start, end, WIRE_AWG[kind], wire_length(a, c, path), a, c, notes))
 
+
+def wires(layout: Layout) -> list[Wire]:
+    b = build(layout)
+    if pcb_stack.is_pcb_build(b):
+        return _pcb_wires(b)
+    w = _Wires(b)
     led_order = sorted(layout.points, key=lambda n: layout.points[n][1])
-    add(
+    _led_data_wires(w, led_order)
+    _led_power_wires(w, led_order)
+    if layout.sensors["type"] == "hc165":
+        _sensor_wires(w, layout)
+        _chain_wires(w, layout)
+    else:
+        _matrix_wires(w, layout)
+    _button_wires(w, layout)
+    return w.out
+
+
+def _led_data_wires(w: _Wires, led_order: list[str]) -> None:
+    """LD0 and its return LDG0 from the controller to LED 0, then the hops DOUT -> DIN."""
+    b = w.b
+    w.add(
         "LD0",
         "LED data",
         "controller edge pad LED_5V (U2 1Y)",
         "R1 330 Ohm at LED0 DIN (%s)" % led_order[0],
         "led_data",
-        pad("LED_5V"),
+        w.pad("LED_5V"),
         led_xy(b, led_order[0]),
         "the only 5 V data wire from the controller; R1 sits at LED0, its other lead on DIN (netlist LED_DIN0)",
     )
-    add(
+    w.add(
         "LDG0",
         "LED data",
         "controller edge pad GND",
         "LED0 GND leg (%s)" % led_order[0],
         "led_data",
-        pad("GND"),
+        w.pad("GND"),
         led_xy(b, led_order[0]),
         "the data's own return: twisted with LD0, kept 10 mm from the sensor chain's SCK (power.md)",
     )
     for i in range(1, len(led_order)):
-        add(
+        w.add(
             "LD%d" % i,
             "LED data",
             "LED%d DOUT (%s)" % (i - 1, led_order[i - 1]),
@@ -159,6 +182,10 @@ def wires(layout: Layout) -> list[Wire]:
             led_xy(b, led_order[i - 1]),
             led_xy(b, led_order[i]),
         )
+
+
+def _led_power_wires(w: _Wires, led_order: list[str]) -> None:
+    b = w.b
     # LED power: one +5V/GND pair per row of LEDs, fed from the controller at the row's
     # West end (a star: no LED carries another row's current); the LEDs' legs are
     # soldered to the pair where it passes under them.
@@ -173,9 +200,9 @@ def wires(layout: Layout) -> list[Wire]:
         xs = [p[0] for p in rows[y]]
         west, east = (min(xs), y), (max(xs), y)
         for net, colour in (("+5V", "red"), ("GND", "black")):
-            start = pad(net)
+            start = w.pad(net)
             path = abs(start[0] - spine_x) + abs(start[1] - y) + (east[0] - spine_x)
-            add(
+            w.add(
                 "LP%s%d" % ("P" if net == "+5V" else "G", r),
                 "LED power",
                 "controller edge pad %s" % net,
@@ -187,94 +214,111 @@ def wires(layout: Layout) -> list[Wire]:
                 "%s; strip 5 mm of insulation under each LED of the row, solder its %s leg" % (colour, net),
                 path,
             )
+
+
+def _sensor_wires(w: _Wires, layout: Layout) -> None:
+    """Each reed switch's pair of wires to its pads on its 74HC165 strip."""
+    b = w.b
+    for n in sorted(layout.points, key=lambda p: layout.points[p][0]):
+        s = layout.points[n][0]
+        chip, bit = divmod(s, 8)
+        letter, pin = HC165_INPUTS[bit]
+        w.add(
+            "S_%s" % n,
+            "sensors",
+            "SW_%s lead A" % n,
+            "SB%d pad SW_%s.1 = U%d.%d(%s)" % (chip, n, 10 + chip, pin, letter),
+            "sensor",
+            _lead_end(b, n, -1),
+            switch_pad_xy(b, chip, bit, 1),
+            "twist with G_%s" % n,
+        )
+        w.add(
+            "G_%s" % n,
+            "sensors",
+            "SW_%s lead B" % n,
+            "SB%d pad SW_%s.2 (GND)" % (chip, n),
+            "sensor",
+            _lead_end(b, n, 1),
+            switch_pad_xy(b, chip, bit, 2),
+        )
+
+
+def _chain_wires(w: _Wires, layout: Layout) -> None:
+    """The chain links: controller -> SB0, SB k -> SB k+1, pin for pin."""
+    b = w.b
     sensors = layout.sensors
-    if sensors["type"] == "hc165":
-        chips = layout.sensor_count // 8
-        for n in sorted(layout.points, key=lambda p: layout.points[p][0]):
-            s = layout.points[n][0]
-            chip, bit = divmod(s, 8)
-            letter, pin = HC165_INPUTS[bit]
-            add(
-                "S_%s" % n,
-                "sensors",
-                "SW_%s lead A" % n,
-                "SB%d pad SW_%s.1 = U%d.%d(%s)" % (chip, n, 10 + chip, pin, letter),
-                "sensor",
-                _lead_end(b, n, -1),
-                switch_pad_xy(b, chip, bit, 1),
-                "twist with G_%s" % n,
+    chips = layout.sensor_count // 8
+    names = ["controller"] + ["SB%d" % k for k in range(chips)]
+    for k in range(chips):
+        na, nb = names[k], names[k + 1]
+        for pin, (sig, _) in enumerate(CHAIN_PINS):
+            # The edge pads of perfboard.svg: the same names on the controller and the strips.
+            net = {"3V3": "+3V3", "GND": "GND", "CLK": "SR_CLK", "LOAD": "SR_LOAD", "DATA": "SR_DATA"}[sig]
+            a_net = "SR_CHAIN1" if (k and sig == "DATA") else net
+            a_pad = a_net
+            if sig == "DATA":
+                a_pad = "SR_CHAIN1 (SER)" if k else "SR_DATA (GP%d, SPI RX)" % sensors["pins"]["data"]
+            b_pad = "SR_DATA (QH)" if sig == "DATA" else net
+            w.add(
+                "C%d_%s" % (k, sig),
+                "sensor chain",
+                "%s edge pad %s (%s pin %d)" % (na, a_pad, "chain" if k == 0 else "OUT", pin + 1),
+                "%s edge pad %s (IN pin %d)" % (nb, b_pad, pin + 1),
+                "chain",
+                edge_pad_xy(b, k, a_net),
+                edge_pad_xy(b, k + 1, net),
+                "5-way ribbon or 5 wires twisted together, pin 1 to pin 1; CLK between LOAD and GND"
+                if sig == "CLK"
+                else "",
             )
-            add(
-                "G_%s" % n,
-                "sensors",
-                "SW_%s lead B" % n,
-                "SB%d pad SW_%s.2 (GND)" % (chip, n),
-                "sensor",
-                _lead_end(b, n, 1),
-                switch_pad_xy(b, chip, bit, 2),
-            )
-        names = ["controller"] + ["SB%d" % k for k in range(chips)]
-        for k in range(chips):
-            na, nb = names[k], names[k + 1]
-            for pin, (sig, _) in enumerate(CHAIN_PINS):
-                # The edge pads of perfboard.svg: the same names on the controller and the strips.
-                net = {"3V3": "+3V3", "GND": "GND", "CLK": "SR_CLK", "LOAD": "SR_LOAD", "DATA": "SR_DATA"}[sig]
-                a_net = "SR_CHAIN1" if (k and sig == "DATA") else net
-                a_pad = a_net
-                if sig == "DATA":
-                    a_pad = "SR_CHAIN1 (SER)" if k else "SR_DATA (GP%d, SPI RX)" % sensors["pins"]["data"]
-                b_pad = "SR_DATA (QH)" if sig == "DATA" else net
-                add(
-                    "C%d_%s" % (k, sig),
-                    "sensor chain",
-                    "%s edge pad %s (%s pin %d)" % (na, a_pad, "chain" if k == 0 else "OUT", pin + 1),
-                    "%s edge pad %s (IN pin %d)" % (nb, b_pad, pin + 1),
-                    "chain",
-                    edge_pad_xy(b, k, a_net),
-                    edge_pad_xy(b, k + 1, net),
-                    "5-way ribbon or 5 wires twisted together, pin 1 to pin 1; CLK between LOAD and GND"
-                    if sig == "CLK"
-                    else "",
+
+
+def _matrix_wires(w: _Wires, layout: Layout) -> None:
+    """The diode matrix's row buses (cathode to cathode) and column buses (lead B to lead B)."""
+    b = w.b
+    sensors = layout.sensors
+    cols = len(sensors["cols"])
+    by_sensor = {layout.points[n][0]: n for n in layout.points}
+    for kind, count, pins in (("ROW", len(sensors["rows"]), sensors["rows"]), ("COL", cols, sensors["cols"])):
+        for k in range(count):
+            if kind == "ROW":
+                members = [by_sensor[i] for i in sorted(by_sensor) if i // cols == k]
+            else:
+                members = [by_sensor[i] for i in sorted(by_sensor) if i % cols == k]
+            prev_name, prev = "controller edge pad %s%d (GP%d)" % (kind, k, pins[k]), w.pad("%s%d" % (kind, k))
+            for j, n in enumerate(members):
+                end = _lead_end(b, n, -1 if kind == "ROW" else 1)
+                what = (
+                    ("D_%s cathode (diode at the switch, anode to SW_%s lead A)" % (n, n))
+                    if kind == "ROW"
+                    else ("SW_%s lead B" % n)
                 )
-    else:
-        cols = len(sensors["cols"])
-        by_sensor = {layout.points[n][0]: n for n in layout.points}
-        for kind, count, pins in (("ROW", len(sensors["rows"]), sensors["rows"]), ("COL", cols, sensors["cols"])):
-            for k in range(count):
-                if kind == "ROW":
-                    members = [by_sensor[i] for i in sorted(by_sensor) if i // cols == k]
-                else:
-                    members = [by_sensor[i] for i in sorted(by_sensor) if i % cols == k]
-                prev_name, prev = "controller edge pad %s%d (GP%d)" % (kind, k, pins[k]), pad("%s%d" % (kind, k))
-                for j, n in enumerate(members):
-                    end = _lead_end(b, n, -1 if kind == "ROW" else 1)
-                    what = (
-                        ("D_%s cathode (diode at the switch, anode to SW_%s lead A)" % (n, n))
-                        if kind == "ROW"
-                        else ("SW_%s lead B" % n)
-                    )
-                    add("%s%d_%d" % (kind, k, j), "matrix", prev_name, what, "sensor", prev, end)
-                    prev_name, prev = what, end
-    for label, x, y in button_positions(b):
-        add(
+                w.add("%s%d_%d" % (kind, k, j), "matrix", prev_name, what, "sensor", prev, end)
+                prev_name, prev = what, end
+
+
+def _button_wires(w: _Wires, layout: Layout) -> None:
+    """Each button's two tags to the controller's edge pads."""
+    for label, x, y in button_positions(w.b):
+        w.add(
             "B_%s" % label,
             "buttons",
             "controller edge pad BTN_%s (GP%d)" % (label, layout.buttons[label.lower()]),
             "%s button tag 1" % label,
             "button",
-            pad("BTN_%s" % label),
+            w.pad("BTN_%s" % label),
             (x, y),
         )
-        add(
+        w.add(
             "BG_%s" % label,
             "buttons",
             "controller edge pad GND",
             "%s button tag 2" % label,
             "button",
-            pad("GND"),
+            w.pad("GND"),
             (x, y),
         )
-    return out
 
 
 def _pcb_wires(b: Build) -> list[Wire]:
