@@ -30,7 +30,7 @@ from zuniboard.learn.lessons import Course, Labels, Step
 from zuniboard.play.connect import PAGE_PORT
 from zuniboard.play.grades import GOOD_MAX, GRADES, MoveGrade, grade
 from zuniboard.records.db import Database, DatabaseError, UnknownGameError
-from zuniboard.records.record import MoveEntry, RecordError, replay
+from zuniboard.records.record import GameRecord, MoveEntry, RecordError, replay
 from zuniboard.records.select import game_id
 
 
@@ -94,29 +94,15 @@ def side_of(game: zuni.Game, index: int) -> int:
     return int(before.turn)
 
 
-def run(args: argparse.Namespace) -> int:
-    if args.time <= 0:
-        raise UsageError("--time %s: give a positive number of seconds" % args.time)
-    try:
-        db = Database(args.db)
-    except DatabaseError as exc:
-        raise UsageError(str(exc))
-    gid = game_id(db, args.game, with_moves=True)
-    try:
-        record = db.get(gid)
-        game = replay(record, complete=False)
-    except (UnknownGameError, RecordError) as exc:
-        db.close()
-        raise UsageError("game %s: %s" % (args.game, exc))
-    count = len(game.move_stack)
-    if count == 0:
-        db.close()
-        raise UsageError("game %d has no moves to review" % gid)
-    print("game %d: %s, %d moves, %s" % (gid, record.ruleset, count, record.result))
+def grade_moves(
+    args: argparse.Namespace, record: GameRecord, game: zuni.Game
+) -> tuple[dict[str, dict[str, int]], list[Step]]:
+    """Print each move's grade (the one kept from play, or the search's) and the better
+    moves at each mistake; return each side's count of grades and a lesson step per mistake."""
     tally: dict[str, dict[str, int]] = {}
     steps: list[Step] = []
     stop = not args.no_stop and not args.board and sys.stdin.isatty()
-    for index in range(count):
+    for index in range(len(game.move_stack)):
         side = str(zuni.SIDE_NAMES[side_of(game, index)])
         if args.side and side != args.side:
             continue
@@ -141,6 +127,29 @@ def run(args: argparse.Namespace) -> int:
             steps.append(mistake_step(game, index, g, better, played))
             if stop:
                 input("   (Enter: go on) ")
+    return tally, steps
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.time <= 0:
+        raise UsageError("--time %s: give a positive number of seconds" % args.time)
+    try:
+        db = Database(args.db)
+    except DatabaseError as exc:
+        raise UsageError(str(exc))
+    gid = game_id(db, args.game, with_moves=True)
+    try:
+        record = db.get(gid)
+        game = replay(record, complete=False)
+    except (UnknownGameError, RecordError) as exc:
+        db.close()
+        raise UsageError("game %s: %s" % (args.game, exc))
+    count = len(game.move_stack)
+    if count == 0:
+        db.close()
+        raise UsageError("game %d has no moves to review" % gid)
+    print("game %d: %s, %d moves, %s" % (gid, record.ruleset, count, record.result))
+    tally, steps = grade_moves(args, record, game)
     for side, counts in tally.items():
         print("%s: %s" % (side, ", ".join("%d %s" % (n, name) for name, n in counts.items() if n)))
     if not args.board:
