@@ -16,9 +16,10 @@ from collections.abc import Callable
 from typing import Any, Protocol, assert_never
 
 from zuniboard.errors import UsageError
-from zuniboard.learn.controller import HELP, LessonController
+from zuniboard.learn.controller import LessonController
 from zuniboard.learn.lessons import Course, Labels
 from zuniboard.learn.progress import Progress
+from zuniboard.learn.typed import HELP
 from zuniboard.link.client import REQUEST_TIMEOUT_S, BoardLink, LinkError
 from zuniboard.link.events import (
     Answered,
