@@ -4,8 +4,6 @@ its game and the line's next entry ``k``, for ``controller.LessonController``.""
 
 from __future__ import annotations
 
-from typing import Any
-
 import zuni
 from zuni.position import position_text
 from zuniboard.games.words import move_words
@@ -15,7 +13,7 @@ from zuniboard.play.actions import Action, MakeMove, Request, SetUp, request, sa
 Entry = tuple[str, ...]
 
 
-def setup_request(step: Step, game: Any) -> Action:
+def setup_request(step: Step, game: zuni.Game) -> Action:
     """Set the step's position up: a new game where it is the rules' start (the board
     sets that up in one go, and a whole start is too long for the ``setup`` line on the
     49-point board), else the staged setup of the position."""
@@ -31,7 +29,7 @@ def hand_sets_up(side: str) -> list[Action]:
     return [SetUp(tuple(range(zuni.SIDE_NAMES.index(side) + 1))), request("press_ok")]
 
 
-def sides_words(game: Any) -> str:
+def sides_words(game: zuni.Game) -> str:
     """Where each side's pieces stand, for setting the position up by hand."""
     names = game.geometry.names
     board = game.board
@@ -47,7 +45,7 @@ def sides_words(game: Any) -> str:
     return "; ".join(parts) or "no pieces"
 
 
-def how(game: Any, text: str) -> str:
+def how(game: zuni.Game, text: str) -> str:
     """Move ``text`` in words, or the text itself when the rules refuse it."""
     try:
         return move_words(game, game.parse_move(text))
@@ -68,7 +66,7 @@ def entry_at(line: tuple[Entry, ...], ply: int) -> int:
 
 
 def follow(
-    game: Any, line: tuple[Entry, ...], k: int, hinted: bool, move: Any, text: str
+    game: zuni.Game, line: tuple[Entry, ...], k: int, hinted: bool, move: zuni.Move, text: str
 ) -> tuple[int, Entry | None, bool]:
     """The entry that move ``move`` (``text``, about to be played in ``game``) answers:
     (its index, the entry or None past the line's end, whether the move is that entry's)."""
@@ -93,7 +91,7 @@ def follow(
     return k, entry, ok
 
 
-def board_turn(game: Any, entry: Entry | None, hand: bool) -> list[Action]:
+def board_turn(game: zuni.Game, entry: Entry | None, hand: bool) -> list[Action]:
     """What the board does next in the line: show the lesson's reply, or wait."""
     if entry is None or game.is_game_over():
         return []
@@ -116,7 +114,7 @@ def board_turn(game: Any, entry: Entry | None, hand: bool) -> list[Action]:
     return []
 
 
-def wrong_move_why(step: Step, k: int, before: Any, move: Any, entry: Entry | None) -> str:
+def wrong_move_why(step: Step, k: int, before: zuni.Game, move: zuni.Move, entry: Entry | None) -> str:
     """Why ``move``, played in ``before`` at the line's entry ``k``, is not the task."""
     text = move.text()
     why = step.wrong.get("%d:%s" % (k, text)) or step.wrong.get(text) or step.why

@@ -4,7 +4,7 @@ terminal's hand on the virtual board)."""
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import Protocol
 
 import zuni
 from zuniboard.games.words import refusal
@@ -24,7 +24,7 @@ class Lesson(Protocol):
 
     course: Course
     index: int
-    game: Any
+    game: zuni.Game
     state: str
     hand: bool
     solved: list[str]

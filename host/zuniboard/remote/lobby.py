@@ -215,7 +215,9 @@ def _code_and_saved_seat(code: str) -> tuple[str, dict[str, Any] | None, SeatLoc
     return (code, None, None) if found is None else (code, found[0], found[1])
 
 
-def _local_broker(url: BrokerUrl, shard: str, code: str, say: Callable[[str], None]) -> list[Any]:
+def _local_broker(
+    url: BrokerUrl, shard: str, code: str, say: Callable[[str], None]
+) -> list[EmbeddedBroker | _RefereeThread]:
     """No broker given and none on this computer: a new game starts a broker and a
     referee here (returned, to stop when the player quits); joining needs the game's."""
     if code != "new":

@@ -524,7 +524,7 @@ class SimController:
             for piece in list(world.hand):
                 world.discard(piece.id)
             world.restock(self.ruleset)
-            wanted = None if ruleset is not None else position_wanted(self.control.status or {}, world, self.extras)
+            wanted = None if ruleset is not None else position_wanted(self.control, world, self.extras)
             want = None
             if wanted is not None:
                 want, staged = wanted
@@ -561,12 +561,13 @@ def check_fits(ruleset: str, names: list[str], layout: str) -> None:
 
 
 def position_wanted(
-    status: dict[str, Any], world: World, extras: dict[str, object]
+    control: ControlClient, world: World, extras: dict[str, object]
 ) -> tuple[dict[str, tuple[str, str]], bool] | None:
     """While the board waits to be set up for a game (a position, or moves made), the
     disks it wants now: the game's, those of the sides up to the one a staged setup
     asks for (the switches cannot tell the sides apart, so the board takes one side at
     a time); and whether it is staged. None: the board wants the rules' start."""
+    status = control.status or {}
     if status.get("phase") != "setup":
         return None
     view = dict(world.narrate(status))
