@@ -40,7 +40,7 @@ def pages(browser: Any, sim: tuple[VirtualBoard, WebServer]) -> Iterator[list[tu
     vb.set_occupied({"s1", "s2", "n1"})
     # As under `zuni play`: the page takes typed lines, so its line panel shows too.
     typed: list[str] = []
-    web.sim.line_handler = typed.append
+    web.sim.input.line_handler = typed.append
     out = []
     contexts = []
     for width, height, mobile in SIZES:

@@ -325,7 +325,7 @@ def test_page_lets_a_closed_board_go(tmp_path: Path, monkeypatch: pytest.MonkeyP
         vb.close()
         page.wait_state(lambda s: not s["connected"])
         # It stops knocking on the dead board's port.
-        wait_until(lambda: not web.sim._pump.is_alive(), "the page to let the board go", 10, step=0.05)
+        wait_until(lambda: not web.sim._pump.thread.is_alive(), "the page to let the board go", 10, step=0.05)
         status, reply = page.post("lift", {"point": "s3"})
         assert status == 503 and "closed" in reply["error"]
         assert len(page.state()["pieces"]) == 24  # the world is as it was
@@ -577,7 +577,7 @@ def test_typed_lines_go_to_a_game_controller_only_when_one_plays(page: Page) -> 
     assert status == 409 and "no game is played from this page" in reply["error"], reply
     assert page.get("api/state")[1]["lines"] is False
     lines: list[str] = []
-    page.web.sim.line_handler = lines.append
+    page.web.sim.input.line_handler = lines.append
     page.web.sim.publish("game", {"controller": True, "said": [["wrong", "d: not a move"]], "moves": ["s3xm4-m5"]})
     try:
         assert page.ok("line", {"text": "s3xm4-m5"}) == {"ok": True}
@@ -589,7 +589,7 @@ def test_typed_lines_go_to_a_game_controller_only_when_one_plays(page: Page) -> 
         status, reply = page.post("line", {"text": ""})
         assert status == 400 and lines == ["s3xm4-m5"]
     finally:
-        page.web.sim.line_handler = None
+        page.web.sim.input.line_handler = None
         page.web.sim.publish("game", None)
 
 

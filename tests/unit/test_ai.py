@@ -238,9 +238,11 @@ class TickingClock:
 
 def test_respects_the_time_limit(monkeypatch: pytest.MonkeyPatch) -> None:
     from zuniboard.ai import search as search_module
+    from zuniboard.ai import search_tree
 
     clock = TickingClock(0.001)
     monkeypatch.setattr(search_module, "time", clock)
+    monkeypatch.setattr(search_tree, "time", clock)  # the tree's own time checks
     game = _open_position("kolowis")
     player = SearchPlayer(3, seed=1, time_limit=0.3)
     move = player.choose(game)
@@ -523,7 +525,7 @@ def test_contempt_makes_a_draw_cost_the_player_and_not_the_analysis() -> None:
     # Seen from the other team, the draw is the opponent's loss of contempt.
     game = LineGame.from_position(SHORT, "south s1 north n8", "north", quiet=39)
     assert Searcher(use_tablebase=False, contempt=25).search(game, node_limit=500).score == -25
-    assert SearchPlayer(1).searcher.contempt > 0
+    assert SearchPlayer(1).searcher.scores.contempt > 0
 
 
 def test_line_evaluation_follows_the_quiet_count() -> None:
@@ -534,7 +536,7 @@ def test_line_evaluation_follows_the_quiet_count() -> None:
         game = LineGame.from_position(SHORT, pieces, "north", quiet=quiet)
         searcher = Searcher(contempt=contempt, quiet_aware=aware)
         searcher.search(game, node_limit=50)  # sets the searcher up for this ruleset and root
-        return searcher._static_for_mover(game)
+        return searcher.scores.static_for_mover(game)
 
     level = "south m1 s5 s7 north n2 n5 n7"
     fresh, late, last = static(level, 0), static(level, 30), static(level, 39)
@@ -548,7 +550,7 @@ def test_line_evaluation_follows_the_quiet_count() -> None:
     game = LineGame.from_position(SHORT + " stall=draw", behind, "north", quiet=39)
     searcher = Searcher(contempt=0)
     searcher.search(game, node_limit=50)
-    assert abs(searcher._static_for_mover(game)) <= 3
+    assert abs(searcher.scores.static_for_mover(game)) <= 3
 
 
 def test_awith_contacts_counts_enemy_pairs_on_a_diagonal() -> None:
@@ -583,7 +585,7 @@ def test_contact_turns_a_race_into_a_fight() -> None:
         return awith_contacts(game)
 
     assert contacts_after(4) > contacts_after(0)
-    assert SearchPlayer(1).searcher.contact > 0
+    assert SearchPlayer(1).searcher.scores.contact > 0
 
 
 def test_awith_threats_counts_the_pieces_one_step_can_take() -> None:
@@ -636,7 +638,7 @@ def test_threats_are_liked_by_the_root_team_only() -> None:
         game = parse_position(text.replace("north to move", turn + " to move"))
         searcher = Searcher(contempt=25, contact=4, threat=threat)
         searcher.search(game, node_limit=50)  # sets the searcher up for this root
-        return searcher._static_for_mover(game)
+        return searcher.scores.static_for_mover(game)
 
     # South's root: its threat on e6 is worth 12 to it (North to move: -12 for North).
     assert static(12, "south") - static(0, "south") == 12
@@ -662,7 +664,7 @@ def test_threat_liking_leaves_the_race() -> None:
 
     assert move(0) == "i7-h8"
     assert move(12) == "i3-h4"
-    assert SearchPlayer(1).searcher.threat > 0
+    assert SearchPlayer(1).searcher.scores.threat > 0
 
 
 @pytest.mark.parametrize(

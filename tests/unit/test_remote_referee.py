@@ -9,6 +9,7 @@ import pytest
 from remote_table import Table, play_out, sign_as
 
 from zuniboard.remote import protocol
+from zuniboard.remote.record import game_record
 from zuniboard.remote.referee import Account, Publish, Referee, Refusal, Save
 from zuniboard.remote.seat_client import SeatClient
 
@@ -201,11 +202,11 @@ def table_first_move(table: Table) -> str:
 # -- refused messages: logged, the game unchanged --------------------------------------
 def refused(table: Table, topic: str, payload: bytes) -> str:
     game_id = next(iter(table.referee.games))
-    before = table.referee.games[game_id].record(table.now_ms)
+    before = game_record(table.referee.games[game_id], table.now_ms)
     count = len(table.refusals)
     table.deliver(topic, payload)
     assert len(table.refusals) == count + 1, "not refused"
-    after = table.referee.games[game_id].record(table.now_ms)
+    after = game_record(table.referee.games[game_id], table.now_ms)
     for key in ("moves", "result", "offer", "seq"):
         assert after[key] == before[key], key
     return table.refusals[-1].why

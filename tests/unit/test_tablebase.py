@@ -266,6 +266,7 @@ def test_a_drawn_table_position_is_played_for_the_trap_a_short_search_misses(
     tables give s7-s6 three replies that lose to a quiet move. Here the same rule in a
     4-piece position (6-piece tables take minutes to build)."""
     from zuniboard.ai import Searcher
+    from zuniboard.ai.search_tables import tb_traps
 
     ruleset = "kolowis size=short quiet=8"
     monkeypatch.setenv("ZUNI_TABLEBASE_DIR", str(tmp_path))
@@ -277,9 +278,7 @@ def test_a_drawn_table_position_is_played_for_the_trap_a_short_search_misses(
     assert tb.value(game) == 0  # drawn
     drawn = [m for m, v in tablebase.move_values(game, tb) if v == 0]
     assert sorted(str(m) for m in drawn) == ["m3-m4", "m3-n2", "m3-n3"]
-    searcher = Searcher()
-    searcher._tb = tb
-    traps = {str(m): searcher._tb_traps(game, m) for m in drawn}
+    traps = {str(m): tb_traps(game, tb, m) for m in drawn}
     # m3-n2 leaves more losing replies (half), but each loses a piece at once; after
     # m3-m4 one reply loses to a quiet move.
     assert traps["m3-n2"] == (0, 0.5)

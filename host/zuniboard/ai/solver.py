@@ -242,16 +242,10 @@ class _DfPn:
             return None
         return (0, _DF_INF) if known else (_DF_INF, 0)
 
-    def mid(self, thpn: int, thdn: int, is_root: bool = False) -> None:
+    def _child_keys(self, moves: list[zuni.Move]) -> list[bytes]:
+        """The table keys of the children of the position, each one the rules or the
+        tables settle entered as settled."""
         game = self.game
-        self.nodes += 1
-        if self.nodes >= self.node_limit or (
-            self.deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self.deadline
-        ):
-            raise _Stop
-        key = game.key()
-        is_or = game.team_of(game.turn) == self.team
-        moves = game.legal_moves()
         table = self.table
         keys: list[bytes] = []
         for move in moves:
@@ -263,6 +257,20 @@ class _DfPn:
                     table[child] = settled
             game.pop()
             keys.append(child)
+        return keys
+
+    def mid(self, thpn: int, thdn: int, is_root: bool = False) -> None:
+        game = self.game
+        self.nodes += 1
+        if self.nodes >= self.node_limit or (
+            self.deadline is not None and self.nodes % 256 == 0 and time.monotonic() > self.deadline
+        ):
+            raise _Stop
+        key = game.key()
+        is_or = game.team_of(game.turn) == self.team
+        moves = game.legal_moves()
+        keys = self._child_keys(moves)
+        table = self.table
         while True:
             numbers = [table.get(k, (1, 1)) for k in keys]
             if is_or:

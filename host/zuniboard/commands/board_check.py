@@ -27,6 +27,7 @@ from zuniboard.play.controller import SUPPLY_FAULT_WORDS
 
 if TYPE_CHECKING:
     from zuni_board.layout import Layout
+    from zuniboard.link.client import BoardLink
 
 FLICKER_CHANGES = 6  # this many changes of one point within FLICKER_WINDOW_S ...
 FLICKER_WINDOW_S = 2.0  # ... is a flicker, not a player
@@ -326,6 +327,52 @@ def supply_report(layout: Layout, state: dict[str, str]) -> tuple[str, str | Non
     return where, None
 
 
+def _led_test(link: BoardLink, layout: Layout, bring: BringUp, walk_ms: int) -> list[str]:
+    """The board's LED test, then (``walk_ms``) the walk along the chain: its problems."""
+    link.led_test()
+    print("LED test: every LED turns red, then green, then blue, then white (0.5 s each).")
+    print("  red and green swapped: leds.order is wrong; the chain stops at one LED: check that LED's DOUT.")
+    time.sleep(COLOURS_S)  # let the maker see the four colours before the walk replaces them
+    return _led_walk(link, layout, bring, walk_ms) if walk_ms else []
+
+
+def _live_map(link: BoardLink, layout_name: str, bring: BringUp, seconds: float) -> bool:
+    """The live map of the sensors and buttons, until Ctrl-C (or ``seconds``); whether
+    the board sent its sensors' snapshot."""
+    deadline = time.monotonic() + seconds if seconds > 0 else None
+    snapshot = False
+    try:
+        while deadline is None or time.monotonic() < deadline:
+            try:
+                event = link.events.get(timeout=0.2)
+            except Exception:
+                continue
+            if isinstance(event, Disconnected):
+                print("board disconnected (%s); waiting for it to come back" % event.why, file=sys.stderr)
+            if not isinstance(event, BoardEvent):
+                continue
+            if event.name == "sensed" and not snapshot:
+                snapshot = True
+                occupied = bring.snapshot(event.text.strip())
+                if bring.at_start is None:
+                    print("the board's sensor snapshot does not fit layout %s: %s" % (layout_name, event.text[:60]))
+                elif occupied:
+                    print("occupied now: %s" % " ".join(occupied))
+                    print("  clear these points; one that stays occupied has a switch stuck closed.")
+                else:
+                    print("occupied now: none (a clear board)")
+                print(bring.render())
+            elif event.name == "raw":
+                bring.raw(event.text, time.monotonic())
+                print("\n%s\n%s" % (event.text, bring.render()))
+            elif event.name == "button":
+                bring.button(event.text)
+                print("button: %s" % event.text)
+    except KeyboardInterrupt:
+        pass
+    return snapshot
+
+
 def _session(link: Any, args: argparse.Namespace) -> int:
     name = args.layout or link.hello.get("layout", "")
     if not name:
@@ -347,45 +394,10 @@ def _session(link: Any, args: argparse.Namespace) -> int:
     if problem is not None:
         problems.append(problem)
     if not args.no_ledtest:
-        link.led_test()
-        print("LED test: every LED turns red, then green, then blue, then white (0.5 s each).")
-        print("  red and green swapped: leds.order is wrong; the chain stops at one LED: check that LED's DOUT.")
-        time.sleep(COLOURS_S)  # let the maker see the four colours before the walk replaces them
-        if args.walk_ms:
-            problems += _led_walk(link, layout, bring, args.walk_ms)
+        problems += _led_test(link, layout, bring, args.walk_ms)
     link.raw(True)
     print("Live map: put a piece on every point and lift it again; press each button. Ctrl-C to finish.")
-    deadline = time.monotonic() + args.seconds if args.seconds > 0 else None
-    snapshot = False
-    try:
-        while deadline is None or time.monotonic() < deadline:
-            try:
-                event = link.events.get(timeout=0.2)
-            except Exception:
-                continue
-            if isinstance(event, Disconnected):
-                print("board disconnected (%s); waiting for it to come back" % event.why, file=sys.stderr)
-            if not isinstance(event, BoardEvent):
-                continue
-            if event.name == "sensed" and not snapshot:
-                snapshot = True
-                occupied = bring.snapshot(event.text.strip())
-                if bring.at_start is None:
-                    print("the board's sensor snapshot does not fit layout %s: %s" % (layout.name, event.text[:60]))
-                elif occupied:
-                    print("occupied now: %s" % " ".join(occupied))
-                    print("  clear these points; one that stays occupied has a switch stuck closed.")
-                else:
-                    print("occupied now: none (a clear board)")
-                print(bring.render())
-            elif event.name == "raw":
-                bring.raw(event.text, time.monotonic())
-                print("\n%s\n%s" % (event.text, bring.render()))
-            elif event.name == "button":
-                bring.button(event.text)
-                print("button: %s" % event.text)
-    except KeyboardInterrupt:
-        pass
+    snapshot = _live_map(link, layout.name, bring, args.seconds)
     link.raw(False)
     if not snapshot:
         print("the board sent no snapshot of its sensors: points stuck closed show only on an empty board")

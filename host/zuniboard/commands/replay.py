@@ -29,6 +29,7 @@ from zuniboard.play.seats import parse_player, seats_for
 from zuniboard.play.session import PlaySession, board_identity
 from zuniboard.play.terminal import LineReader, TerminalUI, move_list
 from zuniboard.records.db import Database
+from zuniboard.records.record import GameRecord
 from zuniboard.records.select import get_game, open_database
 from zuniboard.records.text import render
 from zuniboard.replay.control import KEYS_HELP, SHOW_S, PlayOn, ReplayController
@@ -124,15 +125,69 @@ def play_on(
     return session
 
 
-def run_replay(args: argparse.Namespace) -> int:
-    db: Database = open_database(getattr(args, "db", None))
-    record = get_game(db, args.game, with_moves=True)
+def _cursor(record: GameRecord, from_move: int) -> ReplayCursor:
     try:
         cursor = ReplayCursor(record)
     except ReplayError as exc:
         raise UsageError(str(exc))
-    if not 0 <= args.from_move <= cursor.length:
-        raise UsageError("--from-move %d: game %s has moves 0..%d" % (args.from_move, record.id, cursor.length))
+    if not 0 <= from_move <= cursor.length:
+        raise UsageError("--from-move %d: game %s has moves 0..%d" % (from_move, record.id, cursor.length))
+    return cursor
+
+
+def _connect(args: argparse.Namespace, ruleset: str, ui: TerminalUI) -> BoardConnection:
+    try:
+        return connect(
+            args.port,
+            args.sim,
+            ruleset,
+            ui.message,
+            timeout=args.timeout,
+            hand=not args.manual,
+            page_port=args.http,
+        )
+    except LinkError as exc:
+        raise UsageError(str(exc))
+
+
+def _replay_until_play_on(
+    driver: ReplayDriver, controller: ReplayController, ui: TerminalUI, ruleset: str
+) -> dict[str, str] | None:
+    """Runs the replay until it ends (None) or the player plays on from it with seats
+    that make sense (who plays which side)."""
+    while True:
+        end = driver.run()
+        if not isinstance(end, PlayOn):
+            return None
+        try:
+            return seats_words(end.line, ruleset)
+        except ValueError as exc:
+            ui.message("error", "play: %s" % exc)
+            controller.done = False
+            driver.end = None
+
+
+def _play_on_from_page(
+    conn: BoardConnection, db: Database, ui: TerminalUI, cursor: ReplayCursor, players: dict[str, str]
+) -> PlaySession:
+    """The game played on from the replay; on the virtual board the page shows it and
+    takes its lines, as with zuni play."""
+    if conn.virtual is None:
+        return play_on(conn.link, db, ui, cursor, players, hand=conn.hand)
+    publish("replay", None)  # the page goes back to the game being played
+    session = play_on(
+        conn.link, db, ui, cursor, players, hand=conn.hand, on_change=lambda control: publish("game", control.view())
+    )
+    from zuniboard.web import page
+
+    page.on_line(session.page_line)
+    return session
+
+
+def run_replay(args: argparse.Namespace) -> int:
+    db: Database = open_database(getattr(args, "db", None))
+    record = get_game(db, args.game, with_moves=True)
+    cursor = _cursor(record, args.from_move)
     ui = TerminalUI(color={"always": True, "never": False}.get(args.color))
     conn: BoardConnection | None = None
     keys: LineReader | None = None
@@ -146,18 +201,7 @@ def run_replay(args: argparse.Namespace) -> int:
             ui.message("info", replay_text(c))
 
     try:
-        try:
-            conn = connect(
-                args.port,
-                args.sim,
-                record.ruleset,
-                ui.message,
-                timeout=args.timeout,
-                hand=not args.manual,
-                page_port=args.http,
-            )
-        except LinkError as exc:
-            raise UsageError(str(exc))
+        conn = _connect(args, record.ruleset, ui)
         controller = ReplayController(
             cursor, hand=conn.hand is not None, show_s=max(0.0, args.show), target=args.from_move
         )
@@ -175,29 +219,10 @@ def run_replay(args: argparse.Namespace) -> int:
         keys = LineReader(lambda line: target[0](line), lambda: target[0]("quit"), prompt=lambda: prompt[0]())
         keys.start()
         ui.message("info", KEYS_HELP)
-        while True:
-            end = driver.run()
-            if not isinstance(end, PlayOn):
-                return 0
-            try:
-                players = seats_words(end.line, record.ruleset)
-            except ValueError as exc:
-                ui.message("error", "play: %s" % exc)
-                controller.done = False
-                driver.end = None
-                continue
-            break
-        if conn.virtual is not None:
-            publish("replay", None)  # the page goes back to the game being played
-        options: dict[str, Any] = {"hand": conn.hand}
-        if conn.virtual is not None:
-            # The page shows the game played on and takes its lines, as with zuni play.
-            options["on_change"] = lambda control: publish("game", control.view())
-        session = play_on(conn.link, db, ui, cursor, players, **options)
-        if conn.virtual is not None:
-            from zuniboard.web import page
-
-            page.on_line(session.page_line)
+        players = _replay_until_play_on(driver, controller, ui, record.ruleset)
+        if players is None:
+            return 0
+        session = _play_on_from_page(conn, db, ui, cursor, players)
         target[0] = session.key
         playing = session
 

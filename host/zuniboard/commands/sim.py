@@ -26,6 +26,7 @@ from zuniboard.virtual.flash import default_flash
 from zuniboard.virtual.mpy import MicroPythonMissing
 
 if TYPE_CHECKING:
+    from zuni_board.layout import Layout
     from zuniboard.web import WebServer
 
 
@@ -75,18 +76,28 @@ def _terminate(signum: int, frame: FrameType | None) -> None:
     raise KeyboardInterrupt
 
 
+def _layout(args: argparse.Namespace) -> Layout:
+    """The board's layout: ``--layout``, else the one ``--ruleset`` is played on, else board25."""
+    try:
+        if args.layout:
+            return layouts.load_layout(args.layout)
+        if args.ruleset:
+            return layouts.layout_for_ruleset(args.ruleset)
+        return layouts.load_layout("board25")
+    except (layouts.layout_error(), ValueError) as exc:
+        raise UsageError(str(exc))
+
+
+def _show_page(web: WebServer, open_it: bool) -> None:
+    print("browser page:    %s" % web.url)
+    if open_it and not web.open_browser():
+        print("(no web browser found: open the address above yourself)")
+
+
 def run_sim(args: argparse.Namespace) -> int:
     from zuniboard.virtual.board import CPYTHON_NOTICE, SimError, VirtualBoard
 
-    try:
-        if args.layout:
-            layout = layouts.load_layout(args.layout)
-        elif args.ruleset:
-            layout = layouts.layout_for_ruleset(args.ruleset)
-        else:
-            layout = layouts.load_layout("board25")
-    except (layouts.layout_error(), ValueError) as exc:
-        raise UsageError(str(exc))
+    layout = _layout(args)
     flash = Path(args.flash) if args.flash else default_flash(layout.name)
     flash.parent.mkdir(parents=True, exist_ok=True)
     try:
@@ -126,9 +137,7 @@ def run_sim(args: argparse.Namespace) -> int:
         if placed:
             print("the board's game in the flash has %d moves: its pieces stand where it left them" % placed)
         if web is not None:
-            print("browser page:    %s" % web.url)
-            if args.open and not web.open_browser():
-                print("(no web browser found: open the address above yourself)")
+            _show_page(web, args.open)
         print("Ctrl-C to stop.", flush=True)
         deadline = time.monotonic() + args.seconds if args.seconds > 0 else None
         while board.alive and (deadline is None or time.monotonic() < deadline):

@@ -106,19 +106,7 @@ def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
         print("%s: the tables up to %d pieces are built (%s)" % (ruleset, pieces, where), flush=True)
         return 0
     print(est.text, flush=True)
-    memory = physical_memory()
-    if memory and est.memory_bytes > 0.8 * memory and not force:
-        fits = [p for p in range(2, pieces) if tablebase.estimate(ruleset, p).memory_bytes <= 0.8 * memory]
-        print(
-            "%s: not built: it needs about %s of memory and this computer has %s (%s; --force tries anyway)"
-            % (
-                ruleset,
-                tablebase.bytes_text(est.memory_bytes),
-                tablebase.bytes_text(memory),
-                "--pieces %d fits" % fits[-1] if fits else "no tables fit",
-            ),
-            flush=True,
-        )
+    if not force and not _fits_memory(ruleset, pieces, est.memory_bytes):
         return 1
     kept = len(tablebase.balances(pieces)) - len(gaps)
     if kept:
@@ -145,6 +133,30 @@ def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
     except MemoryError:
         print("%s: out of memory building up to %d pieces: try --pieces %d" % (ruleset, pieces, pieces - 1))
         return 1
+    print(_built_words(ruleset, pieces, time.monotonic() - start, time.process_time() - cpu, where), flush=True)
+    return 0
+
+
+def _fits_memory(ruleset: str, pieces: int, memory_bytes: int) -> bool:
+    """Whether the tables up to ``pieces`` fit this computer's memory; says so when not."""
+    memory = physical_memory()
+    if not memory or memory_bytes <= 0.8 * memory:
+        return True
+    fits = [p for p in range(2, pieces) if tablebase.estimate(ruleset, p).memory_bytes <= 0.8 * memory]
+    print(
+        "%s: not built: it needs about %s of memory and this computer has %s (%s; --force tries anyway)"
+        % (
+            ruleset,
+            tablebase.bytes_text(memory_bytes),
+            tablebase.bytes_text(memory),
+            "--pieces %d fits" % fits[-1] if fits else "no tables fit",
+        ),
+        flush=True,
+    )
+    return False
+
+
+def _built_words(ruleset: str, pieces: int, seconds: float, cpu_seconds: float, where: object) -> str:
     info = tablebase.describe(ruleset)
     mapped = ""
     if info["mapped_bytes"]:
@@ -152,20 +164,15 @@ def _build_one(ruleset: str, pieces: int, first_use: bool, force: bool) -> int:
             tablebase.bytes_text(info["bytes"]),
             tablebase.bytes_text(info["mapped_bytes"]),
         )
-    print(
-        "%s: up to %d pieces built in %.0f s (%.0f s of CPU); %s on disk in all%s in %s"
-        % (
-            ruleset,
-            pieces,
-            time.monotonic() - start,
-            time.process_time() - cpu,
-            tablebase.bytes_text(tablebase.folder_bytes(ruleset)),
-            mapped,
-            where,
-        ),
-        flush=True,
+    return "%s: up to %d pieces built in %.0f s (%.0f s of CPU); %s on disk in all%s in %s" % (
+        ruleset,
+        pieces,
+        seconds,
+        cpu_seconds,
+        tablebase.bytes_text(tablebase.folder_bytes(ruleset)),
+        mapped,
+        where,
     )
-    return 0
 
 
 def run_status(args: argparse.Namespace) -> int:

@@ -15,6 +15,9 @@ A legal move that is not the task is explained and taken back (the board lights 
 put back). Once the line is played the step is done and the next one starts after
 ``NEXT_S``.
 
+The step's line is read by ``step_line`` (which entry a move answers, the board's next
+turn, the words for a wrong attempt), typed lines and commands by ``typed``.
+
 >>> from zuniboard.learn.lessons import load_course
 >>> c = LessonController(load_course("mosona"))
 >>> [type(a).__name__ for a in c.start(now=0.0)][-1]
@@ -27,21 +30,26 @@ from collections.abc import Callable
 from typing import Any
 
 import zuni
-from zuni.position import parse_position, position_text
-from zuniboard.games.words import board_error_words, move_words, outcome_words, refusal
-from zuniboard.learn.lessons import Course, Labels, Step, first_move, is_reply, matches
-from zuniboard.play.actions import Action, MakeMove, Quit, Request, Restore, Say, SetUp, request, say
+from zuni.position import parse_position
+from zuniboard.games.words import board_error_words, outcome_words
+from zuniboard.learn.lessons import Course, Labels, Step, first_move, is_reply
+from zuniboard.learn.step_line import (
+    board_turn,
+    entry_at,
+    error_why,
+    follow,
+    hand_sets_up,
+    how,
+    setup_request,
+    sides_words,
+    wrong_move_why,
+)
+from zuniboard.learn.typed import typed_line
+from zuniboard.play.actions import Action, Quit, Say, SetUp, request, say
 
 NEXT_S = 2.0  # a finished step stays this long before the next one is set up
 STATE_POLL_S = 3.0  # while the board is being set up: ask its state this often
 SAID_KEPT = 8
-
-LESSON_COMMANDS = ("hint", "undo", "again", "skip", "back", "steps", "help", "quit")
-HELP = (
-    "make the moves on the board (on the virtual board you may type them); commands: "
-    "hint (show the move), undo (put the pieces back as before the last move), again (the "
-    "step from its start), skip (the next step), back (the step before), steps (list them), quit"
-)
 
 
 class LessonController:
@@ -89,10 +97,10 @@ class LessonController:
     def start(self, now: float) -> list[Action]:
         out = [say(self.words(self.course.title), "lesson")]
         out += [say(self.words(line), "info") for line in self.course.intro]
-        out += self._begin(self.index, now)
-        return self._said(out)
+        out += self.begin(self.index, now)
+        return self.said_too(out)
 
-    def _begin(self, index: int, now: float) -> list[Action]:
+    def begin(self, index: int, now: float) -> list[Action]:
         self.index = index
         self.step = self.course.steps[index]
         self.game = parse_position(self.step.position)
@@ -106,32 +114,9 @@ class LessonController:
         return [
             say("Step %d of %d: %s" % (index + 1, len(self.course.steps), self.words(step.title)), "lesson"),
             say(self.words(step.say), "info"),
-            say("set up the position the board lights (%s)" % self._sides_words(), "board"),
-            self._setup_request(),
+            say("set up the position the board lights (%s)" % self.words(sides_words(self.game)), "board"),
+            setup_request(step, self.game),
         ]
-
-    def _setup_request(self) -> Action:
-        """Set the step's position up: a new game where it is the rules' start (the board
-        sets that up in one go, and a whole start is too long for the ``setup`` line on the
-        49-point board), else the staged setup of the position."""
-        start = zuni.new_game(self.game.ruleset)
-        if position_text(start) == position_text(self.game):
-            return Request("setup", (str(self.game.ruleset), "new"))
-        return Request("setup", (self.step.position,))
-
-    def _sides_words(self) -> str:
-        names = self.game.geometry.names
-        board = self.game.board
-        parts = []
-        for side in range(4):
-            points = [
-                str(names[i]) + (" ({priest})" if zuni.piece_kind(board[i]) == zuni.PRIEST else "")
-                for i in range(len(names))
-                if board[i] and zuni.piece_side(board[i]) == side
-            ]
-            if points:
-                parts.append("%s: %s" % (zuni.SIDE_NAMES[side].capitalize(), " ".join(points)))
-        return self.words("; ".join(parts) or "no pieces")
 
     # -- the board's answers -------------------------------------------------------------
     def replied(
@@ -149,7 +134,7 @@ class LessonController:
                 out.append(request("state"))
         elif error and name in ("hint", "host_move", "take_back"):
             out.append(say("the board refused %s: %s" % (name.replace("_", " "), error), "error"))
-        return self._said(out)
+        return self.said_too(out)
 
     def board_state(self, state: dict[str, str], now: float) -> list[Action]:
         """The board's state: its phase (setup, play, over) and its staged setup."""
@@ -159,15 +144,11 @@ class LessonController:
         phase = state.get("phase", "?")
         if self.hand and phase == "setup":
             staged = state.get("setup", "")
-            if staged in zuni.SIDE_NAMES:
-                upto = tuple(range(zuni.SIDE_NAMES.index(staged) + 1))
-                out += [SetUp(upto), request("press_ok")]
-            else:
-                out.append(SetUp())
+            out += hand_sets_up(staged) if staged in zuni.SIDE_NAMES else [SetUp()]
         old, self.phase = self.phase, phase
         if phase in ("play", "over") and old not in ("play", "over"):
             out += self._in_play(now)
-        return self._said(out)
+        return self.said_too(out)
 
     def _in_play(self, now: float) -> list[Action]:
         """The position stands on the board: the task (or the restored position)."""
@@ -178,21 +159,15 @@ class LessonController:
                 return out + self._step_done(now)
             if self.step.show:
                 out.append(request("hint", self.step.show))
-                out.append(say("the board shows %s: %s" % (self.step.show, self._how(self.step.show)), "hint"))
-            return out + self._board_turn()
+                out.append(say("the board shows %s: %s" % (self.step.show, how(self.game, self.step.show)), "hint"))
+            return out + board_turn(self.game, self.entry(), self.hand)
         if self.state == "retract":
             self.state = "doing"
             out = [say("put back. Try again. Task: %s" % self.words(self.step.task), "task")]
             if self.step.show and self.k == 0:
                 out.append(request("hint", self.step.show))
-            return out + self._board_turn()
+            return out + board_turn(self.game, self.entry(), self.hand)
         return []
-
-    def _how(self, text: str) -> str:
-        try:
-            return move_words(self.game, self.game.parse_move(text))
-        except zuni.MoveError:
-            return text
 
     def board_moves(self, game_id: str, moves: list[str], now: float) -> list[Action]:
         """The board's move list of its game ``game_id``."""
@@ -211,7 +186,7 @@ class LessonController:
             if self.state != "doing":
                 break  # a wrong move being taken back, or the step is done
             out += self._moved(text, now)
-        return self._said(out)
+        return self.said_too(out)
 
     def _taken_back(self, now: float) -> list[Action]:
         entry = self.entry()
@@ -223,19 +198,8 @@ class LessonController:
                 say("taken back: the board holds the position before the move again", "takeback")
             ] + self._after_entry(now)
         # The player took back a move of the line: go back to where it was.
-        self.k = max(0, min(self.k, self._entry_at(len(self.game.move_stack))))
+        self.k = max(0, min(self.k, entry_at(self.step.line, len(self.game.move_stack))))
         return [say("taken back; %s" % self.words(self.step.task), "takeback")]
-
-    def _entry_at(self, ply: int) -> int:
-        """The line's entry for the move after ``ply`` moves of the step."""
-        k, seen = 0, 0
-        for k, entry in enumerate(self.step.line):
-            if entry[0] in ("hint", "takeback"):
-                continue
-            if seen == ply:
-                return k
-            seen += 1
-        return len(self.step.line)
 
     def _moved(self, text: str, now: float) -> list[Action]:
         game = self.game
@@ -243,24 +207,7 @@ class LessonController:
             move = game.parse_move(text)
         except zuni.MoveError as exc:
             return [say("the board sent %r, which the rules refuse: %s" % (text, exc), "error")]
-        entry = self.entry()
-        while entry is not None and entry[0] == "hint" and self.hinted:
-            self.k += 1
-            entry = self.entry()
-        if entry is not None and entry[0] == "hint":
-            # Played without asking for the hint: fine if it is the move asked for.
-            nxt = self.step.line[self.k + 1]
-            if matches(game, nxt, move):
-                self.k += 1
-                entry = nxt
-        ok = False
-        if entry is not None:
-            if is_reply(entry):
-                ok = text == entry[0][1:]
-            elif entry[0] == "pass":
-                ok = text == "pass"
-            elif entry[0] not in ("hint", "takeback"):
-                ok = matches(game, entry, move)
+        self.k, entry, ok = follow(game, self.step.line, self.k, self.hinted, move, text)
         side = str(zuni.SIDE_NAMES[game.turn])
         before = game.copy()
         game.push(move)
@@ -273,48 +220,11 @@ class LessonController:
     def _after_entry(self, now: float) -> list[Action]:
         if self.k >= len(self.step.line):
             return self._step_done(now)
-        return self._board_turn()
-
-    def _board_turn(self) -> list[Action]:
-        """What the board does next in the line: show the lesson's reply, or wait."""
-        entry = self.entry()
-        if entry is None or self.game.is_game_over():
-            return []
-        if is_reply(entry):
-            text = entry[0][1:]
-            side = str(zuni.SIDE_NAMES[self.game.turn])
-            out = [
-                request("host_move", text),
-                say("%s replies %s: %s; carry it out" % (side.capitalize(), text, self._how(text)), "ai"),
-            ]
-            if self.hand:
-                out.append(MakeMove(self.game.parse_move(text)))
-            return out
-        if entry[0] == "pass":
-            return [
-                say(
-                    "%s has no legal move: the board passes for it" % zuni.SIDE_NAMES[self.game.turn].capitalize(),
-                    "board",
-                )
-            ]
-        if entry[0] == "hint":
-            return [say("ask for a hint: press HINT on the board or type hint", "task")]
-        if entry[0] == "takeback":
-            return [say("now take it back: put the pieces back as they were before it", "task")]
-        return []
+        return board_turn(self.game, self.entry(), self.hand)
 
     def _wrong_move(self, before: Any, move: Any, entry: tuple[str, ...] | None, now: float) -> list[Action]:
         text = move.text()
-        why = self.step.wrong.get("%d:%s" % (self.k, text)) or self.step.wrong.get(text) or self.step.why
-        if entry is not None and is_reply(entry):
-            why = "the board shows %s's move %s: carry out that one" % (zuni.SIDE_NAMES[before.turn], entry[0][1:])
-        elif not why:
-            want = (
-                first_move(before, entry)
-                if entry is not None and entry[0] not in ("hint", "takeback", "pass")
-                else None
-            )
-            why = "this step asks for %s" % (want.text() if want is not None else "another move")
+        why = wrong_move_why(self.step, self.k, before, move, entry)
         self.wrong_said += 1
         self.state = "retract"
         self.game.pop()  # the mirror holds what the board will hold once it is taken back
@@ -341,25 +251,14 @@ class LessonController:
     # -- the board's reports ----------------------------------------------------------
     def board_event(self, kind: str, text: str, now: float) -> list[Action]:
         handler = self._events.get(kind)
-        return self._said(handler(self, text, now)) if handler is not None else []
+        return self.said_too(handler(self, text, now)) if handler is not None else []
 
     def _error(self, text: str, now: float) -> list[Action]:
         """A position no legal move explains (the board shows it in red)."""
         if self.game is None or self.state != "doing":
             return []
         words = board_error_words(self.game, text)
-        extra = ""
-        error = text.replace("_", " ").strip()
-        if error.startswith("missing: "):
-            missing, _, added = error[len("missing: ") :].partition("; extra: ")
-            gone = [p for p in missing.split() if p != "-"]
-            new = [p for p in added.split() if p != "-"]
-            if len(gone) == 1 and len(new) == 1:
-                attempt = "%s-%s" % (gone[0], new[0])
-                extra = self.step.wrong.get("%d:%s" % (self.k, attempt)) or self.step.wrong.get(attempt, "")
-        elif error.endswith(" may not move"):
-            point = error.split()[0]
-            extra = next((why for key, why in self.step.wrong.items() if key.startswith(point + "-")), "")
+        extra = error_why(self.step, self.k, text)
         self.wrong_said += 1
         out = [say("not legal: %s" % words, "wrong")]
         if extra or self.step.why:
@@ -375,9 +274,9 @@ class LessonController:
     def _button(self, text: str, now: float) -> list[Action]:
         word = text.strip()
         if word == "hint":
-            return self._hint()
+            return self.hint()
         if word == "ok" and self.state == "done":
-            return self._next(now)
+            return self.next_step(now)
         return []
 
     def _took_back(self, text: str, now: float) -> list[Action]:
@@ -388,7 +287,7 @@ class LessonController:
         side = text.strip()
         if not self.hand or side not in zuni.SIDE_NAMES or self.state not in ("setup", "retract"):
             return []
-        return [SetUp(tuple(range(zuni.SIDE_NAMES.index(side) + 1))), request("press_ok")]
+        return hand_sets_up(side)
 
     _events: dict[str, Callable[[LessonController, str, float], list[Action]]] = {
         "error": _error,
@@ -400,51 +299,9 @@ class LessonController:
 
     # -- typed lines -----------------------------------------------------------------
     def line(self, text: str, now: float) -> list[Action]:
-        word = text.strip()
-        if not word:
-            return []
-        low = word.lower().lstrip("/")
-        command = next(
-            (c for c in LESSON_COMMANDS if c == low or (word.startswith("/") and low and c.startswith(low))), ""
-        )
-        if command:
-            return self._said(self._command(command, now))
-        if self.game is None or self.state != "doing":
-            return self._said([say("wait: the board is being set up", "wrong")])
-        try:
-            move = self.game.parse_move(word)
-        except zuni.MoveError:
-            return self._said([say("not legal: %s" % (refusal(self.game, word) or word), "wrong")])
-        if not self.hand:
-            return self._said([say("%s: make it on the board" % word, "wrong")])
-        return [MakeMove(move)]
+        return typed_line(self, text, now)
 
-    def _command(self, name: str, now: float) -> list[Action]:
-        if name == "hint":
-            return self._hint()
-        if name == "undo":
-            return self._undo()
-        if name == "again":
-            return self._begin(self.index, now)
-        if name == "skip":
-            return self._next(now)
-        if name == "back":
-            return self._begin(max(0, self.index - 1), now)
-        if name == "steps":
-            return [
-                say(
-                    "; ".join(
-                        "%d %s%s" % (i + 1, self.words(s.title), " (done)" if s.id in self.solved else "")
-                        for i, s in enumerate(self.course.steps)
-                    )
-                )
-            ]
-        if name == "quit":
-            self.quit = True
-            return [Quit()]
-        return [say(HELP)]
-
-    def _hint(self) -> list[Action]:
+    def hint(self) -> list[Action]:
         if self.state != "doing":
             return [say("no hint now: the board is being set up", "hint")]
         move = self.expected()
@@ -454,30 +311,19 @@ class LessonController:
         if move is None:
             return [say(self.words(self.step.task), "hint")]
         text = move.text()
-        return [request("hint", text), say("hint: %s (%s), shown on the board" % (text, self._how(text)), "hint")]
+        return [request("hint", text), say("hint: %s (%s), shown on the board" % (text, how(self.game, text)), "hint")]
 
-    def _undo(self) -> list[Action]:
-        """Take the last move back the board's way: by putting the pieces back as they were
-        before it (the terminal's hand does it on the virtual board)."""
-        if self.state != "doing" or self.game is None or not self.game.move_stack:
-            return [say("nothing to take back", "wrong")]
-        if not self.hand:
-            return [say("put the pieces back as they were before the last move (BACK lights what to restore)", "task")]
-        before = self.game.copy()
-        before.pop()
-        return [Restore(before)]
-
-    def _next(self, now: float) -> list[Action]:
+    def next_step(self, now: float) -> list[Action]:
         if self.index + 1 >= len(self.course.steps):
             self.state = "finished"
             self.next_at = None
             return [say(self.words(self.course.outro or "That was the last step."), "lesson"), Quit()]
-        return self._begin(self.index + 1, now)
+        return self.begin(self.index + 1, now)
 
     # -- the time --------------------------------------------------------------------
     def tick(self, now: float) -> list[Action]:
         if self.state == "done" and self.next_at is not None and now >= self.next_at:
-            return self._said(self._next(now))
+            return self.said_too(self.next_step(now))
         if self.state in ("setup", "retract") and self.board_game and now >= self.poll_at:
             # The board says when setup turns into play; asking is the fallback for a
             # report lost with the connection.
@@ -486,7 +332,7 @@ class LessonController:
         return []
 
     # -- what the page shows -----------------------------------------------------------
-    def _said(self, out: list[Action]) -> list[Action]:
+    def said_too(self, out: list[Action]) -> list[Action]:
         for action in out:
             if isinstance(action, Say):
                 self.said.append((action.tone, action.text))

@@ -321,6 +321,13 @@ def check_step(step: Step, game_id: str, where: str) -> None:
             raise LessonError("%s: wrong %r is no move text: %s" % (where, key, exc))
         except zuni.MoveError:
             pass  # an illegal attempt: the board refuses it, the lesson says why
+    _check_line(step, game, where)
+    if step.line and not any(not is_reply(e) and e[0] != "pass" for e in step.line):
+        raise LessonError("%s: the line asks nothing of the player" % where)
+
+
+def _check_line(step: Step, game: zuni.Game, where: str) -> None:
+    """Plays the step's line in ``game`` (its position), each entry checked where it comes."""
     entries = list(step.line)
     k = 0
     while k < len(entries):
@@ -361,8 +368,6 @@ def check_step(step: Step, game_id: str, where: str) -> None:
             raise LessonError("%s: %s is both asked for and called wrong" % (at, move.text()))
         game.push(move)
         k += 1
-    if step.line and not any(not is_reply(e) and e[0] != "pass" for e in step.line):
-        raise LessonError("%s: the line asks nothing of the player" % where)
 
 
 def check_course(course: Course, where: str) -> None:

@@ -16,9 +16,10 @@ from collections.abc import Callable
 from typing import Any, Protocol, assert_never
 
 from zuniboard.errors import UsageError
-from zuniboard.learn.controller import HELP, LessonController
+from zuniboard.learn.controller import LessonController
 from zuniboard.learn.lessons import Course, Labels
 from zuniboard.learn.progress import Progress
+from zuniboard.learn.typed import HELP
 from zuniboard.link.client import REQUEST_TIMEOUT_S, BoardLink, LinkError
 from zuniboard.link.events import (
     Answered,
@@ -251,6 +252,28 @@ def _renamed(result: RequestResult, call: str, args: tuple[str, ...]) -> Request
             assert_never(result)
 
 
+def _session(conn: BoardConnection, control: LessonController, ui: TerminalUI) -> LessonSession:
+    """The lesson's session on ``conn``; on the virtual board, its page shows the lesson
+    and takes its typed lines."""
+    if conn.virtual is None:
+        return LessonSession(conn.link, control, ui, hand=conn.hand)
+    from zuniboard.web import page
+
+    def on_change(c: LessonController) -> None:
+        page.publish("lesson", c.view())
+
+    session = LessonSession(conn.link, control, ui, hand=conn.hand, on_change=on_change)
+    page.on_line(session.key)
+    return session
+
+
+def _record_tries(progress: Progress, course: Course, kind: str, start_at: int, control: LessonController) -> None:
+    """Each step from ``start_at`` to the one reached, tried, and whether it was solved."""
+    for sid in [s.id for s in course.steps[start_at : control.index + 1]]:
+        with contextlib.suppress(DatabaseError):
+            progress.record(kind, "%s/%s" % (course.game, sid) if kind == "lesson" else sid, sid in control.solved)
+
+
 def run_course(
     course: Course,
     labels: Labels,
@@ -283,16 +306,7 @@ def run_course(
         except LinkError as exc:
             raise UsageError(str(exc))
         control = LessonController(course, labels, hand=conn.hand is not None, start_at=start_at)
-        on_change = None
-        if conn.virtual is not None:
-            from zuniboard.web import page
-
-            def on_change(c: LessonController) -> None:
-                page.publish("lesson", c.view())
-
-        session = LessonSession(conn.link, control, ui, hand=conn.hand, on_change=on_change)
-        if conn.virtual is not None:
-            page.on_line(session.key)
+        session = _session(conn, control, ui)
         keys = LineReader(session.key, lambda: session.key("quit"), prompt=lambda: "learn> ")
         keys.start()
         ui.message("info", HELP)
@@ -306,12 +320,7 @@ def run_course(
         return 130
     finally:
         if control is not None:
-            tried = [s.id for s in course.steps[start_at : control.index + 1]]
-            for sid in tried:
-                with contextlib.suppress(DatabaseError):
-                    progress.record(
-                        kind, "%s/%s" % (course.game, sid) if kind == "lesson" else sid, sid in control.solved
-                    )
+            _record_tries(progress, course, kind, start_at, control)
         if keys is not None:
             keys.close()
         if conn is not None:

@@ -140,6 +140,33 @@ def _clock_ms(match: re.Match[str]) -> int:
 def write_pgn(record: GameRecord, *, times: bool = True) -> str:
     """One record in the text format, ending with a blank line; ``times=False`` leaves
     out the time comments (for reading on a screen)."""
+    lines = ["[%s %s]" % (name, _quote(value)) for name, value in _pgn_tags(record)]
+    lines.append("")
+    units: list[str] = []
+    group = _moves_per_number(record.ruleset)
+    for index, move in enumerate(record.moves):
+        unit = move.text
+        if index % group == 0:
+            unit = "%d. %s" % (index // group + 1, unit)
+        commands = _move_commands(move, times)
+        if commands:
+            unit += " {%s}" % " ".join(commands)
+        units.append(unit)
+    units.append(record.result)
+    line = ""
+    for unit in units:
+        if line and len(line) + 1 + len(unit) > _WRAP:
+            lines.append(line)
+            line = unit
+        else:
+            line = unit if not line else line + " " + unit
+    lines.append(line)
+    lines.append("")
+    return "\n".join(lines) + "\n"
+
+
+def _pgn_tags(record: GameRecord) -> list[tuple[str, str]]:
+    """The record's tags in the text format's order: the leading ones, the game's, then the rest."""
     tags: list[tuple[str, str]] = []
     for name in _LEADING_TAGS:
         if name == "Date":
@@ -167,37 +194,21 @@ def write_pgn(record: GameRecord, *, times: bool = True) -> str:
     for name in sorted(record.tags):
         if name not in _LEADING_TAGS:
             tags.append((name, record.tags[name]))
-    lines = ["[%s %s]" % (name, _quote(value)) for name, value in tags]
-    lines.append("")
-    units: list[str] = []
-    group = _moves_per_number(record.ruleset)
-    for index, move in enumerate(record.moves):
-        unit = move.text
-        if index % group == 0:
-            unit = "%d. %s" % (index // group + 1, unit)
-        commands = []
-        if times and move.time is not None:
-            commands.append("[%%time %s]" % move.time)
-        if move.elapsed_ms is not None:
-            commands.append("[%%emt %s]" % clock_text(move.elapsed_ms))
-        if move.clock_ms is not None:
-            commands.append("[%%clk %s]" % clock_text(move.clock_ms))
-        if move.grade is not None:
-            commands.append(grade_command(move.grade, move.grade_words))
-        if commands:
-            unit += " {%s}" % " ".join(commands)
-        units.append(unit)
-    units.append(record.result)
-    line = ""
-    for unit in units:
-        if line and len(line) + 1 + len(unit) > _WRAP:
-            lines.append(line)
-            line = unit
-        else:
-            line = unit if not line else line + " " + unit
-    lines.append(line)
-    lines.append("")
-    return "\n".join(lines) + "\n"
+    return tags
+
+
+def _move_commands(move: MoveEntry, times: bool) -> list[str]:
+    """The comment commands of one move: its time, time taken, clock and grade."""
+    commands: list[str] = []
+    if times and move.time is not None:
+        commands.append("[%%time %s]" % move.time)
+    if move.elapsed_ms is not None:
+        commands.append("[%%emt %s]" % clock_text(move.elapsed_ms))
+    if move.clock_ms is not None:
+        commands.append("[%%clk %s]" % clock_text(move.clock_ms))
+    if move.grade is not None:
+        commands.append(grade_command(move.grade, move.grade_words))
+    return commands
 
 
 def grade_command(grade: str, words: str | None) -> str:
@@ -585,34 +596,38 @@ def _json_record(data: object, text: str, pos: int, number: int) -> GameRecord:
     move_offsets = _array_items(text, members["moves"]) if "moves" in members else []
     for index, (move, offset) in enumerate(zip(moves, move_offsets, strict=True), 1):
         move_line = _line_at(text, offset)
-        if isinstance(move, str):
-            record.moves.append(MoveEntry(move, line=move_line))
-            continue
-        if not isinstance(move, dict) or not isinstance(move.get("text"), str):
-            raise RecordError(
-                'game %d move %d: write "s3xm4-m5" or {"text": "s3xm4-m5", "time": ...}' % (number, index), move_line
-            )
-        unknown = set(move) - set(_MOVE_FIELDS)
-        if unknown:
-            raise RecordError(
-                "game %d move %d: unknown field %r (allowed: %s)"
-                % (number, index, sorted(unknown)[0], ", ".join(_MOVE_FIELDS)),
-                move_line,
-            )
-        side = move.get("side") or ""
-        time = move.get("time")
-        if not isinstance(side, str) or not (time is None or isinstance(time, str)):
-            raise RecordError('game %d move %d: "side" and "time" must be text' % (number, index), move_line)
-        entry = MoveEntry(move["text"], side, time, line=move_line)
-        for name in ("elapsed_ms", "clock_ms"):
-            value = move.get(name)
-            if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
-                raise RecordError("game %d move %d: %r must be a whole number of ms" % (number, index, name), move_line)
-            setattr(entry, name, value)
-        for name in ("grade", "grade_words"):
-            value = move.get(name)
-            if value is not None and not isinstance(value, str):
-                raise RecordError("game %d move %d: %r must be text" % (number, index, name), move_line)
-            setattr(entry, name, value)
-        record.moves.append(entry)
+        record.moves.append(_json_move(move, number, index, move_line))
     return record
+
+
+def _json_move(move: object, number: int, index: int, move_line: int) -> MoveEntry:
+    """Move ``index`` of JSON game ``number``: its text, or an object with its text and details."""
+    if isinstance(move, str):
+        return MoveEntry(move, line=move_line)
+    if not isinstance(move, dict) or not isinstance(move.get("text"), str):
+        raise RecordError(
+            'game %d move %d: write "s3xm4-m5" or {"text": "s3xm4-m5", "time": ...}' % (number, index), move_line
+        )
+    unknown = set(move) - set(_MOVE_FIELDS)
+    if unknown:
+        raise RecordError(
+            "game %d move %d: unknown field %r (allowed: %s)"
+            % (number, index, sorted(unknown)[0], ", ".join(_MOVE_FIELDS)),
+            move_line,
+        )
+    side = move.get("side") or ""
+    time = move.get("time")
+    if not isinstance(side, str) or not (time is None or isinstance(time, str)):
+        raise RecordError('game %d move %d: "side" and "time" must be text' % (number, index), move_line)
+    entry = MoveEntry(move["text"], side, time, line=move_line)
+    for name in ("elapsed_ms", "clock_ms"):
+        value = move.get(name)
+        if value is not None and (not isinstance(value, int) or isinstance(value, bool)):
+            raise RecordError("game %d move %d: %r must be a whole number of ms" % (number, index, name), move_line)
+        setattr(entry, name, value)
+    for name in ("grade", "grade_words"):
+        value = move.get(name)
+        if value is not None and not isinstance(value, str):
+            raise RecordError("game %d move %d: %r must be text" % (number, index, name), move_line)
+        setattr(entry, name, value)
+    return entry

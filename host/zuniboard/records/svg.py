@@ -64,10 +64,6 @@ def render_svg(game: zuni.Game, *, last: zuni.Move | None = None, names: bool = 
         x, y = geometry.coords[point]
         return MARGIN + (float(x) - xmin) * UNIT, MARGIN + (ymax - float(y)) * UNIT
 
-    home_of: dict[int, int] = {}
-    for side, points in geometry.homes.items():
-        for point in points:
-            home_of[point] = side
     radius = UNIT * (0.36 if squares else 0.3)
     if title is None:
         title = "%s, %s" % (game.ruleset, _status(game))
@@ -80,7 +76,23 @@ def render_svg(game: zuni.Game, *, last: zuni.Move | None = None, names: bool = 
     ]
     if not squares:
         out.append(_lines(geometry, at))
-    out.append('<g class="points">')
+    out += _points(geometry, at, squares)
+    if names:
+        out += _names(geometry, at, squares, radius)
+    if last is not None and last.path:
+        out.append(_last_move(last, at, radius))
+    out += _pieces(game, at, radius)
+    out.append("</svg>")
+    return "\n".join(out) + "\n"
+
+
+def _points(geometry: zuni.Geometry, at: _At, squares: bool) -> list[str]:
+    """The board's points (squares, or dots on the lines), homes in their side's colour."""
+    home_of: dict[int, int] = {}
+    for side, points in geometry.homes.items():
+        for point in points:
+            home_of[point] = side
+    out = ['<g class="points">']
     for point in range(len(geometry)):
         x, y = at(point)
         home = home_of.get(point)
@@ -99,23 +111,31 @@ def render_svg(game: zuni.Game, *, last: zuni.Move | None = None, names: bool = 
                 % (name, _f(x), _f(y), _f(UNIT * 0.12), fill)
             )
     out.append("</g>")
-    if names:
-        out.append('<g class="names">')
-        for point in range(len(geometry)):
-            x, y = at(point)
-            if squares:  # top left corner of the square, under the piece
-                x, y = x - UNIT / 2 + 3, y - UNIT / 2 + 11
-                anchor = ' style="text-anchor:start"'
-            else:  # below the point, clear of the piece
-                y += radius + 12
-                anchor = ""
-            out.append(
-                '<text class="name" x="%s" y="%s"%s>%s</text>' % (_f(x), _f(y), anchor, escape(geometry.names[point]))
-            )
-        out.append("</g>")
-    if last is not None and last.path:
-        out.append(_last_move(last, at, radius))
-    out.append('<g class="pieces">')
+    return out
+
+
+def _names(geometry: zuni.Geometry, at: _At, squares: bool, radius: float) -> list[str]:
+    """The points' names, clear of the pieces."""
+    out = ['<g class="names">']
+    for point in range(len(geometry)):
+        x, y = at(point)
+        if squares:  # top left corner of the square, under the piece
+            x, y = x - UNIT / 2 + 3, y - UNIT / 2 + 11
+            anchor = ' style="text-anchor:start"'
+        else:  # below the point, clear of the piece
+            y += radius + 12
+            anchor = ""
+        out.append(
+            '<text class="name" x="%s" y="%s"%s>%s</text>' % (_f(x), _f(y), anchor, escape(geometry.names[point]))
+        )
+    out.append("</g>")
+    return out
+
+
+def _pieces(game: zuni.Game, at: _At, radius: float) -> list[str]:
+    """Each piece: a disk in its side's colours, a priest marked with a diamond."""
+    geometry = game.geometry
+    out = ['<g class="pieces">']
     for point in range(len(geometry)):
         piece = game.piece_at(point)
         if piece is None:
@@ -138,8 +158,7 @@ def render_svg(game: zuni.Game, *, last: zuni.Move | None = None, names: bool = 
         parts.append("</g>")
         out.append("".join(parts))
     out.append("</g>")
-    out.append("</svg>")
-    return "\n".join(out) + "\n"
+    return out
 
 
 def _status(game: zuni.Game) -> str:

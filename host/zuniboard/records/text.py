@@ -16,6 +16,7 @@ With ``color=True`` pieces are coloured by side and the last move is in reverse 
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 import zuni
 
@@ -115,19 +116,7 @@ def _render_lines(game: zuni.Game, move: zuni.Move | None, color: bool) -> list[
         return round((ymax - y) * 2), margin + round((x - xmin) * 4)
 
     grid = [[" "] * width for _ in range(height)]
-    for a, b in geometry.edges:
-        (ra, ca), (rb, cb) = place(a), place(b)
-        dr, dc = rb - ra, cb - ca
-        steps = max(abs(dr), abs(dc))
-        if dr == 0:
-            char = "-"
-        elif dc == 0:
-            char = "|"
-        else:
-            char = "\\" if (dr > 0) == (dc > 0) else "/"
-        for t in range(1, steps):
-            if (dr * t) % steps == 0 and (dc * t) % steps == 0:
-                grid[ra + dr * t // steps][ca + dc * t // steps] = char
+    _draw_edges(grid, geometry, place)
     rows: dict[int, list[int]] = {}
     for point in range(len(geometry)):
         row, col = place(point)
@@ -161,6 +150,23 @@ def _render_lines(game: zuni.Game, move: zuni.Move | None, color: bool) -> list[
     for row in order[1:-1]:
         below.append(scale(row, _split_name(geometry.names[rows[row][0]])[0]))
     return above + lines + below
+
+
+def _draw_edges(grid: list[list[str]], geometry: zuni.Geometry, place: Callable[[int], tuple[int, int]]) -> None:
+    """The board's lines into ``grid`` (``place``: a point's row and column), as - / \\ |."""
+    for a, b in geometry.edges:
+        (ra, ca), (rb, cb) = place(a), place(b)
+        dr, dc = rb - ra, cb - ca
+        steps = max(abs(dr), abs(dc))
+        if dr == 0:
+            char = "-"
+        elif dc == 0:
+            char = "|"
+        else:
+            char = "\\" if (dr > 0) == (dc > 0) else "/"
+        for t in range(1, steps):
+            if (dr * t) % steps == 0 and (dc * t) % steps == 0:
+                grid[ra + dr * t // steps][ca + dc * t // steps] = char
 
 
 def _render_squares(game: zuni.Game, move: zuni.Move | None, color: bool) -> list[str]:

@@ -163,30 +163,11 @@ def take_seat(
     except ValueError as exc:
         raise LobbyError(str(exc))
     topics = Topics(shard)
-    saved: dict[str, Any] | None = None
-    lock: SeatLock | None = None
-    if code != "new":
-        try:
-            code = protocol.normal_code(code)
-        except ProtocolError as exc:
-            raise LobbyError(str(exc))
-        found = saved_seat(code)
-        if found is not None:
-            saved, lock = found
-            helpers.append(lock)
+    code, saved, lock = _code_and_saved_seat(code)
+    if lock is not None:
+        helpers.append(lock)
     if broker is None and not port_taken("127.0.0.1", DEFAULT_PORT):
-        if code != "new":
-            raise LobbyError(
-                "no broker on 127.0.0.1:%d: the player who made the game runs it (zuni play --remote new); "
-                "or give --broker URL" % DEFAULT_PORT
-            )
-        embedded = EmbeddedBroker("127.0.0.1", DEFAULT_PORT)
-        embedded.start()
-        helpers.append(embedded)
-        quiet_referee(protocol.remote_dir() / "referee.log")
-        service = RefereeService(url, protocol.remote_dir() / "referee" / shard, shard=shard)
-        helpers.append(_RefereeThread(service))
-        say("started a broker and a referee on %s (they stop when you quit)" % url)
+        helpers += _local_broker(url, shard, code, say)
     client_id = str(saved["client_id"]) if saved else "zuni-%s" % secrets.token_hex(6)
     client = SeatClient.from_record(saved["seat"]) if saved else None
     connection: Connection | None = None
@@ -201,11 +182,7 @@ def take_seat(
             finally:
                 lobby.stop()
             if code == "new":
-                pretty = client.creds.code[:3] + "-" + client.creds.code[3:]
-                say(
-                    "invite code: %s (the others type: zuni play --remote %s%s)"
-                    % (pretty.upper(), pretty.upper(), "" if broker is None else " --broker %s" % broker)
-                )
+                say(_invite_words(client.creds.code, broker))
         connection = game_connection(url, url_text, client_id, client)
         path = seat_path(client.creds.code, client.creds.seat)
         if lock is None:
@@ -223,6 +200,46 @@ def take_seat(
         for helper in reversed(helpers):
             helper.stop()
         raise
+
+
+def _code_and_saved_seat(code: str) -> tuple[str, dict[str, Any] | None, SeatLock | None]:
+    """The invite code as written in the records ("new" as it is) and, when this
+    computer has a seat of that game saved, the seat and its lock (held)."""
+    if code == "new":
+        return code, None, None
+    try:
+        code = protocol.normal_code(code)
+    except ProtocolError as exc:
+        raise LobbyError(str(exc))
+    found = saved_seat(code)
+    return (code, None, None) if found is None else (code, found[0], found[1])
+
+
+def _local_broker(
+    url: BrokerUrl, shard: str, code: str, say: Callable[[str], None]
+) -> list[EmbeddedBroker | _RefereeThread]:
+    """No broker given and none on this computer: a new game starts a broker and a
+    referee here (returned, to stop when the player quits); joining needs the game's."""
+    if code != "new":
+        raise LobbyError(
+            "no broker on 127.0.0.1:%d: the player who made the game runs it (zuni play --remote new); "
+            "or give --broker URL" % DEFAULT_PORT
+        )
+    embedded = EmbeddedBroker("127.0.0.1", DEFAULT_PORT)
+    embedded.start()
+    quiet_referee(protocol.remote_dir() / "referee.log")
+    service = RefereeService(url, protocol.remote_dir() / "referee" / shard, shard=shard)
+    say("started a broker and a referee on %s (they stop when you quit)" % url)
+    return [embedded, _RefereeThread(service)]
+
+
+def _invite_words(code: str, broker: str | None) -> str:
+    pretty = (code[:3] + "-" + code[3:]).upper()
+    return "invite code: %s (the others type: zuni play --remote %s%s)" % (
+        pretty,
+        pretty,
+        "" if broker is None else " --broker %s" % broker,
+    )
 
 
 def game_connection(url: BrokerUrl, url_text: str, client_id: str, client: SeatClient) -> Connection:

@@ -3,7 +3,7 @@
 The rules engine (``zuni``) is the authority on legality and results, ``zuni.clock`` on
 the clocks; this class adds the seats (names, secrets, counters), the offers and the
 absences, and writes the state message every player resyncs from. Pure: every change
-takes ``now_ms``; ``record()``/``from_record`` are what the referee saves and restores.
+takes ``now_ms``; ``game_record``/``restore_game`` are what the referee saves and restores.
 """
 
 from __future__ import annotations
@@ -304,56 +304,58 @@ class RefereeGame:
         }
         return body
 
-    # -- saved and restored ----------------------------------------------------------------
-    def record(self, now_ms: int) -> dict[str, Any]:
-        clock = None
-        if self.clock is not None:
-            left, running = self.clock.state() if self.clock.running < 0 else self._clock_now(now_ms)
-            clock = {"left": left, "running": running}
-        return {
-            "id": self.id,
-            "code": self.code,
-            "ruleset": self.ruleset,
-            "clock": self.clock_text,
-            "clock_state": clock,
-            "gone_s": self.gone_s,
-            "key": self.key,
-            "seats": {
-                s: [r.name, r.secret, r.joined, r.done, r.done_mac, r.hello_h, sorted(r.taken.items())]
-                for s, r in self.seats.items()
-            },
-            "moves": self.moves,
-            "offer": None if self.offer is None else [self.offer.what, self.offer.by, self.offer.yes],
-            "result": self.result,
-            "termination": self.termination,
-            "note": self.note,
-            "seq": self.seq,
-            "state_mac": self.known_macs[-1] if self.known_macs else "",
-        }
 
-    def _clock_now(self, now_ms: int) -> tuple[list[int], int]:
-        assert self.clock is not None
-        left = [self.clock.remaining_ms(now_ms, s) for s in range(4)]
-        return left, self.clock.running
+# -- saved and restored ----------------------------------------------------------------
+def game_record(game: RefereeGame, now_ms: int) -> dict[str, Any]:
+    """What the referee saves of ``game`` (``restore_game`` reads it back)."""
+    clock = None
+    if game.clock is not None:
+        left, running = game.clock.state() if game.clock.running < 0 else _clock_now(game.clock, now_ms)
+        clock = {"left": left, "running": running}
+    return {
+        "id": game.id,
+        "code": game.code,
+        "ruleset": game.ruleset,
+        "clock": game.clock_text,
+        "clock_state": clock,
+        "gone_s": game.gone_s,
+        "key": game.key,
+        "seats": {
+            s: [r.name, r.secret, r.joined, r.done, r.done_mac, r.hello_h, sorted(r.taken.items())]
+            for s, r in game.seats.items()
+        },
+        "moves": game.moves,
+        "offer": None if game.offer is None else [game.offer.what, game.offer.by, game.offer.yes],
+        "result": game.result,
+        "termination": game.termination,
+        "note": game.note,
+        "seq": game.seq,
+        "state_mac": game.known_macs[-1] if game.known_macs else "",
+    }
 
-    @classmethod
-    def from_record(cls, data: dict[str, Any], now_ms: int) -> RefereeGame:
-        """A saved game; the referee's time away is charged to nobody (as the board's)."""
-        game = cls(data["id"], data["code"], data["ruleset"], data["clock"], data["gone_s"], data["key"], now_ms)
-        for text in data["moves"]:
-            game.game.push_text(text)
-            game.moves.append(text)
-        for side, (name, secret, joined, done, done_mac, hello_h, taken) in data["seats"].items():
-            seat = SeatRecord(name, secret, joined, done, done_mac, now_ms, hello_h=hello_h)
-            seat.taken = {int(n): str(mac) for n, mac in taken}
-            game.seats[side] = seat
-        if data["offer"]:
-            game.offer = Offer(*data["offer"])
-        game.result, game.termination = data["result"], data["termination"]
-        game.note, game.seq = data["note"], data["seq"]
-        if data.get("state_mac"):
-            game.known_macs = [data["state_mac"]]  # the retained state it will be sent back
-        if game.clock is not None and data["clock_state"]:
-            state = data["clock_state"]
-            game.clock.restore(state["left"], state["running"] if not game.result else -1, now_ms)
-        return game
+
+def _clock_now(clock: GameClock, now_ms: int) -> tuple[list[int], int]:
+    left = [clock.remaining_ms(now_ms, s) for s in range(4)]
+    return left, clock.running
+
+
+def restore_game(data: dict[str, Any], now_ms: int) -> RefereeGame:
+    """A saved game; the referee's time away is charged to nobody (as the board's)."""
+    game = RefereeGame(data["id"], data["code"], data["ruleset"], data["clock"], data["gone_s"], data["key"], now_ms)
+    for text in data["moves"]:
+        game.game.push_text(text)
+        game.moves.append(text)
+    for side, (name, secret, joined, done, done_mac, hello_h, taken) in data["seats"].items():
+        seat = SeatRecord(name, secret, joined, done, done_mac, now_ms, hello_h=hello_h)
+        seat.taken = {int(n): str(mac) for n, mac in taken}
+        game.seats[side] = seat
+    if data["offer"]:
+        game.offer = Offer(*data["offer"])
+    game.result, game.termination = data["result"], data["termination"]
+    game.note, game.seq = data["note"], data["seq"]
+    if data.get("state_mac"):
+        game.known_macs = [data["state_mac"]]  # the retained state it will be sent back
+    if game.clock is not None and data["clock_state"]:
+        state = data["clock_state"]
+        game.clock.restore(state["left"], state["running"] if not game.result else -1, now_ms)
+    return game

@@ -20,7 +20,7 @@ from typing import Any
 
 from zuniboard.remote import protocol
 from zuniboard.remote.protocol import ProtocolError, Topics
-from zuniboard.remote.record import DEFAULT_GONE_S, RefereeGame, Refused, remember
+from zuniboard.remote.record import DEFAULT_GONE_S, RefereeGame, Refused, game_record, remember, restore_game
 
 MAX_GAMES = 100000  # games one referee keeps in memory (finished ones are dropped first)
 SAY_STATE_EVERY_MS = 30000  # a game's state is published again this often while it runs
@@ -74,7 +74,7 @@ class Referee:
         self.refused = 0
 
     def restore(self, record: dict[str, Any], now_ms: int) -> None:
-        game = RefereeGame.from_record(record, now_ms)
+        game = restore_game(record, now_ms)
         self.games[game.id] = game
         self.codes[game.code] = game.id
 
@@ -117,7 +117,7 @@ class Referee:
     def _changed(self, game: RefereeGame, now_ms: int) -> list[Out]:
         game.seq += 1
         game.said_ms = game.saved_ms = now_ms
-        return [self._state(game, now_ms), Save(game.id, game.record(now_ms))]
+        return [self._state(game, now_ms), Save(game.id, game_record(game, now_ms))]
 
     def _client(self, body: dict[str, object]) -> str:
         client: str = protocol.field(body, "client", str)
@@ -292,7 +292,7 @@ class Referee:
                 out.append(self._state(game, now_ms))
             if game.clock is not None and game.clock.running >= 0 and now_ms - game.saved_ms >= SAVE_CLOCK_MS:
                 game.saved_ms = now_ms
-                out.append(Save(game.id, game.record(now_ms)))
+                out.append(Save(game.id, game_record(game, now_ms)))
         return out
 
     def _forget_finished(self) -> bool:

@@ -18,6 +18,7 @@ from typing import Any, assert_never
 import zuni
 from zuniboard.remote.broker_accounts import BrokerAccounts
 from zuniboard.remote.protocol import LOBBY, Topics
+from zuniboard.remote.record import game_record
 from zuniboard.remote.referee import Account, Out, Publish, Referee, Refusal, Save
 from zuniboard.remote.transport import BrokerConnected, BrokerDisconnected, BrokerMessage, BrokerUrl, Connection, Event
 
@@ -157,7 +158,7 @@ class RefereeService:
             os.fsync(out.fileno())
         self.journal_bytes += len(data)
         if self.journal_bytes > JOURNAL_MAX:
-            self._compact({gid: game.record(now_ms()) for gid, game in self.referee.games.items()})
+            self._compact({gid: game_record(game, now_ms()) for gid, game in self.referee.games.items()})
 
     def _write_file(self, record: dict[str, Any]) -> None:
         path = self.data_dir / ("%s.json" % record["id"])

@@ -29,14 +29,14 @@ def on_line(handler: Callable[[str], None] | None) -> None:
     """Lines typed on the page (``POST /api/line``: a move or a command) go to ``handler``
     (a game controller's runner: ``PlaySession.key``); None: the page takes none."""
     for web in _served:
-        web.sim.line_handler = handler
+        web.sim.input.line_handler = handler
 
 
 def on_remote(handler: Callable[[dict[str, object]], dict[str, object]] | None) -> None:
     """The page's "Play someone remotely" requests (``POST /api/remote``) go to
     ``handler`` (``remote.page_lobby.PageLobby.request``); None: the page offers none."""
     for web in _served:
-        web.sim.remote_handler = handler
+        web.sim.input.remote_handler = handler
 
 
 def fits(ruleset: str) -> bool:

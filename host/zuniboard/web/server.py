@@ -227,6 +227,45 @@ def palette() -> dict[str, str]:
     return out
 
 
+class PageInput:
+    """Where the page's typed lines and its "Play someone remotely" go: a host program in
+    the same process sets the handlers (``page.on_line``, ``page.on_remote``)."""
+
+    def __init__(self) -> None:
+        # Where a line typed on the page goes (a move or a command): the game controller
+        # of a `zuni play` in this process (``page.on_line``); None: nobody takes lines.
+        self.line_handler: Callable[[str], None] | None = None
+        # The page's "Play someone remotely" (POST /api/remote): a `zuni play`'s lobby
+        # (``page.on_remote``); it answers at once, the lobby's waiting runs elsewhere.
+        self.remote_handler: Callable[[JsonObject], JsonObject] | None = None
+
+    def line(self, text: str) -> ApiReply:
+        """A line typed on the page: to the game controller, as typed at the terminal."""
+        handler = self.line_handler
+        if handler is None:
+            raise ApiError(
+                HTTPStatus.CONFLICT, "line %r: no game is played from this page (zuni play --sim takes lines)" % text
+            )
+        handler(text)
+        return {"ok": True}
+
+    def remote(self, body: JsonObject) -> JsonObject:
+        """Start or join a remote game (docs/remote.md, "From the page"): the lobby checks
+        the request and answers at once; a refusal (ValueError: a bad code; RuntimeError:
+        one is already under way) is the page's error and changes nothing."""
+        handler = self.remote_handler
+        if handler is None:
+            raise ApiError(
+                HTTPStatus.CONFLICT, "remote: no game is played from this page (a plain zuni play starts remote games)"
+            )
+        try:
+            return handler(body)
+        except ValueError as exc:
+            raise ApiError(HTTPStatus.BAD_REQUEST, str(exc)) from None
+        except RuntimeError as exc:
+            raise ApiError(HTTPStatus.CONFLICT, str(exc)) from None
+
+
 class SimController:
     """The world, the control channel and the state the page shows; thread-safe.
 
@@ -240,8 +279,8 @@ class SimController:
         link: str = "",
         alive: Callable[[], bool] | None = None,
     ) -> None:
-        self._connect = connect
-        self._alive = alive
+        self.connect = connect
+        self.alive = alive
         self.control = connect(REPLY_TIMEOUT_S)
         self.ruleset = str(zuni.new_game(ruleset).ruleset)
         self.link = link
@@ -259,16 +298,12 @@ class SimController:
         self._homes = World.home_points(self.ruleset)
         # A "set up the position" click goes on by itself through a staged setup: the
         # side whose pieces the page last put down, until the board leaves its setup.
-        self._setup_done_side: str | None = None
+        self.setup_done_side: str | None = None
         # What a host program in the same process shows on the page beside the board
         # (``publish``): e.g. "replay", the replay's moves, current move and analysis.
         self.extras: dict[str, object] = {}
-        # Where a line typed on the page goes (a move or a command): the game controller
-        # of a `zuni play` in this process (``page.on_line``); None: nobody takes lines.
-        self.line_handler: Callable[[str], None] | None = None
-        # The page's "Play someone remotely" (POST /api/remote): a `zuni play`'s lobby
-        # (``page.on_remote``); it answers at once, the lobby's waiting runs elsewhere.
-        self.remote_handler: Callable[[JsonObject], JsonObject] | None = None
+        # Where the page's typed lines and remote-game requests go (``PageInput``).
+        self.input = PageInput()
         self._hint: dict[str, tuple[str, str]] = {}
         # The game and rules the firmware last reported (its state): the page follows a new
         # game on the board, not a mere difference (a person sets up other rules before a
@@ -279,83 +314,14 @@ class SimController:
         self.world = World.for_ruleset(self.ruleset, on_board=False)
         self.world.narrator.fetch_moves = self._board_moves
         self._hint = self.world.start_hint(self.ruleset)
-        self._follow()
+        self.follow()
         self._stop = False
-        self._events = threading.Event()
         self.reconnects = 0
-        self.control.on_change = self._on_control
-        self._pump = threading.Thread(target=self._pump_loop, name="zuni-web-pump", daemon=True)
+        self._pump = BoardPump(self)
+        self.control.on_change = self._pump.wake
         self._pump.start()
 
     # -- following the board ------------------------------------------------------
-    def _on_control(self, event: str) -> None:
-        # Called from the control client's reader thread: never block it (a command
-        # waiting for its reply holds self.lock), so just wake the pump.
-        self._events.set()
-
-    def _pump_loop(self) -> None:
-        while not self._stop:
-            self._events.wait(1.0)
-            if self._stop:
-                break
-            if self.control.closed:
-                self._bump()  # the page shows the board stopped
-                self._reconnect()
-                if self.control.closed:
-                    return  # gave up: the page keeps saying the board stopped
-                continue
-            if not self._events.is_set():
-                continue
-            self._events.clear()
-            with self.lock:
-                self._follow()
-            self._continue_setup()
-            self._bump()
-
-    def _continue_setup(self) -> None:
-        """After one "set up the position" action, each side the board asks for next is
-        put down too (the board takes one side at a time, as its switches cannot tell the
-        sides apart): one click sets up the whole position."""
-        done = self._setup_done_side
-        if done is None:
-            return
-        status = self.control.status or {}
-        stage = str(status.get("setup", ""))
-        if status.get("phase") != "setup" or stage not in zuni.SIDE_NAMES:
-            self._setup_done_side = None  # set up (or the game moved on): nothing to do
-        elif stage != done:
-            with contextlib.suppress(ApiError):
-                self.setup()
-
-    def _reconnect(self) -> None:
-        """The virtual board restarted (a power cycle) or stopped: connect again when it is back."""
-        delay = 0.05
-        dead_since = None
-        while not self._stop:
-            time.sleep(delay)
-            if self._alive is not None and not self._alive():
-                # Down for good (closed, not restarting): stop knocking on its port.
-                dead_since = dead_since or time.monotonic()
-                if time.monotonic() - dead_since > GIVE_UP_S:
-                    return
-                continue
-            dead_since = None
-            try:
-                # A dying process may still accept on its old port and never say hello:
-                # do not wait long for it (a live board says hello at once).
-                control = self._connect(RECONNECT_HELLO_S)
-            except (ControlError, OSError):
-                delay = min(0.5, delay * 2)
-                continue
-            with self.lock:
-                self.control = control
-                control.on_change = self._on_control
-                self.reconnects += 1
-                self._follow()
-            self._events.set()
-            self._bump()
-            return
-
     def _board_moves(self) -> list[str] | None:
         """The board's game's moves (the virtual board's ``moves?``), None if it cannot say."""
         try:
@@ -373,7 +339,7 @@ class SimController:
         self._hint = self.world.start_hint(self.ruleset)
         self.world.restock(self.ruleset)
 
-    def _follow(self) -> None:
+    def follow(self) -> None:
         """Sensor changes that did not come through this server move disks in the world;
         a new game of other rules on the board (where the firmware reports its state)
         brings its disks."""
@@ -396,7 +362,7 @@ class SimController:
             filled = [p for p in sensed if p not in mine]
             self.world.follow(emptied, filled, self._hint, self._homes, time.monotonic())
 
-    def _bump(self) -> None:
+    def bump(self) -> None:
         with self.changed:
             self.seq += 1
             self.changed.notify_all()
@@ -408,7 +374,7 @@ class SimController:
                 self.extras.pop(name, None)
             else:
                 self.extras[name] = value
-        self._bump()
+        self.bump()
 
     def wait_change(self, seq: int, timeout: float) -> int:
         """Block until the state is newer than ``seq`` (or ``timeout``); the current seq."""
@@ -419,7 +385,7 @@ class SimController:
 
     def close(self) -> None:
         self._stop = True
-        self._events.set()
+        self._pump.stop()
         with self.changed:
             self.changed.notify_all()
         self.control.close()
@@ -430,9 +396,7 @@ class SimController:
             # The frame lists the points in the firmware's order (its hello says which).
             names = self.control.points or self.board["names"]
             frame = self.control.frame
-            leds = {}
-            for i, name in enumerate(names):
-                leds[name] = "#" + (frame[6 * i : 6 * i + 6] or "000000")
+            leds = {name: "#" + (frame[6 * i : 6 * i + 6] or "000000") for i, name in enumerate(names)}
             state: dict[str, Any] = {
                 "seq": self.seq,
                 "connected": not self.control.closed,
@@ -446,8 +410,8 @@ class SimController:
                 "board": self.control.status,
                 "play": self.world.narrate(self.control.status),
                 "last_error": self.last_error,
-                "lines": self.line_handler is not None,
-                "remote_start": self.remote_handler is not None,
+                "lines": self.input.line_handler is not None,
+                "remote_start": self.input.remote_handler is not None,
             }
             extras = dict(self.extras)
             # A game controller's view (``zuni play``) is the game itself; the narrator's
@@ -474,11 +438,11 @@ class SimController:
                 result = action()
             except WorldError as exc:
                 self.last_error = "%s: %s" % (what, exc)
-                self._bump()
+                self.bump()
                 status = HTTPStatus.BAD_REQUEST if isinstance(exc, UnknownPoint) else HTTPStatus.CONFLICT
                 raise ApiError(status, "%s: %s" % (what, exc))
             self.last_error = ""
-        self._bump()
+        self.bump()
         reply: ApiReply = {"ok": True}
         reply.update(result or {})
         return reply
@@ -532,59 +496,26 @@ class SimController:
     def press(self, button: str) -> ApiReply:
         if button not in BUTTONS:
             raise ApiError(HTTPStatus.BAD_REQUEST, "press: unknown button %r (allowed: ok, back, hint)" % (button,))
-        with self.lock:
-            self._tell("press " + button)
-        self._bump()
-        return {"ok": True}
+        return self._told("press " + button)
 
     def fault(self, on: bool) -> ApiReply:
         """The LED supply switch's ~FAULT line pulled low (``on``) or let go: the board
         trips after its blanking time and says so in its state (``board.fault``)."""
+        return self._told("fault on" if on else "fault off")
+
+    def _told(self, line: str) -> ApiReply:
+        """Tell the board ``line`` (a button, a fault: nothing in the world changes)."""
         with self.lock:
-            self._tell("fault on" if on else "fault off")
-        self._bump()
+            self._tell(line)
+        self.bump()
         return {"ok": True}
-
-    def line(self, text: str) -> ApiReply:
-        """A line typed on the page: to the game controller, as typed at the terminal."""
-        handler = self.line_handler
-        if handler is None:
-            raise ApiError(
-                HTTPStatus.CONFLICT, "line %r: no game is played from this page (zuni play --sim takes lines)" % text
-            )
-        handler(text)
-        return {"ok": True}
-
-    def remote(self, body: JsonObject) -> JsonObject:
-        """Start or join a remote game (docs/remote.md, "From the page"): the lobby checks
-        the request and answers at once; a refusal (ValueError: a bad code; RuntimeError:
-        one is already under way) is the page's error and changes nothing."""
-        handler = self.remote_handler
-        if handler is None:
-            raise ApiError(
-                HTTPStatus.CONFLICT, "remote: no game is played from this page (a plain zuni play starts remote games)"
-            )
-        try:
-            return handler(body)
-        except ValueError as exc:
-            raise ApiError(HTTPStatus.BAD_REQUEST, str(exc)) from None
-        except RuntimeError as exc:
-            raise ApiError(HTTPStatus.CONFLICT, str(exc)) from None
 
     def setup(self, ruleset: str | None = None) -> ApiReply:
         """Put every disk where ``ruleset``'s start position (default: the current one)
         wants it: wrong disks to the tray, missing ones from the tray. The board sees one
         lift of all disks to clear, then one place of all disks to put (two hands)."""
         if ruleset is not None:
-            try:
-                game = zuni.new_game(ruleset)
-            except (zuni.ZuniError, ValueError) as exc:
-                raise ApiError(HTTPStatus.BAD_REQUEST, "setup: %s" % exc)
-            if sorted(game.geometry.names) != sorted(self.board["names"]):
-                raise ApiError(
-                    HTTPStatus.BAD_REQUEST,
-                    "setup: %s needs another board than %s" % (game.ruleset, self.control.layout),
-                )
+            check_fits(ruleset, self.board["names"], self.control.layout)
         staged = False
         with self.lock:
             if ruleset is not None:
@@ -593,7 +524,7 @@ class SimController:
             for piece in list(world.hand):
                 world.discard(piece.id)
             world.restock(self.ruleset)
-            wanted = None if ruleset is not None else self._position_wanted()
+            wanted = None if ruleset is not None else position_wanted(self.control, world, self.extras)
             want = None
             if wanted is not None:
                 want, staged = wanted
@@ -612,31 +543,131 @@ class SimController:
         if staged:
             # One side set up: OK asks the board for the next (as a person presses it);
             # the pump puts the next side down when the board asks for it.
-            self._setup_done_side = str((self.control.status or {}).get("setup", ""))
+            self.setup_done_side = str((self.control.status or {}).get("setup", ""))
             with contextlib.suppress(ApiError):
                 self.press("ok")
-        self._bump()
+        self.bump()
         return {"ok": True, "cleared": clear, "placed": [p for p, _, _ in put], "staged": staged}
 
-    def _position_wanted(self) -> tuple[dict[str, tuple[str, str]], bool] | None:
-        """While the board waits to be set up for a game (a position, or moves made), the
-        disks it wants now: the game's, those of the sides up to the one a staged setup
-        asks for (the switches cannot tell the sides apart, so the board takes one side at
-        a time); and whether it is staged. None: the board wants the rules' start."""
-        status = self.control.status or {}
-        if status.get("phase") != "setup":
-            return None
-        view = dict(self.world.narrate(status))
-        game = self.extras.get("game")
-        if isinstance(game, dict):  # a game controller's view (``zuni play``): the game itself
-            view.update(game)
-        disks = view.get("disks")
-        if not disks or (not status.get("position") and not int(status.get("moves", 0) or 0)):
-            return None
+
+def check_fits(ruleset: str, names: list[str], layout: str) -> None:
+    """ApiError unless ``ruleset`` is known and played on the board of ``names``."""
+    try:
+        game = zuni.new_game(ruleset)
+    except (zuni.ZuniError, ValueError) as exc:
+        raise ApiError(HTTPStatus.BAD_REQUEST, "setup: %s" % exc)
+    if sorted(game.geometry.names) != sorted(names):
+        raise ApiError(HTTPStatus.BAD_REQUEST, "setup: %s needs another board than %s" % (game.ruleset, layout))
+
+
+def position_wanted(
+    control: ControlClient, world: World, extras: dict[str, object]
+) -> tuple[dict[str, tuple[str, str]], bool] | None:
+    """While the board waits to be set up for a game (a position, or moves made), the
+    disks it wants now: the game's, those of the sides up to the one a staged setup
+    asks for (the switches cannot tell the sides apart, so the board takes one side at
+    a time); and whether it is staged. None: the board wants the rules' start."""
+    status = control.status or {}
+    if status.get("phase") != "setup":
+        return None
+    view = dict(world.narrate(status))
+    game = extras.get("game")
+    if isinstance(game, dict):  # a game controller's view (``zuni play``): the game itself
+        view.update(game)
+    disks = view.get("disks")
+    if not disks or (not status.get("position") and not int(status.get("moves", 0) or 0)):
+        return None
+    stage = str(status.get("setup", ""))
+    sides = zuni.SIDE_NAMES[: zuni.SIDE_NAMES.index(stage) + 1] if stage in zuni.SIDE_NAMES else zuni.SIDE_NAMES
+    want = {str(p): (str(sk[0]), str(sk[1])) for p, sk in disks.items() if str(sk[0]) in sides}
+    return want, stage in zuni.SIDE_NAMES
+
+
+class BoardPump:
+    """The thread that keeps a ``SimController`` in step with the virtual board: woken by
+    each change on the control channel, it follows the board into the world, goes on with
+    a staged setup and wakes the page; it connects again when the board restarts."""
+
+    def __init__(self, sim: SimController) -> None:
+        self._sim = sim
+        self._stopped = False
+        self._events = threading.Event()
+        self.thread = threading.Thread(target=self._loop, name="zuni-web-pump", daemon=True)
+
+    def start(self) -> None:
+        self.thread.start()
+
+    def stop(self) -> None:
+        self._stopped = True
+        self._events.set()
+
+    def wake(self, event: str) -> None:
+        # Called from the control client's reader thread: never block it (a command
+        # waiting for its reply holds the controller's lock), so just wake the pump.
+        self._events.set()
+
+    def _loop(self) -> None:
+        while not self._stopped:
+            self._events.wait(1.0)
+            if self._stopped:
+                break
+            if self._sim.control.closed:
+                self._sim.bump()  # the page shows the board stopped
+                self._reconnect()
+                if self._sim.control.closed:
+                    return  # gave up: the page keeps saying the board stopped
+                continue
+            if not self._events.is_set():
+                continue
+            self._events.clear()
+            with self._sim.lock:
+                self._sim.follow()
+            self._continue_setup()
+            self._sim.bump()
+
+    def _continue_setup(self) -> None:
+        """After one "set up the position" action, each side the board asks for next is
+        put down too (the board takes one side at a time, as its switches cannot tell the
+        sides apart): one click sets up the whole position."""
+        done = self._sim.setup_done_side
+        if done is None:
+            return
+        status = self._sim.control.status or {}
         stage = str(status.get("setup", ""))
-        sides = zuni.SIDE_NAMES[: zuni.SIDE_NAMES.index(stage) + 1] if stage in zuni.SIDE_NAMES else zuni.SIDE_NAMES
-        want = {str(p): (str(sk[0]), str(sk[1])) for p, sk in disks.items() if str(sk[0]) in sides}
-        return want, stage in zuni.SIDE_NAMES
+        if status.get("phase") != "setup" or stage not in zuni.SIDE_NAMES:
+            self._sim.setup_done_side = None  # set up (or the game moved on): nothing to do
+        elif stage != done:
+            with contextlib.suppress(ApiError):
+                self._sim.setup()
+
+    def _reconnect(self) -> None:
+        """The virtual board restarted (a power cycle) or stopped: connect again when it is back."""
+        delay = 0.05
+        dead_since = None
+        while not self._stopped:
+            time.sleep(delay)
+            if self._sim.alive is not None and not self._sim.alive():
+                # Down for good (closed, not restarting): stop knocking on its port.
+                dead_since = dead_since or time.monotonic()
+                if time.monotonic() - dead_since > GIVE_UP_S:
+                    return
+                continue
+            dead_since = None
+            try:
+                # A dying process may still accept on its old port and never say hello:
+                # do not wait long for it (a live board says hello at once).
+                control = self._sim.connect(RECONNECT_HELLO_S)
+            except (ControlError, OSError):
+                delay = min(0.5, delay * 2)
+                continue
+            with self._sim.lock:
+                self._sim.control = control
+                control.on_change = self.wake
+                self._sim.reconnects += 1
+                self._sim.follow()
+            self._events.set()
+            self._sim.bump()
+            return
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -801,9 +832,9 @@ class _Handler(BaseHTTPRequestHandler):
         if path == "/api/setup":
             return sim.setup(_text_or_none(body, "ruleset"))
         if path == "/api/line":
-            return sim.line(_text(body, "text"))
+            return sim.input.line(_text(body, "text"))
         if path == "/api/remote":
-            return sim.remote(body)
+            return sim.input.remote(body)
         raise ApiError(HTTPStatus.NOT_FOUND, "no such API call: POST %s" % path)
 
 

@@ -489,8 +489,6 @@ class Narrator:
             moves_per_round,
             numbered_moves,
             occupied_names,
-            outcome_words,
-            plays_words,
             restore_words,
             side_title,
         )
@@ -501,45 +499,12 @@ class Narrator:
         per = moves_per_round(game.ruleset)
         out["per"] = per
         out["numbered"] = numbered_moves(game, self.texts)
-        out["last"] = None
-        if self.texts and not self.lost:
-            before = game.copy()
-            before.pop()
-            move = game.move_stack[-1]
-            words = plays_words(before, move)
-            out["last"] = {
-                "text": move.text(),
-                "side": str(zuni.SIDE_NAMES[before.turn]),
-                "words": words.replace(" plays ", " played ", 1),
-                "path": [str(names[p]) for p in move.path],
-                "took": [str(names[p]) for p in move.captures],
-                "from": str(names[move.origin]) if move.origin >= 0 else "",
-                "to": str(names[move.dest]) if move.dest >= 0 else "",
-            }
+        out["last"] = _last_move_view(game) if self.texts and not self.lost else None
         # Whose disk stands where (World.settle): the game's real position.
         out["disks"] = None if self.lost else disks_of(game)
-        out["showing"] = ""
-        out["shown"] = None  # the move the board shows: its path and captures, drawn on the page
-        if self.shown and not self.lost:
-            try:
-                shown = game.parse_move(self.shown)
-                out["showing"] = plays_words(game, shown)
-                out["shown"] = {
-                    "text": shown.text(),
-                    "path": [str(names[p]) for p in shown.path],
-                    "took": [str(names[p]) for p in shown.captures],
-                }
-            except zuni.MoveError:
-                out["showing"] = "the board shows %s" % self.shown
-        out["result"] = ""
-        if status.get("phase") == "over":
-            outcome = game.outcome()
-            if outcome is not None and not self.lost:
-                out["result"] = outcome_words(game, outcome)
-            elif status.get("result"):
-                result = str(status["result"])
-                head = "A draw" if result == "draw" else "%s wins" % side_title(result)
-                out["result"] = "%s (%s)" % (head, status.get("termination", ""))
+        # The move the board shows: in words, and its path and captures, drawn on the page.
+        out["showing"], out["shown"] = _shown_view(game, self.shown) if self.shown and not self.lost else ("", None)
+        out["result"] = _result_words(game, status, self.lost) if status.get("phase") == "over" else ""
         out["turn"] = side_title(str(status.get("turn", ""))) if status.get("phase") == "play" else ""
         # Setting up (a new game, a take-back, a restart): which points to put right.
         out["setup"] = ""
@@ -578,3 +543,55 @@ class Narrator:
         elif out.get("turn") and not out.get("showing"):
             said.append(["turn:" + game_key, "%s to move" % out["turn"], False])
         return [a for a in said if a[1]]
+
+
+def _last_move_view(game: zuni.Game) -> dict[str, object]:
+    """The last move played, for the page: its text, mover, words, path and captures."""
+    from zuniboard.games.words import plays_words
+
+    names = game.geometry.names
+    before = game.copy()
+    before.pop()
+    move = game.move_stack[-1]
+    words = plays_words(before, move)
+    return {
+        "text": move.text(),
+        "side": str(zuni.SIDE_NAMES[before.turn]),
+        "words": words.replace(" plays ", " played ", 1),
+        "path": [str(names[p]) for p in move.path],
+        "took": [str(names[p]) for p in move.captures],
+        "from": str(names[move.origin]) if move.origin >= 0 else "",
+        "to": str(names[move.dest]) if move.dest >= 0 else "",
+    }
+
+
+def _shown_view(game: zuni.Game, text: str) -> tuple[str, dict[str, object] | None]:
+    """The move ``text`` the board shows: in words, and its text, path and captures."""
+    from zuniboard.games.words import plays_words
+
+    names = game.geometry.names
+    try:
+        shown = game.parse_move(text)
+        words = plays_words(game, shown)
+    except zuni.MoveError:
+        return "the board shows %s" % text, None
+    view: dict[str, object] = {
+        "text": shown.text(),
+        "path": [str(names[p]) for p in shown.path],
+        "took": [str(names[p]) for p in shown.captures],
+    }
+    return words, view
+
+
+def _result_words(game: zuni.Game, status: dict[str, object], lost: bool) -> str:
+    """How the game over on the board ended: the rules' words, else the board's result."""
+    from zuniboard.games.words import outcome_words, side_title
+
+    outcome = game.outcome()
+    if outcome is not None and not lost:
+        return outcome_words(game, outcome)
+    if status.get("result"):
+        result = str(status["result"])
+        head = "A draw" if result == "draw" else "%s wins" % side_title(result)
+        return "%s (%s)" % (head, status.get("termination", ""))
+    return ""
