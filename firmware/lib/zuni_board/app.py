@@ -59,20 +59,14 @@ from zuni_board.ticks import Deadline
 
 FIRMWARE_VERSION = "0.1.0"
 
-# Buttons bitmask (pressed edges), as the button driver reports them.
-OK = const(1)
-BACK = const(2)
-HINT = const(4)
+# Buttons bitmask (pressed edges), as the button driver reports them (underscored: a
+# const() of a private name costs no global; nothing outside this module names them).
+_OK = const(1)
+_BACK = const(2)
+_HINT = const(4)
 
 # A press waits at most this long for the change before it to settle.
 HOLD_MS = const(1000)
-
-
-def clocks():
-    """The game clocks (``zuni_board.clocks``), loaded only for a game on a clock."""
-    from zuni_board import clocks as module
-
-    return module
 
 
 def staged():
@@ -139,30 +133,7 @@ class BoardApp:
         self.now = 0  # the time of the last step (a host request comes in the same scan)
         self._held = 0  # presses waiting for the change before them to be stable
         self._held_until = Deadline()
-        if ruleset_text is None:
-            ruleset_text = layout.rulesets[0]
-        game = zuni.new_game(ruleset_text)  # a bad ruleset fails here, not later
-        names = game.geometry.names
-        self.names = ()  # type: tuple
-        if len(names) != n:
-            self._refuse(game)
-        try:
-            # Kept here so that main.py need not build them again (168 points: a few KB).
-            self.sensor_of, self.led_of = layout.maps(game.geometry)
-        except ValueError:
-            self._refuse(game)
-        self.names = names
-        self.overlays = Overlays(n, names, self.led_of, self.outbox.event)
-        self.game = game
-        # The play phase: position, commit, take-back, hint (zuni_board.play).
-        self.play = Play(self, n, layout.timing)
-        self.ruleset_text = ruleset_text  # a new game's rules when the journal has none to resume
-        if not self._resume(0):
-            self.new_game(ruleset_text, 0, game)
-        elif resume_slice <= 0 or not len(self.replay):  # type: ignore
-            # A game with no move yet (every boot after a new game) is whole at once: the
-            # boot hello says so, and no scan nor state after it has a replay to end.
-            self.finish_resume(0)
+        _first_game(self, layout, ruleset_text)
 
     # -- the link -------------------------------------------------------------------
     def attach(self, link):
@@ -218,13 +189,7 @@ class BoardApp:
     def fits(self, game):
         """ValueError unless this board can play ``game`` (its points are the board's)."""
         if game.geometry.names != self.names:
-            self._refuse(game)
-
-    def _refuse(self, game):
-        raise ValueError(
-            "ruleset %r needs a %d-point board; this board (%s) has %d points and plays: %s"
-            % (str(game.ruleset), len(game.geometry.names), self.layout_name, self.n, ", ".join(self.rulesets))
-        )
+            _refuse(self, game)
 
     def new_game(self, ruleset_text, now, game=None, position=None, clock=None):
         """``clock``: a ``clocks.BoardClock`` for the game (None: no clock)."""
@@ -237,7 +202,7 @@ class BoardApp:
         self.game = game
         self.position = position
         self.clock = clock
-        self.game_id = self.outbox.start(str(game.ruleset), self._fallback_id(), position, clock)
+        self.game_id = self.outbox.start(str(game.ruleset), _fallback_id(self), position, clock)
         # A new game is a cut of the history; the journal's header keeps the version.
         self.hv += 1
         if self.journal is not None:
@@ -245,38 +210,6 @@ class BoardApp:
         self.start_occ = game.occupancy()
         self.play.reset()
         self.enter_setup(now, position is not None)
-
-    def _again(self, now):
-        """A new game after the end: the same rules (from the same position, for a game
-        set up from one) and the same time control."""
-        clock = None if self.clock is None else self.clock.again()
-        self.new_game(str(self.game.ruleset), now, None, self.position, clock)
-        self.outbox.state()
-
-    def _fallback_id(self):
-        """The game id without a journal (or while it fails): a new one per game, so the
-        host never takes two games for one."""
-        if self.journal is None:
-            return "nojournal"
-        from zuni_board.journal import random_hex
-
-        return "nojournal-" + random_hex()
-
-    def _resume(self, now):
-        """Start to continue the journal's newest game (``zuni_board.resume``, loaded
-        for it and unloaded once the game is whole)."""
-        journal = self.journal
-        if journal is None:
-            return False
-        if not journal.numbers():
-            self.hv = journal.version
-            return False  # no game at all: its reading code is never loaded
-        from zuni_board import resume
-
-        if resume.begin(self, now):
-            return True
-        unload(("zuni_board.resume",))  # nothing to resume: its code is garbage
-        return False
 
     def hold(self, buttons):
         """Presses that wait (for a change before them to settle, or a replay)."""
@@ -302,45 +235,13 @@ class BoardApp:
             self.target = self.staged.target()
         else:
             self.target = self.game.occupancy()
-        self._check_setup(now)
+        _check_setup(self, now)
 
     def setup_side(self):
         """The side whose pieces the staged setup asks for now, or "" (not staged)."""
         if self.phase != SETUP or self.staged is None:
             return ""
         return self.staged.side()
-
-    def _check_setup(self, now):
-        """Play starts once the board matches the target; returns True if it did.
-        In a staged setup a stage that matches goes on at OK or after its settle time."""
-        staged = self.staged
-        if self.stable == self.target:
-            if staged is None or staged.matched(now):
-                self.staged = None
-                self._enter_play(now)
-                return True
-        elif staged is not None:
-            staged.unmatched()
-        L.paint_sync(self.renderer, self.target, self.stable)
-        return False
-
-    def _next_stage(self, now):
-        """The staged setup's current side is placed (OK, or settled): light the next."""
-        staged = self.staged
-        if staged is None:
-            return
-        staged.next()
-        self.target = staged.target()
-        self.outbox.event("setup", staged.side())
-        if self._check_setup(now) and self.phase == PLAY:
-            self.outbox.state()
-
-    def _enter_play(self, now):
-        self.phase = PLAY
-        if self.game.is_game_over():
-            self.enter_over(now)
-            return
-        self.play.start(now)
 
     def enter_over(self, now):
         self.phase = OVER
@@ -392,7 +293,7 @@ class BoardApp:
             if self.clock.tick(self.game, outbox, now):
                 self.enter_over(now)
         if stable is not None:
-            self._sensed(now, stable)
+            _sensed(self, now, stable)
             if play.due_commit and play.due.due(now):
                 # A move committed at once (commit_ms = stable_ms): before this scan's
                 # presses, which act on the position the change made.
@@ -405,11 +306,11 @@ class BoardApp:
             else:
                 buttons |= self._held
                 self._held = 0
-                self._buttons(now, buttons)
+                _buttons(self, now, buttons)
         if play.due.due(now):
             self._fire(now)
         elif self.staged is not None and self.staged.settle.due(now):
-            self._next_stage(now)
+            _next_stage(self, now)
         if self.overlays.on and self.overlays.step(now):
             self.renderer.invalidate()  # the game picture must be drawn again
         if play.hint_busy() and stable is None and not buttons:
@@ -455,60 +356,7 @@ class BoardApp:
             self.clock.paint(self.renderer, buf, now)
         return buf
 
-    def _sensed(self, now, stable):
-        play = self.play
-        play.drop_search()  # any change: the player acts, the hint is not wanted now
-        mine = self.stable
-        touched = play.touched
-        changes = None  # type: list[str] | None
-        if self.raw:
-            changes = []
-        for i in range(self.n):
-            v = 1 if stable[i] else 0
-            if mine[i] != v:
-                mine[i] = v
-                touched[i] = 1
-                if changes is not None:
-                    changes.append(("+" if v else "-") + self.names[i])
-        if changes:
-            self.outbox.event("raw", " ".join(changes))
-        if self.overlays.player_acted(now):
-            self.renderer.invalidate()  # the player acts: show the game again at once
-        phase = self.phase
-        if phase == PLAY:
-            play.evaluate(now)
-        elif phase == SETUP:
-            if self._check_setup(now) and self.phase == PLAY:
-                # The host learns at once that the board is set up (no polling); a
-                # game that ended or passed at once has sent its own state or move.
-                self.outbox.state()
-        elif self.stable == self.start_occ:
-            # Game over and the pieces set up again: a new game.
-            self._again(now)
-
     # -- buttons --------------------------------------------------------------------
-    def _buttons(self, now, buttons):
-        # Every press is told to the host (bring-up sees each button; the host asks its
-        # engine on HINT), whatever it does on the board. Best effort.
-        outbox = self.outbox
-        if buttons & OK:
-            outbox.event("button", "ok")
-        if buttons & BACK:
-            outbox.event("button", "back")
-        if buttons & HINT:
-            outbox.event("button", "hint")
-        if buttons & BACK:
-            try:
-                self.takeback(now)
-            except ValueError:
-                pass  # nothing to take back: the button does nothing
-        if buttons & OK:
-            self.ok(now)
-        if buttons & HINT:
-            self.play.catch_up(now)  # pressed with OK that committed a move in this very scan
-            if self.phase == PLAY:
-                self.play.hint_button(now)
-
     def ok(self, now):
         """OK (or the host's ``button ok``): commit the move waiting (a chain stopped
         early), go on to the staged setup's next side, or after the end a new game."""
@@ -516,9 +364,9 @@ class BoardApp:
         if self.phase == PLAY and play.pending is not None:
             play.commit(now, play.pending)
         elif self.phase == SETUP and self.staged is not None and self.staged.ready():
-            self._next_stage(now)
+            _next_stage(self, now)
         elif self.phase == OVER:
-            self._again(now)
+            _again(self, now)
 
     def takeback(self, now):
         """BACK or the host's ``takeback``: ValueError if there is nothing to take back."""
@@ -528,3 +376,169 @@ class BoardApp:
     def describe(self):
         """The LED picture as text (point:colour/pattern)."""
         return self._picture().describe(self.game.geometry.names)
+
+
+# -- the steps of BoardApp that only it calls (module functions: a class of their own
+# would cost heap, tests/checks/test_firmware_heap.py) ------------------------------------
+
+
+def _sensed(app, now, stable):
+    play = app.play
+    play.drop_search()  # any change: the player acts, the hint is not wanted now
+    mine = app.stable
+    touched = play.touched
+    changes = None  # type: list[str] | None
+    if app.raw:
+        changes = []
+    for i in range(app.n):
+        v = 1 if stable[i] else 0
+        if mine[i] != v:
+            mine[i] = v
+            touched[i] = 1
+            if changes is not None:
+                changes.append(("+" if v else "-") + app.names[i])
+    if changes:
+        app.outbox.event("raw", " ".join(changes))
+    if app.overlays.player_acted(now):
+        app.renderer.invalidate()  # the player acts: show the game again at once
+    phase = app.phase
+    if phase == PLAY:
+        play.evaluate(now)
+    elif phase == SETUP:
+        if _check_setup(app, now) and app.phase == PLAY:
+            # The host learns at once that the board is set up (no polling); a
+            # game that ended or passed at once has sent its own state or move.
+            app.outbox.state()
+    elif app.stable == app.start_occ:
+        # Game over and the pieces set up again: a new game.
+        _again(app, now)
+
+
+def _buttons(app, now, buttons):
+    # Every press is told to the host (bring-up sees each button; the host asks its
+    # engine on HINT), whatever it does on the board. Best effort.
+    outbox = app.outbox
+    if buttons & _OK:
+        outbox.event("button", "ok")
+    if buttons & _BACK:
+        outbox.event("button", "back")
+    if buttons & _HINT:
+        outbox.event("button", "hint")
+    if buttons & _BACK:
+        try:
+            app.takeback(now)
+        except ValueError:
+            pass  # nothing to take back: the button does nothing
+    if buttons & _OK:
+        app.ok(now)
+    if buttons & _HINT:
+        app.play.catch_up(now)  # pressed with OK that committed a move in this very scan
+        if app.phase == PLAY:
+            app.play.hint_button(now)
+
+
+def _check_setup(app, now):
+    """Play starts once the board matches the target; returns True if it did.
+    In a staged setup a stage that matches goes on at OK or after its settle time."""
+    staged = app.staged
+    if app.stable == app.target:
+        if staged is None or staged.matched(now):
+            app.staged = None
+            _enter_play(app, now)
+            return True
+    elif staged is not None:
+        staged.unmatched()
+    L.paint_sync(app.renderer, app.target, app.stable)
+    return False
+
+
+def _next_stage(app, now):
+    """The staged setup's current side is placed (OK, or settled): light the next."""
+    staged = app.staged
+    if staged is None:
+        return
+    staged.next()
+    app.target = staged.target()
+    app.outbox.event("setup", staged.side())
+    if _check_setup(app, now) and app.phase == PLAY:
+        app.outbox.state()
+
+
+def _resume(app, now):
+    """Start to continue the journal's newest game (``zuni_board.resume``, loaded
+    for it and unloaded once the game is whole)."""
+    journal = app.journal
+    if journal is None:
+        return False
+    if not journal.numbers():
+        app.hv = journal.version
+        return False  # no game at all: its reading code is never loaded
+    from zuni_board import resume
+
+    if resume.begin(app, now):
+        return True
+    unload(("zuni_board.resume",))  # nothing to resume: its code is garbage
+    return False
+
+
+def _fallback_id(app):
+    """The game id without a journal (or while it fails): a new one per game, so the
+    host never takes two games for one."""
+    if app.journal is None:
+        return "nojournal"
+    from zuni_board.journal import random_hex
+
+    return "nojournal-" + random_hex()
+
+
+def _enter_play(app, now):
+    app.phase = PLAY
+    if app.game.is_game_over():
+        app.enter_over(now)
+        return
+    app.play.start(now)
+
+
+def _first_game(app, layout, ruleset_text):
+    """The constructor's game: the journal's newest resumed, else a new one of
+    ``ruleset_text`` (None: the layout's first); ValueError if the board cannot play it."""
+    n = app.n
+    if ruleset_text is None:
+        ruleset_text = layout.rulesets[0]
+    game = zuni.new_game(ruleset_text)  # a bad ruleset fails here, not later
+    names = game.geometry.names
+    app.names = ()  # type: tuple
+    if len(names) != n:
+        _refuse(app, game)
+    try:
+        # Kept here so that main.py need not build them again (168 points: a few KB).
+        app.sensor_of, app.led_of = layout.maps(game.geometry)
+    except ValueError:
+        _refuse(app, game)
+    app.names = names
+    app.overlays = Overlays(n, names, app.led_of, app.outbox.event)
+    app.game = game
+    # The play phase: position, commit, take-back, hint (zuni_board.play).
+    app.play = Play(app, n, layout.timing)
+    app.ruleset_text = ruleset_text  # a new game's rules when the journal has none to resume
+    if not _resume(app, 0):
+        app.new_game(ruleset_text, 0, game)
+    elif app.resume_slice <= 0 or not len(app.replay):  # type: ignore
+        # A game with no move yet (every boot after a new game) is whole at once: the
+        # boot hello says so, and no scan nor state after it has a replay to end.
+        app.finish_resume(0)
+
+
+def _again(app, now):
+    """A new game after the end: the same rules (from the same position, for a game
+    set up from one) and the same time control."""
+    clock = None if app.clock is None else app.clock.again()
+    app.new_game(str(app.game.ruleset), now, None, app.position, clock)
+    app.outbox.state()
+
+
+def _refuse(app, game):
+    raise ValueError(
+        "ruleset %r needs a %d-point board; this board (%s) has %d points and plays: %s"
+        % (str(game.ruleset), len(game.geometry.names), app.layout_name, app.n, ", ".join(app.rulesets))
+    )
