@@ -84,12 +84,10 @@ class BoardApp:
         # board_id: this physical board's unique id (hex of machine.unique_id() on the
         # Pico, read by main.py: the app imports no machine), sent in hello as ``id``.
         self.board_id = board_id
-        # A game resumed from the journal is replayed ``resume_slice`` moves a scan
-        # (0: at once, in this constructor). Until then ``_replay`` holds its move texts
-        # (``resuming()``): the boot hello goes out first, with the journal's moves.
+        # A game resumed from the journal is replayed ``resume_slice`` moves a scan (0: at
+        # once, in this constructor; the boot hello goes out first): meanwhile ``replay`` holds
+        # its move texts (a ``journalread.Texts``) and ``replayed`` counts; None once whole.
         self.resume_slice = resume_slice
-        # While a resumed game is replayed (``zuni_board.resume``): the journal's move
-        # texts (a ``journalread.Texts``) and how many are replayed; None once it is whole.
         self.replay = None  # type: ignore
         self.replayed = 0
         # Only what the app needs of the layout is kept, so that the caller may drop the
@@ -116,24 +114,31 @@ class BoardApp:
         self.stable = bytearray(n)
         self.renderer = L.Renderer(n)
         self.game_id = ""
-        # History version (docs/protocol.md): +1 at every take-back and new game, kept
-        # in the journal; the host cuts its copy of the history only on a higher one.
-        self.hv = 0
+        self.hv = 0  # history version (docs/protocol.md): +1 a take-back and a new game
         self.phase = SETUP
         self.target = bytearray(n)
         # A game set up from a position: its text (None: the rules' start), and while
         # it is set up side by side its ``staged.StagedSetup`` (None: not staged).
         self.position = None  # type: str | None
         self.staged = None  # type: ignore
-        # The game's clocks (zuni_board.clocks.BoardClock), None for a game without.
-        self.clock = None  # type: ignore
+        self.clock = None  # type: ignore  # the game's clocks (zuni_board.clocks.BoardClock)
         # The host's commands and queries (zuni_board.hostcmd), made at its first frame.
         self._host = None  # type: ignore
         self.start_occ = bytearray(n)
         self.now = 0  # the time of the last step (a host request comes in the same scan)
         self._held = 0  # presses waiting for the change before them to be stable
         self._held_until = Deadline()
-        _first_game(self, layout, ruleset_text)
+        ruleset_text = layout.rulesets[0] if ruleset_text is None else ruleset_text
+        game = zuni.new_game(ruleset_text)  # a bad ruleset fails here, not later
+        self.names = game.geometry.names  # type: tuple
+        # Kept here so that main.py need not build them again (168 points: a few KB).
+        self.sensor_of, self.led_of = _maps(self, layout, game)
+        self.overlays = Overlays(n, self.names, self.led_of, self.outbox.event)
+        self.game = game
+        # The play phase: position, commit, take-back, hint (zuni_board.play).
+        self.play = Play(self, n, layout.timing)
+        self.ruleset_text = ruleset_text  # a new game's rules when the journal has none to resume
+        _first_game(self, ruleset_text, game)
 
     # -- the link -------------------------------------------------------------------
     def attach(self, link):
@@ -297,7 +302,7 @@ class BoardApp:
             if play.due_commit and play.due.due(now):
                 # A move committed at once (commit_ms = stable_ms): before this scan's
                 # presses, which act on the position the change made.
-                self._fire(now)
+                _fire(self, now)
         if buttons or self._held:
             if moving and (not self._held or not self._held_until.due(now)):
                 if not self._held:
@@ -308,7 +313,7 @@ class BoardApp:
                 self._held = 0
                 _buttons(self, now, buttons)
         if play.due.due(now):
-            self._fire(now)
+            _fire(self, now)
         elif self.staged is not None and self.staged.settle.due(now):
             _next_stage(self, now)
         if self.overlays.on and self.overlays.step(now):
@@ -319,20 +324,10 @@ class BoardApp:
             elif not collected:  # a collection is a scan's work: the hint's step waits
                 play.think(now)
 
-    def _fire(self, now):
-        if self.phase == PLAY:
-            self.play.fire(now)
-        else:
-            self.play.due.cancel()
-
-    def _picture(self):
-        overlays = self.overlays
-        return overlays.renderer if overlays.on else self.renderer
-
     def frame_dirty(self, now):
         if self.clock is not None and not self.overlays.on and self.clock.dirty(now):
             return True  # a low time's tick (zuni_board.clocks)
-        return self._picture().dirty(now)
+        return _picture(self).dirty(now)
 
     def supply_fault(self, now):
         """The LED supply switch cut the rail (a short or overload on the LED line): the
@@ -347,7 +342,7 @@ class BoardApp:
     def frame(self, now):
         """bytearray, 3 bytes (r, g, b) per point, at full scale (the driver caps it);
         all dark while the LED supply is faulted."""
-        buf = self._picture().frame(now)
+        buf = _picture(self).frame(now)
         if self.fault:
             for i in range(len(buf)):
                 buf[i] = 0
@@ -375,7 +370,7 @@ class BoardApp:
     # -- for tests and tools --------------------------------------------------------
     def describe(self):
         """The LED picture as text (point:colour/pattern)."""
-        return self._picture().describe(self.game.geometry.names)
+        return _picture(self).describe(self.game.geometry.names)
 
 
 # -- the steps of BoardApp that only it calls (module functions: a class of their own
@@ -499,28 +494,19 @@ def _enter_play(app, now):
     app.play.start(now)
 
 
-def _first_game(app, layout, ruleset_text):
-    """The constructor's game: the journal's newest resumed, else a new one of
-    ``ruleset_text`` (None: the layout's first); ValueError if the board cannot play it."""
-    n = app.n
-    if ruleset_text is None:
-        ruleset_text = layout.rulesets[0]
-    game = zuni.new_game(ruleset_text)  # a bad ruleset fails here, not later
-    names = game.geometry.names
-    app.names = ()  # type: tuple
-    if len(names) != n:
+def _maps(app, layout, game):
+    """The layout's (sensor_of, led_of) for ``game``'s points; ValueError (the refusal)
+    if the board cannot play it."""
+    if len(game.geometry.names) != app.n:
         _refuse(app, game)
     try:
-        # Kept here so that main.py need not build them again (168 points: a few KB).
-        app.sensor_of, app.led_of = layout.maps(game.geometry)
+        return layout.maps(game.geometry)
     except ValueError:
         _refuse(app, game)
-    app.names = names
-    app.overlays = Overlays(n, names, app.led_of, app.outbox.event)
-    app.game = game
-    # The play phase: position, commit, take-back, hint (zuni_board.play).
-    app.play = Play(app, n, layout.timing)
-    app.ruleset_text = ruleset_text  # a new game's rules when the journal has none to resume
+
+
+def _first_game(app, ruleset_text, game):
+    """The constructor's game: the journal's newest resumed, else ``game`` anew."""
     if not _resume(app, 0):
         app.new_game(ruleset_text, 0, game)
     elif app.resume_slice <= 0 or not len(app.replay):  # type: ignore
@@ -542,3 +528,15 @@ def _refuse(app, game):
         "ruleset %r needs a %d-point board; this board (%s) has %d points and plays: %s"
         % (str(game.ruleset), len(game.geometry.names), app.layout_name, app.n, ", ".join(app.rulesets))
     )
+
+
+def _fire(app, now):
+    if app.phase == PLAY:
+        app.play.fire(now)
+    else:
+        app.play.due.cancel()
+
+
+def _picture(app):
+    overlays = app.overlays
+    return overlays.renderer if overlays.on else app.renderer
