@@ -436,53 +436,93 @@ class VirtualWait:
                 raise SystemExit(0)  # the host is gone (see __init__)
 
 
-def main_virtual(argv):
-    from zuni_hw import virtual
-
+def _virtual_layout(argv):
+    """The options and the board (its layout loaded before the app is imported: see
+    main_pico); a usage error exits."""
     try:
         opts = parse_args(argv)
         packed = None
         if "layout-packed" in opts:
             sys.path.insert(0, opts["layout-packed"])
             packed = LAYOUT_MODULE
-        layout = load_board(opts["layout"], packed)  # before the app is imported: see main_pico
+        return opts, load_board(opts["layout"], packed)
     except ValueError as e:  # UsageError, layout.LayoutError
         sys.stderr.write("zuni-virtual: %s\n%s\n" % (e, USAGE))
         sys.exit(2)
-    gc.collect()
-    lifeline = -1
-    spec = opts.get("lifeline", "-1")
+
+
+def _virtual_lifeline(virtual, spec):
+    """The host's lifeline of ``--lifeline SPEC``: a pipe's fd, or a socket (``tcp:``)."""
     try:
-        # First: a host that is already gone must not get a board that runs on alone.
-        lifeline = virtual.connect_lifeline(spec) if spec.startswith("tcp:") else int(spec)
+        return virtual.connect_lifeline(spec) if spec.startswith("tcp:") else int(spec)
     except (OSError, ValueError) as e:
         sys.stderr.write("zuni-virtual: --lifeline %s: %s\n" % (spec, e))
         sys.exit(2)
-    journal_dir = None
-    board_id = ""
-    flash_dev = None
-    if "flash" in opts:
-        blocks = int(opts.get("flash-blocks", "64"))
-        flash_dev = virtual.mount_flash(opts["flash"], VIRTUAL_JOURNAL, blocks)
-        journal_dir = VIRTUAL_JOURNAL
-        # Stable for as long as the flash image lives, like a Pico's unique_id.
-        board_id = virtual.flash_board_id(VIRTUAL_JOURNAL)
+
+
+def _virtual_flash(virtual, opts):
+    """The virtual board's flash (``--flash IMAGE``): (its device, its flash log or None,
+    the board id), or (None, None, "") without one."""
+    if "flash" not in opts:
+        return None, None, ""
+    blocks = int(opts.get("flash-blocks", "64"))
+    flash_dev = virtual.mount_flash(opts["flash"], VIRTUAL_JOURNAL, blocks)
+    # Stable for as long as the flash image lives, like a Pico's unique_id.
+    board_id = virtual.flash_board_id(VIRTUAL_JOURNAL)
     log = None
-    if flash_dev is not None and hasattr(flash_dev, "readblocks"):  # (not the PC's folder: fw_cpython)
+    if hasattr(flash_dev, "readblocks"):  # (not the PC's folder: fw_cpython)
         log, why = open_flash_log(flash_dev, VIRTUAL_JOURNAL, VIRTUAL_LOG_BLOCKS)
         if why:
             virtual.log(why)
+    return flash_dev, log, board_id
+
+
+def _virtual_sensors(virtual, layout, geometry, sensor_of, occupied):
+    """The virtual sensors, the points of ``--occupied`` (comma-separated names) covered."""
+    sensors = virtual.VirtualSensors(layout.sensor_count)
+    for name in occupied.split(","):
+        if name:
+            if name not in geometry.index:
+                sys.stderr.write("zuni-virtual: --occupied: unknown point %r\n" % name)
+                sys.exit(2)
+            sensors.state[sensor_of[geometry.index[name]]] = 1
+    return sensors
+
+
+def _virtual_control(virtual, port, layout_name, names, sensor_of, sensors, buttons, leds):
+    """The control channel on ``--control PORT``, told of every new LED frame."""
+    try:
+        control = virtual.ControlServer(int(port), layout_name, names, sensor_of, sensors, buttons, leds)
+    except OSError as e:
+        sys.stderr.write("zuni-virtual: --control %s: cannot listen (%s)\n" % (port, e))
+        sys.exit(3)
+    leds.on_change = control.leds_changed
+    return control
+
+
+def _virtual_link(virtual, spec):
+    """The link's port of ``--link SPEC`` (zuni_hw.virtual.open_link)."""
+    try:
+        return virtual.open_link(spec)
+    except (OSError, ValueError) as e:
+        sys.stderr.write("zuni-virtual: --link %s: %s\n" % (spec, e))
+        # A socket link's port taken (between the host's choice and the bind): as --control.
+        sys.exit(3 if isinstance(e, OSError) and spec.startswith("tcp:") else 2)
+
+
+def main_virtual(argv):
+    from zuni_hw import virtual
+
+    opts, layout = _virtual_layout(argv)
+    gc.collect()
+    # First: a host that is already gone must not get a board that runs on alone.
+    lifeline = _virtual_lifeline(virtual, opts.get("lifeline", "-1"))
+    flash_dev, log, board_id = _virtual_flash(virtual, opts)
+    journal_dir = None if flash_dev is None else VIRTUAL_JOURNAL
     app, sensor_of, led_of = build_app(layout, opts.get("ruleset"), journal_dir, board_id)
     journal = use_flash_log(app, log)
     names = app.game.geometry.names
-    sensors = virtual.VirtualSensors(layout.sensor_count)
-    occupied = opts.get("occupied", "")
-    for name in occupied.split(","):
-        if name:
-            if name not in app.game.geometry.index:
-                sys.stderr.write("zuni-virtual: --occupied: unknown point %r\n" % name)
-                sys.exit(2)
-            sensors.state[sensor_of[app.game.geometry.index[name]]] = 1
+    sensors = _virtual_sensors(virtual, layout, app.game.geometry, sensor_of, opts.get("occupied", ""))
     buttons = virtual.VirtualButtons()
     leds = virtual.VirtualLeds(len(names))
     fault = None
@@ -492,25 +532,15 @@ def main_virtual(argv):
         fault = SupplyFault(FaultPin())  # the control channel's ``fault on`` pulls it low
     control = None
     if "control" in opts:
-        try:
-            control = virtual.ControlServer(int(opts["control"]), layout.name, names, sensor_of, sensors, buttons, leds)
-        except OSError as e:
-            sys.stderr.write("zuni-virtual: --control %s: cannot listen (%s)\n" % (opts["control"], e))
-            sys.exit(3)
-        leds.on_change = control.leds_changed
+        control = _virtual_control(virtual, opts["control"], layout.name, names, sensor_of, sensors, buttons, leds)
+        control.fault_pin = None if fault is None else fault.pin
         if flash_dev is not None:
             control.flash_dev = flash_dev
             control.flash_dir = VIRTUAL_JOURNAL
-        control.fault_pin = None if fault is None else fault.pin
     link = None
     session = None
     if "link" in opts:
-        try:
-            link = virtual.open_link(opts["link"])
-        except (OSError, ValueError) as e:
-            sys.stderr.write("zuni-virtual: --link %s: %s\n" % (opts["link"], e))
-            # A socket link's port taken (between the host's choice and the bind): as --control.
-            sys.exit(3 if isinstance(e, OSError) and opts["link"].startswith("tcp:") else 2)
+        link = _virtual_link(virtual, opts["link"])
         session = attach_link(app, link, link_ms(opts["link-ms"]) if "link-ms" in opts else None)
     timing = layout.timing
     debouncer = Debouncer(len(sensor_of), sensor_of, timing["debounce_scans"], timing["stable_ms"])
@@ -524,16 +554,8 @@ def main_virtual(argv):
     if control is not None:
         control.stats = loop.stats
         control.app = app
-    virtual.log(
-        "layout %s, ruleset %s, link %s, control %s, flash %s"
-        % (
-            layout.name,
-            app.game.ruleset,
-            opts.get("link", "none"),
-            opts.get("control", "none"),
-            opts.get("flash", "none"),
-        )
-    )
+    got = (opts.get("link", "none"), opts.get("control", "none"), opts.get("flash", "none"))
+    virtual.log("layout %s, ruleset %s, link %s, control %s, flash %s" % ((layout.name, app.game.ruleset) + got))
     try:
         loop.run()
     except KeyboardInterrupt:

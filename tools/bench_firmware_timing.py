@@ -144,7 +144,7 @@ class IoLoop:
             out["log_forced"] = journal.log.forced
         out["usb_writes"] = self.usb.calls
         out["usb_bytes"] = self.usb.bytes
-        out["usb_frames"] = self.session.tx_frames
+        out["usb_frames"] = self.session.out.tx_frames
 
 
 class CountingStream:

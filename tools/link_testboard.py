@@ -259,10 +259,10 @@ def main(argv):
                         session.queued_bytes(),
                         session.rx_frames,
                         session.rx_errors,
-                        session.tx_frames,
-                        session.dropped,
+                        session.out.tx_frames,
+                        session.out.dropped,
                         session.resent,
-                        len(session._pending),
+                        len(session.history.pending),
                         to_play,
                     )
                 )

@@ -713,7 +713,7 @@ def test_moves_request_streams_a_long_game_through_a_slow_port():
     kv = kv_decode(oks[0][2].split(" ", 1)[1])
     eq(kv["moves"], "200")
     eq(kv["digest"], hex8(d))
-    eq(s.dropped, 0)
+    eq(s.out.dropped, 0)
 
 
 class CountingApp(FakeApp):
@@ -782,7 +782,7 @@ def test_queue_stays_bounded_and_drops_diagnostics_first():
         s.poll(1)
         assert s.queued_bytes() <= QUEUE_BYTES
     eq(s.queued_bytes() <= LO_BYTES, True, "diagnostics use at most LO_BYTES")
-    dropped_raw = s.dropped
+    dropped_raw = s.out.dropped
     assert dropped_raw > 150, dropped_raw
     for i in range(MAX_PENDING):
         app.moves.append("m%d-m%d" % (i, i + 1))

@@ -245,6 +245,35 @@ def _custody(board, sq, enemy, friend, nbs):
     return out
 
 
+def _turns(ruleset, order, four, combined):
+    """AwithGame's turn tables: (who moves after each side, who moved before it, the sides
+    whose pieces each side moves, the first side), ``order`` the four players' order."""
+    nxt = bytearray(4)
+    movers = [(s,) for s in range(4)]  # type: list[tuple[int, ...]]
+    if combined:
+        nxt[_SOUTH] = _NORTH
+        nxt[_NORTH] = _SOUTH
+        movers[_SOUTH] = tuple(s for s in order if TEAM[s] == 0)
+        movers[_NORTH] = tuple(s for s in order if TEAM[s] == 1)
+        first = _NORTH if ruleset["first"] == "north" else _SOUTH
+    elif four:
+        for i in range(4):
+            nxt[order[i]] = order[(i + 1) % 4]
+        first = order[0]
+    else:
+        nxt[_SOUTH] = _NORTH
+        nxt[_NORTH] = _SOUTH
+        first = _NORTH if ruleset["first"] == "north" else _SOUTH
+    prev = bytearray(4)
+    s = first
+    while True:  # round the cycle of turns from the first
+        prev[nxt[s]] = s
+        s = nxt[s]
+        if s == first:
+            break
+    return bytes(nxt), bytes(prev), tuple(movers), first
+
+
 class AwithGame(Game):
     """An Awithlaknakwe game; ``AwithGame(ruleset)`` is the start position.
 
@@ -286,33 +315,9 @@ class AwithGame(Game):
         # Custody directions: the diagonals, and with custody=all the orthogonals too.
         self._orth = ruleset["custody"] == "all"
         self._cnb = NB if self._orth else DIAG_NB
-        # Turn tables: who moves after `turn`, and which sides' pieces `turn` moves.
-        nxt = bytearray(4)
-        movers = [(s,) for s in range(4)]  # type: list[tuple[int, ...]]
-        if combined:
-            nxt[_SOUTH] = _NORTH
-            nxt[_NORTH] = _SOUTH
-            movers[_SOUTH] = tuple(s for s in order if TEAM[s] == 0)
-            movers[_NORTH] = tuple(s for s in order if TEAM[s] == 1)
-            first = _NORTH if ruleset["first"] == "north" else _SOUTH
-        elif four:
-            for i in range(4):
-                nxt[order[i]] = order[(i + 1) % 4]
-            first = order[0]
-        else:
-            nxt[_SOUTH] = _NORTH
-            nxt[_NORTH] = _SOUTH
-            first = _NORTH if ruleset["first"] == "north" else _SOUTH
-        self._next = bytes(nxt)
-        prev = bytearray(4)
-        s = first
-        while True:  # round the cycle of turns from the first
-            prev[nxt[s]] = s
-            s = nxt[s]
-            if s == first:
-                break
-        self._prev = bytes(prev)
-        self._movers = tuple(movers)
+        # Turn tables: who moves after `turn`, who moved before it, and which sides'
+        # pieces `turn` moves.
+        self._next, self._prev, self._movers, first = _turns(ruleset, order, four, combined)
         board = bytearray(N_SQUARES)
         Game.__init__(self, ruleset, GEOMETRY, board, first)
         self._pcs = [bytearray(b"\xff" * 7) for _ in range(4)]

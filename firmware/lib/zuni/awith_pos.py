@@ -38,7 +38,6 @@ def from_position(cls, ruleset, pieces, turn, priests, quiet, taken):
     team priest owned by at most one partner)."""
     game = cls(ruleset)
     board = game.board
-    geometry = game.geometry
     letters = cls.letters
     for i in range(len(board)):
         board[i] = 0
@@ -46,6 +45,16 @@ def from_position(cls, ruleset, pieces, turn, priests, quiet, taken):
         pcs = game.pieces_of(s)
         for k in range(7):
             pcs[k] = _GONE
+    _place(game, letters, pieces)
+    _priests(game, cls.priest_states, priests)
+    _counters(game, turn, quiet, taken)
+    return game
+
+
+def _place(game, letters, pieces):
+    """``from_position``'s pieces (square name -> letter) on the cleared board."""
+    board = game.board
+    geometry = game.geometry
     counts = bytearray(4)
     for name in pieces:
         letter = pieces[name]
@@ -71,21 +80,29 @@ def from_position(cls, ruleset, pieces, turn, priests, quiet, taken):
             pcs[counts[side]] = sq
             counts[side] += 1
             board[sq] = piece_code(side, MAN)
-    if priests:
-        for side_name in priests:
-            side = _side(side_name, game.sides)
-            state = priests[side_name]
-            if state not in ("none", "hand", "gone"):
-                raise ZuniError("bad priest state %r for %s (allowed: none, hand, gone)" % (state, side_name))
-            if game.prs[side] == _P_BOARD:
-                raise ZuniError("%s's priest is on the board, so it cannot be %r" % (side_name, state))
-            game.prs[side] = cls.priest_states.index(state)
+
+
+def _priests(game, priest_states, priests):
+    """``from_position``'s priests off the board (side name -> "none", "hand" or "gone")
+    and a team priest owned by at most one partner."""
+    for side_name in priests or ():
+        side = _side(side_name, game.sides)
+        state = priests[side_name]
+        if state not in ("none", "hand", "gone"):
+            raise ZuniError("bad priest state %r for %s (allowed: none, hand, gone)" % (state, side_name))
+        if game.prs[side] == _P_BOARD:
+            raise ZuniError("%s's priest is on the board, so it cannot be %r" % (side_name, state))
+        game.prs[side] = priest_states.index(state)
     if game.team_priest:
         for s in (SOUTH, NORTH):
             if game.prs[s] != _P_NONE and game.prs[3 - s] != _P_NONE:
                 raise ZuniError(
                     "%s and %s share one bow priest: only one can own it" % (SIDE_NAMES[s], SIDE_NAMES[3 - s])
                 )
+
+
+def _counters(game, turn, quiet, taken):
+    """``from_position``'s turn, quiet counter and captures by team."""
     turn_side = _side(turn, game.sides) if isinstance(turn, str) else turn
     if turn_side not in game.sides:
         raise ZuniError("bad turn %r" % (turn,))
@@ -99,7 +116,6 @@ def from_position(cls, ruleset, pieces, turn, priests, quiet, taken):
         if not isinstance(taken[t], int) or not 0 <= taken[t] <= 14:
             raise ZuniError("bad capture count %r for team %d (0..14)" % (taken[t], t))
         game.taken[t] = taken[t]
-    return game
 
 
 def position(game):

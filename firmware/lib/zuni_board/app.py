@@ -59,20 +59,14 @@ from zuni_board.ticks import Deadline
 
 FIRMWARE_VERSION = "0.1.0"
 
-# Buttons bitmask (pressed edges), as the button driver reports them.
-OK = const(1)
-BACK = const(2)
-HINT = const(4)
+# Buttons bitmask (pressed edges), as the button driver reports them (underscored: a
+# const() of a private name costs no global; nothing outside this module names them).
+_OK = const(1)
+_BACK = const(2)
+_HINT = const(4)
 
 # A press waits at most this long for the change before it to settle.
 HOLD_MS = const(1000)
-
-
-def clocks():
-    """The game clocks (``zuni_board.clocks``), loaded only for a game on a clock."""
-    from zuni_board import clocks as module
-
-    return module
 
 
 def staged():
@@ -90,12 +84,10 @@ class BoardApp:
         # board_id: this physical board's unique id (hex of machine.unique_id() on the
         # Pico, read by main.py: the app imports no machine), sent in hello as ``id``.
         self.board_id = board_id
-        # A game resumed from the journal is replayed ``resume_slice`` moves a scan
-        # (0: at once, in this constructor). Until then ``_replay`` holds its move texts
-        # (``resuming()``): the boot hello goes out first, with the journal's moves.
+        # A game resumed from the journal is replayed ``resume_slice`` moves a scan (0: at
+        # once, in this constructor; the boot hello goes out first): meanwhile ``replay`` holds
+        # its move texts (a ``journalread.Texts``) and ``replayed`` counts; None once whole.
         self.resume_slice = resume_slice
-        # While a resumed game is replayed (``zuni_board.resume``): the journal's move
-        # texts (a ``journalread.Texts``) and how many are replayed; None once it is whole.
         self.replay = None  # type: ignore
         self.replayed = 0
         # Only what the app needs of the layout is kept, so that the caller may drop the
@@ -122,47 +114,31 @@ class BoardApp:
         self.stable = bytearray(n)
         self.renderer = L.Renderer(n)
         self.game_id = ""
-        # History version (docs/protocol.md): +1 at every take-back and new game, kept
-        # in the journal; the host cuts its copy of the history only on a higher one.
-        self.hv = 0
+        self.hv = 0  # history version (docs/protocol.md): +1 a take-back and a new game
         self.phase = SETUP
         self.target = bytearray(n)
         # A game set up from a position: its text (None: the rules' start), and while
         # it is set up side by side its ``staged.StagedSetup`` (None: not staged).
         self.position = None  # type: str | None
         self.staged = None  # type: ignore
-        # The game's clocks (zuni_board.clocks.BoardClock), None for a game without.
-        self.clock = None  # type: ignore
+        self.clock = None  # type: ignore  # the game's clocks (zuni_board.clocks.BoardClock)
         # The host's commands and queries (zuni_board.hostcmd), made at its first frame.
         self._host = None  # type: ignore
         self.start_occ = bytearray(n)
         self.now = 0  # the time of the last step (a host request comes in the same scan)
         self._held = 0  # presses waiting for the change before them to be stable
         self._held_until = Deadline()
-        if ruleset_text is None:
-            ruleset_text = layout.rulesets[0]
+        ruleset_text = layout.rulesets[0] if ruleset_text is None else ruleset_text
         game = zuni.new_game(ruleset_text)  # a bad ruleset fails here, not later
-        names = game.geometry.names
-        self.names = ()  # type: tuple
-        if len(names) != n:
-            self._refuse(game)
-        try:
-            # Kept here so that main.py need not build them again (168 points: a few KB).
-            self.sensor_of, self.led_of = layout.maps(game.geometry)
-        except ValueError:
-            self._refuse(game)
-        self.names = names
-        self.overlays = Overlays(n, names, self.led_of, self.outbox.event)
+        self.names = game.geometry.names  # type: tuple
+        # Kept here so that main.py need not build them again (168 points: a few KB).
+        self.sensor_of, self.led_of = _maps(self, layout, game)
+        self.overlays = Overlays(n, self.names, self.led_of, self.outbox.event)
         self.game = game
         # The play phase: position, commit, take-back, hint (zuni_board.play).
         self.play = Play(self, n, layout.timing)
         self.ruleset_text = ruleset_text  # a new game's rules when the journal has none to resume
-        if not self._resume(0):
-            self.new_game(ruleset_text, 0, game)
-        elif resume_slice <= 0 or not len(self.replay):  # type: ignore
-            # A game with no move yet (every boot after a new game) is whole at once: the
-            # boot hello says so, and no scan nor state after it has a replay to end.
-            self.finish_resume(0)
+        _first_game(self, ruleset_text, game)
 
     # -- the link -------------------------------------------------------------------
     def attach(self, link):
@@ -218,13 +194,7 @@ class BoardApp:
     def fits(self, game):
         """ValueError unless this board can play ``game`` (its points are the board's)."""
         if game.geometry.names != self.names:
-            self._refuse(game)
-
-    def _refuse(self, game):
-        raise ValueError(
-            "ruleset %r needs a %d-point board; this board (%s) has %d points and plays: %s"
-            % (str(game.ruleset), len(game.geometry.names), self.layout_name, self.n, ", ".join(self.rulesets))
-        )
+            _refuse(self, game)
 
     def new_game(self, ruleset_text, now, game=None, position=None, clock=None):
         """``clock``: a ``clocks.BoardClock`` for the game (None: no clock)."""
@@ -237,7 +207,7 @@ class BoardApp:
         self.game = game
         self.position = position
         self.clock = clock
-        self.game_id = self.outbox.start(str(game.ruleset), self._fallback_id(), position, clock)
+        self.game_id = self.outbox.start(str(game.ruleset), _fallback_id(self), position, clock)
         # A new game is a cut of the history; the journal's header keeps the version.
         self.hv += 1
         if self.journal is not None:
@@ -245,38 +215,6 @@ class BoardApp:
         self.start_occ = game.occupancy()
         self.play.reset()
         self.enter_setup(now, position is not None)
-
-    def _again(self, now):
-        """A new game after the end: the same rules (from the same position, for a game
-        set up from one) and the same time control."""
-        clock = None if self.clock is None else self.clock.again()
-        self.new_game(str(self.game.ruleset), now, None, self.position, clock)
-        self.outbox.state()
-
-    def _fallback_id(self):
-        """The game id without a journal (or while it fails): a new one per game, so the
-        host never takes two games for one."""
-        if self.journal is None:
-            return "nojournal"
-        from zuni_board.journal import random_hex
-
-        return "nojournal-" + random_hex()
-
-    def _resume(self, now):
-        """Start to continue the journal's newest game (``zuni_board.resume``, loaded
-        for it and unloaded once the game is whole)."""
-        journal = self.journal
-        if journal is None:
-            return False
-        if not journal.numbers():
-            self.hv = journal.version
-            return False  # no game at all: its reading code is never loaded
-        from zuni_board import resume
-
-        if resume.begin(self, now):
-            return True
-        unload(("zuni_board.resume",))  # nothing to resume: its code is garbage
-        return False
 
     def hold(self, buttons):
         """Presses that wait (for a change before them to settle, or a replay)."""
@@ -302,45 +240,13 @@ class BoardApp:
             self.target = self.staged.target()
         else:
             self.target = self.game.occupancy()
-        self._check_setup(now)
+        _check_setup(self, now)
 
     def setup_side(self):
         """The side whose pieces the staged setup asks for now, or "" (not staged)."""
         if self.phase != SETUP or self.staged is None:
             return ""
         return self.staged.side()
-
-    def _check_setup(self, now):
-        """Play starts once the board matches the target; returns True if it did.
-        In a staged setup a stage that matches goes on at OK or after its settle time."""
-        staged = self.staged
-        if self.stable == self.target:
-            if staged is None or staged.matched(now):
-                self.staged = None
-                self._enter_play(now)
-                return True
-        elif staged is not None:
-            staged.unmatched()
-        L.paint_sync(self.renderer, self.target, self.stable)
-        return False
-
-    def _next_stage(self, now):
-        """The staged setup's current side is placed (OK, or settled): light the next."""
-        staged = self.staged
-        if staged is None:
-            return
-        staged.next()
-        self.target = staged.target()
-        self.outbox.event("setup", staged.side())
-        if self._check_setup(now) and self.phase == PLAY:
-            self.outbox.state()
-
-    def _enter_play(self, now):
-        self.phase = PLAY
-        if self.game.is_game_over():
-            self.enter_over(now)
-            return
-        self.play.start(now)
 
     def enter_over(self, now):
         self.phase = OVER
@@ -392,11 +298,11 @@ class BoardApp:
             if self.clock.tick(self.game, outbox, now):
                 self.enter_over(now)
         if stable is not None:
-            self._sensed(now, stable)
+            _sensed(self, now, stable)
             if play.due_commit and play.due.due(now):
                 # A move committed at once (commit_ms = stable_ms): before this scan's
                 # presses, which act on the position the change made.
-                self._fire(now)
+                _fire(self, now)
         if buttons or self._held:
             if moving and (not self._held or not self._held_until.due(now)):
                 if not self._held:
@@ -405,11 +311,11 @@ class BoardApp:
             else:
                 buttons |= self._held
                 self._held = 0
-                self._buttons(now, buttons)
+                _buttons(self, now, buttons)
         if play.due.due(now):
-            self._fire(now)
+            _fire(self, now)
         elif self.staged is not None and self.staged.settle.due(now):
-            self._next_stage(now)
+            _next_stage(self, now)
         if self.overlays.on and self.overlays.step(now):
             self.renderer.invalidate()  # the game picture must be drawn again
         if play.hint_busy() and stable is None and not buttons:
@@ -418,20 +324,10 @@ class BoardApp:
             elif not collected:  # a collection is a scan's work: the hint's step waits
                 play.think(now)
 
-    def _fire(self, now):
-        if self.phase == PLAY:
-            self.play.fire(now)
-        else:
-            self.play.due.cancel()
-
-    def _picture(self):
-        overlays = self.overlays
-        return overlays.renderer if overlays.on else self.renderer
-
     def frame_dirty(self, now):
         if self.clock is not None and not self.overlays.on and self.clock.dirty(now):
             return True  # a low time's tick (zuni_board.clocks)
-        return self._picture().dirty(now)
+        return _picture(self).dirty(now)
 
     def supply_fault(self, now):
         """The LED supply switch cut the rail (a short or overload on the LED line): the
@@ -446,7 +342,7 @@ class BoardApp:
     def frame(self, now):
         """bytearray, 3 bytes (r, g, b) per point, at full scale (the driver caps it);
         all dark while the LED supply is faulted."""
-        buf = self._picture().frame(now)
+        buf = _picture(self).frame(now)
         if self.fault:
             for i in range(len(buf)):
                 buf[i] = 0
@@ -455,60 +351,7 @@ class BoardApp:
             self.clock.paint(self.renderer, buf, now)
         return buf
 
-    def _sensed(self, now, stable):
-        play = self.play
-        play.drop_search()  # any change: the player acts, the hint is not wanted now
-        mine = self.stable
-        touched = play.touched
-        changes = None  # type: list[str] | None
-        if self.raw:
-            changes = []
-        for i in range(self.n):
-            v = 1 if stable[i] else 0
-            if mine[i] != v:
-                mine[i] = v
-                touched[i] = 1
-                if changes is not None:
-                    changes.append(("+" if v else "-") + self.names[i])
-        if changes:
-            self.outbox.event("raw", " ".join(changes))
-        if self.overlays.player_acted(now):
-            self.renderer.invalidate()  # the player acts: show the game again at once
-        phase = self.phase
-        if phase == PLAY:
-            play.evaluate(now)
-        elif phase == SETUP:
-            if self._check_setup(now) and self.phase == PLAY:
-                # The host learns at once that the board is set up (no polling); a
-                # game that ended or passed at once has sent its own state or move.
-                self.outbox.state()
-        elif self.stable == self.start_occ:
-            # Game over and the pieces set up again: a new game.
-            self._again(now)
-
     # -- buttons --------------------------------------------------------------------
-    def _buttons(self, now, buttons):
-        # Every press is told to the host (bring-up sees each button; the host asks its
-        # engine on HINT), whatever it does on the board. Best effort.
-        outbox = self.outbox
-        if buttons & OK:
-            outbox.event("button", "ok")
-        if buttons & BACK:
-            outbox.event("button", "back")
-        if buttons & HINT:
-            outbox.event("button", "hint")
-        if buttons & BACK:
-            try:
-                self.takeback(now)
-            except ValueError:
-                pass  # nothing to take back: the button does nothing
-        if buttons & OK:
-            self.ok(now)
-        if buttons & HINT:
-            self.play.catch_up(now)  # pressed with OK that committed a move in this very scan
-            if self.phase == PLAY:
-                self.play.hint_button(now)
-
     def ok(self, now):
         """OK (or the host's ``button ok``): commit the move waiting (a chain stopped
         early), go on to the staged setup's next side, or after the end a new game."""
@@ -516,9 +359,9 @@ class BoardApp:
         if self.phase == PLAY and play.pending is not None:
             play.commit(now, play.pending)
         elif self.phase == SETUP and self.staged is not None and self.staged.ready():
-            self._next_stage(now)
+            _next_stage(self, now)
         elif self.phase == OVER:
-            self._again(now)
+            _again(self, now)
 
     def takeback(self, now):
         """BACK or the host's ``takeback``: ValueError if there is nothing to take back."""
@@ -527,4 +370,173 @@ class BoardApp:
     # -- for tests and tools --------------------------------------------------------
     def describe(self):
         """The LED picture as text (point:colour/pattern)."""
-        return self._picture().describe(self.game.geometry.names)
+        return _picture(self).describe(self.game.geometry.names)
+
+
+# -- the steps of BoardApp that only it calls (module functions: a class of their own
+# would cost heap, tests/checks/test_firmware_heap.py) ------------------------------------
+
+
+def _sensed(app, now, stable):
+    play = app.play
+    play.drop_search()  # any change: the player acts, the hint is not wanted now
+    mine = app.stable
+    touched = play.touched
+    changes = None  # type: list[str] | None
+    if app.raw:
+        changes = []
+    for i in range(app.n):
+        v = 1 if stable[i] else 0
+        if mine[i] != v:
+            mine[i] = v
+            touched[i] = 1
+            if changes is not None:
+                changes.append(("+" if v else "-") + app.names[i])
+    if changes:
+        app.outbox.event("raw", " ".join(changes))
+    if app.overlays.player_acted(now):
+        app.renderer.invalidate()  # the player acts: show the game again at once
+    phase = app.phase
+    if phase == PLAY:
+        play.evaluate(now)
+    elif phase == SETUP:
+        if _check_setup(app, now) and app.phase == PLAY:
+            # The host learns at once that the board is set up (no polling); a
+            # game that ended or passed at once has sent its own state or move.
+            app.outbox.state()
+    elif app.stable == app.start_occ:
+        # Game over and the pieces set up again: a new game.
+        _again(app, now)
+
+
+def _buttons(app, now, buttons):
+    # Every press is told to the host (bring-up sees each button; the host asks its
+    # engine on HINT), whatever it does on the board. Best effort.
+    outbox = app.outbox
+    if buttons & _OK:
+        outbox.event("button", "ok")
+    if buttons & _BACK:
+        outbox.event("button", "back")
+    if buttons & _HINT:
+        outbox.event("button", "hint")
+    if buttons & _BACK:
+        try:
+            app.takeback(now)
+        except ValueError:
+            pass  # nothing to take back: the button does nothing
+    if buttons & _OK:
+        app.ok(now)
+    if buttons & _HINT:
+        app.play.catch_up(now)  # pressed with OK that committed a move in this very scan
+        if app.phase == PLAY:
+            app.play.hint_button(now)
+
+
+def _check_setup(app, now):
+    """Play starts once the board matches the target; returns True if it did.
+    In a staged setup a stage that matches goes on at OK or after its settle time."""
+    staged = app.staged
+    if app.stable == app.target:
+        if staged is None or staged.matched(now):
+            app.staged = None
+            _enter_play(app, now)
+            return True
+    elif staged is not None:
+        staged.unmatched()
+    L.paint_sync(app.renderer, app.target, app.stable)
+    return False
+
+
+def _next_stage(app, now):
+    """The staged setup's current side is placed (OK, or settled): light the next."""
+    staged = app.staged
+    if staged is None:
+        return
+    staged.next()
+    app.target = staged.target()
+    app.outbox.event("setup", staged.side())
+    if _check_setup(app, now) and app.phase == PLAY:
+        app.outbox.state()
+
+
+def _resume(app, now):
+    """Start to continue the journal's newest game (``zuni_board.resume``, loaded
+    for it and unloaded once the game is whole)."""
+    journal = app.journal
+    if journal is None:
+        return False
+    if not journal.numbers():
+        app.hv = journal.version
+        return False  # no game at all: its reading code is never loaded
+    from zuni_board import resume
+
+    if resume.begin(app, now):
+        return True
+    unload(("zuni_board.resume",))  # nothing to resume: its code is garbage
+    return False
+
+
+def _fallback_id(app):
+    """The game id without a journal (or while it fails): a new one per game, so the
+    host never takes two games for one."""
+    if app.journal is None:
+        return "nojournal"
+    from zuni_board.journal import random_hex
+
+    return "nojournal-" + random_hex()
+
+
+def _enter_play(app, now):
+    app.phase = PLAY
+    if app.game.is_game_over():
+        app.enter_over(now)
+        return
+    app.play.start(now)
+
+
+def _maps(app, layout, game):
+    """The layout's (sensor_of, led_of) for ``game``'s points; ValueError (the refusal)
+    if the board cannot play it."""
+    if len(game.geometry.names) != app.n:
+        _refuse(app, game)
+    try:
+        return layout.maps(game.geometry)
+    except ValueError:
+        _refuse(app, game)
+
+
+def _first_game(app, ruleset_text, game):
+    """The constructor's game: the journal's newest resumed, else ``game`` anew."""
+    if not _resume(app, 0):
+        app.new_game(ruleset_text, 0, game)
+    elif app.resume_slice <= 0 or not len(app.replay):  # type: ignore
+        # A game with no move yet (every boot after a new game) is whole at once: the
+        # boot hello says so, and no scan nor state after it has a replay to end.
+        app.finish_resume(0)
+
+
+def _again(app, now):
+    """A new game after the end: the same rules (from the same position, for a game
+    set up from one) and the same time control."""
+    clock = None if app.clock is None else app.clock.again()
+    app.new_game(str(app.game.ruleset), now, None, app.position, clock)
+    app.outbox.state()
+
+
+def _refuse(app, game):
+    raise ValueError(
+        "ruleset %r needs a %d-point board; this board (%s) has %d points and plays: %s"
+        % (str(game.ruleset), len(game.geometry.names), app.layout_name, app.n, ", ".join(app.rulesets))
+    )
+
+
+def _fire(app, now):
+    if app.phase == PLAY:
+        app.play.fire(now)
+    else:
+        app.play.due.cancel()
+
+
+def _picture(app):
+    overlays = app.overlays
+    return overlays.renderer if overlays.on else app.renderer

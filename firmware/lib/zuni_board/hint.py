@@ -356,28 +356,36 @@ class HintSearch:
                     at[_ASK_BETA] = -at[_ALPHA]
                 continue
             # The depth is done.
-            # The best move first for the next depth.
-            i = at[_BEST]
-            best = order[i]
-            while i:
-                order[i] = order[i - 1]
-                i -= 1
-            order[0] = best
-            self.best = moves[best]
-            self.score = at[_ALPHA]
-            self.depth = at[_DEPTH]
-            self.depth_slices.append(self.slices)
-            if at[_ALPHA] >= _WIN_BOUND or at[_ALPHA] <= -_WIN_BOUND:
-                return True  # a forced result: a deeper search cannot change it
-            if self.work - at[_STARTED] > at[_MAX_WORK] - self.work or at[_DEPTH] >= at[_MAX_DEPTH]:
-                # The next depth costs more than this one and would not finish: stop
-                # here (sooner, and no deeper lines held in the heap).
+            if self._depth_done(moves, order):
                 return True
-            at[_DEPTH] += 1
-            at[_INDEX] = -1
-            at[_ALPHA] = -_INF
-            at[_BEST] = 0
-            at[_STARTED] = self.work
+
+    def _depth_done(self, moves, order):
+        """A depth of the root is searched: its best move first for the next one; True if
+        the search is over (a forced result, the work or depth limit), else the next
+        depth set up. (Once a depth, not a node: no cost to the search's loop.)"""
+        at = self._at
+        i = at[_BEST]
+        best = order[i]
+        while i:
+            order[i] = order[i - 1]
+            i -= 1
+        order[0] = best
+        self.best = moves[best]
+        self.score = at[_ALPHA]
+        self.depth = at[_DEPTH]
+        self.depth_slices.append(self.slices)
+        if at[_ALPHA] >= _WIN_BOUND or at[_ALPHA] <= -_WIN_BOUND:
+            return True  # a forced result: a deeper search cannot change it
+        if self.work - at[_STARTED] > at[_MAX_WORK] - self.work or at[_DEPTH] >= at[_MAX_DEPTH]:
+            # The next depth costs more than this one and would not finish: stop
+            # here (sooner, and no deeper lines held in the heap).
+            return True
+        at[_DEPTH] += 1
+        at[_INDEX] = -1
+        at[_ALPHA] = -_INF
+        at[_BEST] = 0
+        at[_STARTED] = self.work
+        return False
 
     def _over(self):
         """The score of the finished game for the team to move: a win sooner is better.

@@ -147,7 +147,6 @@ def read(j, number, formats):
     j.read_clock = None
     j.sync()  # the lines waiting in the flash log first
     table = _crc16_table()
-    FORMAT, OLD_FORMAT, POSITION_FORMAT = formats  # noqa: N806  (the journal's: it is not imported here)
     f = open(j.path_of(number), "rb")
     try:
         for line in _lines(f):
@@ -158,24 +157,12 @@ def read(j, number, formats):
             if body[0] == "M" and game_id is not None:
                 sound += len(line)  # a move, nearly every line: no header checks
                 continue
-            if body.startswith(POSITION_FORMAT + " "):
-                parts = body.split(" ", 3)
-                if game_id is not None or len(parts) != 4 or not parts[2].isdigit():
+            head = _header(body, formats)
+            if head is not None:
+                if not head or game_id is not None:
                     torn = True
                     break
-                game_id = parts[1]
-                version = int(parts[2])
-                position = parts[3]
-                ruleset = position.split("|")[0].strip()
-            elif body.startswith(FORMAT + " ") or body.startswith(OLD_FORMAT + " "):
-                old = body[1] == "1"
-                parts = body.split(" ", 2 if old else 3)
-                if game_id is not None or len(parts) != (3 if old else 4) or not (old or parts[2].isdigit()):
-                    torn = True
-                    break
-                game_id = parts[1]
-                ruleset = parts[2] if old else parts[3]
-                version = 0 if old else int(parts[2])
+                game_id, version, ruleset, position = head
             elif game_id is None:
                 torn = True
                 break
@@ -200,6 +187,28 @@ def read(j, number, formats):
     j.read_version = version
     j.read_position = position
     return game_id, ruleset, moves, end, sound, torn
+
+
+def _header(body, formats):
+    """A game file's header record (``formats``: the journal's FORMAT, OLD_FORMAT and
+    POSITION_FORMAT, not imported here): (game id, history version, ruleset, start position
+    or None); () for a header that is not whole; None for another record."""
+    FORMAT, OLD_FORMAT, POSITION_FORMAT = formats  # noqa: N806
+    if body.startswith(POSITION_FORMAT + " "):
+        parts = body.split(" ", 3)
+        if len(parts) != 4 or not parts[2].isdigit():
+            return ()
+        position = parts[3]
+        return parts[1], int(parts[2]), position.split("|")[0].strip(), position
+    if body.startswith(FORMAT + " ") or body.startswith(OLD_FORMAT + " "):
+        old = body[1] == "1"
+        parts = body.split(" ", 2 if old else 3)
+        if len(parts) != (3 if old else 4) or not (old or parts[2].isdigit()):
+            return ()
+        if old:
+            return parts[1], 0, parts[2], None
+        return parts[1], int(parts[2]), parts[3], None
+    return None
 
 
 def _apply(body, moves, formats):

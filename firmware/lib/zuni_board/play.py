@@ -137,7 +137,7 @@ class Play:
         if app.clock is not None:
             app.clock.begin(game, now)
         if self.pos.pass_move is not None:
-            self._commit_pass(now)
+            _commit_pass(self, now)
             return
         self.evaluate(now)
 
@@ -153,9 +153,9 @@ class Play:
         app = self.app
         r = infer(pos, app.stable, self.touched)
         pending = self.pending
-        if r.kind == ERROR and pending is not None and self._commit_if_next(now, pending):
+        if r.kind == ERROR and pending is not None and _commit_if_next(self, now, pending):
             return
-        if r.kind == ERROR and self._is_previous_position():
+        if r.kind == ERROR and _is_previous_position(self):
             self.takeback(now)  # the player restored the position before the last move
             return
         self.result = r
@@ -205,43 +205,7 @@ class Play:
             if self.pending is not None:
                 self.commit(now, self.pending)
         else:
-            self._show_error(now)
-
-    def _commit_if_next(self, now, pending):
-        """The board moved on before ``pending`` was committed (a quick reply, or the
-        opponent's lift after a chain stopped early): if the board makes sense after
-        ``pending``, commit it and go on from there. Returns True if it did."""
-        game = self.app.game
-        game.push(pending.move)
-        after = Position(game)
-        r = infer(after, self.app.stable, None)
-        ok = r.kind != ERROR
-        if not ok and r.gone and not r.added:
-            # Only pieces of the side now to move are off the board: the opponent
-            # lifted one (even one that may not move), so the turn is over.
-            team = game.team_of(game.turn)
-            board = game.board
-            ok = True
-            for p in r.gone:
-                if not board[p] or game.team_of(piece_side(board[p])) != team:
-                    ok = False
-        game.pop()
-        if not ok:
-            return False
-        self.commit(now, pending, after)
-        return True
-
-    def _is_previous_position(self):
-        game = self.app.game
-        if not game.move_stack:
-            return False
-        prev = self._prev_occ
-        if prev is None:
-            move = game.pop()
-            prev = game.occupancy()
-            game.push(move)
-            self._prev_occ = prev
-        return self.app.stable == prev
+            _show_error(self, now)
 
     # -- the commit -----------------------------------------------------------------
     def commit(self, now, foot, after=None):
@@ -321,47 +285,9 @@ class Play:
             app.enter_over(now)
             return
         if after.pass_move is not None:
-            self._commit_pass(now)
+            _commit_pass(self, now)
             return
         self.evaluate(now)
-
-    def _commit_pass(self, now):
-        """A forced pass needs no action: commit it and show it for a moment."""
-        game = self.app.game
-        team = game.team_of(game.turn)
-        self.app.overlays.notice(now, L.paint_pass, game.board, self.team_of_code, team)
-        pos = self.pos
-        if pos is None or pos.pass_move is None:
-            pos = Position(game)
-        self.pos = pos
-        self.commit(now, pos.foot[0])
-        # The position after it and its picture in this same scan: a forced pass is
-        # found by the scan after a commit, and is not left for another one.
-        self.catch_up(now)
-
-    def _show_error(self, now):
-        r = self.result
-        pos = self.pos
-        if r is None or pos is None:
-            return
-        self.error_shown = True
-        app = self.app
-        names = app.game.geometry.names
-        missing = " ".join([names[p] for p in r.gone])
-        extra = " ".join([names[p] for p in r.added])
-        if self.host is not None:
-            seen = r.move.text() if r.kind == FINISHED else "another position"
-            self.last_error = "expected %s, the board shows %s" % (self.host.move.text(), seen)
-            app.outbox.event("wrong", self.last_error)
-            L.paint_error(app.renderer, pos, r, self.host)
-            return
-        if r.stuck >= 0:
-            self.last_error = "%s may not move" % names[r.stuck]
-            app.outbox.event("error", self.last_error)
-            return  # the stuck picture stays: it says what may move instead
-        self.last_error = "missing: %s; extra: %s" % (missing or "-", extra or "-")
-        app.outbox.event("error", self.last_error)
-        L.paint_error(app.renderer, pos, r)
 
     # -- take-back ------------------------------------------------------------------
     def takeback(self, now, over=False):
@@ -426,30 +352,7 @@ class Play:
         if self.hint_busy():
             return  # already thinking
         if self.hint is None:
-            # The search's code comes in the next scans (think), not in the press's: the
-            # deadlines count from the press. A line game's arena first, while the heap
-            # still has a hole of its size (its code comes in pieces); a heap with the
-            # bytes but not in one piece gets the general search, which needs only small
-            # blocks.
-            game = self.app.game
-            arena = None
-            if game.ruleset.game_id == "awithlaknakwe":
-                loads = _AWITH_LOAD  # type: tuple[str, ...]
-            else:
-                try:
-                    arena = bytearray(_ARENA)
-                    loads = _LINE_LOAD
-                except MemoryError:
-                    loads = _GENERAL_LOAD
-            self._arena = arena
-            self._loads = loads
-            self._loaded = 0
-            self.think_until.set(now, HINT_THINK_MS)
-            link = self.app.link
-            if link is not None and hasattr(link, "host_present") and link.host_present(now):
-                self.host_until.set(now, HOST_HINT_MS)
-            else:
-                self.host_until.cancel()
+            _begin_thinking(self, now)
             return
         self._next_legal(now)
 
@@ -490,57 +393,169 @@ class Play:
             return
         search = self.thinking
         late = self.think_until.due(now) and (search is None or search.slices == 0)
-        while self._think_step(now, pos) and late:
+        while _think_step(self, now, pos) and late:
             pass
 
-    def _think_step(self, now, pos):
-        """One step of ``think``; True if the next one could follow at once."""
-        found = self._found
-        if found is not None:
-            self._found = None
-            self.gc_due = True  # the search's code and heap, in a quiet scan after this
-            foot = pos.find(found)
-            if foot is None:
-                return False
-            self.hint = foot
-            self._hint_i = pos.foot.index(foot)
-            self.app.outbox.event("hint", foot.move.text())
-            self.evaluate(now)
-            return False
-        loads = self._loads
-        if loads is not None:
-            return self._load(now, loads, pos)
-        search = self.thinking
-        if search is None:
-            return False
-        from zuni_board.hintrun import run  # loaded while the board thinks
 
-        if not run(search, now, self.think_until, self.host_until, HINT_SLICE):
-            return False
-        best = search.best
-        self.drop_search()
-        # Its garbage is collected in a quiet scan after the one that shows the hint.
-        self.gc_due = best is None
-        self._found = best
-        return best is not None
+# -- the steps of Play that only it calls (module functions: a class of their own would
+# cost heap, tests/checks/test_firmware_heap.py) --------------------------------------------
 
-    def _load(self, now, loads, pos):
-        """One loading step of the board's own hint (``think``); False if out of heap."""
-        i = self._loaded
-        self._loaded = i + 1
+
+def _begin_thinking(play, now):
+    """HINT pressed with no hint shown: the board starts thinking of its own."""
+    # The search's code comes in the next scans (think), not in the press's: the
+    # deadlines count from the press. A line game's arena first, while the heap
+    # still has a hole of its size (its code comes in pieces); a heap with the
+    # bytes but not in one piece gets the general search, which needs only small
+    # blocks.
+    game = play.app.game
+    arena = None
+    if game.ruleset.game_id == "awithlaknakwe":
+        loads = _AWITH_LOAD  # type: tuple[str, ...]
+    else:
         try:
-            if i < len(loads):
-                __import__(loads[i])
-            elif i == len(loads):
-                gc.collect()  # the imports' garbage, not in a slice's scan
-            else:
-                from zuni_board.hintrun import search_for
-
-                self.thinking = search_for(self.app.game, pos.moves, self._arena)
-                self._loads = None
-                self._arena = None
+            arena = bytearray(_ARENA)
+            loads = _LINE_LOAD
         except MemoryError:
-            self.drop_search()
-            self._next_legal(now)  # no room to think: the legal moves, as it always could
+            loads = _GENERAL_LOAD
+    play._arena = arena
+    play._loads = loads
+    play._loaded = 0
+    play.think_until.set(now, HINT_THINK_MS)
+    link = play.app.link
+    if link is not None and hasattr(link, "host_present") and link.host_present(now):
+        play.host_until.set(now, HOST_HINT_MS)
+    else:
+        play.host_until.cancel()
+
+
+def _think_step(play, now, pos):
+    """One step of ``think``; True if the next one could follow at once."""
+    found = play._found
+    if found is not None:
+        play._found = None
+        play.gc_due = True  # the search's code and heap, in a quiet scan after this
+        foot = pos.find(found)
+        if foot is None:
             return False
-        return True
+        play.hint = foot
+        play._hint_i = pos.foot.index(foot)
+        play.app.outbox.event("hint", foot.move.text())
+        play.evaluate(now)
+        return False
+    loads = play._loads
+    if loads is not None:
+        return _load(play, now, loads, pos)
+    search = play.thinking
+    if search is None:
+        return False
+    from zuni_board.hintrun import run  # loaded while the board thinks
+
+    if not run(search, now, play.think_until, play.host_until, HINT_SLICE):
+        return False
+    best = search.best
+    play.drop_search()
+    # Its garbage is collected in a quiet scan after the one that shows the hint.
+    play.gc_due = best is None
+    play._found = best
+    return best is not None
+
+
+def _load(play, now, loads, pos):
+    """One loading step of the board's own hint (``think``); False if out of heap."""
+    i = play._loaded
+    play._loaded = i + 1
+    try:
+        if i < len(loads):
+            __import__(loads[i])
+        elif i == len(loads):
+            gc.collect()  # the imports' garbage, not in a slice's scan
+        else:
+            from zuni_board.hintrun import search_for
+
+            play.thinking = search_for(play.app.game, pos.moves, play._arena)
+            play._loads = None
+            play._arena = None
+    except MemoryError:
+        play.drop_search()
+        play._next_legal(now)  # no room to think: the legal moves, as it always could
+        return False
+    return True
+
+
+def _show_error(play, now):
+    r = play.result
+    pos = play.pos
+    if r is None or pos is None:
+        return
+    play.error_shown = True
+    app = play.app
+    names = app.game.geometry.names
+    missing = " ".join([names[p] for p in r.gone])
+    extra = " ".join([names[p] for p in r.added])
+    if play.host is not None:
+        seen = r.move.text() if r.kind == FINISHED else "another position"
+        play.last_error = "expected %s, the board shows %s" % (play.host.move.text(), seen)
+        app.outbox.event("wrong", play.last_error)
+        L.paint_error(app.renderer, pos, r, play.host)
+        return
+    if r.stuck >= 0:
+        play.last_error = "%s may not move" % names[r.stuck]
+        app.outbox.event("error", play.last_error)
+        return  # the stuck picture stays: it says what may move instead
+    play.last_error = "missing: %s; extra: %s" % (missing or "-", extra or "-")
+    app.outbox.event("error", play.last_error)
+    L.paint_error(app.renderer, pos, r)
+
+
+def _commit_if_next(play, now, pending):
+    """The board moved on before ``pending`` was committed (a quick reply, or the
+    opponent's lift after a chain stopped early): if the board makes sense after
+    ``pending``, commit it and go on from there. Returns True if it did."""
+    game = play.app.game
+    game.push(pending.move)
+    after = Position(game)
+    r = infer(after, play.app.stable, None)
+    ok = r.kind != ERROR
+    if not ok and r.gone and not r.added:
+        # Only pieces of the side now to move are off the board: the opponent
+        # lifted one (even one that may not move), so the turn is over.
+        team = game.team_of(game.turn)
+        board = game.board
+        ok = True
+        for p in r.gone:
+            if not board[p] or game.team_of(piece_side(board[p])) != team:
+                ok = False
+    game.pop()
+    if not ok:
+        return False
+    play.commit(now, pending, after)
+    return True
+
+
+def _is_previous_position(play):
+    game = play.app.game
+    if not game.move_stack:
+        return False
+    prev = play._prev_occ
+    if prev is None:
+        move = game.pop()
+        prev = game.occupancy()
+        game.push(move)
+        play._prev_occ = prev
+    return play.app.stable == prev
+
+
+def _commit_pass(play, now):
+    """A forced pass needs no action: commit it and show it for a moment."""
+    game = play.app.game
+    team = game.team_of(game.turn)
+    play.app.overlays.notice(now, L.paint_pass, game.board, play.team_of_code, team)
+    pos = play.pos
+    if pos is None or pos.pass_move is None:
+        pos = Position(game)
+    play.pos = pos
+    play.commit(now, pos.foot[0])
+    # The position after it and its picture in this same scan: a forced pass is
+    # found by the scan after a commit, and is not left for another one.
+    play.catch_up(now)

@@ -156,6 +156,23 @@ class DiodeMatrix:
         return out
 
 
+def _level_limit(n_leds, max_level, ma_per_channel, idle_ma, budget_ma):
+    """The largest sum of channel levels (0..255 each) a chain of ``n_leds`` may show
+    within ``budget_ma``; 0: no budget."""
+    if budget_ma <= 0:
+        return 0
+    if ma_per_channel <= 0:
+        raise ValueError("LED budget_ma %r needs ma_per_channel > 0" % (budget_ma,))
+    lit_ma = budget_ma - n_leds * idle_ma
+    one = 3 * ma_per_channel * max_level / 255
+    if lit_ma < one:
+        raise ValueError(
+            "LED budget_ma %r: %d idle LEDs draw %d mA, no room for one white LED at max_level %d (%d mA)"
+            % (budget_ma, n_leds, int(n_leds * idle_ma + 0.5), max_level, int(one + 0.5))
+        )
+    return int(lit_ma * 255 / ma_per_channel)
+
+
 class LedChain:
     """WS2812/SK6812 chain through the ``neopixel`` module's buffer.
 
@@ -203,18 +220,7 @@ class LedChain:
         self.idle_ma = idle_ma
         self.budget_ma = budget_ma
         # limit: the largest sum of channel levels (0..255 each) the budget allows; 0 = none.
-        self.limit = 0
-        if budget_ma > 0:
-            if ma_per_channel <= 0:
-                raise ValueError("LED budget_ma %r needs ma_per_channel > 0" % (budget_ma,))
-            lit_ma = budget_ma - n_leds * idle_ma
-            one = 3 * ma_per_channel * max_level / 255
-            if lit_ma < one:
-                raise ValueError(
-                    "LED budget_ma %r: %d idle LEDs draw %d mA, no room for one white LED at max_level %d (%d mA)"
-                    % (budget_ma, n_leds, int(n_leds * idle_ma + 0.5), max_level, int(one + 0.5))
-                )
-            self.limit = int(lit_ma * 255 / ma_per_channel)
+        self.limit = _level_limit(n_leds, max_level, ma_per_channel, idle_ma, budget_ma)
         # Each channel's level at max_level, looked up instead of computed: on the
         # RP2040 a multiply and a division per channel made show() 23.5 ms for 168 LEDs
         # (MICROPYTHON-NOTES), most of a commit's time to its frame.

@@ -166,6 +166,83 @@ def _readable(poller):
     return False
 
 
+class StateSeen:
+    """What the last ``state`` event showed, to push a new one only when it changes."""
+
+    def __init__(self):
+        self._game = None
+        self._phase = -1
+        self._moves = -1
+        self._commits = -1
+        self._error = False
+        self._fault = ""
+        self._host = None
+        self._stage = -1
+
+    def changed(self, app):
+        """True (and it remembers them) if the app's game, phase, moves, commits, error
+        shown, host move asked, staged side or fault differ from the last ones; called every
+        loop iteration, so it only compares attributes (no allocation)."""
+        game = app.game
+        play = app.play
+        moves = len(game.move_stack)
+        staged = app.staged
+        stage = -1 if staged is None else staged.stage  # a staged setup's side: the page says whose
+        if (
+            game is self._game
+            and app.phase == self._phase
+            and moves == self._moves
+            and play.commits == self._commits
+            and play.error_shown == self._error
+            and play.host is self._host
+            and stage == self._stage
+            and app.fault == self._fault
+        ):
+            return False
+        self._game = game
+        self._phase = app.phase
+        self._moves = moves
+        self._commits = play.commits
+        self._error = play.error_shown
+        self._host = play.host
+        self._stage = stage
+        self._fault = app.fault
+        return True
+
+
+def _query(server, verb):
+    """The answer to a query (``QUERIES``, no arguments) of the control channel."""
+    if verb == "sensors?":
+        return {"reply": verb, "ok": True, "occupied": server.occupied()}
+    if verb == "leds?":
+        return {"reply": verb, "ok": True, "frame": _hex(server.leds.frame)}
+    if verb == "stable?":
+        return {"reply": verb, "ok": True, "occupied": server.stable}
+    if verb == "state?":
+        d = server.app_state()
+        d["reply"] = verb
+        d["ok"] = True
+        return d
+    if verb == "moves?":
+        # The board's game as move texts: a page that joins mid-game follows it from
+        # here (allocates, but only when asked).
+        app = server.app
+        if app is None:
+            raise ValueError("moves?: this board runs no board application")
+        return {"reply": verb, "ok": True, "game": app.game_id, "moves": [m.text() for m in app.game.move_stack]}
+    if verb == "stats?":
+        d = server.stats() if server.stats is not None else {}
+        d["reply"] = verb
+        d["ok"] = True
+        d["commands"] = server.commands
+        d["clients"] = len(server.clients)
+        return d
+    d = server.hello()
+    d["reply"] = verb
+    d["ok"] = True
+    return d
+
+
 class ControlServer:
     """The control channel; ``poll()`` from the loop does all its I/O without blocking."""
 
@@ -187,15 +264,7 @@ class ControlServer:
         self.flash_dev = None  # the flash's FileBlockDevice and mount point (main.py sets them)
         self.flash_dir = None  # type: str | None
         self.fault_pin = None  # the LED supply's ~FAULT line (zuni_hw.fault.FaultPin; main.py sets it)
-        # What the last state event showed, to push a new one only when it changes.
-        self._seen_game = None
-        self._seen_phase = -1
-        self._seen_moves = -1
-        self._seen_commits = -1
-        self._seen_error = False
-        self._seen_fault = ""
-        self._seen_host = None
-        self._seen_stage = -1
+        self._seen = StateSeen()  # what the last state event showed
         self.server = listen_loopback(port, 4)
         self.port = port
         # accept() only when the server is readable: a refused accept every loop
@@ -244,30 +313,8 @@ class ControlServer:
         app = self.app
         if app is None or not self.clients:
             return
-        game = app.game
-        play = app.play
-        moves = len(game.move_stack)
-        staged = app.staged
-        stage = -1 if staged is None else staged.stage  # a staged setup's side: the page says whose
-        if (
-            game is self._seen_game
-            and app.phase == self._seen_phase
-            and moves == self._seen_moves
-            and play.commits == self._seen_commits
-            and play.error_shown == self._seen_error
-            and play.host is self._seen_host
-            and stage == self._seen_stage
-            and app.fault == self._seen_fault
-        ):
+        if not self._seen.changed(app):
             return
-        self._seen_game = game
-        self._seen_phase = app.phase
-        self._seen_moves = moves
-        self._seen_commits = play.commits
-        self._seen_error = play.error_shown
-        self._seen_host = play.host
-        self._seen_stage = stage
-        self._seen_fault = app.fault
         d = self.app_state()
         d["event"] = "state"
         self._push(d)
@@ -422,35 +469,7 @@ class ControlServer:
             )
         if args:
             raise ValueError("%s takes no arguments" % verb)
-        if verb == "sensors?":
-            return {"reply": verb, "ok": True, "occupied": self.occupied()}
-        if verb == "leds?":
-            return {"reply": verb, "ok": True, "frame": _hex(self.leds.frame)}
-        if verb == "stable?":
-            return {"reply": verb, "ok": True, "occupied": self.stable}
-        if verb == "state?":
-            d = self.app_state()
-            d["reply"] = verb
-            d["ok"] = True
-            return d
-        if verb == "moves?":
-            # The board's game as move texts: a page that joins mid-game follows it from
-            # here (allocates, but only when asked).
-            app = self.app
-            if app is None:
-                raise ValueError("moves?: this board runs no board application")
-            return {"reply": verb, "ok": True, "game": app.game_id, "moves": [m.text() for m in app.game.move_stack]}
-        if verb == "stats?":
-            d = self.stats() if self.stats is not None else {}
-            d["reply"] = verb
-            d["ok"] = True
-            d["commands"] = self.commands
-            d["clients"] = len(self.clients)
-            return d
-        d = self.hello()
-        d["reply"] = verb
-        d["ok"] = True
-        return d
+        return _query(self, verb)
 
     def _fault(self, args):
         """``fault on|off``: pull the LED supply switch's ~FAULT line low (an overload on

@@ -110,14 +110,224 @@ def _value(v):
     return str(v)
 
 
+class OutQueue:
+    """The session's output: one bounded queue (QUEUE_BYTES) of whole frames, numbered as
+    they are made, where diagnostics (LO_BYTES of it at most) go first when it is full;
+    ``flush(port)`` writes what the port takes, one frame at a time, never interleaved.
+
+    Counters: ``tx_frames`` written, ``dropped`` (frames dropped from the full queue)."""
+
+    def __init__(self):
+        self._hi = []  # type: list
+        self._lo = []  # type: list
+        self.queued = 0  # bytes waiting (the frame being written not counted)
+        self._lo_queued = 0
+        self._cur = None  # the frame being written (never interleaved with another)
+        self._off = 0
+        self._seq = 0
+        self.boot_hello = None  # type: bytes | None  # the boot hello while still queued
+        self.tx_frames = 0
+        self.dropped = 0
+
+    def clear(self):
+        """A new conversation: output queued for an earlier host is stale. The boot hello
+        not yet written stays: it is news of a reset, not stale output."""
+        boot = self.boot_hello
+        if boot is not None and boot in self._hi:
+            self._hi = [boot]
+            self.queued = len(boot)
+        else:
+            self._hi = []
+            self.queued = 0
+        self._lo = []
+        self._lo_queued = 0
+
+    def out(self, verb, body, hi):
+        """Queue one frame (``hi``: a reply, move or event that is not a diagnostic)."""
+        self._seq = next_seq(self._seq)
+        try:
+            line = encode(self._seq, verb, body)
+        except FrameError as e:
+            line = encode(self._seq, "err", "0 %s %s" % (E_INTERNAL, _printable(e.message)))
+        self._enqueue(line, hi)
+        return line
+
+    def _enqueue(self, line, hi):
+        size = len(line)
+        if hi:
+            lo = self._lo
+            while self.queued + size > QUEUE_BYTES and lo:
+                dropped = lo.pop(0)
+                self.queued -= len(dropped)
+                self._lo_queued -= len(dropped)
+                self.dropped += 1
+            if self.queued + size > QUEUE_BYTES:
+                self.dropped += 1  # moves are resent, replies re-asked: nothing is lost for good
+                return False
+            self._hi.append(line)
+        else:
+            if self.queued + size > QUEUE_BYTES or self._lo_queued + size > LO_BYTES:
+                self.dropped += 1
+                return False
+            self._lo.append(line)
+            self._lo_queued += size
+        self.queued += size
+        return True
+
+    def flush(self, port):
+        for _ in range(8):
+            cur = self._cur
+            if cur is None:
+                if self._hi:
+                    cur = self._hi.pop(0)
+                elif self._lo:
+                    cur = self._lo.pop(0)
+                    self._lo_queued -= len(cur)
+                else:
+                    return
+                self.queued -= len(cur)
+                self._cur = cur
+                self._off = 0
+                if cur == self.boot_hello:
+                    self.boot_hello = None  # on its way: a host's hello no longer clears it
+            off = self._off
+            try:
+                n = port.write(cur if off == 0 else memoryview(cur)[off:])
+            except OSError:
+                n = 0
+            if not n:
+                return
+            off += n
+            if off >= len(cur):
+                self._cur = None
+                self.tx_frames += 1
+            else:
+                self._off = off
+                return
+
+
+class History:
+    """The game's history as the host is told it: the digest chain of the app's game
+    (``digests[n]``: the digest after n moves of ``game``), the moves sent and not yet
+    acknowledged (``pending``: [index, text, digest, times]) and the history version ``hv``
+    (the app's, else counted here). The methods that change it return True when the
+    history was cut (another game, a take-back): a `moves` reply under way is then void."""
+
+    def __init__(self):
+        self.game = None  # type: str | None
+        self.digests = []  # type: list
+        self.pending = []  # type: list
+        self.hv = 0
+        self._app_hv = False  # the app keeps the history version (state_info()["hv"])
+
+    def moves(self):
+        return len(self.digests) - 1
+
+    def sync(self, app):
+        """Brings the digest chain up to the app's game: new game, take-back, resume."""
+        info = app.state_info()
+        game = str(info.get("game", ""))
+        moves = info.get("moves")
+        if moves is None:
+            n = len(app.moves_from(0))
+        else:
+            n = int(moves)
+        cut = False
+        if game != self.game:
+            self.game = game
+            self.digests = [digest_seed(game)]
+            self.pending = []
+            cut = True
+        digests = self.digests
+        if n + 1 < len(digests):
+            self.truncate(n)
+            cut = True
+        if n + 1 > len(digests):
+            for text in app.moves_from(len(digests) - 1):
+                digests.append(digest_step(digests[-1], text))
+        hv = info.get("hv")
+        if hv is not None:
+            self._app_hv = True
+            self.hv = int(hv)
+        elif cut:
+            self.hv += 1  # an app without a version of its own (RAM only)
+        return cut
+
+    def record(self, index, text, times, app):
+        """Move ``index`` committed (the chain has its predecessor): its digest, and True
+        if it replaced a later history (take-back, then another move)."""
+        digests = self.digests
+        d = digest_step(digests[index], text)
+        cut = False
+        if index + 1 < len(digests):
+            if index + 2 != len(digests) or digests[index + 1] != d:
+                self.truncate(index)
+                cut = True
+                digests.append(d)
+                if self._app_hv:
+                    self.hv = int(app.state_info()["hv"])
+        else:
+            digests.append(d)
+        pending = self.pending
+        while pending and pending[-1][0] >= index:
+            pending.pop()
+        pending.append([index, text, d, times])
+        if len(pending) > MAX_PENDING:
+            pending.pop(0)  # the host fetches it with `moves` (it sees the gap)
+        return d, cut
+
+    def truncate(self, n):
+        """The history now has only n moves (take-back)."""
+        del self.digests[n + 1 :]
+        pending = self.pending
+        while pending and pending[-1][0] >= n:
+            pending.pop()
+
+    def ack(self, game, n, d):
+        # Only an ack of our own history counts (a stale one, from before a take-back
+        # or of another game, releases nothing).
+        if game != self.game or n >= len(self.digests) or self.digests[n] != d:
+            return
+        pending = self.pending
+        while pending and pending[0][0] < n:
+            pending.pop(0)
+
+    def times_of(self, index):
+        """The times of move ``index`` if it is still pending (a `moves` reply), else None."""
+        for p in self.pending:
+            if p[0] == index:
+                return p[3]
+        return None
+
+    def triple_body(self):
+        n = len(self.digests) - 1
+        return "%s %d %s %d" % (esc(self.game or ""), n, hex8(self.digests[n]), self.hv)
+
+    def ok_body(self):
+        n = len(self.digests) - 1
+        return "game=%s moves=%d digest=%s hv=%d" % (esc(self.game or ""), n, hex8(self.digests[n]), self.hv)
+
+    def pairs(self, re):
+        """The key=value pairs every hello and state starts with."""
+        n = len(self.digests) - 1
+        return [
+            ("re", str(re)),
+            ("game", self.game or ""),
+            ("moves", str(n)),
+            ("digest", hex8(self.digests[n])),
+            ("hv", str(self.hv)),
+        ]
+
+
 class BoardSession:
     """Board side of the link. ``BoardSession(port, app)``, then ``poll(now_ms)`` each scan.
 
     ``timers``: (resend, beat, host timeout) in ms, by default (RESEND_MS, BEAT_MS,
     HOST_TIMEOUT_MS); a virtual board takes shorter ones for the tests (``--link-ms``).
+    Its output queue is ``out`` (an OutQueue), the game's history as sent ``history``.
 
-    Counters for diagnostics and tests: ``rx_frames``, ``rx_errors``, ``tx_frames``,
-    ``dropped`` (frames dropped from the full queue), ``resent``."""
+    Counters for diagnostics and tests: ``rx_frames``, ``rx_errors``, ``resent``, and the
+    queue's ``out.tx_frames``, ``out.dropped`` (frames dropped from the full queue)."""
 
     def __init__(self, port, app, boot_id=None, timers=None):
         self.port = port
@@ -128,16 +338,8 @@ class BoardSession:
         self.boot = boot_id or _boot_id()
         self._rx = bytearray(RX_CHUNK)
         self._asm = codec.LineAssembler(MAX_LINE)
-        self._hi = []  # type: list
-        self._lo = []  # type: list
-        self._queued = 0
-        self._lo_queued = 0
-        self._cur = None  # the frame being written (never interleaved with another)
-        self._off = 0
-        self._seq = 0
-        self._game = None  # type: str | None
-        self._digests = []  # type: list  # _digests[n]: digest after n moves of _game
-        self._pending = []  # type: list  # [index, text, digest, times] sent, not yet acknowledged
+        self.out = OutQueue()
+        self.history = History()
         self._hello_ok = False
         # The last game-changing request done (seq, verb, body) and how it ended (None:
         # done, else the error's code and text). It is kept across a hello of the same
@@ -149,24 +351,15 @@ class BoardSession:
         self._last_body = ""
         self._last_err = None  # type: tuple | None
         self._sid = ""  # the host session of the last hello
-        self._hv = 0  # history version of the digest chain (the app's, else counted here)
-        self._app_hv = False  # the app keeps the history version (state_info()["hv"])
         self._seen = 0
         self._seen_any = False
         self._now = 0
         self._started = False
-        self._boot_hello = None  # type: bytes | None  # the boot hello while still queued
         self._beat_at = 0
         self._resend_at = 0
-        self._stream = None  # type: list | None  # a `moves` reply in progress
-        self._stream_base = 0
-        self._stream_i = 0
-        self._stream_end = 0
-        self._stream_re = 0
+        self._stream = None  # type: MovesReply | None  # a `moves` reply in progress
         self.rx_frames = 0
         self.rx_errors = 0
-        self.tx_frames = 0
-        self.dropped = 0
         self.resent = 0
 
     # --- the app's side ----------------------------------------------------------------
@@ -177,28 +370,15 @@ class BoardSession:
 
         An index below the moves already sent means the history changed (take-back,
         then another move): the later moves are forgotten."""
-        digests = self._digests
-        if self._game is None or index + 1 > len(digests):
+        history = self.history
+        if history.game is None or index + 1 > len(history.digests):
             self._sync()  # missed moves (journal resume): rebuild from the app
-            digests = self._digests
-            if index + 1 > len(digests):
-                raise ValueError("send_move(%d): the app's game has only %d moves" % (index, len(digests) - 1))
-        d = digest_step(digests[index], text)
-        if index + 1 < len(digests):
-            if index + 2 != len(digests) or digests[index + 1] != d:
-                self._truncate(index)  # take-back, then another move
-                digests.append(d)
-                if self._app_hv:
-                    self._hv = int(self.app.state_info()["hv"])
-        else:
-            digests.append(d)
-        pending = self._pending
-        while pending and pending[-1][0] >= index:
-            pending.pop()
-        pending.append([index, text, d, times])
-        if len(pending) > MAX_PENDING:
-            pending.pop(0)  # the host fetches it with `moves` (it sees the gap)
-        self._send_move_frame(index, text, d, times)
+            if index + 1 > len(history.digests):
+                raise ValueError("send_move(%d): the app's game has only %d moves" % (index, history.moves()))
+        d, cut = history.record(index, text, times, self.app)
+        if cut:
+            self._history_changed()
+        send_move_frame(self.out, history, index, text, d, times)
         self._resend_at = ticks_add(self._now, self._resend_ms)  # type: ignore
 
     def send_event(self, kind, text=""):
@@ -206,7 +386,7 @@ class BoardSession:
         body = esc(str(kind))
         if text:
             body += " " + _printable(text, 400)
-        self._out("event", body, kind not in DIAG_KINDS)
+        self.out.out("event", body, kind not in DIAG_KINDS)
 
     def send_state(self):
         """Tell the host the whole state now (after a new game, a take-back, game over)."""
@@ -216,6 +396,10 @@ class BoardSession:
     def host_present(self, now_ms):
         """True while the host has sent a valid frame in the last HOST_TIMEOUT_MS."""
         return self._seen_any and ticks_diff(now_ms, self._seen) < self._host_timeout_ms
+
+    def queued_bytes(self):
+        """Bytes waiting to be written (the current partial frame not counted)."""
+        return self.out.queued
 
     # --- the loop -----------------------------------------------------------------------
 
@@ -230,21 +414,24 @@ class BoardSession:
             self._beat_at = ticks_add(now_ms, self._beat_ms)
             # A host already listening learns of the (re)boot; kept until written, even
             # when a host's hello read in this same poll clears the queue (v_hello).
-            self._boot_hello = self._send_hello(0)
+            self.out.boot_hello = self._send_hello(0)
         self._read(now_ms)
-        if self._stream is not None:
-            self._pump_stream()
-        if self._pending and ticks_diff(now_ms, self._resend_at) >= 0:
+        stream = self._stream
+        if stream is not None and stream.pump(self.app, self.history, self.out):
+            self._stream = None
+            self._ok(stream.re)
+        pending = self.history.pending
+        if pending and ticks_diff(now_ms, self._resend_at) >= 0:
             self._resend_at = ticks_add(now_ms, self._resend_ms)
-            if self.host_present(now_ms) and self._queued < QUEUE_BYTES // 2:
-                for index, text, d, times in self._pending:
-                    self._send_move_frame(index, text, d, times)
+            if self.host_present(now_ms) and self.out.queued < QUEUE_BYTES // 2:
+                for index, text, d, times in pending:
+                    send_move_frame(self.out, self.history, index, text, d, times)
                     self.resent += 1
         if ticks_diff(now_ms, self._beat_at) >= 0:
             self._beat_at = ticks_add(now_ms, self._beat_ms)
             self._sync()
-            self._out("beat", self._triple_body() + " " + self.boot, False)
-        self._flush()
+            self.out.out("beat", self.history.triple_body() + " " + self.boot, False)
+        self.out.flush(port)
 
     def _read(self, now_ms):
         try:
@@ -358,7 +545,7 @@ class BoardSession:
                 esc(offered),
             )
             # An older host ignores an err to its hello; it shows the board's events.
-            self._out("event", "error " + text, True)
+            self.out.out("event", "error " + text, True)
             raise FrameError(E_VERSION, text)
         # A new conversation: output queued for an earlier host is stale (the host
         # re-syncs from this hello). The request memory stays for the same host session
@@ -368,16 +555,7 @@ class BoardSession:
             self._last_seq = -1
             self._last_err = None
         self._sid = sid
-        boot = self._boot_hello
-        # The boot hello not yet written stays: it is news of a reset, not stale output.
-        if boot is not None and boot in self._hi:
-            self._hi = [boot]
-            self._queued = len(boot)
-        else:
-            self._hi = []
-            self._queued = 0
-        self._lo = []
-        self._lo_queued = 0
+        self.out.clear()
         self._stream = None
         self._hello_ok = True
         # The host fetches what it lacks after this hello: give that a resend interval.
@@ -386,228 +564,105 @@ class BoardSession:
 
     def v_moves(self, seq, start):
         self._sync()
-        n = len(self._digests) - 1
+        n = self.history.moves()
         if start > n:
-            raise FrameError(E_ARGS, "moves from %d: game %s has %d moves" % (start, self._game, n))
+            raise FrameError(E_ARGS, "moves from %d: game %s has %d moves" % (start, self.history.game, n))
         if self._stream is not None:
-            self._err(self._stream_re, E_CHANGED, "moves request replaced by a newer one", True)
-        self._stream = []  # the texts of the next few moves to send
-        self._stream_base = start  # the index of the first of them
-        self._stream_i = 0
-        self._stream_end = n
-        self._stream_re = seq
+            self._err(self._stream.re, E_CHANGED, "moves request replaced by a newer one", True)
         # (its first frames by this same poll, after the input: see poll)
-
-    def _pump_stream(self):
-        if self._stream is None:
-            return
-        digests = self._digests
-        sent = 0
-        while self._stream_base + self._stream_i < self._stream_end:
-            if self._queued > QUEUE_BYTES - STREAM_ROOM or sent >= STREAM_FRAMES:
-                return  # go on at the next poll, as the port drains the queue
-            if self._stream_i >= len(self._stream):
-                self._stream_base += self._stream_i
-                self._stream_i = 0
-                self._stream = self.app.moves_from(self._stream_base, STREAM_CHUNK)
-                if not self._stream:
-                    break  # the app's game is shorter now (a take-back): the reply ends here
-            index = self._stream_base + self._stream_i
-            self._send_move_frame(index, self._stream[self._stream_i], digests[index + 1], self._times_of(index))
-            self._stream_i += 1
-            sent += 1
-        self._stream = None
-        self._ok(self._stream_re)
+        self._stream = MovesReply(seq, start, n)
 
     def v_ack(self, seq, arg):
-        game, n, d = arg
-        # Only an ack of our own history counts (a stale one, from before a take-back
-        # or of another game, releases nothing).
-        if game != self._game or n >= len(self._digests) or self._digests[n] != d:
-            return
-        pending = self._pending
-        while pending and pending[0][0] < n:
-            pending.pop(0)
+        self.history.ack(arg[0], arg[1], arg[2])
 
     # --- the game history --------------------------------------------------------------
 
     def _sync(self):
-        """Brings the digest chain up to the app's game: new game, take-back, resume."""
-        info = self.app.state_info()
-        game = str(info.get("game", ""))
-        moves = info.get("moves")
-        if moves is None:
-            n = len(self.app.moves_from(0))
-        else:
-            n = int(moves)
-        cut = False
-        if game != self._game:
-            self._game = game
-            self._digests = [digest_seed(game)]
-            self._pending = []
+        """Brings the history up to the app's game: new game, take-back, resume."""
+        if self.history.sync(self.app):
             self._history_changed()
-            cut = True
-        digests = self._digests
-        if n + 1 < len(digests):
-            self._truncate(n)
-            cut = True
-        if n + 1 > len(digests):
-            for text in self.app.moves_from(len(digests) - 1):
-                digests.append(digest_step(digests[-1], text))
-        hv = info.get("hv")
-        if hv is not None:
-            self._app_hv = True
-            self._hv = int(hv)
-        elif cut:
-            self._hv += 1  # an app without a version of its own (RAM only)
-
-    def _truncate(self, n):
-        """The history now has only n moves (take-back)."""
-        del self._digests[n + 1 :]
-        pending = self._pending
-        while pending and pending[-1][0] >= n:
-            pending.pop()
-        self._history_changed()
 
     def _history_changed(self):
-        if self._stream is not None:
+        stream = self._stream
+        if stream is not None:
             self._stream = None
-            self._err(self._stream_re, E_CHANGED, "the game changed during the moves reply: ask again", True)
-
-    def _triple_body(self):
-        n = len(self._digests) - 1
-        return "%s %d %s %d" % (esc(self._game or ""), n, hex8(self._digests[n]), self._hv)
+            self._err(stream.re, E_CHANGED, "the game changed during the moves reply: ask again", True)
 
     # --- frames out ---------------------------------------------------------------------
-
-    def _times_of(self, index):
-        """The times of move ``index`` if it is still pending (a `moves` reply), else None."""
-        for p in self._pending:
-            if p[0] == index:
-                return p[3]
-        return None
-
-    def _send_move_frame(self, index, text, d, times=None):
-        body = "%s %d %s %s %d" % (esc(self._game or ""), index, esc(text), hex8(d), self._hv)
-        if times is not None:
-            # On a clock: the ms the move took and the mover's ms left after it.
-            body += " %d %d" % (times[0], times[1])
-        self._out("move", body, True)
 
     def _send_hello(self, re):
         self._sync()
         info = self.app.hello_info()
-        n = len(self._digests) - 1
-        pairs = [
-            ("re", str(re)),
+        pairs = self.history.pairs(re)
+        pairs[1:1] = [
             ("proto", str(PROTO)),
             ("fw", _value(info.get("fw", "?"))),
             ("layout", _value(info.get("layout", "?"))),
-            ("game", self._game or ""),
-            ("ruleset", _value(info.get("ruleset", ""))),
-            ("moves", str(n)),
-            ("digest", hex8(self._digests[n])),
-            ("hv", str(self._hv)),
-            ("boot", self.boot),
         ]
-        self._add_extra(pairs, info)
-        return self._out("hello", _fit(pairs), True)
+        pairs.insert(5, ("ruleset", _value(info.get("ruleset", ""))))
+        pairs.append(("boot", self.boot))
+        _add_extra(pairs, info)
+        return self.out.out("hello", _fit(pairs), True)
 
     def _send_state(self, re):
-        info = self.app.state_info()
-        n = len(self._digests) - 1
-        pairs = [
-            ("re", str(re)),
-            ("game", self._game or ""),
-            ("moves", str(n)),
-            ("digest", hex8(self._digests[n])),
-            ("hv", str(self._hv)),
-        ]
-        self._add_extra(pairs, info)
-        self._out("state", _fit(pairs), True)
-
-    def _add_extra(self, pairs, info):
-        have = [k for k, _ in pairs]
-        for key in sorted(info):
-            if key not in have:
-                pairs.append((esc(str(key)), _value(info[key])))
+        pairs = self.history.pairs(re)
+        _add_extra(pairs, self.app.state_info())
+        self.out.out("state", _fit(pairs), True)
 
     def _ok(self, re):
-        return self._out("ok", "%d %s" % (re, self._ok_body()), True)
-
-    def _ok_body(self):
-        n = len(self._digests) - 1
-        return "game=%s moves=%d digest=%s hv=%d" % (esc(self._game or ""), n, hex8(self._digests[n]), self._hv)
+        return self.out.out("ok", "%d %s" % (re, self.history.ok_body()), True)
 
     def _err(self, re, code, message, hi):
-        return self._out("err", "%d %s %s" % (re, code, _printable(message)), hi)
+        return self.out.out("err", "%d %s %s" % (re, code, _printable(message)), hi)
 
-    def _out(self, verb, body, hi):
-        self._seq = next_seq(self._seq)
-        try:
-            line = encode(self._seq, verb, body)
-        except FrameError as e:
-            line = encode(self._seq, "err", "0 %s %s" % (E_INTERNAL, _printable(e.message)))
-        self._enqueue(line, hi)
-        return line
 
-    def _enqueue(self, line, hi):
-        size = len(line)
-        if hi:
-            lo = self._lo
-            while self._queued + size > QUEUE_BYTES and lo:
-                dropped = lo.pop(0)
-                self._queued -= len(dropped)
-                self._lo_queued -= len(dropped)
-                self.dropped += 1
-            if self._queued + size > QUEUE_BYTES:
-                self.dropped += 1  # moves are resent, replies re-asked: nothing is lost for good
-                return False
-            self._hi.append(line)
-        else:
-            if self._queued + size > QUEUE_BYTES or self._lo_queued + size > LO_BYTES:
-                self.dropped += 1
-                return False
-            self._lo.append(line)
-            self._lo_queued += size
-        self._queued += size
+def send_move_frame(out, history, index, text, d, times=None):
+    """Queue a `move` frame of ``history``'s game (``times``: on a clock, the ms the move
+    took and the mover's ms left after it)."""
+    body = "%s %d %s %s %d" % (esc(history.game or ""), index, esc(text), hex8(d), history.hv)
+    if times is not None:
+        body += " %d %d" % (times[0], times[1])
+    out.out("move", body, True)
+
+
+class MovesReply:
+    """A `moves` reply under way (``re``: its request's seq): its frames go out a few a
+    poll, the move texts asked of the app a few at a time."""
+
+    def __init__(self, re, start, end):
+        self.re = re
+        self._texts = []  # type: list  # the texts of the next few moves to send
+        self._base = start  # the index of the first of them
+        self._i = 0
+        self._end = end
+
+    def pump(self, app, history, out):
+        """Sends what the queue has room for; True once the reply is complete."""
+        sent = 0
+        while self._base + self._i < self._end:
+            if out.queued > QUEUE_BYTES - STREAM_ROOM or sent >= STREAM_FRAMES:
+                return False  # go on at the next poll, as the port drains the queue
+            if self._i >= len(self._texts):
+                self._base += self._i
+                self._i = 0
+                self._texts = app.moves_from(self._base, STREAM_CHUNK)
+                if not self._texts:
+                    break  # the app's game is shorter now (a take-back): the reply ends here
+            index = self._base + self._i
+            send_move_frame(
+                out, history, index, self._texts[self._i], history.digests[index + 1], history.times_of(index)
+            )
+            self._i += 1
+            sent += 1
         return True
 
-    def _flush(self):
-        port = self.port
-        for _ in range(8):
-            cur = self._cur
-            if cur is None:
-                if self._hi:
-                    cur = self._hi.pop(0)
-                elif self._lo:
-                    cur = self._lo.pop(0)
-                    self._lo_queued -= len(cur)
-                else:
-                    return
-                self._queued -= len(cur)
-                self._cur = cur
-                self._off = 0
-                if cur == self._boot_hello:
-                    self._boot_hello = None  # on its way: a host's hello no longer clears it
-            off = self._off
-            try:
-                n = port.write(cur if off == 0 else memoryview(cur)[off:])
-            except OSError:
-                n = 0
-            if not n:
-                return
-            off += n
-            if off >= len(cur):
-                self._cur = None
-                self.tx_frames += 1
-            else:
-                self._off = off
-                return
 
-    def queued_bytes(self):
-        """Bytes waiting to be written (the current partial frame not counted)."""
-        return self._queued
+def _add_extra(pairs, info):
+    """The app's own keys after the session's, sorted."""
+    have = [k for k, _ in pairs]
+    for key in sorted(info):
+        if key not in have:
+            pairs.append((esc(str(key)), _value(info[key])))
 
 
 # Room for a hello's or state's body in one frame ("~65535 state " before it, " *" and
