@@ -8,7 +8,8 @@ in-memory cable (``Wire``, one per direction) that can be pulled (softly: nothin
 hard: the host's device is gone) and that drops, corrupts, duplicates and delays lines,
 one chosen line at a time (``fault_next``) or at random (``Faults``).
 
-No thread and no sleep: ``LinkPair`` is both loops. ``run(ms)`` lets time pass in 10 ms
+No thread and no sleep: ``LinkPair`` is both loops (``driven``: a thread steps them while
+the caller blocks on the link, for the code above it that still does). ``run(ms)`` lets time pass in 10 ms
 scans: the lines due arrive, the board's app scans and its session polls, the host's
 link reads and ticks as its port thread does (``LinkPort._converse``: ``line`` then
 ``idle``; a ``LinkError`` drops the port, which is reopened after the back-off while the
@@ -23,9 +24,13 @@ timers (resends, deadlines, reconnects, silence) run, in virtual seconds.
 
 from __future__ import annotations
 
+import contextlib
 import random
 import shutil
 import tempfile
+import threading
+import time
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from typing import Any, NamedTuple
 
@@ -80,6 +85,7 @@ class Wire:
     plugged: bool = True
     stats: WireStats = field(default_factory=WireStats)
     tap: list[Frame] = field(default_factory=list)  # every frame put on the wire, before faults
+    _lock: threading.Lock = field(default_factory=threading.Lock)  # see LinkPair.driven
     _partial: bytes = b""
     _queue: list[tuple[int, bytes]] = field(default_factory=list)
     _next: list[tuple[bytes, str, int]] = field(default_factory=list)  # (pattern, fault, ms)
@@ -92,10 +98,11 @@ class Wire:
         return len(self._next)
 
     def send(self, data: bytes, now: int) -> None:
-        lines = (self._partial + data).split(b"\n")
-        self._partial = lines.pop()
-        for line in lines:
-            self._line(line + b"\n", now)
+        with self._lock:
+            lines = (self._partial + data).split(b"\n")
+            self._partial = lines.pop()
+            for line in lines:
+                self._line(line + b"\n", now)
 
     def _line(self, line: bytes, now: int) -> None:
         try:
@@ -138,8 +145,9 @@ class Wire:
 
     def due(self, now: int) -> list[bytes]:
         out = []
-        while self._queue and self._queue[0][0] <= now:
-            out.append(self._queue.pop(0)[1])
+        with self._lock:
+            while self._queue and self._queue[0][0] <= now:
+                out.append(self._queue.pop(0)[1])
         return out
 
     def frames(self, verb: str, since: int = 0) -> list[Frame]:
@@ -220,6 +228,9 @@ class LinkPair:
         self._reopen_at = 0
         self._attempt = 0
         self.reopens = 0
+        # Called with the host's time after each scan of its link (the loops above the
+        # link that run on the same clock: a PlaySession's ``step``).
+        self.on_scan: list[Callable[[float], None]] = []
         self._open_host()
         self.table.setup()
         self.run(100)
@@ -276,6 +287,8 @@ class LinkPair:
         t = now / 1000.0
         router = self.link.router
         if self._host is None:
+            for hook in self.on_scan:
+                hook(t)
             router.closed_tick(t)
             if now >= self._reopen_at:
                 if self.device:
@@ -293,12 +306,35 @@ class LinkPair:
             self._attempt = 0
         except LinkError as exc:
             self._drop_host(str(exc))
+        for hook in self.on_scan:
+            hook(t)
 
     def run(self, ms: int) -> None:
         end = self.table.now + ms
         while self.table.now < end:
             self.table.now += SCAN_MS
             self.scan()
+
+    @contextlib.contextmanager
+    def driven(self) -> Iterator[None]:
+        """For a caller that blocks on the link (a blocking call, ``wait_synced``): a
+        thread scans meanwhile, a virtual 10 ms per real millisecond. The wires are the
+        only state both threads touch (the host's writes), and they lock."""
+        stop = threading.Event()
+
+        def drive() -> None:
+            while not stop.is_set():
+                self.table.now += SCAN_MS
+                self.scan()
+                time.sleep(0.001)
+
+        driver = threading.Thread(target=drive, name="link-pair", daemon=True)
+        driver.start()
+        try:
+            yield
+        finally:
+            stop.set()
+            driver.join()
 
     def run_until(self, done: Any, ms: int, what: str = "") -> None:
         """Scans until ``done()`` (AssertionError after ``ms`` virtual ms)."""

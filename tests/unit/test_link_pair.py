@@ -12,13 +12,19 @@ stream, replayed, gives those moves once each, in order. The same behaviours end
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterator
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import pytest
-from link_pair import Faults, LinkPair
+from link_pair import SCAN_MS, Faults, LinkPair
 
 import zuni
 from zuniboard.link.events import Answered, LinkEvent, Moved, Refused, Reset, Undone
+
+if TYPE_CHECKING:
+    from zuniboard.play.session import PlaySession
 
 WAIT_MS = 20_000  # virtual: a scenario that does not converge fails at once in real time
 
@@ -276,3 +282,91 @@ def test_a_whole_game_through_a_faulty_line(pair: LinkPair) -> None:
     up, down = pair.up.stats, pair.down.stats
     assert up.dropped + up.corrupted + down.dropped + down.corrupted >= 10, (up, down)
     assert link.stats.bad_frames > 0 and link.stats.duplicates > 0
+
+
+SESSION_PLIES = 16
+SEARCH_WAIT_S = 60.0  # real seconds: the computer's search runs on a thread, in real time
+
+
+def test_zuni_plays_session_through_long_delays_and_unplugging(tmp_path: Path) -> None:
+    """`zuni play`'s session (the computer plays North) on the same clock as the link,
+    through the worst line the protocol claims to survive (every line may wait up to
+    2.5 s, duplicates; the cable pulled while the player moves and hard-unplugged while
+    the computer's move is on its way; one late reply at the worst delay): its output has
+    no take-back, no move "made on the board instead of the computer's", no refusal; its
+    log, its mirror and the board's game are the same."""
+    from play_helpers import RecordingUI
+
+    from zuniboard.play.session import PlaySession
+    from zuniboard.records.db import Database
+
+    ui = RecordingUI()
+    with LinkPair(seed=3) as pair, Database(tmp_path / "games.sqlite3") as db:
+        pair.run_until(lambda: pair.link.connected and pair.link.synced(), WAIT_MS)
+        session = PlaySession(
+            pair.link,
+            db,
+            ui,
+            ruleset="mosona",
+            players={"north": "ai:1"},
+            seed=1,
+            deterministic=True,
+            now=lambda: pair.now_ms / 1000.0,
+        )
+        try:
+            old_game = pair.app.game_id
+            with pair.driven():  # the session's start waits on the link
+                session.start()
+            pair.on_scan.append(lambda t: session.step(t))
+            pair.run_until(lambda: pair.app.game_id != old_game, WAIT_MS, "the session's new game")
+            pair.pieces_follow()  # the player sets it up
+            worst = Faults(delay=0.3, max_delay_ms=2500, duplicate=0.03)
+            pair.up.faults, pair.down.faults = worst, Faults(**vars(worst))
+            while not pair.game.is_game_over() and len(pair.game.move_stack) < SESSION_PLIES:
+                ply = len(pair.game.move_stack)
+                if pair.game.turn == zuni.NORTH:
+                    if ply == 5:
+                        pair.up.fault_next(b" ok ", "delay", 2500)
+                    if ply == 7:
+                        pair.unplug(hard=True)  # while the computer's move is on its way
+                        pair.run(1500)
+                        pair.replug()
+                    text = _shown_host_move(pair, session, ply)
+                else:
+                    text = pair.choose()
+                if ply == 6:
+                    pair.unplug()  # the cable pulled while the player moves
+                pair.carry_out(text)
+                if ply == 6:
+                    pair.replug()
+            pair.up.faults, pair.down.faults = Faults(), Faults()
+            truth = pair.truth()
+            pair.run_until(lambda: session.moves == truth.moves, WAIT_MS * 3, "the session to have the board's game")
+        finally:
+            pair.on_scan.clear()
+            session.close()
+        bad = [t for t in ui.texts() if "took back" in t or "refused" in t or "instead of the computer" in t]
+        assert not bad, bad
+        assert len(truth.moves) == min(SESSION_PLIES, len(pair.game.move_stack)) and len(truth.moves) > 8
+        assert pair.link.moves == truth.moves
+        assert db.get(session.db_game or 0).move_texts() == truth.moves
+        for i, text in enumerate(truth.moves):
+            if i % 2 == 1:
+                assert ui.find(r"^%d\. north %s \(carried out on the board\)$" % (i + 1, text), "move"), (i, text)
+    assert pair.up.stats.delayed + pair.down.stats.delayed > 10, (pair.up.stats, pair.down.stats)
+
+
+def _shown_host_move(pair: LinkPair, session: PlaySession, ply: int) -> str:
+    """The computer's move, as soon as the board shows it (the player does not wait for
+    the host to hear the board's reply). The search runs on a thread, in real time: the
+    clock stands still while it works (a search's time is not the link's)."""
+    end = time.monotonic() + SEARCH_WAIT_S
+    while True:
+        host = pair.app.play.host
+        if host is not None and len(pair.game.move_stack) == ply:
+            return str(host.move.text())
+        assert time.monotonic() < end, "the computer's move never reached the board"
+        if any(job.thread is not None and job.thread.is_alive() for job in session.thinking.jobs):
+            time.sleep(0.001)
+        else:
+            pair.run(SCAN_MS)
