@@ -57,7 +57,9 @@ class Faults:
 
     drop: float = 0.0
     corrupt: float = 0.0
+    cut: float = 0.0  # the line loses its end and its line end: it runs into the next one
     duplicate: float = 0.0
+    garbage: float = 0.0  # a made-up line (random printable text or bytes) goes first
     delay: float = 0.0
     max_delay_ms: int = 0
 
@@ -72,6 +74,8 @@ class Frame(NamedTuple):
 class WireStats:
     dropped: int = 0
     corrupted: int = 0
+    cut: int = 0
+    garbage: int = 0
     duplicated: int = 0
     delayed: int = 0
 
@@ -112,6 +116,9 @@ class Wire:
             pass
         if not self.plugged:
             return
+        if self.rng.random() < self.faults.garbage:
+            self.stats.garbage += 1
+            self._queue_line(self._junk(), now, 0)
         fault, ms = self._fault_of(line)
         if fault == "drop":
             self.stats.dropped += 1
@@ -120,14 +127,27 @@ class Wire:
             self.stats.corrupted += 1
             i = self.rng.randrange(1, len(line) - 1)
             line = line[:i] + bytes([line[i] ^ 0x01]) + line[i + 1 :]
+        elif fault == "cut":
+            self.stats.cut += 1
+            line = line[: self.rng.randrange(1, len(line) - 1)]
         elif fault == "delay":
             self.stats.delayed += 1
-        last = self._queue[-1][0] if self._queue else 0
-        due = max(last, now + LATENCY_MS + ms)
-        self._queue.append((due, line))
+        self._queue_line(line, now, ms)
         if fault == "duplicate":
             self.stats.duplicated += 1
-            self._queue.append((due, line))
+            self._queue_line(line, now, ms)
+
+    def _queue_line(self, line: bytes, now: int, ms: int) -> None:
+        last = self._queue[-1][0] if self._queue else 0
+        self._queue.append((max(last, now + LATENCY_MS + ms), line))
+
+    def _junk(self) -> bytes:
+        rng = self.rng
+        if rng.random() < 0.5:
+            junk = bytes(rng.randrange(256) for _ in range(rng.randrange(1, 40)))
+        else:
+            junk = bytes(rng.randrange(0x20, 0x7F) for _ in range(rng.randrange(1, 80)))
+        return junk.replace(b"\n", b"") + b"\n"
 
     def _fault_of(self, line: bytes) -> tuple[str, int]:
         for i, (pattern, fault, ms) in enumerate(self._next):
@@ -135,7 +155,7 @@ class Wire:
                 del self._next[i]
                 return fault, ms
         f, r = self.faults, self.rng.random()
-        for fault, chance in (("drop", f.drop), ("corrupt", f.corrupt), ("duplicate", f.duplicate)):
+        for fault, chance in (("drop", f.drop), ("corrupt", f.corrupt), ("cut", f.cut), ("duplicate", f.duplicate)):
             if r < chance:
                 return fault, 0
             r -= chance
@@ -228,6 +248,7 @@ class LinkPair:
         self._reopen_at = 0
         self._attempt = 0
         self.reopens = 0
+        self.bad_lines = 0  # too long or with control bytes: the host's port dropped them
         # Called with the host's time after each scan of its link (the loops above the
         # link that run on the same clock: a PlaySession's ``step``).
         self.on_scan: list[Callable[[float], None]] = []
@@ -268,6 +289,7 @@ class LinkPair:
 
     def _open_host(self) -> None:
         self._host = HostPort(self)
+        self._asm = codec.LineAssembler()  # as the port thread's (LinkPort._converse)
         self.link.port.attach(self._host, self.now_ms / 1000.0)
 
     def _drop_host(self, why: str) -> None:
@@ -300,14 +322,23 @@ class LinkPair:
             self.up.due(now)  # nobody reads: lost
             return
         try:
-            for line in self.up.due(now):
-                router.line(line.rstrip(b"\n"), t)
+            self._read(b"".join(self.up.due(now)), t)
             router.idle(t)
             self._attempt = 0
         except LinkError as exc:
             self._drop_host(str(exc))
         for hook in self.on_scan:
             hook(t)
+
+    def _read(self, data: bytes, t: float) -> None:
+        """The host's port reads ``data``: its lines to the link, as the port thread does."""
+        asm, pos = self._asm, 0
+        while pos < len(data):
+            pos = asm.push(data, pos, len(data))
+            if asm.ready == codec.LINE:
+                self.link.router.line(bytes(asm.line()), t)
+            elif asm.ready != codec.NONE:
+                self.bad_lines += 1
 
     def run(self, ms: int) -> None:
         end = self.table.now + ms

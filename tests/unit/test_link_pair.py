@@ -242,10 +242,10 @@ WHOLE_GAME_PLIES = 60
 
 def test_a_whole_game_through_a_faulty_line(pair: LinkPair) -> None:
     """A game of Mosona, the computer (host) playing North, through a line that drops,
-    corrupts, duplicates and delays lines both ways, with a take-back on the way, until
+    corrupts, cuts, duplicates and delays lines both ways and invents some, with a take-back on the way, until
     it ends or North resigns; then, with the host away, a new game on the board."""
     link = pair.link
-    faults = Faults(drop=0.05, corrupt=0.05, duplicate=0.05, delay=0.1, max_delay_ms=800)
+    faults = Faults(drop=0.05, corrupt=0.05, cut=0.03, duplicate=0.05, delay=0.1, max_delay_ms=800, garbage=0.03)
     pair.up.faults = faults
     pair.down.faults = Faults(**vars(faults))
     took_back = False
@@ -280,8 +280,9 @@ def test_a_whole_game_through_a_faulty_line(pair: LinkPair) -> None:
     assert any(isinstance(e, Reset) and e.game == link.game for e in events)
     assert replay(events) == moves
     up, down = pair.up.stats, pair.down.stats
-    assert up.dropped + up.corrupted + down.dropped + down.corrupted >= 10, (up, down)
-    assert link.stats.bad_frames > 0 and link.stats.duplicates > 0
+    assert up.dropped + up.corrupted + up.cut + down.dropped + down.corrupted + down.cut >= 10, (up, down)
+    assert up.garbage + down.garbage >= 2, (up, down)
+    assert link.stats.bad_frames > 0
 
 
 SESSION_PLIES = 16
