@@ -177,8 +177,8 @@ def test_no_module_of_the_host_needs_termios_pty_or_fcntl(tmp_path: Path) -> Non
     assert failures == [], "\n".join(failures)
     words = first.split()
     assert int(words[1]) > 50 and words[3] == "socket", first  # the subpackages' modules too
-    # The blocker was there: zuniboard.virtual.board's guarded import of termios was refused.
-    assert "termios imported by zuniboard.virtual.board" in (tmp_path / "blocked.log").read_text()
+    # The blocker was there: zuniboard.virtual.transport's guarded import of termios was refused.
+    assert "termios imported by zuniboard.virtual.transport" in (tmp_path / "blocked.log").read_text()
 
 
 def test_zuni_play_as_on_windows_plays_on_the_socket_link_under_cpython(
@@ -205,8 +205,8 @@ def test_zuni_play_as_on_windows_plays_on_the_socket_link_under_cpython(
     blocked = (tmp_path / "blocked.log").read_text().splitlines()
     # Each import of a POSIX-only module is guarded where it is made: the virtual board's
     # pty (termios) and the locks between processes (fcntl; msvcrt on Windows).
-    guarded = {"termios imported by zuniboard.virtual.board", "fcntl imported by zuniboard.oslock"}
-    assert "termios imported by zuniboard.virtual.board" in blocked and set(blocked) <= guarded, blocked
+    guarded = {"termios imported by zuniboard.virtual.transport", "fcntl imported by zuniboard.oslock"}
+    assert "termios imported by zuniboard.virtual.transport" in blocked and set(blocked) <= guarded, blocked
 
 
 @pytest.mark.skipif(not Path("/proc").is_dir(), reason="needs /proc to find the firmware process")

@@ -204,12 +204,12 @@ class Rig:
         """The port thread's loop for ``seconds`` of virtual time: idle, the board's answers."""
         end = self.now + seconds
         while True:
-            self.link.idle(self.now)
+            self.link.router.idle(self.now)
             for line in self.board.serve(self.port):
-                self.link.line(line, self.now)
+                self.link.router.line(line, self.now)
             if self.board.beating and self.link.connected and self.now >= self.beat_at:
                 self.beat_at = self.now + BEAT_S
-                self.link.line(self.board.beat(), self.now)
+                self.link.router.line(self.board.beat(), self.now)
             if self.now >= end:
                 return
             self.now = min(end, self.now + step)
@@ -240,14 +240,14 @@ def test_hello_is_said_again_every_half_second_until_the_board_answers_then_the_
     rig.board.answer = False
     hellos = 0
     for _ in range(HELLO_TRIES):
-        rig.link.idle(rig.now)
+        rig.link.router.idle(rig.now)
         hellos += sum(1 for _, verb, _ in rig.port.frames() if verb == "hello")
-        rig.link.idle(rig.now + HELLO_RESEND_S * 0.9)  # not yet
+        rig.link.router.idle(rig.now + HELLO_RESEND_S * 0.9)  # not yet
         assert rig.port.frames() == []
         rig.now += HELLO_RESEND_S
     assert hellos == HELLO_TRIES
     with pytest.raises(LinkError, match="no hello"):
-        rig.link.idle(rig.now)
+        rig.link.router.idle(rig.now)
     assert not rig.link.connected
 
 
@@ -270,16 +270,16 @@ def test_the_moves_are_asked_for_again_only_after_the_fetch_retry() -> None:
     asked = []
     start = rig.now
     while rig.now < start + FETCH_RETRY_S - 0.1:  # the board's word, again and again
-        rig.link.line(rig.board.beat(), rig.now)
+        rig.link.router.line(rig.board.beat(), rig.now)
         asked += [(rig.now, body) for _, verb, body in rig.port.frames() if verb == "moves"]
         rig.now += 0.1
     assert [body for _, body in asked] == ["0"], "asked once within the retry interval: %r" % asked
     rig.now = asked[0][0] + FETCH_RETRY_S
-    rig.link.line(rig.board.beat(), rig.now)
+    rig.link.router.line(rig.board.beat(), rig.now)
     assert [body for _, verb, body in rig.port.frames() if verb == "moves"] == ["0"], "and again after it"
     rig.board.mute_moves = False
     rig.now += FETCH_RETRY_S
-    rig.link.line(rig.board.beat(), rig.now)
+    rig.link.router.line(rig.board.beat(), rig.now)
     rig.run(0.0)
     assert rig.link.moves == MOVES[:2] and rig.link.synced()
 
@@ -329,29 +329,29 @@ def test_the_host_acks_every_one_and_a_half_seconds_and_reopens_after_silence() 
     start = rig.now
     acks = []
     while rig.now < start + 3 * KEEPALIVE_S + 0.01:
-        rig.link.idle(rig.now)
+        rig.link.router.idle(rig.now)
         acks += [rig.now for _, verb, _ in rig.port.frames() if verb == "ack"]
         rig.now += 0.05
     assert len(acks) == 3, acks
     assert all(b - a == pytest.approx(KEEPALIVE_S, abs=0.06) for a, b in itertools.pairwise(acks))
     heard = rig.now
-    rig.link.line(rig.board.beat(), heard)
-    rig.link.idle(heard + SILENCE_S - 0.1)
+    rig.link.router.line(rig.board.beat(), heard)
+    rig.link.router.idle(heard + SILENCE_S - 0.1)
     assert rig.link.connected
     with pytest.raises(LinkError, match="silent"):
-        rig.link.idle(heard + SILENCE_S + 0.1)
+        rig.link.router.idle(heard + SILENCE_S + 0.1)
 
 
 def test_unplugged_a_request_waits_then_goes_once_the_board_is_back() -> None:
     rig = Rig(FakeBoard(MOVES[:2]))
     rig.connect()
     rig.events()
-    rig.link.dropped("unplugged")  # the port thread lost the device
+    rig.link.router.dropped("unplugged")  # the port thread lost the device
     assert rig.events() == [Disconnected("unplugged")] and not rig.link.connected
     rig.begin("hint", "m6-m5", timeout=10.0)
     for _ in range(40):  # 2 s with no port: the thread ticks between attempts to open
         rig.now += 0.05
-        rig.link.closed_tick(rig.now)
+        rig.link.router.closed_tick(rig.now)
     assert rig.results == [] and rig.board.done == []
     moves_meanwhile = [rig.board.play(MOVES[2])]  # made while away; its frame is lost
     assert moves_meanwhile
@@ -366,11 +366,11 @@ def test_unplugged_a_request_waits_then_goes_once_the_board_is_back() -> None:
 def test_unplugged_past_the_deadline_the_request_fails_while_the_port_is_closed() -> None:
     rig = Rig()
     rig.connect()
-    rig.link.dropped("unplugged")
+    rig.link.router.dropped("unplugged")
     rig.begin("state", timeout=3.0)
     while rig.now < 1000.0 + 10:
         rig.now += 0.25
-        rig.link.closed_tick(rig.now)
+        rig.link.router.closed_tick(rig.now)
     assert rig.results == [Failed("state", (), "no reply to state within 3.0 s")]
 
 
@@ -385,7 +385,7 @@ def test_a_take_back_done_before_a_board_reset_is_not_done_again() -> None:
     assert rig.board.moves == MOVES[:2]
     rig.board.reset()
     rig.board.answer = True
-    rig.link.line(rig.board.hello(0), rig.now)  # the boot hello: register again
+    rig.link.router.line(rig.board.hello(0), rig.now)  # the boot hello: register again
     rig.run(1.0)
     assert [type(r) for r in rig.results] == [Answered], rig.results
     assert rig.board.moves == MOVES[:2], "one move taken back, not two"
@@ -446,12 +446,12 @@ def test_the_boards_frames_become_typed_events() -> None:
     rig = Rig(FakeBoard(MOVES[:1]))
     rig.connect()
     rig.events()
-    rig.link.line(rig.board.frame("event", "button hint"), rig.now)
-    rig.link.line(rig.board.frame("event", "ledwalk 3 m4"), rig.now)
-    rig.link.line(rig.board.frame("state", "re=0 %s phase=over" % rig.board.triple()), rig.now)
-    rig.link.line(rig.board.frame("err", "0 %s line 7 too long" % codec.E_ARGS), rig.now)
-    rig.link.line(b"MicroPython v1.24", rig.now)
-    rig.link.line(rig.board.play(MOVES[1]), rig.now)
+    rig.link.router.line(rig.board.frame("event", "button hint"), rig.now)
+    rig.link.router.line(rig.board.frame("event", "ledwalk 3 m4"), rig.now)
+    rig.link.router.line(rig.board.frame("state", "re=0 %s phase=over" % rig.board.triple()), rig.now)
+    rig.link.router.line(rig.board.frame("err", "0 %s line 7 too long" % codec.E_ARGS), rig.now)
+    rig.link.router.line(b"MicroPython v1.24", rig.now)
+    rig.link.router.line(rig.board.play(MOVES[1]), rig.now)
     events = rig.events()
     assert events == [
         BoardEvent("button", "hint"),
@@ -463,7 +463,7 @@ def test_the_boards_frames_become_typed_events() -> None:
     ]
     assert rig.link.console[-1] == "MicroPython v1.24"
     rig.board.game, rig.board.hv, rig.board.moves = "g2", 2, []
-    rig.link.line(rig.board.frame("state", "re=0 %s phase=setup" % rig.board.triple()), rig.now)
+    rig.link.router.line(rig.board.frame("state", "re=0 %s phase=setup" % rig.board.triple()), rig.now)
     assert Reset("g2") in rig.events() and rig.link.moves == []
 
 
@@ -474,9 +474,9 @@ def test_a_forged_or_damaged_frame_changes_nothing() -> None:
     good = rig.board.play(MOVES[2])
     rig.board.moves.pop()
     damaged = good[:-1] + (b"0" if good[-1:] != b"0" else b"1")
-    rig.link.line(damaged, rig.now)
-    rig.link.line(b"~5 move g1 2 m6-m5 *", rig.now)  # no checksum: never from a board
-    rig.link.line(rig.board.frame("move", "g1 two m6-m5 00000000 1"), rig.now)
+    rig.link.router.line(damaged, rig.now)
+    rig.link.router.line(b"~5 move g1 2 m6-m5 *", rig.now)  # no checksum: never from a board
+    rig.link.router.line(rig.board.frame("move", "g1 two m6-m5 00000000 1"), rig.now)
     assert rig.link.moves == MOVES[:2] and rig.events() == []
     assert rig.link.stats.bad_frames == 3
 
