@@ -562,13 +562,7 @@ def run_vs_uct(args: argparse.Namespace) -> int:
         print_uct(rows)
         return 0
     have = {cell: sum(1 for g in held if (g.game, g.movetime, g.side) == cell) for cell in cells}
-    # Round by round over the cells, so that a run cut short leaves every cell some games.
-    tasks = []
-    for i in range(args.uct_games):
-        for name, movetime, side in cells:
-            if i >= have[(name, movetime, side)]:
-                seed = args.seed + 1000 * i + (1 if side == "north" else 0) + int(100 * movetime)
-                tasks.append(UctGame(name, movetime, side, seed, engine=engine))
+    tasks = _uct_tasks(args, cells, have, engine)
     done: list[UctGame] = [g for g in held if (g.game, g.movetime, g.side) in have]
     if held:
         print(
@@ -576,6 +570,41 @@ def run_vs_uct(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
     start = time.monotonic()
+    _play_uct_tasks(args, tasks, done, results, start)
+    rows = uct_summary(done)
+    tables = [tablebase.describe(GAMES[name]) for name in args.uct_list if not name.startswith("awith")]
+    report = {
+        "engine": engine,
+        "vs_uct": rows,
+        "tablebases": tables,
+        "seconds": round(time.monotonic() - start, 1),
+        "load_average": round(os.getloadavg()[0], 1),
+    }
+    if args.json:
+        print(json.dumps(report))
+    else:
+        _print_uct_report(engine, rows, tables, report["load_average"])
+    return 0
+
+
+def _uct_tasks(
+    args: argparse.Namespace, cells: list[tuple[str, float, str]], have: dict[tuple[str, float, str], int], engine: str
+) -> list[UctGame]:
+    """The games still to play, round by round over the cells, so that a run cut short
+    leaves every cell some games."""
+    tasks = []
+    for i in range(args.uct_games):
+        for name, movetime, side in cells:
+            if i >= have[(name, movetime, side)]:
+                seed = args.seed + 1000 * i + (1 if side == "north" else 0) + int(100 * movetime)
+                tasks.append(UctGame(name, movetime, side, seed, engine=engine))
+    return tasks
+
+
+def _play_uct_tasks(
+    args: argparse.Namespace, tasks: list[UctGame], done: list[UctGame], results: Path | None, start: float
+) -> None:
+    """Play the games into ``done`` (each also appended to ``results``), within the time budget."""
     for number, task in enumerate(tasks):
         if args.budget and time.monotonic() - start > args.budget:
             print(
@@ -603,29 +632,19 @@ def run_vs_uct(args: argparse.Namespace) -> int:
                 file=sys.stderr,
                 flush=True,
             )
-    rows = uct_summary(done)
-    tables = [tablebase.describe(GAMES[name]) for name in args.uct_list if not name.startswith("awith")]
-    report = {
-        "engine": engine,
-        "vs_uct": rows,
-        "tablebases": tables,
-        "seconds": round(time.monotonic() - start, 1),
-        "load_average": round(os.getloadavg()[0], 1),
-    }
-    if args.json:
-        print(json.dumps(report))
-    else:
-        print("engine %s" % engine)
-        print_uct(rows)
-        print()
-        print("Endgame tables on disk (tools/build_tablebase.py builds them; the search uses them):")
-        for t in tables:
-            print(
-                "  %-26s up to %d pieces: %9d positions, %6.2f MB"
-                % (t["ruleset"], t["max_pieces"], t["positions"], t["bytes"] / 1e6)
-            )
-        print("load average at the end: %s (timed games share the cores with it)" % report["load_average"])
-    return 0
+
+
+def _print_uct_report(engine: str, rows: list[dict[str, Any]], tables: list[dict[str, Any]], load: float) -> None:
+    print("engine %s" % engine)
+    print_uct(rows)
+    print()
+    print("Endgame tables on disk (tools/build_tablebase.py builds them; the search uses them):")
+    for t in tables:
+        print(
+            "  %-26s up to %d pieces: %9d positions, %6.2f MB"
+            % (t["ruleset"], t["max_pieces"], t["positions"], t["bytes"] / 1e6)
+        )
+    print("load average at the end: %s (timed games share the cores with it)" % load)
 
 
 # -- search speed ------------------------------------------------------------------------
@@ -758,17 +777,7 @@ def run_timing(args: argparse.Namespace) -> int:
         ruleset = GAMES[name]
         # The ruleset's first moves in this process ("cold"): its tables start loading
         # in a thread at the first search and load meanwhile, as in ``zuni play``.
-        cold = zuni.new_game(ruleset)
-        cold_player = SearchPlayer(5, args.seed, time_limit=args.uct_times[0])
-        cold_shares: list[tuple[float, float]] = []
-        while len(cold_shares) < COLD_MOVES and not cold.is_game_over():
-            start = time.monotonic()
-            cpu = time.process_time()
-            move = cold_player.choose(cold)
-            cold_shares.append(
-                ((time.monotonic() - start) / args.uct_times[0], (time.process_time() - cpu) / args.uct_times[0])
-            )
-            cold.push(move)
+        cold_shares = _cold_shares(ruleset, args)
         positions = timing_positions(name, args.seed)
         for movetime in args.uct_times:
             player = SearchPlayer(5, args.seed, time_limit=movetime)
@@ -785,25 +794,7 @@ def run_timing(args: argparse.Namespace) -> int:
                 mover.choose(game)
                 wall = (time.monotonic() - start) / movetime
                 shares.append((wall, (time.process_time() - cpu) / movetime, kind))
-            worst = max(shares)
-            walls = sorted(s[0] for s in shares)
-            rows.append(
-                {
-                    "game": name,
-                    "movetime": movetime,
-                    "moves": len(shares),
-                    "median": round(walls[len(walls) // 2], 3),
-                    "worst": round(worst[0], 3),
-                    "worst_kind": worst[2],
-                    "worst_cpu": round(max(s[1] for s in shares), 3),
-                    "worst_by_kind": {
-                        kind: round(max(s[0] for s in shares if s[2] == kind), 3)
-                        for kind in ("cold", "first", "middle", "probe", "table")
-                        if any(s[2] == kind for s in shares)
-                    },
-                    "ok": worst[0] <= TIMING_OVER,
-                }
-            )
+            rows.append(_timing_row(name, movetime, shares))
             if not args.quiet:
                 r = rows[-1]
                 print("%s %gs: worst %.3fx (%s)" % (name, movetime, r["worst"], r["worst_kind"]), file=sys.stderr)
@@ -815,29 +806,68 @@ def run_timing(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(report))
     else:
-        print("engine %s: time per move as a share of the budget (allowed: %.2fx)" % (report["engine"], TIMING_OVER))
-        print(
-            "%-16s %5s %5s %6s %6s %-7s %6s  %s"
-            % ("game", "s/mv", "moves", "median", "worst", "kind", "cpu", "by kind")
-        )
-        for r in rows:
-            kinds = " ".join("%s %.3f" % item for item in r["worst_by_kind"].items())
-            print(
-                "%-16s %5g %5d %6.3f %6.3f %-7s %6.3f  %s%s"
-                % (
-                    r["game"],
-                    r["movetime"],
-                    r["moves"],
-                    r["median"],
-                    r["worst"],
-                    r["worst_kind"],
-                    r["worst_cpu"],
-                    kinds,
-                    "" if r["ok"] else "  OVER",
-                )
-            )
-        print("load average %s at start, %s at end" % tuple(report["load_average"]))
+        _print_timing(report["engine"], rows, report["load_average"])
     return 0 if all(r["ok"] for r in rows) else 1
+
+
+def _cold_shares(ruleset: str, args: argparse.Namespace) -> list[tuple[float, float]]:
+    """The share of the budget, wall and CPU, of each of the ruleset's first COLD_MOVES moves
+    in this process (one player playing both sides, at the first time given)."""
+    cold = zuni.new_game(ruleset)
+    cold_player = SearchPlayer(5, args.seed, time_limit=args.uct_times[0])
+    cold_shares: list[tuple[float, float]] = []
+    while len(cold_shares) < COLD_MOVES and not cold.is_game_over():
+        start = time.monotonic()
+        cpu = time.process_time()
+        move = cold_player.choose(cold)
+        cold_shares.append(
+            ((time.monotonic() - start) / args.uct_times[0], (time.process_time() - cpu) / args.uct_times[0])
+        )
+        cold.push(move)
+    return cold_shares
+
+
+def _timing_row(name: str, movetime: float, shares: list[tuple[float, float, str]]) -> dict[str, Any]:
+    """A ruleset's figures at one time per move: the median and worst share, by kind."""
+    worst = max(shares)
+    walls = sorted(s[0] for s in shares)
+    return {
+        "game": name,
+        "movetime": movetime,
+        "moves": len(shares),
+        "median": round(walls[len(walls) // 2], 3),
+        "worst": round(worst[0], 3),
+        "worst_kind": worst[2],
+        "worst_cpu": round(max(s[1] for s in shares), 3),
+        "worst_by_kind": {
+            kind: round(max(s[0] for s in shares if s[2] == kind), 3)
+            for kind in ("cold", "first", "middle", "probe", "table")
+            if any(s[2] == kind for s in shares)
+        },
+        "ok": worst[0] <= TIMING_OVER,
+    }
+
+
+def _print_timing(engine: str, rows: list[dict[str, Any]], load_average: list[float]) -> None:
+    print("engine %s: time per move as a share of the budget (allowed: %.2fx)" % (engine, TIMING_OVER))
+    print("%-16s %5s %5s %6s %6s %-7s %6s  %s" % ("game", "s/mv", "moves", "median", "worst", "kind", "cpu", "by kind"))
+    for r in rows:
+        kinds = " ".join("%s %.3f" % item for item in r["worst_by_kind"].items())
+        print(
+            "%-16s %5g %5d %6.3f %6.3f %-7s %6.3f  %s%s"
+            % (
+                r["game"],
+                r["movetime"],
+                r["moves"],
+                r["median"],
+                r["worst"],
+                r["worst_kind"],
+                r["worst_cpu"],
+                kinds,
+                "" if r["ok"] else "  OVER",
+            )
+        )
+    print("load average %s at start, %s at end" % tuple(load_average))
 
 
 def print_uct(rows: list[dict[str, Any]]) -> None:
@@ -888,6 +918,33 @@ def print_uct(rows: list[dict[str, Any]]) -> None:
 
 
 def parse_args(argv: list[str] | None) -> argparse.Namespace:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.endgames:
+        if args.solver_pieces not in (0, 2, 3, 4, 5, 6, 7):
+            parser.error("--solver-pieces takes 0 (no solver) or 2-7, not %d" % args.solver_pieces)
+        return args
+    if args.ladder:
+        _check_ladder(parser, args)
+        return args
+    if args.timing:
+        args.vs_uct = True
+        if args.uct_times == "0.2,1":
+            args.uct_times = ",".join("%g" % t for t in TIMING_TIMES)
+    if args.speed:
+        args.speed_list = args.only.split(",") if args.only else list(UCT_GAMES)
+        for name in args.speed_list:
+            if name not in SPEED_DEPTH:
+                parser.error("unknown game %r in --only (allowed: %s)" % (name, ", ".join(SPEED_DEPTH)))
+        return args
+    if args.vs_uct:
+        _check_vs_uct(parser, args)
+        return args
+    _check_tables(parser, args)
+    return args
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--quick", action="store_true", help="a short run: 2 games a pairing, level 1, 0.05 s per move")
     parser.add_argument("--json", action="store_true", help="print one JSON object instead of tables")
@@ -930,49 +987,43 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     parser.add_argument(
         "--solver-nodes", type=int, default=50_000_000, help="the solver's node limit a question (default 50 M)"
     )
-    args = parser.parse_args(argv)
-    if args.endgames:
-        if args.solver_pieces not in (0, 2, 3, 4, 5, 6, 7):
-            parser.error("--solver-pieces takes 0 (no solver) or 2-7, not %d" % args.solver_pieces)
-        return args
-    if args.ladder:
-        args.ladder_levels = _levels(parser, "--ladder-levels", args.ladder_levels)
-        if args.ladder_levels != list(range(1, len(args.ladder_levels) + 1)):
-            parser.error("--ladder-levels must run 1, 2, ... without gaps (each level is matched with the next)")
-        args.ladder_list = args.only.split(",") if args.only else list(LADDER_GAMES)
-        for name in args.ladder_list:
-            if name not in GAMES:
-                parser.error("unknown game %r in --only (allowed: %s)" % (name, ", ".join(GAMES)))
-        if args.ladder_games < 1 or args.workers < 1 or args.ladder_openings < 0:
-            parser.error("--ladder-games and --workers must be >= 1, --ladder-openings >= 0")
-        return args
-    if args.timing:
-        args.vs_uct = True
-        if args.uct_times == "0.2,1":
-            args.uct_times = ",".join("%g" % t for t in TIMING_TIMES)
-    if args.speed:
-        args.speed_list = args.only.split(",") if args.only else list(UCT_GAMES)
-        for name in args.speed_list:
-            if name not in SPEED_DEPTH:
-                parser.error("unknown game %r in --only (allowed: %s)" % (name, ", ".join(SPEED_DEPTH)))
-        return args
-    if args.vs_uct:
-        try:
-            args.uct_times = [float(x) for x in args.uct_times.split(",")]
-        except ValueError:
-            parser.error("--uct-times takes comma-separated seconds, not %r" % (args.uct_times,))
-        args.uct_list = args.only.split(",") if args.only else list(UCT_GAMES)
-        args.sides = args.sides.split(",")
-        if not args.sides or any(side not in ("south", "north") for side in args.sides):
-            parser.error("--sides takes south, north or both, not %r" % (",".join(args.sides),))
-        if args.table and not args.results:
-            parser.error("--table prints the games of --results FILE: give the file")
-        for name in args.uct_list:
-            if name not in GAMES:
-                parser.error("unknown game %r in --only (allowed: %s)" % (name, ", ".join(GAMES)))
-        if args.uct_games < 1 or any(t <= 0 for t in args.uct_times):
-            parser.error("--uct-games must be >= 1 and --uct-times > 0")
-        return args
+    return parser
+
+
+def _check_ladder(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """--ladder's options: its levels, games and openings."""
+    args.ladder_levels = _levels(parser, "--ladder-levels", args.ladder_levels)
+    if args.ladder_levels != list(range(1, len(args.ladder_levels) + 1)):
+        parser.error("--ladder-levels must run 1, 2, ... without gaps (each level is matched with the next)")
+    args.ladder_list = args.only.split(",") if args.only else list(LADDER_GAMES)
+    for name in args.ladder_list:
+        if name not in GAMES:
+            parser.error("unknown game %r in --only (allowed: %s)" % (name, ", ".join(GAMES)))
+    if args.ladder_games < 1 or args.workers < 1 or args.ladder_openings < 0:
+        parser.error("--ladder-games and --workers must be >= 1, --ladder-openings >= 0")
+
+
+def _check_vs_uct(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """--vs-uct's (and --timing's) options: times, games, sides, results file."""
+    try:
+        args.uct_times = [float(x) for x in args.uct_times.split(",")]
+    except ValueError:
+        parser.error("--uct-times takes comma-separated seconds, not %r" % (args.uct_times,))
+    args.uct_list = args.only.split(",") if args.only else list(UCT_GAMES)
+    args.sides = args.sides.split(",")
+    if not args.sides or any(side not in ("south", "north") for side in args.sides):
+        parser.error("--sides takes south, north or both, not %r" % (",".join(args.sides),))
+    if args.table and not args.results:
+        parser.error("--table prints the games of --results FILE: give the file")
+    for name in args.uct_list:
+        if name not in GAMES:
+            parser.error("unknown game %r in --only (allowed: %s)" % (name, ", ".join(GAMES)))
+    if args.uct_games < 1 or any(t <= 0 for t in args.uct_times):
+        parser.error("--uct-games must be >= 1 and --uct-times > 0")
+
+
+def _check_tables(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """The level tables' options, with --quick's defaults."""
     quick = args.quick
     if args.games is None:
         args.games = 2 if quick else 10
@@ -995,7 +1046,6 @@ def parse_args(argv: list[str] | None) -> argparse.Namespace:
     args.games_list = names
     if args.games < 1 or args.top_games < 0 or args.movetime <= 0 or args.workers < 1:
         parser.error("--games, --workers must be >= 1, --top-games >= 0, --movetime > 0")
-    return args
 
 
 def _levels(parser: argparse.ArgumentParser, option: str, text: str) -> list[int]:

@@ -460,99 +460,126 @@ def bench(
         lib = tmp / "lib"
         compile_firmware(lib)
         for ruleset, board in games:
-            moves = scripted_game(ruleset, seed)
-            journal = tmp / ("journal-" + ruleset.replace(" ", "_").replace("=", "-"))
-            journal.mkdir()
-            moves_path = tmp / "moves.txt"
-            moves_path.write_text("\n".join(moves) + "\n")
-            spec = {
-                "layout": str(REPO / "hardware" / "layouts" / (board + ".json")),
-                "ruleset": ruleset,
-                "moves": str(moves_path),
-                "journal": str(journal),
-                "hint_every": hint_every,
-            }
-            spec_path = tmp / "spec.json"
-            timing_path = tmp / "timing.json"
-            spec_path.write_text(json.dumps(spec))
-            timing = dict(spec, timing=True, flash=str(tmp / "flash.img"), max_cycles=MAX_CYCLES)
-            timing_path.write_text(json.dumps(timing))
-            started = time.monotonic()
-            # Timing on a shared machine is noisy: several runs of the same scans (the
-            # clock is simulated, so every run does the same work scan by scan), and each
-            # scan's best time over the runs: what the firmware itself costs, not the
-            # other processes that took the core. The raw worst is kept beside it.
-            # The hint's code and search (issue 17) need up to HINT_HEAP_KIB more.
-            heap = TIMING_HEAP_KIB + (HINT_HEAP_KIB if hint_every else 0)
-            runs = [run_once(lib, timing_path, heap) for _ in range(repeat)]
-            row: dict[str, Any] = {"ruleset": ruleset, "board": board, "moves": len(moves)}
-            if any(r is None for r in runs):
-                row["ok"] = False
-                rows.append(row)
-                continue
-            data = dict(runs[0])  # type: ignore[arg-type]
-            series = [r["times"] for r in runs]  # type: ignore[index]
-            best = [min(t) for t in zip(*series, strict=False)]
-            del data["times"]
-            kinds = data.pop("kinds")
-            shows = [min(t) for t in zip(*[r["shows"] for r in runs], strict=False)]  # type: ignore[index]
-            del data["shows"]
-            layout_data = json.loads(Path(spec["layout"]).read_text())
-            data.update(
-                chip_latency(
-                    best,
-                    shows,
-                    data.pop("commit_log", []),
-                    layout_data["timing"]["scan_ms"],
-                    layout_data["leds"]["count"],
-                )
-            )
-            data["worst_show_us"] = max(shows) if shows else 0
-            if data.get("hints"):
-                scan_ms = json.loads(Path(spec["layout"]).read_text())["timing"]["scan_ms"]
-                data.update(hint_figures(best, kinds, scan_ms, data.pop("hint_log", None)))
-            # The play figures without the hint's scans (they are reported apart).
-            play = [(b, k) for b, k in zip(best, kinds, strict=False) if not k & 8]
-            best = [b for b, _ in play]
-            kinds = [k for _, k in play]
-            # The worst scan of each kind: a commit's own, the one writing its journal
-            # record, a new stable position, and the rest (idle scans, collections).
-            for name, bit in (("commit", 4), ("journal", 2), ("stable", 1)):
-                picked = [b for b, k in zip(best, kinds, strict=False) if k & bit]
-                data["worst_%s_scan_us" % name] = max(picked) if picked else 0
-            others = [b for b, k in zip(best, kinds, strict=False) if not k]
-            data["worst_other_scan_us"] = max(others) if others else 0
-            data["worst_raw_us"] = max(r["worst_us"] for r in runs)  # type: ignore[index]
-            data["worst_us"] = max(best)
-            data["mean_us"] = sum(best) // len(best)
-            for name, q in (("p50_us", 0.5), ("p99_us", 0.99), ("p999_us", 0.999)):
-                data[name] = percentile(best, q)
-            for key in ("worst_commit_us", "worst_latency_ms", "mean_latency_ms"):
-                data[key] = min(r[key] for r in runs)  # type: ignore[index]
-            data.update(io_figures(data))
-            programs = data.get("flash_programs", 0)
-            data["flash_programs_per_move"] = round(programs / max(1, data["moves"]), 1)
-            data["flash_erases_per_move"] = round(data.get("flash_erases", 0) / max(1, data["moves"]), 2)
-            row.update(data)
-            row["run_s"] = round(time.monotonic() - started, 2)
-            if bisect:
-                row["min_heap_kib"] = smallest_heap(lib, spec_path)
-            # Heap figures from a run as the board's (journal on the PC's files, no scan
-            # log): what the timing runs hold for their measurements is not the firmware's.
-            if wasm and not wasm_missing():
-                layout_path = REPO / "hardware" / "layouts" / (board + ".json")
-                row["wasm32"] = wasm_heap(lib, layout_path, ruleset, moves_path, hint_every=hint_every)
-            plain_path = tmp / "plain.json"
-            plain_path.write_text(json.dumps(dict(spec, game_mark=True)))
-            plain = run_once(lib, plain_path, 2048)
-            if plain is not None:
-                row["mem"] = plain["mem"]
-                row["peak_alloc"] = plain["peak_alloc"]
-            row["rp2040_mean_us_est"] = data["mean_us"] * RP2040_FACTOR
-            row["rp2040_worst_us_est"] = data["worst_us"] * RP2040_FACTOR
-            row["rp2040_p99_us_est"] = data["p99_us"] * RP2040_FACTOR
-            rows.append(row)
+            rows.append(_bench_game(tmp, lib, ruleset, board, bisect, seed, repeat, wasm, hint_every))
     return rows
+
+
+def _bench_game(
+    tmp: Path,
+    lib: Path,
+    ruleset: str,
+    board: str,
+    bisect: bool,
+    seed: int,
+    repeat: int,
+    wasm: bool,
+    hint_every: int,
+) -> dict[str, Any]:
+    """One game's row: its timing runs' figures, its heap (bisected, 32-bit, by part)."""
+    moves = scripted_game(ruleset, seed)
+    journal = tmp / ("journal-" + ruleset.replace(" ", "_").replace("=", "-"))
+    journal.mkdir()
+    moves_path = tmp / "moves.txt"
+    moves_path.write_text("\n".join(moves) + "\n")
+    spec = {
+        "layout": str(REPO / "hardware" / "layouts" / (board + ".json")),
+        "ruleset": ruleset,
+        "moves": str(moves_path),
+        "journal": str(journal),
+        "hint_every": hint_every,
+    }
+    spec_path, timing_path = _write_specs(tmp, spec)
+    started = time.monotonic()
+    # Timing on a shared machine is noisy: several runs of the same scans (the
+    # clock is simulated, so every run does the same work scan by scan), and each
+    # scan's best time over the runs: what the firmware itself costs, not the
+    # other processes that took the core. The raw worst is kept beside it.
+    # The hint's code and search (issue 17) need up to HINT_HEAP_KIB more.
+    heap = TIMING_HEAP_KIB + (HINT_HEAP_KIB if hint_every else 0)
+    runs = [run_once(lib, timing_path, heap) for _ in range(repeat)]
+    row: dict[str, Any] = {"ruleset": ruleset, "board": board, "moves": len(moves)}
+    if any(r is None for r in runs):
+        row["ok"] = False
+        return row
+    data = _timing_figures(runs, Path(spec["layout"]))  # type: ignore[arg-type]
+    row.update(data)
+    row["run_s"] = round(time.monotonic() - started, 2)
+    if bisect:
+        row["min_heap_kib"] = smallest_heap(lib, spec_path)
+    # Heap figures from a run as the board's (journal on the PC's files, no scan
+    # log): what the timing runs hold for their measurements is not the firmware's.
+    if wasm and not wasm_missing():
+        layout_path = REPO / "hardware" / "layouts" / (board + ".json")
+        row["wasm32"] = wasm_heap(lib, layout_path, ruleset, moves_path, hint_every=hint_every)
+    plain_path = tmp / "plain.json"
+    plain_path.write_text(json.dumps(dict(spec, game_mark=True)))
+    plain = run_once(lib, plain_path, 2048)
+    if plain is not None:
+        row["mem"] = plain["mem"]
+        row["peak_alloc"] = plain["peak_alloc"]
+    row["rp2040_mean_us_est"] = data["mean_us"] * RP2040_FACTOR
+    row["rp2040_worst_us_est"] = data["worst_us"] * RP2040_FACTOR
+    row["rp2040_p99_us_est"] = data["p99_us"] * RP2040_FACTOR
+    return row
+
+
+def _write_specs(tmp: Path, spec: dict[str, Any]) -> tuple[Path, Path]:
+    """The run's spec, and the timing runs' (the same with the scan log and a flash image)."""
+    spec_path = tmp / "spec.json"
+    timing_path = tmp / "timing.json"
+    spec_path.write_text(json.dumps(spec))
+    timing = dict(spec, timing=True, flash=str(tmp / "flash.img"), max_cycles=MAX_CYCLES)
+    timing_path.write_text(json.dumps(timing))
+    return spec_path, timing_path
+
+
+def _timing_figures(runs: list[dict[str, Any]], layout_path: Path) -> dict[str, Any]:
+    """The figures of a game's timing runs: each scan's best over the runs, by kind of scan,
+    the latency on the chip, the hint's and the I/O's."""
+    data = dict(runs[0])
+    series = [r["times"] for r in runs]
+    best = [min(t) for t in zip(*series, strict=False)]
+    del data["times"]
+    kinds = data.pop("kinds")
+    shows = [min(t) for t in zip(*[r["shows"] for r in runs], strict=False)]
+    del data["shows"]
+    layout_data = json.loads(layout_path.read_text())
+    data.update(
+        chip_latency(
+            best,
+            shows,
+            data.pop("commit_log", []),
+            layout_data["timing"]["scan_ms"],
+            layout_data["leds"]["count"],
+        )
+    )
+    data["worst_show_us"] = max(shows) if shows else 0
+    if data.get("hints"):
+        scan_ms = json.loads(layout_path.read_text())["timing"]["scan_ms"]
+        data.update(hint_figures(best, kinds, scan_ms, data.pop("hint_log", None)))
+    # The play figures without the hint's scans (they are reported apart).
+    play = [(b, k) for b, k in zip(best, kinds, strict=False) if not k & 8]
+    best = [b for b, _ in play]
+    kinds = [k for _, k in play]
+    # The worst scan of each kind: a commit's own, the one writing its journal
+    # record, a new stable position, and the rest (idle scans, collections).
+    for name, bit in (("commit", 4), ("journal", 2), ("stable", 1)):
+        picked = [b for b, k in zip(best, kinds, strict=False) if k & bit]
+        data["worst_%s_scan_us" % name] = max(picked) if picked else 0
+    others = [b for b, k in zip(best, kinds, strict=False) if not k]
+    data["worst_other_scan_us"] = max(others) if others else 0
+    data["worst_raw_us"] = max(r["worst_us"] for r in runs)
+    data["worst_us"] = max(best)
+    data["mean_us"] = sum(best) // len(best)
+    for name, q in (("p50_us", 0.5), ("p99_us", 0.99), ("p999_us", 0.999)):
+        data[name] = percentile(best, q)
+    for key in ("worst_commit_us", "worst_latency_ms", "mean_latency_ms"):
+        data[key] = min(r[key] for r in runs)
+    data.update(io_figures(data))
+    programs = data.get("flash_programs", 0)
+    data["flash_programs_per_move"] = round(programs / max(1, data["moves"]), 1)
+    data["flash_erases_per_move"] = round(data.get("flash_erases", 0) / max(1, data["moves"]), 2)
+    return data
 
 
 def check(rows: list[dict[str, Any]]) -> list[str]:
@@ -634,277 +661,314 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"rp2040_factor": RP2040_FACTOR, "games": rows, "problems": problems}, indent=2))
     else:
-        print(
-            "%-24s %-8s %5s %6s %7s %6s %8s %8s %9s %11s %8s %9s %11s %11s"
-            % (
-                "ruleset",
-                "board",
-                "moves",
-                "cycles",
-                "mean_us",
-                "p99_us",
-                "worst_us",
-                "raw_max",
-                "commit_us",
-                "latency_ms",
-                "heap_KiB",
-                "flash/mv",
-                "rp2040_p99",
-                "rp2040_max",
-            )
-        )
-        for row in rows:
-            if not row.get("ok"):
-                print("%-26s %-9s FAILED" % (row["ruleset"], row["board"]))
-                continue
-            print(
-                "%-24s %-8s %5d %6d %7d %6d %8d %8d %9d %5d/%5d %8s %4.1f/%4.2f %8.1f ms %8.1f ms"
-                % (
-                    row["ruleset"],
-                    row["board"],
-                    row["moves"],
-                    row["cycles"],
-                    row["mean_us"],
-                    row["p99_us"],
-                    row["worst_us"],
-                    row["worst_raw_us"],
-                    row["worst_commit_scan_us"],
-                    row["mean_latency_ms"],
-                    row["worst_latency_ms"],
-                    row.get("min_heap_kib", "-"),
-                    row["flash_programs_per_move"],
-                    row["flash_erases_per_move"],
-                    row["rp2040_p99_us_est"] / 1000,
-                    row["rp2040_worst_us_est"] / 1000,
-                )
-            )
+        _print_scans(rows)
         print()
-        print(
-            "commit latency, hand to frame (docs/board.md: at most %d ms for a move that cannot be extended):"
-            % LATENCY_LIMIT_MS
-        )
-        print(
-            "%-24s %-8s %11s %9s %9s %15s %15s %15s"
-            % (
-                "ruleset",
-                "board",
-                "unix_ms",
-                "commit_us",
-                "show_us",
-                "rp2040_scan_ms",
-                "rp2040_commit",
-                "rp2040_picture",
-            )
-        )
-        for row in rows:
-            if not row.get("ok") or "chip_commit_worst_ms" not in row:
-                continue
-            print(
-                "%-24s %-8s %5d/%5d %9d %9d %6.1f/%6.1f ms %6.1f/%6.1f ms %6.1f/%6.1f ms"
-                % (
-                    row["ruleset"],
-                    row["board"],
-                    row["mean_latency_ms"],
-                    row["worst_latency_ms"],
-                    row["worst_commit_scan_us"],
-                    row["worst_show_us"],
-                    row["chip_commit_scan_mean_ms"],
-                    row["chip_commit_scan_worst_ms"],
-                    row["chip_commit_mean_ms"],
-                    row["chip_commit_worst_ms"],
-                    row["chip_picture_mean_ms"],
-                    row["chip_picture_worst_ms"],
-                )
-            )
-        print("unix_ms: mean/worst from the scan that saw the last change to the commit and its frame (unix port);")
-        print(
-            "commit_us: the worst committing scan; show_us: the worst LedChain.show() (unix port, best over the runs)."
-        )
-        print(
-            "rp2040_*: mean/worst on the chip estimate: each scan's unix time x %d + sensors.read() %.2f ms, a frame's"
-            % (CHIP_FACTOR, CHIP_READ_US / 1000)
-        )
-        print(
-            "show() x %d + %d us per LED on the wire; from the hand (seen by the next scan: scan_ms at worst, half"
-            " on average)." % (SHOW_FACTOR, WIRE_US_PER_LED)
-        )
-        print("rp2040_scan_ms: the committing scan's own time; rp2040_commit: to its frame (the move's picture gone);")
-        print("rp2040_picture: to the new position's whole picture (what may move next).")
+        _print_latency(rows)
         print()
-        print("heap in use (KiB, after gc.collect, 64-bit unix port; a 32-bit RP2040 needs noticeably less;")
-        print("board_kept: what is kept of the layout once zuni_board.load_board has dropped the loader):")
-        print(
-            "%-24s %11s %11s %9s %10s %10s %9s"
-            % (
-                "ruleset",
-                "board_kept",
-                "engine_code",
-                "app_code",
-                "game_data",
-                "app_state",
-                "play_peak",
-            )
-        )
-        for row in rows:
-            mem = row.get("mem")
-            if not mem:
-                continue
-            print(
-                "%-24s %11.1f %11.1f %9.1f %10.1f %10.1f %9.1f"
-                % (
-                    row["ruleset"],
-                    mem["layout"] / 1024,
-                    (mem["engine_code"] - mem["layout"]) / 1024,
-                    (mem["app_code"] - mem["engine_code"]) / 1024,
-                    (mem["game"] - mem["app_code"]) / 1024,
-                    (mem["app"] - mem["game"]) / 1024,
-                    row["peak_alloc"] / 1024,
-                )
-            )
+        _print_heap(rows)
         print()
-        why = wasm_missing()
-        if args.no_wasm or why:
-            print("32-bit heap: not measured (%s)" % ("--no-wasm" if args.no_wasm else why))
-        else:
-            print("heap in use on a 32-bit MicroPython (KiB, the WebAssembly port 1.27 under Node, measured")
-            print("between top-level calls; the RP2040 is 32-bit too), against the 64-bit unix port:")
-            print(
-                "%-24s %11s %11s %9s %10s %9s %11s"
-                % ("ruleset", "board_kept", "code", "app_state", "play_peak", "unix_peak", "32/64-bit")
-            )
-            for row in rows:
-                w = row.get("wasm32")
-                if not w:
-                    print("%-24s FAILED" % row["ruleset"])
-                    continue
-                unix_peak = row.get("peak_alloc", 0)
-                print(
-                    "%-24s %11.1f %11.1f %9.1f %10.1f %9.1f %10.2f"
-                    % (
-                        row["ruleset"],
-                        w["layout"] / 1024,
-                        (w["app_code"] - w["layout"]) / 1024,
-                        (w["app"] - w["app_code"]) / 1024,
-                        w["peak"] / 1024,
-                        unix_peak / 1024,
-                        w["peak"] / unix_peak if unix_peak else 0,
-                    )
-                )
-        hinted = [r for r in rows if r.get("hints")]
-        if hinted:
-            print()
-            print("the board's own hint (HINT before every %d-th move; the scans while it thinks):" % args.hint_every)
-            print(
-                "%-24s %5s %6s %6s %5s %6s %9s %8s %8s %14s %4s  %s"
-                % (
-                    "ruleset",
-                    "hints",
-                    "nodes",
-                    "max",
-                    "work",
-                    "depth",
-                    "slice_us",
-                    "p99_us",
-                    "press_us",
-                    "rp2040_hint",
-                    "cut",
-                    "depths on the chip",
-                )
-            )
-            for row in hinted:
-                depths = row.get("hint_depths_chip", {})
-                print(
-                    "%-24s %5d %6d %6d %5d %6d %9d %8d %8d %5d-%4d ms %4d  %s"
-                    % (
-                        row["ruleset"],
-                        row["hints"],
-                        row["hint_mean_nodes"],
-                        row["hint_worst_nodes"],
-                        row["hint_worst_work"],
-                        row["hint_min_depth"],
-                        row.get("hint_worst_slice_us", 0),
-                        row.get("hint_p99_slice_us", 0),
-                        row.get("hint_worst_press_us", 0),
-                        row.get("hint_mean_chip_ms", 0),
-                        row.get("hint_worst_chip_ms", 0),
-                        row.get("hint_cut_on_chip", 0),
-                        " ".join("%s:%d" % (d, n) for d, n in sorted(depths.items())),
-                    )
-                )
-            worst = max(r.get("hint_worst_slice_us", 0) for r in hinted)
-            print(
-                "nodes: mean and max per hint; depth: the least completed. slice_us: the worst scan with one"
-                " search slice (unix port, each scan's best over the runs),"
-            )
-            print(
-                "on an RP2040 x160-190: %.1f-%.1f ms; press_us: the worst of the HINT scan and the"
-                " scans after it that load the search (one module a scan) and make it."
-                % (worst * 160 / 1000, worst * 190 / 1000)
-            )
-            print(
-                "rp2040_hint: mean-longest hint, each scan max(scan_ms, unix time x %d + %.1f ms of the chip's loop);"
-                % (HINT_CHIP_FACTOR, HINT_LOOP_US / 1000)
-            )
-            print("cut: hints the app would end at its %d ms cap with the best move found by then." % HINT_THINK_MS)
-            print(
-                "depths on the chip: hints per depth completed by then on the estimate (depth: the least the"
-                " unix run completed)."
-            )
-        print(
-            "RP2040 estimate: unix-port times x %d (MICROPYTHON-NOTES: legal_moves on an emulated"
-            " RP2040 160-190x the unix port)." % RP2040_FACTOR
-        )
-        print("mean_us, p99_us, worst_us: each scan's best time over the runs (the firmware's own work);")
-        print("raw_max: the worst scan as measured, other processes included; commit_us: the worst")
-        print("committing scan (best over the runs).")
-        print("latency_ms: mean/worst simulated time from the last sensor change to the commit and its")
-        print("frame (150 ms stable + the rest of commit_ms by design) plus the real processing time.")
-        print("flash/mv: programs / erases per move (littlefs's and the journal's flash log's, one 4 KB")
-        print("block device); on a Pico each one stalls the chip, and no erase happens between a move's")
-        print("last change and its move reaching the link.")
+        _print_wasm_heap(rows, args.no_wasm)
+        _print_hints(rows, args.hint_every)
+        _print_notes()
         print()
-        print("commit pipeline and I/O (docs/firmware-timing.md):")
-        print(
-            "%-24s %-8s %12s %13s %11s %11s %12s %10s %11s"
-            % (
-                "ruleset",
-                "board",
-                "scans/commit",
-                "window_erases",
-                "log_prog/mv",
-                "log_ers/mv",
-                "syncs/mv",
-                "flash_B/mv",
-                "usb_B/write",
-            )
-        )
-        for row in rows:
-            if not row.get("ok") or "commit_scans_max" not in row:
-                continue
-            print(
-                "%-24s %-8s %6.2f/%5d %13d %11.2f %11.2f %12.2f %10d %11s"
-                % (
-                    row["ruleset"],
-                    row["board"],
-                    row["commit_scans_mean"],
-                    row["commit_scans_max"],
-                    row["window_erases"],
-                    row["log_programs_per_move"],
-                    row["log_erases_per_move"],
-                    row["journal_syncs_per_move"],
-                    row["flash_bytes_per_move"],
-                    row.get("usb_bytes_per_write", "-"),
-                )
-            )
-        print("scans/commit: mean/max scans from a commit's own to the one that sent its move and made")
-        print("the next position; window_erases: erases between a move's last change and its move")
-        print("reaching the link; log_*: the journal's flash log (a page program a record, a sector")
-        print("erased ahead of need in quiet time); syncs: quiet-time appends of the log's lines to the")
-        print("game file; usb_B/write: bytes per write call on the USB serial port (a frame a call while")
-        print("a host reads; 1 before).")
+        _print_io(rows)
         for p in problems:
             print("PROBLEM: " + p)
     return 1 if problems else 0
+
+
+def _print_scans(rows: list[dict[str, Any]]) -> None:
+    """The scan times, latency, heap and flash operations of each game."""
+    print(
+        "%-24s %-8s %5s %6s %7s %6s %8s %8s %9s %11s %8s %9s %11s %11s"
+        % (
+            "ruleset",
+            "board",
+            "moves",
+            "cycles",
+            "mean_us",
+            "p99_us",
+            "worst_us",
+            "raw_max",
+            "commit_us",
+            "latency_ms",
+            "heap_KiB",
+            "flash/mv",
+            "rp2040_p99",
+            "rp2040_max",
+        )
+    )
+    for row in rows:
+        if not row.get("ok"):
+            print("%-26s %-9s FAILED" % (row["ruleset"], row["board"]))
+            continue
+        print(
+            "%-24s %-8s %5d %6d %7d %6d %8d %8d %9d %5d/%5d %8s %4.1f/%4.2f %8.1f ms %8.1f ms"
+            % (
+                row["ruleset"],
+                row["board"],
+                row["moves"],
+                row["cycles"],
+                row["mean_us"],
+                row["p99_us"],
+                row["worst_us"],
+                row["worst_raw_us"],
+                row["worst_commit_scan_us"],
+                row["mean_latency_ms"],
+                row["worst_latency_ms"],
+                row.get("min_heap_kib", "-"),
+                row["flash_programs_per_move"],
+                row["flash_erases_per_move"],
+                row["rp2040_p99_us_est"] / 1000,
+                row["rp2040_worst_us_est"] / 1000,
+            )
+        )
+
+
+def _print_latency(rows: list[dict[str, Any]]) -> None:
+    """Commit latency, hand to frame, on the unix port and estimated on the chip."""
+    print(
+        "commit latency, hand to frame (docs/board.md: at most %d ms for a move that cannot be extended):"
+        % LATENCY_LIMIT_MS
+    )
+    print(
+        "%-24s %-8s %11s %9s %9s %15s %15s %15s"
+        % (
+            "ruleset",
+            "board",
+            "unix_ms",
+            "commit_us",
+            "show_us",
+            "rp2040_scan_ms",
+            "rp2040_commit",
+            "rp2040_picture",
+        )
+    )
+    for row in rows:
+        if not row.get("ok") or "chip_commit_worst_ms" not in row:
+            continue
+        print(
+            "%-24s %-8s %5d/%5d %9d %9d %6.1f/%6.1f ms %6.1f/%6.1f ms %6.1f/%6.1f ms"
+            % (
+                row["ruleset"],
+                row["board"],
+                row["mean_latency_ms"],
+                row["worst_latency_ms"],
+                row["worst_commit_scan_us"],
+                row["worst_show_us"],
+                row["chip_commit_scan_mean_ms"],
+                row["chip_commit_scan_worst_ms"],
+                row["chip_commit_mean_ms"],
+                row["chip_commit_worst_ms"],
+                row["chip_picture_mean_ms"],
+                row["chip_picture_worst_ms"],
+            )
+        )
+    print("unix_ms: mean/worst from the scan that saw the last change to the commit and its frame (unix port);")
+    print("commit_us: the worst committing scan; show_us: the worst LedChain.show() (unix port, best over the runs).")
+    print(
+        "rp2040_*: mean/worst on the chip estimate: each scan's unix time x %d + sensors.read() %.2f ms, a frame's"
+        % (CHIP_FACTOR, CHIP_READ_US / 1000)
+    )
+    print(
+        "show() x %d + %d us per LED on the wire; from the hand (seen by the next scan: scan_ms at worst, half"
+        " on average)." % (SHOW_FACTOR, WIRE_US_PER_LED)
+    )
+    print("rp2040_scan_ms: the committing scan's own time; rp2040_commit: to its frame (the move's picture gone);")
+    print("rp2040_picture: to the new position's whole picture (what may move next).")
+
+
+def _print_heap(rows: list[dict[str, Any]]) -> None:
+    """The heap in use by part, on the 64-bit unix port."""
+    print("heap in use (KiB, after gc.collect, 64-bit unix port; a 32-bit RP2040 needs noticeably less;")
+    print("board_kept: what is kept of the layout once zuni_board.load_board has dropped the loader):")
+    print(
+        "%-24s %11s %11s %9s %10s %10s %9s"
+        % (
+            "ruleset",
+            "board_kept",
+            "engine_code",
+            "app_code",
+            "game_data",
+            "app_state",
+            "play_peak",
+        )
+    )
+    for row in rows:
+        mem = row.get("mem")
+        if not mem:
+            continue
+        print(
+            "%-24s %11.1f %11.1f %9.1f %10.1f %10.1f %9.1f"
+            % (
+                row["ruleset"],
+                mem["layout"] / 1024,
+                (mem["engine_code"] - mem["layout"]) / 1024,
+                (mem["app_code"] - mem["engine_code"]) / 1024,
+                (mem["game"] - mem["app_code"]) / 1024,
+                (mem["app"] - mem["game"]) / 1024,
+                row["peak_alloc"] / 1024,
+            )
+        )
+
+
+def _print_wasm_heap(rows: list[dict[str, Any]], no_wasm: bool) -> None:
+    """The heap on a 32-bit MicroPython (the WebAssembly port), against the unix port's."""
+    why = wasm_missing()
+    if no_wasm or why:
+        print("32-bit heap: not measured (%s)" % ("--no-wasm" if no_wasm else why))
+    else:
+        print("heap in use on a 32-bit MicroPython (KiB, the WebAssembly port 1.27 under Node, measured")
+        print("between top-level calls; the RP2040 is 32-bit too), against the 64-bit unix port:")
+        print(
+            "%-24s %11s %11s %9s %10s %9s %11s"
+            % ("ruleset", "board_kept", "code", "app_state", "play_peak", "unix_peak", "32/64-bit")
+        )
+        for row in rows:
+            w = row.get("wasm32")
+            if not w:
+                print("%-24s FAILED" % row["ruleset"])
+                continue
+            unix_peak = row.get("peak_alloc", 0)
+            print(
+                "%-24s %11.1f %11.1f %9.1f %10.1f %9.1f %10.2f"
+                % (
+                    row["ruleset"],
+                    w["layout"] / 1024,
+                    (w["app_code"] - w["layout"]) / 1024,
+                    (w["app"] - w["app_code"]) / 1024,
+                    w["peak"] / 1024,
+                    unix_peak / 1024,
+                    w["peak"] / unix_peak if unix_peak else 0,
+                )
+            )
+
+
+def _print_hints(rows: list[dict[str, Any]], hint_every: int) -> None:
+    """The board's own hint: nodes, depth, slice times and the chip's estimate."""
+    hinted = [r for r in rows if r.get("hints")]
+    if hinted:
+        print()
+        print("the board's own hint (HINT before every %d-th move; the scans while it thinks):" % hint_every)
+        print(
+            "%-24s %5s %6s %6s %5s %6s %9s %8s %8s %14s %4s  %s"
+            % (
+                "ruleset",
+                "hints",
+                "nodes",
+                "max",
+                "work",
+                "depth",
+                "slice_us",
+                "p99_us",
+                "press_us",
+                "rp2040_hint",
+                "cut",
+                "depths on the chip",
+            )
+        )
+        for row in hinted:
+            depths = row.get("hint_depths_chip", {})
+            print(
+                "%-24s %5d %6d %6d %5d %6d %9d %8d %8d %5d-%4d ms %4d  %s"
+                % (
+                    row["ruleset"],
+                    row["hints"],
+                    row["hint_mean_nodes"],
+                    row["hint_worst_nodes"],
+                    row["hint_worst_work"],
+                    row["hint_min_depth"],
+                    row.get("hint_worst_slice_us", 0),
+                    row.get("hint_p99_slice_us", 0),
+                    row.get("hint_worst_press_us", 0),
+                    row.get("hint_mean_chip_ms", 0),
+                    row.get("hint_worst_chip_ms", 0),
+                    row.get("hint_cut_on_chip", 0),
+                    " ".join("%s:%d" % (d, n) for d, n in sorted(depths.items())),
+                )
+            )
+        _print_hint_notes(max(r.get("hint_worst_slice_us", 0) for r in hinted))
+
+
+def _print_hint_notes(worst: int) -> None:
+    """What the hint table's columns mean; ``worst``: the worst search slice (us)."""
+    print(
+        "nodes: mean and max per hint; depth: the least completed. slice_us: the worst scan with one"
+        " search slice (unix port, each scan's best over the runs),"
+    )
+    print(
+        "on an RP2040 x160-190: %.1f-%.1f ms; press_us: the worst of the HINT scan and the"
+        " scans after it that load the search (one module a scan) and make it."
+        % (worst * 160 / 1000, worst * 190 / 1000)
+    )
+    print(
+        "rp2040_hint: mean-longest hint, each scan max(scan_ms, unix time x %d + %.1f ms of the chip's loop);"
+        % (HINT_CHIP_FACTOR, HINT_LOOP_US / 1000)
+    )
+    print("cut: hints the app would end at its %d ms cap with the best move found by then." % HINT_THINK_MS)
+    print(
+        "depths on the chip: hints per depth completed by then on the estimate (depth: the least the"
+        " unix run completed)."
+    )
+
+
+def _print_notes() -> None:
+    """What the scan table's columns mean."""
+    print(
+        "RP2040 estimate: unix-port times x %d (MICROPYTHON-NOTES: legal_moves on an emulated"
+        " RP2040 160-190x the unix port)." % RP2040_FACTOR
+    )
+    print("mean_us, p99_us, worst_us: each scan's best time over the runs (the firmware's own work);")
+    print("raw_max: the worst scan as measured, other processes included; commit_us: the worst")
+    print("committing scan (best over the runs).")
+    print("latency_ms: mean/worst simulated time from the last sensor change to the commit and its")
+    print("frame (150 ms stable + the rest of commit_ms by design) plus the real processing time.")
+    print("flash/mv: programs / erases per move (littlefs's and the journal's flash log's, one 4 KB")
+    print("block device); on a Pico each one stalls the chip, and no erase happens between a move's")
+    print("last change and its move reaching the link.")
+
+
+def _print_io(rows: list[dict[str, Any]]) -> None:
+    """The commit pipeline and the I/O: scans a commit spans, flash log, USB writes."""
+    print("commit pipeline and I/O (docs/firmware-timing.md):")
+    print(
+        "%-24s %-8s %12s %13s %11s %11s %12s %10s %11s"
+        % (
+            "ruleset",
+            "board",
+            "scans/commit",
+            "window_erases",
+            "log_prog/mv",
+            "log_ers/mv",
+            "syncs/mv",
+            "flash_B/mv",
+            "usb_B/write",
+        )
+    )
+    for row in rows:
+        if not row.get("ok") or "commit_scans_max" not in row:
+            continue
+        print(
+            "%-24s %-8s %6.2f/%5d %13d %11.2f %11.2f %12.2f %10d %11s"
+            % (
+                row["ruleset"],
+                row["board"],
+                row["commit_scans_mean"],
+                row["commit_scans_max"],
+                row["window_erases"],
+                row["log_programs_per_move"],
+                row["log_erases_per_move"],
+                row["journal_syncs_per_move"],
+                row["flash_bytes_per_move"],
+                row.get("usb_bytes_per_write", "-"),
+            )
+        )
+    print("scans/commit: mean/max scans from a commit's own to the one that sent its move and made")
+    print("the next position; window_erases: erases between a move's last change and its move")
+    print("reaching the link; log_*: the journal's flash log (a page program a record, a sector")
+    print("erased ahead of need in quiet time); syncs: quiet-time appends of the log's lines to the")
+    print("game file; usb_B/write: bytes per write call on the USB serial port (a frame a call while")
+    print("a host reads; 1 before).")
 
 
 if __name__ == "__main__":

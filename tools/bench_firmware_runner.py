@@ -107,17 +107,10 @@ class Bench:
         self.peak = 0
         self.frames = 0
         self.extendable = False
-        # The board's own hint (issue 17).
-        self.hint_every = spec.get("hint_every", 0)
-        self.thinking = False
-        self.hints = 0
-        self.hint_cycles = 0
-        self.hint_nodes = 0
-        self.hint_worst_nodes = 0
-        self.hint_worst_work = 0
-        self.hint_depth_min = 99
-        self._search = None  # type: ignore
-        self._waited = 0
+        self._init_hint(spec.get("hint_every", 0))
+        self._init_timer(spec, layout, log)
+
+    def _init_timer(self, spec, layout, log):
         # Timing runs only: the measuring code (bench_firmware_timing) is not even loaded
         # in the runs whose heap is bisected.
         self.timer = None
@@ -127,6 +120,19 @@ class Bench:
             self.timer = bench_firmware_timing.Timer(spec)
             self.timer.attach_leds(layout.leds, self.app.led_of)
             self.io = bench_firmware_timing.IoLoop(self, log, layout.timing)
+
+    def _init_hint(self, hint_every):
+        # The board's own hint (issue 17): HINT before every ``hint_every``-th move.
+        self.hint_every = hint_every
+        self.thinking = False
+        self.hints = 0
+        self.hint_cycles = 0
+        self.hint_nodes = 0
+        self.hint_worst_nodes = 0
+        self.hint_worst_work = 0
+        self.hint_depth_min = 99
+        self._search = None  # type: ignore
+        self._waited = 0
 
     def cycle(self, buttons=0):
         app = self.app

@@ -78,7 +78,15 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         print(json.dumps({"interp": args.interp, "rows": rows}, indent=2))
         return 0
-    print("the board's hint against other movers (%s, %d games each)" % (args.interp, args.games))
+    _print_scores(rows, args.interp, args.games)
+    print()
+    _print_depths(rows, args.interp == "micropython")
+    return 0
+
+
+def _print_scores(rows: list[dict[str, Any]], interp: str, games: int) -> None:
+    """The hint's score against each opponent, with its nodes, slices and depth."""
+    print("the board's hint against other movers (%s, %d games each)" % (interp, games))
     print(
         "%-24s %-7s %4s %4s %4s %6s %6s %6s %6s %6s %6s"
         % ("ruleset", "vs", "won", "draw", "lost", "score", "plies", "nodes", "slices", "depth", "ms")
@@ -102,9 +110,11 @@ def main(argv: list[str] | None = None) -> int:
         )
     print("score: (won + draw/2) / games. nodes, slices, depth, ms: per hint, mean (ms: this machine, unsliced")
     print("overhead included; the RP2040 figures are tools/bench_firmware.py's).")
-    print()
+
+
+def _print_depths(rows: list[dict[str, Any]], chip: bool) -> None:
+    """The depths each hint completed (and on the RP2040 estimate, under MicroPython)."""
     print("depths completed per hint (positions with one legal move apart, as forced):")
-    chip = args.interp == "micropython"
     print(
         "%-24s %-7s %6s %-20s %s"
         % (
@@ -128,7 +138,6 @@ def main(argv: list[str] | None = None) -> int:
     if chip:
         print("RP2040 estimate: each slice max(10 ms, unix time x 190 + 3.1 ms), each slice's best of three runs of")
         print("the same search; the depth reached is the deepest done in a slice that starts before the 1.3 s cut.")
-    return 0
 
 
 if __name__ == "__main__":

@@ -65,6 +65,7 @@ import json
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable
 from pathlib import Path
@@ -73,7 +74,16 @@ import serial  # type: ignore[import-untyped, unused-ignore]
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from linkrig import FAST_TIMING, Faults, FirmwareBoard, JournalReader, long_game, occupied_points, write_journal
+from linkrig import (
+    FAST_TIMING,
+    Faults,
+    FirmwareBoard,
+    JournalReader,
+    Relay,
+    long_game,
+    occupied_points,
+    write_journal,
+)
 
 import zuni
 from zuni_link import codec
@@ -139,90 +149,103 @@ def run(moves: int, pings: int, burst: int, hand_moves: int) -> dict[str, float]
             if link.moves != texts or truth.moves != texts or link.game != game_id:
                 raise AssertionError("the host's game is not the board's")
 
-            # Round trip of one request at a time.
-            link.ping()
-            rtts = sorted(link.ping() for _ in range(pings))
-            out["rtt_median_ms"] = statistics.median(rtts) * 1000
-            out["rtt_p95_ms"] = rtts[max(0, int(len(rtts) * 0.95) - 1)] * 1000
-            out["requests_per_s"] = pings / sum(rtts)
-
-            # A move made by the hand, until the host has it (real timing).
-            hand = sim.Hand(vb, seed=1)
-            vb.wait_stable(occupied_points(game), 10)
-            latencies = []
-            for _ in range(hand_moves):
-                move = game.legal_moves()[0]
-                n = len(link.moves)
-                hand.play(game, move.text())
-                t0 = time.monotonic()
-                game.push(move)
-                if not link.wait_moves(n + 1, 10):
-                    raise TimeoutError("the hand's move did not reach the host")
-                latencies.append(time.monotonic() - t0)
-                vb.wait_stable(occupied_points(game), 10)
-            if latencies:
-                out["move_to_host_ms"] = statistics.median(latencies) * 1000
+            _round_trips(link, pings, out)
+            _hand_moves(vb, link, game, hand_moves, out)
             total = moves + hand_moves
-
-            # Board reset under an open link: boot, hello re=0, hello, digest check.
-            boot = link.hello.get("boot")
-            t0 = time.monotonic()
-            vb.restart()
-            t_up = time.monotonic()
-            deadline = t0 + 30
-            while link.hello.get("boot") == boot or not link.synced():
-                if time.monotonic() > deadline:
-                    raise TimeoutError("no resync after the board reset")
-                time.sleep(0.001)
-            out["resync_after_board_reset_s"] = time.monotonic() - t0
-            out["boot_after_reset_s"] = t_up - t0
-            if len(link.moves) != total:
-                raise AssertionError("moves lost over the reset")
-            link.close()
-
-            # Raw frames on the port (no BoardLink): pipelined pings, a `moves 0` stream.
-            raw = serial.serial_for_url(vb.port_path, baudrate=115200, timeout=0.01)
-            raw.reset_input_buffer()
-            port: SerialPort = raw
-            if vb.port_path.startswith("socket://"):  # as the link opens it (ZUNI_SIM_TRANSPORT=socket)
-                no_nagle(raw)
-                port = SocketURLPort(raw, raw._socket)
-            try:
-                asm = codec.LineAssembler()
-                # Pipelined: `window` pings in flight, a new one sent per reply.
-                window = 8
-                sent = 0
-                got = 0
-                t0 = time.monotonic()
-                deadline = t0 + 30
-                while got < burst and time.monotonic() < deadline:
-                    while sent < burst and sent - got < window:
-                        sent += 1
-                        port.write(codec.encode(sent, "ping"))
-                    frames = _read_frames(port, asm, lambda f: bool(f), 0.5)
-                    got += sum(1 for v, _ in frames if v == "ok")
-                elapsed = time.monotonic() - t0
-                out["pipelined_frames_per_s"] = (sent + got) / elapsed
-                out["pipelined_replies_lost"] = burst - got
-
-                t0 = time.monotonic()
-                port.write(codec.encode(9999, "moves", "0"))
-
-                def streamed(frames: Frames) -> bool:
-                    return any(v == "ok" and b.startswith("9999 ") for v, b in frames)
-
-                frames = _read_frames(port, asm, streamed, 30)
-                elapsed = time.monotonic() - t0
-                streamed_moves = [b for v, b in frames if v == "move"]
-                if len(streamed_moves) != total:
-                    raise AssertionError("moves 0 streamed %d of %d moves" % (len(streamed_moves), total))
-                out["moves_streamed_per_s"] = total / elapsed
-            finally:
-                port.close()
+            _board_reset(vb, link, total, out)
+            _raw_frames(vb, burst, total, out)
         finally:
             reader.close()
             vb.close()
     return out
+
+
+def _round_trips(link: BoardLink, pings: int, out: dict[str, float]) -> None:
+    """Round trip of one request at a time."""
+    link.ping()
+    rtts = sorted(link.ping() for _ in range(pings))
+    out["rtt_median_ms"] = statistics.median(rtts) * 1000
+    out["rtt_p95_ms"] = rtts[max(0, int(len(rtts) * 0.95) - 1)] * 1000
+    out["requests_per_s"] = pings / sum(rtts)
+
+
+def _hand_moves(vb: sim.VirtualBoard, link: BoardLink, game: zuni.Game, hand_moves: int, out: dict[str, float]) -> None:
+    """A move made by the hand, until the host has it (real timing)."""
+    hand = sim.Hand(vb, seed=1)
+    vb.wait_stable(occupied_points(game), 10)
+    latencies = []
+    for _ in range(hand_moves):
+        move = game.legal_moves()[0]
+        n = len(link.moves)
+        hand.play(game, move.text())
+        t0 = time.monotonic()
+        game.push(move)
+        if not link.wait_moves(n + 1, 10):
+            raise TimeoutError("the hand's move did not reach the host")
+        latencies.append(time.monotonic() - t0)
+        vb.wait_stable(occupied_points(game), 10)
+    if latencies:
+        out["move_to_host_ms"] = statistics.median(latencies) * 1000
+
+
+def _board_reset(vb: sim.VirtualBoard, link: BoardLink, total: int, out: dict[str, float]) -> None:
+    """Board reset under an open link: boot, hello re=0, hello, digest check."""
+    boot = link.hello.get("boot")
+    t0 = time.monotonic()
+    vb.restart()
+    t_up = time.monotonic()
+    deadline = t0 + 30
+    while link.hello.get("boot") == boot or not link.synced():
+        if time.monotonic() > deadline:
+            raise TimeoutError("no resync after the board reset")
+        time.sleep(0.001)
+    out["resync_after_board_reset_s"] = time.monotonic() - t0
+    out["boot_after_reset_s"] = t_up - t0
+    if len(link.moves) != total:
+        raise AssertionError("moves lost over the reset")
+    link.close()
+
+
+def _raw_frames(vb: sim.VirtualBoard, burst: int, total: int, out: dict[str, float]) -> None:
+    """Raw frames on the port (no BoardLink): pipelined pings, a `moves 0` stream."""
+    raw = serial.serial_for_url(vb.port_path, baudrate=115200, timeout=0.01)
+    raw.reset_input_buffer()
+    port: SerialPort = raw
+    if vb.port_path.startswith("socket://"):  # as the link opens it (ZUNI_SIM_TRANSPORT=socket)
+        no_nagle(raw)
+        port = SocketURLPort(raw, raw._socket)
+    try:
+        asm = codec.LineAssembler()
+        # Pipelined: `window` pings in flight, a new one sent per reply.
+        window = 8
+        sent = 0
+        got = 0
+        t0 = time.monotonic()
+        deadline = t0 + 30
+        while got < burst and time.monotonic() < deadline:
+            while sent < burst and sent - got < window:
+                sent += 1
+                port.write(codec.encode(sent, "ping"))
+            frames = _read_frames(port, asm, lambda f: bool(f), 0.5)
+            got += sum(1 for v, _ in frames if v == "ok")
+        elapsed = time.monotonic() - t0
+        out["pipelined_frames_per_s"] = (sent + got) / elapsed
+        out["pipelined_replies_lost"] = burst - got
+
+        t0 = time.monotonic()
+        port.write(codec.encode(9999, "moves", "0"))
+
+        def streamed(frames: Frames) -> bool:
+            return any(v == "ok" and b.startswith("9999 ") for v, b in frames)
+
+        frames = _read_frames(port, asm, streamed, 30)
+        elapsed = time.monotonic() - t0
+        streamed_moves = [b for v, b in frames if v == "move"]
+        if len(streamed_moves) != total:
+            raise AssertionError("moves 0 streamed %d of %d moves" % (len(streamed_moves), total))
+        out["moves_streamed_per_s"] = total / elapsed
+    finally:
+        port.close()
 
 
 WORST_LINE = Faults(delay=0.3, max_delay_s=2.5, duplicate=0.03, drop=0.02, corrupt=0.02, unplug=1 / 150, unplug_s=1.5)
@@ -249,12 +272,7 @@ def scan_rates(seconds: float) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp, FirmwareBoard(Path(tmp), seed=7) as board:
         relay = board.link_relay
 
-        def opener(url: str) -> SerialPort:
-            port: SerialPort = serial.serial_for_url(relay.host_path, baudrate=115200, timeout=0.05)
-            return port
-
-        link = BoardLink(relay.host_path, opener=opener)
-        link.start()
+        link = _relay_link(relay)
         try:
             if not link.wait_connected(10):
                 raise TimeoutError("no hello from the board")
@@ -285,10 +303,67 @@ def scan_rates(seconds: float) -> dict[str, float]:
     return out
 
 
+def _relay_link(relay: Relay) -> BoardLink:
+    """A started host link on the relay's host side."""
+
+    def opener(url: str) -> SerialPort:
+        port: SerialPort = serial.serial_for_url(relay.host_path, baudrate=115200, timeout=0.05)
+        return port
+
+    link = BoardLink(relay.host_path, opener=opener)
+    link.start()
+    return link
+
+
+def _take_back_goes_wrong(link: BoardLink, board: FirmwareBoard) -> bool:
+    """The host takes the last move back; True if the board's journal did not lose it."""
+    n = len(link.moves)
+    link.take_back(timeout=20)
+    board.take_back_applied()
+    truth = board.truth()
+    return len(truth.moves) != n - 1
+
+
+def _undone_events(link: BoardLink) -> int:
+    """The Undone events in the link's queue (emptied)."""
+    events = []
+    while not link.events.empty():
+        events.append(link.events.get())
+    return sum(1 for e in events if isinstance(e, Undone))
+
+
+def _host_move_refused(
+    link: BoardLink, board: FirmwareBoard, text: str, rtts: list[float], timeouts: list[str]
+) -> bool:
+    """The host asks the board for its move ``text`` (from a thread, while the board shows
+    it); its round trip into ``rtts``, or ``text`` into ``timeouts``; True if the board refused."""
+    result: list[BaseException | None] = []
+
+    def ask(move: str = text, box: list[BaseException | None] = result) -> None:
+        t0 = time.monotonic()
+        try:
+            link.host_move(move, timeout=20)
+            rtts.append(time.monotonic() - t0)
+            box.append(None)
+        except BoardError as exc:
+            box.append(exc)
+        except LinkError:
+            timeouts.append(move)
+            box.append(None)
+
+    asker = threading.Thread(target=ask)
+    asker.start()
+    deadline = time.monotonic() + 30
+    while dict(board.vb.command("state?")).get("hostmove") != text:
+        if time.monotonic() > deadline or (result and result[0] is not None):
+            break
+        time.sleep(0.01)
+    asker.join(30)
+    return bool(result and result[0] is not None)
+
+
 def soak(plies: int, seed: int) -> dict[str, float]:
     """Games through the worst line (see the module's doc); the integrity figures."""
-    import threading
-
     out: dict[str, float] = {}
     spurious = refusals = takebacks = wrong_takebacks = mismatches = games = played = 0
     rtts: list[float] = []
@@ -296,12 +371,7 @@ def soak(plies: int, seed: int) -> dict[str, float]:
     with tempfile.TemporaryDirectory() as tmp, FirmwareBoard(Path(tmp), seed=seed, relay_seed=seed) as board:
         relay = board.link_relay
 
-        def opener(url: str) -> SerialPort:
-            port: SerialPort = serial.serial_for_url(relay.host_path, baudrate=115200, timeout=0.05)
-            return port
-
-        link = BoardLink(relay.host_path, opener=opener)
-        link.start()
+        link = _relay_link(relay)
         if not link.wait_connected(10):
             raise TimeoutError("no hello from the board")
         relay.set_faults(WORST_LINE, Faults(**vars(WORST_LINE)))
@@ -319,49 +389,18 @@ def soak(plies: int, seed: int) -> dict[str, float]:
                     board.new_game("mosona")
                     continue
                 text = board.choose(keep_going=False)
-                if game.turn == zuni.NORTH:
-                    result: list[BaseException | None] = []
-
-                    def ask(move: str = text, box: list[BaseException | None] = result) -> None:
-                        t0 = time.monotonic()
-                        try:
-                            link.host_move(move, timeout=20)
-                            rtts.append(time.monotonic() - t0)
-                            box.append(None)
-                        except BoardError as exc:
-                            box.append(exc)
-                        except LinkError:
-                            timeouts.append(move)
-                            box.append(None)
-
-                    asker = threading.Thread(target=ask)
-                    asker.start()
-                    deadline = time.monotonic() + 30
-                    while dict(board.vb.command("state?")).get("hostmove") != text:
-                        if time.monotonic() > deadline or (result and result[0] is not None):
-                            break
-                        time.sleep(0.01)
-                    asker.join(30)
-                    if result and result[0] is not None:
-                        refusals += 1
-                        continue
+                if game.turn == zuni.NORTH and _host_move_refused(link, board, text, rtts, timeouts):
+                    refusals += 1
+                    continue
                 board.carry_out(text, timeout=30)
                 played += 1
                 if played % 12 == 0 and link.wait_moves(ply + 1, 20):
-                    n = len(link.moves)
                     expected_undos += 1
-                    link.take_back(timeout=20)
-                    board.take_back_applied()
                     takebacks += 1
-                    truth = board.truth()
-                    if len(truth.moves) != n - 1:
-                        wrong_takebacks += 1
+                    wrong_takebacks += _take_back_goes_wrong(link, board)
             relay.set_faults(Faults(), Faults())
             mismatches += not _agrees(link, board, 30)
-            events = []
-            while not link.events.empty():
-                events.append(link.events.get())
-            spurious = max(0, sum(1 for e in events if isinstance(e, Undone)) - expected_undos)
+            spurious = max(0, _undone_events(link) - expected_undos)
             stats = link.stats
         finally:
             link.close()

@@ -40,6 +40,44 @@ def sample(points: int, south: int, north: int, rng: random.Random) -> tuple[int
     return s, n
 
 
+def _sample(
+    tb: tablebase.Tablebase, pieces: int, per_table: int, seed: int
+) -> tuple[list[tuple[int, int, int, int]], list[int]]:
+    """``per_table`` random positions of each material balance up to ``pieces`` (both sides
+    on the board): (south, north, turn, quiet) each, and the host's tables' verdict for the
+    side to move (1 win, 0 draw, -1 loss)."""
+    rng = random.Random(seed)
+    queries: list[tuple[int, int, int, int]] = []
+    expected: list[int] = []
+    for s, n in sorted(tb.tables):
+        if s + n > pieces or s == 0 or n == 0:
+            continue
+        for _ in range(per_table):
+            south, north = sample(tb.points, s, n, rng)
+            turn = rng.randrange(2)
+            quiet = rng.randrange(tb.quiet + 1)
+            found = tb.index(south, north, turn == 1)
+            assert found is not None
+            t, i = found
+            value = int(t.values[tb.quiet - quiet, i])
+            queries.append((south, north, turn, quiet))
+            expected.append((value > 0) - (value < 0))
+    return queries, expected
+
+
+def _probe(ruleset: str, c_tables: Path, queries: list[tuple[int, int, int, int]]) -> list[int]:
+    """The C tables' verdicts of the positions, from linesolve's probe."""
+    text = "".join("%d %d %d %d\n" % q for q in queries)
+    result = subprocess.run(
+        [str(linesolve.binary()), str(linesolve.rules_file(ruleset)), "probe", str(c_tables)],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
+    )
+    return [int(line) for line in result.stdout.split()]
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("ruleset", nargs="?", default="mosona")
@@ -61,32 +99,9 @@ def main(argv: list[str] | None = None) -> int:
     c_tables = args.c_tables
     if c_tables is None:
         c_tables, _ = linesolve.build_tables(args.ruleset, args.c_pieces or args.pieces)
-    rng = random.Random(args.seed)
-    queries: list[tuple[int, int, int, int]] = []
-    expected: list[int] = []
-    for s, n in sorted(tb.tables):
-        if s + n > args.pieces or s == 0 or n == 0:
-            continue
-        for _ in range(args.per_table):
-            south, north = sample(tb.points, s, n, rng)
-            turn = rng.randrange(2)
-            quiet = rng.randrange(tb.quiet + 1)
-            found = tb.index(south, north, turn == 1)
-            assert found is not None
-            t, i = found
-            value = int(t.values[tb.quiet - quiet, i])
-            queries.append((south, north, turn, quiet))
-            expected.append((value > 0) - (value < 0))
+    queries, expected = _sample(tb, args.pieces, args.per_table, args.seed)
     started = time.monotonic()
-    text = "".join("%d %d %d %d\n" % q for q in queries)
-    result = subprocess.run(
-        [str(linesolve.binary()), str(linesolve.rules_file(args.ruleset)), "probe", str(c_tables)],
-        input=text,
-        capture_output=True,
-        text=True,
-        check=True,
-    )
-    got = [int(line) for line in result.stdout.split()]
+    got = _probe(args.ruleset, c_tables, queries)
     if len(got) != len(queries):
         print("the C probe answered %d of %d positions" % (len(got), len(queries)), file=sys.stderr)
         return 1

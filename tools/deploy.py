@@ -387,6 +387,33 @@ def running_report(hello: dict[str, str], layout_name: str) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        layout = check_layout(args.layout)
+        build_dir = Path(args.build_dir)
+        files = build(build_dir, layout, args.march)
+        size = sum(f.stat().st_size for f in files)
+        print("built %d files, %d bytes, in %s (layout %s)" % (len(files), size, build_dir, layout.name))
+        reset = not args.no_reset
+        if args.dry_run:
+            cmd = mpremote_command(args.port, build_dir, args.resume, reset, args.wipe_journal)
+            print(" ".join(repr(c) if "\n" in c else c for c in cmd))
+            return 0
+        port, serial_number = _copy_to_board(args, build_dir, reset)
+        print("deployed to %s" % port)
+        if not reset:
+            print("left at the REPL (--no-reset): Ctrl-D at its >>> prompt, or a power cycle, starts the firmware")
+            return 0
+        print("reset: waiting for the firmware's hello on %s ..." % port)
+        hello = wait_for_hello(port, serial_number, args.hello_timeout)
+        print(running_report(hello, json_name(build_dir / "layout.json")))
+    except DeployError as exc:
+        print("deploy: %s" % exc, file=sys.stderr)
+        return 1
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--layout", required=True, help="layout name (hardware/layouts) or path")
     parser.add_argument(
@@ -413,51 +440,35 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--wipe-journal", action="store_true", help="delete the games journaled on the board")
     parser.add_argument("--dry-run", action="store_true", help="build, then print the mpremote command only")
-    args = parser.parse_args(argv)
-    try:
-        layout = check_layout(args.layout)
-        build_dir = Path(args.build_dir)
-        files = build(build_dir, layout, args.march)
-        size = sum(f.stat().st_size for f in files)
-        print("built %d files, %d bytes, in %s (layout %s)" % (len(files), size, build_dir, layout.name))
-        reset = not args.no_reset
-        if args.dry_run:
-            cmd = mpremote_command(args.port, build_dir, args.resume, reset, args.wipe_journal)
-            print(" ".join(repr(c) if "\n" in c else c for c in cmd))
-            return 0
-        port, serial_number = resolve_port(args.port)
+    return parser
+
+
+def _copy_to_board(args: argparse.Namespace, build_dir: Path, reset: bool) -> tuple[str, str]:
+    """mpremote copies the build to the board (once more if the board dropped off USB at
+    its soft reset); the port and the board's serial number."""
+    port, serial_number = resolve_port(args.port)
+    cmd = mpremote_command(port, build_dir, args.resume, reset, args.wipe_journal)
+    result = subprocess.run(cmd, timeout=300)
+    if result.returncode != 0 and not args.resume:
+        # firmware/boot.py asks USB for the board's current with a runtime descriptor;
+        # MicroPython clears it at mpremote's first soft reset, so the board drops off USB
+        # once and is back within a second or two (hardware/<board>/power.md). Once more.
+        print("mpremote failed (status %d); the board may have dropped off USB once at its soft reset:"
+              " trying again in %.0f s" % (result.returncode, RETRY_WAIT_S))  # fmt: skip
+        time.sleep(RETRY_WAIT_S)
+        first = result.returncode
+        port, serial_number = retry_port(args.port, serial_number)
         cmd = mpremote_command(port, build_dir, args.resume, reset, args.wipe_journal)
         result = subprocess.run(cmd, timeout=300)
-        if result.returncode != 0 and not args.resume:
-            # firmware/boot.py asks USB for the board's current with a runtime descriptor;
-            # MicroPython clears it at mpremote's first soft reset, so the board drops off USB
-            # once and is back within a second or two (hardware/<board>/power.md). Once more.
-            print("mpremote failed (status %d); the board may have dropped off USB once at its soft reset:"
-                  " trying again in %.0f s" % (result.returncode, RETRY_WAIT_S))  # fmt: skip
-            time.sleep(RETRY_WAIT_S)
-            first = result.returncode
-            port, serial_number = retry_port(args.port, serial_number)
-            cmd = mpremote_command(port, build_dir, args.resume, reset, args.wipe_journal)
-            result = subprocess.run(cmd, timeout=300)
-            if result.returncode != 0:
-                raise DeployError(
-                    "mpremote failed twice on %s (status %d, then %d after the retry): the board dropped off USB"
-                    " once more, or another program holds its port. Close serial monitors and `zuni` sessions,"
-                    " unplug the board and plug it in, then deploy again" % (port, first, result.returncode)
-                )
         if result.returncode != 0:
-            raise DeployError("mpremote failed (status %d)" % result.returncode)
-        print("deployed to %s" % port)
-        if not reset:
-            print("left at the REPL (--no-reset): Ctrl-D at its >>> prompt, or a power cycle, starts the firmware")
-            return 0
-        print("reset: waiting for the firmware's hello on %s ..." % port)
-        hello = wait_for_hello(port, serial_number, args.hello_timeout)
-        print(running_report(hello, json_name(build_dir / "layout.json")))
-    except DeployError as exc:
-        print("deploy: %s" % exc, file=sys.stderr)
-        return 1
-    return 0
+            raise DeployError(
+                "mpremote failed twice on %s (status %d, then %d after the retry): the board dropped off USB"
+                " once more, or another program holds its port. Close serial monitors and `zuni` sessions,"
+                " unplug the board and plug it in, then deploy again" % (port, first, result.returncode)
+            )
+    if result.returncode != 0:
+        raise DeployError("mpremote failed (status %d)" % result.returncode)
+    return port, serial_number
 
 
 def json_name(path: Path) -> str:

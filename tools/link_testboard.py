@@ -203,6 +203,46 @@ class TestApp:
             raise ValueError("unknown command %s" % name)
 
 
+def control(words, app, session, now, scans, to_play):
+    """One command of the test's on stdin; the plies still to play (-1: quit)."""
+    cmd = words[0]
+    if cmd == "play":
+        return to_play + int(words[1])
+    if cmd == "back":
+        app.back()
+    elif cmd == "event":
+        session.send_event(words[1], " ".join(words[2:]))
+    elif cmd == "flood":
+        for _ in range(int(words[1])):
+            session.send_event("raw", "0" * 25)
+    elif cmd == "dump":
+        session.poll(now)  # the digest chain up to date
+        d = codec.digest_seed(app.game_id)
+        for text in app.moves:
+            d = codec.digest_step(d, text)
+        print("moves", app.game_id, len(app.moves), codec.hex8(d), " ".join(app.moves))
+    elif cmd == "stats":
+        print(
+            "stats scans=%d queued=%d rx=%d rxerr=%d tx=%d dropped=%d resent=%d pending=%d playing=%d"
+            % (
+                scans,
+                session.queued_bytes(),
+                session.rx_frames,
+                session.rx_errors,
+                session.out.tx_frames,
+                session.out.dropped,
+                session.resent,
+                len(session.history.pending),
+                to_play,
+            )
+        )
+    elif cmd == "quit":
+        return -1
+    else:
+        print("error unknown control command", cmd)
+    return to_play
+
+
 def main(argv):
     path = argv[0]
     journal = argv[1]
@@ -235,41 +275,9 @@ def main(argv):
             words = line.split()
             if not words:
                 continue
-            cmd = words[0]
-            if cmd == "play":
-                to_play += int(words[1])
-            elif cmd == "back":
-                app.back()
-            elif cmd == "event":
-                session.send_event(words[1], " ".join(words[2:]))
-            elif cmd == "flood":
-                for _ in range(int(words[1])):
-                    session.send_event("raw", "0" * 25)
-            elif cmd == "dump":
-                session.poll(now)  # the digest chain up to date
-                d = codec.digest_seed(app.game_id)
-                for text in app.moves:
-                    d = codec.digest_step(d, text)
-                print("moves", app.game_id, len(app.moves), codec.hex8(d), " ".join(app.moves))
-            elif cmd == "stats":
-                print(
-                    "stats scans=%d queued=%d rx=%d rxerr=%d tx=%d dropped=%d resent=%d pending=%d playing=%d"
-                    % (
-                        scans,
-                        session.queued_bytes(),
-                        session.rx_frames,
-                        session.rx_errors,
-                        session.out.tx_frames,
-                        session.out.dropped,
-                        session.resent,
-                        len(session.history.pending),
-                        to_play,
-                    )
-                )
-            elif cmd == "quit":
+            to_play = control(words, app, session, now, scans, to_play)
+            if to_play < 0:
                 return
-            else:
-                print("error unknown control command", cmd)
 
 
 main(sys.argv[1:])

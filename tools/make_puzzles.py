@@ -60,36 +60,49 @@ def main(argv: list[str] | None = None) -> int:
     for ruleset, (game, pieces) in TABLE_RULESETS.items():
         if game not in games or not ({"table", "book"} & kinds and (ruleset == "mosona" or "table" in kinds)):
             continue
-        t = time.process_time()
-        tb = tbm.build(ruleset, pieces)
-        built = time.process_time() - t
-        t = time.process_time()
-        found = []
-        if "table" in kinds:
-            found = P.table_puzzles(ruleset, tb, args.count, seed=args.seed, max_n=21, tries=args.tries)
-        if not found and "table" in kinds:
-            # Small tables of a big board (Kolowis long, 3 pieces) hold few long unique
-            # wins: take the wins in 1 too (one winning move among tempting others).
-            found = P.table_puzzles(ruleset, tb, args.count, seed=args.seed, min_n=1, max_n=21, tries=args.tries)
-        print(
-            "%-20s %d-piece tables %.1f CPU s; %d win-in-N puzzles in %.1f CPU s (N: %s)"
-            % (ruleset, pieces, built, len(found), time.process_time() - t, " ".join(str(p.n) for p in found)),
-            flush=True,
-        )
-        made[game] += found
-        if ruleset == "mosona" and "book" in kinds:
-            t = time.process_time()
-            book = P.book_puzzles(tb, args.count, max_pieces=args.book_pieces, nodes=args.book_nodes)
-            print("mosona book: %d puzzles in %.1f CPU s" % (len(book), time.process_time() - t), flush=True)
-            made[game] += book
+        made[game] += _table_and_book_puzzles(ruleset, pieces, kinds, args)
     if "awithlaknakwe" in games and "custody" in kinds:
         t = time.process_time()
         found = P.custody_puzzles(args.count, seed=args.seed)
         print("awithlaknakwe custody: %d puzzles in %.1f CPU s" % (len(found), time.process_time() - t), flush=True)
         made["awithlaknakwe"] += found
-    args.out.mkdir(parents=True, exist_ok=True)
+    _write(made, made_by, args.out)
+    return 0
+
+
+def _table_and_book_puzzles(ruleset: str, pieces: int, kinds: set[str], args: argparse.Namespace) -> list[P.Puzzle]:
+    """The ruleset's win-in-N puzzles from its endgame tables of ``pieces`` pieces, and
+    (Mosona) the book's, as ``kinds`` asks."""
+    t = time.process_time()
+    tb = tbm.build(ruleset, pieces)
+    built = time.process_time() - t
+    t = time.process_time()
+    found = []
+    if "table" in kinds:
+        found = P.table_puzzles(ruleset, tb, args.count, seed=args.seed, max_n=21, tries=args.tries)
+    if not found and "table" in kinds:
+        # Small tables of a big board (Kolowis long, 3 pieces) hold few long unique
+        # wins: take the wins in 1 too (one winning move among tempting others).
+        found = P.table_puzzles(ruleset, tb, args.count, seed=args.seed, min_n=1, max_n=21, tries=args.tries)
+    print(
+        "%-20s %d-piece tables %.1f CPU s; %d win-in-N puzzles in %.1f CPU s (N: %s)"
+        % (ruleset, pieces, built, len(found), time.process_time() - t, " ".join(str(p.n) for p in found)),
+        flush=True,
+    )
+    out = found
+    if ruleset == "mosona" and "book" in kinds:
+        t = time.process_time()
+        book = P.book_puzzles(tb, args.count, max_pieces=args.book_pieces, nodes=args.book_nodes)
+        print("mosona book: %d puzzles in %.1f CPU s" % (len(book), time.process_time() - t), flush=True)
+        out += book
+    return out
+
+
+def _write(made: dict[str, list[P.Puzzle]], made_by: dict[str, str], out: Path) -> None:
+    """Each game's puzzles file."""
+    out.mkdir(parents=True, exist_ok=True)
     for game, found in made.items():
-        path = args.out / ("%s.json" % game)
+        path = out / ("%s.json" % game)
         data = {
             "game": game,
             "made_by": made_by[game],
@@ -97,7 +110,6 @@ def main(argv: list[str] | None = None) -> int:
         }
         path.write_text(json.dumps(data, indent=1) + "\n", encoding="utf-8")
         print("%s: %d puzzles" % (path, len(found)))
-    return 0
 
 
 if __name__ == "__main__":

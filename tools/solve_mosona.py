@@ -23,7 +23,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 REPO = Path(__file__).resolve().parent.parent
 for extra in (REPO / "host", REPO / "firmware" / "lib", REPO / "tools"):
@@ -33,8 +33,39 @@ for extra in (REPO / "host", REPO / "firmware" / "lib", REPO / "tools"):
 import zuni  # noqa: E402
 from zuniboard.ai import solver, tablebase  # noqa: E402
 
+if TYPE_CHECKING:
+    import linesolve
+
 
 def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    try:
+        game = zuni.new_game(args.ruleset)
+        for text in args.moves.split():
+            game.push_text(text)
+    except zuni.ZuniError as exc:
+        parser.error(str(exc))
+    if args.engine == "c":
+        return run_c(game, args)
+    tb = tablebase.for_ruleset(str(game.ruleset))
+    if args.mainline:
+        return run_mainline(game, args, tb)
+    teams = {"north": [1], "south": [0], "both": [1, 0]}[args.team]
+    report = {
+        "ruleset": str(game.ruleset),
+        "moves": args.moves,
+        "tablebase_pieces": tb.max_pieces if tb else 0,
+        "questions": [],
+    }
+    for team in teams:
+        report["questions"].append(_question(game, team, args, tb))  # type: ignore[attr-defined]
+    if args.json:
+        print(json.dumps(report))
+    return 0
+
+
+def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--ruleset", default="mosona", help="a line-game ruleset (default mosona)")
     parser.add_argument("--time", type=float, default=300.0, help="seconds per question at most (default 300)")
@@ -77,55 +108,37 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--recheck-time", type=float, default=900.0, help="seconds for all the rechecks")
     parser.add_argument("--book-out", type=Path, help="--engine c: write the proven winner's moves (the book) here")
     parser.add_argument("--nice", type=int, default=19, help="--engine c: run the solver at this nice level")
-    args = parser.parse_args(argv)
-    try:
-        game = zuni.new_game(args.ruleset)
-        for text in args.moves.split():
-            game.push_text(text)
-    except zuni.ZuniError as exc:
-        parser.error(str(exc))
-    if args.engine == "c":
-        return run_c(game, args)
-    tb = tablebase.for_ruleset(str(game.ruleset))
-    if args.mainline:
-        return run_mainline(game, args, tb)
-    teams = {"north": [1], "south": [0], "both": [1, 0]}[args.team]
-    report = {
-        "ruleset": str(game.ruleset),
-        "moves": args.moves,
-        "tablebase_pieces": tb.max_pieces if tb else 0,
-        "questions": [],
+    return parser
+
+
+def _question(game: zuni.Game, team: int, args: argparse.Namespace, tb: tablebase.Tablebase | None) -> dict[str, Any]:
+    """Does ``team`` win by force: the proof search's answer, printed unless --json."""
+    name = game.team_names()[team]
+    if not args.json:
+        print("does %s win by force? (tables up to %d pieces)" % (name, tb.max_pieces if tb else 0), flush=True)
+    if args.method == "pns":
+        proof = solver.prove(
+            game, team, node_limit=args.nodes, time_limit=args.time, tb=tb, progress_every=0 if args.json else 30
+        )
+    else:
+        proof = solver.prove_dfpn(game, team, node_limit=args.nodes, time_limit=args.time, tb=tb)
+    verdict = {True: "proved", False: "disproved", None: "unsettled"}[proof.result]
+    item = {
+        "team": name,
+        "result": verdict,
+        "proof_number": proof.proof_number,
+        "disproof_number": proof.disproof_number,
+        "nodes": proof.nodes,
+        "seconds": round(proof.seconds, 1),
+        "line": proof.line,
     }
-    for team in teams:
-        name = game.team_names()[team]
-        if not args.json:
-            print("does %s win by force? (tables up to %d pieces)" % (name, tb.max_pieces if tb else 0), flush=True)
-        if args.method == "pns":
-            proof = solver.prove(
-                game, team, node_limit=args.nodes, time_limit=args.time, tb=tb, progress_every=0 if args.json else 30
-            )
-        else:
-            proof = solver.prove_dfpn(game, team, node_limit=args.nodes, time_limit=args.time, tb=tb)
-        verdict = {True: "proved", False: "disproved", None: "unsettled"}[proof.result]
-        item = {
-            "team": name,
-            "result": verdict,
-            "proof_number": proof.proof_number,
-            "disproof_number": proof.disproof_number,
-            "nodes": proof.nodes,
-            "seconds": round(proof.seconds, 1),
-            "line": proof.line,
-        }
-        report["questions"].append(item)  # type: ignore[attr-defined]
-        if not args.json:
-            print(
-                "  %s: %s (proof number %d, disproof number %d, %d nodes, %.0f s)"
-                % (name, verdict, proof.proof_number, proof.disproof_number, proof.nodes, proof.seconds),
-                flush=True,
-            )
-    if args.json:
-        print(json.dumps(report))
-    return 0
+    if not args.json:
+        print(
+            "  %s: %s (proof number %d, disproof number %d, %d nodes, %.0f s)"
+            % (name, verdict, proof.proof_number, proof.disproof_number, proof.nodes, proof.seconds),
+            flush=True,
+        )
+    return item
 
 
 def run_mainline(game: zuni.Game, args: argparse.Namespace, tb: tablebase.Tablebase | None) -> int:
@@ -187,75 +200,88 @@ def run_c(game: zuni.Game, args: argparse.Namespace) -> int:
     report: dict[str, Any] = {"ruleset": str(game.ruleset), "moves": args.moves, "pieces": args.pieces, "questions": []}
     status = 0
     for team in teams:
-        name = game.team_names()[team]
-        book = None
-        with tempfile.TemporaryDirectory() as tmp:
-            if args.verify or args.book_out:
-                book = Path(tmp) / "book.txt"
-            solution = linesolve.solve(
-                game,
-                team,
-                pieces=args.pieces,
-                nodes=args.nodes,
-                seconds=args.time,
-                tt_mb=args.tt_mb,
-                progress=0 if args.json else 30,
-                book=book,
-                book_plies=100_000 if book else 0,
-                init=args.init,
-                nice=args.nice,
-            )
-            verdict = {True: "proved", False: "disproved", None: "unsettled"}[solution.result]
-            f = solution.figures
-            item: dict[str, Any] = {
-                "team": name,
-                "result": verdict,
-                "proof_number": solution.proof_number,
-                "disproof_number": solution.disproof_number,
-                "nodes": solution.nodes,
-                "seconds": solution.seconds,
-                "cpu_seconds": float(f.get("cpu", 0)),
-                "nodes_per_cpu_second": round(solution.nodes / max(float(f.get("search_cpu", 0)), 1e-3)),
-                "line": solution.line,
-                "pieces": args.pieces,
-            }
-            if solution.book is not None:
-                entries = book_entries(game, solution.book)
-                item["book_positions"] = len(entries)
-                if args.verify:
-                    item["verified"] = verify(game, team, entries, args.pieces)
-                    if args.recheck_leaves:
-                        item["rechecked"] = recheck_leaves(game, team, entries, args)
-                if args.book_out:
-                    write_book(args.book_out, game, team, entries, item)
-            report["questions"].append(item)
+        item, solution = _c_question(game, team, args)
+        report["questions"].append(item)
         if not args.json:
-            print(
-                "  %s wins by force? %s (proof number %d, disproof number %d, %d nodes, %.1f s, %.1f s CPU,"
-                " %d nodes per CPU second)"
-                % (
-                    name,
-                    verdict,
-                    solution.proof_number,
-                    solution.disproof_number,
-                    solution.nodes,
-                    solution.seconds,
-                    item["cpu_seconds"],
-                    item["nodes_per_cpu_second"],
-                ),
-                flush=True,
-            )
-            if solution.line:
-                print("  principal line: %s" % " ".join(solution.line))
-            if "verified" in item:
-                print("  verified with the Python engine: %s" % item["verified"])
-            if "rechecked" in item:
-                print("  table leaves solved again by search: %s" % item["rechecked"])
-            if args.book_out and solution.book is not None:
-                print("  book: %d positions written to %s" % (item["book_positions"], args.book_out))
+            _print_c_answer(item, solution, args)
     if args.json:
         print(json.dumps(report))
     return status
+
+
+def _c_question(game: zuni.Game, team: int, args: argparse.Namespace) -> tuple[dict[str, Any], linesolve.Solution]:
+    """Does ``team`` win by force: the compiled solver's answer, its book read, verified and
+    written as the options ask; the report's item and the solution."""
+    import linesolve
+
+    name = game.team_names()[team]
+    book = None
+    with tempfile.TemporaryDirectory() as tmp:
+        if args.verify or args.book_out:
+            book = Path(tmp) / "book.txt"
+        solution = linesolve.solve(
+            game,
+            team,
+            pieces=args.pieces,
+            nodes=args.nodes,
+            seconds=args.time,
+            tt_mb=args.tt_mb,
+            progress=0 if args.json else 30,
+            book=book,
+            book_plies=100_000 if book else 0,
+            init=args.init,
+            nice=args.nice,
+        )
+        verdict = {True: "proved", False: "disproved", None: "unsettled"}[solution.result]
+        f = solution.figures
+        item: dict[str, Any] = {
+            "team": name,
+            "result": verdict,
+            "proof_number": solution.proof_number,
+            "disproof_number": solution.disproof_number,
+            "nodes": solution.nodes,
+            "seconds": solution.seconds,
+            "cpu_seconds": float(f.get("cpu", 0)),
+            "nodes_per_cpu_second": round(solution.nodes / max(float(f.get("search_cpu", 0)), 1e-3)),
+            "line": solution.line,
+            "pieces": args.pieces,
+        }
+        if solution.book is not None:
+            entries = book_entries(game, solution.book)
+            item["book_positions"] = len(entries)
+            if args.verify:
+                item["verified"] = verify(game, team, entries, args.pieces)
+                if args.recheck_leaves:
+                    item["rechecked"] = recheck_leaves(game, team, entries, args)
+            if args.book_out:
+                write_book(args.book_out, game, team, entries, item)
+    return item, solution
+
+
+def _print_c_answer(item: dict[str, Any], solution: linesolve.Solution, args: argparse.Namespace) -> None:
+    print(
+        "  %s wins by force? %s (proof number %d, disproof number %d, %d nodes, %.1f s, %.1f s CPU,"
+        " %d nodes per CPU second)"
+        % (
+            item["team"],
+            item["result"],
+            solution.proof_number,
+            solution.disproof_number,
+            solution.nodes,
+            solution.seconds,
+            item["cpu_seconds"],
+            item["nodes_per_cpu_second"],
+        ),
+        flush=True,
+    )
+    if solution.line:
+        print("  principal line: %s" % " ".join(solution.line))
+    if "verified" in item:
+        print("  verified with the Python engine: %s" % item["verified"])
+    if "rechecked" in item:
+        print("  table leaves solved again by search: %s" % item["rechecked"])
+    if args.book_out and solution.book is not None:
+        print("  book: %d positions written to %s" % (item["book_positions"], args.book_out))
 
 
 def book_entries(game: zuni.Game, path: Path) -> dict[str, str]:

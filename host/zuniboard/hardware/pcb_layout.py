@@ -105,7 +105,7 @@ class _Builder:
         plan.tracks, plan.vias, plan.lanes = routed.tracks, routed.vias, routed.lanes
         plan.pad_nets = {p.ref: self.pin_nets[p.ref] for p in self.placements}
 
-    def buttons(self, b: Any, channel: str) -> list[tuple[float, float]]:
+    def buttons(self, b: placement.Build, channel: str) -> list[tuple[float, float]]:
         """The buttons below the South row, each with its series resistor, pull-up and TVS
         in a row to its right (their stubs up); the x spans they take."""
         c = self.c
@@ -182,7 +182,7 @@ def main_plan(
 
 
 def _row_bands(
-    layout: Layout, b: Any, rows: dict[float, list[str]]
+    layout: Layout, b: placement.Build, rows: dict[float, list[str]]
 ) -> tuple[dict[float, str], list[Channel], dict[float, float]]:
     """The main board's routing channel of each row (between its switches' pads) and the y
     of its chip band; fails when the rows are too close for a band."""
@@ -213,7 +213,7 @@ def _row_bands(
     return channel_of, channels, band_y
 
 
-def _main_cells(layout: Layout, b: Any, bld: _Builder, channel_of: dict[float, str]) -> list[float]:
+def _main_cells(layout: Layout, b: placement.Build, bld: _Builder, channel_of: dict[float, str]) -> list[float]:
     """Every point's cell on the main board: switch, LED, its capacitor; the LEDs' x."""
     xs_all: list[float] = []
     by_led = {layout.points[n][1]: n for n in layout.points}
@@ -237,7 +237,7 @@ def _main_cells(layout: Layout, b: Any, bld: _Builder, channel_of: dict[float, s
 
 def _main_chips(
     layout: Layout,
-    b: Any,
+    b: placement.Build,
     bld: _Builder,
     rows: dict[float, list[str]],
     below: list[tuple[float, float]],
@@ -464,7 +464,7 @@ def strip_plan(
 
 
 def _strip_cells(
-    layout: Layout, b: Any, bld: _Builder, points: list[str], ch: str, bottom: float
+    layout: Layout, b: placement.Build, bld: _Builder, points: list[str], ch: str, bottom: float
 ) -> list[tuple[float, float, float]]:
     """Every point's cell on a strip: switch, LED, its capacitor; the tabs the switches'
     far pads need below the body's ``bottom``."""
@@ -485,7 +485,7 @@ def _strip_cells(
 
 
 def _notches(
-    layout: Layout, b: Any, row_ys: list[float], y: float, ends: tuple[float, float], h: float
+    layout: Layout, b: placement.Build, row_ys: list[float], y: float, ends: tuple[float, float], h: float
 ) -> list[tuple[float, float, float]]:
     """The notches cut into a strip's top edge (the row at ``y``) for the far pads of the
     row above's switches that stand out of its strips' bodies; ``ends``: the strip's x ends."""
@@ -503,7 +503,13 @@ def _notches(
 
 
 def _strip_parts(
-    layout: Layout, b: Any, bld: _Builder, points: list[str], gaps: list[tuple[float, float]], y_mid: float, ch: str
+    layout: Layout,
+    b: placement.Build,
+    bld: _Builder,
+    points: list[str],
+    gaps: list[tuple[float, float]],
+    y_mid: float,
+    ch: str,
 ) -> None:
     """The chain headers, shift registers, their pull-ups and capacitors and R1 in the gaps
     between a strip's points (each takes the gap nearest where it is wanted; the gaps it
