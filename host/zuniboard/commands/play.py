@@ -455,7 +455,7 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
 
             def on_change(control: GameController) -> None:
                 page.publish("game", control.view())
-                page.publish("hint", control.hint_note)  # the hint beside the board (None: none)
+                page.publish("hint", control.helping.hint_note)  # the hint beside the board (None: none)
 
         if conn.virtual is not None and remote is None:
             # The page's "Play someone remotely": its lobby waits in a thread of its own;
@@ -471,8 +471,8 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
             )
             page.on_remote(lobby.request)
         session = _session(args, conn, db, ui, remote, ruleset, players, start, on_change, clock)
-        session.control.assist = assist
-        session.control.hint_limit = args.hint_limit
+        session.control.helping.assist = assist
+        session.control.helping.hint_limit = args.hint_limit
         if conn.virtual is not None:
             page.on_line(session.page_line)
         try:
@@ -508,7 +508,7 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
         if keys.is_tty:
             terminal.status_line = keys.refresh
         keys.start()
-        ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % session.control.moves_at)
+        ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % session.control.state.moves_at)
         code = session.run(until=None if lobby is None else lobby.ready.is_set)
         if lobby is None or lobby.seated is None:
             return code

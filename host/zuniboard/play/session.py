@@ -262,7 +262,7 @@ class PlaySession:
 
     @property
     def game(self) -> Any:
-        return self.control.game
+        return self.control.state.game
 
     @property
     def moves(self) -> list[str]:
@@ -278,23 +278,23 @@ class PlaySession:
 
     @property
     def ai_move(self) -> str | None:
-        return self.control.ai_move
+        return self.control.computer.ai_move
 
     @property
     def ai_sent(self) -> bool:
-        return self.control.ai_sent
+        return self.control.computer.ai_sent
 
     @property
     def hint_shown(self) -> bool:
-        return self.control.hint_shown
+        return self.control.helping.hint_shown
 
     @property
     def board_game(self) -> str:
-        return self.control.board_game
+        return self.control.state.board_game
 
     @property
     def position(self) -> str:
-        return self.control.position
+        return self.control.state.position
 
     @property
     def quit(self) -> bool:
@@ -369,7 +369,7 @@ class PlaySession:
         if opening.said:
             self.ui.message("info", opening.said)
         # The help the people's seats have, with the game in the log (docs/learn.md).
-        self.log.set_help(self.logged.gid, self.control.help_logged(), self.control.hint_limit)
+        self.log.set_help(self.logged.gid, self.control.help_logged(), self.control.helping.hint_limit)
 
     def _board_switched(self, game_id: str, moves: list[str], now: float) -> None:
         """The board started or went back to another game on its own."""
@@ -420,7 +420,7 @@ class PlaySession:
                 pending.append(self.inbox.get_nowait())
             except queue.Empty:
                 break
-        if self.control.deferred:
+        if self.control.following.deferred:
             self._reconcile(now)
         if self.logged is not None and self.logged.behind and now >= self._next_catch_up:
             self._next_catch_up = now + CATCH_UP_S
@@ -456,10 +456,10 @@ class PlaySession:
                 )
             elif not self.is_over():
                 self.log.drop_if_empty(logged.gid)
-        if self.control.hint_shown and self.link.connected:
+        if self.control.helping.hint_shown and self.link.connected:
             with contextlib.suppress(LinkError):
                 self.link.hint("", timeout=1.0)
-            self.control.hint_shown = False
+            self.control.helping.hint_shown = False
 
     def _on_inbox(self, item: InboxItem, now: float) -> None:
         match item:
@@ -548,10 +548,10 @@ class PlaySession:
                     self._do(self.control.judged(what, offered_by, answer, now), now)
                 case MakeMove(move):
                     if self.hand is not None:
-                        self.hand.make_move(self.control.game, move)
+                        self.hand.make_move(self.control.state.game, move)
                 case SetUp(sides):
                     if self.hand is not None:
-                        self.hand.set_up(self.control.game, sides)
+                        self.hand.set_up(self.control.state.game, sides)
                 case Restore(game):
                     if self.hand is not None:
                         self.hand.set_up(game)
