@@ -169,6 +169,35 @@ class Hand(Protocol):
 describe_move = move_words  # the old name
 
 
+def link_words(event: Connected | Disconnected | BoardRestarted | LinkFault, who: str) -> tuple[str, str, str]:
+    """A link event as the controller hears it (the board event's kind and text) and as
+    the user reads it (``who``: the board's id, '' not known)."""
+    match event:
+        case Connected(url):
+            return "connected", url, "board %sconnected (%s)" % (who + " " if who else "", url)
+        case Disconnected(why):
+            return "disconnected", why, "board disconnected (%s); waiting for it to come back" % why
+        case BoardRestarted(boot):
+            return "boardreset", boot, "the board restarted (boot %s)" % boot
+        case LinkFault(message):
+            return "linkerror", message, "the board's link reports: %s" % message
+        case _:
+            assert_never(event)
+
+
+def by_hand(hand: Hand, game: zuni.Game, action: MakeMove | SetUp | Restore) -> None:
+    """The terminal's hand does ``action`` on the virtual board (``game``: the one played)."""
+    match action:
+        case MakeMove(move):
+            hand.make_move(game, move)
+        case SetUp(sides):
+            hand.set_up(game, sides)
+        case Restore(restored):
+            hand.set_up(restored)
+        case _:
+            assert_never(action)
+
+
 class PlaySession(SessionReadout):
     """The runner of one game on ``link`` at a time (``SessionReadout``: what the UI reads of it)."""
 
@@ -247,8 +276,7 @@ class PlaySession(SessionReadout):
             self._open(self.openings.new(self.ruleset or link.ruleset), self.now())
             if adopted is not None:
                 self.record.log.left(adopted)
-        self.ui.position(self)
-        self._do(self.control.tick(self.now(), link.connected), self.now())  # whose turn, once set up
+        self._shown(self.now())  # whose turn, once set up
 
     def start_branch(self, gid: int, log_from: int) -> None:
         """Goes on with the board's game (a replay's moves so far) as log game ``gid``,
@@ -256,6 +284,10 @@ class PlaySession(SessionReadout):
         self.openings.know_the_board()
         now = self.now()
         self._open(self.openings.branch(gid, log_from), now)
+        self._shown(now)
+
+    def _shown(self, now: float) -> None:
+        """The game opened is drawn, and what is due done (whose turn, once set up)."""
         self.ui.position(self)
         self._do(self.control.tick(now, self.link.connected), now)
 
@@ -387,20 +419,12 @@ class PlaySession(SessionReadout):
         """One link event: said to the user where it matters, handed to the controller."""
         control = self.control
         match event:
-            case Connected(url):
-                who = self.link.board_id
-                self.ui.message("link", "board %sconnected (%s)" % (who + " " if who else "", url))
-                self._do(control.board_event("connected", url, now), now)
-                self._reconcile(now)
-            case Disconnected(why):
-                self.ui.message("link", "board disconnected (%s); waiting for it to come back" % why)
-                self._do(control.board_event("disconnected", why, now), now)
-            case BoardRestarted(boot):
-                self.ui.message("link", "the board restarted (boot %s)" % boot)
-                self._do(control.board_event("boardreset", boot, now), now)
-            case LinkFault(message):
-                self.ui.message("link", "the board's link reports: %s" % message)
-                self._do(control.board_event("linkerror", message, now), now)
+            case Connected() | Disconnected() | BoardRestarted() | LinkFault():
+                kind, text, words = link_words(event, self.link.board_id)
+                self.ui.message("link", words)
+                self._do(control.board_event(kind, text, now), now)
+                if isinstance(event, Connected):
+                    self._reconcile(now)
             case Moved() | Undone() | Reset():
                 self._reconcile(now)
             case StateSent():
@@ -446,25 +470,15 @@ class PlaySession(SessionReadout):
                 case Judge(what, side, game, offered_by):
                     answer = verdict(game, what, side, deterministic=self.deterministic)
                     self._do(self.control.judged(what, offered_by, answer, now), now)
-                case MakeMove(move):
+                case MakeMove() | SetUp() | Restore():
                     if self.hand is not None:
-                        self.hand.make_move(self.control.state.game, move)
-                case SetUp(sides):
-                    if self.hand is not None:
-                        self.hand.set_up(self.control.state.game, sides)
-                case Restore(game):
-                    if self.hand is not None:
-                        self.hand.set_up(game)
+                        by_hand(self.hand, self.control.state.game, action)
                 case Played():
                     self._played(action, now)
-                case MoveGraded(index, text, _, grade, why):
-                    self.record.graded(index, text, grade, why)
+                case MoveGraded() | Ended() | Reopened():
+                    self.record.keep(action)
                 case Cut():
                     self._cut(action, now)
-                case Ended(result, termination):
-                    self.record.ended(result, termination)
-                case Reopened():
-                    self.record.reopened()
                 case Referee():
                     self._referee(action, now)
                 case Switched(game_id, moves):
@@ -492,34 +506,18 @@ class PlaySession(SessionReadout):
     def _new(self, now: float) -> None:
         """A new game: asked of the board without waiting; opened when it answers."""
         try:
-            plan = self.openings.plan_new(self.ruleset or self.link.ruleset)
+            self.openings.ask_new(
+                self.ruleset or self.link.ruleset,
+                now,
+                lambda plan, result: self.inbox.put(NewGameStarted(plan, result)),
+            )
         except SessionError as exc:
             self.ui.message("error", str(exc))
-            return
-        self.link.begin(
-            "new_game",
-            plan.request_args,
-            now,
-            lambda result: self.inbox.put(NewGameStarted(plan, result)),
-            timeout=self.request_timeout * 2,
-        )
 
     def _new_game_started(self, plan: NewGamePlan, result: RequestResult, now: float) -> None:
-        match result:
-            case Answered():
-                pass
-            case Refused(message=message):
-                self.ui.message("error", plan.refused(message))
-                return
-            case Failed(why=why):
-                self.ui.message("error", "no new game on the board: %s" % why)
-                return
-            case _:
-                assert_never(result)
         try:
-            self._open(self.openings.opened_new(plan), now)
+            self._open(self.openings.started(plan, result), now)
         except SessionError as exc:
             self.ui.message("error", str(exc))
             return
-        self.ui.position(self)
-        self._do(self.control.tick(now, self.link.connected), now)
+        self._shown(now)

@@ -11,10 +11,11 @@ catches up every ``CATCH_UP_S``. Part of ``session.PlaySession``.
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import assert_never
 
 from zuniboard.games.words import count_words
 from zuniboard.oslock import LockBusy
-from zuniboard.play.actions import Cut, Played
+from zuniboard.play.actions import Cut, Ended, MoveGraded, Played, Reopened
 from zuniboard.play.controller import GameController
 from zuniboard.play.gamelog import BoardGameLog, LoggedGame
 from zuniboard.play.openings import OpeningError
@@ -70,10 +71,6 @@ class SessionLog:
         if self.logged is not None:
             self._renumber(self.logged.played(action.index, action.text, action.times))
 
-    def graded(self, index: int, text: str, grade: str, why: str) -> None:
-        if self.logged is not None:
-            self.logged.graded(index, text, grade, why)
-
     def cut(self, action: Cut, board_id: str | None, layout: str | None) -> None:
         if self.logged is None:
             return
@@ -81,13 +78,20 @@ class SessionLog:
         players = {side: seat.text for side, seat in state.seats.items()}
         self._renumber(self.logged.taken_back(action.index, action.game, state.position, players, board_id, layout))
 
-    def ended(self, result: str, termination: str) -> None:
-        if self.logged is not None:
-            self.logged.ended(result, termination)
-
-    def reopened(self) -> None:
-        if self.logged is not None:
-            self.logged.reopened()
+    def keep(self, action: MoveGraded | Ended | Reopened) -> None:
+        """A move's grade, the game's end or its end taken back, into the log game."""
+        logged = self.logged
+        if logged is None:
+            return
+        match action:
+            case MoveGraded(index, text, _, grade, why):
+                logged.graded(index, text, grade, why)
+            case Ended(result, termination):
+                logged.ended(result, termination)
+            case Reopened():
+                logged.reopened()
+            case _:
+                assert_never(action)
 
     def close(self, over: bool) -> str:
         """Writes what it can and lets the game go ('' or what the log could not keep);
