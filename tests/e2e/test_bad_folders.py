@@ -99,7 +99,7 @@ def test_a_full_disk_mid_game_loses_no_move_and_the_log_catches_up(layout: Path,
             import time
 
             end = time.monotonic() + deadline
-            while session.logged is not None and session.logged.behind and time.monotonic() < end:
+            while session.record.logged is not None and session.record.logged.behind and time.monotonic() < end:
                 session.pump(0.05)
             assert db.get(gid).move_texts() == [m.text() for m in table.game.move_stack]
         finally:

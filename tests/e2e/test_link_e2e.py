@@ -606,7 +606,7 @@ def test_the_session_answers_while_the_board_is_unplugged_and_gets_every_move_af
             relay.unplug()  # soft: the port stays open, nothing passes either way
             session.key("hint")
             wait_until(
-                lambda: any(call == "hint" for call, _ in session.in_flight),
+                lambda: any(call == "hint" for call, _ in session.requests.in_flight),
                 "the hint's request to be on its way",
                 WAIT_S,
                 step=lambda: session.pump(0.02),
@@ -619,7 +619,7 @@ def test_the_session_answers_while_the_board_is_unplugged_and_gets_every_move_af
                     assert pumps < 5, "the %s's command was not answered within 5 pumps" % where
                     session.pump(0.05)
                     pumps += 1
-                assert any(call == "hint" for call, _ in session.in_flight), "answered while the hint waits"
+                assert any(call == "hint" for call, _ in session.requests.in_flight), "answered while the hint waits"
                 assert link.requests.outstanding() >= 1
             board.play(1)  # South moves on the board meanwhile; the host hears nothing of it
             assert session.moves == []

@@ -75,8 +75,8 @@ def test_grades_review_and_help_levels_on_the_virtual_board(tmp_path: Path) -> N
             hand=SimHand(vb, seed=2),
             start=start_from(POSITION, db),
         )
-        session.control.assist = parse_assist("south=warn,north=none", ["south", "north"])
-        session.control.hint_limit = 1
+        session.control.helping.assist = parse_assist("south=warn,north=none", ["south", "north"])
+        session.control.helping.hint_limit = 1
         try:
             session.start(timeout=20.0)
             pump_until(session, "the position set up", lambda: session.phase == "play")
@@ -121,7 +121,7 @@ def test_grades_review_and_help_levels_on_the_virtual_board(tmp_path: Path) -> N
             assert RED in n1 and any(c != RED for c in n1), n1
             assert not session.hint_shown
             # North's move: not graded (no help), and the red light goes with the move.
-            north = session.control.game.legal_moves()[0].text()
+            north = session.control.state.game.legal_moves()[0].text()
             session.key(north)
             pump_until(session, "north's move", lambda: len(session.moves) == 2)
             seen.clear()

@@ -34,8 +34,8 @@ def opened(players: dict[str, str | None], assist: str = "", limit: int | None =
     c = GameController(hand=True, deterministic=True, show_move_s=2.0)
     seats = seats_for("mosona", players)
     c.open("g1", "mosona", "", seats, [], number=3, now=0.0)
-    c.assist = parse_assist(assist, list(seats))
-    c.hint_limit = limit
+    c.helping.assist = parse_assist(assist, list(seats))
+    c.helping.hint_limit = limit
     c.board_state({"phase": "play"}, 0.0)
     return c
 

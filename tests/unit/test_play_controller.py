@@ -32,7 +32,7 @@ def said(actions: list) -> list[str]:  # type: ignore[type-arg]
 
 def test_every_command_has_its_handler_in_the_one_table() -> None:
     c = opened()
-    assert set(c.commands) == set(COMMANDS)
+    assert set(c.lines.commands) == set(COMMANDS)
     assert "draw" in said(c.line("/he", 0.0))[0]  # help lists the commands
     assert kinds(c.line("board", 0.0)) == ["redraw", "say"]
     assert said(c.line("new", 0.0)) == ["the game is not over: finish it, or resign, draw or count first"]
@@ -78,7 +78,7 @@ def test_the_computers_move_is_thought_shown_lit_and_carried_out() -> None:
 
 def test_a_refused_computer_move_is_said_and_asked_again_later() -> None:
     c = opened(players={"south": "ai:1"})
-    c.ai_move = "s3xm4-m5"
+    c.computer.ai_move = "s3xm4-m5"
     acts = c.replied("host_move", ("s3xm4-m5",), 5.0, error="not your move", by_board=True)
     assert said(acts) == ["the board refused the computer's move s3xm4-m5: not your move"]
     assert [kind_of(a) for a in c.tick(6.0)] == [] and [(kind_of(a), getattr(a, "name", "")) for a in c.tick(7.1)] == [
@@ -186,7 +186,7 @@ def test_an_offer_to_the_computer_is_weighed_by_the_runner_then_agreed_or_declin
     acts = c.line("yes", 0.0)
     judge = [a for a in acts if isinstance(a, Judge)]
     assert [(a.what, a.side, a.offered_by) for a in judge] == [("draw", "north", "south")]
-    assert judge[0].game is not c.game, "a copy of the game, for the runner's search"
+    assert judge[0].game is not c.state.game, "a copy of the game, for the runner's search"
     declined = c.judged("draw", "south", "north declines a draw: the game is still open", 0.1)
     assert said(declined) == ["south offers a draw: north declines a draw: the game is still open"]
     assert c.judged("draw", "south", "", 0.2) == [Request("agree", ("draw",))]

@@ -21,7 +21,7 @@ def opened() -> tuple[GameController, Bridge]:
     c = GameController(hand=True, deterministic=True, show_move_s=2.0)
     c.open("g1", "mosona", "", seats_for("mosona", PLAYERS), [], number=3, now=0.0)
     c.board_state({"phase": "play"}, 0.0)
-    c.remote = True
+    c.offers.remote = True
     return c, Bridge("south")
 
 
@@ -155,7 +155,7 @@ def test_an_offer_and_the_referees_note_are_each_kept_once_among_the_things_said
     was listed twice), the referee's note once."""
     c, b = opened()
     b.follow(state([], offer={"what": "draw", "by": "north", "yes": []}, note="north offers draw"), c, 1.0)
-    texts = [text for _, text in c.said]
+    texts = [text for _, text in c.said.said]
     assert texts.count("north (Bea) offers a draw: agree? (yes/no)") == 1, texts
     assert texts.count("referee: north offers draw") == 1, texts
 
@@ -197,7 +197,7 @@ def test_our_forced_pass_waits_for_the_pass_before_it_to_reach_the_referee() -> 
     c = GameController(hand=True, deterministic=True, show_move_s=2.0)
     c.open("g1", ruleset, "", seats_for(ruleset, players), [], number=1, now=0.0)
     c.board_state({"phase": "play"}, 0.0)
-    c.remote = True
+    c.offers.remote = True
     bridge = Bridge(mine)
     c.board_moves("g1", before, True, 1.0)
     bridge.follow(state(before), c, 1.0)

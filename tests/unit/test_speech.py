@@ -86,7 +86,7 @@ def test_refusals_mistakes_take_backs_hints_and_results() -> None:
     ]
     c.board_state({"phase": "play"}, 2.5)
     assert heard(c.line("hint", 3.0)) == [], "looking for a move is not said"
-    c.hint_table = "win in 3 moves (2 of them yours)"
+    c.helping.hint_table = "win in 3 moves (2 of them yours)"
     acts = c.replied("hint", ("s3xm4-m5",), 3.5)
     assert heard(acts) == ["hint: s3 takes m4 to m5; win in 3 moves"]
     c.line("resign", 4.0)

@@ -65,9 +65,10 @@ import sys
 import threading
 import time
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from types import FrameType
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 import zuni
 from zuniboard.errors import UsageError
@@ -78,6 +79,7 @@ from zuniboard.play.assist import (
     ASSISTS,
     DEFAULT_ASSIST,
     HANDICAPS,
+    Assist,
     AssistError,
     check_hint_limit,
     handicap_clock,
@@ -95,11 +97,28 @@ from zuniboard.play.start_from import StartFrom, StartFromError, start_from
 from zuniboard.play.terminal import LineReader, TerminalUI
 from zuniboard.records.db import Database, DatabaseError, GameSummary
 
+if TYPE_CHECKING:
+    from zuniboard.remote.lobby import Seated
+    from zuniboard.remote.page_lobby import PageLobby
+
 
 def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) -> None:
     play = subparsers.add_parser(
         "play", help="play a game on the board", description=__doc__, formatter_class=argparse.RawTextHelpFormatter
     )
+    _seat_options(play)
+    _board_and_start_options(play)
+    _log_and_output_options(play)
+    _help_options(play)
+    _remote_options(play)
+    play.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds to wait for the board to answer (default 10)"
+    )
+    play.set_defaults(func=run_play)
+
+
+def _seat_options(play: argparse.ArgumentParser) -> None:
+    """The ruleset and who plays each seat."""
     play.add_argument("--ruleset", default=None, help='ruleset text, e.g. "kolowis chain=forced" (default "mosona")')
     for side in ("south", "north", "west", "east"):
         default = {
@@ -107,6 +126,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
             "north": "ai:3; in mosona with no seat given, human: North wins Mosona with best play",
         }.get(side, "ai:3 (four players)")
         play.add_argument("--" + side, metavar="WHO", default=None, help="human or ai:LEVEL (default %s)" % default)
+
+
+def _board_and_start_options(play: argparse.ArgumentParser) -> None:
+    """Which board (a port or the virtual one), and where the game starts: a game to resume, clocks, a position."""
     where = play.add_mutually_exclusive_group()
     where.add_argument("--port", metavar="URL", help="the board's serial port (device path, socket://, pty)")
     where.add_argument("--sim", action="store_true", help="play on the virtual board")
@@ -146,6 +169,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         action="store_true",
         help="virtual board: the terminal does not move pieces (move them through the control channel or the page)",
     )
+
+
+def _log_and_output_options(play: argparse.ArgumentParser) -> None:
+    """The game log, the computer's choices, and what the virtual board, the page and the voice show."""
     play.add_argument(
         "--db", metavar="PATH", default=None, help="game log database (default $ZUNI_DB or the user data file)"
     )
@@ -181,6 +208,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="write what is spoken to FILE, one line each (- : standard error); with or without --speak",
     )
     play.add_argument("--color", choices=("auto", "always", "never"), default="auto", help="coloured board drawing")
+
+
+def _help_options(play: argparse.ArgumentParser) -> None:
+    """Help and handicaps (docs/learn.md)."""
     helps = play.add_argument_group("help and handicaps (docs/learn.md)")
     helps.add_argument(
         "--assist",
@@ -199,6 +230,10 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         help="the stronger side (the computer's, or SIDE) gives up: %s"
         % "; ".join("%s: %s" % kv for kv in HANDICAPS.items()),
     )
+
+
+def _remote_options(play: argparse.ArgumentParser) -> None:
+    """Remote games (docs/remote.md)."""
     remote = play.add_argument_group("remote games (docs/remote.md)")
     remote.add_argument(
         "--remote", metavar="CODE", default=None, help="new: start a remote game and print its invite code; CODE: join"
@@ -215,10 +250,6 @@ def register(subparsers: argparse._SubParsersAction[argparse.ArgumentParser]) ->
         default=0,
         help="a new game: a player silent this long may be claimed against (default 120)",
     )
-    play.add_argument(
-        "--timeout", type=float, default=10.0, help="seconds to wait for the board to answer (default 10)"
-    )
-    play.set_defaults(func=run_play)
 
 
 def _handicap(args: argparse.Namespace, ruleset: str, players: dict[str, str | None]) -> tuple[str, str]:
@@ -345,8 +376,21 @@ def run_play(args: argparse.Namespace) -> int:
     return run_local(args)
 
 
-def run_local(args: argparse.Namespace, remote: Any = None) -> int:
-    """``remote``: a ``remote.lobby.Seated`` (the game's ruleset and seats are its)."""
+@dataclass
+class _Asked:
+    """What the options ask for, checked before any board is touched."""
+
+    ruleset: str | None
+    players: dict[str, str | None]
+    assist: dict[str, Assist]
+    start: StartFrom | None = None
+    clock: str = ""
+    resume: bool = False
+    game: int | None = None  # --resume N: game N; --resume: the board's or the newest
+
+
+def _check_options(args: argparse.Namespace) -> _Asked:
+    """The options checked against each other and the rules (``--handicap`` applied)."""
     if not 0 <= args.http <= 65535:
         raise UsageError("--http %d: a TCP port 0..65535 (0: any free one)" % args.http)
     players = _players(args)
@@ -377,177 +421,111 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
         assist = parse_assist(args.assist, [str(s) for s in seats_for(ruleset or "mosona", players)])
     except (AssistError, ValueError) as exc:
         raise UsageError(str(exc))
+    return _Asked(ruleset, players, assist)
+
+
+def _check_with_log(args: argparse.Namespace, db: Database, asked: _Asked) -> None:
+    """The options that read the log (``--from``, ``--resume N``) or the computer
+    (``--port``), and the clock, into ``asked``; the log is closed when one is refused."""
+    try:
+        if args.start_from is not None:
+            try:
+                asked.start = start_from(args.start_from, db)
+                asked.ruleset = asked.start.ruleset
+                seats_for(asked.ruleset, asked.players)
+            except (StartFromError, ValueError) as exc:
+                raise UsageError(str(exc))
+        if args.clock is not None:
+            if args.resume is not None:
+                raise UsageError("--resume goes on with the board's game and its clocks: leave out --clock")
+            try:
+                asked.clock = check_clock(args.clock, asked.ruleset or "mosona")
+            except ValueError as exc:
+                raise UsageError(str(exc))
+        if args.port:
+            try:
+                check_port(args.port)  # at once: before any question about the log's games
+            except LinkError as exc:
+                raise UsageError(str(exc))
+        asked.resume = args.resume is not None
+        asked.game = args.resume or None
+        if asked.game is not None:
+            try:
+                check_resumable(db, asked.game)
+            except SessionError as exc:
+                raise UsageError(str(exc))
+    except UsageError:
+        db.close()
+        raise
+
+
+def _resume_or_not(args: argparse.Namespace, db: Database, asked: _Asked, remote: Seated | None) -> None:
+    """Whether the game goes on with an unfinished one (asked on the terminal, when it can)."""
+    if remote is not None:
+        # A remote seat taken again after a crash goes on with its unfinished game.
+        asked.resume = remote.resumed and bool(resumable(db, remote=True))
+        asked.ruleset = None if asked.resume else asked.ruleset
+    elif not asked.resume and asked.start is None:
+        asked.game = offer_resume(db, args.ruleset, _ask_on_terminal())
+        if asked.game is not None:
+            asked.resume = True
+            asked.ruleset = None
+
+
+def run_local(args: argparse.Namespace, remote: Seated | None = None) -> int:
+    """``remote``: a ``remote.lobby.Seated`` (the game's ruleset and seats are its)."""
+    asked = _check_options(args)
     try:
         db = Database(args.db)
     except DatabaseError as exc:
         raise UsageError(str(exc))
-    start: StartFrom | None = None
-    if args.start_from is not None:
-        try:
-            start = start_from(args.start_from, db)
-            ruleset = start.ruleset
-            seats_for(ruleset, players)
-        except (StartFromError, ValueError) as exc:
-            db.close()
-            raise UsageError(str(exc))
-    clock = ""
-    if args.clock is not None:
-        if args.resume is not None:
-            db.close()
-            raise UsageError("--resume goes on with the board's game and its clocks: leave out --clock")
-        try:
-            clock = check_clock(args.clock, ruleset or "mosona")
-        except ValueError as exc:
-            db.close()
-            raise UsageError(str(exc))
-    if args.port:
-        try:
-            check_port(args.port)  # at once: before any question about the log's games
-        except LinkError as exc:
-            db.close()
-            raise UsageError(str(exc))
-    resume = args.resume is not None
-    game = args.resume or None  # --resume N: game N; --resume: the board's or the newest
-    if game is not None:
-        try:
-            check_resumable(db, game)
-        except SessionError as exc:
-            db.close()
-            raise UsageError(str(exc))
-    if remote is not None:
-        # A remote seat taken again after a crash goes on with its unfinished game.
-        resume = remote.resumed and bool(resumable(db, remote=True))
-        ruleset = None if resume else ruleset
-    elif not resume and start is None:
-        game = offer_resume(db, args.ruleset, _ask_on_terminal())
-        if game is not None:
-            resume = True
-            ruleset = None
+    _check_with_log(args, db, asked)
+    _resume_or_not(args, db, asked, remote)
     color = {"always": True, "never": False}.get(args.color)
     terminal = TerminalUI(color=color)
     speaker = _speaker(args, terminal)
     ui: TerminalUI | SpeakingUI = terminal if speaker is None else SpeakingUI(terminal, speaker)
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, _terminate)
-    conn: BoardConnection | None = None
-    session: PlaySession | None = None
-    lobby: Any = None
-    keys: LineReader | None = None
+    run = _Run(db, ui, terminal, speaker)
     try:
-        try:
-            conn = connect(
-                args.port,
-                args.sim,
-                ruleset or _resume_ruleset(db, game),
-                ui.message,
-                timeout=args.timeout,
-                hand=not args.manual,
-                page_port=args.http,
-                layout_name=args.layout,
-            )
-        except LinkError as exc:
-            raise UsageError(str(exc))
-        on_change = None
-        if conn.virtual is not None:
-            # The page shows the game as the controller knows it, and its typed lines
-            # (POST /api/line) go to the same controller as the terminal's.
-            from zuniboard.web import page
-
-            def on_change(control: GameController) -> None:
-                page.publish("game", control.view())
-                page.publish("hint", control.hint_note)  # the hint beside the board (None: none)
-
-        if conn.virtual is not None and remote is None:
-            # The page's "Play someone remotely": its lobby waits in a thread of its own;
-            # when every seat is taken, the board goes over to the remote game (below).
-            from zuniboard.remote.page_lobby import PageLobby
-
-            lobby = PageLobby(
-                broker=args.broker,
-                name=args.name or getpass.getuser(),
-                ruleset=ruleset or _resume_ruleset(db, game) or "mosona",
-                publish=lambda view: page.publish("remote_lobby", view),
-                fits=page.fits,
-            )
-            page.on_remote(lobby.request)
-        session = _session(args, conn, db, ui, remote, ruleset, players, start, on_change, clock)
-        session.control.assist = assist
-        session.control.hint_limit = args.hint_limit
-        if conn.virtual is not None:
-            page.on_line(session.page_line)
-        try:
-            session.start(resume=resume, timeout=args.timeout, game=game)
-        except DatabaseError as exc:  # the log cannot be written (a full disk, a read-only folder)
-            raise UsageError(str(exc)) from None
-        except SessionError as exc:
-            if not resume or args.resume is not None:
-                raise UsageError(str(exc))
-            ui.message("info", "cannot go on with it: %s; starting a new game" % exc)
-            session.ruleset = "mosona"
-            session.start(timeout=args.timeout)
-        follow = getattr(session, "follow", None)
-        if follow is not None:
-            follow(time.monotonic())  # a remote game: the referee's moves the board has not had yet
-        if session.game is not None:
-            start_first_use_build(str(session.game.ruleset), ui.message)
-        # The terminal's lines go to the session playing now (the page may switch it).
-        holder = [session]
-
-        def prompt() -> str:
-            side = holder[0].turn_side()
-            return "%s> " % side if side else "> "
-
-        keys = LineReader(
-            lambda line: holder[0].key(line),
-            lambda: holder[0].end_of_input(),
-            complete=lambda: holder[0].control.completions(),
-            prompt=prompt,
-            status=lambda: "   ".join(t for t in (holder[0].clocks.text(time.monotonic()), terminal.status) if t),
-            history=history_path(db),
-        )
-        if keys.is_tty:
-            terminal.status_line = keys.refresh
-        keys.start()
-        ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % session.control.moves_at)
-        code = session.run(until=None if lobby is None else lobby.ready.is_set)
-        if lobby is None or lobby.seated is None:
-            return code
-        # Every seat of the page's remote game is taken: this game is left (as quit
-        # leaves it), and the board plays the remote one.
-        seated = lobby.seated
-        page.on_remote(None)
-        page.publish("remote_lobby", None)
-        session.close()
-        if session.db_game is not None and not session.is_over():
-            _left(session, db, ui)
-        from zuniboard.remote.session import RemoteSession
-
-        ui.message("info", "the remote game %s starts on this board" % _pretty_code(seated.client.creds.code))
-        ruleset = str(seated.client.state.get("ruleset", "mosona"))
-        session = None  # (not closed twice if the next one cannot start)
-        remote_session = _session(args, conn, db, ui, seated, ruleset, seated.players(), None, on_change, "")
-        assert isinstance(remote_session, RemoteSession)
-        session = holder[0] = remote_session
-        page.on_line(remote_session.page_line)
-        remote_session.start(timeout=args.timeout)  # the referee's moves so far, if any, follow
-        remote_session.follow(time.monotonic())
-        return remote_session.run()
+        return _play(args, run, asked, remote)
     except KeyboardInterrupt:
         ui.message("info", "interrupted")
         return 130
     finally:
-        if keys is not None:
-            keys.close()
+        run.close()
+
+
+@dataclass
+class _Run:
+    """What a run of ``zuni play`` holds, let go at its end (``close``)."""
+
+    db: Database
+    ui: TerminalUI | SpeakingUI
+    terminal: TerminalUI
+    speaker: Speaker | None
+    conn: BoardConnection | None = None
+    session: PlaySession | None = None
+    lobby: PageLobby | None = None
+    keys: LineReader | None = None
+    on_change: Callable[[GameController], None] | None = None
+
+    def close(self) -> None:
+        if self.keys is not None:
+            self.keys.close()
+        session = self.session
         if session is not None:
             session.close()
             if session.db_game is not None and not session.is_over():
-                _left(session, db, ui)
-        if lobby is not None:
-            lobby.stop()
-            if lobby.seated is not None:
-                lobby.seated.close()
-        if conn is not None:
-            conn.close()
+                _left(session, self.db, self.ui)
+        if self.lobby is not None:
+            self.lobby.stop()
+            if self.lobby.seated is not None:
+                self.lobby.seated.close()
+        if self.conn is not None:
+            self.conn.close()
+        speaker = self.speaker
         if speaker is not None:
             speaker.wait_idle(SPEECH_DRAIN_S)  # the result is heard before the program ends
             speaker.close()
@@ -555,7 +533,140 @@ def run_local(args: argparse.Namespace, remote: Any = None) -> int:
                 with contextlib.suppress(Exception):
                     speaker.transcript.close()
         with contextlib.suppress(Exception):
-            db.close()
+            self.db.close()
+
+
+def _play(args: argparse.Namespace, run: _Run, asked: _Asked, remote: Seated | None) -> int:
+    """Connects to the board, starts the session and plays until it ends; then, when the
+    page's remote lobby seated everyone, the remote game on the same board."""
+    db, ui = run.db, run.ui
+    try:
+        conn = run.conn = connect(
+            args.port,
+            args.sim,
+            asked.ruleset or _resume_ruleset(db, asked.game),
+            ui.message,
+            timeout=args.timeout,
+            hand=not args.manual,
+            page_port=args.http,
+            layout_name=args.layout,
+        )
+    except LinkError as exc:
+        raise UsageError(str(exc))
+    if conn.virtual is not None:
+        run.on_change = _publish_game
+        if remote is None:
+            run.lobby = _page_lobby(args, asked.ruleset or _resume_ruleset(db, asked.game) or "mosona")
+    a = asked
+    session = run.session = _session(args, conn, db, ui, remote, a.ruleset, a.players, a.start, run.on_change, a.clock)
+    session.control.helping.assist = asked.assist
+    session.control.helping.hint_limit = args.hint_limit
+    if conn.virtual is not None:
+        from zuniboard.web import page
+
+        page.on_line(session.page_line)
+    _start(args, session, asked, ui)
+    # The terminal's lines go to the session playing now (the page may switch it).
+    holder = [session]
+    run.keys = _line_reader(holder, run.terminal, db)
+    ui.message("info", KEYS_HELP if conn.hand is not None else KEYS_HELP_NO_HAND % session.control.state.moves_at)
+    lobby = run.lobby
+    code = session.run(until=None if lobby is None else lobby.ready.is_set)
+    if lobby is None or lobby.seated is None:
+        return code
+    return _play_remote(args, run, lobby.seated, holder)
+
+
+def _publish_game(control: GameController) -> None:
+    """The page shows the game as the controller knows it (its typed lines, POST
+    /api/line, go to the same controller as the terminal's)."""
+    from zuniboard.web import page
+
+    page.publish("game", control.view())
+    page.publish("hint", control.helping.hint_note)  # the hint beside the board (None: none)
+
+
+def _page_lobby(args: argparse.Namespace, ruleset: str) -> PageLobby:
+    """The page's "Play someone remotely": its lobby waits in a thread of its own; when
+    every seat is taken, the board goes over to the remote game (``_play_remote``)."""
+    from zuniboard.remote.page_lobby import PageLobby
+    from zuniboard.web import page
+
+    lobby = PageLobby(
+        broker=args.broker,
+        name=args.name or getpass.getuser(),
+        ruleset=ruleset,
+        publish=lambda view: page.publish("remote_lobby", view),
+        fits=page.fits,
+    )
+    page.on_remote(lobby.request)
+    return lobby
+
+
+def _start(args: argparse.Namespace, session: PlaySession, asked: _Asked, ui: TerminalUI | SpeakingUI) -> None:
+    """The session started: a new game, or the one resumed (a new one when that cannot go
+    on and none was named)."""
+    try:
+        session.start(resume=asked.resume, timeout=args.timeout, game=asked.game)
+    except DatabaseError as exc:  # the log cannot be written (a full disk, a read-only folder)
+        raise UsageError(str(exc)) from None
+    except SessionError as exc:
+        if not asked.resume or args.resume is not None:
+            raise UsageError(str(exc))
+        ui.message("info", "cannot go on with it: %s; starting a new game" % exc)
+        session.ruleset = "mosona"
+        session.start(timeout=args.timeout)
+    follow = getattr(session, "follow", None)
+    if follow is not None:
+        follow(time.monotonic())  # a remote game: the referee's moves the board has not had yet
+    if session.game is not None:
+        start_first_use_build(str(session.game.ruleset), ui.message)
+
+
+def _line_reader(holder: list[PlaySession], terminal: TerminalUI, db: Database) -> LineReader:
+    """The terminal's typed lines, to the session in ``holder`` (started)."""
+
+    def prompt() -> str:
+        side = holder[0].turn_side()
+        return "%s> " % side if side else "> "
+
+    keys = LineReader(
+        lambda line: holder[0].key(line),
+        lambda: holder[0].end_of_input(),
+        complete=lambda: holder[0].control.completions(),
+        prompt=prompt,
+        status=lambda: "   ".join(t for t in (holder[0].clocks.text(time.monotonic()), terminal.status) if t),
+        history=history_path(db),
+    )
+    if keys.is_tty:
+        terminal.status_line = keys.refresh
+    keys.start()
+    return keys
+
+
+def _play_remote(args: argparse.Namespace, run: _Run, seated: Seated, holder: list[PlaySession]) -> int:
+    """Every seat of the page's remote game is taken: this game is left (as quit leaves
+    it), and the board plays the remote one."""
+    from zuniboard.remote.session import RemoteSession
+    from zuniboard.web import page
+
+    db, ui, conn = run.db, run.ui, run.conn
+    assert conn is not None and run.session is not None
+    page.on_remote(None)
+    page.publish("remote_lobby", None)
+    run.session.close()
+    if run.session.db_game is not None and not run.session.is_over():
+        _left(run.session, db, ui)
+    ui.message("info", "the remote game %s starts on this board" % _pretty_code(seated.client.creds.code))
+    ruleset = str(seated.client.state.get("ruleset", "mosona"))
+    run.session = None  # (not closed twice if the next one cannot start)
+    remote_session = _session(args, conn, db, ui, seated, ruleset, seated.players(), None, run.on_change, "")
+    assert isinstance(remote_session, RemoteSession)
+    run.session = holder[0] = remote_session
+    page.on_line(remote_session.page_line)
+    remote_session.start(timeout=args.timeout)  # the referee's moves so far, if any, follow
+    remote_session.follow(time.monotonic())
+    return remote_session.run()
 
 
 def _pretty_code(code: str) -> str:
@@ -568,7 +679,7 @@ def _session(
     conn: BoardConnection,
     db: Database,
     ui: TerminalUI | SpeakingUI,
-    remote: Any,
+    remote: Seated | None,
     ruleset: str | None,
     players: dict[str, str | None],
     start: StartFrom | None,

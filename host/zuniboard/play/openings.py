@@ -10,13 +10,15 @@ moves, the rules, the seats and the log's game (a new one opened in the log when
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, assert_never
 
 import zuni
 import zuni.clock as zclock
 from zuniboard.games.words import count_words
 from zuniboard.link.client import BoardError, BoardLink, LinkError
+from zuniboard.link.events import Answered, Failed, Refused, RequestResult
 from zuniboard.play.gamelog import BOARD_PLY_TAG, BoardGameLog, board_ply, game_holder, log_moves
 from zuniboard.play.seats import Seat, seats_for, seats_from_record
 from zuniboard.play.start_from import StartFrom
@@ -214,6 +216,25 @@ class Openings:
             raise OpeningError(str(exc))
         position = start.position if start is not None else ""
         return NewGamePlan(canonical, seats, position, (canonical, position, self.clock))
+
+    def ask_new(self, ruleset: str, now: float, then: Callable[[NewGamePlan, RequestResult], None]) -> None:
+        """A new game of ``ruleset`` asked of the board without waiting (OpeningError: it
+        cannot be); ``then`` hears the board's answer (for ``started``)."""
+        plan = self.plan_new(ruleset)
+        timeout = self.request_timeout * 2
+        self.link.begin("new_game", plan.request_args, now, lambda result: then(plan, result), timeout=timeout)
+
+    def started(self, plan: NewGamePlan, result: RequestResult) -> Opening:
+        """The board's answer to ``ask_new``: the new game (logged), or OpeningError why not."""
+        match result:
+            case Answered():
+                return self.opened_new(plan)
+            case Refused(message=message):
+                raise OpeningError(plan.refused(message))
+            case Failed(why=why):
+                raise OpeningError("no new game on the board: %s" % why)
+            case _:
+                assert_never(result)
 
     def opened_new(self, plan: NewGamePlan) -> Opening:
         """The board started the planned game: it is logged."""

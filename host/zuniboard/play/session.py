@@ -25,12 +25,11 @@ import queue
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Protocol, assert_never
+from typing import Protocol, assert_never
 
 import zuni
 from zuniboard.ai import SearchInfo
-from zuniboard.games.clock_view import ClockView
-from zuniboard.games.words import count_words, move_words
+from zuniboard.games.words import move_words
 from zuniboard.link.client import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
 from zuniboard.link.client import BoardLink, LinkError
 from zuniboard.link.events import (
@@ -52,7 +51,6 @@ from zuniboard.link.events import (
     Woken,
 )
 from zuniboard.link.port import Clock
-from zuniboard.oslock import LockBusy
 from zuniboard.play.actions import (
     UNSEEN,
     Action,
@@ -86,10 +84,12 @@ from zuniboard.play.controller import (
     STATE_POLL_S,
     GameController,
 )
-from zuniboard.play.gamelog import BoardGameLog, LoggedGame
 from zuniboard.play.judge import verdict
 from zuniboard.play.openings import NewGamePlan, Opening, OpeningError, Openings, board_identity
+from zuniboard.play.readout import SessionReadout
+from zuniboard.play.requests import ControllerRequests
 from zuniboard.play.seats import Seat
+from zuniboard.play.session_log import SessionLog
 from zuniboard.play.start_from import StartFrom
 from zuniboard.play.thinking import Found, Graded, SearchFailed, Searching, SearchPost, Thinking
 from zuniboard.records.db import Database, LogUnwritable
@@ -143,8 +143,6 @@ class NewGameStarted:
 InboxItem = Typed | InputEnded | SearchPost | RequestResult | NewGameStarted | Woken
 
 
-CATCH_UP_S = 2.0  # how often a log that could not be written is tried again
-
 SessionError = OpeningError  # the session cannot start or go on (no game to resume, the board out of sync)
 
 
@@ -171,7 +169,38 @@ class Hand(Protocol):
 describe_move = move_words  # the old name
 
 
-class PlaySession:
+def link_words(event: Connected | Disconnected | BoardRestarted | LinkFault, who: str) -> tuple[str, str, str]:
+    """A link event as the controller hears it (the board event's kind and text) and as
+    the user reads it (``who``: the board's id, '' not known)."""
+    match event:
+        case Connected(url):
+            return "connected", url, "board %sconnected (%s)" % (who + " " if who else "", url)
+        case Disconnected(why):
+            return "disconnected", why, "board disconnected (%s); waiting for it to come back" % why
+        case BoardRestarted(boot):
+            return "boardreset", boot, "the board restarted (boot %s)" % boot
+        case LinkFault(message):
+            return "linkerror", message, "the board's link reports: %s" % message
+        case _:
+            assert_never(event)
+
+
+def by_hand(hand: Hand, game: zuni.Game, action: MakeMove | SetUp | Restore) -> None:
+    """The terminal's hand does ``action`` on the virtual board (``game``: the one played)."""
+    match action:
+        case MakeMove(move):
+            hand.make_move(game, move)
+        case SetUp(sides):
+            hand.set_up(game, sides)
+        case Restore(restored):
+            hand.set_up(restored)
+        case _:
+            assert_never(action)
+
+
+class PlaySession(SessionReadout):
+    """The runner of one game on ``link`` at a time (``SessionReadout``: what the UI reads of it)."""
+
     def __init__(
         self,
         link: BoardLink,
@@ -212,12 +241,11 @@ class PlaySession:
         # The link's events wake the loop (its port thread calls this): a move from the
         # board is handled as it comes, not up to a pump's wait later.
         link.on_event = self.wake
-        self.logged: LoggedGame | None = None  # the log's game of the board's game
         self.stdin_closed = False
-        self.log = BoardGameLog(db, ui.message)
+        self.record = SessionLog(db, ui.message, self.control)  # the log game of the board's game
         self.openings = Openings(
             link,
-            self.log,
+            self.record.log,
             players=dict(players or {}),
             start=start,
             clock=clock,
@@ -226,85 +254,7 @@ class PlaySession:
         )
         self.openings.hand_sets_up = hand is not None
         self.thinking = Thinking(self.inbox.put, seed, deterministic)
-        self.take_backs_left = 0  # of the controller's take_back request: one at a time
-        # Requests on their way -> the position generation they were asked in: the same
-        # request is not asked again while it is (the controller asks again on a timer),
-        # and a computer's move or hint answered for a position that is gone is dropped.
-        self.in_flight: dict[tuple[str, tuple[str, ...]], int] = {}
-        self._next_catch_up = 0.0  # when to try again to write what the log lacks
-
-    # -- the controller's state, for the UI and the tests ----------------------------------
-    @property
-    def players(self) -> dict[str, str | None]:
-        """The seats asked for (None: the default), for the games this session opens."""
-        return self.openings.players
-
-    @players.setter
-    def players(self, players: dict[str, str | None]) -> None:
-        self.openings.players = dict(players)
-
-    @property
-    def board_id(self) -> str | None:
-        return self.openings.board_id
-
-    @property
-    def layout(self) -> str | None:
-        return self.openings.layout
-
-    @property
-    def db_game(self) -> int | None:
-        """The log's id of the game played."""
-        return self.logged.gid if self.logged is not None else None
-
-    @property
-    def clocks(self) -> ClockView:
-        return self.control.clocks
-
-    @property
-    def game(self) -> Any:
-        return self.control.game
-
-    @property
-    def moves(self) -> list[str]:
-        return self.control.moves
-
-    @property
-    def seats(self) -> dict[str, Seat]:
-        return self.control.seats
-
-    @property
-    def phase(self) -> str:
-        return self.control.phase
-
-    @property
-    def ai_move(self) -> str | None:
-        return self.control.ai_move
-
-    @property
-    def ai_sent(self) -> bool:
-        return self.control.ai_sent
-
-    @property
-    def hint_shown(self) -> bool:
-        return self.control.hint_shown
-
-    @property
-    def board_game(self) -> str:
-        return self.control.board_game
-
-    @property
-    def position(self) -> str:
-        return self.control.position
-
-    @property
-    def quit(self) -> bool:
-        return self.control.quit
-
-    def turn_side(self) -> str | None:
-        return self.control.turn_side()
-
-    def is_over(self) -> bool:
-        return self.control.is_over()
+        self.requests = ControllerRequests(link, self.control, self.inbox.put, request_timeout)
 
     # -- starting ----------------------------------------------------------------------
     def start(self, *, resume: bool = False, timeout: float = 10.0, game: int | None = None) -> None:
@@ -325,9 +275,8 @@ class PlaySession:
         else:
             self._open(self.openings.new(self.ruleset or link.ruleset), self.now())
             if adopted is not None:
-                self.log.left(adopted)
-        self.ui.position(self)
-        self._do(self.control.tick(self.now(), link.connected), self.now())  # whose turn, once set up
+                self.record.log.left(adopted)
+        self._shown(self.now())  # whose turn, once set up
 
     def start_branch(self, gid: int, log_from: int) -> None:
         """Goes on with the board's game (a replay's moves so far) as log game ``gid``,
@@ -335,21 +284,17 @@ class PlaySession:
         self.openings.know_the_board()
         now = self.now()
         self._open(self.openings.branch(gid, log_from), now)
+        self._shown(now)
+
+    def _shown(self, now: float) -> None:
+        """The game opened is drawn, and what is due done (whose turn, once set up)."""
         self.ui.position(self)
         self._do(self.control.tick(now, self.link.connected), now)
 
     def _open(self, opening: Opening, now: float) -> None:
         """The controller mirrors the opening's board game, logged as its log game."""
         self.thinking.cancel()
-        if self.logged is not None:
-            self.logged.release()
-            if self.logged.gid != opening.gid:
-                self.log.drop_if_empty(self.logged.gid)
-        try:
-            self.logged = LoggedGame(self.log, opening.gid, opening.log_from)
-        except LockBusy as exc:
-            self.logged = None
-            raise SessionError("%s: go on there, or quit it first (its terminal: quit)" % exc) from None
+        self.record.switch_to(opening.gid, opening.log_from)
         self.ruleset = opening.ruleset
         link = self.link
         self._do(
@@ -368,8 +313,7 @@ class PlaySession:
         )
         if opening.said:
             self.ui.message("info", opening.said)
-        # The help the people's seats have, with the game in the log (docs/learn.md).
-        self.log.set_help(self.logged.gid, self.control.help_logged(), self.control.hint_limit)
+        self.record.opened()
 
     def _board_switched(self, game_id: str, moves: list[str], now: float) -> None:
         """The board started or went back to another game on its own."""
@@ -420,12 +364,9 @@ class PlaySession:
                 pending.append(self.inbox.get_nowait())
             except queue.Empty:
                 break
-        if self.control.deferred:
+        if self.control.following.deferred:
             self._reconcile(now)
-        if self.logged is not None and self.logged.behind and now >= self._next_catch_up:
-            self._next_catch_up = now + CATCH_UP_S
-            if self.logged.catch_up():
-                self.control.number = self.logged.gid
+        self.record.catch_up(now)
         self._do(self.control.tick(now, self.link.connected), now)
 
     def key(self, line: str) -> None:
@@ -444,22 +385,13 @@ class PlaySession:
         """Stops the searches and leaves the board showing the game (no hint); another
         process may go on with the game then."""
         self.thinking.cancel()
-        logged = self.logged
-        if logged is not None:
-            logged.catch_up()
-            logged.release()
-            if logged.behind:
-                self.ui.message(
-                    "error",
-                    "log: %s of game #%d could not be written: the board keeps them, and `zuni play --resume` "
-                    "logs them once the log can be written" % (count_words(len(logged.pending), "move"), logged.gid),
-                )
-            elif not self.is_over():
-                self.log.drop_if_empty(logged.gid)
-        if self.control.hint_shown and self.link.connected:
+        lost = self.record.close(self.is_over())
+        if lost:
+            self.ui.message("error", lost)
+        if self.control.helping.hint_shown and self.link.connected:
             with contextlib.suppress(LinkError):
                 self.link.hint("", timeout=1.0)
-            self.control.hint_shown = False
+            self.control.helping.hint_shown = False
 
     def _on_inbox(self, item: InboxItem, now: float) -> None:
         match item:
@@ -470,7 +402,7 @@ class PlaySession:
             case Found() | Searching() | Graded() | SearchFailed():
                 self._do(self.control.answer(item, now), now)
             case Answered() | Refused() | Failed():
-                self._replied(item, now)
+                self._do(self.requests.replied(item, now), now)
             case NewGameStarted(plan, result):
                 self._new_game_started(plan, result, now)
             case Woken():
@@ -487,20 +419,12 @@ class PlaySession:
         """One link event: said to the user where it matters, handed to the controller."""
         control = self.control
         match event:
-            case Connected(url):
-                who = self.link.board_id
-                self.ui.message("link", "board %sconnected (%s)" % (who + " " if who else "", url))
-                self._do(control.board_event("connected", url, now), now)
-                self._reconcile(now)
-            case Disconnected(why):
-                self.ui.message("link", "board disconnected (%s); waiting for it to come back" % why)
-                self._do(control.board_event("disconnected", why, now), now)
-            case BoardRestarted(boot):
-                self.ui.message("link", "the board restarted (boot %s)" % boot)
-                self._do(control.board_event("boardreset", boot, now), now)
-            case LinkFault(message):
-                self.ui.message("link", "the board's link reports: %s" % message)
-                self._do(control.board_event("linkerror", message, now), now)
+            case Connected() | Disconnected() | BoardRestarted() | LinkFault():
+                kind, text, words = link_words(event, self.link.board_id)
+                self.ui.message("link", words)
+                self._do(control.board_event(kind, text, now), now)
+                if isinstance(event, Connected):
+                    self._reconcile(now)
             case Moved() | Undone() | Reset():
                 self._reconcile(now)
             case StateSent():
@@ -542,32 +466,19 @@ class PlaySession:
                 case Cancel():
                     self.thinking.cancel()
                 case Request():
-                    self._request(action, now)
+                    self.requests.begin(action, now)
                 case Judge(what, side, game, offered_by):
                     answer = verdict(game, what, side, deterministic=self.deterministic)
                     self._do(self.control.judged(what, offered_by, answer, now), now)
-                case MakeMove(move):
+                case MakeMove() | SetUp() | Restore():
                     if self.hand is not None:
-                        self.hand.make_move(self.control.game, move)
-                case SetUp(sides):
-                    if self.hand is not None:
-                        self.hand.set_up(self.control.game, sides)
-                case Restore(game):
-                    if self.hand is not None:
-                        self.hand.set_up(game)
+                        by_hand(self.hand, self.control.state.game, action)
                 case Played():
                     self._played(action, now)
-                case MoveGraded(index, text, _, grade, why):
-                    if self.logged is not None:
-                        self.logged.graded(index, text, grade, why)
+                case MoveGraded() | Ended() | Reopened():
+                    self.record.keep(action)
                 case Cut():
                     self._cut(action, now)
-                case Ended(result, termination):
-                    if self.logged is not None:
-                        self.logged.ended(result, termination)
-                case Reopened():
-                    if self.logged is not None:
-                        self.logged.reopened()
                 case Referee():
                     self._referee(action, now)
                 case Switched(game_id, moves):
@@ -582,57 +493,11 @@ class PlaySession:
             self.ui.message("error", "log: %s; the game goes on (the board keeps its moves)" % exc)
         return not isinstance(action, UNSEEN)
 
-    def _request(self, action: Request, now: float) -> None:
-        """Begins the controller's request on the link; its result comes to the inbox."""
-        name, args = action.name, action.args
-        if name == "take_back":  # args: how many moves, taken back one after the other
-            self.take_backs_left = int(args[0])
-            self._begin("take_back", (), now)
-        else:
-            self._begin(name, tuple(args), now)
-
-    def _begin(self, call: str, args: tuple[str, ...], now: float) -> None:
-        if (call, args) in self.in_flight:
-            return  # still on its way: its result answers this ask too
-        self.in_flight[(call, args)] = self.control.gen
-        self.link.begin(call, args, now, self.inbox.put, timeout=self.request_timeout)
-
-    def _replied(self, result: RequestResult, now: float) -> None:
-        """A request's result, as the controller hears it."""
-        name, args = result.call, result.args
-        gen = self.in_flight.pop((name, args), self.control.gen)
-        if name in ("host_move", "hint") and any(args) and gen != self.control.gen:
-            return  # about a position that is gone (the move was made meanwhile)
-        if name == "take_back":
-            self.take_backs_left -= 1
-            if isinstance(result, Answered) and self.take_backs_left > 0:
-                self._begin("take_back", (), now)
-                return
-            args = ("1",)
-        match result:
-            case Answered(fields=fields):
-                if name == "state" and self.link.info:
-                    # The board's freshest state: a state it sent on its own after this
-                    # reply (setup done, a take-back) is newer than the reply.
-                    fields = dict(self.link.info)
-                self._do(self.control.replied(name, args, now, reply=fields), now)
-            case Refused(message=message):
-                self._do(self.control.replied(name, args, now, error=message, by_board=True), now)
-            case Failed(why=why):
-                self._do(self.control.replied(name, args, now, error=why), now)
-            case _:
-                assert_never(result)
-
     def _played(self, action: Played, now: float) -> None:
-        if self.logged is not None and self.logged.played(action.index, action.text, action.times):
-            self.control.number = self.logged.gid
+        self.record.played(action)
 
     def _cut(self, action: Cut, now: float) -> None:
-        if self.logged is None:
-            return
-        players = {side: seat.text for side, seat in self.seats.items()}
-        if self.logged.taken_back(action.index, action.game, self.position, players, self.board_id, self.layout):
-            self.control.number = self.logged.gid
+        self.record.cut(action, self.board_id, self.layout)
 
     def _referee(self, action: Referee, now: float) -> None:
         """Only a remote game has a referee (``remote.session.RemoteSession``): a game
@@ -641,34 +506,18 @@ class PlaySession:
     def _new(self, now: float) -> None:
         """A new game: asked of the board without waiting; opened when it answers."""
         try:
-            plan = self.openings.plan_new(self.ruleset or self.link.ruleset)
+            self.openings.ask_new(
+                self.ruleset or self.link.ruleset,
+                now,
+                lambda plan, result: self.inbox.put(NewGameStarted(plan, result)),
+            )
         except SessionError as exc:
             self.ui.message("error", str(exc))
-            return
-        self.link.begin(
-            "new_game",
-            plan.request_args,
-            now,
-            lambda result: self.inbox.put(NewGameStarted(plan, result)),
-            timeout=self.request_timeout * 2,
-        )
 
     def _new_game_started(self, plan: NewGamePlan, result: RequestResult, now: float) -> None:
-        match result:
-            case Answered():
-                pass
-            case Refused(message=message):
-                self.ui.message("error", plan.refused(message))
-                return
-            case Failed(why=why):
-                self.ui.message("error", "no new game on the board: %s" % why)
-                return
-            case _:
-                assert_never(result)
         try:
-            self._open(self.openings.opened_new(plan), now)
+            self._open(self.openings.started(plan, result), now)
         except SessionError as exc:
             self.ui.message("error", str(exc))
             return
-        self.ui.position(self)
-        self._do(self.control.tick(now, self.link.connected), now)
+        self._shown(now)

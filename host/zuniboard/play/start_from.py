@@ -65,31 +65,46 @@ def start_from(text: str, db: Database | None) -> StartFrom:
     text = text.strip()
     m = _GAME_AT.match(text)
     if m is not None:
-        if db is None:
-            raise StartFromError("--from %s: a logged game needs the game log" % text)
-        if m.group(1) == "last":  # the newest logged game with moves, as `zuni log show last`
-            with_moves = [g.id for g in db.list_games() if g.moves]
-            if not with_moves:
-                raise StartFromError("--from last: no game with moves in the log %s" % db.path)
-            gid = with_moves[0]
-        else:
-            gid = int(m.group(1))
-        try:
-            record = db.get(gid)
-        except (DatabaseError, KeyError, LookupError) as exc:
-            raise StartFromError("--from %s: no game #%d in the log %s (%s)" % (text, gid, db.path, exc))
-        ply = None if m.group(2) is None else int(m.group(2))
-        cursor = _at(record, ply, "game #%d" % gid)
-        branch = cursor.branch({})  # its tags: FromGame, FromPly
-        return StartFrom(cursor.position(), str(cursor.game.ruleset), branch.tags)
+        return _from_log(text, m, db)
     if "|" in text:
-        try:
-            game = parse_position(text)
-        except (PositionError, zuni.ZuniError) as exc:
-            raise StartFromError("--from: %s" % exc)
-        if game.is_game_over():
-            raise StartFromError("--from %r: the game is already over in that position" % text)
-        return StartFrom(position_text(game), str(game.ruleset))
+        return _from_position_text(text)
+    return _from_file(text)
+
+
+def _from_log(text: str, m: re.Match[str], db: Database | None) -> StartFrom:
+    """``GAME[:N]`` (``m``: its match): a logged game after N moves."""
+    if db is None:
+        raise StartFromError("--from %s: a logged game needs the game log" % text)
+    if m.group(1) == "last":  # the newest logged game with moves, as `zuni log show last`
+        with_moves = [g.id for g in db.list_games() if g.moves]
+        if not with_moves:
+            raise StartFromError("--from last: no game with moves in the log %s" % db.path)
+        gid = with_moves[0]
+    else:
+        gid = int(m.group(1))
+    try:
+        record = db.get(gid)
+    except (DatabaseError, KeyError, LookupError) as exc:
+        raise StartFromError("--from %s: no game #%d in the log %s (%s)" % (text, gid, db.path, exc))
+    ply = None if m.group(2) is None else int(m.group(2))
+    cursor = _at(record, ply, "game #%d" % gid)
+    branch = cursor.branch({})  # its tags: FromGame, FromPly
+    return StartFrom(cursor.position(), str(cursor.game.ruleset), branch.tags)
+
+
+def _from_position_text(text: str) -> StartFrom:
+    """A position text (docs/rules.md, "Positions as text")."""
+    try:
+        game = parse_position(text)
+    except (PositionError, zuni.ZuniError) as exc:
+        raise StartFromError("--from: %s" % exc)
+    if game.is_game_over():
+        raise StartFromError("--from %r: the game is already over in that position" % text)
+    return StartFrom(position_text(game), str(game.ruleset))
+
+
+def _from_file(text: str) -> StartFrom:
+    """A record file, ``FILE[:N]`` (after N moves; default all of them)."""
     path_text, ply_text = text, None
     cut = text.rfind(":")
     if cut > 0 and text[cut + 1 :].isdigit() and not Path(text).exists():

@@ -31,7 +31,7 @@ class Bridge:
 
     def follow(self, state: dict[str, Any], control: GameController, now: float, refused_ply: int = -1) -> list[Action]:
         """``refused_ply``: the ply of a move of ours the referee refused (-1: none)."""
-        if control.game is None or not state:
+        if control.state.game is None or not state:
             return []
         out: list[Action] = []
         out += self._clocks(state, control, now)
@@ -86,7 +86,7 @@ class Bridge:
         offer = state.get("offer")
         if offer and offer.get("by") != self.seat and self.seat not in offer.get("yes", []):
             asked = control.offered(str(offer["what"]), str(offer["by"]))
-        elif control.asked is not None and not offer:
+        elif control.offers.asked is not None and not offer:
             asked = control.offer_closed("")
         out: list[Action] = []
         note = str(state.get("note", ""))
@@ -96,7 +96,7 @@ class Bridge:
         gone = [s for s in state.get("gone", []) if s != self.seat]
         if gone != self.gone:
             self.gone = gone
-            control.gone = gone
+            control.offers.gone = gone
             if gone:
                 out.append(
                     say(

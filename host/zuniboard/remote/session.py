@@ -43,7 +43,7 @@ class RemoteSession(PlaySession):
         self.shown_view: dict[str, Any] | None = None
         self.connection, self.client, self.seat_file, self.client_id = remote
         self.bridge = Bridge(self.client.creds.seat)
-        self.control.remote = True
+        self.control.offers.remote = True
         self.openings.remote = True  # it goes on with remote games only, a local session never
         self.followed = -1  # the referee's sequence number followed last
         self.sent: dict[int, int] = {}  # ply -> the counter of the move message sent for it
@@ -125,7 +125,7 @@ class RemoteSession(PlaySession):
         }
 
     def follow(self, now: float) -> None:
-        if self.control.game is None:
+        if self.control.state.game is None:
             return
         self._send_unsent(now)
         refused = dict(self.client.state.get("refused", {}).get(self.client.creds.seat) or {})
@@ -145,7 +145,7 @@ class RemoteSession(PlaySession):
             return
         if any(body.get("ply") == k for body in self.client.in_flight("move")):
             return
-        game = self.control.game.copy()
+        game = self.control.state.game.copy()
         while len(game.move_stack) > k:
             game.pop()
         if str(zuni.SIDE_NAMES[game.turn]) == self.client.creds.seat:
