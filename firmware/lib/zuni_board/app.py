@@ -302,7 +302,7 @@ class BoardApp:
             if play.due_commit and play.due.due(now):
                 # A move committed at once (commit_ms = stable_ms): before this scan's
                 # presses, which act on the position the change made.
-                _fire(self, now)
+                self._fire(now)
         if buttons or self._held:
             if moving and (not self._held or not self._held_until.due(now)):
                 if not self._held:
@@ -313,7 +313,7 @@ class BoardApp:
                 self._held = 0
                 _buttons(self, now, buttons)
         if play.due.due(now):
-            _fire(self, now)
+            self._fire(now)
         elif self.staged is not None and self.staged.settle.due(now):
             _next_stage(self, now)
         if self.overlays.on and self.overlays.step(now):
@@ -324,10 +324,20 @@ class BoardApp:
             elif not collected:  # a collection is a scan's work: the hint's step waits
                 play.think(now)
 
+    def _fire(self, now):
+        if self.phase == PLAY:
+            self.play.fire(now)
+        else:
+            self.play.due.cancel()
+
+    def _picture(self):
+        overlays = self.overlays
+        return overlays.renderer if overlays.on else self.renderer
+
     def frame_dirty(self, now):
         if self.clock is not None and not self.overlays.on and self.clock.dirty(now):
             return True  # a low time's tick (zuni_board.clocks)
-        return _picture(self).dirty(now)
+        return self._picture().dirty(now)
 
     def supply_fault(self, now):
         """The LED supply switch cut the rail (a short or overload on the LED line): the
@@ -342,7 +352,7 @@ class BoardApp:
     def frame(self, now):
         """bytearray, 3 bytes (r, g, b) per point, at full scale (the driver caps it);
         all dark while the LED supply is faulted."""
-        buf = _picture(self).frame(now)
+        buf = self._picture().frame(now)
         if self.fault:
             for i in range(len(buf)):
                 buf[i] = 0
@@ -370,7 +380,7 @@ class BoardApp:
     # -- for tests and tools --------------------------------------------------------
     def describe(self):
         """The LED picture as text (point:colour/pattern)."""
-        return _picture(self).describe(self.game.geometry.names)
+        return self._picture().describe(self.game.geometry.names)
 
 
 # -- the steps of BoardApp that only it calls (module functions: a class of their own
@@ -528,15 +538,3 @@ def _refuse(app, game):
         "ruleset %r needs a %d-point board; this board (%s) has %d points and plays: %s"
         % (str(game.ruleset), len(game.geometry.names), app.layout_name, app.n, ", ".join(app.rulesets))
     )
-
-
-def _fire(app, now):
-    if app.phase == PLAY:
-        app.play.fire(now)
-    else:
-        app.play.due.cancel()
-
-
-def _picture(app):
-    overlays = app.overlays
-    return overlays.renderer if overlays.on else app.renderer
