@@ -103,8 +103,7 @@ class Board:
 
     def power_cut(self) -> None:
         """Kill the firmware and start it again: same flash, same pieces."""
-        self.vb.occupied = set(self.occupied)
-        self.vb.restart()
+        self.vb.restart(self.occupied)
         self.vb.wait_stable(self.occupied, WAIT_S)
 
     # -- the hand ---------------------------------------------------------------------

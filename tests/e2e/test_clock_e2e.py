@@ -177,8 +177,7 @@ def test_a_new_host_gets_a_clear_error_from_an_old_board(tmp_path: Path, monkeyp
     import shutil
 
     from zuniboard.link.client import LinkError
-    from zuniboard.virtual import board as sim
-    from zuniboard.virtual import mpy
+    from zuniboard.virtual import mpy, process
 
     old = tmp_path / "oldlib"
     shutil.copytree(Path(mpy.FIRMWARE_LIB) / "zuni_link", old / "zuni_link")
@@ -187,7 +186,7 @@ def test_a_new_host_gets_a_clear_error_from_an_old_board(tmp_path: Path, monkeyp
     assert "PROTO = const(3)" in text
     codec_py.write_text(text.replace("PROTO = const(3)", "PROTO = const(2)"))
     real_env = mpy.micropython_env
-    monkeypatch.setattr(sim, "micropython_env", lambda: real_env([old]))
+    monkeypatch.setattr(process, "micropython_env", lambda: real_env([old]))
     with VirtualBoard("board25", ruleset="mosona", pieces="start", flash=tmp_path / "f.img") as board:
         with pytest.raises(
             LinkError, match=r"speaks another link protocol: board speaks link protocol 2, host offered proto=3"

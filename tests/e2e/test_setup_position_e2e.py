@@ -198,8 +198,7 @@ def test_an_old_board_refuses_setup_with_a_clear_error(tmp_path: Path, monkeypat
     copy of zuni_link ahead of firmware/lib on the MicroPython path)."""
     import shutil
 
-    from zuniboard.virtual import board as sim
-    from zuniboard.virtual import mpy
+    from zuniboard.virtual import mpy, process
 
     old = tmp_path / "oldlib"
     shutil.copytree(Path(mpy.FIRMWARE_LIB) / "zuni_link", old / "zuni_link")
@@ -209,7 +208,7 @@ def test_an_old_board_refuses_setup_with_a_clear_error(tmp_path: Path, monkeypat
     assert row in text
     table.write_text(text.replace(row, ""))
     real_env = mpy.micropython_env
-    monkeypatch.setattr(sim, "micropython_env", lambda: real_env([old]))
+    monkeypatch.setattr(process, "micropython_env", lambda: real_env([old]))
     vb = VirtualBoard("board25", ruleset="mosona", pieces="start", flash=tmp_path / "flash.img")
     link: BoardLink | None = None
     try:

@@ -281,11 +281,12 @@ class VirtualBoard:
         self.ends.hang_up()
         self.control.disconnect()
 
-    def restart(self) -> None:
+    def restart(self, pieces: Iterable[str] | None = None) -> None:
         """A power cycle: kill the firmware (no clean shutdown) and start it again with the
-        same flash image and the pieces where they are now."""
-        occupied = set(self.occupied)
-        if self.alive:
+        same flash image and the pieces where they are now (``pieces``: where the caller's
+        hand left them, taken as they are)."""
+        occupied = set(self.occupied if pieces is None else pieces)
+        if self.alive and pieces is None:
             # The mirror follows pushed events on this client's own channel, which may lag
             # behind a change another control client (the page's server) made a moment
             # ago: the firmware's own answer is the pieces where they are now. A query,
