@@ -26,7 +26,9 @@ SRC = {
     "just under 1 mA per dark LED",
     "ws2812b": "Worldsemi WS2812B datasheet: VIH >= 0.7 VDD; electrical characteristics at VDD 4.5-5.5 V; blue and "
     "green die forward voltage 3.0-3.4 V; absolute maximum input voltage VDD + 0.5 V (a clamp to VDD)",
-    "pico": "Raspberry Pi Pico datasheet, 'Power consumption' section: typical active currents of about 20-25 mA",
+    "pico": "Raspberry Pi Pico datasheet, 'Power consumption' section: typical active currents of about 20-25 mA; "
+    "'Powering Pico': VSYS, the RT6150 buck-boost regulator's input, 1.8-5.5 V, fed from VBUS through a Schottky "
+    "diode",
     "hc165": "TI SN74HC165 datasheet: ICC 80 uA max (static, 85 C); input capacitance 10 pF max; "
     "input transition time 500 ns max at VCC 4.5 V (1000 ns at 2 V)",
     "ahct125": "TI SN74AHCT125 datasheet: ICC 40 uA max plus delta-ICC 1.35 mA max for one input at VCC - 2.1 V; "
@@ -34,7 +36,8 @@ SRC = {
     "hct125": "NXP 74HC125/74HCT125 datasheet, limiting values: input clamping current for VI > VCC + 0.5 V "
     "(a diode from each input to VCC)",
     "tps2553": "TI TPS2552/TPS2553 datasheet (SLVS841): 85 mOhm switch (DBV); table 1, RILIM 43.2 kOhm -> "
-    "current limit 544 / 605 / 673 mA (min / nom / max); built-in soft start; Device Comparison Table "
+    "current limit 544 / 605 / 673 mA (min / nom / max); built-in soft start, its output rise time specified "
+    "with CL = 1 uF and RL = 100 Ohm; Device Comparison Table "
     "(TPS2553 EN active high, TPS2552 ~EN active low, -1 versions latch off on overcurrent); 7.5 Electrical "
     "Characteristics, 'Enable input EN or ~EN': turn-on/off threshold 0.66-1.1 V, input current -0.5..0.5 uA; "
     "Description: an internal reverse-voltage comparator turns the switch off when OUT is driven above IN",
@@ -59,8 +62,11 @@ SRC = {
     "more capacitance must limit its VBUS surge current to match; the USB-IF inrush test measures 100 ms "
     "after attach",
     "tps2553fault": "TI TPS2552/TPS2553 datasheet (SLVS841), 'FAULT Response': ~FAULT is an open-drain output that "
-    "goes low on an overcurrent after a deglitch delay (7.5 ms typical) and on an overtemperature at once; only "
-    "the typical deglitch is quoted here (its minimum and maximum were not taken from the datasheet)",
+    "goes low on an overcurrent after a deglitch delay (7.5 ms typical), which 'delays entering and leaving fault "
+    "conditions' so that 'starting into a heavy capacitive load' does not assert it, and on an overtemperature at "
+    "once; Electrical Characteristics, 'FAULT deglitch, assertion or de-assertion due to overcurrent condition': "
+    "6 / 7.5 / 9 ms (min / typ / max); the typical is the one the 'FAULT Response' text quotes, the minimum and "
+    "maximum are still to be checked against the PDF (the copy read for this file quoted only the typical)",
     "tps2556": "TI TPS2556/TPS2557 datasheet, 'FAULT deglitch': 6 / 9 / 13 ms (min / typ / max), an example of "
     "a USB port power switch: it limits the current at once and reports the overcurrent only after the deglitch",
 }
@@ -393,6 +399,111 @@ def switch_on_slew(layout: Layout, spread: float = SLEW_SPREAD) -> tuple[float, 
     return peak, RAIL_V / dv_per_ms
 
 
+# The TPS2553's FAULT deglitch for an overcurrent, min / typ / max [tps2553fault]; the
+# firmware's FAULT_BLANK_MS must lie beyond the maximum (tests/unit/test_switch_on.py).
+FAULT_DEGLITCH_MS = (6.0, 7.5, 9.0)
+ILIM_TYP_MA = 604.6  # R2 43.2 kOhm, nominal [tps2553tab]
+
+
+@dataclass(frozen=True)
+class SwitchOn:
+    """The built design's switch-on, from the model: U3 charging the rail's capacitance at
+    its current limit (min, typ, max) while the idle LEDs draw their share (as in
+    ``switch_on_now``), the dark board on top. Times in ms, currents in mA, volts at the Pico's VBUS."""
+
+    rail_uf: float
+    idle_ma: float
+    dark_ma: float
+    grant_ma: float
+    limit_ma: tuple[float, float, float]
+
+    def charge_ms(self, limit: float) -> float:
+        return self.rail_uf * RAIL_V / (limit - self.idle_ma)
+
+    @property
+    def longest_ms(self) -> float:
+        return self.charge_ms(self.limit_ma[0])
+
+    @property
+    def peak_ma(self) -> float:
+        return self.limit_ma[2] + self.dark_ma
+
+    @property
+    def rise_to_stay_under_ms(self) -> float:
+        """The 10-90 % rise the rail would need for C dV/dt (plus idle) to stay under U3's minimum limit."""
+        return self.rail_uf * 0.8 * RAIL_V / (self.limit_ma[0] - self.idle_ma)
+
+    @property
+    def pico_vbus_v(self) -> float:
+        """VBUS at the Pico during the surge: the port's minimum less the cable's drop."""
+        return USB_PORT_MIN_V - self.peak_ma / 1000 * CABLE_OHMS
+
+    @property
+    def asserts_fault(self) -> bool:
+        """~FAULT goes low only if the limit is held past the shortest deglitch."""
+        return self.longest_ms >= FAULT_DEGLITCH_MS[0]
+
+    @property
+    def over_grant(self) -> bool:
+        return self.peak_ma > self.grant_ma
+
+
+def switch_on(layout: Layout) -> SwitchOn:
+    """The built design's switch-on, computed from the layout and the circuit model."""
+    idle = layout.led_count * layout.leds["idle_ma"]
+    limit = (ILIM_MIN_MA, ILIM_TYP_MA, ILIM_MAX_MA)
+    return SwitchOn(rail_uf(layout), idle, dark_ma(layout), float(usb_ma(layout)), limit)
+
+
+def _switch_on_verdict_section(layout: Layout) -> list[str]:
+    """Switch-on against U3's limit, its ~FAULT deglitch and the USB port, every figure computed."""
+    if not gated(layout):
+        return []
+    on = switch_on(layout)
+    lo, typ, hi = on.limit_ma
+    dmin, dtyp, dmax = FAULT_DEGLITCH_MS
+    return [
+        "## Switch-on against the limit, ~FAULT and the USB port",
+        "",
+        "| figure | value | from |",
+        "| --- | ---: | --- |",
+        "| rail capacitance (C3 and the %d LED capacitors) | %.1f uF | the circuit model |"
+        % (layout.led_count, on.rail_uf),
+        "| idle LEDs while it charges | %.1f mA | `leds.idle_ma` [pjrc] |" % on.idle_ma,
+        "| U3's current limit, R2 43.2 kOhm (min / typ / max) | %.1f / %.1f / %.1f mA | [tps2553tab] |" % (lo, typ, hi),
+        "| charge time at the limit (max / typ / min limit) | %.2f / %.2f / %.2f ms | C x 5 V / (limit - idle) |"
+        % (on.charge_ms(lo), on.charge_ms(typ), on.charge_ms(hi)),
+        "| ~FAULT deglitch for an overcurrent (min / typ / max) | %.1f / %.1f / %.1f ms | [tps2553fault] |"
+        % (dmin, dtyp, dmax),
+        "| host current at the peak (max limit + %.1f mA dark board) | **%.1f mA** | against %d mA granted |"
+        % (on.dark_ma, on.peak_ma, on.grant_ma),
+        "| VBUS at the Pico at the peak (4.75 V port, 1 m cable %.3f Ohm) | %.2f V | [usb2], [awg] |"
+        % (CABLE_OHMS, on.pico_vbus_v),
+        "",
+        "- **The limit: yes, by design.** To keep C dV/dt under U3's minimum limit the rail would have to rise",
+        "  (10-90 %%) in no less than %.2f ms; the TPS2553's soft start is specified for a 1 uF load [tps2553],"
+        % on.rise_to_stay_under_ms,
+        "  %.0f times less than this rail, so U3 reaches its limit and charges the rail at a constant current."
+        % (on.rail_uf / 1.0),
+        "- **~FAULT: %s.** The longest charge (%.2f ms, at the minimum limit) is %s the shortest deglitch"
+        % ("asserted" if on.asserts_fault else "not asserted", on.longest_ms, "past" if on.asserts_fault else "under"),
+        "  (%.1f ms): the chip's deglitch is there so that 'starting into a heavy capacitive load' does not" % dmin,
+        "  report a fault [tps2553fault]. The firmware's %d ms blanking lies past the %.1f ms maximum as well."
+        % (FAULT_BLANK_MS, dmax),
+        "- **The USB grant: %s.** The host sees up to %.0f mA for up to %.1f ms against %d mA; at that"
+        % ("over" if on.over_grant else "inside", on.peak_ma, on.longest_ms, on.grant_ma),
+        "  current VBUS at the Pico is still %.2f V, far above what its 3.3 V regulator needs (it takes 1.8-5.5 V"
+        % on.pico_vbus_v,
+        "  on VSYS [pico]), so the board itself does not brown out; whether the host's port switch trips or",
+        "  only sags is the open question of the next section, which is why the surge is an open defect.",
+        "  No single R2 fixes it, nor a two-level limit (a lower limit switched in for the charge only): the",
+        "  lowest limit of table 1 [tps2553tab] still peaks at %.1f mA, over the %.0f mA this design allows itself"
+        % (min(hi for _, hi in ILIM_TABLE.values()) + on.dark_ma, design_limit_ma(layout)),
+        "  (90 % of the grant). The fix is a rail that rises more slowly (next section).",
+        "",
+    ]
+
+
 def _switch_on_section(layout: Layout) -> list[str]:
     if not gated(layout):
         return []
@@ -606,7 +717,6 @@ def _power_path_section(layout: Layout) -> list[str]:
 # firmware/lib/zuni_hw/fault.py's FAULT_BLANK_MS (tests/unit/test_power_fault.py holds
 # them equal): how long ~FAULT must read low before the firmware takes it for a fault.
 FAULT_BLANK_MS = 50
-FAULT_DEGLITCH_TYP_MS = 7.5  # TPS2553, typical [tps2553fault]
 
 
 def _fault_section(layout: Layout) -> list[str]:
@@ -627,8 +737,8 @@ def _fault_section(layout: Layout) -> list[str]:
         "to +5V: the Pico reads it on GP%d (`power.fault` in the layout), and the RP2040's pins are not 5 V" % gp,
         "tolerant. It draws %.2f mA only while the switch holds it low. The TPS2553 limits an overload's"
         % (3.3 / pull * 1000),
-        "current at once and pulls ~FAULT low after its deglitch delay, %.1f ms typical [tps2553fault]; an"
-        % FAULT_DEGLITCH_TYP_MS,
+        "current at once and pulls ~FAULT low after its deglitch delay, %.1f-%.1f ms (%.1f typical) [tps2553fault]; an"
+        % (FAULT_DEGLITCH_MS[0], FAULT_DEGLITCH_MS[2], FAULT_DEGLITCH_MS[1]),
         "overtemperature (a short held at the limit heats the chip) pulls it low at once.",
         "",
         "The firmware (`firmware/lib/zuni_hw/fault.py`) reads the line once per scan (every `timing.scan_ms` =",
@@ -637,13 +747,14 @@ def _fault_section(layout: Layout) -> list[str]:
         "time, not by a count of reads, because scans around a commit may be 30-100 ms apart. Why %d ms: the"
         % FAULT_BLANK_MS,
         "switch-on charge of C3 and the LED capacitors at the switch's minimum limit takes at most %.1f ms" % slow,
-        '("Power path and inrush"), under the chip\'s own %.1f ms typical deglitch, so it does not normally'
-        % FAULT_DEGLITCH_TYP_MS,
+        '("Power path and inrush"), under the chip\'s shortest deglitch, %.1f ms, so it does not normally'
+        % FAULT_DEGLITCH_MS[0],
         "reach the line at all; the %d ms also cover a chip slower than typical, a larger capacitor, and"
         % FAULT_BLANK_MS,
         "spikes coupled into the %.0f kOhm line (ESD on a button wire, the LED chain switching). A hard short"
         % (pull / 1000),
-        "is still reported within about %d ms (the blanking plus one scan)." % (FAULT_BLANK_MS + scan),
+        "is still reported within %.0f ms (the deglitch's %.1f ms maximum, the blanking and one scan)."
+        % (FAULT_DEGLITCH_MS[2] + FAULT_BLANK_MS + scan, FAULT_DEGLITCH_MS[2]),
         "",
         "On a fault the board:",
         "",
@@ -671,6 +782,7 @@ def power_md(layout: Layout, feeds: list[tuple[list[str], float, float]]) -> str
         *_dark_section(layout),
         *_power_path_section(layout),
         *_fault_section(layout),
+        *_switch_on_verdict_section(layout),
         *_switch_on_section(layout),
         *_trunk_section(layout, feeds, total),
         *_sensor_chain_section(layout),
