@@ -363,9 +363,13 @@ def inrush_ms(current_ma: float) -> float:
 # -- switch-on (the LED rail's inrush after configuration) ----------------------------
 
 LED_CAP_UF = 0.1  # CL0, CL1, ...: 100 nF at every LED, on the same rail as C3
-SLEW_CT_PF = 10000.0  # proposed TPS22965 CT: 10 nF [tps22965]
-SLEW_RISE_MS = 17.7  # its 10-90 % rise time at VIN 5 V, CT 10 nF, typical [tps22965]
-SLEW_SPREAD = 2.0  # assumed: the part slews up to twice as fast as typical (no minimum published)
+# The proposed fix: a P-channel MOSFET after U3 whose gate-drain capacitor (Miller ramp)
+# sets the rail's slope; the figures are bounds, not a part's typical curve.
+RAMP_R_OHMS = 100e3  # gate to GND, 1 %
+RAMP_C_NF = 82.0  # gate to drain (the rail), X7R 25 V, 10 %
+RAMP_R_TOL, RAMP_C_TOL = 0.01, 0.10
+BULK_TOL = 0.20  # an aluminium electrolytic's common tolerance
+RAMP_PLATEAU_MAX_V = 2.5  # asked of the MOSFET: 0.5 A at |VGS| <= 2.5 V (a logic-level part)
 # TPS2553 Table 1 rows [tps2553tab]: RILIM kOhm -> (IOS min, max) mA, 1 % resistor included.
 ILIM_TABLE = {66.5: (351.2, 448.7), 52.3: (448.3, 562.4), 43.2: (544.3, 673.1)}
 
@@ -389,14 +393,29 @@ def switch_on_now(layout: Layout) -> tuple[float, float]:
     return ILIM_MAX_MA + dark_ma(layout), rail_uf(layout) * RAIL_V / (ILIM_MIN_MA - idle)
 
 
-def switch_on_slew(layout: Layout, spread: float = SLEW_SPREAD) -> tuple[float, float]:
-    """The proposed design (a TPS22965 with CT 10 nF after U3): (peak USB mA, duration ms).
-    The rail rises at 0.8 x 5 V per 10-90 % rise time, ``spread`` times faster than
-    typical; the charge current is C dV/dt, on top of the dark board, every idle LED and
-    the level shifter (counted from the first millivolt: the worst case)."""
-    dv_per_ms = 0.8 * RAIL_V / SLEW_RISE_MS * spread
-    peak = dark_ma(layout) + layout.led_count * layout.leds["idle_ma"] + AHCT125_MA + rail_uf(layout) * dv_per_ms
-    return peak, RAIL_V / dv_per_ms
+@dataclass(frozen=True)
+class Ramp:
+    """The proposed Miller ramp's switch-on: the host's worst peak (mA) and the rail's
+    fastest and slowest rise from 0 to 5 V (ms)."""
+
+    peak_ma: float
+    fastest_ms: float
+    slowest_ms: float
+
+
+def switch_on_ramp(layout: Layout) -> Ramp:
+    """While the MOSFET sits on its plateau the gate holds at 5 V - |VGS|, R takes (5 V -
+    |VGS|) / R and that current flows through C from the rail: dV/dt = (5 V - |VGS|) / (R C).
+    The fastest slope takes |VGS| -> 0 with R and C at their low tolerance, against the rail's
+    capacitance at its high tolerance; the slowest takes the plateau's most, R and C high.
+    The peak counts every idle LED and the level shifter from the first millivolt."""
+    rc_min = RAMP_R_OHMS * (1 - RAMP_R_TOL) * RAMP_C_NF * (1 - RAMP_C_TOL) * 1e-6  # ms
+    rc_max = RAMP_R_OHMS * (1 + RAMP_R_TOL) * RAMP_C_NF * (1 + RAMP_C_TOL) * 1e-6
+    c_max = circuit.BULK_UF * (1 + BULK_TOL) + layout.led_count * LED_CAP_UF * (1 + RAMP_C_TOL)
+    charge = c_max * RAIL_V / rc_min  # uF x V/ms = mA
+    idle = layout.led_count * layout.leds["idle_ma"]
+    slowest = RAIL_V / ((RAIL_V - RAMP_PLATEAU_MAX_V) / rc_max)
+    return Ramp(dark_ma(layout) + idle + AHCT125_MA + charge, rc_min, slowest)
 
 
 # The TPS2553's FAULT deglitch for an overcurrent, min / typ / max [tps2553fault]; the
@@ -557,41 +576,41 @@ def _limit_rows(layout: Layout, dark: float, need: float) -> list[str]:
 
 
 def _slew_fix_lines(layout: Layout, dark: float) -> list[str]:
-    """The proposed fix of the switch-on surge: a slew-rate-controlled switch, with its figures."""
-    typ_peak, typ_ms = switch_on_slew(layout, 1.0)
-    worst_peak, worst_ms = switch_on_slew(layout)
+    """The proposed fix of the switch-on surge: a MOSFET whose Miller ramp sets the rail's slope."""
+    ramp = switch_on_ramp(layout)
+    idle = layout.led_count * layout.leds["idle_ma"]
+    settle = layout.power["settle_ms"]
     return [
         "",
-        "**Proposed fix (not built yet)**: a slew-rate-controlled load switch, TI **TPS22965** (WSON-8",
-        "2 x 2 mm on an adapter board), between U3's output and +5V: its ON from GP%d (R6 moves to it),"
+        "**Proposed fix (not built yet)**: a P-channel MOSFET between U3's output (source) and +5V",
+        "(drain), gate to GND through %.0f kOhm (1 %%) and to the drain through %.0f nF (X7R 25 V, 10 %%), all"
+        % (RAMP_R_OHMS / 1000, RAMP_C_NF),
+        "hand-solderable (SOT-23, 0805). U3 keeps its EN on GP%d, its limit and ~FAULT. When U3 turns on, the"
         % layout.power["led_enable"],
-        "CT = %.0f nF (25 V X7R), VIN and VBIAS from U3's output; U3 stays in front with EN tied on,"
-        " so a short on the" % (SLEW_CT_PF / 1000),
-        "LED rail is still held at 544-673 mA with ~FAULT low. The rail then rises in %.2f ms (10-90 %%,"
-        % SLEW_RISE_MS,
-        "typical [tps22965]) and the capacitors take C x dV/dt:",
+        "MOSFET sits on its gate plateau and the rail rises at (5 V - |VGS|) / (R C): C takes the current R",
+        "draws from the gate. Its bounds, from the parts' tolerances and no typical curve:",
         "",
-        "| | typical [tps22965] | twice as fast (assumed margin: no minimum is published) |",
-        "| --- | ---: | ---: |",
-        "| charge current, %.1f uF x dV/dt | %.1f mA | %.1f mA |"
-        % (
-            rail_uf(layout),
-            typ_peak - dark - layout.led_count * layout.leds["idle_ma"] - AHCT125_MA,
-            worst_peak - dark - layout.led_count * layout.leds["idle_ma"] - AHCT125_MA,
-        ),
-        "| **switch-on peak** (dark board, every idle LED and the level shifter on top)"
-        " | **%.1f mA** | **%.1f mA** |" % (typ_peak, worst_peak),
-        "| rail rise, 0-5 V | %.1f ms | %.1f ms |" % (typ_ms, worst_ms),
+        "| | value |",
+        "| --- | ---: |",
+        "| fastest rise, 0-5 V (\\|VGS\\| -> 0, R and C %.0f %% and %.0f %% low) | %.2f ms |"
+        % (RAMP_R_TOL * 100, RAMP_C_TOL * 100, ramp.fastest_ms),
+        "| charge current then (rail %.0f %% high: C3 an electrolytic) | %.1f mA |"
+        % (BULK_TOL * 100, ramp.peak_ma - dark - idle - AHCT125_MA),
+        "| **switch-on peak** (the %.1f mA dark board, %.0f mA of idle LEDs and the level shifter on top)"
+        " | **%.1f mA** |" % (dark, idle, ramp.peak_ma),
+        "| slowest rise (\\|VGS\\| at its %.1f V most, R and C high) | %.1f ms |"
+        % (RAMP_PLATEAU_MAX_V, ramp.slowest_ms),
         "",
-        "With it built, `power.settle_ms` must grow from %d ms to at least twice the typical rise"
-        % layout.power["settle_ms"],
-        "(%.0f ms) so that the first frame finds the rail up. Not verified here: the TPS22965's pin numbers"
-        % (2 * typ_ms),
-        "and a distributor part number (the generator does not draw it until they are checked). C3 on its",
-        "output is far more than on its input; the TPS22965 asks for the opposite because its body diode",
-        "would feed VOUT back into VIN when the supply goes [tps22965], and here U3 in front blocks that",
-        "reverse current (it turns off when OUT is above IN [tps2553]); the VIN dip at switch-on is only the",
-        "charge current above through the USB cable's resistance (see the LED power trunk table).",
+        "The peak stays inside the %.0f mA this design allows itself, so U3 never reaches its limit and"
+        % design_limit_ma(layout),
+        "~FAULT stays high. What the MOSFET must meet: rated for 12 V (VDS and VGS), 0.5 A at |VGS| <= %.1f V"
+        % RAMP_PLATEAU_MAX_V,
+        "(a logic-level part, so that the slowest figure holds), and under 0.1 Ohm at VGS = -4.5 V (the rail's",
+        "drop in play); the part number is not chosen here. R takes 0.05 mA while the rail is on. With it",
+        "built, `power.settle_ms` must grow from %d ms to at least twice the slowest rise (%.0f ms)."
+        % (settle, 2 * ramp.slowest_ms),
+        "A slew-rate load switch IC would do the same, but the one first proposed, the TPS22965 [tps22965], is",
+        "WSON-8 and cannot be soldered by hand.",
         "",
     ]
 
@@ -1014,8 +1033,8 @@ def _settle_basis(layout: Layout, slow: float) -> list[str]:
         "measured. To measure them: a 0.1 Ohm shunt in the USB cable's VBUS and an oscilloscope",
         "triggered by GP%d rising: the peak current (mV x 10 = mA) and its width, and the time until +5V at C3"
         % layout.power["led_enable"],
-        'reaches 4.75 V, which `settle_ms` must exceed. With the slew-rate switch of "Switch-on" built,',
-        "`settle_ms` must grow (that section); the TPS22918 (SOT-23-6, hand-solderable) named in issue #23",
+        'reaches 4.75 V, which `settle_ms` must exceed. With the MOSFET ramp of "Switch-on" built,',
+        "`settle_ms` must grow (that section); a TPS22918 (SOT-23-6, hand-solderable, named in issue #23)",
         "would do the same job, but no rise-time figure of it was taken from its datasheet here, and it has",
         "no ~FAULT pin: the overload report stays U3's.",
         "",
