@@ -17,14 +17,16 @@ except ImportError:  # CPython (tests): the Pico's wrapping arithmetic
     from zuni_board.ticks import ticks_diff as _ticks_diff  # type: ignore
 
 # Why 50 ms: the TPS2553 asserts ~FAULT for an overcurrent only after its own deglitch
-# delay (7.5 ms typical, TI SLVS841, "FAULT Response"), so the 2.1-3.1 ms charge of the
-# 220 uF bulk capacitor at switch-on does not normally reach the line; an overtemperature
+# delay (6 / 7.5 / 9 ms min / typ / max, TI SLVS841; power.FAULT_DEGLITCH_MS), so the
+# 2.1-3.1 ms charge of the 220 uF bulk capacitor at switch-on does not reach the line
+# (hardware/<board>/power.md, "Switch-on against the limit"); an overtemperature
 # asserts it at once, with no deglitch. The firmware adds its own blanking against what
 # the chip's deglitch does not cover: a spike coupled into the 10 kOhm line (ESD on a
 # button wire, the LED chain switching) and the switch-on of a rail whose capacitor is
 # larger or whose chip is slower than the datasheet's typical figure. 50 ms is five scans at
 # the layouts' scan_ms 10, far past any such spike, and a hard short (current limit, then
-# thermal cycling, ~FAULT low throughout) is still reported within a tenth of a second.
+# thermal cycling, ~FAULT low throughout) is still reported within a tenth of a second
+# (at most 9 ms deglitch + 50 ms + one scan).
 FAULT_BLANK_MS = 50
 
 FAULT_LED_SUPPLY = "led-supply"  # the state's fault= and the fault event's text

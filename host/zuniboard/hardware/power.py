@@ -26,7 +26,9 @@ SRC = {
     "just under 1 mA per dark LED",
     "ws2812b": "Worldsemi WS2812B datasheet: VIH >= 0.7 VDD; electrical characteristics at VDD 4.5-5.5 V; blue and "
     "green die forward voltage 3.0-3.4 V; absolute maximum input voltage VDD + 0.5 V (a clamp to VDD)",
-    "pico": "Raspberry Pi Pico datasheet, 'Power consumption' section: typical active currents of about 20-25 mA",
+    "pico": "Raspberry Pi Pico datasheet, 'Power consumption' section: typical active currents of about 20-25 mA; "
+    "'Powering Pico': VSYS, the RT6150 buck-boost regulator's input, 1.8-5.5 V, fed from VBUS through a Schottky "
+    "diode",
     "hc165": "TI SN74HC165 datasheet: ICC 80 uA max (static, 85 C); input capacitance 10 pF max; "
     "input transition time 500 ns max at VCC 4.5 V (1000 ns at 2 V)",
     "ahct125": "TI SN74AHCT125 datasheet: ICC 40 uA max plus delta-ICC 1.35 mA max for one input at VCC - 2.1 V; "
@@ -34,7 +36,8 @@ SRC = {
     "hct125": "NXP 74HC125/74HCT125 datasheet, limiting values: input clamping current for VI > VCC + 0.5 V "
     "(a diode from each input to VCC)",
     "tps2553": "TI TPS2552/TPS2553 datasheet (SLVS841): 85 mOhm switch (DBV); table 1, RILIM 43.2 kOhm -> "
-    "current limit 544 / 605 / 673 mA (min / nom / max); built-in soft start; Device Comparison Table "
+    "current limit 544 / 605 / 673 mA (min / nom / max); built-in soft start, its output rise time specified "
+    "with CL = 1 uF and RL = 100 Ohm; Device Comparison Table "
     "(TPS2553 EN active high, TPS2552 ~EN active low, -1 versions latch off on overcurrent); 7.5 Electrical "
     "Characteristics, 'Enable input EN or ~EN': turn-on/off threshold 0.66-1.1 V, input current -0.5..0.5 uA; "
     "Description: an internal reverse-voltage comparator turns the switch off when OUT is driven above IN",
@@ -59,8 +62,11 @@ SRC = {
     "more capacitance must limit its VBUS surge current to match; the USB-IF inrush test measures 100 ms "
     "after attach",
     "tps2553fault": "TI TPS2552/TPS2553 datasheet (SLVS841), 'FAULT Response': ~FAULT is an open-drain output that "
-    "goes low on an overcurrent after a deglitch delay (7.5 ms typical) and on an overtemperature at once; only "
-    "the typical deglitch is quoted here (its minimum and maximum were not taken from the datasheet)",
+    "goes low on an overcurrent after a deglitch delay (7.5 ms typical), which 'delays entering and leaving fault "
+    "conditions' so that 'starting into a heavy capacitive load' does not assert it, and on an overtemperature at "
+    "once; Electrical Characteristics, 'FAULT deglitch, assertion or de-assertion due to overcurrent condition': "
+    "6 / 7.5 / 9 ms (min / typ / max); the typical is the one the 'FAULT Response' text quotes, the minimum and "
+    "maximum are still to be checked against the PDF (the copy read for this file quoted only the typical)",
     "tps2556": "TI TPS2556/TPS2557 datasheet, 'FAULT deglitch': 6 / 9 / 13 ms (min / typ / max), an example of "
     "a USB port power switch: it limits the current at once and reports the overcurrent only after the deglitch",
 }
@@ -357,9 +363,13 @@ def inrush_ms(current_ma: float) -> float:
 # -- switch-on (the LED rail's inrush after configuration) ----------------------------
 
 LED_CAP_UF = 0.1  # CL0, CL1, ...: 100 nF at every LED, on the same rail as C3
-SLEW_CT_PF = 10000.0  # proposed TPS22965 CT: 10 nF [tps22965]
-SLEW_RISE_MS = 17.7  # its 10-90 % rise time at VIN 5 V, CT 10 nF, typical [tps22965]
-SLEW_SPREAD = 2.0  # assumed: the part slews up to twice as fast as typical (no minimum published)
+# The proposed fix: a P-channel MOSFET after U3 whose gate-drain capacitor (Miller ramp)
+# sets the rail's slope; the figures are bounds, not a part's typical curve.
+RAMP_R_OHMS = 100e3  # gate to GND, 1 %
+RAMP_C_NF = 82.0  # gate to drain (the rail), X7R 25 V, 10 %
+RAMP_R_TOL, RAMP_C_TOL = 0.01, 0.10
+BULK_TOL = 0.20  # an aluminium electrolytic's common tolerance
+RAMP_PLATEAU_MAX_V = 2.5  # asked of the MOSFET: 0.5 A at |VGS| <= 2.5 V (a logic-level part)
 # TPS2553 Table 1 rows [tps2553tab]: RILIM kOhm -> (IOS min, max) mA, 1 % resistor included.
 ILIM_TABLE = {66.5: (351.2, 448.7), 52.3: (448.3, 562.4), 43.2: (544.3, 673.1)}
 
@@ -383,14 +393,134 @@ def switch_on_now(layout: Layout) -> tuple[float, float]:
     return ILIM_MAX_MA + dark_ma(layout), rail_uf(layout) * RAIL_V / (ILIM_MIN_MA - idle)
 
 
-def switch_on_slew(layout: Layout, spread: float = SLEW_SPREAD) -> tuple[float, float]:
-    """The proposed design (a TPS22965 with CT 10 nF after U3): (peak USB mA, duration ms).
-    The rail rises at 0.8 x 5 V per 10-90 % rise time, ``spread`` times faster than
-    typical; the charge current is C dV/dt, on top of the dark board, every idle LED and
-    the level shifter (counted from the first millivolt: the worst case)."""
-    dv_per_ms = 0.8 * RAIL_V / SLEW_RISE_MS * spread
-    peak = dark_ma(layout) + layout.led_count * layout.leds["idle_ma"] + AHCT125_MA + rail_uf(layout) * dv_per_ms
-    return peak, RAIL_V / dv_per_ms
+@dataclass(frozen=True)
+class Ramp:
+    """The proposed Miller ramp's switch-on: the host's worst peak (mA) and the rail's
+    fastest and slowest rise from 0 to 5 V (ms)."""
+
+    peak_ma: float
+    fastest_ms: float
+    slowest_ms: float
+
+
+def switch_on_ramp(layout: Layout) -> Ramp:
+    """While the MOSFET sits on its plateau the gate holds at 5 V - |VGS|, R takes (5 V -
+    |VGS|) / R and that current flows through C from the rail: dV/dt = (5 V - |VGS|) / (R C).
+    The fastest slope takes |VGS| -> 0 with R and C at their low tolerance, against the rail's
+    capacitance at its high tolerance; the slowest takes the plateau's most, R and C high.
+    The peak counts every idle LED and the level shifter from the first millivolt."""
+    rc_min = RAMP_R_OHMS * (1 - RAMP_R_TOL) * RAMP_C_NF * (1 - RAMP_C_TOL) * 1e-6  # ms
+    rc_max = RAMP_R_OHMS * (1 + RAMP_R_TOL) * RAMP_C_NF * (1 + RAMP_C_TOL) * 1e-6
+    c_max = circuit.BULK_UF * (1 + BULK_TOL) + layout.led_count * LED_CAP_UF * (1 + RAMP_C_TOL)
+    charge = c_max * RAIL_V / rc_min  # uF x V/ms = mA
+    idle = layout.led_count * layout.leds["idle_ma"]
+    slowest = RAIL_V / ((RAIL_V - RAMP_PLATEAU_MAX_V) / rc_max)
+    return Ramp(dark_ma(layout) + idle + AHCT125_MA + charge, rc_min, slowest)
+
+
+# The TPS2553's FAULT deglitch for an overcurrent, min / typ / max [tps2553fault]; the
+# firmware's FAULT_BLANK_MS must lie beyond the maximum (tests/unit/test_switch_on.py).
+FAULT_DEGLITCH_MS = (6.0, 7.5, 9.0)
+ILIM_TYP_MA = 604.6  # R2 43.2 kOhm, nominal [tps2553tab]
+
+
+@dataclass(frozen=True)
+class SwitchOn:
+    """The built design's switch-on, from the model: U3 charging the rail's capacitance at
+    its current limit (min, typ, max) while the idle LEDs draw their share (as in
+    ``switch_on_now``), the dark board on top. Times in ms, currents in mA, volts at the Pico's VBUS."""
+
+    rail_uf: float
+    idle_ma: float
+    dark_ma: float
+    grant_ma: float
+    limit_ma: tuple[float, float, float]
+
+    def charge_ms(self, limit: float) -> float:
+        return self.rail_uf * RAIL_V / (limit - self.idle_ma)
+
+    @property
+    def longest_ms(self) -> float:
+        return self.charge_ms(self.limit_ma[0])
+
+    @property
+    def peak_ma(self) -> float:
+        return self.limit_ma[2] + self.dark_ma
+
+    @property
+    def rise_to_stay_under_ms(self) -> float:
+        """The 10-90 % rise the rail would need for C dV/dt (plus idle) to stay under U3's minimum limit."""
+        return self.rail_uf * 0.8 * RAIL_V / (self.limit_ma[0] - self.idle_ma)
+
+    @property
+    def pico_vbus_v(self) -> float:
+        """VBUS at the Pico during the surge: the port's minimum less the cable's drop."""
+        return USB_PORT_MIN_V - self.peak_ma / 1000 * CABLE_OHMS
+
+    @property
+    def asserts_fault(self) -> bool:
+        """~FAULT goes low only if the limit is held past the shortest deglitch."""
+        return self.longest_ms >= FAULT_DEGLITCH_MS[0]
+
+    @property
+    def over_grant(self) -> bool:
+        return self.peak_ma > self.grant_ma
+
+
+def switch_on(layout: Layout) -> SwitchOn:
+    """The built design's switch-on, computed from the layout and the circuit model."""
+    idle = layout.led_count * layout.leds["idle_ma"]
+    limit = (ILIM_MIN_MA, ILIM_TYP_MA, ILIM_MAX_MA)
+    return SwitchOn(rail_uf(layout), idle, dark_ma(layout), float(usb_ma(layout)), limit)
+
+
+def _switch_on_verdict_section(layout: Layout) -> list[str]:
+    """Switch-on against U3's limit, its ~FAULT deglitch and the USB port, every figure computed."""
+    if not gated(layout):
+        return []
+    on = switch_on(layout)
+    lo, typ, hi = on.limit_ma
+    dmin, dtyp, dmax = FAULT_DEGLITCH_MS
+    return [
+        "## Switch-on against the limit, ~FAULT and the USB port",
+        "",
+        "| figure | value | from |",
+        "| --- | ---: | --- |",
+        "| rail capacitance (C3 and the %d LED capacitors) | %.1f uF | the circuit model |"
+        % (layout.led_count, on.rail_uf),
+        "| idle LEDs while it charges | %.1f mA | `leds.idle_ma` [pjrc] |" % on.idle_ma,
+        "| U3's current limit, R2 43.2 kOhm (min / typ / max) | %.1f / %.1f / %.1f mA | [tps2553tab] |" % (lo, typ, hi),
+        "| charge time at the limit (max / typ / min limit) | %.2f / %.2f / %.2f ms | C x 5 V / (limit - idle) |"
+        % (on.charge_ms(lo), on.charge_ms(typ), on.charge_ms(hi)),
+        "| ~FAULT deglitch for an overcurrent (min / typ / max) | %.1f / %.1f / %.1f ms | [tps2553fault] |"
+        % (dmin, dtyp, dmax),
+        "| host current at the peak (max limit + %.1f mA dark board) | **%.1f mA** | against %d mA granted |"
+        % (on.dark_ma, on.peak_ma, on.grant_ma),
+        "| VBUS at the Pico at the peak (4.75 V port, 1 m cable %.3f Ohm) | %.2f V | [usb2], [awg] |"
+        % (CABLE_OHMS, on.pico_vbus_v),
+        "",
+        "- **The limit: yes, by design.** To keep C dV/dt under U3's minimum limit the rail would have to rise",
+        "  (10-90 %%) in no less than %.2f ms; the TPS2553's soft start is specified for a 1 uF load [tps2553],"
+        % on.rise_to_stay_under_ms,
+        "  %.0f times less than this rail, so U3 reaches its limit and charges the rail at a constant current."
+        % (on.rail_uf / 1.0),
+        "- **~FAULT: %s.** The longest charge (%.2f ms, at the minimum limit) is %s the shortest deglitch"
+        % ("asserted" if on.asserts_fault else "not asserted", on.longest_ms, "past" if on.asserts_fault else "under"),
+        "  (%.1f ms): the chip's deglitch is there so that 'starting into a heavy capacitive load' does not" % dmin,
+        "  report a fault [tps2553fault]. The firmware's %d ms blanking lies past the %.1f ms maximum as well."
+        % (FAULT_BLANK_MS, dmax),
+        "- **The USB grant: %s.** The host sees up to %.0f mA for up to %.1f ms against %d mA; at that"
+        % ("over" if on.over_grant else "inside", on.peak_ma, on.longest_ms, on.grant_ma),
+        "  current VBUS at the Pico is still %.2f V, far above what its 3.3 V regulator needs (it takes 1.8-5.5 V"
+        % on.pico_vbus_v,
+        "  on VSYS [pico]), so the board itself does not brown out; whether the host's port switch trips or",
+        "  only sags is the open question of the next section, which is why the surge is an open defect.",
+        "  No single R2 fixes it, nor a two-level limit (a lower limit switched in for the charge only): the",
+        "  lowest limit of table 1 [tps2553tab] still peaks at %.1f mA, over the %.0f mA this design allows itself"
+        % (min(hi for _, hi in ILIM_TABLE.values()) + on.dark_ma, design_limit_ma(layout)),
+        "  (90 % of the grant). The fix is a rail that rises more slowly (next section).",
+        "",
+    ]
 
 
 def _switch_on_section(layout: Layout) -> list[str]:
@@ -446,41 +576,41 @@ def _limit_rows(layout: Layout, dark: float, need: float) -> list[str]:
 
 
 def _slew_fix_lines(layout: Layout, dark: float) -> list[str]:
-    """The proposed fix of the switch-on surge: a slew-rate-controlled switch, with its figures."""
-    typ_peak, typ_ms = switch_on_slew(layout, 1.0)
-    worst_peak, worst_ms = switch_on_slew(layout)
+    """The proposed fix of the switch-on surge: a MOSFET whose Miller ramp sets the rail's slope."""
+    ramp = switch_on_ramp(layout)
+    idle = layout.led_count * layout.leds["idle_ma"]
+    settle = layout.power["settle_ms"]
     return [
         "",
-        "**Proposed fix (not built yet)**: a slew-rate-controlled load switch, TI **TPS22965** (WSON-8",
-        "2 x 2 mm on an adapter board), between U3's output and +5V: its ON from GP%d (R6 moves to it),"
+        "**Proposed fix (not built yet)**: a P-channel MOSFET between U3's output (source) and +5V",
+        "(drain), gate to GND through %.0f kOhm (1 %%) and to the drain through %.0f nF (X7R 25 V, 10 %%), all"
+        % (RAMP_R_OHMS / 1000, RAMP_C_NF),
+        "hand-solderable (SOT-23, 0805). U3 keeps its EN on GP%d, its limit and ~FAULT. When U3 turns on, the"
         % layout.power["led_enable"],
-        "CT = %.0f nF (25 V X7R), VIN and VBIAS from U3's output; U3 stays in front with EN tied on,"
-        " so a short on the" % (SLEW_CT_PF / 1000),
-        "LED rail is still held at 544-673 mA with ~FAULT low. The rail then rises in %.2f ms (10-90 %%,"
-        % SLEW_RISE_MS,
-        "typical [tps22965]) and the capacitors take C x dV/dt:",
+        "MOSFET sits on its gate plateau and the rail rises at (5 V - |VGS|) / (R C): C takes the current R",
+        "draws from the gate. Its bounds, from the parts' tolerances and no typical curve:",
         "",
-        "| | typical [tps22965] | twice as fast (assumed margin: no minimum is published) |",
-        "| --- | ---: | ---: |",
-        "| charge current, %.1f uF x dV/dt | %.1f mA | %.1f mA |"
-        % (
-            rail_uf(layout),
-            typ_peak - dark - layout.led_count * layout.leds["idle_ma"] - AHCT125_MA,
-            worst_peak - dark - layout.led_count * layout.leds["idle_ma"] - AHCT125_MA,
-        ),
-        "| **switch-on peak** (dark board, every idle LED and the level shifter on top)"
-        " | **%.1f mA** | **%.1f mA** |" % (typ_peak, worst_peak),
-        "| rail rise, 0-5 V | %.1f ms | %.1f ms |" % (typ_ms, worst_ms),
+        "| | value |",
+        "| --- | ---: |",
+        "| fastest rise, 0-5 V (\\|VGS\\| -> 0, R and C %.0f %% and %.0f %% low) | %.2f ms |"
+        % (RAMP_R_TOL * 100, RAMP_C_TOL * 100, ramp.fastest_ms),
+        "| charge current then (rail %.0f %% high: C3 an electrolytic) | %.1f mA |"
+        % (BULK_TOL * 100, ramp.peak_ma - dark - idle - AHCT125_MA),
+        "| **switch-on peak** (the %.1f mA dark board, %.0f mA of idle LEDs and the level shifter on top)"
+        " | **%.1f mA** |" % (dark, idle, ramp.peak_ma),
+        "| slowest rise (\\|VGS\\| at its %.1f V most, R and C high) | %.1f ms |"
+        % (RAMP_PLATEAU_MAX_V, ramp.slowest_ms),
         "",
-        "With it built, `power.settle_ms` must grow from %d ms to at least twice the typical rise"
-        % layout.power["settle_ms"],
-        "(%.0f ms) so that the first frame finds the rail up. Not verified here: the TPS22965's pin numbers"
-        % (2 * typ_ms),
-        "and a distributor part number (the generator does not draw it until they are checked). C3 on its",
-        "output is far more than on its input; the TPS22965 asks for the opposite because its body diode",
-        "would feed VOUT back into VIN when the supply goes [tps22965], and here U3 in front blocks that",
-        "reverse current (it turns off when OUT is above IN [tps2553]); the VIN dip at switch-on is only the",
-        "charge current above through the USB cable's resistance (see the LED power trunk table).",
+        "The peak stays inside the %.0f mA this design allows itself, so U3 never reaches its limit and"
+        % design_limit_ma(layout),
+        "~FAULT stays high. What the MOSFET must meet: rated for 12 V (VDS and VGS), 0.5 A at |VGS| <= %.1f V"
+        % RAMP_PLATEAU_MAX_V,
+        "(a logic-level part, so that the slowest figure holds), and under 0.1 Ohm at VGS = -4.5 V (the rail's",
+        "drop in play); the part number is not chosen here. R takes 0.05 mA while the rail is on. With it",
+        "built, `power.settle_ms` must grow from %d ms to at least twice the slowest rise (%.0f ms)."
+        % (settle, 2 * ramp.slowest_ms),
+        "A slew-rate load switch IC would do the same, but the one first proposed, the TPS22965 [tps22965], is",
+        "WSON-8 and cannot be soldered by hand.",
         "",
     ]
 
@@ -606,7 +736,6 @@ def _power_path_section(layout: Layout) -> list[str]:
 # firmware/lib/zuni_hw/fault.py's FAULT_BLANK_MS (tests/unit/test_power_fault.py holds
 # them equal): how long ~FAULT must read low before the firmware takes it for a fault.
 FAULT_BLANK_MS = 50
-FAULT_DEGLITCH_TYP_MS = 7.5  # TPS2553, typical [tps2553fault]
 
 
 def _fault_section(layout: Layout) -> list[str]:
@@ -627,8 +756,8 @@ def _fault_section(layout: Layout) -> list[str]:
         "to +5V: the Pico reads it on GP%d (`power.fault` in the layout), and the RP2040's pins are not 5 V" % gp,
         "tolerant. It draws %.2f mA only while the switch holds it low. The TPS2553 limits an overload's"
         % (3.3 / pull * 1000),
-        "current at once and pulls ~FAULT low after its deglitch delay, %.1f ms typical [tps2553fault]; an"
-        % FAULT_DEGLITCH_TYP_MS,
+        "current at once and pulls ~FAULT low after its deglitch delay, %.1f-%.1f ms (%.1f typical) [tps2553fault]; an"
+        % (FAULT_DEGLITCH_MS[0], FAULT_DEGLITCH_MS[2], FAULT_DEGLITCH_MS[1]),
         "overtemperature (a short held at the limit heats the chip) pulls it low at once.",
         "",
         "The firmware (`firmware/lib/zuni_hw/fault.py`) reads the line once per scan (every `timing.scan_ms` =",
@@ -637,13 +766,14 @@ def _fault_section(layout: Layout) -> list[str]:
         "time, not by a count of reads, because scans around a commit may be 30-100 ms apart. Why %d ms: the"
         % FAULT_BLANK_MS,
         "switch-on charge of C3 and the LED capacitors at the switch's minimum limit takes at most %.1f ms" % slow,
-        '("Power path and inrush"), under the chip\'s own %.1f ms typical deglitch, so it does not normally'
-        % FAULT_DEGLITCH_TYP_MS,
+        '("Power path and inrush"), under the chip\'s shortest deglitch, %.1f ms, so it does not normally'
+        % FAULT_DEGLITCH_MS[0],
         "reach the line at all; the %d ms also cover a chip slower than typical, a larger capacitor, and"
         % FAULT_BLANK_MS,
         "spikes coupled into the %.0f kOhm line (ESD on a button wire, the LED chain switching). A hard short"
         % (pull / 1000),
-        "is still reported within about %d ms (the blanking plus one scan)." % (FAULT_BLANK_MS + scan),
+        "is still reported within %.0f ms (the deglitch's %.1f ms maximum, the blanking and one scan)."
+        % (FAULT_DEGLITCH_MS[2] + FAULT_BLANK_MS + scan, FAULT_DEGLITCH_MS[2]),
         "",
         "On a fault the board:",
         "",
@@ -671,6 +801,7 @@ def power_md(layout: Layout, feeds: list[tuple[list[str], float, float]]) -> str
         *_dark_section(layout),
         *_power_path_section(layout),
         *_fault_section(layout),
+        *_switch_on_verdict_section(layout),
         *_switch_on_section(layout),
         *_trunk_section(layout, feeds, total),
         *_sensor_chain_section(layout),
@@ -902,8 +1033,8 @@ def _settle_basis(layout: Layout, slow: float) -> list[str]:
         "measured. To measure them: a 0.1 Ohm shunt in the USB cable's VBUS and an oscilloscope",
         "triggered by GP%d rising: the peak current (mV x 10 = mA) and its width, and the time until +5V at C3"
         % layout.power["led_enable"],
-        'reaches 4.75 V, which `settle_ms` must exceed. With the slew-rate switch of "Switch-on" built,',
-        "`settle_ms` must grow (that section); the TPS22918 (SOT-23-6, hand-solderable) named in issue #23",
+        'reaches 4.75 V, which `settle_ms` must exceed. With the MOSFET ramp of "Switch-on" built,',
+        "`settle_ms` must grow (that section); a TPS22918 (SOT-23-6, hand-solderable, named in issue #23)",
         "would do the same job, but no rise-time figure of it was taken from its datasheet here, and it has",
         "no ~FAULT pin: the overload report stays U3's.",
         "",
