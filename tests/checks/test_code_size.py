@@ -60,7 +60,6 @@ EXCEPTIONS: dict[tuple[str, str], tuple[int, str]] = {
     ("host/zuniboard/play/controller.py", "GameController"): (1021, "not split yet (play/ helper)"),
     ("host/zuniboard/play/controller.py", "GameController.__init__"): (80, "not split yet (play/ helper)"),
     ("host/zuniboard/play/controller.py", "GameController.replied"): (66, "not split yet (play/ helper)"),
-    ("host/zuniboard/play/session.py", "PlaySession"): (501, "not split yet (play/ helper)"),
     ("host/zuniboard/play/start_from.py", "start_from"): (65, "not split yet (play/ helper)"),
     ("host/zuniboard/records/db.py", "Database"): (606, "not split yet (records/ helper)"),
     ("host/zuniboard/records/formats.py", "_json_record"): (69, "not split yet (records/ helper)"),
