@@ -52,7 +52,6 @@ EXCEPTIONS: dict[tuple[str, str], tuple[int, str]] = {
     ),
     ("host/zuniboard/ai/search_tree.py", "AlphaBeta._negamax"): (80, "hot: the host search's negamax, kept whole"),
     ("host/zuniboard/ai/tablebase.py", "_graph"): (100, "hot: the table builder's loop over every position"),
-    ("host/zuniboard/play/session.py", "PlaySession"): (323, "the runner's wiring: being split"),
 }
 
 

@@ -502,7 +502,7 @@ def test_the_boards_events_wake_the_loops_that_wait_on_their_inbox(tmp_path: Pat
     rig.connect()
     emitted = len(rig.events())
     woken = []
-    while not session.inbox.empty():
-        woken.append(session.inbox.get_nowait())
+    while not session.inbox.queue.empty():
+        woken.append(session.inbox.queue.get_nowait())
     assert emitted >= 3  # connected, the two moves
     assert woken == [Woken()] * emitted

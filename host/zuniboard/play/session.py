@@ -21,10 +21,8 @@ by default ``time.monotonic``); everything below it gets ``now``.
 from __future__ import annotations
 
 import contextlib
-import queue
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from typing import Protocol, assert_never
 
 import zuni
@@ -34,20 +32,9 @@ from zuniboard.link.client import REQUEST_TIMEOUT_S as LINK_REQUEST_TIMEOUT_S
 from zuniboard.link.client import BoardLink, LinkError
 from zuniboard.link.events import (
     Answered,
-    BoardEvent,
-    BoardRestarted,
-    Connected,
-    Console,
-    Disconnected,
     Failed,
-    LinkEvent,
-    LinkFault,
-    Moved,
     Refused,
     RequestResult,
-    Reset,
-    StateSent,
-    Undone,
     Woken,
 )
 from zuniboard.link.port import Clock
@@ -85,13 +72,15 @@ from zuniboard.play.controller import (
     GameController,
 )
 from zuniboard.play.judge import verdict
+from zuniboard.play.link_events import LinkEvents
 from zuniboard.play.openings import NewGamePlan, Opening, OpeningError, Openings, board_identity
 from zuniboard.play.readout import SessionReadout
 from zuniboard.play.requests import ControllerRequests
 from zuniboard.play.seats import Seat
+from zuniboard.play.session_inbox import InboxItem, InputEnded, NewGameStarted, SessionInbox, Typed
 from zuniboard.play.session_log import SessionLog
 from zuniboard.play.start_from import StartFrom
-from zuniboard.play.thinking import Found, Graded, SearchFailed, Searching, SearchPost, Thinking
+from zuniboard.play.thinking import Found, Graded, SearchFailed, Searching, Thinking
 from zuniboard.records.db import Database, LogUnwritable
 
 __all__ = [
@@ -119,30 +108,6 @@ KEYS_HELP = "type a move (Tab completes), or a command: hint, undo, resign, draw
 KEYS_HELP_NO_HAND = "make your moves %s; type a command: hint, undo, resign, draw, count, new, quit, help"
 
 
-@dataclass(frozen=True)
-class Typed:
-    """A line typed at the terminal (``where="terminal"``) or on the page (``"page"``)."""
-
-    line: str
-    where: str = "terminal"
-
-
-@dataclass(frozen=True)
-class InputEnded:
-    """The typed input ended (Ctrl-D, ``</dev/null``)."""
-
-
-@dataclass(frozen=True)
-class NewGameStarted:
-    """The board's answer to the ``new_game`` request that opens ``opening``."""
-
-    plan: NewGamePlan
-    result: RequestResult
-
-
-InboxItem = Typed | InputEnded | SearchPost | RequestResult | NewGameStarted | Woken
-
-
 SessionError = OpeningError  # the session cannot start or go on (no game to resume, the board out of sync)
 
 
@@ -167,22 +132,6 @@ class Hand(Protocol):
 
 
 describe_move = move_words  # the old name
-
-
-def link_words(event: Connected | Disconnected | BoardRestarted | LinkFault, who: str) -> tuple[str, str, str]:
-    """A link event as the controller hears it (the board event's kind and text) and as
-    the user reads it (``who``: the board's id, '' not known)."""
-    match event:
-        case Connected(url):
-            return "connected", url, "board %sconnected (%s)" % (who + " " if who else "", url)
-        case Disconnected(why):
-            return "disconnected", why, "board disconnected (%s); waiting for it to come back" % why
-        case BoardRestarted(boot):
-            return "boardreset", boot, "the board restarted (boot %s)" % boot
-        case LinkFault(message):
-            return "linkerror", message, "the board's link reports: %s" % message
-        case _:
-            assert_never(event)
 
 
 def by_hand(hand: Hand, game: zuni.Game, action: MakeMove | SetUp | Restore) -> None:
@@ -237,7 +186,7 @@ class PlaySession(SessionReadout):
         self.control = GameController(
             hand=hand is not None, deterministic=deterministic, show_move_s=show_move_s, moves_at=moves_at
         )
-        self.inbox: queue.Queue[InboxItem] = queue.Queue()
+        self.inbox = SessionInbox()
         # The link's events wake the loop (its port thread calls this): a move from the
         # board is handled as it comes, not up to a pump's wait later.
         link.on_event = self.wake
@@ -255,6 +204,7 @@ class PlaySession(SessionReadout):
         self.openings.hand_sets_up = hand is not None
         self.thinking = Thinking(self.inbox.put, seed, deterministic)
         self.requests = ControllerRequests(link, self.control, self.inbox.put, request_timeout)
+        self.link_events = LinkEvents(link, self.control, ui.message, self._do)
 
     # -- starting ----------------------------------------------------------------------
     def start(self, *, resume: bool = False, timeout: float = 10.0, game: int | None = None) -> None:
@@ -345,27 +295,16 @@ class PlaySession(SessionReadout):
     def pump(self, timeout: float = 0.05) -> None:
         """Handles what arrived (waiting at most ``timeout`` s for it) and does what is due.
         The loop's edge: it reads the clock, once a pass, and never waits on the board."""
-        items: list[InboxItem] = []
-        with contextlib.suppress(queue.Empty):
-            items.append(self.inbox.get(timeout=timeout))
-        self.step(self.now(), items)
+        self.step(self.now(), self.inbox.wait(timeout))
 
     def step(self, now: float, items: list[InboxItem] | None = None) -> None:
         """One pass at time ``now``: the link's events, ``items`` and the rest of the inbox,
         then what is due."""
-        for event in self.link.unread_events():
-            self._on_link(event, now)
-        pending = list(items or [])
-        while True:
-            for item in pending:
-                self._on_inbox(item, now)
-            pending = []
-            try:
-                pending.append(self.inbox.get_nowait())
-            except queue.Empty:
-                break
+        self.link_events.read(now)
+        for item in self.inbox.drain(list(items or [])):
+            self._on_inbox(item, now)
         if self.control.following.deferred:
-            self._reconcile(now)
+            self.link_events.reconcile(now)
         self.record.catch_up(now)
         self._do(self.control.tick(now, self.link.connected), now)
 
@@ -413,35 +352,6 @@ class PlaySession(SessionReadout):
     def wake(self, *_: object) -> None:
         """From another thread: the loop's wait ends now (see ``Woken``)."""
         self.inbox.put(Woken())
-
-    # -- the link ----------------------------------------------------------------------
-    def _on_link(self, event: LinkEvent, now: float) -> None:
-        """One link event: said to the user where it matters, handed to the controller."""
-        control = self.control
-        match event:
-            case Connected() | Disconnected() | BoardRestarted() | LinkFault():
-                kind, text, words = link_words(event, self.link.board_id)
-                self.ui.message("link", words)
-                self._do(control.board_event(kind, text, now), now)
-                if isinstance(event, Connected):
-                    self._reconcile(now)
-            case Moved() | Undone() | Reset():
-                self._reconcile(now)
-            case StateSent():
-                self._do(control.board_state(self.link.info, now), now)
-            case BoardEvent(name, text):
-                if name == "over":
-                    self._reconcile(now)
-                self._do(control.board_event(name, text, now), now)
-            case Console():
-                pass  # MicroPython's own output: in the link's console log
-            case _:
-                assert_never(event)
-
-    def _reconcile(self, now: float) -> None:
-        """Brings the mirror and the log up to the link's move list."""
-        link = self.link
-        self._do(self.control.board_moves(link.game, link.moves, link.synced(), now, link.move_times), now)
 
     # -- the controller's actions ----------------------------------------------------------
     def _do(self, actions: list[Action], now: float) -> None:
